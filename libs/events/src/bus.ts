@@ -1,0 +1,251 @@
+import { connect, type Channel, type ConfirmChannel, type ConsumeMessage, type RecoveringChannelModel } from 'amqplib';
+import { runWithLogContext, type Logger } from '@confab/logging';
+import { parseEnvelope, type EventContract, type EventEnvelope, type OutboxRecord } from './envelope.js';
+
+export interface BusOptions {
+  url: string;
+  /** The topic exchange (confab.events); its dead-letter exchange is `<exchange>.dlx`. */
+  exchange: string;
+  logger: Logger;
+  /**
+   * Deletes a durable queue after this long without consumers (ms). Only for test runs, so queues of a
+   * crashed run clean themselves up; never set in production, where a queue must outlive a slow deploy.
+   */
+  queueExpiresMs?: number | undefined;
+}
+
+type Handler<T> = (event: EventEnvelope<T>) => Promise<void>;
+
+interface Binding {
+  contract: EventContract<unknown>;
+  handler: Handler<unknown>;
+}
+
+export interface ConsumerOptions {
+  /** Messages the broker may hand over before acknowledgement; handling stays sequential. Default 50. */
+  prefetch?: number;
+  /** One queue per process that disappears with it (e.g. cache invalidation in every gateway replica). */
+  perProcess?: boolean;
+  /** Attempts before a failing event goes to the dead-letter queue. Default 10 (about 30 s of backoff). */
+  maxAttempts?: number;
+}
+
+/** A named consumer: one durable queue bound to the routing keys of its contracts, handled in order. */
+export class Consumer {
+  readonly bindings = new Map<string, Binding>();
+
+  constructor(
+    readonly name: string,
+    readonly options: ConsumerOptions,
+  ) {}
+
+  on<T>(contract: EventContract<T>, handler: Handler<T>): this {
+    this.bindings.set(contract.type, {
+      contract: contract as EventContract<unknown>,
+      handler: handler as Handler<unknown>,
+    });
+    return this;
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * RabbitMQ for Confab's events: publishing with publisher confirms (used by the outbox relay), and consumers
+ * with validation, in-order handling, retries with backoff, and dead-lettering. The connection recovers by
+ * itself; channels, topology and consumers are re-created on every reconnect.
+ */
+export class EventBus {
+  private model: RecoveringChannelModel | undefined;
+  private publishChannel: ConfirmChannel | undefined;
+  private readonly consumers: Consumer[] = [];
+  private generation = 0;
+  private connected = false;
+  private stopped = false;
+  private readonly log: Logger;
+
+  constructor(private readonly options: BusOptions) {
+    this.log = options.logger.child({ component: 'event-bus' });
+  }
+
+  get dlx(): string {
+    return `${this.options.exchange}.dlx`;
+  }
+
+  queueName(consumer: string): string {
+    return `${this.options.exchange}.${consumer}`;
+  }
+
+  isConnected(): boolean {
+    return this.connected && this.publishChannel !== undefined;
+  }
+
+  consumer(name: string, options: ConsumerOptions = {}): Consumer {
+    const consumer = new Consumer(name, options);
+    this.consumers.push(consumer);
+    return consumer;
+  }
+
+  /** Connects (waiting up to `timeoutMs` for the first connection; recovery continues in the background). */
+  async start(timeoutMs = 15_000): Promise<void> {
+    const model = await connect(this.options.url, {
+      recovery: { initialDelay: 200, maxDelay: 5000, waitForConnect: false },
+    });
+    this.model = model;
+    model.on('connect', () => {
+      this.onConnect().catch((err: unknown) => {
+        this.log.error({ err }, 'setting up channels failed');
+      });
+    });
+    model.on('disconnect', (err: Error) => {
+      this.connected = false;
+      this.publishChannel = undefined;
+      this.log.warn({ err: err.message }, 'RabbitMQ connection lost; reconnecting');
+    });
+    model.on('error', (err: Error) => this.log.warn({ err: err.message }, 'RabbitMQ connection error'));
+    const deadline = Date.now() + timeoutMs;
+    while (!this.isConnected() && Date.now() < deadline) await sleep(50);
+    if (!this.isConnected()) this.log.warn('RabbitMQ not reachable yet; continuing to retry');
+  }
+
+  private async onConnect(): Promise<void> {
+    if (!this.model || this.stopped) return;
+    const generation = ++this.generation;
+    await this.openPublishChannel(generation);
+    for (const consumer of this.consumers) await this.startConsumer(consumer, generation);
+    this.connected = true;
+    this.log.info({ exchange: this.options.exchange }, 'connected to RabbitMQ');
+  }
+
+  /** A channel can close on its own (e.g. after a protocol error) while the connection lives: reopen it. */
+  private reopenLater(generation: number, what: string, reopen: () => Promise<void>): void {
+    setTimeout(() => {
+      if (this.stopped || generation !== this.generation) return;
+      reopen().catch((err: unknown) => this.log.error({ err, what }, 'reopening channel failed'));
+    }, 200).unref();
+  }
+
+  private async openPublishChannel(generation: number): Promise<void> {
+    if (!this.model) return;
+    const channel = await this.model.createConfirmChannel();
+    channel.on('error', (err: Error) => this.log.warn({ err: err.message }, 'publish channel error'));
+    channel.on('close', () => {
+      if (this.publishChannel !== channel) return;
+      this.publishChannel = undefined;
+      this.reopenLater(generation, 'publish', () => this.openPublishChannel(generation));
+    });
+    await channel.assertExchange(this.options.exchange, 'topic', { durable: true });
+    await channel.assertExchange(this.dlx, 'direct', { durable: true });
+    if (generation === this.generation) this.publishChannel = channel;
+  }
+
+  private async startConsumer(consumer: Consumer, generation: number): Promise<void> {
+    if (!this.model) return;
+    const channel = await this.model.createChannel();
+    channel.on('error', (err: Error) => this.log.warn({ err: err.message, consumer: consumer.name }, 'consumer channel error'));
+    channel.on('close', () => {
+      this.reopenLater(generation, consumer.name, () => this.startConsumer(consumer, generation));
+    });
+    const perProcess = consumer.options.perProcess ?? false;
+    const queue = perProcess ? '' : this.queueName(consumer.name);
+    const args: Record<string, unknown> = {};
+    if (!perProcess) {
+      args['x-dead-letter-exchange'] = this.dlx;
+      args['x-dead-letter-routing-key'] = queue;
+      if (this.options.queueExpiresMs) args['x-expires'] = this.options.queueExpiresMs;
+      const dlq = `${queue}.dlq`;
+      await channel.assertExchange(this.options.exchange, 'topic', { durable: true });
+      await channel.assertExchange(this.dlx, 'direct', { durable: true });
+      await channel.assertQueue(dlq, {
+        durable: true,
+        arguments: this.options.queueExpiresMs ? { 'x-expires': this.options.queueExpiresMs } : {},
+      });
+      await channel.bindQueue(dlq, this.dlx, queue);
+    } else {
+      await channel.assertExchange(this.options.exchange, 'topic', { durable: true });
+    }
+    const q = await channel.assertQueue(queue, {
+      durable: !perProcess,
+      exclusive: perProcess,
+      autoDelete: perProcess,
+      arguments: args,
+    });
+    for (const type of consumer.bindings.keys()) await channel.bindQueue(q.queue, this.options.exchange, type);
+    await channel.prefetch(consumer.options.prefetch ?? 50);
+
+    // Handle deliveries one after another, in the order the broker delivered them.
+    let chain = Promise.resolve();
+    await channel.consume(q.queue, (msg) => {
+      if (!msg) return;
+      chain = chain.then(() => this.handle(channel, consumer, msg));
+    });
+  }
+
+  private async handle(channel: Channel, consumer: Consumer, msg: ConsumeMessage): Promise<void> {
+    const binding = consumer.bindings.get(msg.fields.routingKey);
+    let envelope: EventEnvelope<unknown>;
+    try {
+      if (!binding) throw new Error(`no handler for ${msg.fields.routingKey}`);
+      envelope = parseEnvelope(binding.contract, JSON.parse(msg.content.toString('utf8')));
+    } catch (err) {
+      this.log.error({ err, consumer: consumer.name, routing_key: msg.fields.routingKey }, 'invalid event; dead-lettered');
+      safely(() => channel.nack(msg, false, false));
+      return;
+    }
+    const maxAttempts = consumer.options.maxAttempts ?? 10;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await runWithLogContext({ requestId: envelope.request_id ?? undefined }, () => binding.handler(envelope));
+        safely(() => channel.ack(msg));
+        return;
+      } catch (err) {
+        if (attempt >= maxAttempts || this.stopped) {
+          this.log.error({ err, consumer: consumer.name, event_id: envelope.event_id, type: envelope.type }, 'event handling failed; dead-lettered');
+          safely(() => channel.nack(msg, false, false));
+          return;
+        }
+        this.log.warn({ err, consumer: consumer.name, event_id: envelope.event_id, attempt }, 'event handling failed; retrying');
+        await sleep(Math.min(5000, 100 * 2 ** (attempt - 1)));
+      }
+    }
+  }
+
+  /** Publishes the records and resolves once the broker has confirmed every one of them. */
+  async publish(records: readonly OutboxRecord[]): Promise<void> {
+    const channel = this.publishChannel;
+    if (!channel) throw new Error('RabbitMQ is not connected');
+    await Promise.all(
+      records.map(
+        (record) =>
+          new Promise<void>((resolve, reject) => {
+            channel.publish(
+              this.options.exchange,
+              record.routingKey,
+              Buffer.from(JSON.stringify(record.envelope)),
+              {
+                persistent: true,
+                contentType: 'application/json',
+                messageId: record.eventId,
+                type: record.routingKey,
+              },
+              (err: unknown) => (err ? reject(err instanceof Error ? err : new Error('publish nacked')) : resolve()),
+            );
+          }),
+      ),
+    );
+  }
+
+  async close(): Promise<void> {
+    this.stopped = true;
+    this.connected = false;
+    await this.model?.close().catch(() => undefined);
+  }
+}
+
+function safely(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // The channel closed under us; the broker will redeliver, and consumers de-duplicate.
+  }
+}

@@ -1,0 +1,2 @@
+export * from './realms.js';
+export * from './users.js';

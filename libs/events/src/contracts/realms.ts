@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { defineEvent } from '../envelope.js';
+
+/**
+ * A permission held by a user group: a system group by name (`role:administrators`), which each service resolves
+ * through its own copy of the groups, or a group id owned by the groups service.
+ */
+export const groupRef = z.union([z.string().regex(/^role:[a-z]+$/), z.number().int()]);
+export type GroupRef = z.infer<typeof groupRef>;
+
+/** An organization as other services need it (the settings service owns realms). */
+export const realmRecord = z.object({
+  realm_id: z.number().int(),
+  string_id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  url: z.string(),
+  date_created: z.string(),
+  deactivated: z.boolean(),
+  /** Shown to clients for the empty topic ("general chat"). */
+  empty_topic_display_name: z.string(),
+  /** Channel messages must have a non-empty topic. */
+  mandatory_topics: z.boolean(),
+  /** Null means no time limit on deleting one's own messages. */
+  message_content_delete_limit_seconds: z.number().int().nullable(),
+  /** Days before a member counts as a full member. */
+  waiting_period_threshold: z.number().int(),
+  /** Group-valued organization permissions, keyed by Zulip's setting name without the `realm_` prefix. */
+  permissions: z.record(z.string(), groupRef),
+});
+export type RealmRecord = z.infer<typeof realmRecord>;
+
+export const realmCreated = defineEvent('realm.created', z.object({ realm: realmRecord }));
+export const realmUpdated = defineEvent('realm.updated', z.object({ realm: realmRecord }));

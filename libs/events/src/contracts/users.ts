@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { defineEvent } from '../envelope.js';
+
+/** A user as other services keep it in their own read models (the settings service owns users). */
+export const userRecord = z.object({
+  user_id: z.number().int(),
+  realm_id: z.number().int(),
+  /** API email (what clients address the user by). */
+  email: z.string(),
+  delivery_email: z.string(),
+  full_name: z.string(),
+  role: z.union([z.literal(100), z.literal(200), z.literal(300), z.literal(400), z.literal(600)]),
+  is_bot: z.boolean(),
+  /** null for humans; 1 generic, 2 incoming webhook, 3 outgoing webhook, 4 embedded. */
+  bot_type: z.number().int().nullable(),
+  bot_owner_id: z.number().int().nullable(),
+  is_active: z.boolean(),
+  timezone: z.string(),
+  date_joined: z.string(),
+});
+export type UserRecord = z.infer<typeof userRecord>;
+
+const userSnapshot = z.object({ user: userRecord });
+
+export const userCreated = defineEvent('user.created', userSnapshot);
+/** Profile changes (name, email, time zone); carries the whole record after the change. */
+export const userUpdated = defineEvent('user.updated', userSnapshot);
+export const userRoleChanged = defineEvent('user.role_changed', userSnapshot);
+export const userDeactivated = defineEvent('user.deactivated', userSnapshot);
+export const userReactivated = defineEvent('user.reactivated', userSnapshot);
+/** The user's API keys were replaced; cached credentials must be dropped. */
+export const userApiKeyChanged = defineEvent('user.api_key_changed', z.object({ user_id: z.number().int() }));

@@ -1,0 +1,5 @@
+export * from './bus.js';
+export * from './dedupe.js';
+export * from './envelope.js';
+export * from './relay.js';
+export * as contracts from './contracts/index.js';

@@ -1,0 +1,136 @@
+import pg from 'pg';
+import type { Logger } from '@confab/logging';
+import type { EventBus } from './bus.js';
+import type { EventEnvelope, OutboxRecord } from './envelope.js';
+
+export interface RelayOptions {
+  databaseUrl: string;
+  bus: EventBus;
+  logger: Logger;
+  /** How often to look for rows when nobody kicked the relay (ms). Default 250. */
+  pollIntervalMs?: number;
+  /** Rows published per transaction. Default 500. */
+  batchSize?: number;
+}
+
+/** One lock per database, so that among a service's replicas exactly one relays at a time, in id order. */
+const RELAY_LOCK_KEY = 0x0c0f_ab01;
+
+interface OutboxRow {
+  id: string;
+  event_id: string;
+  routing_key: string;
+  envelope: EventEnvelope;
+}
+
+/**
+ * Publishes what services committed to their `outbox` table: rows are read under a transaction-level advisory
+ * lock, published with publisher confirms, and deleted only after the broker confirmed them. A crash between
+ * publish and delete republishes; consumers de-duplicate by event id. Nothing is published before commit.
+ */
+export class OutboxRelay {
+  private readonly pool: pg.Pool;
+  private readonly log: Logger;
+  private running = false;
+  private pending = false;
+  private stopped = false;
+  private timer: NodeJS.Timeout | undefined;
+  private failures = 0;
+
+  constructor(private readonly options: RelayOptions) {
+    this.pool = new pg.Pool({ connectionString: options.databaseUrl, max: 1 });
+    this.pool.on('error', (err) => this.log.warn({ err: err.message }, 'outbox relay connection error'));
+    this.log = options.logger.child({ component: 'outbox-relay' });
+  }
+
+  start(): void {
+    const interval = this.options.pollIntervalMs ?? 250;
+    const tick = () => {
+      if (this.stopped) return;
+      this.kick();
+      this.timer = setTimeout(tick, interval * Math.min(20, 2 ** this.failures));
+      this.timer.unref();
+    };
+    tick();
+  }
+
+  /** Called right after a transaction that wrote outbox rows commits, so events leave without waiting for a poll. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.pending = true;
+      return;
+    }
+    this.running = true;
+    this.drain()
+      .catch((err: unknown) => {
+        this.failures = Math.min(this.failures + 1, 5);
+        this.log.warn({ err: err instanceof Error ? err.message : err }, 'outbox relay failed; will retry');
+      })
+      .finally(() => {
+        this.running = false;
+      });
+  }
+
+  private async drain(): Promise<void> {
+    const batchSize = this.options.batchSize ?? 500;
+    do {
+      this.pending = false;
+      let relayed: number;
+      do {
+        relayed = await this.relayBatch(batchSize);
+      } while (relayed === batchSize && !this.stopped);
+      if (relayed < 0) {
+        // Another replica holds the lock; look again shortly so no commit waits for a full poll interval.
+        setTimeout(() => this.kick(), 25).unref();
+      }
+    } while (this.pending && !this.stopped);
+    this.failures = 0;
+  }
+
+  /** Relays one batch; returns the number of rows, or -1 when another replica is relaying. */
+  private async relayBatch(batchSize: number): Promise<number> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const lock = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [RELAY_LOCK_KEY]);
+      if (!lock.rows[0]?.locked) {
+        await client.query('ROLLBACK');
+        return -1;
+      }
+      const { rows } = await client.query<OutboxRow>(
+        'SELECT id, event_id, routing_key, envelope FROM outbox ORDER BY id LIMIT $1',
+        [batchSize],
+      );
+      if (rows.length === 0) {
+        await client.query('COMMIT');
+        return 0;
+      }
+      const records: OutboxRecord[] = rows.map((r) => ({ eventId: r.event_id, routingKey: r.routing_key, envelope: r.envelope }));
+      await this.options.bus.publish(records);
+      await client.query('DELETE FROM outbox WHERE id = ANY($1::bigint[])', [rows.map((r) => r.id)]);
+      await client.query('COMMIT');
+      return rows.length;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Age of the oldest unpublished event in seconds (0 when the outbox is empty), for metrics. */
+  async lagSeconds(): Promise<number> {
+    const { rows } = await this.pool.query<{ lag: number | null }>(
+      'SELECT EXTRACT(EPOCH FROM (now() - min(created_at)))::float8 AS lag FROM outbox',
+    );
+    return rows[0]?.lag ?? 0;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    for (let i = 0; i < 100 && this.running; i++) await new Promise((r) => setTimeout(r, 20));
+    await this.pool.end().catch(() => undefined);
+  }
+}

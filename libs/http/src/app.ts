@@ -1,0 +1,219 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { ConfabError, NOT_LOGGED_IN, isConfabError, unauthorized } from '@confab/errors';
+import { IDENTITY_HEADER, type Identity, type IdentityVerifier } from '@confab/identity';
+import { runWithLogContext, type Logger } from '@confab/logging';
+import { DEFAULT_BODY_LIMITS, parseUrlEncoded, readBody, type BodyLimits } from './body.js';
+import { ignoredParameters, parseParams } from './params.js';
+import { RawResponse, Router, type Route } from './router.js';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+/** An HTTP app as services build it (an express application). */
+export type HttpApp = express.Express;
+
+/** Writes a success envelope: `result`, `msg`, the data, and ignored parameters when there were any. */
+export function sendSuccess(res: Response, data: Record<string, unknown>, ignored: string[] = []): void {
+  const body: Record<string, unknown> = { result: 'success', msg: '', ...data };
+  if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
+  res.status(200).type('application/json').send(JSON.stringify(body));
+}
+
+/**
+ * The one place errors become responses: a ConfabError gives Zulip's envelope, status and headers; anything
+ * else is logged with an id and answered with an opaque 500 carrying that id.
+ */
+export function sendError(res: Response, err: unknown, log: Logger): void {
+  if (res.headersSent) {
+    log.error({ err }, 'error after the response started');
+    res.destroy();
+    return;
+  }
+  if (isConfabError(err)) {
+    for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
+    const body = { result: 'error', msg: err.message, code: err.code, ...err.data };
+    res.status(err.status).type('application/json').send(JSON.stringify(body));
+    return;
+  }
+  const errorId = randomUUID();
+  log.error({ err, error_id: errorId }, 'unhandled error');
+  res
+    .status(500)
+    .type('application/json')
+    .send(JSON.stringify({ result: 'error', msg: 'Internal server error', error_id: errorId }));
+}
+
+export function methodNotAllowed(res: Response, allowed: string[]): void {
+  res.setHeader('Allow', allowed.join(', '));
+  res
+    .status(405)
+    .type('application/json')
+    .send(JSON.stringify({ result: 'error', msg: 'Method Not Allowed', allowed_methods: allowed }));
+}
+
+export function notFoundResponse(res: Response): void {
+  res
+    .status(404)
+    .type('application/json')
+    .send(JSON.stringify({ result: 'error', msg: 'Not Found', code: 'NOT_FOUND' }));
+}
+
+/** Takes the caller's request id (the gateway's) or makes one, and runs the rest of the request in its context. */
+export function requestContext(req: Request, res: Response, next: NextFunction): void {
+  const incoming = req.headers[REQUEST_ID_HEADER];
+  const requestId = typeof incoming === 'string' && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
+  res.locals.requestId = requestId;
+  res.setHeader('X-Request-Id', requestId);
+  runWithLogContext({ requestId }, next);
+}
+
+export interface ReadinessCheck {
+  (): Promise<Record<string, boolean>>;
+}
+
+/** Liveness says the process answers; readiness says its database, broker and Redis answer too. */
+export function healthRoutes(app: express.Express, readiness: ReadinessCheck): void {
+  app.get('/healthz', (_req, res) => {
+    res.status(200).json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    let checks: Record<string, boolean>;
+    try {
+      checks = await withTimeout(readiness(), 2000);
+    } catch {
+      checks = { timeout: false };
+    }
+    const ready = Object.values(checks).every(Boolean);
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks });
+  });
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('timeout')), ms);
+    promise.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
+
+export interface HttpAppOptions {
+  logger: Logger;
+  verifier: IdentityVerifier;
+  /** Public API routes, served under /api/v1. */
+  routes: readonly Route[];
+  /** Service-to-service routes, served under /internal (never routed by the gateway). */
+  internalRoutes?: readonly Route[];
+  readiness: ReadinessCheck;
+  bodyLimits?: BodyLimits;
+  /** Extra middleware mounted before the API router (e.g. metrics). */
+  before?: ((app: express.Express) => void) | undefined;
+}
+
+function checkIdentity(route: Route, identity: Identity | null): Identity {
+  if (!identity) throw unauthorized(NOT_LOGGED_IN);
+  switch (route.auth) {
+    case 'public':
+      if (identity.kind === 'service') throw unauthorized(NOT_LOGGED_IN);
+      return identity;
+    case 'service':
+      if (identity.kind !== 'service') throw unauthorized(NOT_LOGGED_IN);
+      return identity;
+    case 'user':
+    case 'human':
+      if (identity.kind !== 'user') throw unauthorized(NOT_LOGGED_IN);
+      if (route.auth === 'human' && identity.isBot) throw new ConfabError('This endpoint does not accept bot requests.');
+      return identity;
+  }
+}
+
+/**
+ * A service's HTTP app: request ids, health and readiness, then one router that answers 404/405, checks the
+ * identity token, parses the body and parameters, runs the handler and writes the envelope.
+ */
+export function createHttpApp(options: HttpAppOptions): HttpApp {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('query parser', false);
+  const router = new Router().add('/api/v1', options.routes).add('/internal', options.internalRoutes ?? []);
+  const log = options.logger;
+  const limits = options.bodyLimits ?? DEFAULT_BODY_LIMITS;
+
+  app.use(requestContext);
+  healthRoutes(app, options.readiness);
+  options.before?.(app);
+
+  app.use(async (req: Request, res: Response) => {
+    const requestId = res.locals.requestId as string;
+    const queryIndex = req.url.indexOf('?');
+    const pathname = queryIndex === -1 ? req.url : req.url.slice(0, queryIndex);
+    const match = router.match(req.method, pathname);
+    if (match.kind === 'not_found') return notFoundResponse(res);
+    if (match.kind === 'method_not_allowed') return methodNotAllowed(res, match.allowed);
+    const { route } = match;
+    try {
+      const headerValue = req.headers[IDENTITY_HEADER];
+      const identity = checkIdentity(route, options.verifier.verify(typeof headerValue === 'string' ? headerValue : undefined));
+      const body = await readBody(req, { acceptJson: route.json, limits });
+      const source = { body: body.fields, query: parseUrlEncoded(queryIndex === -1 ? '' : req.url.slice(queryIndex + 1)) };
+      const { values, used } = parseParams(route.params, source);
+      const userId = identity.kind === 'user' ? identity.userId : undefined;
+      const result = await runWithLogContext({ requestId, userId }, () =>
+        route.handler({ params: values, path: match.path, identity, body, req, res, log, requestId }),
+      );
+      if (result instanceof RawResponse) {
+        for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);
+        res.status(result.status).send(result.body);
+        return;
+      }
+      sendSuccess(res, result, route.json ? [] : ignoredParameters(source, used));
+    } catch (err) {
+      sendError(res, err, log);
+    }
+  });
+
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    sendError(res, err, log);
+  });
+  return app;
+}
+
+export interface RunningServer {
+  server: Server;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Listens with keep-alive timeouts longer than the gateway's idle-socket timeout, so reused sockets stay open. */
+export function listen(app: express.Express, port: number, host = '0.0.0.0'): Promise<RunningServer> {
+  const server = createServer(app);
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const address = server.address();
+      const actualPort = typeof address === 'object' && address ? address.port : port;
+      resolve({
+        server,
+        port: actualPort,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeIdleConnections();
+            // Long polls and slow clients get a bounded grace period.
+            setTimeout(() => server.closeAllConnections(), 10_000).unref();
+          }),
+      });
+    });
+  });
+}

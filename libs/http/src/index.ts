@@ -1,0 +1,5 @@
+export * from './app.js';
+export * from './body.js';
+export * from './params.js';
+export * from './router.js';
+export * from './process.js';

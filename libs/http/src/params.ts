@@ -1,0 +1,393 @@
+import { ConfabError } from '@confab/errors';
+
+/**
+ * Request parameters with Zulip's semantics (zerver/lib/typed_endpoint.py): declared once per route, read from
+ * the form body first and then the query string, with aliases, JSON-in-form-field values validated strictly,
+ * and Zulip's exact error texts. Unknown keys are collected for `ignored_parameters_unsupported`.
+ */
+
+/** A position inside a JSON value: object keys and list indexes. */
+export type Loc = readonly (string | number)[];
+
+type IssueType =
+  | 'int_type'
+  | 'bool_type'
+  | 'float_type'
+  | 'string_type'
+  | 'list_type'
+  | 'dict_type'
+  | 'literal_error'
+  | 'string_too_long'
+  | 'string_too_short'
+  | 'blank'
+  | 'too_small'
+  | 'too_large'
+  | 'extra_forbidden'
+  | 'json_invalid'
+  | 'missing'
+  | 'custom';
+
+/** A validation failure at `loc`; turned into Zulip's message once the parameter's name is known. */
+export class ParamIssue extends Error {
+  constructor(
+    readonly type: IssueType,
+    readonly loc: Loc,
+    readonly ctx: { maxLength?: number; argument?: string; template?: string } = {},
+  ) {
+    super(type);
+  }
+}
+
+const TEMPLATES: Record<Exclude<IssueType, 'custom'>, string> = {
+  int_type: '{var_name} is not an integer',
+  bool_type: '{var_name} is not a boolean',
+  float_type: '{var_name} is not a float',
+  string_type: '{var_name} is not a string',
+  list_type: '{var_name} is not a list',
+  dict_type: '{var_name} is not a dict',
+  literal_error: 'Invalid {var_name}',
+  string_too_long: '{var_name} is too long (limit: {max_length} characters)',
+  string_too_short: '{var_name} is too short.',
+  blank: '{var_name} cannot be blank',
+  too_small: '{var_name} is too small',
+  too_large: '{var_name} is too large',
+  extra_forbidden: 'Argument "{argument}" at {var_name} is unexpected',
+  json_invalid: '{var_name} is not valid JSON',
+  missing: "Missing '{var_name}' argument",
+};
+
+/** `draft` + ["type"] → `draft["type"]`, `to` + [0] → `to[0]`, as Zulip writes nested locations. */
+export function varName(name: string, loc: Loc): string {
+  return name + loc.map((part) => `[${JSON.stringify(part)}]`).join('');
+}
+
+export function issueToError(name: string, issue: ParamIssue): ConfabError {
+  const var_name = varName(name, issue.loc);
+  const template = issue.type === 'custom' ? (issue.ctx.template ?? 'Invalid {var_name}') : TEMPLATES[issue.type];
+  const msg = template
+    .replaceAll('{var_name}', var_name)
+    .replaceAll('{max_length}', String(issue.ctx.maxLength ?? ''))
+    .replaceAll('{argument}', issue.ctx.argument ?? '');
+  return new ConfabError(msg);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Schemas for JSON values (Zulip's Json[...] parameters and nested objects), validated strictly like pydantic's
+// strict mode: no coercion between numbers, booleans and strings.
+
+export interface Schema<T> {
+  parse(value: unknown, loc: Loc): T;
+  /** Set on schemas whose key may be absent from an enclosing object. */
+  readonly optionalKey?: boolean;
+}
+
+export type Infer<S> = S extends Schema<infer T> ? T : never;
+
+interface StringOptions {
+  maxLength?: number;
+  minLength?: number;
+  /** Strip surrounding whitespace before checking lengths (Zulip's strip_whitespace). */
+  strip?: boolean;
+  /** Strip, then refuse an empty result with "{var} cannot be blank" (Zulip's RequiredStringConstraint). */
+  nonBlank?: boolean;
+}
+
+function checkString(value: string, loc: Loc, options: StringOptions): string {
+  let text = value;
+  if (options.strip || options.nonBlank) text = text.trim();
+  if (options.nonBlank && text.length === 0) throw new ParamIssue('blank', loc);
+  // Lengths are counted in code points, as Python counts characters.
+  if (options.minLength !== undefined || options.maxLength !== undefined) {
+    const length = [...text].length;
+    if (options.minLength !== undefined && length < options.minLength) throw new ParamIssue('string_too_short', loc);
+    if (options.maxLength !== undefined && length > options.maxLength) {
+      throw new ParamIssue('string_too_long', loc, { maxLength: options.maxLength });
+    }
+  }
+  return text;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export const t = {
+  int(options: { min?: number; max?: number } = {}): Schema<number> {
+    return {
+      parse(value, loc) {
+        if (typeof value !== 'number' || !Number.isInteger(value)) throw new ParamIssue('int_type', loc);
+        if (options.min !== undefined && value < options.min) throw new ParamIssue('too_small', loc);
+        if (options.max !== undefined && value > options.max) throw new ParamIssue('too_large', loc);
+        return value;
+      },
+    };
+  },
+
+  float(): Schema<number> {
+    return {
+      parse(value, loc) {
+        if (typeof value !== 'number' || !Number.isFinite(value)) throw new ParamIssue('float_type', loc);
+        return value;
+      },
+    };
+  },
+
+  bool(): Schema<boolean> {
+    return {
+      parse(value, loc) {
+        if (typeof value !== 'boolean') throw new ParamIssue('bool_type', loc);
+        return value;
+      },
+    };
+  },
+
+  string(options: StringOptions = {}): Schema<string> {
+    return {
+      parse(value, loc) {
+        if (typeof value !== 'string') throw new ParamIssue('string_type', loc);
+        return checkString(value, loc, options);
+      },
+    };
+  },
+
+  literal<const V extends readonly (string | number | boolean)[]>(...values: V): Schema<V[number]> {
+    return {
+      parse(value, loc) {
+        if (!values.includes(value as V[number])) throw new ParamIssue('literal_error', loc);
+        return value as V[number];
+      },
+    };
+  },
+
+  list<T>(item: Schema<T>, options: { maxLength?: number } = {}): Schema<T[]> {
+    return {
+      parse(value, loc) {
+        if (!Array.isArray(value)) throw new ParamIssue('list_type', loc);
+        if (options.maxLength !== undefined && value.length > options.maxLength) {
+          throw new ParamIssue('custom', loc, { template: `{var_name} is too long (limit: ${options.maxLength} items)` });
+        }
+        return value.map((element, index) => item.parse(element, [...loc, index]));
+      },
+    };
+  },
+
+  /** A JSON object; unknown keys are refused unless `extra: 'ignore'`. */
+  object<S extends Record<string, Schema<unknown>>>(
+    shape: S,
+    options: { extra?: 'forbid' | 'ignore' } = {},
+  ): Schema<{ [K in keyof S]: Infer<S[K]> }> {
+    const extra = options.extra ?? 'forbid';
+    return {
+      parse(value, loc) {
+        if (!isPlainObject(value)) throw new ParamIssue('dict_type', loc);
+        const out: Record<string, unknown> = {};
+        for (const [key, schema] of Object.entries(shape)) {
+          if (!(key in value) || value[key] === undefined) {
+            if (schema.optionalKey) {
+              out[key] = schema.parse(undefined, [...loc, key]);
+              continue;
+            }
+            throw new ParamIssue('missing', [...loc, key]);
+          }
+          out[key] = schema.parse(value[key], [...loc, key]);
+        }
+        if (extra === 'forbid') {
+          for (const key of Object.keys(value)) {
+            if (!(key in shape)) throw new ParamIssue('extra_forbidden', [...loc, key], { argument: key });
+          }
+        }
+        return out as { [K in keyof S]: Infer<S[K]> };
+      },
+    };
+  },
+
+  /** A key that may be absent from its object (yielding undefined, or the default when given). */
+  optional<T, D extends T | undefined = undefined>(schema: Schema<T>, defaultValue?: D): Schema<T | D> {
+    return {
+      optionalKey: true,
+      parse(value, loc) {
+        if (value === undefined) return defaultValue as D;
+        return schema.parse(value, loc);
+      },
+    };
+  },
+
+  nullable<T>(schema: Schema<T>): Schema<T | null> {
+    return {
+      optionalKey: schema.optionalKey,
+      parse(value, loc) {
+        return value === null ? null : schema.parse(value, loc);
+      },
+    };
+  },
+
+  /** The first member that accepts the value wins; otherwise the first member's complaint is reported. */
+  union<A, B>(a: Schema<A>, b: Schema<B>): Schema<A | B> {
+    return {
+      parse(value, loc) {
+        try {
+          return a.parse(value, loc);
+        } catch (first) {
+          try {
+            return b.parse(value, loc);
+          } catch {
+            throw first;
+          }
+        }
+      },
+    };
+  },
+
+  /** Adds a check of its own; `check` returns an error template (with {var_name}) or nothing. */
+  refine<T>(schema: Schema<T>, check: (value: T) => string | undefined): Schema<T> {
+    return {
+      optionalKey: schema.optionalKey,
+      parse(value, loc) {
+        const parsed = schema.parse(value, loc);
+        const template = check(parsed);
+        if (template !== undefined) throw new ParamIssue('custom', loc, { template });
+        return parsed;
+      },
+    };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Request-level parameters: how a named form field (or query-string key) becomes a typed value.
+
+interface ParamOptions<T> {
+  required: boolean;
+  defaultValue?: T;
+  aliases: readonly string[];
+}
+
+export class Param<T> {
+  constructor(
+    /** Parses the raw text of the field. */
+    readonly parseRaw: (raw: string) => T,
+    readonly options: ParamOptions<T> = { required: true, aliases: [] },
+  ) {}
+
+  optional(): Param<T | undefined> {
+    return new Param<T | undefined>(this.parseRaw, { ...this.options, required: false, defaultValue: undefined });
+  }
+
+  default(value: T): Param<T> {
+    return new Param<T>(this.parseRaw, { ...this.options, required: false, defaultValue: value });
+  }
+
+  /** Other names a client may send this parameter under (e.g. `subject` for `topic`). */
+  alias(...names: string[]): Param<T> {
+    return new Param<T>(this.parseRaw, { ...this.options, aliases: [...this.options.aliases, ...names] });
+  }
+}
+
+export type ParamDefs = Record<string, Param<unknown>>;
+export type ParamValues<P extends ParamDefs> = { [K in keyof P]: P[K] extends Param<infer T> ? T : never };
+
+function parseJsonText(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new ParamIssue('json_invalid', []);
+  }
+}
+
+export const p = {
+  /** A plain string field, taken as sent (Zulip's `str`). */
+  string(options: StringOptions = {}): Param<string> {
+    return new Param((raw) => checkString(raw, [], options));
+  },
+
+  /** A plain string field restricted to a set of values; anything else is `Invalid {name}`. */
+  enum<const V extends readonly string[]>(...values: V): Param<V[number]> {
+    return new Param((raw) => {
+      if (!values.includes(raw)) throw new ParamIssue('literal_error', []);
+      return raw as V[number];
+    });
+  },
+
+  /** A JSON value inside the form field (Zulip's `Json[...]`): `true`, `12`, `[1,2]`, `{"new": 3}`. */
+  json<T>(schema: Schema<T>): Param<T> {
+    return new Param((raw) => schema.parse(parseJsonText(raw), []));
+  },
+
+  // Shorthands for the most common JSON parameters.
+  int(options: { min?: number; max?: number } = {}): Param<number> {
+    return p.json(t.int(options));
+  },
+  bool(): Param<boolean> {
+    return p.json(t.bool());
+  },
+  intList(): Param<number[]> {
+    return p.json(t.list(t.int()));
+  },
+};
+
+/** Where parameter values come from: the parsed body and the query string (body wins, as in Django). */
+export interface ParamSource {
+  body: ReadonlyMap<string, string>;
+  query: ReadonlyMap<string, string>;
+}
+
+/**
+ * Parses declared parameters in declaration order (the first problem is reported) and records which request
+ * keys were consumed, so the caller can list the rest in `ignored_parameters_unsupported`.
+ */
+export function parseParams<P extends ParamDefs>(
+  defs: P,
+  source: ParamSource,
+): { values: ParamValues<P>; used: Set<string> } {
+  const values: Record<string, unknown> = {};
+  const used = new Set<string>();
+  for (const [name, def] of Object.entries(defs)) {
+    let aliasUsed: string | undefined;
+    let raw: string | undefined;
+    for (const candidate of [name, ...def.options.aliases]) {
+      const found = source.body.has(candidate) ? source.body.get(candidate) : source.query.get(candidate);
+      if (found === undefined) continue;
+      if (aliasUsed !== undefined) {
+        throw new ConfabError(`Can't decide between '${aliasUsed}' and '${candidate}' arguments`, {
+          code: 'REQUEST_CONFUSING_VAR',
+          data: { var_name1: aliasUsed, var_name2: candidate },
+        });
+      }
+      aliasUsed = candidate;
+      raw = found;
+    }
+    if (aliasUsed === undefined || raw === undefined) {
+      if (def.options.required) {
+        throw new ConfabError(`Missing '${name}' argument`, {
+          code: 'REQUEST_VARIABLE_MISSING',
+          data: { var_name: name },
+        });
+      }
+      values[name] = def.options.defaultValue;
+      continue;
+    }
+    used.add(aliasUsed);
+    try {
+      values[name] = def.parseRaw(raw);
+    } catch (err) {
+      if (err instanceof ParamIssue) throw issueToError(aliasUsed, err);
+      throw err;
+    }
+  }
+  return { values: values as ParamValues<P>, used };
+}
+
+/** Request keys the endpoint did not consume, sorted, as Zulip reports them. */
+export function ignoredParameters(source: ParamSource, used: ReadonlySet<string>): string[] {
+  const keys = new Set<string>([...source.body.keys(), ...source.query.keys()]);
+  return [...keys].filter((key) => !used.has(key)).sort();
+}
+
+/** Validates a JSON value (e.g. an internal request body) against a schema, with Zulip-style messages. */
+export function parseValue<T>(schema: Schema<T>, value: unknown, name: string): T {
+  try {
+    return schema.parse(value, []);
+  } catch (err) {
+    if (err instanceof ParamIssue) throw issueToError(name, err);
+    throw err;
+  }
+}

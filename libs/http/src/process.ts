@@ -1,0 +1,39 @@
+import type { Logger } from '@confab/logging';
+
+export type ShutdownStep = readonly [name: string, close: () => Promise<unknown>];
+
+/**
+ * On SIGTERM or SIGINT, runs the close steps in order (HTTP server first, then workers, broker and database),
+ * each bounded in time, and exits. Kubernetes' terminationGracePeriodSeconds must exceed `budgetMs`.
+ */
+export function closeOnSignals(logger: Logger, steps: readonly ShutdownStep[], budgetMs = 20_000): void {
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'shutting down');
+    const hardStop = setTimeout(() => {
+      logger.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, budgetMs);
+    hardStop.unref();
+    for (const [name, close] of steps) {
+      try {
+        await close();
+      } catch (err) {
+        logger.warn({ err, step: name }, 'shutdown step failed');
+      }
+    }
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** Logs and exits on a failure at start-up (bad config, unreachable database). */
+export function exitOnStartupFailure(logger: Pick<Logger, 'fatal'> | undefined, err: unknown): never {
+  if (logger) logger.fatal({ err }, 'failed to start');
+  else console.error(err);
+  process.exit(1);
+}

@@ -1,0 +1,24 @@
+import { createHttpApp, type HttpApp } from '@confab/http';
+import type { SettingsDeps } from './deps.js';
+import { apiKeyRoutes } from './routes/api_keys.routes.js';
+import { internalRoutes } from './routes/internal.routes.js';
+import { serverSettingsRoutes } from './routes/server_settings.routes.js';
+import { userRoutes } from './routes/users.routes.js';
+
+/** The settings service's HTTP app, without listening (tests build it with their own deps). */
+export function buildApp(deps: SettingsDeps): HttpApp {
+  return createHttpApp({
+    logger: deps.logger,
+    verifier: deps.verifier,
+    routes: [...serverSettingsRoutes(deps), ...apiKeyRoutes(deps), ...userRoutes(deps)],
+    internalRoutes: internalRoutes(deps),
+    readiness: async () => ({
+      database: await deps.repo.ping(),
+      redis: await deps.redis.ping().then(
+        () => true,
+        () => false,
+      ),
+      broker: deps.bus.isConnected(),
+    }),
+  });
+}

@@ -1,0 +1,106 @@
+import jwt from 'jsonwebtoken';
+import { ConfabError, rateLimited, unauthorized, invalid } from '@confab/errors';
+import type { UserIdentity } from '@confab/identity';
+import type { SettingsRepository } from '../repositories/settings.repository.js';
+import { generateApiKey, hashApiKey, isWellFormedApiKey, verifyPassword } from './credentials.js';
+import type { Realm, User } from './types.js';
+import { identityOf } from './users.js';
+
+/** Counts failed logins per username, so password guessing is slowed down (Zulip's authenticate_by_username). */
+export interface FailureLimiter {
+  /** Seconds until another attempt is allowed, or 0. */
+  retryAfter(username: string): Promise<number>;
+  recordFailure(username: string): Promise<void>;
+}
+
+const authFailed = () =>
+  new ConfabError('Your username or password is incorrect', { code: 'AUTHENTICATION_FAILED', status: 401 });
+const userDeactivated = () => new ConfabError('Account is deactivated', { code: 'USER_DEACTIVATED', status: 401 });
+const realmDeactivated = () =>
+  new ConfabError('This organization has been deactivated', { code: 'REALM_DEACTIVATED', status: 401 });
+export const invalidSubdomain = () =>
+  new ConfabError('Invalid subdomain', { code: 'NONEXISTENT_SUBDOMAIN', status: 404 });
+
+/** Django's EmailValidator, closely enough for login names. */
+export function isValidEmail(email: string): boolean {
+  return /^[^\s@"(),:;<>[\\\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(
+    email,
+  );
+}
+
+async function issueApiKey(repo: SettingsRepository, user: User): Promise<string> {
+  const key = generateApiKey();
+  await repo.addApiKey(user.id, hashApiKey(key));
+  return key;
+}
+
+/** POST /fetch_api_key: Zulip's checks in Zulip's order, a fresh API key on success. */
+export async function fetchApiKeyByPassword(
+  repo: SettingsRepository,
+  limiter: FailureLimiter,
+  realm: Realm | null,
+  username: string,
+  password: string,
+): Promise<{ api_key: string; email: string; user_id: number }> {
+  if (!realm) throw invalidSubdomain();
+  const login = username.trim();
+  if (!isValidEmail(login)) throw invalid('Enter a valid email address.');
+  const limiterKey = `${realm.id}:${login.toLowerCase()}`;
+  const wait = await limiter.retryAfter(limiterKey);
+  if (wait > 0) throw rateLimited(wait);
+  if (realm.deactivated) throw realmDeactivated();
+  const user = await repo.userByEmail(realm.id, login);
+  if (user && !user.isActive) throw userDeactivated();
+  if (!realm.emailAuthEnabled) {
+    throw new ConfabError('Password authentication is disabled in this organization', {
+      code: 'PASSWORD_AUTH_DISABLED',
+      status: 401,
+    });
+  }
+  if (!user || !(await verifyPassword(password, user.passwordHash))) {
+    await limiter.recordFailure(limiterKey);
+    throw authFailed();
+  }
+  return { api_key: await issueApiKey(repo, user), email: user.deliveryEmail, user_id: user.id };
+}
+
+/** POST /jwt/fetch_api_key: an HS256 token signed with the organization's key, carrying an `email` claim. */
+export async function fetchApiKeyByJwt(
+  repo: SettingsRepository,
+  realm: Realm | null,
+  token: string,
+): Promise<{ api_key: string; user: User }> {
+  if (!realm) throw invalidSubdomain();
+  if (!realm.jwtKey) throw invalid('JWT authentication is not enabled for this organization');
+  if (token === '') throw invalid('No JSON web token passed in request');
+  let claims: unknown;
+  try {
+    claims = jwt.verify(token, realm.jwtKey, { algorithms: ['HS256'] });
+  } catch {
+    throw invalid('Bad JSON web token');
+  }
+  const email = typeof claims === 'object' && claims !== null ? (claims as { email?: unknown }).email : undefined;
+  if (typeof email !== 'string' || email === '') throw invalid('No email specified in JSON web token claims');
+  if (realm.deactivated) throw realmDeactivated();
+  const user = await repo.userByEmail(realm.id, email);
+  if (!user) throw authFailed();
+  if (!user.isActive) throw userDeactivated();
+  return { api_key: await issueApiKey(repo, user), user };
+}
+
+/**
+ * What the gateway asks for every uncached request: whose key is this? Failures carry Zulip's messages; over
+ * Basic authentication they are all 401 UNAUTHORIZED.
+ */
+export async function authenticateApiKey(repo: SettingsRepository, email: string, apiKey: string): Promise<UserIdentity> {
+  const key = apiKey.trim();
+  if (!isWellFormedApiKey(key)) throw unauthorized('Malformed API key');
+  const found = await repo.byApiKeyHash(hashApiKey(key));
+  const login = email.trim().toLowerCase();
+  if (!found || (found.user.deliveryEmail.toLowerCase() !== login && found.user.email.toLowerCase() !== login)) {
+    throw unauthorized('Invalid API key');
+  }
+  if (found.realm.deactivated) throw unauthorized('This organization has been deactivated');
+  if (!found.user.isActive) throw unauthorized('Account is deactivated');
+  return identityOf(found.user);
+}

@@ -1,0 +1,142 @@
+import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
+import { invalid } from '@confab/errors';
+import { ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_MEMBER, ROLE_MODERATOR, ROLE_OWNER } from '@confab/identity';
+import { isUniqueViolation } from '../repositories/prisma.js';
+import type { SettingsRepository } from '../repositories/settings.repository.js';
+import { generateApiKey, hashApiKey, hashPassword } from './credentials.js';
+import { DEFAULT_REALM_PERMISSIONS, isValidSubdomain, realmRecord } from './realms.js';
+import { BOT_TYPE_GENERIC, type Realm, type Role, type User } from './types.js';
+import { isValidEmail } from './auth.js';
+import { userRecord } from './users.js';
+
+export interface ProvisioningContext {
+  repo: SettingsRepository;
+  externalUrl: string;
+  passwordHashCost: number;
+  requestId?: string | undefined;
+  /** Receives the ids of the events written, so a caller can wait for other services to have handled them. */
+  onEvents?: ((eventIds: string[]) => void) | undefined;
+}
+
+export interface NewUserSpec {
+  email: string;
+  fullName: string;
+  role: Role;
+  password?: string | null;
+  bot?: { ownerEmail: string } | undefined;
+}
+
+export interface ProvisionedUser {
+  user: User;
+  apiKey: string;
+}
+
+/** Creates an organization; the groups service creates its system groups when it hears `realm.created`. */
+export async function createRealm(
+  ctx: ProvisioningContext,
+  spec: { stringId: string; name: string; description?: string; jwtKey?: string | null },
+): Promise<Realm> {
+  if (!isValidSubdomain(spec.stringId)) throw invalid(`Invalid subdomain '${spec.stringId}'`);
+  try {
+    return await ctx.repo.transaction(async (tx) => {
+      const realm = await ctx.repo.createRealm(tx, { ...spec, permissions: DEFAULT_REALM_PERMISSIONS });
+      const events = [
+        outboxRecord(contracts.realmCreated, { realm: realmRecord(realm, ctx.externalUrl) }, { realmId: realm.id, requestId: ctx.requestId }),
+      ];
+      ctx.onEvents?.(events.map((e) => e.eventId));
+      return { result: realm, events };
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw invalid(`Subdomain '${spec.stringId}' is already in use`);
+    throw err;
+  }
+}
+
+/** Creates users (and bots, after their owners) in one transaction, each with a fresh API key. */
+export async function createUsers(
+  ctx: ProvisioningContext,
+  realm: Realm,
+  specs: readonly NewUserSpec[],
+): Promise<ProvisionedUser[]> {
+  for (const spec of specs) {
+    if (!isValidEmail(spec.email)) throw invalid(`Invalid email '${spec.email}'`);
+  }
+  const hashes = await Promise.all(
+    specs.map((s) => (s.password ? hashPassword(s.password, ctx.passwordHashCost) : Promise.resolve(null))),
+  );
+  try {
+    return await ctx.repo.transaction(async (tx) => {
+      const created: ProvisionedUser[] = [];
+      const events: OutboxRecord[] = [];
+      for (const [index, spec] of specs.entries()) {
+        let botOwnerId: number | null = null;
+        if (spec.bot) {
+          const ownerEmail = spec.bot.ownerEmail.toLowerCase();
+          const owner =
+            created.find((c) => c.user.deliveryEmail.toLowerCase() === ownerEmail)?.user ??
+            (await ctx.repo.userByEmail(realm.id, ownerEmail));
+          if (!owner) throw invalid(`No such bot owner '${spec.bot.ownerEmail}'`);
+          botOwnerId = owner.id;
+        }
+        const user = await ctx.repo.createUser(tx, {
+          realmId: realm.id,
+          email: spec.email,
+          fullName: spec.fullName,
+          role: spec.role,
+          isBot: spec.bot !== undefined,
+          botType: spec.bot ? BOT_TYPE_GENERIC : null,
+          botOwnerId,
+          passwordHash: hashes[index] ?? null,
+        });
+        const apiKey = generateApiKey();
+        await ctx.repo.addApiKey(user.id, hashApiKey(apiKey), tx);
+        created.push({ user, apiKey });
+        events.push(outboxRecord(contracts.userCreated, { user: userRecord(user) }, { realmId: realm.id, requestId: ctx.requestId }));
+      }
+      ctx.onEvents?.(events.map((e) => e.eventId));
+      return { result: created, events };
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw invalid('Email is already in use.');
+    throw err;
+  }
+}
+
+export const DEV_PASSWORD_DEFAULT = 'confab-dev';
+
+/** Zulip's development organization: the same people, roles and bot, so familiar accounts work everywhere. */
+export const DEV_USERS: readonly NewUserSpec[] = [
+  { email: 'desdemona@zulip.com', fullName: 'Desdemona', role: ROLE_OWNER },
+  { email: 'iago@zulip.com', fullName: 'Iago', role: ROLE_ADMINISTRATOR },
+  { email: 'shiva@zulip.com', fullName: 'Shiva', role: ROLE_MODERATOR },
+  { email: 'hamlet@zulip.com', fullName: 'King Hamlet', role: ROLE_MEMBER },
+  { email: 'othello@zulip.com', fullName: 'Othello, the Moor of Venice', role: ROLE_MEMBER },
+  { email: 'cordelia@zulip.com', fullName: "Cordelia, Lear's daughter", role: ROLE_MEMBER },
+  { email: 'prospero@zulip.com', fullName: 'Prospero from The Tempest', role: ROLE_MEMBER },
+  { email: 'aaron@zulip.com', fullName: 'aaron', role: ROLE_MEMBER },
+  { email: 'polonius@zulip.com', fullName: 'Polonius', role: ROLE_GUEST },
+  { email: 'default-bot@zulip.com', fullName: 'Zulip Default Bot', role: ROLE_MEMBER, bot: { ownerEmail: 'iago@zulip.com' } },
+];
+
+/**
+ * The development organization (users only; channels and groups come from their own services). Returns null
+ * when an organization with that subdomain already exists.
+ */
+export async function createDevOrganization(
+  ctx: ProvisioningContext,
+  options: { stringId: string; name?: string; password: string; jwtKey: string | null },
+): Promise<{ realm: Realm; users: ProvisionedUser[] } | null> {
+  if (await ctx.repo.realmByStringId(options.stringId)) return null;
+  const realm = await createRealm(ctx, {
+    stringId: options.stringId,
+    name: options.name ?? 'Zulip Dev',
+    description: 'The Confab development organization.',
+    jwtKey: options.jwtKey,
+  });
+  const users = await createUsers(
+    ctx,
+    realm,
+    DEV_USERS.map((u) => (u.bot ? u : { ...u, password: options.password })),
+  );
+  return { realm, users };
+}

@@ -1,0 +1,79 @@
+import { contracts } from '@confab/events';
+import type { GroupRef, Realm } from './types.js';
+
+/** Zulip's defaults for the group-valued organization permissions, by system group name. */
+export const DEFAULT_REALM_PERMISSIONS: Record<string, GroupRef> = {
+  can_access_all_users_group: 'role:everyone',
+  can_add_custom_emoji_group: 'role:members',
+  can_add_subscribers_group: 'role:members',
+  can_create_bots_group: 'role:members',
+  can_create_groups: 'role:members',
+  can_create_private_channel_group: 'role:members',
+  can_create_public_channel_group: 'role:members',
+  can_create_web_public_channel_group: 'role:owners',
+  can_delete_any_message_group: 'role:administrators',
+  can_delete_own_message_group: 'role:everyone',
+  can_invite_users_group: 'role:members',
+  can_manage_all_groups: 'role:owners',
+  can_mention_many_users_group: 'role:administrators',
+  can_move_messages_between_channels_group: 'role:members',
+  can_resolve_topics_group: 'role:everyone',
+  can_set_delete_message_policy_group: 'role:moderators',
+  create_multiuse_invite_group: 'role:administrators',
+  direct_message_initiator_group: 'role:everyone',
+  direct_message_permission_group: 'role:everyone',
+};
+
+/** Subdomains are lower-case letters, digits and dashes; '' is the server's default organization. */
+export function isValidSubdomain(stringId: string): boolean {
+  return stringId === '' || /^[a-z0-9]([a-z0-9-]{0,38}[a-z0-9])?$/.test(stringId);
+}
+
+/**
+ * The organization a request is for, from its Host header: `<subdomain>.<external host>` names a subdomain, the
+ * external host itself (or any other name, such as 127.0.0.1) the default organization.
+ */
+export function subdomainFromHost(host: string | undefined, externalUrl: string): string {
+  if (!host) return '';
+  const hostname = host.replace(/:\d+$/, '').toLowerCase();
+  const base = new URL(externalUrl).hostname.toLowerCase();
+  if (hostname.endsWith(`.${base}`)) return hostname.slice(0, -(base.length + 1));
+  return '';
+}
+
+export function realmUrl(realm: Pick<Realm, 'stringId'>, externalUrl: string): string {
+  if (realm.stringId === '') return externalUrl;
+  const url = new URL(externalUrl);
+  url.hostname = `${realm.stringId}.${url.hostname}`;
+  return url.toString().replace(/\/+$/, '');
+}
+
+export function realmRecord(realm: Realm, externalUrl: string): contracts.RealmRecord {
+  return {
+    realm_id: realm.id,
+    string_id: realm.stringId,
+    name: realm.name,
+    description: realm.description,
+    url: realmUrl(realm, externalUrl),
+    date_created: realm.dateCreated.toISOString(),
+    deactivated: realm.deactivated,
+    empty_topic_display_name: realm.emptyTopicDisplayName,
+    mandatory_topics: realm.mandatoryTopics,
+    message_content_delete_limit_seconds: realm.messageContentDeleteLimitSeconds,
+    waiting_period_threshold: realm.waitingPeriodThreshold,
+    permissions: realm.permissions,
+  };
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** realm_description is HTML; descriptions are stored as plain text, one paragraph per blank-line block. */
+export function renderDescription(description: string): string {
+  const paragraphs = description
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);
+  return paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>\n')}</p>`).join('\n');
+}

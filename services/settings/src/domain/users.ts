@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_OWNER, type UserIdentity } from '@confab/identity';
+import type { contracts } from '@confab/events';
+import type { User } from './types.js';
+
+/** Zulip's default avatar: Gravatar's identicon for the delivery email, versioned for cache-busting. */
+export function avatarUrl(user: User): string {
+  const hash = createHash('md5').update(user.deliveryEmail.toLowerCase()).digest('hex');
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${user.avatarVersion}`;
+}
+
+/** Django's isoformat of an aware datetime: microseconds and a +00:00 offset. */
+export function formatDate(date: Date): string {
+  return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000+00:00');
+}
+
+/** The own-user record of GET /users/me (API.md). */
+export function ownUserRecord(user: User): Record<string, unknown> {
+  const record: Record<string, unknown> = {
+    user_id: user.id,
+    email: user.email,
+    delivery_email: user.deliveryEmail,
+    full_name: user.fullName,
+    avatar_url: avatarUrl(user),
+    avatar_version: user.avatarVersion,
+    is_admin: user.role <= ROLE_ADMINISTRATOR,
+    is_owner: user.role === ROLE_OWNER,
+    is_guest: user.role === ROLE_GUEST,
+    is_bot: user.isBot,
+    is_active: user.isActive,
+    is_imported_stub: user.isImportedStub,
+    role: user.role,
+    timezone: user.timezone,
+    date_joined: formatDate(user.dateJoined),
+    max_message_id: user.maxMessageId,
+  };
+  if (!user.isBot) record.profile_data = {};
+  return record;
+}
+
+/** Zulip's user object (GET /users, GET /users/{id}, the JWT key retrieval profile). */
+export function apiUserRecord(
+  user: User,
+  options: { clientGravatar: boolean; includeCustomProfileFields: boolean },
+): Record<string, unknown> {
+  const record: Record<string, unknown> = {
+    user_id: user.id,
+    delivery_email: user.deliveryEmail,
+    email: user.email,
+    full_name: user.fullName,
+    date_joined: formatDate(user.dateJoined),
+    is_active: user.isActive,
+    is_owner: user.role === ROLE_OWNER,
+    is_admin: user.role <= ROLE_ADMINISTRATOR,
+    is_guest: user.role === ROLE_GUEST,
+    is_bot: user.isBot,
+    bot_type: user.botType,
+    role: user.role,
+    timezone: user.timezone,
+    // With client_gravatar the client computes Gravatar URLs itself; we only ever serve Gravatar avatars.
+    avatar_url: options.clientGravatar ? null : avatarUrl(user),
+    avatar_version: user.avatarVersion,
+    is_imported_stub: user.isImportedStub,
+  };
+  if (user.isBot) record.bot_owner_id = user.botOwnerId;
+  else if (options.includeCustomProfileFields) record.profile_data = {};
+  return record;
+}
+
+export function userRecord(user: User): contracts.UserRecord {
+  return {
+    user_id: user.id,
+    realm_id: user.realmId,
+    email: user.email,
+    delivery_email: user.deliveryEmail,
+    full_name: user.fullName,
+    role: user.role,
+    is_bot: user.isBot,
+    bot_type: user.botType,
+    bot_owner_id: user.botOwnerId,
+    is_active: user.isActive,
+    timezone: user.timezone,
+    date_joined: user.dateJoined.toISOString(),
+  };
+}
+
+export function identityOf(user: User): UserIdentity {
+  return {
+    kind: 'user',
+    userId: user.id,
+    realmId: user.realmId,
+    role: user.role,
+    email: user.email,
+    isBot: user.isBot,
+  };
+}

@@ -1,0 +1,50 @@
+import { EventBus, OutboxRelay } from '@confab/events';
+import { closeOnSignals, exitOnStartupFailure, listen } from '@confab/http';
+import { IdentityVerifier } from '@confab/identity';
+import { createLogger, type Logger } from '@confab/logging';
+import { Redis } from 'ioredis';
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import type { SettingsDeps } from './deps.js';
+import { RedisFailureLimiter } from './repositories/auth-failures.js';
+import { createPrisma } from './repositories/prisma.js';
+import { SettingsRepository } from './repositories/settings.repository.js';
+
+async function main(): Promise<void> {
+  let logger: Logger | undefined;
+  try {
+    const config = loadConfig();
+    logger = createLogger({ name: 'settings', level: config.logLevel });
+    const prisma = createPrisma(config.db.url, config.db.poolSize);
+    const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 2, lazyConnect: false });
+    redis.on('error', (err: Error) => logger?.warn({ err: err.message }, 'redis error'));
+    const bus = new EventBus({ url: config.amqp.url, exchange: config.amqp.exchange, logger, queueExpiresMs: config.queueExpiresMs });
+    const relay = new OutboxRelay({ databaseUrl: config.db.url, bus, logger, pollIntervalMs: config.outboxPollMs });
+    const repo = new SettingsRepository(prisma, () => relay.kick());
+    const deps: SettingsDeps = {
+      config,
+      logger,
+      repo,
+      redis,
+      bus,
+      relay,
+      verifier: new IdentityVerifier(config.internalSecret),
+      failures: new RedisFailureLimiter(redis, config.redis.prefix, config.authFailures.allowed, config.authFailures.windowSeconds),
+    };
+    await bus.start();
+    relay.start();
+    const server = await listen(buildApp(deps), config.port);
+    logger.info({ port: server.port }, 'settings service listening');
+    closeOnSignals(logger, [
+      ['http', () => server.close()],
+      ['outbox relay', () => relay.stop()],
+      ['event bus', () => bus.close()],
+      ['database', () => prisma.$disconnect()],
+      ['redis', () => redis.quit()],
+    ]);
+  } catch (err) {
+    exitOnStartupFailure(logger, err);
+  }
+}
+
+void main();

@@ -1,0 +1,38 @@
+import { p, route } from '@confab/http';
+import type { SettingsDeps } from '../deps.js';
+import { fetchApiKeyByJwt, fetchApiKeyByPassword } from '../domain/auth.js';
+import { subdomainFromHost } from '../domain/realms.js';
+import { apiUserRecord } from '../domain/users.js';
+
+export function apiKeyRoutes(deps: SettingsDeps) {
+  const realmOf = (host: string | undefined) =>
+    deps.repo.realmByStringId(subdomainFromHost(host, deps.config.externalUrl));
+
+  return [
+    route({
+      method: 'POST',
+      path: '/fetch_api_key',
+      auth: 'public',
+      params: { username: p.string(), password: p.string() },
+      async handler({ params, req }) {
+        const realm = await realmOf(req.headers.host);
+        return fetchApiKeyByPassword(deps.repo, deps.failures, realm, params.username, params.password);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/jwt/fetch_api_key',
+      auth: 'public',
+      params: { include_profile: p.bool().default(false), token: p.string().default('') },
+      async handler({ params, req }) {
+        const realm = await realmOf(req.headers.host);
+        const { api_key, user } = await fetchApiKeyByJwt(deps.repo, realm, params.token);
+        const result: Record<string, unknown> = { api_key, email: user.deliveryEmail };
+        if (params.include_profile) {
+          result.user = apiUserRecord(user, { clientGravatar: false, includeCustomProfileFields: false });
+        }
+        return result;
+      },
+    }),
+  ];
+}

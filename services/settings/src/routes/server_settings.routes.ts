@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import { route } from '@confab/http';
+import type { SettingsDeps } from '../deps.js';
+import { realmUrl, renderDescription, subdomainFromHost } from '../domain/realms.js';
+import { invalid } from '@confab/errors';
+
+/** Zulip API compatibility: clients decide what they may use by this number. */
+export const FEATURE_LEVEL = 496;
+export const SERVICE_VERSION = '11.0-confab-0.1.0';
+
+const EXTERNAL_BACKENDS = ['github', 'azuread', 'gitlab', 'apple', 'google', 'saml', 'openid connect'];
+
+export function serverSettingsRoutes(deps: SettingsDeps) {
+  return [
+    route({
+      method: 'GET',
+      path: '/server_settings',
+      auth: 'public',
+      async handler({ req }) {
+        const subdomain = subdomainFromHost(req.headers.host, deps.config.externalUrl);
+        const realm = await deps.repo.realmByStringId(subdomain);
+        if (!realm && subdomain !== '') throw invalid('Invalid subdomain');
+        const passwordEnabled = realm?.emailAuthEnabled ?? true;
+        const authenticationMethods: Record<string, boolean> = {
+          password: passwordEnabled,
+          dev: false,
+          email: passwordEnabled,
+          ldap: false,
+          remoteuser: false,
+        };
+        for (const name of EXTERNAL_BACKENDS) authenticationMethods[name] = false;
+        const userAgent = req.headers['user-agent'] ?? '';
+        const result: Record<string, unknown> = {
+          authentication_methods: authenticationMethods,
+          zulip_version: SERVICE_VERSION,
+          zulip_merge_base: '',
+          zulip_feature_level: FEATURE_LEVEL,
+          service_version: SERVICE_VERSION,
+          service_merge_base: '',
+          service_feature_level: FEATURE_LEVEL,
+          push_notifications_enabled: deps.config.pushEnabled,
+          is_incompatible: userAgent.startsWith('ZulipInvalid'),
+        };
+        if (realm) {
+          const url = realmUrl(realm, deps.config.externalUrl);
+          const iconHash = createHash('md5').update(realm.stringId).digest('hex');
+          Object.assign(result, {
+            email_auth_enabled: realm.emailAuthEnabled,
+            require_email_format_usernames: true,
+            realm_uri: url,
+            realm_url: url,
+            realm_name: realm.name,
+            realm_icon: `https://secure.gravatar.com/avatar/${iconHash}?d=identicon`,
+            realm_description: renderDescription(realm.description),
+            realm_web_public_access_enabled: false,
+            external_authentication_methods: [],
+          });
+        }
+        return result;
+      },
+    }),
+  ];
+}
