@@ -1,0 +1,40 @@
+// Three tiers (ARCHITECTURE.md): unit specs need nothing running; integration specs (*.int.spec.ts) use the real
+// Postgres, Redis and RabbitMQ; the e2e suite starts the whole system and talks to it through the gateway.
+const transform = {
+  '^.+\\.(t|j)sx?$': [
+    '@swc/jest',
+    { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
+  ],
+};
+const moduleNameMapper = {
+  '^@confab/(config|errors|events|http|identity|logging|testing|markdown)$': '<rootDir>/libs/$1/src',
+  '^(\\.{1,2}/.*)\\.js$': '$1',
+};
+const ignore = ['/node_modules/', '/dist/'];
+const common = { transform, moduleNameMapper, testPathIgnorePatterns: ignore, testEnvironment: 'node' };
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{libs,services,gateway}/**/*.spec.ts'],
+      testPathIgnorePatterns: [...ignore, '\\.int\\.spec\\.ts$'],
+    },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{libs,services,gateway}/**/*.int.spec.ts'],
+      testTimeout: 60_000,
+    },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/tests/e2e/**/*.e2e.spec.ts'],
+      globalSetup: '<rootDir>/tests/e2e/support/global-setup.ts',
+      globalTeardown: '<rootDir>/tests/e2e/support/global-teardown.ts',
+      testTimeout: 60_000,
+    },
+  ],
+};
