@@ -1,0 +1,123 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Agent } from 'node:http';
+import express, { type Request, type Response } from 'express';
+import { createProxyMiddleware, type RequestHandler } from 'http-proxy-middleware';
+import { ConfabError, rateLimited } from '@confab/errors';
+import { healthRoutes, notFoundResponse, requestContext, sendError, type HttpApp, type ReadinessCheck } from '@confab/http';
+import { IDENTITY_HEADER, type Identity, type IdentitySigner } from '@confab/identity';
+import type { Logger } from '@confab/logging';
+import type { Authenticator, RateLimitState } from './auth.js';
+import type { GatewayConfig, ServiceName } from './config.js';
+import { parseBasicAuth } from './credentials.js';
+import { resolveRoute } from './routing.js';
+
+export interface GatewayDeps {
+  config: GatewayConfig;
+  logger: Logger;
+  authenticator: Authenticator;
+  signer: IdentitySigner;
+  readiness: ReadinessCheck;
+}
+
+function setRateLimitHeaders(res: Response, rate: RateLimitState): void {
+  res.setHeader('X-RateLimit-Limit', String(rate.limit));
+  res.setHeader('X-RateLimit-Remaining', String(rate.remaining));
+  res.setHeader('X-RateLimit-Reset', String(rate.reset));
+}
+
+function upstreamFailure(res: ServerResponse, err: NodeJS.ErrnoException, log: Logger): void {
+  log.warn({ err: err.message, code: err.code }, 'upstream request failed');
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const refused = err.code === 'ECONNREFUSED' || err.code === 'ENOTFOUND';
+  const status = refused ? 503 : 502;
+  const body = refused
+    ? { result: 'error', msg: 'Service temporarily unavailable, retry later', code: 'SERVICE_UNAVAILABLE' }
+    : { result: 'error', msg: 'Bad gateway: the service did not answer', code: 'BAD_GATEWAY' };
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Retry-After': '1' });
+  res.end(JSON.stringify(body));
+}
+
+/** One streaming proxy per service, over keep-alive connections; the body is never parsed here. */
+function createProxies(config: GatewayConfig, log: Logger): Partial<Record<ServiceName, RequestHandler<IncomingMessage, ServerResponse>>> {
+  const proxies: Partial<Record<ServiceName, RequestHandler<IncomingMessage, ServerResponse>>> = {};
+  for (const [name, target] of Object.entries(config.services) as [ServiceName, string][]) {
+    // Idle sockets are dropped after 30 s, before the services' 65 s keep-alive timeout closes them under us.
+    const agent = new Agent({ keepAlive: true, maxSockets: config.proxyMaxSockets, maxFreeSockets: 64, timeout: 30_000 });
+    proxies[name] = createProxyMiddleware<IncomingMessage, ServerResponse>({
+      target,
+      agent,
+      changeOrigin: false,
+      xfwd: true,
+      proxyTimeout: config.proxyTimeoutMs,
+      ejectPlugins: true,
+      plugins: [
+        (proxyServer) => {
+          proxyServer.on('error', (err, _req, res) => {
+            if ('writeHead' in res) upstreamFailure(res, err as NodeJS.ErrnoException, log);
+            else res.destroy();
+          });
+        },
+      ],
+    });
+  }
+  return proxies;
+}
+
+function clientIp(req: Request, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = req.headers['x-forwarded-for'];
+    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
+    if (first) return first;
+  }
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
+/**
+ * The gateway: route → authenticate (Basic, cached) → rate-limit → stamp the identity token → stream the request
+ * to the owning service. Unknown paths are 404 without authentication.
+ */
+export function buildGateway(deps: GatewayDeps): HttpApp {
+  const { config, logger, authenticator, signer } = deps;
+  const proxies = createProxies(config, logger);
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('query parser', false);
+  app.use(requestContext);
+  healthRoutes(app, deps.readiness);
+
+  app.use(async (req: Request, res: Response) => {
+    const queryIndex = req.url.indexOf('?');
+    const pathname = queryIndex === -1 ? req.url : req.url.slice(0, queryIndex);
+    const target = resolveRoute(pathname);
+    if (!target) return notFoundResponse(res);
+    try {
+      const proxy = proxies[target.service];
+      if (!proxy) {
+        throw new ConfabError('Service temporarily unavailable, retry later', { status: 503, code: 'SERVICE_UNAVAILABLE' });
+      }
+      let identity: Identity;
+      let rate: RateLimitState;
+      if (target.public) {
+        identity = { kind: 'anonymous' };
+        rate = await authenticator.countAnonymous(clientIp(req, config.trustProxy));
+      } else {
+        const authenticated = await authenticator.authenticate(parseBasicAuth(req.headers.authorization));
+        identity = authenticated.identity;
+        rate = authenticated.rate;
+      }
+      setRateLimitHeaders(res, rate);
+      if (rate.retryAfter > 0) throw rateLimited(rate.retryAfter);
+      req.headers[IDENTITY_HEADER] = signer.sign(identity);
+      req.headers['x-request-id'] = res.locals.requestId as string;
+      delete req.headers.authorization;
+      await proxy(req, res);
+    } catch (err) {
+      sendError(res, err, logger);
+    }
+  });
+  return app;
+}

@@ -1,0 +1,64 @@
+import { bool, commonConfig, commonEnv, int, parseEnv, port, url, z, type CommonConfig } from '@confab/config';
+
+const optionalUrl = z.union([z.literal(''), z.string().url()]).default('');
+
+const Env = z.object({
+  ...commonEnv,
+  CONFAB_PORT: port(9991),
+  SETTINGS_URL: url('http://127.0.0.1:9101'),
+  MESSAGING_URL: optionalUrl,
+  GROUPS_URL: optionalUrl,
+  INVITATIONS_URL: optionalUrl,
+  PUSH_URL: optionalUrl,
+  EVENTS_URL: optionalUrl,
+  /** Requests per user per minute (Zulip's api_by_user default). Default 200. */
+  CONFAB_RATE_LIMIT_PER_MINUTE: int(200, 1),
+  /** Unauthenticated requests per client IP per minute (login, server settings). Default 100. */
+  CONFAB_RATE_LIMIT_IP_PER_MINUTE: int(100, 1),
+  /** How long a verified API key stays cached, in seconds. Default 60. */
+  CONFAB_AUTH_CACHE_TTL_SECONDS: int(60, 1, 3600),
+  /** Take the client address from X-Forwarded-For (set when behind a trusted ingress). Default off. */
+  CONFAB_TRUST_PROXY: bool(false),
+  /** Longest a proxied request may take, in ms (event long-polls last up to 90 s). Default 120000. */
+  CONFAB_PROXY_TIMEOUT_MS: int(120_000, 1000),
+  /** Open idle connections kept per service. Default 256. */
+  CONFAB_PROXY_MAX_SOCKETS: int(256, 1),
+  CONFAB_EVENTS_QUEUE_EXPIRES_MS: int(0, 0),
+});
+
+export type ServiceName = 'settings' | 'messaging' | 'groups' | 'invitations' | 'push' | 'events';
+
+export interface GatewayConfig extends CommonConfig {
+  port: number;
+  services: Partial<Record<ServiceName, string>>;
+  rateLimit: { perUserPerMinute: number; perIpPerMinute: number };
+  authCacheTtlSeconds: number;
+  trustProxy: boolean;
+  proxyTimeoutMs: number;
+  proxyMaxSockets: number;
+  queueExpiresMs: number | undefined;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
+  const e = parseEnv(Env, env);
+  const services: Partial<Record<ServiceName, string>> = { settings: e.SETTINGS_URL };
+  const optional: [ServiceName, string][] = [
+    ['messaging', e.MESSAGING_URL],
+    ['groups', e.GROUPS_URL],
+    ['invitations', e.INVITATIONS_URL],
+    ['push', e.PUSH_URL],
+    ['events', e.EVENTS_URL],
+  ];
+  for (const [name, value] of optional) if (value) services[name] = value;
+  return {
+    ...commonConfig(e),
+    port: e.CONFAB_PORT,
+    services,
+    rateLimit: { perUserPerMinute: e.CONFAB_RATE_LIMIT_PER_MINUTE, perIpPerMinute: e.CONFAB_RATE_LIMIT_IP_PER_MINUTE },
+    authCacheTtlSeconds: e.CONFAB_AUTH_CACHE_TTL_SECONDS,
+    trustProxy: e.CONFAB_TRUST_PROXY,
+    proxyTimeoutMs: e.CONFAB_PROXY_TIMEOUT_MS,
+    proxyMaxSockets: e.CONFAB_PROXY_MAX_SOCKETS,
+    queueExpiresMs: e.CONFAB_EVENTS_QUEUE_EXPIRES_MS || undefined,
+  };
+}

@@ -1,0 +1,75 @@
+import { contracts, EventBus } from '@confab/events';
+import { closeOnSignals, exitOnStartupFailure, listen } from '@confab/http';
+import { IdentitySigner, signIdentity, type UserIdentity } from '@confab/identity';
+import { createLogger, type Logger } from '@confab/logging';
+import { Redis } from 'ioredis';
+import { buildGateway } from './app.js';
+import { Authenticator, refusal } from './auth.js';
+import { loadConfig } from './config.js';
+
+async function main(): Promise<void> {
+  let logger: Logger | undefined;
+  try {
+    const config = loadConfig();
+    const log = createLogger({ name: 'gateway', level: config.logLevel });
+    logger = log;
+    const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 2 });
+    redis.on('error', (err: Error) => log.warn({ err: err.message }, 'redis error'));
+    const settingsUrl = config.services.settings!;
+    const serviceToken = () => signIdentity({ kind: 'service', service: 'gateway' }, config.internalSecret);
+
+    const authenticator = new Authenticator(redis, {
+      prefix: config.redis.prefix,
+      cacheTtlSeconds: config.authCacheTtlSeconds,
+      perUserPerMinute: config.rateLimit.perUserPerMinute,
+      perIpPerMinute: config.rateLimit.perIpPerMinute,
+      async verify(credentials) {
+        const response = await fetch(`${settingsUrl}/internal/authenticate`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-confab-identity': serviceToken() },
+          body: JSON.stringify({ email: credentials.email, api_key: credentials.apiKey }),
+        });
+        const body = (await response.json()) as { identity?: UserIdentity; msg?: unknown; code?: unknown };
+        if (!response.ok || !body.identity) throw refusal(response.status, body);
+        return body.identity;
+      },
+    });
+
+    // Cached credentials are dropped when the user they belong to changes in a way that matters for access.
+    const bus = new EventBus({ url: config.amqp.url, exchange: config.amqp.exchange, logger: log, queueExpiresMs: config.queueExpiresMs });
+    const forget = async (userId: number) => authenticator.forgetUser(userId);
+    bus
+      .consumer('gateway.auth-cache')
+      .on(contracts.userDeactivated, (e) => forget(e.payload.user.user_id))
+      .on(contracts.userReactivated, (e) => forget(e.payload.user.user_id))
+      .on(contracts.userRoleChanged, (e) => forget(e.payload.user.user_id))
+      .on(contracts.userUpdated, (e) => forget(e.payload.user.user_id))
+      .on(contracts.userApiKeyChanged, (e) => forget(e.payload.user_id));
+    await bus.start();
+
+    const app = buildGateway({
+      config,
+      logger: log,
+      authenticator,
+      signer: new IdentitySigner(config.internalSecret),
+      readiness: async () => ({
+        redis: await redis.ping().then(
+          () => true,
+          () => false,
+        ),
+        broker: bus.isConnected(),
+      }),
+    });
+    const server = await listen(app, config.port);
+    log.info({ port: server.port, services: config.services }, 'gateway listening');
+    closeOnSignals(log, [
+      ['http', () => server.close()],
+      ['event bus', () => bus.close()],
+      ['redis', () => redis.quit()],
+    ]);
+  } catch (err) {
+    exitOnStartupFailure(logger, err);
+  }
+}
+
+void main();

@@ -1,0 +1,72 @@
+import type { ServiceName } from './config.js';
+
+export interface RouteTarget {
+  service: ServiceName;
+  /** Reachable without credentials (the service still requires the gateway's identity token). */
+  public: boolean;
+}
+
+interface Rule {
+  match: (path: string) => boolean;
+  target: RouteTarget;
+}
+
+const exact =
+  (...paths: string[]) =>
+  (path: string) =>
+    paths.includes(path);
+const prefix =
+  (...prefixes: string[]) =>
+  (path: string) =>
+    prefixes.some((p) => path === p || path.startsWith(`${p}/`));
+
+const to = (service: ServiceName, isPublic = false): RouteTarget => ({ service, public: isPublic });
+
+/** Which service owns which API path (ARCHITECTURE.md, route ownership); first match wins. */
+const API_RULES: Rule[] = [
+  { match: exact('/server_settings', '/fetch_api_key', '/jwt/fetch_api_key'), target: to('settings', true) },
+  { match: prefix('/users/me/subscriptions'), target: to('messaging') },
+  {
+    match: prefix('/users/me/pushservice_device_token', '/users/me/apns_device_token', '/users/me/android_gcm_reg_id'),
+    target: to('push'),
+  },
+  { match: (p) => /^\/users\/me\/[0-9]+\/topics\/?$/.test(p), target: to('messaging') },
+  { match: prefix('/users', '/settings', '/navigation_views', '/calls'), target: to('settings') },
+  {
+    match: prefix(
+      '/messages',
+      '/drafts',
+      '/scheduled_messages',
+      '/saved_snippets',
+      '/user_topics',
+      '/attachments',
+      '/user_uploads',
+      '/typing',
+      '/streams',
+      '/get_stream_id',
+      '/channels',
+      '/mark_all_as_read',
+      '/mark_stream_as_read',
+      '/mark_topic_as_read',
+    ),
+    target: to('messaging'),
+  },
+  { match: prefix('/user_groups'), target: to('groups') },
+  { match: prefix('/invites'), target: to('invitations') },
+  { match: prefix('/mobile_push'), target: to('push') },
+  { match: exact('/register', '/events'), target: to('events') },
+];
+
+export const API_PREFIX = '/api/v1';
+
+/** The service for a request path, or null when no service owns it. */
+export function resolveRoute(pathname: string): RouteTarget | null {
+  if (pathname.startsWith(`${API_PREFIX}/`)) {
+    const rest = pathname.slice(API_PREFIX.length).replace(/\/+$/, '') || '/';
+    return API_RULES.find((rule) => rule.match(rest))?.target ?? null;
+  }
+  // Invitation links are pages a browser opens; uploaded files are fetched with credentials.
+  if (prefix('/join')(pathname)) return to('invitations', true);
+  if (prefix('/user_uploads')(pathname)) return to('messaging');
+  return null;
+}
