@@ -183,6 +183,14 @@ export class SettingsRepository {
     return toUser(row);
   }
 
+  async setUserActive(tx: Tx, userId: number, active: boolean): Promise<User> {
+    return toUser(await tx.user.update({ where: { id: userId }, data: { isActive: active } }));
+  }
+
+  async countActiveOwners(realmId: number): Promise<number> {
+    return this.db.user.count({ where: { realmId, role: 100, isActive: true, isBot: false } });
+  }
+
   /** Raises users' max_message_id to the given values (never lowers it). */
   async raiseMaxMessageIds(maxima: ReadonlyMap<number, number>): Promise<void> {
     if (maxima.size === 0) return;

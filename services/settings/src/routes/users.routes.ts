@@ -1,6 +1,7 @@
 import { invalid } from '@confab/errors';
 import { p, route } from '@confab/http';
 import type { SettingsDeps } from '../deps.js';
+import { deactivateUser, reactivateUser } from '../domain/accounts.js';
 import { apiUserRecord, ownUserRecord } from '../domain/users.js';
 import type { User } from '../domain/types.js';
 
@@ -44,6 +45,33 @@ export function userRoutes(deps: SettingsDeps) {
         const user = await deps.repo.userById(path.user_id);
         if (!user || user.realmId !== identity.realmId) throw noSuchUser();
         return { user: format(user, params) };
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/users/me',
+      auth: 'human',
+      async handler({ identity, requestId }) {
+        await deactivateUser(deps.repo, identity, identity.userId, requestId);
+        return {};
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/users/{user_id:int}',
+      auth: 'user',
+      async handler({ identity, path, requestId }) {
+        await deactivateUser(deps.repo, identity, path.user_id, requestId);
+        return {};
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/users/{user_id:int}/reactivate',
+      auth: 'user',
+      async handler({ identity, path, requestId }) {
+        await reactivateUser(deps.repo, identity, path.user_id, requestId);
+        return {};
       },
     }),
     route({

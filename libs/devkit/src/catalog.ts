@@ -1,0 +1,54 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** The repository's root directory (libs/devkit/dist → ../../..). */
+export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
+
+export interface ProcessSpec {
+  /** Process name, as printed in logs. */
+  name: string;
+  /** The service it belongs to (its database, port and URL variables). */
+  service: string;
+  /** Package directory, relative to the repository root. */
+  dir: string;
+  /** Built entry point inside the package. */
+  entry: string;
+  /** Variable that sets its HTTP port, if it listens. */
+  portEnv?: string;
+  /** Port used by the development start command. */
+  devPort?: number;
+  /** Variable other processes read its base URL from. */
+  urlEnv?: string;
+  /** Variable holding its database URL (services with a Prisma schema). */
+  databaseEnv?: string;
+}
+
+/** Every process of a full Confab deployment; a service is only run once its package exists. */
+const ALL: ProcessSpec[] = [
+  { name: 'settings', service: 'settings', dir: 'services/settings', entry: 'dist/main.js', portEnv: 'SETTINGS_PORT', devPort: 9101, urlEnv: 'SETTINGS_URL', databaseEnv: 'SETTINGS_DATABASE_URL' },
+  { name: 'messaging', service: 'messaging', dir: 'services/messaging', entry: 'dist/main.js', portEnv: 'MESSAGING_PORT', devPort: 9102, urlEnv: 'MESSAGING_URL', databaseEnv: 'MESSAGING_DATABASE_URL' },
+  { name: 'messaging-worker', service: 'messaging', dir: 'services/messaging', entry: 'dist/worker.js', databaseEnv: 'MESSAGING_DATABASE_URL' },
+  { name: 'groups', service: 'groups', dir: 'services/groups', entry: 'dist/main.js', portEnv: 'GROUPS_PORT', devPort: 9103, urlEnv: 'GROUPS_URL', databaseEnv: 'GROUPS_DATABASE_URL' },
+  { name: 'invitations', service: 'invitations', dir: 'services/invitations', entry: 'dist/main.js', portEnv: 'INVITATIONS_PORT', devPort: 9104, urlEnv: 'INVITATIONS_URL', databaseEnv: 'INVITATIONS_DATABASE_URL' },
+  { name: 'push', service: 'push', dir: 'services/push', entry: 'dist/main.js', portEnv: 'PUSH_PORT', devPort: 9105, urlEnv: 'PUSH_URL', databaseEnv: 'PUSH_DATABASE_URL' },
+  { name: 'push-worker', service: 'push', dir: 'services/push', entry: 'dist/worker.js', databaseEnv: 'PUSH_DATABASE_URL' },
+  { name: 'events', service: 'events', dir: 'services/events', entry: 'dist/main.js', portEnv: 'EVENTS_PORT', devPort: 9106, urlEnv: 'EVENTS_URL' },
+  { name: 'gateway', service: 'gateway', dir: 'gateway', entry: 'dist/main.js', portEnv: 'CONFAB_PORT', devPort: 9991 },
+];
+
+function present(spec: ProcessSpec): boolean {
+  const pkg = join(REPO_ROOT, spec.dir, 'package.json');
+  if (!existsSync(pkg)) return false;
+  // Workers appear with their entry point's source.
+  return existsSync(join(REPO_ROOT, spec.dir, 'src', spec.entry.replace(/^dist\//, '').replace(/\.js$/, '.ts')));
+}
+
+export function processes(): ProcessSpec[] {
+  return ALL.filter(present);
+}
+
+/** Services that own a database, in start order (their schemas are migrated before anything starts). */
+export function databaseServices(): ProcessSpec[] {
+  const seen = new Set<string>();
+  return processes().filter((p) => p.databaseEnv && !seen.has(p.service) && seen.add(p.service));
+}

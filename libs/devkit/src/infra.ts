@@ -1,0 +1,111 @@
+import { execFileSync } from 'node:child_process';
+import { connect as netConnect } from 'node:net';
+
+/** Addresses of PostgreSQL (base URL without a database), Redis and RabbitMQ. */
+export interface Infrastructure {
+  postgresUrl: string;
+  redisUrl: string;
+  amqpUrl: string;
+  /** 'containers' when testcontainers started them, 'local' for services already on the machine. */
+  kind: 'containers' | 'local';
+  stop(): Promise<void>;
+}
+
+export const LOCAL_DEFAULTS = {
+  postgresUrl: 'postgresql://postgres@127.0.0.1:5432',
+  redisUrl: 'redis://127.0.0.1:6379',
+  amqpUrl: 'amqp://guest:guest@127.0.0.1:5672',
+};
+
+export function portOpen(host: string, port: number, timeoutMs = 1000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = netConnect({ host, port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The start commands of this machine kind (see README), run only when a service is down. */
+const LOCAL_STARTERS: { name: string; port: number; command: string }[] = [
+  { name: 'PostgreSQL', port: 5432, command: 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start' },
+  { name: 'Redis', port: 6379, command: 'redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no' },
+  { name: 'RabbitMQ', port: 5672, command: 'rabbitmq-server -detached' },
+];
+
+/** Starts the local PostgreSQL, Redis and RabbitMQ if they are installed but not running. */
+export async function ensureLocalServices(log: (line: string) => void = () => undefined): Promise<void> {
+  for (const starter of LOCAL_STARTERS) {
+    if (await portOpen('127.0.0.1', starter.port)) continue;
+    log(`${starter.name} is not answering on ${starter.port}; starting it`);
+    try {
+      execFileSync('bash', ['-c', starter.command], { stdio: 'ignore' });
+    } catch {
+      throw new Error(`${starter.name} is not running and could not be started with: ${starter.command}`);
+    }
+    for (let i = 0; i < 120 && !(await portOpen('127.0.0.1', starter.port)); i++) await sleep(500);
+    if (!(await portOpen('127.0.0.1', starter.port))) throw new Error(`${starter.name} did not come up on ${starter.port}`);
+  }
+}
+
+/** True when a Docker (or compatible) engine answers, so testcontainers can start containers. */
+export async function containerRuntimeAvailable(): Promise<boolean> {
+  if (process.env.CONFAB_TEST_INFRA === 'local') return false;
+  try {
+    const { getContainerRuntimeClient } = await import('testcontainers');
+    await Promise.race([getContainerRuntimeClient(), sleep(5000).then(() => Promise.reject(new Error('timeout')))]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function startContainers(): Promise<Infrastructure> {
+  const { GenericContainer, Wait } = await import('testcontainers');
+  const [pg, redis, rabbit] = await Promise.all([
+    new GenericContainer('postgres:16-alpine')
+      .withEnvironment({ POSTGRES_HOST_AUTH_METHOD: 'trust' })
+      .withCommand(['postgres', '-c', 'max_connections=300', '-c', 'fsync=off'])
+      .withExposedPorts(5432)
+      .withWaitStrategy(Wait.forLogMessage(/database system is ready to accept connections/, 2))
+      .start(),
+    new GenericContainer('redis:7-alpine').withExposedPorts(6379).withWaitStrategy(Wait.forLogMessage(/Ready to accept connections/)).start(),
+    new GenericContainer('rabbitmq:3.13-alpine').withExposedPorts(5672).withWaitStrategy(Wait.forLogMessage(/Server startup complete/)).start(),
+  ]);
+  return {
+    kind: 'containers',
+    postgresUrl: `postgresql://postgres@${pg.getHost()}:${pg.getMappedPort(5432)}`,
+    redisUrl: `redis://${redis.getHost()}:${redis.getMappedPort(6379)}`,
+    amqpUrl: `amqp://guest:guest@${rabbit.getHost()}:${rabbit.getMappedPort(5672)}`,
+    async stop() {
+      await Promise.all([pg.stop(), redis.stop(), rabbit.stop()]);
+    },
+  };
+}
+
+/**
+ * Infrastructure for the test suite: containers when a Docker engine answers, otherwise the services already on
+ * the machine (DATABASE_URL, REDIS_URL and AMQP_URL override the local defaults).
+ */
+export async function resolveInfrastructure(log: (line: string) => void = () => undefined): Promise<Infrastructure> {
+  if (await containerRuntimeAvailable()) {
+    log('starting PostgreSQL, Redis and RabbitMQ containers (testcontainers)');
+    return startContainers();
+  }
+  const env = process.env;
+  const custom = env.DATABASE_URL || env.REDIS_URL || env.AMQP_URL;
+  if (!custom) await ensureLocalServices(log);
+  return {
+    kind: 'local',
+    postgresUrl: env.DATABASE_URL ?? LOCAL_DEFAULTS.postgresUrl,
+    redisUrl: env.REDIS_URL ?? LOCAL_DEFAULTS.redisUrl,
+    amqpUrl: env.AMQP_URL ?? LOCAL_DEFAULTS.amqpUrl,
+    async stop() {},
+  };
+}

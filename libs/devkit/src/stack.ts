@@ -1,0 +1,215 @@
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { connect } from 'amqplib';
+import { signIdentity } from '@confab/identity';
+import { databaseServices, processes, type ProcessSpec } from './catalog.js';
+import { createDatabase, databaseUrl, dropDatabase, migrate } from './databases.js';
+import type { Infrastructure } from './infra.js';
+import { ManagedProcess, waitReady } from './processes.js';
+
+export interface StackOptions {
+  infra: Infrastructure;
+  /** '' for the development deployment; a unique id per test run, naming its databases, Redis keys and exchange. */
+  runId: string;
+  /** Fixed development ports, or free ports chosen at random (tests). */
+  ports: 'dev' | 'random';
+  /** Extra environment for every process. */
+  env?: Record<string, string>;
+  logDir: string;
+  /** Echo process output to this process's stdout (development start). */
+  echo?: boolean;
+}
+
+export const DEV_INTERNAL_SECRET = 'confab-dev-internal-secret-change-me';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ProcessDescription {
+  name: string;
+  pid: number;
+  env: Record<string, string>;
+}
+
+/** Everything a caller needs to reach a running stack; serialisable, so jest workers can read it from a file. */
+export interface StackInfo {
+  runId: string;
+  gatewayUrl: string;
+  serviceUrls: Record<string, string>;
+  internalSecret: string;
+  redisUrl: string;
+  redisPrefix: string;
+  amqpUrl: string;
+  exchange: string;
+  postgresUrl: string;
+  databases: Record<string, string>;
+  logDir: string;
+}
+
+/**
+ * A whole Confab deployment on this machine: one database per service (migrated), every process of the catalog,
+ * and the gateway in front. Used by the development start command, the end-to-end suite and the benchmarks.
+ */
+export class Stack {
+  readonly processes = new Map<string, ManagedProcess>();
+  info!: StackInfo;
+  private databaseNames: string[] = [];
+
+  constructor(private readonly options: StackOptions) {}
+
+  private dbName(service: string): string {
+    return this.options.runId ? `confab_${this.options.runId}_${service}` : `confab_${service}`;
+  }
+
+  async start(): Promise<StackInfo> {
+    const { infra, runId } = this.options;
+    const specs = processes();
+    const serviceUrls: Record<string, string> = {};
+    const portEnv: Record<string, string> = {};
+    const urlEnv: Record<string, string> = {};
+    for (const spec of specs) {
+      if (!spec.portEnv) continue;
+      const port = this.options.ports === 'dev' ? spec.devPort! : await freePort();
+      portEnv[spec.name] = String(port);
+      serviceUrls[spec.service] = `http://127.0.0.1:${port}`;
+      if (spec.urlEnv) urlEnv[spec.urlEnv] = serviceUrls[spec.service]!;
+    }
+    const gatewayUrl = serviceUrls.gateway!;
+
+    const databases: Record<string, string> = {};
+    const dbEnv: Record<string, string> = {};
+    await Promise.all(
+      databaseServices().map(async (spec) => {
+        const name = this.dbName(spec.service);
+        const url = await createDatabase(infra.postgresUrl, name, { ifMissing: !runId });
+        this.databaseNames.push(name);
+        databases[spec.service] = url;
+        dbEnv[spec.databaseEnv!] = url;
+        await migrate(spec, url);
+      }),
+    );
+
+    const redisPrefix = runId ? `confab-${runId}` : 'confab';
+    const exchange = runId ? `confab.events.${runId}` : 'confab.events';
+    const secret = this.options.env?.CONFAB_INTERNAL_SECRET ?? DEV_INTERNAL_SECRET;
+    const common: Record<string, string> = {
+      NODE_ENV: runId ? 'test' : 'development',
+      LOG_LEVEL: runId ? 'info' : 'info',
+      CONFAB_INTERNAL_SECRET: secret,
+      REDIS_URL: infra.redisUrl,
+      CONFAB_REDIS_PREFIX: redisPrefix,
+      AMQP_URL: infra.amqpUrl,
+      CONFAB_EVENTS_EXCHANGE: exchange,
+      // Organizations are told apart by subdomain, which an IP address cannot have: test runs use localhost.
+      CONFAB_EXTERNAL_URL: runId ? gatewayUrl.replace('127.0.0.1', 'localhost') : gatewayUrl,
+      ...dbEnv,
+      ...urlEnv,
+      ...(runId ? { CONFAB_EVENTS_QUEUE_EXPIRES_MS: String(10 * 60_000) } : {}),
+      ...this.options.env,
+    };
+    this.info = {
+      runId,
+      gatewayUrl,
+      serviceUrls,
+      internalSecret: secret,
+      redisUrl: infra.redisUrl,
+      redisPrefix,
+      amqpUrl: infra.amqpUrl,
+      exchange,
+      postgresUrl: infra.postgresUrl,
+      databases,
+      logDir: this.options.logDir,
+    };
+
+    // Services first, the gateway last, so it never routes to something that is not up yet.
+    const order = [...specs.filter((s) => s.name !== 'gateway'), ...specs.filter((s) => s.name === 'gateway')];
+    for (const group of [order.filter((s) => s.name !== 'gateway'), order.filter((s) => s.name === 'gateway')]) {
+      await Promise.all(group.map((spec) => this.launch(spec, common, portEnv)));
+    }
+    return this.info;
+  }
+
+  private async launch(spec: ProcessSpec, common: Record<string, string>, portEnv: Record<string, string>): Promise<void> {
+    const env = { ...common, ...(spec.portEnv ? { [spec.portEnv]: portEnv[spec.name]! } : {}) };
+    const logFile = join(this.options.logDir, `${spec.name}.log`);
+    const proc = new ManagedProcess(spec, env, logFile, this.options.echo ?? false);
+    this.processes.set(spec.name, proc);
+    proc.start();
+    if (spec.portEnv) await waitReady(`http://127.0.0.1:${portEnv[spec.name]}/readyz`, 60_000, spec.name, proc, logFile);
+  }
+
+  /** Restarts one process (graceful stop or crash) and waits until it is ready again. */
+  async restart(name: string, how: 'stop' | 'kill' = 'stop'): Promise<void> {
+    const proc = this.processes.get(name);
+    if (!proc) throw new Error(`no process ${name}`);
+    await (how === 'kill' ? proc.kill() : proc.stop());
+    proc.start();
+    if (proc.spec.portEnv) {
+      await waitReady(`http://127.0.0.1:${proc.env[proc.spec.portEnv]}/readyz`, 60_000, name, proc, join(this.options.logDir, `${name}.log`));
+    }
+  }
+
+  /** Stops every process; for test runs also drops the databases, Redis keys and exchanges of the run. */
+  async stop(options: { cleanUp: boolean }): Promise<void> {
+    const names = [...this.processes.keys()];
+    // The gateway first, then the rest in parallel.
+    await this.processes.get('gateway')?.stop();
+    await Promise.all(names.filter((n) => n !== 'gateway').map((n) => this.processes.get(n)!.stop()));
+    if (!options.cleanUp || !this.info) return;
+    await Promise.all(this.databaseNames.map((name) => dropDatabase(this.options.infra.postgresUrl, name).catch(() => undefined)));
+    await deleteRedisKeys(this.info.redisUrl, this.info.redisPrefix).catch(() => undefined);
+    await deleteExchanges(this.info.amqpUrl, [this.info.exchange, `${this.info.exchange}.dlx`]).catch(() => undefined);
+  }
+
+  /** Pid and environment of each process, so a test can kill one or start another copy of it. */
+  describeProcesses(): Record<string, ProcessDescription> {
+    const out: Record<string, ProcessDescription> = {};
+    for (const [name, proc] of this.processes) out[name] = { name, pid: proc.pid ?? 0, env: proc.env };
+    return out;
+  }
+
+  /** A short-lived token other processes accept on /internal endpoints. */
+  serviceToken(): string {
+    return signIdentity({ kind: 'service', service: 'devkit' }, this.info.internalSecret);
+  }
+}
+
+export function serviceToken(info: Pick<StackInfo, 'internalSecret'>): string {
+  return signIdentity({ kind: 'service', service: 'devkit' }, info.internalSecret);
+}
+
+async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      if (keys.length) await redis.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function deleteExchanges(url: string, names: string[]): Promise<void> {
+  const connection = await connect(url);
+  try {
+    const channel = await connection.createChannel();
+    for (const name of names) await channel.deleteExchange(name);
+  } finally {
+    await connection.close();
+  }
+}
+
+export { databaseUrl };

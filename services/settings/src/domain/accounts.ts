@@ -1,0 +1,45 @@
+import { contracts, outboxRecord } from '@confab/events';
+import { ConfabError, invalid } from '@confab/errors';
+import { ROLE_ADMINISTRATOR, ROLE_OWNER, type UserIdentity } from '@confab/identity';
+import type { SettingsRepository } from '../repositories/settings.repository.js';
+import type { User } from './types.js';
+import { userRecord } from './users.js';
+
+export const adminRequired = () =>
+  new ConfabError('Must be an organization administrator', { code: 'UNAUTHORIZED_PRINCIPAL' });
+const ownerRequired = () => new ConfabError('Must be an organization owner', { code: 'UNAUTHORIZED_PRINCIPAL' });
+
+async function targetUser(repo: SettingsRepository, actor: UserIdentity, userId: number): Promise<User> {
+  const user = await repo.userById(userId);
+  if (!user || user.realmId !== actor.realmId) throw invalid('No such user');
+  return user;
+}
+
+async function setActive(repo: SettingsRepository, actor: UserIdentity, user: User, active: boolean, requestId: string): Promise<void> {
+  const contract = active ? contracts.userReactivated : contracts.userDeactivated;
+  await repo.transaction(async (tx) => {
+    const updated = await repo.setUserActive(tx, user.id, active);
+    return { result: undefined, events: [outboxRecord(contract, { user: userRecord(updated) }, { realmId: actor.realmId, requestId })] };
+  });
+}
+
+/** DELETE /users/{user_id} and DELETE /users/me: Zulip's rules about administrators and the last owner. */
+export async function deactivateUser(repo: SettingsRepository, actor: UserIdentity, userId: number, requestId: string): Promise<void> {
+  const self = userId === actor.userId;
+  if (!self && actor.role > ROLE_ADMINISTRATOR) throw adminRequired();
+  const user = await targetUser(repo, actor, userId);
+  if (!self && user.role === ROLE_OWNER && actor.role !== ROLE_OWNER) throw ownerRequired();
+  if (user.role === ROLE_OWNER && user.isActive && (await repo.countActiveOwners(actor.realmId)) <= 1) {
+    throw invalid('Cannot deactivate the only organization owner');
+  }
+  if (!user.isActive) return;
+  await setActive(repo, actor, user, false, requestId);
+}
+
+/** POST /users/{user_id}/reactivate (administrators). */
+export async function reactivateUser(repo: SettingsRepository, actor: UserIdentity, userId: number, requestId: string): Promise<void> {
+  if (actor.role > ROLE_ADMINISTRATOR) throw adminRequired();
+  const user = await targetUser(repo, actor, userId);
+  if (user.isActive) throw invalid('User is already active');
+  await setActive(repo, actor, user, true, requestId);
+}

@@ -1,0 +1,35 @@
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resolveInfrastructure, Stack } from '@confab/devkit';
+
+/** Environment of the e2e deployment: fast password hashing, dev endpoints, client addresses from X-Forwarded-For. */
+export const E2E_ENV = {
+  CONFAB_DEV_ENDPOINTS: '1',
+  CONFAB_PASSWORD_HASH_COST: '10',
+  CONFAB_TRUST_PROXY: '1',
+  CONFAB_OUTBOX_POLL_MS: '100',
+  LOG_LEVEL: 'info',
+};
+
+/**
+ * Starts one whole Confab deployment for the e2e run (its own databases, Redis prefix and exchange) and leaves
+ * its address in a file the test workers read. Each test file then creates its own organization.
+ */
+export default async function globalSetup(): Promise<void> {
+  const log = (line: string) => process.stdout.write(`[e2e] ${line}\n`);
+  const infra = await resolveInfrastructure(log);
+  const runId = `e2e${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  const logDir = join(tmpdir(), 'confab-e2e', runId);
+  const stack = new Stack({ infra, runId, ports: 'random', logDir, env: E2E_ENV });
+  (globalThis as Record<string, unknown>).__confabStack = stack;
+  (globalThis as Record<string, unknown>).__confabInfra = infra;
+  log(`starting the system (${infra.kind} infrastructure); process logs in ${logDir}`);
+  const started = Date.now();
+  const info = await stack.start();
+  log(`system ready in ${((Date.now() - started) / 1000).toFixed(1)} s at ${info.gatewayUrl}`);
+  const stateFile = join(tmpdir(), `confab-e2e-${runId}.json`);
+  writeFileSync(stateFile, JSON.stringify({ ...info, processes: stack.describeProcesses() }));
+  process.env.CONFAB_E2E_STATE = stateFile;
+}

@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import freePort from './free-port';
+import {
+  ApiClient,
+  createWorld,
+  ManagedProcess,
+  processes,
+  waitReady,
+  type CreateWorldOptions,
+  type ProcessDescription,
+  type StackInfo,
+  type World,
+} from '@confab/devkit';
+
+export type E2EState = StackInfo & { processes: Record<string, ProcessDescription> };
+
+let cached: E2EState | undefined;
+
+/** The deployment started by global-setup.ts. */
+export function system(): E2EState {
+  if (!cached) {
+    const file = process.env.CONFAB_E2E_STATE;
+    if (!file) throw new Error('CONFAB_E2E_STATE is not set: run the e2e suite through jest (npm test)');
+    cached = JSON.parse(readFileSync(file, 'utf8')) as E2EState;
+  }
+  return cached;
+}
+
+/** A fresh organization with the development accounts (and channels, once messaging exists). */
+export function newWorld(options: CreateWorldOptions = {}): Promise<World> {
+  return createWorld(system(), options);
+}
+
+/** A client with no credentials for the default organization. */
+export function anonymousClient(): ApiClient {
+  return new ApiClient(system().gatewayUrl);
+}
+
+/**
+ * Starts another copy of one of the system's processes with some settings changed (a second gateway with a low
+ * rate limit, a second replica); the caller stops it.
+ */
+export async function startExtraProcess(name: string, overrides: Record<string, string>): Promise<{ process: ManagedProcess; url: string }> {
+  const spec = processes().find((p) => p.name === name);
+  const base = system().processes[name];
+  if (!spec || !base) throw new Error(`no process ${name}`);
+  const env = { ...base.env, ...overrides };
+  if (spec.portEnv) env[spec.portEnv] = String(await freePort());
+  const logFile = join(system().logDir, `${name}-extra-${Date.now()}.log`);
+  const proc = new ManagedProcess(spec, env, logFile, false);
+  proc.start();
+  const url = spec.portEnv ? `http://127.0.0.1:${env[spec.portEnv]}` : '';
+  if (spec.portEnv) await waitReady(`${url}/readyz`, 60_000, name, proc, logFile);
+  return { process: proc, url };
+}
