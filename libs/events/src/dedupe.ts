@@ -16,3 +16,17 @@ export async function claimEvent(tx: RawExecutor, consumer: string, eventId: str
   );
   return inserted === 1;
 }
+
+export interface RawQuerier {
+  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
+}
+
+/**
+ * Whether any consumer of this service has handled the event (GET /internal/events/processed/{event_id}, which
+ * tests and the development seed use to wait for propagation).
+ */
+export async function isEventProcessed(db: RawQuerier, eventId: string): Promise<boolean> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(eventId)) return false;
+  const rows = await db.$queryRawUnsafe<unknown[]>('SELECT 1 FROM processed_events WHERE event_id = $1::uuid LIMIT 1', eventId);
+  return rows.length > 0;
+}

@@ -27,8 +27,8 @@ const config: runtime.GetPrismaClientConfig = {
       "fromEnvVar": null
     },
     "config": {
-      "engineType": "client",
-      "moduleFormat": "cjs"
+      "moduleFormat": "cjs",
+      "engineType": "client"
     },
     "binaryTargets": [
       {
