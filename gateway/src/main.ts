@@ -36,7 +36,12 @@ async function main(): Promise<void> {
     });
 
     // Cached credentials are dropped when the user they belong to changes in a way that matters for access.
-    const bus = new EventBus({ url: config.amqp.url, exchange: config.amqp.exchange, logger: log, queueExpiresMs: config.queueExpiresMs });
+    const bus = new EventBus({
+      url: config.amqp.url,
+      exchange: config.amqp.exchange,
+      logger: log,
+      queueExpiresMs: config.queueExpiresMs,
+    });
     const forget = async (userId: number) => authenticator.forgetUser(userId);
     bus
       .consumer('gateway.auth-cache')

@@ -41,7 +41,10 @@ describe('rate limiting', () => {
   beforeAll(async () => {
     world = await newWorld();
     // A second gateway over the same system, with a limit small enough to reach in a test.
-    limited = await startExtraProcess('gateway', { CONFAB_RATE_LIMIT_PER_MINUTE: '5', CONFAB_RATE_LIMIT_IP_PER_MINUTE: '3' });
+    limited = await startExtraProcess('gateway', {
+      CONFAB_RATE_LIMIT_PER_MINUTE: '5',
+      CONFAB_RATE_LIMIT_IP_PER_MINUTE: '3',
+    });
   });
   afterAll(async () => {
     await limited.process.stop();

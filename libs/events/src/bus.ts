@@ -41,7 +41,7 @@ export class Consumer {
 
   on<T>(contract: EventContract<T>, handler: Handler<T>): this {
     this.bindings.set(contract.type, {
-      contract: contract as EventContract<unknown>,
+      contract: contract,
       handler: handler as Handler<unknown>,
     });
     return this;
@@ -142,7 +142,9 @@ export class EventBus {
   private async startConsumer(consumer: Consumer, generation: number): Promise<void> {
     if (!this.model) return;
     const channel = await this.model.createChannel();
-    channel.on('error', (err: Error) => this.log.warn({ err: err.message, consumer: consumer.name }, 'consumer channel error'));
+    channel.on('error', (err: Error) =>
+      this.log.warn({ err: err.message, consumer: consumer.name }, 'consumer channel error'),
+    );
     channel.on('close', () => {
       this.reopenLater(generation, consumer.name, () => this.startConsumer(consumer, generation));
     });
@@ -188,7 +190,10 @@ export class EventBus {
       if (!binding) throw new Error(`no handler for ${msg.fields.routingKey}`);
       envelope = parseEnvelope(binding.contract, JSON.parse(msg.content.toString('utf8')));
     } catch (err) {
-      this.log.error({ err, consumer: consumer.name, routing_key: msg.fields.routingKey }, 'invalid event; dead-lettered');
+      this.log.error(
+        { err, consumer: consumer.name, routing_key: msg.fields.routingKey },
+        'invalid event; dead-lettered',
+      );
       safely(() => channel.nack(msg, false, false));
       return;
     }
@@ -200,11 +205,17 @@ export class EventBus {
         return;
       } catch (err) {
         if (attempt >= maxAttempts || this.stopped) {
-          this.log.error({ err, consumer: consumer.name, event_id: envelope.event_id, type: envelope.type }, 'event handling failed; dead-lettered');
+          this.log.error(
+            { err, consumer: consumer.name, event_id: envelope.event_id, type: envelope.type },
+            'event handling failed; dead-lettered',
+          );
           safely(() => channel.nack(msg, false, false));
           return;
         }
-        this.log.warn({ err, consumer: consumer.name, event_id: envelope.event_id, attempt }, 'event handling failed; retrying');
+        this.log.warn(
+          { err, consumer: consumer.name, event_id: envelope.event_id, attempt },
+          'event handling failed; retrying',
+        );
         await sleep(Math.min(5000, 100 * 2 ** (attempt - 1)));
       }
     }

@@ -93,7 +93,9 @@ export class OutboxRelay {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const lock = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [RELAY_LOCK_KEY]);
+      const lock = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [
+        RELAY_LOCK_KEY,
+      ]);
       if (!lock.rows[0]?.locked) {
         await client.query('ROLLBACK');
         return -1;
@@ -106,7 +108,11 @@ export class OutboxRelay {
         await client.query('COMMIT');
         return 0;
       }
-      const records: OutboxRecord[] = rows.map((r) => ({ eventId: r.event_id, routingKey: r.routing_key, envelope: r.envelope }));
+      const records: OutboxRecord[] = rows.map((r) => ({
+        eventId: r.event_id,
+        routingKey: r.routing_key,
+        envelope: r.envelope,
+      }));
       await this.options.bus.publish(records);
       await client.query('DELETE FROM outbox WHERE id = ANY($1::bigint[])', [rows.map((r) => r.id)]);
       await client.query('COMMIT');

@@ -130,7 +130,8 @@ function checkIdentity(route: Route, identity: Identity | null): Identity {
     case 'user':
     case 'human':
       if (identity.kind !== 'user') throw unauthorized(NOT_LOGGED_IN);
-      if (route.auth === 'human' && identity.isBot) throw new ConfabError('This endpoint does not accept bot requests.');
+      if (route.auth === 'human' && identity.isBot)
+        throw new ConfabError('This endpoint does not accept bot requests.');
       return identity;
   }
 }
@@ -162,9 +163,15 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     const { route } = match;
     try {
       const headerValue = req.headers[IDENTITY_HEADER];
-      const identity = checkIdentity(route, options.verifier.verify(typeof headerValue === 'string' ? headerValue : undefined));
+      const identity = checkIdentity(
+        route,
+        options.verifier.verify(typeof headerValue === 'string' ? headerValue : undefined),
+      );
       const body = await readBody(req, { acceptJson: route.json, limits });
-      const source = { body: body.fields, query: parseUrlEncoded(queryIndex === -1 ? '' : req.url.slice(queryIndex + 1)) };
+      const source = {
+        body: body.fields,
+        query: parseUrlEncoded(queryIndex === -1 ? '' : req.url.slice(queryIndex + 1)),
+      };
       const { values, used } = parseParams(route.params, source);
       const userId = identity.kind === 'user' ? identity.userId : undefined;
       const result = await runWithLogContext({ requestId, userId }, () =>
