@@ -24,7 +24,9 @@ export function parseTimestamp(input: string): Date | undefined {
     const normalized = text.replace(' ', 'T');
     time = Date.parse(HAS_ZONE.test(normalized) || !normalized.includes('T') ? normalized : `${normalized}Z`);
   } else {
-    time = Date.parse(HAS_ZONE.test(text) ? text : `${text} UTC`);
+    // The JavaScript parser reads `Jun 5 2017, 10:30 PM` but not `Jun 5th 2017, 10:30PM`.
+    const readable = text.replace(/(\d)(?:st|nd|rd|th)\b/gi, '$1').replace(/(\d)([ap]m)\b/gi, '$1 $2');
+    time = Date.parse(HAS_ZONE.test(readable) ? readable : `${readable} UTC`);
   }
   return Number.isFinite(time) && Math.abs(time) <= 8.64e15 ? new Date(time) : undefined;
 }
