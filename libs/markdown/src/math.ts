@@ -23,8 +23,7 @@ export function renderDisplayMath(text: string): string {
     .split('\n\n')
     .map(
       (paragraph) =>
-        render(paragraph, true) ??
-        `<span class="tex-error">${escapeAll(paragraph).replace(/'/g, '&#x27;')}</span>`,
+        render(paragraph, true) ?? `<span class="tex-error">${escapeAll(paragraph).replace(/'/g, '&#x27;')}</span>`,
     )
     .join('\n\n');
 }

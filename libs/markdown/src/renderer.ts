@@ -31,7 +31,10 @@ function userMention({ mention }: { mention: UserMention }): string {
 
 function groupMention({ group, silent }: GroupMention): string {
   const name = group.displayName ?? group.name;
-  const attrs = { class: silent ? 'user-group-mention silent' : 'user-group-mention', 'data-user-group-id': String(group.id) };
+  const attrs = {
+    class: silent ? 'user-group-mention silent' : 'user-group-mention',
+    'data-user-group-id': String(group.id),
+  };
   return `${openTag('span', attrs)}${escapeText(silent ? name : `@${name}`)}</span>`;
 }
 

@@ -1,5 +1,6 @@
 // Placeholders are STX/ETX-delimited, and both characters are stripped from user input first.
-const PLACEHOLDER_RE = /^\u0002stash:(\d+)\u0003$/;
+const OPEN = '\u0002stash:';
+const CLOSE = '\u0003';
 
 export interface StashEntry {
   html: string;
@@ -13,17 +14,18 @@ export class Stash {
 
   store(html: string, block: boolean): string {
     this.entries.push({ html, block });
-    return `\u0002stash:${this.entries.length - 1}\u0003`;
+    return `${OPEN}${this.entries.length - 1}${CLOSE}`;
   }
 
   /** The entry a line stands for, if the line is exactly a placeholder. */
   lookup(line: string): StashEntry | undefined {
-    const match = PLACEHOLDER_RE.exec(line);
-    return match === null ? undefined : this.entries[Number(match[1])];
+    if (!line.startsWith(OPEN) || !line.endsWith(CLOSE)) return undefined;
+    const index = line.slice(OPEN.length, -CLOSE.length);
+    return /^\d+$/.test(index) ? this.entries[Number(index)] : undefined;
   }
 }
 
 /** Removes the placeholder delimiters from user input so that no one can forge a placeholder. */
 export function stripPlaceholderChars(text: string): string {
-  return text.replace(/[\u0002\u0003]/g, '');
+  return text.replaceAll('\u0002', '').replaceAll('\u0003', '');
 }

@@ -1,12 +1,34 @@
 // Schemes a link may use: web, ftp and the HTML spec's safelisted schemes (Zulip's list). No javascript:, data:, vbscript:.
 const ALLOWED_SCHEMES = new Set([
-  'http', 'https', 'ftp', 'file', 'bitcoin', 'geo', 'im', 'irc', 'ircs', 'magnet', 'mailto', 'matrix', 'mms',
-  'news', 'nntp', 'openpgp4fpr', 'sip', 'sms', 'smsto', 'ssh', 'tel', 'urn', 'webcal', 'wtai', 'xmpp',
+  'http',
+  'https',
+  'ftp',
+  'file',
+  'bitcoin',
+  'geo',
+  'im',
+  'irc',
+  'ircs',
+  'magnet',
+  'mailto',
+  'matrix',
+  'mms',
+  'news',
+  'nntp',
+  'openpgp4fpr',
+  'sip',
+  'sms',
+  'smsto',
+  'ssh',
+  'tel',
+  'urn',
+  'webcal',
+  'wtai',
+  'xmpp',
 ]);
 
 // URL parsers drop these before looking for a scheme, so `java\tscript:` must be read as `javascript:`.
 const IGNORED_CHARS = /[\t\n\r]/g;
-const LEADING_JUNK = /^[\u0000-\u0020]+/;
 const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
 
 /**
@@ -14,7 +36,9 @@ const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
  * `http://`, `user@host` becomes `mailto:`, and root-relative and fragment links are kept as they are.
  */
 export function sanitizeUrl(raw: string): string | null {
-  const url = raw.replace(/ /g, '%20').replace(IGNORED_CHARS, '').replace(LEADING_JUNK, '');
+  let url = raw.replace(/ /g, '%20').replace(IGNORED_CHARS, '');
+  // Leading control characters and spaces are ignored by URL parsers too.
+  while (url !== '' && url.charCodeAt(0) <= 0x20) url = url.slice(1);
   const scheme = SCHEME.exec(url)?.[1]?.toLowerCase();
   if (scheme === undefined) {
     if (url.startsWith('//')) return sanitizeUrl(`http:${url}`);
@@ -51,7 +75,9 @@ export function uploadPathOf(href: string, realmUrl: string | undefined): string
     path = new URL(href, 'http://relative.invalid/').pathname;
   }
   const prefix = '/user_uploads/';
-  return path.startsWith(prefix) && path.length > prefix.length ? decodeURIComponentSafe(path.slice(prefix.length)) : undefined;
+  return path.startsWith(prefix) && path.length > prefix.length
+    ? decodeURIComponentSafe(path.slice(prefix.length))
+    : undefined;
 }
 
 function decodeURIComponentSafe(value: string): string {

@@ -4,15 +4,14 @@ import { EMOTICONS, emoticonRegex } from '../emoji/emoticons.js';
 import { codeOfEmojiString, isTextPresentation, possibleEmojiRegex } from '../emoji/unicode.js';
 import { SERVICE_EXTRA_EMOJI } from '../emoji/reactions.js';
 import { parseEnv } from '../env.js';
+import { sanitizeUrl } from '../urls.js';
 import { replaceInText, type Replacement } from './text-pass.js';
 
 const EMOJI_SYNTAX = /:([\p{L}\p{N}_+-]+):/gu;
 // Zulip serves its own extra emoji from this fixed path so that exports stay portable.
 const SERVICE_EMOJI_URL = '/static/generated/emoji/images/emoji/unicode/';
 
-export type EmojiMeta =
-  | { kind: 'unicode'; code: string; text: string }
-  | { kind: 'image'; src: string; text: string };
+export type EmojiMeta = { kind: 'unicode'; code: string; text: string } | { kind: 'image'; src: string; text: string };
 
 function emojiToken(state: StateCore, meta: EmojiMeta): Token {
   const token = new state.Token('zulip_emoji', '', 0);
@@ -33,16 +32,18 @@ export function emojiNames(state: StateCore): void {
         continue;
       }
       const custom = env.context.realmEmoji.get(name);
+      const customSrc = custom?.deactivated === true ? null : sanitizeUrl(custom?.sourceUrl ?? '');
       let meta: EmojiMeta | undefined;
-      if (custom !== undefined && custom.deactivated !== true) {
-        meta = { kind: 'image', src: custom.sourceUrl, text: m[0] };
+      if (custom !== undefined && customSrc !== null) {
+        meta = { kind: 'image', src: customSrc, text: m[0] };
       } else if (SERVICE_EXTRA_EMOJI.includes(name)) {
         meta = { kind: 'image', src: `${SERVICE_EMOJI_URL}${name}.png`, text: m[0] };
       } else {
         const emoji = emojiByName(name);
         if (emoji !== undefined) meta = { kind: 'unicode', code: emoji.code, text: m[0] };
       }
-      if (meta !== undefined) found.push({ start: m.index, end: EMOJI_SYNTAX.lastIndex, token: emojiToken(state, meta) });
+      if (meta !== undefined)
+        found.push({ start: m.index, end: EMOJI_SYNTAX.lastIndex, token: emojiToken(state, meta) });
     }
     return found;
   });

@@ -25,10 +25,7 @@ function neighbour(token: Token | undefined): string {
  * Runs `find` over every text token that Zulip would still format (not link text, not the text of
  * an earlier match) and splices in the tokens it returns, in the order of Zulip's late patterns.
  */
-export function replaceInText(
-  state: StateCore,
-  find: (text: string, context: Context) => Replacement[],
-): void {
+export function replaceInText(state: StateCore, find: (text: string, context: Context) => Replacement[]): void {
   for (const block of state.tokens) {
     if (block.type !== 'inline' || block.children === null) continue;
     const children = block.children;

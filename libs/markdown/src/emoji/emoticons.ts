@@ -15,7 +15,7 @@ export const EMOTICONS: ReadonlyMap<string, string> = new Map([
 ]);
 
 // Characters that may surround an emoticon (Zulip's composebox "terminal symbols").
-const TERMINAL = ",.;?!()\\[\\] \"'\\n\\t";
+const TERMINAL = ',.;?!()\\[\\] "\'\\n\\t';
 const ALTERNATIVES = [...EMOTICONS.keys()].map((e) => e.replace(/[()|/[\]\\]/g, '\\$&')).join('|');
 
 /** Matches an emoticon that stands alone between terminal symbols. */

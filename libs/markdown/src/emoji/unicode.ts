@@ -1,8 +1,7 @@
 import { codeFromHex } from './catalog.js';
 
 // One emoji or ZWJ sequence, following Unicode TR51's EBNF (the same shape Zulip looks for).
-const ELEMENT =
-  '\\p{Emoji}(?:\\p{Emoji_Modifier}|\\uFE0F\\u20E3?|[\\u{E0020}-\\u{E007E}]+\\u{E007F})?';
+const ELEMENT = '\\p{Emoji}(?:\\p{Emoji_Modifier}|\\uFE0F\\u20E3?|[\\u{E0020}-\\u{E007E}]+\\u{E007F})?';
 const POSSIBLE_EMOJI = `(?:\\p{Regional_Indicator}{2}|${ELEMENT})(?:\\u200D(?:\\p{Regional_Indicator}{2}|${ELEMENT}))*`;
 
 /** Finds candidate emoji in text; use with `lastIndex`/`exec`. */

@@ -60,7 +60,7 @@ function opaqueSpans(state: StateInline, start: number, end: number, skip: Range
   const spans: Ranges = new Map();
   const oldPosMax = state.posMax;
   state.posMax = end;
-  for (let p = start; p < end; ) {
+  for (let p = start; p < end;) {
     const skipped = skip.get(p);
     if (skipped !== undefined) {
       p = skipped;
