@@ -44,7 +44,8 @@ export function collect(tokens: readonly Token[], context: ResolvedContext): Col
         const href = String(token.attrGet('href') ?? '');
         const upload = uploadPathOf(href, context.realmUrl);
         if (upload !== undefined) uploads.add(upload);
-        if (looksLikeImage(href)) hasImage = true;
+        // Zulip previews images (and sets has_image) only for links outside quotes.
+        if (quoteDepth === 0 && looksLikeImage(href)) hasImage = true;
       }
     }
   }

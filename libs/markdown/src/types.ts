@@ -62,7 +62,7 @@ export interface MessageReferences {
   channelNames: string[];
   /** Topics from `#**channel>topic**`, for `RenderContext.topicMessageIds`. */
   topics: { channel: string; topic: string }[];
-  /** Names from `:name:` that are not built-in emoji (candidates for realm emoji). */
+  /** Names from `:name:`, for looking up realm emoji (which take precedence over built-in names). */
   emojiNames: string[];
   /** True when a non-silent wildcard mention (`@**all**`, `@**topic**`, ...) appears. */
   hasWildcardMention: boolean;
@@ -86,7 +86,7 @@ export interface RenderResult {
   /** Path ids of linked `/user_uploads/<path>` files on this realm, for attachment bookkeeping. */
   linkedUploadPaths: string[];
   hasLink: boolean;
-  /** A link whose path ends in an image extension (Zulip would preview it). */
+  /** A link outside quotes whose path ends in an image extension (one Zulip would preview). */
   hasImage: boolean;
   /** The message links at least one upload of this realm. */
   hasAttachment: boolean;

@@ -61,6 +61,10 @@ describe('link bookkeeping', () => {
     expect(result.hasImage).toBe(true);
   });
 
+  it('does not count images linked inside quotes, which Zulip does not preview', () => {
+    expect(render('> https://example.com/cat.png')).toMatchObject({ hasLink: true, hasImage: false });
+  });
+
   it('reports no links for plain text', () => {
     expect(render('just words')).toMatchObject({
       hasLink: false,

@@ -1,7 +1,6 @@
 import type { StateBlock } from 'markdown-it';
 
-// Zulip quotes run from the first `>` line to the end of the block (the next blank line), lazy lines
-// included, and a run of nothing but empty `>` lines is not a quote at all.
+// Zulip quotes run to the next blank line, lazy lines included; only-empty `>` lines are no quote.
 
 function markerPos(state: StateBlock, line: number): number {
   if (state.sCount[line]! - state.blkIndent >= 4) return -1;

@@ -1,9 +1,6 @@
 import type { StateBlock } from 'markdown-it';
 
-// Zulip's list flavour, adapted from markdown-it's list rule (MIT): nested items indent by two
-// spaces whatever the marker width, `*`, `-` and `+` share one list, ordered markers are `N.` only,
-// and outside list items a list never interrupts a paragraph (the hanging-list preprocessor has
-// already put a blank line before every list that follows text).
+// markdown-it's list rule (MIT) in Zulip's flavour: 2-space nesting, mixed bullets, `N.` markers only.
 
 function isSpace(code: number): boolean {
   return code === 0x20 || code === 0x09;
@@ -47,6 +44,7 @@ function markTightParagraphs(state: StateBlock, idx: number): void {
 export function list(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
   let nextLine = startLine;
   if (state.sCount[nextLine]! - state.blkIndent >= 4) return false;
+  // Top-level lists after text were already separated by the hanging-list preprocessor.
   if (silent && state.parentType === 'paragraph' && state.listIndent < 0) return false;
 
   let isOrdered: boolean;

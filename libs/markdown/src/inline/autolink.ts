@@ -4,9 +4,7 @@ import { parseEnv } from '../env.js';
 import { relativizeRealmUrl, sanitizeUrl } from '../urls.js';
 import { isUrlBoundary } from './text.js';
 
-// Bare URLs, e-mail addresses and bitcoin addresses, detected the way Zulip's web-link regex does:
-// a URL starts after whitespace or ' " ( , : <, needs `http(s)://` or a known TLD, may contain up
-// to seven levels of balanced parentheses, and must be followed only by punctuation, then a space.
+// Bare URLs, e-mail and bitcoin addresses, matched with the semantics of Zulip's web-link regex.
 
 // File extensions that look like TLDs (`views.py`, `readme.md`) are not linked.
 const FALSE_TLDS = new Set(['java', 'md', 'mov', 'py', 'zip']);

@@ -8,10 +8,7 @@ import { matchInlineMath } from './math.js';
 import { matchGroupMention, matchUserMention } from './mentions.js';
 import { matchTimestamp } from './timestamp.js';
 
-// Zulip applies its inline patterns by priority over the whole text, not left to right: code spans
-// and `***strong em***` first, then mentions, math, channel links, links and bare URLs, and only
-// then `**strong**`, `*em*` and `~~del~~`, each on text where the earlier matches are opaque. The
-// emphasis rules below therefore look their matches up in a per-range table computed that way.
+// Zulip matches emphasis after code, mentions, math and links, over the whole text: precompute per scope.
 
 const STRONG_EM = /\*\*\*(?!\s)([^*^\n]+)(?<!\s)\*\*\*/g;
 const STRONG = /\*\*([^\n]+?)\*\*/g;

@@ -3,10 +3,7 @@ import { renderDisplayMath } from '../math.js';
 import type { Stash } from '../stash.js';
 import { parseFenceLine } from './fence-syntax.js';
 
-// Zulip handles fenced blocks before block parsing, line by line with a stack of open fences:
-// code and math become pre-rendered HTML (stash placeholders), ```quote content becomes `> `
-// lines, and ```spoiler content stays Markdown between the spoiler's HTML pieces. A fence closes
-// only on a line equal to its opening run; fences left open close at the end of the message.
+// Like Zulip, fences are resolved before block parsing: code/math become stashed HTML, quotes `> ` lines.
 
 type Kind = 'code' | 'math' | 'quote' | 'spoiler';
 
