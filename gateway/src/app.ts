@@ -4,9 +4,11 @@ import express, { type Request, type Response } from 'express';
 import { createProxyMiddleware, type RequestHandler } from 'http-proxy-middleware';
 import { ConfabError, rateLimited } from '@confab/errors';
 import {
+  collectProcessMetrics,
   healthRoutes,
   notFoundResponse,
   requestContext,
+  requestMetrics,
   sendError,
   type HttpApp,
   type ReadinessCheck,
@@ -101,14 +103,17 @@ export function buildGateway(deps: GatewayDeps): HttpApp {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', false);
+  collectProcessMetrics('gateway');
   app.use(requestContext);
   healthRoutes(app, deps.readiness);
+  app.use(requestMetrics);
 
   app.use(async (req: Request, res: Response) => {
     const queryIndex = req.url.indexOf('?');
     const pathname = queryIndex === -1 ? req.url : req.url.slice(0, queryIndex);
     const target = resolveRoute(pathname);
     if (!target) return notFoundResponse(res);
+    res.locals.route = target.service;
     try {
       const proxy = proxies[target.service];
       if (!proxy) {

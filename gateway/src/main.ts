@@ -1,5 +1,6 @@
 import { contracts, EventBus } from '@confab/events';
-import { closeOnSignals, exitOnStartupFailure, listen } from '@confab/http';
+import express from 'express';
+import { closeOnSignals, exitOnStartupFailure, listen, metricsRoute } from '@confab/http';
 import { IdentitySigner, signIdentity, type UserIdentity } from '@confab/identity';
 import { createLogger, type Logger } from '@confab/logging';
 import { Redis } from 'ioredis';
@@ -67,8 +68,12 @@ async function main(): Promise<void> {
     });
     const server = await listen(app, config.port);
     log.info({ port: server.port, services: config.services }, 'gateway listening');
+    const metricsApp = express();
+    metricsRoute(metricsApp);
+    const metrics = config.metricsPort ? await listen(metricsApp, config.metricsPort) : undefined;
     closeOnSignals(log, [
       ['http', () => server.close()],
+      ['metrics', async () => metrics?.close()],
       ['event bus', () => bus.close()],
       ['redis', () => redis.quit()],
     ]);

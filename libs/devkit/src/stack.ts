@@ -64,6 +64,8 @@ export class Stack {
   readonly processes = new Map<string, ManagedProcess>();
   info!: StackInfo;
   private databaseNames: string[] = [];
+  /** Where the gateway serves Prometheus metrics (test runs only). */
+  gatewayMetricsUrl: string | undefined;
 
   constructor(private readonly options: StackOptions) {}
 
@@ -145,6 +147,10 @@ export class Stack {
     portEnv: Record<string, string>,
   ): Promise<void> {
     const env = { ...common, ...(spec.portEnv ? { [spec.portEnv]: portEnv[spec.name]! } : {}) };
+    if (spec.name === 'gateway' && this.options.ports === 'random') {
+      env.CONFAB_GATEWAY_METRICS_PORT = String(await freePort());
+      this.gatewayMetricsUrl = `http://127.0.0.1:${env.CONFAB_GATEWAY_METRICS_PORT}`;
+    }
     const logFile = join(this.options.logDir, `${spec.name}.log`);
     const proc = new ManagedProcess(spec, env, logFile, this.options.echo ?? false);
     this.processes.set(spec.name, proc);
