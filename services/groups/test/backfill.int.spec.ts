@@ -26,7 +26,9 @@ function startSettingsStub(): Promise<void> {
       url.pathname === '/internal/realms'
         ? { realms: realms.filter((r) => r.realm_id > after).slice(0, 2) }
         : { users: users.filter((u) => u.user_id > after).slice(0, 3) };
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ result: 'success', msg: '', ...body }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ result: 'success', msg: '', ...body }));
   });
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => {
