@@ -55,7 +55,11 @@ export class PushRepository {
       const { result: value, events } = await fn(tx);
       if (events.length > 0) {
         await tx.outbox.createMany({
-          data: events.map((e) => ({ eventId: e.eventId, routingKey: e.routingKey, envelope: e.envelope as unknown as Prisma.InputJsonValue })),
+          data: events.map((e) => ({
+            eventId: e.eventId,
+            routingKey: e.routingKey,
+            envelope: e.envelope as unknown as Prisma.InputJsonValue,
+          })),
         });
         wroteEvents = true;
       }
