@@ -1,4 +1,5 @@
 export * from './groups.js';
+export * from './push_devices.js';
 export * from './realms.js';
 export * from './user_settings.js';
 export * from './users.js';
