@@ -7,7 +7,7 @@ import { runWithLogContext, type Logger } from '@confab/logging';
 import { DEFAULT_BODY_LIMITS, parseUrlEncoded, readBody, type BodyLimits } from './body.js';
 import { ignoredParameters, parseParams } from './params.js';
 import { collectProcessMetrics, metricsRoute, requestMetrics } from './metrics.js';
-import { RawResponse, Router, type Route } from './router.js';
+import { RawResponse, route, Router, type Route } from './router.js';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -106,6 +106,24 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   });
 }
 
+/**
+ * GET /internal/routes: the public routes this service serves, with their parameters, so tests can check every
+ * endpoint (authentication, hostile input) without a hand-kept list.
+ */
+function routeListing(routes: readonly Route[]): Route {
+  const listing = routes.map((r) => ({
+    method: r.method,
+    path: `/api/v1${r.path}`,
+    auth: r.auth,
+    params: Object.entries(r.params).map(([name, def]) => ({
+      name,
+      required: def.options.required,
+      aliases: def.options.aliases,
+    })),
+  }));
+  return route({ method: 'GET', path: '/routes', auth: 'service', handler: () => ({ routes: listing }) });
+}
+
 export interface HttpAppOptions {
   /** Service name, for metric labels (default: the logger's `service`). */
   name?: string;
@@ -148,7 +166,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', false);
-  const router = new Router().add('/api/v1', options.routes).add('/internal', options.internalRoutes ?? []);
+  const router = new Router()
+    .add('/api/v1', options.routes)
+    .add('/internal', [...(options.internalRoutes ?? []), routeListing(options.routes)]);
   const log = options.logger;
   const limits = options.bodyLimits ?? DEFAULT_BODY_LIMITS;
 

@@ -49,7 +49,11 @@ export async function startExtraProcess(
   const base = system().processes[name];
   if (!spec || !base) throw new Error(`no process ${name}`);
   // A second gateway must not compete for the first one's metrics port.
-  const env = { ...base.env, ...(name === 'gateway' ? { CONFAB_GATEWAY_METRICS_PORT: '0' } : {}), ...overrides };
+  const env: Record<string, string> = {
+    ...base.env,
+    ...(name === 'gateway' ? { CONFAB_GATEWAY_METRICS_PORT: '0' } : {}),
+    ...overrides,
+  };
   if (spec.portEnv) env[spec.portEnv] = String(await freePort());
   const logFile = join(system().logDir, `${name}-extra-${Date.now()}.log`);
   const proc = new ManagedProcess(spec, env, logFile, false);
