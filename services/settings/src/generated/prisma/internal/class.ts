@@ -23,12 +23,12 @@ const config: runtime.GetPrismaClientConfig = {
       "value": "prisma-client"
     },
     "output": {
-      "value": "/work/main/services/settings/src/generated/prisma",
+      "value": "/work/wt/settings/services/settings/src/generated/prisma",
       "fromEnvVar": null
     },
     "config": {
-      "moduleFormat": "cjs",
-      "engineType": "client"
+      "engineType": "client",
+      "moduleFormat": "cjs"
     },
     "binaryTargets": [
       {
@@ -38,7 +38,7 @@ const config: runtime.GetPrismaClientConfig = {
       }
     ],
     "previewFeatures": [],
-    "sourceFilePath": "/work/main/services/settings/prisma/schema.prisma",
+    "sourceFilePath": "/work/wt/settings/services/settings/prisma/schema.prisma",
     "isCustomOutput": true
   },
   "relativePath": "../../../prisma",
