@@ -55,6 +55,31 @@ export type User = Prisma.UserModel
  */
 export type ApiKey = Prisma.ApiKeyModel
 /**
+ * Model UserSettings
+ * Personal settings (PATCH /settings). Only values that were ever set are stored; the rest are defaults.
+ */
+export type UserSettings = Prisma.UserSettingsModel
+/**
+ * Model NavigationView
+ * A left-sidebar navigation view: a built-in view's pin state, or a custom view with a name.
+ */
+export type NavigationView = Prisma.NavigationViewModel
+/**
+ * Model EmailChange
+ * An email-address change waiting for the link mailed to the new address; only the key's SHA-256 is stored.
+ */
+export type EmailChange = Prisma.EmailChangeModel
+/**
+ * Model MeetingToken
+ * A user's OAuth token for the configured meeting provider, sealed with the server's token key (AES-256-GCM).
+ */
+export type MeetingToken = Prisma.MeetingTokenModel
+/**
+ * Model MeetingOAuthState
+ * Meeting-provider authorizations in flight: the SHA-256 of the `state` sent to the provider, used once.
+ */
+export type MeetingOAuthState = Prisma.MeetingOAuthStateModel
+/**
  * Model Outbox
  * Events committed with the change that caused them; the outbox relay publishes and deletes them.
  */

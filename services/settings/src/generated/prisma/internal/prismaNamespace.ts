@@ -393,6 +393,11 @@ export const ModelName = {
   Realm: 'Realm',
   User: 'User',
   ApiKey: 'ApiKey',
+  UserSettings: 'UserSettings',
+  NavigationView: 'NavigationView',
+  EmailChange: 'EmailChange',
+  MeetingToken: 'MeetingToken',
+  MeetingOAuthState: 'MeetingOAuthState',
   Outbox: 'Outbox',
   ProcessedEvent: 'ProcessedEvent'
 } as const
@@ -410,7 +415,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "realm" | "user" | "apiKey" | "outbox" | "processedEvent"
+    modelProps: "realm" | "user" | "apiKey" | "userSettings" | "navigationView" | "emailChange" | "meetingToken" | "meetingOAuthState" | "outbox" | "processedEvent"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -633,6 +638,376 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.ApiKeyCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.ApiKeyCountAggregateOutputType> | number
+        }
+      }
+    }
+    UserSettings: {
+      payload: Prisma.$UserSettingsPayload<ExtArgs>
+      fields: Prisma.UserSettingsFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.UserSettingsFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UserSettingsPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.UserSettingsFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UserSettingsPayload>
+        }
+        findFirst: {
+          args: Prisma.UserSettingsFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UserSettingsPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.UserSettingsFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UserSettingsPayload>
+        }
+        findMany: {
+          args: Prisma.UserSettingsFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UserSettingsPayload>[]
+        }
+        create: {
+          args: Prisma.UserSettingsCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UserSettingsPayload>
+        }
+        createMany: {
+          args: Prisma.UserSettingsCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.UserSettingsCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UserSettingsPayload>[]
+        }
+        delete: {
+          args: Prisma.UserSettingsDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UserSettingsPayload>
+        }
+        update: {
+          args: Prisma.UserSettingsUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UserSettingsPayload>
+        }
+        deleteMany: {
+          args: Prisma.UserSettingsDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.UserSettingsUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.UserSettingsUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UserSettingsPayload>[]
+        }
+        upsert: {
+          args: Prisma.UserSettingsUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UserSettingsPayload>
+        }
+        aggregate: {
+          args: Prisma.UserSettingsAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateUserSettings>
+        }
+        groupBy: {
+          args: Prisma.UserSettingsGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.UserSettingsGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.UserSettingsCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.UserSettingsCountAggregateOutputType> | number
+        }
+      }
+    }
+    NavigationView: {
+      payload: Prisma.$NavigationViewPayload<ExtArgs>
+      fields: Prisma.NavigationViewFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.NavigationViewFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NavigationViewPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.NavigationViewFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NavigationViewPayload>
+        }
+        findFirst: {
+          args: Prisma.NavigationViewFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NavigationViewPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.NavigationViewFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NavigationViewPayload>
+        }
+        findMany: {
+          args: Prisma.NavigationViewFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NavigationViewPayload>[]
+        }
+        create: {
+          args: Prisma.NavigationViewCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NavigationViewPayload>
+        }
+        createMany: {
+          args: Prisma.NavigationViewCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.NavigationViewCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NavigationViewPayload>[]
+        }
+        delete: {
+          args: Prisma.NavigationViewDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NavigationViewPayload>
+        }
+        update: {
+          args: Prisma.NavigationViewUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NavigationViewPayload>
+        }
+        deleteMany: {
+          args: Prisma.NavigationViewDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.NavigationViewUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.NavigationViewUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NavigationViewPayload>[]
+        }
+        upsert: {
+          args: Prisma.NavigationViewUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NavigationViewPayload>
+        }
+        aggregate: {
+          args: Prisma.NavigationViewAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateNavigationView>
+        }
+        groupBy: {
+          args: Prisma.NavigationViewGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.NavigationViewGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.NavigationViewCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.NavigationViewCountAggregateOutputType> | number
+        }
+      }
+    }
+    EmailChange: {
+      payload: Prisma.$EmailChangePayload<ExtArgs>
+      fields: Prisma.EmailChangeFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.EmailChangeFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmailChangePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.EmailChangeFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmailChangePayload>
+        }
+        findFirst: {
+          args: Prisma.EmailChangeFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmailChangePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.EmailChangeFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmailChangePayload>
+        }
+        findMany: {
+          args: Prisma.EmailChangeFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmailChangePayload>[]
+        }
+        create: {
+          args: Prisma.EmailChangeCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmailChangePayload>
+        }
+        createMany: {
+          args: Prisma.EmailChangeCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.EmailChangeCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmailChangePayload>[]
+        }
+        delete: {
+          args: Prisma.EmailChangeDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmailChangePayload>
+        }
+        update: {
+          args: Prisma.EmailChangeUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmailChangePayload>
+        }
+        deleteMany: {
+          args: Prisma.EmailChangeDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.EmailChangeUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.EmailChangeUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmailChangePayload>[]
+        }
+        upsert: {
+          args: Prisma.EmailChangeUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmailChangePayload>
+        }
+        aggregate: {
+          args: Prisma.EmailChangeAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateEmailChange>
+        }
+        groupBy: {
+          args: Prisma.EmailChangeGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EmailChangeGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.EmailChangeCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EmailChangeCountAggregateOutputType> | number
+        }
+      }
+    }
+    MeetingToken: {
+      payload: Prisma.$MeetingTokenPayload<ExtArgs>
+      fields: Prisma.MeetingTokenFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.MeetingTokenFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MeetingTokenPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.MeetingTokenFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MeetingTokenPayload>
+        }
+        findFirst: {
+          args: Prisma.MeetingTokenFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MeetingTokenPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.MeetingTokenFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MeetingTokenPayload>
+        }
+        findMany: {
+          args: Prisma.MeetingTokenFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MeetingTokenPayload>[]
+        }
+        create: {
+          args: Prisma.MeetingTokenCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MeetingTokenPayload>
+        }
+        createMany: {
+          args: Prisma.MeetingTokenCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.MeetingTokenCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MeetingTokenPayload>[]
+        }
+        delete: {
+          args: Prisma.MeetingTokenDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MeetingTokenPayload>
+        }
+        update: {
+          args: Prisma.MeetingTokenUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MeetingTokenPayload>
+        }
+        deleteMany: {
+          args: Prisma.MeetingTokenDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.MeetingTokenUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.MeetingTokenUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MeetingTokenPayload>[]
+        }
+        upsert: {
+          args: Prisma.MeetingTokenUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MeetingTokenPayload>
+        }
+        aggregate: {
+          args: Prisma.MeetingTokenAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateMeetingToken>
+        }
+        groupBy: {
+          args: Prisma.MeetingTokenGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MeetingTokenGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.MeetingTokenCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MeetingTokenCountAggregateOutputType> | number
+        }
+      }
+    }
+    MeetingOAuthState: {
+      payload: Prisma.$MeetingOAuthStatePayload<ExtArgs>
+      fields: Prisma.MeetingOAuthStateFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.MeetingOAuthStateFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MeetingOAuthStatePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.MeetingOAuthStateFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MeetingOAuthStatePayload>
+        }
+        findFirst: {
+          args: Prisma.MeetingOAuthStateFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MeetingOAuthStatePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.MeetingOAuthStateFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MeetingOAuthStatePayload>
+        }
+        findMany: {
+          args: Prisma.MeetingOAuthStateFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MeetingOAuthStatePayload>[]
+        }
+        create: {
+          args: Prisma.MeetingOAuthStateCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MeetingOAuthStatePayload>
+        }
+        createMany: {
+          args: Prisma.MeetingOAuthStateCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.MeetingOAuthStateCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MeetingOAuthStatePayload>[]
+        }
+        delete: {
+          args: Prisma.MeetingOAuthStateDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MeetingOAuthStatePayload>
+        }
+        update: {
+          args: Prisma.MeetingOAuthStateUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MeetingOAuthStatePayload>
+        }
+        deleteMany: {
+          args: Prisma.MeetingOAuthStateDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.MeetingOAuthStateUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.MeetingOAuthStateUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MeetingOAuthStatePayload>[]
+        }
+        upsert: {
+          args: Prisma.MeetingOAuthStateUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MeetingOAuthStatePayload>
+        }
+        aggregate: {
+          args: Prisma.MeetingOAuthStateAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateMeetingOAuthState>
+        }
+        groupBy: {
+          args: Prisma.MeetingOAuthStateGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MeetingOAuthStateGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.MeetingOAuthStateCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MeetingOAuthStateCountAggregateOutputType> | number
         }
       }
     }
@@ -875,6 +1250,60 @@ export const ApiKeyScalarFieldEnum = {
 } as const
 
 export type ApiKeyScalarFieldEnum = (typeof ApiKeyScalarFieldEnum)[keyof typeof ApiKeyScalarFieldEnum]
+
+
+export const UserSettingsScalarFieldEnum = {
+  userId: 'userId',
+  values: 'values',
+  selfEdited: 'selfEdited',
+  updatedAt: 'updatedAt'
+} as const
+
+export type UserSettingsScalarFieldEnum = (typeof UserSettingsScalarFieldEnum)[keyof typeof UserSettingsScalarFieldEnum]
+
+
+export const NavigationViewScalarFieldEnum = {
+  id: 'id',
+  userId: 'userId',
+  fragment: 'fragment',
+  isPinned: 'isPinned',
+  name: 'name'
+} as const
+
+export type NavigationViewScalarFieldEnum = (typeof NavigationViewScalarFieldEnum)[keyof typeof NavigationViewScalarFieldEnum]
+
+
+export const EmailChangeScalarFieldEnum = {
+  id: 'id',
+  userId: 'userId',
+  oldEmail: 'oldEmail',
+  newEmail: 'newEmail',
+  keyHash: 'keyHash',
+  status: 'status',
+  createdAt: 'createdAt',
+  expiresAt: 'expiresAt'
+} as const
+
+export type EmailChangeScalarFieldEnum = (typeof EmailChangeScalarFieldEnum)[keyof typeof EmailChangeScalarFieldEnum]
+
+
+export const MeetingTokenScalarFieldEnum = {
+  userId: 'userId',
+  provider: 'provider',
+  sealed: 'sealed',
+  updatedAt: 'updatedAt'
+} as const
+
+export type MeetingTokenScalarFieldEnum = (typeof MeetingTokenScalarFieldEnum)[keyof typeof MeetingTokenScalarFieldEnum]
+
+
+export const MeetingOAuthStateScalarFieldEnum = {
+  stateHash: 'stateHash',
+  userId: 'userId',
+  expiresAt: 'expiresAt'
+} as const
+
+export type MeetingOAuthStateScalarFieldEnum = (typeof MeetingOAuthStateScalarFieldEnum)[keyof typeof MeetingOAuthStateScalarFieldEnum]
 
 
 export const OutboxScalarFieldEnum = {
@@ -1123,6 +1552,11 @@ export type GlobalOmitConfig = {
   realm?: Prisma.RealmOmit
   user?: Prisma.UserOmit
   apiKey?: Prisma.ApiKeyOmit
+  userSettings?: Prisma.UserSettingsOmit
+  navigationView?: Prisma.NavigationViewOmit
+  emailChange?: Prisma.EmailChangeOmit
+  meetingToken?: Prisma.MeetingTokenOmit
+  meetingOAuthState?: Prisma.MeetingOAuthStateOmit
   outbox?: Prisma.OutboxOmit
   processedEvent?: Prisma.ProcessedEventOmit
 }

@@ -52,6 +52,11 @@ export const ModelName = {
   Realm: 'Realm',
   User: 'User',
   ApiKey: 'ApiKey',
+  UserSettings: 'UserSettings',
+  NavigationView: 'NavigationView',
+  EmailChange: 'EmailChange',
+  MeetingToken: 'MeetingToken',
+  MeetingOAuthState: 'MeetingOAuthState',
   Outbox: 'Outbox',
   ProcessedEvent: 'ProcessedEvent'
 } as const
@@ -124,6 +129,60 @@ export const ApiKeyScalarFieldEnum = {
 } as const
 
 export type ApiKeyScalarFieldEnum = (typeof ApiKeyScalarFieldEnum)[keyof typeof ApiKeyScalarFieldEnum]
+
+
+export const UserSettingsScalarFieldEnum = {
+  userId: 'userId',
+  values: 'values',
+  selfEdited: 'selfEdited',
+  updatedAt: 'updatedAt'
+} as const
+
+export type UserSettingsScalarFieldEnum = (typeof UserSettingsScalarFieldEnum)[keyof typeof UserSettingsScalarFieldEnum]
+
+
+export const NavigationViewScalarFieldEnum = {
+  id: 'id',
+  userId: 'userId',
+  fragment: 'fragment',
+  isPinned: 'isPinned',
+  name: 'name'
+} as const
+
+export type NavigationViewScalarFieldEnum = (typeof NavigationViewScalarFieldEnum)[keyof typeof NavigationViewScalarFieldEnum]
+
+
+export const EmailChangeScalarFieldEnum = {
+  id: 'id',
+  userId: 'userId',
+  oldEmail: 'oldEmail',
+  newEmail: 'newEmail',
+  keyHash: 'keyHash',
+  status: 'status',
+  createdAt: 'createdAt',
+  expiresAt: 'expiresAt'
+} as const
+
+export type EmailChangeScalarFieldEnum = (typeof EmailChangeScalarFieldEnum)[keyof typeof EmailChangeScalarFieldEnum]
+
+
+export const MeetingTokenScalarFieldEnum = {
+  userId: 'userId',
+  provider: 'provider',
+  sealed: 'sealed',
+  updatedAt: 'updatedAt'
+} as const
+
+export type MeetingTokenScalarFieldEnum = (typeof MeetingTokenScalarFieldEnum)[keyof typeof MeetingTokenScalarFieldEnum]
+
+
+export const MeetingOAuthStateScalarFieldEnum = {
+  stateHash: 'stateHash',
+  userId: 'userId',
+  expiresAt: 'expiresAt'
+} as const
+
+export type MeetingOAuthStateScalarFieldEnum = (typeof MeetingOAuthStateScalarFieldEnum)[keyof typeof MeetingOAuthStateScalarFieldEnum]
 
 
 export const OutboxScalarFieldEnum = {

@@ -338,6 +338,10 @@ export type UserWhereInput = {
   maxMessageId?: Prisma.IntFilter<"User"> | number
   realm?: Prisma.XOR<Prisma.RealmScalarRelationFilter, Prisma.RealmWhereInput>
   apiKeys?: Prisma.ApiKeyListRelationFilter
+  settings?: Prisma.XOR<Prisma.UserSettingsNullableScalarRelationFilter, Prisma.UserSettingsWhereInput> | null
+  navigationViews?: Prisma.NavigationViewListRelationFilter
+  emailChanges?: Prisma.EmailChangeListRelationFilter
+  meetingToken?: Prisma.XOR<Prisma.MeetingTokenNullableScalarRelationFilter, Prisma.MeetingTokenWhereInput> | null
 }
 
 export type UserOrderByWithRelationInput = {
@@ -360,6 +364,10 @@ export type UserOrderByWithRelationInput = {
   maxMessageId?: Prisma.SortOrder
   realm?: Prisma.RealmOrderByWithRelationInput
   apiKeys?: Prisma.ApiKeyOrderByRelationAggregateInput
+  settings?: Prisma.UserSettingsOrderByWithRelationInput
+  navigationViews?: Prisma.NavigationViewOrderByRelationAggregateInput
+  emailChanges?: Prisma.EmailChangeOrderByRelationAggregateInput
+  meetingToken?: Prisma.MeetingTokenOrderByWithRelationInput
 }
 
 export type UserWhereUniqueInput = Prisma.AtLeast<{
@@ -386,6 +394,10 @@ export type UserWhereUniqueInput = Prisma.AtLeast<{
   maxMessageId?: Prisma.IntFilter<"User"> | number
   realm?: Prisma.XOR<Prisma.RealmScalarRelationFilter, Prisma.RealmWhereInput>
   apiKeys?: Prisma.ApiKeyListRelationFilter
+  settings?: Prisma.XOR<Prisma.UserSettingsNullableScalarRelationFilter, Prisma.UserSettingsWhereInput> | null
+  navigationViews?: Prisma.NavigationViewListRelationFilter
+  emailChanges?: Prisma.EmailChangeListRelationFilter
+  meetingToken?: Prisma.XOR<Prisma.MeetingTokenNullableScalarRelationFilter, Prisma.MeetingTokenWhereInput> | null
 }, "id" | "realmId_emailKey">
 
 export type UserOrderByWithAggregationInput = {
@@ -454,6 +466,10 @@ export type UserCreateInput = {
   maxMessageId?: number
   realm: Prisma.RealmCreateNestedOneWithoutUsersInput
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutUserInput
+  settings?: Prisma.UserSettingsCreateNestedOneWithoutUserInput
+  navigationViews?: Prisma.NavigationViewCreateNestedManyWithoutUserInput
+  emailChanges?: Prisma.EmailChangeCreateNestedManyWithoutUserInput
+  meetingToken?: Prisma.MeetingTokenCreateNestedOneWithoutUserInput
 }
 
 export type UserUncheckedCreateInput = {
@@ -475,6 +491,10 @@ export type UserUncheckedCreateInput = {
   passwordHash?: string | null
   maxMessageId?: number
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutUserInput
+  settings?: Prisma.UserSettingsUncheckedCreateNestedOneWithoutUserInput
+  navigationViews?: Prisma.NavigationViewUncheckedCreateNestedManyWithoutUserInput
+  emailChanges?: Prisma.EmailChangeUncheckedCreateNestedManyWithoutUserInput
+  meetingToken?: Prisma.MeetingTokenUncheckedCreateNestedOneWithoutUserInput
 }
 
 export type UserUpdateInput = {
@@ -495,6 +515,10 @@ export type UserUpdateInput = {
   maxMessageId?: Prisma.IntFieldUpdateOperationsInput | number
   realm?: Prisma.RealmUpdateOneRequiredWithoutUsersNestedInput
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutUserNestedInput
+  settings?: Prisma.UserSettingsUpdateOneWithoutUserNestedInput
+  navigationViews?: Prisma.NavigationViewUpdateManyWithoutUserNestedInput
+  emailChanges?: Prisma.EmailChangeUpdateManyWithoutUserNestedInput
+  meetingToken?: Prisma.MeetingTokenUpdateOneWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateInput = {
@@ -516,6 +540,10 @@ export type UserUncheckedUpdateInput = {
   passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   maxMessageId?: Prisma.IntFieldUpdateOperationsInput | number
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutUserNestedInput
+  settings?: Prisma.UserSettingsUncheckedUpdateOneWithoutUserNestedInput
+  navigationViews?: Prisma.NavigationViewUncheckedUpdateManyWithoutUserNestedInput
+  emailChanges?: Prisma.EmailChangeUncheckedUpdateManyWithoutUserNestedInput
+  meetingToken?: Prisma.MeetingTokenUncheckedUpdateOneWithoutUserNestedInput
 }
 
 export type UserCreateManyInput = {
@@ -732,6 +760,62 @@ export type UserUpdateOneRequiredWithoutApiKeysNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.UserUpdateToOneWithWhereWithoutApiKeysInput, Prisma.UserUpdateWithoutApiKeysInput>, Prisma.UserUncheckedUpdateWithoutApiKeysInput>
 }
 
+export type UserCreateNestedOneWithoutSettingsInput = {
+  create?: Prisma.XOR<Prisma.UserCreateWithoutSettingsInput, Prisma.UserUncheckedCreateWithoutSettingsInput>
+  connectOrCreate?: Prisma.UserCreateOrConnectWithoutSettingsInput
+  connect?: Prisma.UserWhereUniqueInput
+}
+
+export type UserUpdateOneRequiredWithoutSettingsNestedInput = {
+  create?: Prisma.XOR<Prisma.UserCreateWithoutSettingsInput, Prisma.UserUncheckedCreateWithoutSettingsInput>
+  connectOrCreate?: Prisma.UserCreateOrConnectWithoutSettingsInput
+  upsert?: Prisma.UserUpsertWithoutSettingsInput
+  connect?: Prisma.UserWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.UserUpdateToOneWithWhereWithoutSettingsInput, Prisma.UserUpdateWithoutSettingsInput>, Prisma.UserUncheckedUpdateWithoutSettingsInput>
+}
+
+export type UserCreateNestedOneWithoutNavigationViewsInput = {
+  create?: Prisma.XOR<Prisma.UserCreateWithoutNavigationViewsInput, Prisma.UserUncheckedCreateWithoutNavigationViewsInput>
+  connectOrCreate?: Prisma.UserCreateOrConnectWithoutNavigationViewsInput
+  connect?: Prisma.UserWhereUniqueInput
+}
+
+export type UserUpdateOneRequiredWithoutNavigationViewsNestedInput = {
+  create?: Prisma.XOR<Prisma.UserCreateWithoutNavigationViewsInput, Prisma.UserUncheckedCreateWithoutNavigationViewsInput>
+  connectOrCreate?: Prisma.UserCreateOrConnectWithoutNavigationViewsInput
+  upsert?: Prisma.UserUpsertWithoutNavigationViewsInput
+  connect?: Prisma.UserWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.UserUpdateToOneWithWhereWithoutNavigationViewsInput, Prisma.UserUpdateWithoutNavigationViewsInput>, Prisma.UserUncheckedUpdateWithoutNavigationViewsInput>
+}
+
+export type UserCreateNestedOneWithoutEmailChangesInput = {
+  create?: Prisma.XOR<Prisma.UserCreateWithoutEmailChangesInput, Prisma.UserUncheckedCreateWithoutEmailChangesInput>
+  connectOrCreate?: Prisma.UserCreateOrConnectWithoutEmailChangesInput
+  connect?: Prisma.UserWhereUniqueInput
+}
+
+export type UserUpdateOneRequiredWithoutEmailChangesNestedInput = {
+  create?: Prisma.XOR<Prisma.UserCreateWithoutEmailChangesInput, Prisma.UserUncheckedCreateWithoutEmailChangesInput>
+  connectOrCreate?: Prisma.UserCreateOrConnectWithoutEmailChangesInput
+  upsert?: Prisma.UserUpsertWithoutEmailChangesInput
+  connect?: Prisma.UserWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.UserUpdateToOneWithWhereWithoutEmailChangesInput, Prisma.UserUpdateWithoutEmailChangesInput>, Prisma.UserUncheckedUpdateWithoutEmailChangesInput>
+}
+
+export type UserCreateNestedOneWithoutMeetingTokenInput = {
+  create?: Prisma.XOR<Prisma.UserCreateWithoutMeetingTokenInput, Prisma.UserUncheckedCreateWithoutMeetingTokenInput>
+  connectOrCreate?: Prisma.UserCreateOrConnectWithoutMeetingTokenInput
+  connect?: Prisma.UserWhereUniqueInput
+}
+
+export type UserUpdateOneRequiredWithoutMeetingTokenNestedInput = {
+  create?: Prisma.XOR<Prisma.UserCreateWithoutMeetingTokenInput, Prisma.UserUncheckedCreateWithoutMeetingTokenInput>
+  connectOrCreate?: Prisma.UserCreateOrConnectWithoutMeetingTokenInput
+  upsert?: Prisma.UserUpsertWithoutMeetingTokenInput
+  connect?: Prisma.UserWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.UserUpdateToOneWithWhereWithoutMeetingTokenInput, Prisma.UserUpdateWithoutMeetingTokenInput>, Prisma.UserUncheckedUpdateWithoutMeetingTokenInput>
+}
+
 export type UserCreateWithoutRealmInput = {
   email: string
   deliveryEmail: string
@@ -749,6 +833,10 @@ export type UserCreateWithoutRealmInput = {
   passwordHash?: string | null
   maxMessageId?: number
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutUserInput
+  settings?: Prisma.UserSettingsCreateNestedOneWithoutUserInput
+  navigationViews?: Prisma.NavigationViewCreateNestedManyWithoutUserInput
+  emailChanges?: Prisma.EmailChangeCreateNestedManyWithoutUserInput
+  meetingToken?: Prisma.MeetingTokenCreateNestedOneWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutRealmInput = {
@@ -769,6 +857,10 @@ export type UserUncheckedCreateWithoutRealmInput = {
   passwordHash?: string | null
   maxMessageId?: number
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutUserInput
+  settings?: Prisma.UserSettingsUncheckedCreateNestedOneWithoutUserInput
+  navigationViews?: Prisma.NavigationViewUncheckedCreateNestedManyWithoutUserInput
+  emailChanges?: Prisma.EmailChangeUncheckedCreateNestedManyWithoutUserInput
+  meetingToken?: Prisma.MeetingTokenUncheckedCreateNestedOneWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutRealmInput = {
@@ -837,6 +929,10 @@ export type UserCreateWithoutApiKeysInput = {
   passwordHash?: string | null
   maxMessageId?: number
   realm: Prisma.RealmCreateNestedOneWithoutUsersInput
+  settings?: Prisma.UserSettingsCreateNestedOneWithoutUserInput
+  navigationViews?: Prisma.NavigationViewCreateNestedManyWithoutUserInput
+  emailChanges?: Prisma.EmailChangeCreateNestedManyWithoutUserInput
+  meetingToken?: Prisma.MeetingTokenCreateNestedOneWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutApiKeysInput = {
@@ -857,6 +953,10 @@ export type UserUncheckedCreateWithoutApiKeysInput = {
   avatarVersion?: number
   passwordHash?: string | null
   maxMessageId?: number
+  settings?: Prisma.UserSettingsUncheckedCreateNestedOneWithoutUserInput
+  navigationViews?: Prisma.NavigationViewUncheckedCreateNestedManyWithoutUserInput
+  emailChanges?: Prisma.EmailChangeUncheckedCreateNestedManyWithoutUserInput
+  meetingToken?: Prisma.MeetingTokenUncheckedCreateNestedOneWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutApiKeysInput = {
@@ -892,6 +992,10 @@ export type UserUpdateWithoutApiKeysInput = {
   passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   maxMessageId?: Prisma.IntFieldUpdateOperationsInput | number
   realm?: Prisma.RealmUpdateOneRequiredWithoutUsersNestedInput
+  settings?: Prisma.UserSettingsUpdateOneWithoutUserNestedInput
+  navigationViews?: Prisma.NavigationViewUpdateManyWithoutUserNestedInput
+  emailChanges?: Prisma.EmailChangeUpdateManyWithoutUserNestedInput
+  meetingToken?: Prisma.MeetingTokenUpdateOneWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutApiKeysInput = {
@@ -912,6 +1016,450 @@ export type UserUncheckedUpdateWithoutApiKeysInput = {
   avatarVersion?: Prisma.IntFieldUpdateOperationsInput | number
   passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   maxMessageId?: Prisma.IntFieldUpdateOperationsInput | number
+  settings?: Prisma.UserSettingsUncheckedUpdateOneWithoutUserNestedInput
+  navigationViews?: Prisma.NavigationViewUncheckedUpdateManyWithoutUserNestedInput
+  emailChanges?: Prisma.EmailChangeUncheckedUpdateManyWithoutUserNestedInput
+  meetingToken?: Prisma.MeetingTokenUncheckedUpdateOneWithoutUserNestedInput
+}
+
+export type UserCreateWithoutSettingsInput = {
+  email: string
+  deliveryEmail: string
+  emailKey: string
+  fullName: string
+  role?: number
+  isBot?: boolean
+  botType?: number | null
+  botOwnerId?: number | null
+  isActive?: boolean
+  isImportedStub?: boolean
+  timezone?: string
+  dateJoined?: Date | string
+  avatarVersion?: number
+  passwordHash?: string | null
+  maxMessageId?: number
+  realm: Prisma.RealmCreateNestedOneWithoutUsersInput
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutUserInput
+  navigationViews?: Prisma.NavigationViewCreateNestedManyWithoutUserInput
+  emailChanges?: Prisma.EmailChangeCreateNestedManyWithoutUserInput
+  meetingToken?: Prisma.MeetingTokenCreateNestedOneWithoutUserInput
+}
+
+export type UserUncheckedCreateWithoutSettingsInput = {
+  id?: number
+  realmId: number
+  email: string
+  deliveryEmail: string
+  emailKey: string
+  fullName: string
+  role?: number
+  isBot?: boolean
+  botType?: number | null
+  botOwnerId?: number | null
+  isActive?: boolean
+  isImportedStub?: boolean
+  timezone?: string
+  dateJoined?: Date | string
+  avatarVersion?: number
+  passwordHash?: string | null
+  maxMessageId?: number
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutUserInput
+  navigationViews?: Prisma.NavigationViewUncheckedCreateNestedManyWithoutUserInput
+  emailChanges?: Prisma.EmailChangeUncheckedCreateNestedManyWithoutUserInput
+  meetingToken?: Prisma.MeetingTokenUncheckedCreateNestedOneWithoutUserInput
+}
+
+export type UserCreateOrConnectWithoutSettingsInput = {
+  where: Prisma.UserWhereUniqueInput
+  create: Prisma.XOR<Prisma.UserCreateWithoutSettingsInput, Prisma.UserUncheckedCreateWithoutSettingsInput>
+}
+
+export type UserUpsertWithoutSettingsInput = {
+  update: Prisma.XOR<Prisma.UserUpdateWithoutSettingsInput, Prisma.UserUncheckedUpdateWithoutSettingsInput>
+  create: Prisma.XOR<Prisma.UserCreateWithoutSettingsInput, Prisma.UserUncheckedCreateWithoutSettingsInput>
+  where?: Prisma.UserWhereInput
+}
+
+export type UserUpdateToOneWithWhereWithoutSettingsInput = {
+  where?: Prisma.UserWhereInput
+  data: Prisma.XOR<Prisma.UserUpdateWithoutSettingsInput, Prisma.UserUncheckedUpdateWithoutSettingsInput>
+}
+
+export type UserUpdateWithoutSettingsInput = {
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  deliveryEmail?: Prisma.StringFieldUpdateOperationsInput | string
+  emailKey?: Prisma.StringFieldUpdateOperationsInput | string
+  fullName?: Prisma.StringFieldUpdateOperationsInput | string
+  role?: Prisma.IntFieldUpdateOperationsInput | number
+  isBot?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  botType?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  botOwnerId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  isActive?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  isImportedStub?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  timezone?: Prisma.StringFieldUpdateOperationsInput | string
+  dateJoined?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  avatarVersion?: Prisma.IntFieldUpdateOperationsInput | number
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxMessageId?: Prisma.IntFieldUpdateOperationsInput | number
+  realm?: Prisma.RealmUpdateOneRequiredWithoutUsersNestedInput
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutUserNestedInput
+  navigationViews?: Prisma.NavigationViewUpdateManyWithoutUserNestedInput
+  emailChanges?: Prisma.EmailChangeUpdateManyWithoutUserNestedInput
+  meetingToken?: Prisma.MeetingTokenUpdateOneWithoutUserNestedInput
+}
+
+export type UserUncheckedUpdateWithoutSettingsInput = {
+  id?: Prisma.IntFieldUpdateOperationsInput | number
+  realmId?: Prisma.IntFieldUpdateOperationsInput | number
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  deliveryEmail?: Prisma.StringFieldUpdateOperationsInput | string
+  emailKey?: Prisma.StringFieldUpdateOperationsInput | string
+  fullName?: Prisma.StringFieldUpdateOperationsInput | string
+  role?: Prisma.IntFieldUpdateOperationsInput | number
+  isBot?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  botType?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  botOwnerId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  isActive?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  isImportedStub?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  timezone?: Prisma.StringFieldUpdateOperationsInput | string
+  dateJoined?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  avatarVersion?: Prisma.IntFieldUpdateOperationsInput | number
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxMessageId?: Prisma.IntFieldUpdateOperationsInput | number
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutUserNestedInput
+  navigationViews?: Prisma.NavigationViewUncheckedUpdateManyWithoutUserNestedInput
+  emailChanges?: Prisma.EmailChangeUncheckedUpdateManyWithoutUserNestedInput
+  meetingToken?: Prisma.MeetingTokenUncheckedUpdateOneWithoutUserNestedInput
+}
+
+export type UserCreateWithoutNavigationViewsInput = {
+  email: string
+  deliveryEmail: string
+  emailKey: string
+  fullName: string
+  role?: number
+  isBot?: boolean
+  botType?: number | null
+  botOwnerId?: number | null
+  isActive?: boolean
+  isImportedStub?: boolean
+  timezone?: string
+  dateJoined?: Date | string
+  avatarVersion?: number
+  passwordHash?: string | null
+  maxMessageId?: number
+  realm: Prisma.RealmCreateNestedOneWithoutUsersInput
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutUserInput
+  settings?: Prisma.UserSettingsCreateNestedOneWithoutUserInput
+  emailChanges?: Prisma.EmailChangeCreateNestedManyWithoutUserInput
+  meetingToken?: Prisma.MeetingTokenCreateNestedOneWithoutUserInput
+}
+
+export type UserUncheckedCreateWithoutNavigationViewsInput = {
+  id?: number
+  realmId: number
+  email: string
+  deliveryEmail: string
+  emailKey: string
+  fullName: string
+  role?: number
+  isBot?: boolean
+  botType?: number | null
+  botOwnerId?: number | null
+  isActive?: boolean
+  isImportedStub?: boolean
+  timezone?: string
+  dateJoined?: Date | string
+  avatarVersion?: number
+  passwordHash?: string | null
+  maxMessageId?: number
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutUserInput
+  settings?: Prisma.UserSettingsUncheckedCreateNestedOneWithoutUserInput
+  emailChanges?: Prisma.EmailChangeUncheckedCreateNestedManyWithoutUserInput
+  meetingToken?: Prisma.MeetingTokenUncheckedCreateNestedOneWithoutUserInput
+}
+
+export type UserCreateOrConnectWithoutNavigationViewsInput = {
+  where: Prisma.UserWhereUniqueInput
+  create: Prisma.XOR<Prisma.UserCreateWithoutNavigationViewsInput, Prisma.UserUncheckedCreateWithoutNavigationViewsInput>
+}
+
+export type UserUpsertWithoutNavigationViewsInput = {
+  update: Prisma.XOR<Prisma.UserUpdateWithoutNavigationViewsInput, Prisma.UserUncheckedUpdateWithoutNavigationViewsInput>
+  create: Prisma.XOR<Prisma.UserCreateWithoutNavigationViewsInput, Prisma.UserUncheckedCreateWithoutNavigationViewsInput>
+  where?: Prisma.UserWhereInput
+}
+
+export type UserUpdateToOneWithWhereWithoutNavigationViewsInput = {
+  where?: Prisma.UserWhereInput
+  data: Prisma.XOR<Prisma.UserUpdateWithoutNavigationViewsInput, Prisma.UserUncheckedUpdateWithoutNavigationViewsInput>
+}
+
+export type UserUpdateWithoutNavigationViewsInput = {
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  deliveryEmail?: Prisma.StringFieldUpdateOperationsInput | string
+  emailKey?: Prisma.StringFieldUpdateOperationsInput | string
+  fullName?: Prisma.StringFieldUpdateOperationsInput | string
+  role?: Prisma.IntFieldUpdateOperationsInput | number
+  isBot?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  botType?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  botOwnerId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  isActive?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  isImportedStub?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  timezone?: Prisma.StringFieldUpdateOperationsInput | string
+  dateJoined?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  avatarVersion?: Prisma.IntFieldUpdateOperationsInput | number
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxMessageId?: Prisma.IntFieldUpdateOperationsInput | number
+  realm?: Prisma.RealmUpdateOneRequiredWithoutUsersNestedInput
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutUserNestedInput
+  settings?: Prisma.UserSettingsUpdateOneWithoutUserNestedInput
+  emailChanges?: Prisma.EmailChangeUpdateManyWithoutUserNestedInput
+  meetingToken?: Prisma.MeetingTokenUpdateOneWithoutUserNestedInput
+}
+
+export type UserUncheckedUpdateWithoutNavigationViewsInput = {
+  id?: Prisma.IntFieldUpdateOperationsInput | number
+  realmId?: Prisma.IntFieldUpdateOperationsInput | number
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  deliveryEmail?: Prisma.StringFieldUpdateOperationsInput | string
+  emailKey?: Prisma.StringFieldUpdateOperationsInput | string
+  fullName?: Prisma.StringFieldUpdateOperationsInput | string
+  role?: Prisma.IntFieldUpdateOperationsInput | number
+  isBot?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  botType?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  botOwnerId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  isActive?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  isImportedStub?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  timezone?: Prisma.StringFieldUpdateOperationsInput | string
+  dateJoined?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  avatarVersion?: Prisma.IntFieldUpdateOperationsInput | number
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxMessageId?: Prisma.IntFieldUpdateOperationsInput | number
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutUserNestedInput
+  settings?: Prisma.UserSettingsUncheckedUpdateOneWithoutUserNestedInput
+  emailChanges?: Prisma.EmailChangeUncheckedUpdateManyWithoutUserNestedInput
+  meetingToken?: Prisma.MeetingTokenUncheckedUpdateOneWithoutUserNestedInput
+}
+
+export type UserCreateWithoutEmailChangesInput = {
+  email: string
+  deliveryEmail: string
+  emailKey: string
+  fullName: string
+  role?: number
+  isBot?: boolean
+  botType?: number | null
+  botOwnerId?: number | null
+  isActive?: boolean
+  isImportedStub?: boolean
+  timezone?: string
+  dateJoined?: Date | string
+  avatarVersion?: number
+  passwordHash?: string | null
+  maxMessageId?: number
+  realm: Prisma.RealmCreateNestedOneWithoutUsersInput
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutUserInput
+  settings?: Prisma.UserSettingsCreateNestedOneWithoutUserInput
+  navigationViews?: Prisma.NavigationViewCreateNestedManyWithoutUserInput
+  meetingToken?: Prisma.MeetingTokenCreateNestedOneWithoutUserInput
+}
+
+export type UserUncheckedCreateWithoutEmailChangesInput = {
+  id?: number
+  realmId: number
+  email: string
+  deliveryEmail: string
+  emailKey: string
+  fullName: string
+  role?: number
+  isBot?: boolean
+  botType?: number | null
+  botOwnerId?: number | null
+  isActive?: boolean
+  isImportedStub?: boolean
+  timezone?: string
+  dateJoined?: Date | string
+  avatarVersion?: number
+  passwordHash?: string | null
+  maxMessageId?: number
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutUserInput
+  settings?: Prisma.UserSettingsUncheckedCreateNestedOneWithoutUserInput
+  navigationViews?: Prisma.NavigationViewUncheckedCreateNestedManyWithoutUserInput
+  meetingToken?: Prisma.MeetingTokenUncheckedCreateNestedOneWithoutUserInput
+}
+
+export type UserCreateOrConnectWithoutEmailChangesInput = {
+  where: Prisma.UserWhereUniqueInput
+  create: Prisma.XOR<Prisma.UserCreateWithoutEmailChangesInput, Prisma.UserUncheckedCreateWithoutEmailChangesInput>
+}
+
+export type UserUpsertWithoutEmailChangesInput = {
+  update: Prisma.XOR<Prisma.UserUpdateWithoutEmailChangesInput, Prisma.UserUncheckedUpdateWithoutEmailChangesInput>
+  create: Prisma.XOR<Prisma.UserCreateWithoutEmailChangesInput, Prisma.UserUncheckedCreateWithoutEmailChangesInput>
+  where?: Prisma.UserWhereInput
+}
+
+export type UserUpdateToOneWithWhereWithoutEmailChangesInput = {
+  where?: Prisma.UserWhereInput
+  data: Prisma.XOR<Prisma.UserUpdateWithoutEmailChangesInput, Prisma.UserUncheckedUpdateWithoutEmailChangesInput>
+}
+
+export type UserUpdateWithoutEmailChangesInput = {
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  deliveryEmail?: Prisma.StringFieldUpdateOperationsInput | string
+  emailKey?: Prisma.StringFieldUpdateOperationsInput | string
+  fullName?: Prisma.StringFieldUpdateOperationsInput | string
+  role?: Prisma.IntFieldUpdateOperationsInput | number
+  isBot?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  botType?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  botOwnerId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  isActive?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  isImportedStub?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  timezone?: Prisma.StringFieldUpdateOperationsInput | string
+  dateJoined?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  avatarVersion?: Prisma.IntFieldUpdateOperationsInput | number
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxMessageId?: Prisma.IntFieldUpdateOperationsInput | number
+  realm?: Prisma.RealmUpdateOneRequiredWithoutUsersNestedInput
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutUserNestedInput
+  settings?: Prisma.UserSettingsUpdateOneWithoutUserNestedInput
+  navigationViews?: Prisma.NavigationViewUpdateManyWithoutUserNestedInput
+  meetingToken?: Prisma.MeetingTokenUpdateOneWithoutUserNestedInput
+}
+
+export type UserUncheckedUpdateWithoutEmailChangesInput = {
+  id?: Prisma.IntFieldUpdateOperationsInput | number
+  realmId?: Prisma.IntFieldUpdateOperationsInput | number
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  deliveryEmail?: Prisma.StringFieldUpdateOperationsInput | string
+  emailKey?: Prisma.StringFieldUpdateOperationsInput | string
+  fullName?: Prisma.StringFieldUpdateOperationsInput | string
+  role?: Prisma.IntFieldUpdateOperationsInput | number
+  isBot?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  botType?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  botOwnerId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  isActive?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  isImportedStub?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  timezone?: Prisma.StringFieldUpdateOperationsInput | string
+  dateJoined?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  avatarVersion?: Prisma.IntFieldUpdateOperationsInput | number
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxMessageId?: Prisma.IntFieldUpdateOperationsInput | number
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutUserNestedInput
+  settings?: Prisma.UserSettingsUncheckedUpdateOneWithoutUserNestedInput
+  navigationViews?: Prisma.NavigationViewUncheckedUpdateManyWithoutUserNestedInput
+  meetingToken?: Prisma.MeetingTokenUncheckedUpdateOneWithoutUserNestedInput
+}
+
+export type UserCreateWithoutMeetingTokenInput = {
+  email: string
+  deliveryEmail: string
+  emailKey: string
+  fullName: string
+  role?: number
+  isBot?: boolean
+  botType?: number | null
+  botOwnerId?: number | null
+  isActive?: boolean
+  isImportedStub?: boolean
+  timezone?: string
+  dateJoined?: Date | string
+  avatarVersion?: number
+  passwordHash?: string | null
+  maxMessageId?: number
+  realm: Prisma.RealmCreateNestedOneWithoutUsersInput
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutUserInput
+  settings?: Prisma.UserSettingsCreateNestedOneWithoutUserInput
+  navigationViews?: Prisma.NavigationViewCreateNestedManyWithoutUserInput
+  emailChanges?: Prisma.EmailChangeCreateNestedManyWithoutUserInput
+}
+
+export type UserUncheckedCreateWithoutMeetingTokenInput = {
+  id?: number
+  realmId: number
+  email: string
+  deliveryEmail: string
+  emailKey: string
+  fullName: string
+  role?: number
+  isBot?: boolean
+  botType?: number | null
+  botOwnerId?: number | null
+  isActive?: boolean
+  isImportedStub?: boolean
+  timezone?: string
+  dateJoined?: Date | string
+  avatarVersion?: number
+  passwordHash?: string | null
+  maxMessageId?: number
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutUserInput
+  settings?: Prisma.UserSettingsUncheckedCreateNestedOneWithoutUserInput
+  navigationViews?: Prisma.NavigationViewUncheckedCreateNestedManyWithoutUserInput
+  emailChanges?: Prisma.EmailChangeUncheckedCreateNestedManyWithoutUserInput
+}
+
+export type UserCreateOrConnectWithoutMeetingTokenInput = {
+  where: Prisma.UserWhereUniqueInput
+  create: Prisma.XOR<Prisma.UserCreateWithoutMeetingTokenInput, Prisma.UserUncheckedCreateWithoutMeetingTokenInput>
+}
+
+export type UserUpsertWithoutMeetingTokenInput = {
+  update: Prisma.XOR<Prisma.UserUpdateWithoutMeetingTokenInput, Prisma.UserUncheckedUpdateWithoutMeetingTokenInput>
+  create: Prisma.XOR<Prisma.UserCreateWithoutMeetingTokenInput, Prisma.UserUncheckedCreateWithoutMeetingTokenInput>
+  where?: Prisma.UserWhereInput
+}
+
+export type UserUpdateToOneWithWhereWithoutMeetingTokenInput = {
+  where?: Prisma.UserWhereInput
+  data: Prisma.XOR<Prisma.UserUpdateWithoutMeetingTokenInput, Prisma.UserUncheckedUpdateWithoutMeetingTokenInput>
+}
+
+export type UserUpdateWithoutMeetingTokenInput = {
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  deliveryEmail?: Prisma.StringFieldUpdateOperationsInput | string
+  emailKey?: Prisma.StringFieldUpdateOperationsInput | string
+  fullName?: Prisma.StringFieldUpdateOperationsInput | string
+  role?: Prisma.IntFieldUpdateOperationsInput | number
+  isBot?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  botType?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  botOwnerId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  isActive?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  isImportedStub?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  timezone?: Prisma.StringFieldUpdateOperationsInput | string
+  dateJoined?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  avatarVersion?: Prisma.IntFieldUpdateOperationsInput | number
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxMessageId?: Prisma.IntFieldUpdateOperationsInput | number
+  realm?: Prisma.RealmUpdateOneRequiredWithoutUsersNestedInput
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutUserNestedInput
+  settings?: Prisma.UserSettingsUpdateOneWithoutUserNestedInput
+  navigationViews?: Prisma.NavigationViewUpdateManyWithoutUserNestedInput
+  emailChanges?: Prisma.EmailChangeUpdateManyWithoutUserNestedInput
+}
+
+export type UserUncheckedUpdateWithoutMeetingTokenInput = {
+  id?: Prisma.IntFieldUpdateOperationsInput | number
+  realmId?: Prisma.IntFieldUpdateOperationsInput | number
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  deliveryEmail?: Prisma.StringFieldUpdateOperationsInput | string
+  emailKey?: Prisma.StringFieldUpdateOperationsInput | string
+  fullName?: Prisma.StringFieldUpdateOperationsInput | string
+  role?: Prisma.IntFieldUpdateOperationsInput | number
+  isBot?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  botType?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  botOwnerId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  isActive?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  isImportedStub?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  timezone?: Prisma.StringFieldUpdateOperationsInput | string
+  dateJoined?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  avatarVersion?: Prisma.IntFieldUpdateOperationsInput | number
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxMessageId?: Prisma.IntFieldUpdateOperationsInput | number
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutUserNestedInput
+  settings?: Prisma.UserSettingsUncheckedUpdateOneWithoutUserNestedInput
+  navigationViews?: Prisma.NavigationViewUncheckedUpdateManyWithoutUserNestedInput
+  emailChanges?: Prisma.EmailChangeUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateManyRealmInput = {
@@ -950,6 +1498,10 @@ export type UserUpdateWithoutRealmInput = {
   passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   maxMessageId?: Prisma.IntFieldUpdateOperationsInput | number
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutUserNestedInput
+  settings?: Prisma.UserSettingsUpdateOneWithoutUserNestedInput
+  navigationViews?: Prisma.NavigationViewUpdateManyWithoutUserNestedInput
+  emailChanges?: Prisma.EmailChangeUpdateManyWithoutUserNestedInput
+  meetingToken?: Prisma.MeetingTokenUpdateOneWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutRealmInput = {
@@ -970,6 +1522,10 @@ export type UserUncheckedUpdateWithoutRealmInput = {
   passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   maxMessageId?: Prisma.IntFieldUpdateOperationsInput | number
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutUserNestedInput
+  settings?: Prisma.UserSettingsUncheckedUpdateOneWithoutUserNestedInput
+  navigationViews?: Prisma.NavigationViewUncheckedUpdateManyWithoutUserNestedInput
+  emailChanges?: Prisma.EmailChangeUncheckedUpdateManyWithoutUserNestedInput
+  meetingToken?: Prisma.MeetingTokenUncheckedUpdateOneWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateManyWithoutRealmInput = {
@@ -998,10 +1554,14 @@ export type UserUncheckedUpdateManyWithoutRealmInput = {
 
 export type UserCountOutputType = {
   apiKeys: number
+  navigationViews: number
+  emailChanges: number
 }
 
 export type UserCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   apiKeys?: boolean | UserCountOutputTypeCountApiKeysArgs
+  navigationViews?: boolean | UserCountOutputTypeCountNavigationViewsArgs
+  emailChanges?: boolean | UserCountOutputTypeCountEmailChangesArgs
 }
 
 /**
@@ -1019,6 +1579,20 @@ export type UserCountOutputTypeDefaultArgs<ExtArgs extends runtime.Types.Extensi
  */
 export type UserCountOutputTypeCountApiKeysArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.ApiKeyWhereInput
+}
+
+/**
+ * UserCountOutputType without action
+ */
+export type UserCountOutputTypeCountNavigationViewsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.NavigationViewWhereInput
+}
+
+/**
+ * UserCountOutputType without action
+ */
+export type UserCountOutputTypeCountEmailChangesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.EmailChangeWhereInput
 }
 
 
@@ -1042,6 +1616,10 @@ export type UserSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   maxMessageId?: boolean
   realm?: boolean | Prisma.RealmDefaultArgs<ExtArgs>
   apiKeys?: boolean | Prisma.User$apiKeysArgs<ExtArgs>
+  settings?: boolean | Prisma.User$settingsArgs<ExtArgs>
+  navigationViews?: boolean | Prisma.User$navigationViewsArgs<ExtArgs>
+  emailChanges?: boolean | Prisma.User$emailChangesArgs<ExtArgs>
+  meetingToken?: boolean | Prisma.User$meetingTokenArgs<ExtArgs>
   _count?: boolean | Prisma.UserCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["user"]>
 
@@ -1111,6 +1689,10 @@ export type UserOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = run
 export type UserInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   realm?: boolean | Prisma.RealmDefaultArgs<ExtArgs>
   apiKeys?: boolean | Prisma.User$apiKeysArgs<ExtArgs>
+  settings?: boolean | Prisma.User$settingsArgs<ExtArgs>
+  navigationViews?: boolean | Prisma.User$navigationViewsArgs<ExtArgs>
+  emailChanges?: boolean | Prisma.User$emailChangesArgs<ExtArgs>
+  meetingToken?: boolean | Prisma.User$meetingTokenArgs<ExtArgs>
   _count?: boolean | Prisma.UserCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type UserIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1125,6 +1707,10 @@ export type $UserPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
   objects: {
     realm: Prisma.$RealmPayload<ExtArgs>
     apiKeys: Prisma.$ApiKeyPayload<ExtArgs>[]
+    settings: Prisma.$UserSettingsPayload<ExtArgs> | null
+    navigationViews: Prisma.$NavigationViewPayload<ExtArgs>[]
+    emailChanges: Prisma.$EmailChangePayload<ExtArgs>[]
+    meetingToken: Prisma.$MeetingTokenPayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: number
@@ -1552,6 +2138,10 @@ export interface Prisma__UserClient<T, Null = never, ExtArgs extends runtime.Typ
   readonly [Symbol.toStringTag]: "PrismaPromise"
   realm<T extends Prisma.RealmDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.RealmDefaultArgs<ExtArgs>>): Prisma.Prisma__RealmClient<runtime.Types.Result.GetResult<Prisma.$RealmPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   apiKeys<T extends Prisma.User$apiKeysArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$apiKeysArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ApiKeyPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  settings<T extends Prisma.User$settingsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$settingsArgs<ExtArgs>>): Prisma.Prisma__UserSettingsClient<runtime.Types.Result.GetResult<Prisma.$UserSettingsPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  navigationViews<T extends Prisma.User$navigationViewsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$navigationViewsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$NavigationViewPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  emailChanges<T extends Prisma.User$emailChangesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$emailChangesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$EmailChangePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  meetingToken<T extends Prisma.User$meetingTokenArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$meetingTokenArgs<ExtArgs>>): Prisma.Prisma__MeetingTokenClient<runtime.Types.Result.GetResult<Prisma.$MeetingTokenPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2015,6 +2605,92 @@ export type User$apiKeysArgs<ExtArgs extends runtime.Types.Extensions.InternalAr
   take?: number
   skip?: number
   distinct?: Prisma.ApiKeyScalarFieldEnum | Prisma.ApiKeyScalarFieldEnum[]
+}
+
+/**
+ * User.settings
+ */
+export type User$settingsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the UserSettings
+   */
+  select?: Prisma.UserSettingsSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the UserSettings
+   */
+  omit?: Prisma.UserSettingsOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.UserSettingsInclude<ExtArgs> | null
+  where?: Prisma.UserSettingsWhereInput
+}
+
+/**
+ * User.navigationViews
+ */
+export type User$navigationViewsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the NavigationView
+   */
+  select?: Prisma.NavigationViewSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the NavigationView
+   */
+  omit?: Prisma.NavigationViewOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.NavigationViewInclude<ExtArgs> | null
+  where?: Prisma.NavigationViewWhereInput
+  orderBy?: Prisma.NavigationViewOrderByWithRelationInput | Prisma.NavigationViewOrderByWithRelationInput[]
+  cursor?: Prisma.NavigationViewWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.NavigationViewScalarFieldEnum | Prisma.NavigationViewScalarFieldEnum[]
+}
+
+/**
+ * User.emailChanges
+ */
+export type User$emailChangesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the EmailChange
+   */
+  select?: Prisma.EmailChangeSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the EmailChange
+   */
+  omit?: Prisma.EmailChangeOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.EmailChangeInclude<ExtArgs> | null
+  where?: Prisma.EmailChangeWhereInput
+  orderBy?: Prisma.EmailChangeOrderByWithRelationInput | Prisma.EmailChangeOrderByWithRelationInput[]
+  cursor?: Prisma.EmailChangeWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.EmailChangeScalarFieldEnum | Prisma.EmailChangeScalarFieldEnum[]
+}
+
+/**
+ * User.meetingToken
+ */
+export type User$meetingTokenArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the MeetingToken
+   */
+  select?: Prisma.MeetingTokenSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the MeetingToken
+   */
+  omit?: Prisma.MeetingTokenOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.MeetingTokenInclude<ExtArgs> | null
+  where?: Prisma.MeetingTokenWhereInput
 }
 
 /**
