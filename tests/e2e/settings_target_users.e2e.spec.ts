@@ -6,6 +6,9 @@ import { initialState } from './support/internal';
 import { newWorld } from './support/system';
 import { SettingsVariant } from './support/variant';
 
+// The first request to a freshly started settings process warms its database client up (about 2 s).
+jest.setTimeout(30_000);
+
 const settingsOf = async (world: World, name: Parameters<World['user']>[0]) => (await initialState(world.user(name).id)).user_settings;
 
 describe('PATCH /settings with target_users', () => {

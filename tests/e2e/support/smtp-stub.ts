@@ -55,6 +55,7 @@ export class SmtpStub {
     const received: ReceivedMail[] = [];
     const server = new SMTPServer({
       authOptional: true,
+    disableReverseLookup: true,
       disabledCommands: ['STARTTLS'],
       logger: false,
       onData(stream, session, callback) {
