@@ -20,14 +20,27 @@ describe('POST /calls/meetingprovider/create without a provider configured', () 
   });
 
   it('answers a clear 400', async () => {
-    expectError(await world.as('hamlet').post(CREATE), 400, 'BAD_REQUEST', 'No meeting provider is configured on this server.');
-    expectError(await world.as('hamlet').post(REGISTER), 400, 'BAD_REQUEST', 'No meeting provider is configured on this server.');
+    expectError(
+      await world.as('hamlet').post(CREATE),
+      400,
+      'BAD_REQUEST',
+      'No meeting provider is configured on this server.',
+    );
+    expectError(
+      await world.as('hamlet').post(REGISTER),
+      400,
+      'BAD_REQUEST',
+      'No meeting provider is configured on this server.',
+    );
     const state = await initialState(world.user('hamlet').id);
     expect(state).toMatchObject({ has_meetingprovider_token: false, meeting_provider: null });
   });
 
   it('has no authorization page', async () => {
-    const page = await openPage(system().gatewayUrl, `${world.realm.url}/calls/meetingprovider/complete?code=x&state=y`);
+    const page = await openPage(
+      system().gatewayUrl,
+      `${world.realm.url}/calls/meetingprovider/complete?code=x&state=y`,
+    );
     expect(page.status).toBe(404);
   });
 });
@@ -37,14 +50,21 @@ describe('POST /calls/meetingprovider/create with a link-only (Jitsi-style) prov
   let variant: SettingsVariant;
   beforeAll(async () => {
     world = await newWorld();
-    variant = await SettingsVariant.start({ CONFAB_MEETING_PROVIDER: 'jitsi', CONFAB_JITSI_SERVER_URL: 'https://meet.example.test/' });
+    variant = await SettingsVariant.start({
+      CONFAB_MEETING_PROVIDER: 'jitsi',
+      CONFAB_JITSI_SERVER_URL: 'https://meet.example.test/',
+    });
   });
   afterAll(() => variant.stop());
 
   it('answers a link to a fresh, unguessable room on the configured server', async () => {
     const first = await variant.as(world, 'hamlet').post(CREATE);
     expectSuccess(first, 'POST', CREATE, { undocumented: true });
-    expect(first.body).toEqual({ result: 'success', msg: '', url: expect.stringMatching(/^https:\/\/meet\.example\.test\/[a-z0-9]{20}$/) });
+    expect(first.body).toEqual({
+      result: 'success',
+      msg: '',
+      url: expect.stringMatching(/^https:\/\/meet\.example\.test\/[a-z0-9]{20}$/),
+    });
     const second = await variant.as(world, 'cordelia').post(CREATE);
     expect(second.body.url).not.toBe(first.body.url);
   });
@@ -96,7 +116,12 @@ describe('POST /calls/meetingprovider/create with an OAuth provider', () => {
   }
 
   it('without authorization, answers 400 with its own code', async () => {
-    expectError(await variant.as(world, 'hamlet').post(CREATE), 400, 'INVALID_VIDEO_CALL_PROVIDER_TOKEN', 'Invalid Zoom access token');
+    expectError(
+      await variant.as(world, 'hamlet').post(CREATE),
+      400,
+      'INVALID_VIDEO_CALL_PROVIDER_TOKEN',
+      'Invalid Zoom access token',
+    );
     expect((await variant.initialState(world.user('hamlet').id)).has_meetingprovider_token).toBe(false);
   });
 
@@ -125,7 +150,12 @@ describe('POST /calls/meetingprovider/create with an OAuth provider', () => {
     expectSuccess(created, 'POST', CREATE, { undocumented: true });
     expect(created.body.url).toMatch(/^https:\/\/meet\.stub\.test\/j\/\d+$/);
     // The token is the user's own: another user still has none.
-    expectError(await variant.as(world, 'cordelia').post(CREATE), 400, 'INVALID_VIDEO_CALL_PROVIDER_TOKEN', 'Invalid Zoom access token');
+    expectError(
+      await variant.as(world, 'cordelia').post(CREATE),
+      400,
+      'INVALID_VIDEO_CALL_PROVIDER_TOKEN',
+      'Invalid Zoom access token',
+    );
   });
 
   it('uses a state once, and refuses unknown states, refused codes and denied authorizations', async () => {
@@ -135,7 +165,8 @@ describe('POST /calls/meetingprovider/create with an OAuth provider', () => {
     const approval = await openPage(stub.url, register.body.url as string);
     const back = new URL(approval.headers.location as string);
     const state = back.searchParams.get('state')!;
-    const complete = (query: string) => openPage(variant.gatewayUrl, `${world.realm.url}/calls/meetingprovider/complete?${query}`);
+    const complete = (query: string) =>
+      openPage(variant.gatewayUrl, `${world.realm.url}/calls/meetingprovider/complete?${query}`);
 
     const refused = await complete(`code=not-a-code&state=${state}`);
     expect(refused.status).toBe(400);
@@ -171,7 +202,12 @@ describe('POST /calls/meetingprovider/create with an OAuth provider', () => {
     await authorize('prospero');
     expectSuccess(await variant.as(world, 'prospero').post(CREATE), 'POST', CREATE, { undocumented: true });
     stub.revokeAll('access');
-    expectError(await variant.as(world, 'prospero').post(CREATE), 400, 'INVALID_VIDEO_CALL_PROVIDER_TOKEN', 'Invalid Zoom access token');
+    expectError(
+      await variant.as(world, 'prospero').post(CREATE),
+      400,
+      'INVALID_VIDEO_CALL_PROVIDER_TOKEN',
+      'Invalid Zoom access token',
+    );
     const event = await tap.next((e) => e.payload.user_id === prospero.id && e.payload.has_token === false);
     expect(event.payload).toEqual({ user_id: prospero.id, realm_id: world.realm.realm_id, has_token: false });
     expect((await variant.initialState(prospero.id)).has_meetingprovider_token).toBe(false);
@@ -189,7 +225,12 @@ describe('POST /calls/meetingprovider/create with an OAuth provider', () => {
       stub.expiresIn = 3600;
     }
     stub.revokeAll('refresh');
-    expectError(await variant.as(world, 'aaron').post(CREATE), 400, 'INVALID_VIDEO_CALL_PROVIDER_TOKEN', 'Invalid Zoom access token');
+    expectError(
+      await variant.as(world, 'aaron').post(CREATE),
+      400,
+      'INVALID_VIDEO_CALL_PROVIDER_TOKEN',
+      'Invalid Zoom access token',
+    );
     await tap.next((e) => e.payload.user_id === aaron.id && e.payload.has_token === false);
     expect((await variant.initialState(aaron.id)).has_meetingprovider_token).toBe(false);
   });
@@ -206,6 +247,11 @@ describe('POST /calls/meetingprovider/create with an OAuth provider', () => {
   });
 
   it('does not let bots start an authorization', async () => {
-    expectError(await variant.as(world, 'default-bot').post(REGISTER), 400, 'BAD_REQUEST', 'This endpoint does not accept bot requests.');
+    expectError(
+      await variant.as(world, 'default-bot').post(REGISTER),
+      400,
+      'BAD_REQUEST',
+      'This endpoint does not accept bot requests.',
+    );
   });
 });

@@ -26,7 +26,10 @@ describe('PATCH /settings email', () => {
   beforeAll(async () => {
     world = await newWorld();
     smtp = await SmtpStub.start();
-    variant = await SettingsVariant.start({ CONFAB_SMTP_URL: smtp.url, CONFAB_EMAIL_FROM: 'Confab <noreply@confab.test>' });
+    variant = await SettingsVariant.start({
+      CONFAB_SMTP_URL: smtp.url,
+      CONFAB_EMAIL_FROM: 'Confab <noreply@confab.test>',
+    });
     tap = await EventTap.open(['user.updated']);
   });
   afterAll(async () => {
@@ -58,14 +61,20 @@ describe('PATCH /settings email', () => {
     expect(key).toBe(link.split('/').pop());
     expect((await variant.as(world, 'hamlet').get('/users/me')).body.email).toBe(hamlet.email);
 
-    const confirmed = await openPage(variant.gatewayUrl, `${world.realm.url}/accounts/confirm_new_email`, { method: 'POST', form: { key: key! } });
+    const confirmed = await openPage(variant.gatewayUrl, `${world.realm.url}/accounts/confirm_new_email`, {
+      method: 'POST',
+      form: { key: key! },
+    });
     expect(confirmed.status).toBe(200);
     expect(confirmed.text).toContain('Email address changed');
 
     const event = await tap.next((e) => e.payload.user.user_id === hamlet.id);
     expect(event.payload.user).toMatchObject({ email: 'prince@denmark.test', delivery_email: 'prince@denmark.test' });
     // The same API key now goes with the new address; the old address no longer authenticates.
-    const renamed = new ApiClient(variant.gatewayUrl, { host: world.host }).withCredentials('prince@denmark.test', hamlet.apiKey);
+    const renamed = new ApiClient(variant.gatewayUrl, { host: world.host }).withCredentials(
+      'prince@denmark.test',
+      hamlet.apiKey,
+    );
     const me = await renamed.get('/users/me');
     expectSuccess(me, 'GET', '/users/me');
     expect(me.body).toMatchObject({ email: 'prince@denmark.test', delivery_email: 'prince@denmark.test' });
@@ -77,7 +86,9 @@ describe('PATCH /settings email', () => {
     }
     expectError(old, 401, 'UNAUTHORIZED', 'Invalid API key');
     // So does logging in with a password.
-    const login = await world.anonymous().post('/fetch_api_key', { username: 'prince@denmark.test', password: 'confab-dev' });
+    const login = await world
+      .anonymous()
+      .post('/fetch_api_key', { username: 'prince@denmark.test', password: 'confab-dev' });
     expect(login.body).toMatchObject({ result: 'success', email: 'prince@denmark.test', user_id: hamlet.id });
 
     // The old address is told.
@@ -85,27 +96,50 @@ describe('PATCH /settings email', () => {
     expect(notice.text).toContain(`from ${hamlet.email} to prince@denmark.test`);
 
     // A link works once.
-    const again = await openPage(variant.gatewayUrl, `${world.realm.url}/accounts/confirm_new_email`, { method: 'POST', form: { key: key! } });
+    const again = await openPage(variant.gatewayUrl, `${world.realm.url}/accounts/confirm_new_email`, {
+      method: 'POST',
+      form: { key: key! },
+    });
     expect(again.status).toBe(404);
     expect(again.text).toContain('already been used');
     expect((await openPage(variant.gatewayUrl, link)).status).toBe(404);
   });
 
   it('answers unknown links with a page, through the main gateway too', async () => {
-    const page = await openPage(system().gatewayUrl, `${world.realm.url}/accounts/confirm_new_email/abcdefghijklmnopqrstuvwx`);
+    const page = await openPage(
+      system().gatewayUrl,
+      `${world.realm.url}/accounts/confirm_new_email/abcdefghijklmnopqrstuvwx`,
+    );
     expect(page.status).toBe(404);
     expect(page.text).toContain('could not find this confirmation link');
   });
 
   it('keeps only the newest request working', async () => {
-    expectSuccess(await variant.as(world, 'cordelia').patch('/settings', { email: 'first@lear.test' }), 'PATCH', '/settings');
+    expectSuccess(
+      await variant.as(world, 'cordelia').patch('/settings', { email: 'first@lear.test' }),
+      'PATCH',
+      '/settings',
+    );
     const first = linkIn(await smtp.mailTo('first@lear.test'));
-    expectSuccess(await variant.as(world, 'cordelia').patch('/settings', { email: 'second@lear.test' }), 'PATCH', '/settings');
+    expectSuccess(
+      await variant.as(world, 'cordelia').patch('/settings', { email: 'second@lear.test' }),
+      'PATCH',
+      '/settings',
+    );
     const second = linkIn(await smtp.mailTo('second@lear.test'));
     expect((await openPage(variant.gatewayUrl, first)).status).toBe(404);
     const key = second.split('/').pop()!;
-    expect((await openPage(variant.gatewayUrl, `${world.realm.url}/accounts/confirm_new_email`, { method: 'POST', form: { key } })).status).toBe(200);
-    expect((await world.as('iago').get(`/users/${world.user('cordelia').id}`)).body.user.email).toBe('second@lear.test');
+    expect(
+      (
+        await openPage(variant.gatewayUrl, `${world.realm.url}/accounts/confirm_new_email`, {
+          method: 'POST',
+          form: { key },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await world.as('iago').get(`/users/${world.user('cordelia').id}`)).body.user.email).toBe(
+      'second@lear.test',
+    );
   });
 
   it.each([
@@ -119,13 +153,26 @@ describe('PATCH /settings email', () => {
   });
 
   it("refuses a deactivated user's address", async () => {
-    expectSuccess(await world.as('iago').delete(`/users/${world.user('aaron').id}`), 'DELETE', `/users/${world.user('aaron').id}`);
-    expectError(await variant.as(world, 'prospero').patch('/settings', { email: 'aaron@zulip.com' }), 400, 'BAD_REQUEST', 'Account has been deactivated.');
+    expectSuccess(
+      await world.as('iago').delete(`/users/${world.user('aaron').id}`),
+      'DELETE',
+      `/users/${world.user('aaron').id}`,
+    );
+    expectError(
+      await variant.as(world, 'prospero').patch('/settings', { email: 'aaron@zulip.com' }),
+      400,
+      'BAD_REQUEST',
+      'Account has been deactivated.',
+    );
   });
 
   it('changes nothing when the address is the current one', async () => {
     const before = smtp.received.length;
-    expectSuccess(await variant.as(world, 'prospero').patch('/settings', { email: world.user('prospero').email }), 'PATCH', '/settings');
+    expectSuccess(
+      await variant.as(world, 'prospero').patch('/settings', { email: world.user('prospero').email }),
+      'PATCH',
+      '/settings',
+    );
     expect(smtp.received.length).toBe(before);
   });
 
@@ -138,7 +185,11 @@ describe('PATCH /settings email', () => {
       'BAD_REQUEST',
       'Email address changes are disabled in this organization.',
     );
-    expectSuccess(await variant.as(other, 'iago').patch('/settings', { email: 'iago2@venice.test' }), 'PATCH', '/settings');
+    expectSuccess(
+      await variant.as(other, 'iago').patch('/settings', { email: 'iago2@venice.test' }),
+      'PATCH',
+      '/settings',
+    );
     await smtp.mailTo('iago2@venice.test');
   });
 

@@ -9,7 +9,8 @@ import { SettingsVariant } from './support/variant';
 // The first request to a freshly started settings process warms its database client up (about 2 s).
 jest.setTimeout(30_000);
 
-const settingsOf = async (world: World, name: Parameters<World['user']>[0]) => (await initialState(world.user(name).id)).user_settings;
+const settingsOf = async (world: World, name: Parameters<World['user']>[0]) =>
+  (await initialState(world.user(name).id)).user_settings;
 
 describe('PATCH /settings with target_users', () => {
   let world: World;
@@ -27,7 +28,12 @@ describe('PATCH /settings with target_users', () => {
     });
     expectError(response, 400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
     expectError(
-      await world.as('shiva').patch('/settings', { target_users: { user_ids: [world.user('cordelia').id], skip_if_already_edited: false }, color_scheme: 2 }),
+      await world
+        .as('shiva')
+        .patch('/settings', {
+          target_users: { user_ids: [world.user('cordelia').id], skip_if_already_edited: false },
+          color_scheme: 2,
+        }),
       400,
       'UNAUTHORIZED_PRINCIPAL',
       'Must be an organization administrator',
@@ -36,8 +42,16 @@ describe('PATCH /settings with target_users', () => {
   });
 
   it('needs user_ids or group_ids', async () => {
-    for (const target_users of [{ skip_if_already_edited: true }, { user_ids: [], group_ids: [], skip_if_already_edited: true }]) {
-      expectError(await world.as('iago').patch('/settings', { target_users, color_scheme: 2 }), 400, 'BAD_REQUEST', 'Either user_ids or group_ids must be provided.');
+    for (const target_users of [
+      { skip_if_already_edited: true },
+      { user_ids: [], group_ids: [], skip_if_already_edited: true },
+    ]) {
+      expectError(
+        await world.as('iago').patch('/settings', { target_users, color_scheme: 2 }),
+        400,
+        'BAD_REQUEST',
+        'Either user_ids or group_ids must be provided.',
+      );
     }
   });
 
@@ -52,7 +66,12 @@ describe('PATCH /settings with target_users', () => {
       { enable_marketing_emails: false },
       { allow_private_data_export: true },
     ]) {
-      expectError(await world.as('iago').patch('/settings', { target_users, ...extra }), 400, 'BAD_REQUEST', 'Cannot change this setting for other users.');
+      expectError(
+        await world.as('iago').patch('/settings', { target_users, ...extra }),
+        400,
+        'BAD_REQUEST',
+        'Cannot change this setting for other users.',
+      );
     }
   });
 
@@ -60,7 +79,12 @@ describe('PATCH /settings with target_users', () => {
     const other = await newWorld();
     for (const id of [999999, 3000000000, other.user('hamlet').id]) {
       expectError(
-        await world.as('iago').patch('/settings', { target_users: { user_ids: [world.user('hamlet').id, id], skip_if_already_edited: false }, color_scheme: 2 }),
+        await world
+          .as('iago')
+          .patch('/settings', {
+            target_users: { user_ids: [world.user('hamlet').id, id], skip_if_already_edited: false },
+            color_scheme: 2,
+          }),
         400,
         'BAD_REQUEST',
         `Invalid user ID: ${id}`,
@@ -90,23 +114,48 @@ describe('PATCH /settings with target_users', () => {
 
   it('with skip_if_already_edited, leaves alone users who chose the value themselves', async () => {
     expectSuccess(await world.as('othello').patch('/settings', { user_list_style: 2 }), 'PATCH', '/settings');
-    const target = (skip: boolean) => ({ user_ids: [world.user('othello').id, world.user('shiva').id], skip_if_already_edited: skip });
-    expectSuccess(await world.as('desdemona').patch('/settings', { target_users: target(true), user_list_style: 1, emojiset: 'text' }), 'PATCH', '/settings');
+    const target = (skip: boolean) => ({
+      user_ids: [world.user('othello').id, world.user('shiva').id],
+      skip_if_already_edited: skip,
+    });
+    expectSuccess(
+      await world
+        .as('desdemona')
+        .patch('/settings', { target_users: target(true), user_list_style: 1, emojiset: 'text' }),
+      'PATCH',
+      '/settings',
+    );
     expect(await settingsOf(world, 'othello')).toMatchObject({ user_list_style: 2, emojiset: 'text' });
     expect(await settingsOf(world, 'shiva')).toMatchObject({ user_list_style: 1, emojiset: 'text' });
     // An administrator's earlier bulk change does not count as the user's own choice.
-    expectSuccess(await world.as('iago').patch('/settings', { target_users: target(true), user_list_style: 3 }), 'PATCH', '/settings');
+    expectSuccess(
+      await world.as('iago').patch('/settings', { target_users: target(true), user_list_style: 3 }),
+      'PATCH',
+      '/settings',
+    );
     expect((await settingsOf(world, 'shiva')).user_list_style).toBe(3);
-    expectSuccess(await world.as('desdemona').patch('/settings', { target_users: target(false), user_list_style: 1 }), 'PATCH', '/settings');
+    expectSuccess(
+      await world.as('desdemona').patch('/settings', { target_users: target(false), user_list_style: 1 }),
+      'PATCH',
+      '/settings',
+    );
     expect((await settingsOf(world, 'othello')).user_list_style).toBe(1);
   });
 
   it('publishes nothing for users whose value is already the requested one', async () => {
     const polonius = world.user('polonius');
     const target_users = { user_ids: [polonius.id], skip_if_already_edited: false };
-    expectSuccess(await world.as('iago').patch('/settings', { target_users, demote_inactive_streams: 2 }), 'PATCH', '/settings');
+    expectSuccess(
+      await world.as('iago').patch('/settings', { target_users, demote_inactive_streams: 2 }),
+      'PATCH',
+      '/settings',
+    );
     await tap.next((e) => e.payload.user_id === polonius.id);
-    expectSuccess(await world.as('iago').patch('/settings', { target_users, demote_inactive_streams: 2 }), 'PATCH', '/settings');
+    expectSuccess(
+      await world.as('iago').patch('/settings', { target_users, demote_inactive_streams: 2 }),
+      'PATCH',
+      '/settings',
+    );
     expect(await tap.collect((e) => e.payload.user_id === polonius.id, 600)).toHaveLength(1);
   });
 });
@@ -124,19 +173,29 @@ describe('PATCH /settings with target_users.group_ids', () => {
 
   beforeAll(async () => {
     world = await newWorld();
-    members = { 41: [world.user('hamlet').id, world.user('default-bot').id], 42: [world.user('cordelia').id, world.user('hamlet').id] };
+    members = {
+      41: [world.user('hamlet').id, world.user('default-bot').id],
+      42: [world.user('cordelia').id, world.user('hamlet').id],
+    };
     groups = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://stub');
       requests.push(url);
       const ids = JSON.parse(url.searchParams.get('group_ids') ?? '[]') as number[];
       const unknown = ids.find((id) => !(id in members));
       res.setHeader('content-type', 'application/json');
-      if (url.pathname !== '/internal/groups/members' || url.searchParams.get('realm_id') !== String(world.realm.realm_id)) {
+      if (
+        url.pathname !== '/internal/groups/members' ||
+        url.searchParams.get('realm_id') !== String(world.realm.realm_id)
+      ) {
         res.writeHead(404).end(JSON.stringify({ result: 'error', msg: 'Not Found', code: 'NOT_FOUND' }));
       } else if (unknown !== undefined) {
-        res.writeHead(400).end(JSON.stringify({ result: 'error', msg: `Invalid user group ID: ${unknown}`, code: 'BAD_REQUEST' }));
+        res
+          .writeHead(400)
+          .end(JSON.stringify({ result: 'error', msg: `Invalid user group ID: ${unknown}`, code: 'BAD_REQUEST' }));
       } else {
-        res.end(JSON.stringify({ result: 'success', msg: '', user_ids: [...new Set(ids.flatMap((id) => members[id]!))] }));
+        res.end(
+          JSON.stringify({ result: 'success', msg: '', user_ids: [...new Set(ids.flatMap((id) => members[id]!))] }),
+        );
       }
     });
     await new Promise<void>((resolve) => groups.listen(0, '127.0.0.1', resolve));
@@ -157,8 +216,10 @@ describe('PATCH /settings with target_users.group_ids', () => {
     expectSuccess(response, 'PATCH', '/settings');
     const last = requests[requests.length - 1]!;
     expect(JSON.parse(last.searchParams.get('group_ids')!)).toEqual([41, 42]);
-    for (const name of ['hamlet', 'cordelia', 'othello'] as const) expect((await settingsOf(world, name)).translate_emoticons).toBe(true);
-    for (const name of ['default-bot', 'prospero'] as const) expect((await settingsOf(world, name)).translate_emoticons).toBe(false);
+    for (const name of ['hamlet', 'cordelia', 'othello'] as const)
+      expect((await settingsOf(world, name)).translate_emoticons).toBe(true);
+    for (const name of ['default-bot', 'prospero'] as const)
+      expect((await settingsOf(world, name)).translate_emoticons).toBe(false);
   });
 
   it("passes the groups service's refusal of an unknown group on", async () => {

@@ -70,7 +70,11 @@ export class OAuthStub {
     const url = new URL(req.url ?? '/', this.url);
     if (req.method === 'GET' && url.pathname === '/oauth/authorize') {
       const redirect = url.searchParams.get('redirect_uri');
-      if (url.searchParams.get('client_id') !== this.clientId || url.searchParams.get('response_type') !== 'code' || !redirect) {
+      if (
+        url.searchParams.get('client_id') !== this.clientId ||
+        url.searchParams.get('response_type') !== 'code' ||
+        !redirect
+      ) {
         return json(res, 400, { error: 'invalid_request' });
       }
       const code = `code-${randomBytes(8).toString('hex')}`;
@@ -83,7 +87,8 @@ export class OAuthStub {
     }
     if (req.method === 'POST' && url.pathname === '/oauth/token') {
       const form = new URLSearchParams(await readBody(req));
-      if (form.get('client_id') !== this.clientId || form.get('client_secret') !== this.clientSecret) return json(res, 401, { error: 'invalid_client' });
+      if (form.get('client_id') !== this.clientId || form.get('client_secret') !== this.clientSecret)
+        return json(res, 401, { error: 'invalid_client' });
       if (form.get('grant_type') === 'authorization_code') {
         this.counts.codeExchanges++;
         const code = form.get('code') ?? '';
@@ -105,7 +110,8 @@ export class OAuthStub {
     if (req.method === 'POST' && url.pathname === '/v2/meetings') {
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
       const grant = this.accessTokens.get(token);
-      if (!grant || grant.revoked || grant.expiresAt <= Date.now()) return json(res, 401, { code: 124, message: 'Invalid access token' });
+      if (!grant || grant.revoked || grant.expiresAt <= Date.now())
+        return json(res, 401, { code: 124, message: 'Invalid access token' });
       this.meetingTokens.push(token);
       if (this.failMeetings) return json(res, 503, { message: 'try later' });
       this.counts.meetings++;
