@@ -41,10 +41,7 @@ export function anonymousClient(): ApiClient {
  * Starts another copy of one of the system's processes with some settings changed (a second gateway with a low
  * rate limit, a second replica); the caller stops it.
  */
-export async function startExtraProcess(
-  name: string,
-  overrides: Record<string, string>,
-): Promise<{ process: ManagedProcess; url: string }> {
+export async function startExtraProcess(name: string, overrides: Record<string, string>): Promise<{ process: ManagedProcess; url: string }> {
   const spec = processes().find((p) => p.name === name);
   const base = system().processes[name];
   if (!spec || !base) throw new Error(`no process ${name}`);
