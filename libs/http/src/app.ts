@@ -133,6 +133,8 @@ export interface HttpAppOptions {
   routes: readonly Route[];
   /** Service-to-service routes, served under /internal (never routed by the gateway). */
   internalRoutes?: readonly Route[];
+  /** Browser pages outside /api/v1 that the gateway routes here (confirmation links, OAuth redirects). */
+  pageRoutes?: readonly Route[];
   readiness: ReadinessCheck;
   bodyLimits?: BodyLimits;
   /** Extra middleware mounted before the API router (e.g. metrics). */
@@ -168,7 +170,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   app.set('query parser', false);
   const router = new Router()
     .add('/api/v1', options.routes)
-    .add('/internal', [...(options.internalRoutes ?? []), routeListing(options.routes)]);
+    .add('/internal', [...(options.internalRoutes ?? []), routeListing(options.routes)])
+    .add('', options.pageRoutes ?? []);
   const log = options.logger;
   const limits = options.bodyLimits ?? DEFAULT_BODY_LIMITS;
 
