@@ -18,9 +18,11 @@ import type { Logger } from '@confab/logging';
 import type { Authenticator, RateLimitState } from './auth.js';
 import type { GatewayConfig, ServiceName } from './config.js';
 import { parseBasicAuth } from './credentials.js';
+import type { ApiDocs } from './docs.js';
 import { resolveRoute } from './routing.js';
 
 export interface GatewayDeps {
+  docs?: ApiDocs;
   config: GatewayConfig;
   logger: Logger;
   authenticator: Authenticator;
@@ -107,6 +109,17 @@ export function buildGateway(deps: GatewayDeps): HttpApp {
   app.use(requestContext);
   healthRoutes(app, deps.readiness);
   app.use(requestMetrics);
+  if (deps.docs) {
+    const docs = deps.docs;
+    app.get('/api/openapi.json', async (_req, res) => {
+      res.locals.route = 'docs';
+      res.json(await docs.document());
+    });
+    app.get('/api/docs', async (_req, res) => {
+      res.locals.route = 'docs';
+      res.type('html').send(await docs.page());
+    });
+  }
 
   app.use(async (req: Request, res: Response) => {
     const queryIndex = req.url.indexOf('?');

@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import { buildGateway } from './app.js';
 import { Authenticator, refusal } from './auth.js';
 import { loadConfig } from './config.js';
+import { ApiDocs } from './docs.js';
 
 async function main(): Promise<void> {
   let logger: Logger | undefined;
@@ -54,6 +55,7 @@ async function main(): Promise<void> {
     await bus.start();
 
     const app = buildGateway({
+      docs: new ApiDocs(config.services as Record<string, string>, config.internalSecret, '0.1.0', log),
       config,
       logger: log,
       authenticator,
