@@ -33,9 +33,15 @@ module.exports = {
     {
       ...common,
       displayName: 'e2e',
-      testMatch: ['<rootDir>/tests/e2e/**/*.e2e.spec.ts'],
+      testMatch: ['<rootDir>/tests/e2e/*.e2e.spec.ts'],
       globalSetup: '<rootDir>/tests/e2e/support/global-setup.ts',
       globalTeardown: '<rootDir>/tests/e2e/support/global-teardown.ts',
+    },
+    {
+      // Each fault test starts a system of its own (with private PostgreSQL/Redis/RabbitMQ where it breaks them).
+      ...common,
+      displayName: 'faults',
+      testMatch: ['<rootDir>/tests/e2e/faults/*.faults.spec.ts'],
     },
   ],
 };

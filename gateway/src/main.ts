@@ -55,7 +55,7 @@ async function main(): Promise<void> {
     await bus.start();
 
     const app = buildGateway({
-      docs: new ApiDocs(config.services as Record<string, string>, config.internalSecret, '0.1.0', log),
+      docs: new ApiDocs(config.services, config.internalSecret, '0.1.0', log),
       config,
       logger: log,
       authenticator,
