@@ -1,11 +1,10 @@
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { connect } from 'amqplib';
 import { signIdentity } from '@confab/identity';
 import { databaseServices, processes, type ProcessSpec } from './catalog.js';
 import { createDatabase, databaseUrl, dropDatabase, migrate } from './databases.js';
-import type { Infrastructure } from './infra.js';
+import { freePort, type Infrastructure } from './infra.js';
 import { ManagedProcess, waitReady } from './processes.js';
 
 export interface StackOptions {
@@ -22,18 +21,6 @@ export interface StackOptions {
 }
 
 export const DEV_INTERNAL_SECRET = 'confab-dev-internal-secret-change-me';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface ProcessDescription {
   name: string;

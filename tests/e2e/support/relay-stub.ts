@@ -9,7 +9,7 @@ import type { Socket } from 'node:net';
 export type RelayMode = 'accept' | 'refuse' | 'fail' | 'hang' | 'lose-first-answer' | 'reject-registration';
 
 /** A JSON request body as the relay received it. */
- 
+
 export type JsonBody = Record<string, any>;
 
 export interface RelayRequest {

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import freePort from './free-port';
 import {
   ApiClient,
   createWorld,
+  freePort,
   ManagedProcess,
   processes,
   waitReady,
