@@ -9,6 +9,7 @@ import { ChannelsRepository } from './repositories/channels.repository.js';
 import { Directory } from './repositories/directory.js';
 import { MessagesRepository } from './repositories/messages.repository.js';
 import { createPrisma } from './repositories/prisma.js';
+import { ReactionsRepository } from './repositories/reactions.repository.js';
 import { ReadModelRepository } from './repositories/readmodel.repository.js';
 import { Store } from './repositories/store.js';
 import { UserTopicsRepository } from './repositories/user_topics.repository.js';
@@ -34,6 +35,7 @@ export function buildDomain(config: MessagingConfig, logger: Logger, afterCommit
     messages: new MessagesRepository(store),
     attachments: new AttachmentsRepository(store),
     userTopics: new UserTopicsRepository(store),
+    reactions: new ReactionsRepository(store),
     directory,
     permissions: new Permissions({
       groupsOf: (realmId) => directory.groupsOf(realmId),

@@ -36,7 +36,7 @@ export function extractDirectRecipients(raw: string): string[] | number[] {
   const mixed = () => invalid('Recipient lists may contain emails or user IDs, but not both.');
   if (typeof data[0] === 'string') {
     if (!data.every((d) => typeof d === 'string')) throw mixed();
-    return [...new Set((data).map((e) => e.trim()))].filter(Boolean);
+    return [...new Set(data.map((e) => e.trim()))].filter(Boolean);
   }
   if (!isInt(data[0])) throw invalid('Invalid data type for recipients');
   if (!data.every(isInt)) throw mixed();

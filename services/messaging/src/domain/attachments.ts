@@ -26,7 +26,7 @@ function toRecord(a: AttachmentWithMessages) {
 async function changeEvent(
   domain: Domain,
   tx: Tx,
-  contract: typeof contracts.attachmentAdded  ,
+  contract: typeof contracts.attachmentAdded,
   attachment: Attachment,
   meta: Meta,
 ): Promise<OutboxRecord> {

@@ -3,6 +3,7 @@ import type { AttachmentsRepository } from '../repositories/attachments.reposito
 import type { ChannelsRepository } from '../repositories/channels.repository.js';
 import type { Directory } from '../repositories/directory.js';
 import type { MessagesRepository } from '../repositories/messages.repository.js';
+import type { ReactionsRepository } from '../repositories/reactions.repository.js';
 import type { ReadModelRepository } from '../repositories/readmodel.repository.js';
 import type { Store } from '../repositories/store.js';
 import type { UserTopicsRepository } from '../repositories/user_topics.repository.js';
@@ -19,6 +20,7 @@ export interface Domain {
   messages: MessagesRepository;
   attachments: AttachmentsRepository;
   userTopics: UserTopicsRepository;
+  reactions: ReactionsRepository;
   directory: Directory;
   permissions: Permissions;
   renderer: Renderer;

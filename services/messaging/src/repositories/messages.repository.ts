@@ -1,4 +1,6 @@
 import type { StoredMessage } from '../domain/types.js';
+import { FLAG } from '../domain/flags.js';
+import type { NarrowSql } from './message-query.js';
 import { RECIPIENT_DIRECT } from '../domain/types.js';
 import type { Tx } from './prisma.js';
 import { validId } from './prisma.js';
@@ -252,5 +254,149 @@ export class MessagesRepository {
       topicKey,
     );
     return rows.map((r) => r.user_id);
+  }
+
+  /** Runs a narrow query with an extra condition, ordering and limit (each call has its own parameter list). */
+  private async narrowQuery(
+    narrow: NarrowSql,
+    extra: (param: (v: unknown) => string) => { where: string[]; order: string; limit: number },
+  ) {
+    const values = [...narrow.values];
+    const param = (v: unknown) => {
+      values.push(v);
+      return `$${values.length}`;
+    };
+    const { where, order, limit } = extra(param);
+    const from = narrow.from;
+    const sql = `SELECT ${from.idColumn} AS id, ${from.flags} AS flags ${from.sql} ${narrow.where(where)} ORDER BY ${from.idColumn} ${order} LIMIT ${limit}`;
+    return this.db.$queryRawUnsafe<{ id: number; flags: number }[]>(sql, ...values);
+  }
+
+  /**
+   * Zulip's limit_query: up to num_before rows before the anchor and num_after after it (each with one row of
+   * headroom, so the caller can tell whether it reached the oldest or newest message).
+   */
+  async fetchRange(
+    narrow: NarrowSql,
+    range: {
+      anchor: number;
+      includeAnchor: boolean;
+      numBefore: number;
+      numAfter: number;
+      anchoredLeft: boolean;
+      anchoredRight: boolean;
+    },
+  ): Promise<{ id: number; flags: number }[]> {
+    const id = narrow.from.idColumn;
+    const needBefore = !range.anchoredLeft && range.numBefore > 0;
+    const needAfter = !range.anchoredRight && range.numAfter > 0;
+    const results: { id: number; flags: number }[] = [];
+    if (needBefore) {
+      const rows = await this.narrowQuery(narrow, (param) => ({
+        where: range.anchoredRight ? [] : [`${id} ${range.includeAnchor ? '<=' : '<'} ${param(range.anchor)}`],
+        order: 'DESC',
+        limit: range.numBefore + (range.anchoredRight ? 0 : 1),
+      }));
+      results.push(...rows.reverse());
+    }
+    if (needAfter) {
+      const rows = await this.narrowQuery(narrow, (param) => ({
+        where: range.anchoredLeft ? [] : [`${id} ${range.includeAnchor ? '>=' : '>'} ${param(range.anchor)}`],
+        order: 'ASC',
+        limit: range.numAfter + 1,
+      }));
+      results.push(...rows);
+    }
+    if (!needBefore && !needAfter && range.includeAnchor) {
+      results.push(
+        ...(await this.narrowQuery(narrow, (param) => ({
+          where: [`${id} = ${param(range.anchor)}`],
+          order: 'ASC',
+          limit: 1,
+        }))),
+      );
+    }
+    const seen = new Set<number>();
+    return results.filter((r) => (seen.has(r.id) ? false : (seen.add(r.id), true))).sort((a, b) => a.id - b.id);
+  }
+
+  /** Which of these messages match the narrow, with the user's flags. */
+  async fetchIds(narrow: NarrowSql, ids: readonly number[]): Promise<{ id: number; flags: number }[]> {
+    const wanted = [...new Set(ids.filter(validId))];
+    if (wanted.length === 0) return [];
+    return this.narrowQuery(narrow, (param) => ({
+      where: [`${narrow.from.idColumn} = ANY(${param(wanted)}::int[])`],
+      order: 'ASC',
+      limit: wanted.length,
+    }));
+  }
+
+  /** The oldest unread message matching the narrow (only the user's own rows can be unread). */
+  async firstUnread(narrow: NarrowSql): Promise<number | null> {
+    const rows = await this.narrowQuery(narrow, () => ({
+      where: [`um.message_id IS NOT NULL AND (um.flags & ${FLAG.read}) = 0`],
+      order: 'ASC',
+      limit: 1,
+    }));
+    return rows[0]?.id ?? null;
+  }
+
+  async messagesByIds(ids: readonly number[], tx?: Tx): Promise<StoredMessage[]> {
+    const wanted = [...new Set(ids.filter(validId))];
+    if (wanted.length === 0) return [];
+    const rows = await (tx ?? this.db).$queryRawUnsafe<MessageRow[]>(
+      `SELECT ${MESSAGE_COLUMNS} FROM messages m JOIN recipients r ON r.id = m.recipient_id WHERE m.id = ANY($1::int[]) ORDER BY m.id`,
+      wanted,
+    );
+    return rows.map(toMessage);
+  }
+
+  /** The user's flags on each of the messages they have a row for. */
+  async flagsFor(userId: number, messageIds: readonly number[], tx?: Tx): Promise<Map<number, number>> {
+    const wanted = [...new Set(messageIds.filter(validId))];
+    if (wanted.length === 0) return new Map();
+    const rows = await (tx ?? this.db).userMessage.findMany({
+      where: { userId, messageId: { in: wanted } },
+      select: { messageId: true, flags: true },
+    });
+    return new Map(rows.map((r) => [r.messageId, r.flags]));
+  }
+
+  /** Users with a row for the message. */
+  async holders(messageId: number, tx?: Tx): Promise<number[]> {
+    const rows = await (tx ?? this.db).userMessage.findMany({ where: { messageId }, select: { userId: true } });
+    return rows.map((r) => r.userId);
+  }
+
+  /** Rows for messages the user never received but acts on (Zulip's historical UserMessage rows). */
+  async createHistoricalRows(tx: Tx, userId: number, messageIds: readonly number[]): Promise<void> {
+    if (messageIds.length === 0) return;
+    await tx.userMessage.createMany({
+      data: messageIds.map((messageId) => ({ userId, messageId, flags: FLAG.read | FLAG.historical })),
+      skipDuplicates: true,
+    });
+  }
+
+  async setFlag(tx: Tx, userId: number, messageIds: readonly number[], bit: number, on: boolean): Promise<number> {
+    if (messageIds.length === 0) return 0;
+    return tx.$executeRawUnsafe(
+      on
+        ? 'UPDATE user_messages SET flags = flags | $3 WHERE user_id = $1 AND message_id = ANY($2::int[]) AND (flags & $3) = 0'
+        : 'UPDATE user_messages SET flags = flags & ~$3 WHERE user_id = $1 AND message_id = ANY($2::int[]) AND (flags & $3) <> 0',
+      userId,
+      [...messageIds],
+      bit,
+    );
+  }
+
+  /** Locks the message row for a change; false when it is gone. */
+  async lockMessage(tx: Tx, messageId: number): Promise<boolean> {
+    const rows = await tx.$queryRawUnsafe<unknown[]>('SELECT id FROM messages WHERE id = $1 FOR UPDATE', messageId);
+    return rows.length > 0;
+  }
+
+  async deleteMessages(tx: Tx, messageIds: readonly number[]): Promise<void> {
+    await tx.$executeRawUnsafe('DELETE FROM user_messages WHERE message_id = ANY($1::int[])', [...messageIds]);
+    await tx.$executeRawUnsafe('DELETE FROM messages WHERE id = ANY($1::int[])', [...messageIds]);
   }
 }

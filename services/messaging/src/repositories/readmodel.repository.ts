@@ -94,8 +94,8 @@ function groupData(g: contracts.GroupRecord) {
 /** Maps `user_settings.changed` keys onto the settings this service keeps. */
 export function pickUserSettings(settings: Record<string, unknown>): Partial<UserSettings> {
   const out: Partial<UserSettings> = {};
-  const bool = (key: string) => (typeof settings[key] === 'boolean' ? (settings[key]) : undefined);
-  const int = (key: string) => (typeof settings[key] === 'number' ? (settings[key]) : undefined);
+  const bool = (key: string) => (typeof settings[key] === 'boolean' ? settings[key] : undefined);
+  const int = (key: string) => (typeof settings[key] === 'number' ? settings[key] : undefined);
   const assign = <K extends keyof UserSettings>(field: K, value: UserSettings[K] | undefined) => {
     if (value !== undefined) out[field] = value;
   };

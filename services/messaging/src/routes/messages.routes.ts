@@ -2,6 +2,8 @@ import { invalid } from '@confab/errors';
 import { p, route } from '@confab/http';
 import { actorFor } from '../domain/actor.js';
 import { clientName } from '../domain/client.js';
+import { fetchMessages, fetchOneMessage, parseAnchor } from '../domain/fetch.js';
+import { narrowSchema } from '../domain/narrow.js';
 import { sendMessage } from '../domain/send.js';
 import type { MessagingDeps } from '../deps.js';
 
@@ -38,6 +40,54 @@ export function messageRoutes(deps: MessagingDeps) {
           localId: params.local_id,
           readBySender: params.read_by_sender,
           client: clientName(req.headers['user-agent'], params.client),
+        });
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/messages',
+      auth: 'user',
+      params: {
+        anchor: p.string().optional(),
+        include_anchor: p.bool().default(true),
+        num_before: p.int({ min: 0 }).optional(),
+        num_after: p.int({ min: 0 }).optional(),
+        narrow: p.json(narrowSchema).default([]),
+        use_first_unread_anchor: p.bool().default(false),
+        client_gravatar: p.bool().default(true),
+        apply_markdown: p.bool().default(true),
+        message_ids: p.intList().optional(),
+        allow_empty_topic_name: p.bool().default(false),
+      },
+      async handler({ identity, params, requestId }) {
+        const actor = await actorFor(domain, identity, requestId);
+        const byIds = params.message_ids !== undefined;
+        return fetchMessages(domain, actor, {
+          anchor: byIds ? 0 : parseAnchor(params.anchor, params.use_first_unread_anchor),
+          includeAnchor: params.include_anchor,
+          numBefore: params.num_before,
+          numAfter: params.num_after,
+          narrow: params.narrow,
+          messageIds: params.message_ids,
+          options: {
+            applyMarkdown: params.apply_markdown,
+            clientGravatar: params.client_gravatar,
+            allowEmptyTopicName: params.allow_empty_topic_name,
+          },
+        });
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/messages/{message_id:int}',
+      auth: 'user',
+      params: { apply_markdown: p.bool().default(true), allow_empty_topic_name: p.bool().default(false) },
+      async handler({ identity, params, path, requestId }) {
+        const actor = await actorFor(domain, identity, requestId);
+        return fetchOneMessage(domain, actor, path.message_id, {
+          applyMarkdown: params.apply_markdown,
+          clientGravatar: false,
+          allowEmptyTopicName: params.allow_empty_topic_name,
         });
       },
     }),
