@@ -1,0 +1,14 @@
+export { extractReferences, renderMarkdown, renderMessage } from './render.js';
+export { topicKey } from './context.js';
+export { allEmoji, emojiByCode, emojiByName, type EmojiInfo } from './emoji/catalog.js';
+export {
+  checkReactionEmoji,
+  resolveReactionEmoji,
+  REACTION_TYPES,
+  SERVICE_EXTRA_EMOJI,
+  type ReactionCheck,
+  type ReactionType,
+  type RealmEmojiRecord,
+} from './emoji/reactions.js';
+export { sanitizeUrl } from './urls.js';
+export type * from './types.js';
