@@ -95,14 +95,12 @@ describe('POST /messages', () => {
         [world.user('hamlet').id, othello.id].sort((a, b) => a - b),
       );
     }
-    const both = await world
-      .as('othello')
-      .get('/messages', {
-        anchor: 'newest',
-        num_before: 10,
-        num_after: 0,
-        narrow: [{ operator: 'dm', operand: [world.user('hamlet').id] }],
-      });
+    const both = await world.as('othello').get('/messages', {
+      anchor: 'newest',
+      num_before: 10,
+      num_after: 0,
+      narrow: [{ operator: 'dm', operand: [world.user('hamlet').id] }],
+    });
     expect((both.body.messages as { id: number }[]).map((m) => m.id)).toEqual([byIds.body.id, byEmails.body.id]);
   });
 
@@ -324,13 +322,11 @@ describe('POST /messages', () => {
   });
 
   it('applies a channel that requires topics', async () => {
-    const created = await world
-      .as('iago')
-      .post('/channels/create', {
-        name: 'topics-required',
-        subscribers: [world.user('hamlet').id],
-        topics_policy: JSON.stringify('disable_empty_topic'),
-      });
+    const created = await world.as('iago').post('/channels/create', {
+      name: 'topics-required',
+      subscribers: [world.user('hamlet').id],
+      topics_policy: JSON.stringify('disable_empty_topic'),
+    });
     expectSuccess(created, 'POST', '/channels/create');
     expectError(
       await send(hamlet, { type: 'stream', to: 'topics-required', topic: '(no topic)', content: 'x' }),

@@ -2,7 +2,7 @@ import type { Logger } from '@confab/logging';
 import type { MessagingConfig } from './config.js';
 import type { Domain } from './domain/context.js';
 import { Permissions } from './domain/permissions.js';
-import { PlainRenderer } from './domain/render-plain.js';
+import { MarkdownRenderer } from './domain/render-markdown.js';
 import { Backfill, SettingsClient } from './events/backfill.js';
 import { AttachmentsRepository } from './repositories/attachments.repository.js';
 import { ChannelsRepository } from './repositories/channels.repository.js';
@@ -41,7 +41,7 @@ export function buildDomain(config: MessagingConfig, logger: Logger, afterCommit
       groupsOf: (realmId) => directory.groupsOf(realmId),
       memberGroupIds: (userId, groupIds) => readModel.memberGroupIds(userId, groupIds),
     }),
-    renderer: new PlainRenderer(),
+    renderer: new MarkdownRenderer(readModel, channels, directory),
     files: new LocalDiskStore(config.uploads.dir),
     logger,
     fetchMissing: backfill,

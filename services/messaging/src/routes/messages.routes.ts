@@ -4,6 +4,7 @@ import { actorFor } from '../domain/actor.js';
 import { clientName } from '../domain/client.js';
 import { fetchMessages, fetchOneMessage, parseAnchor } from '../domain/fetch.js';
 import { narrowSchema } from '../domain/narrow.js';
+import { deleteMessage, updateFlags } from '../domain/message-actions.js';
 import { sendMessage } from '../domain/send.js';
 import type { MessagingDeps } from '../deps.js';
 
@@ -89,6 +90,26 @@ export function messageRoutes(deps: MessagingDeps) {
           clientGravatar: false,
           allowEmptyTopicName: params.allow_empty_topic_name,
         });
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/messages/flags',
+      auth: 'user',
+      params: { messages: p.intList(), op: p.string(), flag: p.string() },
+      async handler({ identity, params, requestId }) {
+        const actor = await actorFor(domain, identity, requestId);
+        return updateFlags(domain, actor, { messages: params.messages, op: params.op, flag: params.flag });
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/messages/{message_id:int}',
+      auth: 'user',
+      async handler({ identity, path, requestId }) {
+        const actor = await actorFor(domain, identity, requestId);
+        await deleteMessage(domain, actor, path.message_id);
+        return {};
       },
     }),
     route({
