@@ -15,6 +15,8 @@ const common = { transform, moduleNameMapper, testPathIgnorePatterns: ignore, te
 
 /** @type {import('jest').Config} */
 module.exports = {
+  // Jest reads the timeout globally, not per project: integration and e2e hooks start databases and processes.
+  testTimeout: 60_000,
   projects: [
     {
       ...common,
@@ -26,7 +28,6 @@ module.exports = {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/{libs,services,gateway}/**/*.int.spec.ts'],
-      testTimeout: 60_000,
     },
     {
       ...common,
@@ -34,7 +35,6 @@ module.exports = {
       testMatch: ['<rootDir>/tests/e2e/**/*.e2e.spec.ts'],
       globalSetup: '<rootDir>/tests/e2e/support/global-setup.ts',
       globalTeardown: '<rootDir>/tests/e2e/support/global-teardown.ts',
-      testTimeout: 60_000,
     },
   ],
 };

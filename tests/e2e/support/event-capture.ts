@@ -9,6 +9,12 @@ export interface CapturedEvent {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Captures still listening; closed after each test file even when a test failed before stopping its own. */
+const open = new Set<EventCapture>();
+afterAll(async () => {
+  for (const capture of [...open]) await capture.stop();
+});
+
 /**
  * Listens on the run's event exchange (as the events service will), so tests can check what a request announced.
  * Events of other organizations are filtered out by realm id.
@@ -21,6 +27,7 @@ export class EventCapture {
     const capture = new EventCapture();
     const connection = await connect(system().amqpUrl);
     capture.connection = connection;
+    open.add(capture);
     const channel = await connection.createChannel();
     const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
     for (const key of routingKeys) await channel.bindQueue(queue, system().exchange, key);
@@ -53,6 +60,7 @@ export class EventCapture {
   }
 
   async stop(): Promise<void> {
-    await this.connection?.close();
+    if (!open.delete(this)) return;
+    await this.connection?.close().catch(() => undefined);
   }
 }

@@ -1,7 +1,13 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { contracts } from '@confab/events';
-import { serviceToken, type World } from '@confab/devkit';
+import { REPO_ROOT, serviceToken, type ApiClient, type World } from '@confab/devkit';
 import { publishEvent } from './events';
 import { system } from './system';
+
+const execFileAsync = promisify(execFile);
 
 /** The organization's record as the settings service publishes it. */
 export async function realmRecordOf(world: World): Promise<contracts.RealmRecord> {
@@ -55,4 +61,42 @@ export async function extraMembers(world: World, count: number): Promise<number[
     ids.push(id);
   }
   return ids;
+}
+
+/**
+ * Real accounts beyond the development ones, created with the settings service's admin CLI (whose events the
+ * running settings service publishes); each comes with an API client.
+ */
+export async function extraAccounts(
+  world: World,
+  count: number,
+): Promise<{ id: number; email: string; client: ApiClient }[]> {
+  const info = system();
+  const accounts: { id: number; email: string; client: ApiClient }[] = [];
+  for (let i = 0; i < count; i++) {
+    const email = `extra-${randomBytes(4).toString('hex')}@zulip.com`;
+    const { stdout } = await execFileAsync(
+      process.execPath,
+      [
+        join(REPO_ROOT, 'services/settings/dist/cli.js'),
+        'create-user',
+        '--realm',
+        world.realm.string_id,
+        '--email',
+        email,
+        '--name',
+        `Extra ${email.slice(6, 14)}`,
+      ],
+      {
+        env: { ...process.env, SETTINGS_DATABASE_URL: info.databases.settings },
+      },
+    );
+    const created = JSON.parse(stdout.trim().split('\n').pop()!) as { user_id: number; email: string; api_key: string };
+    accounts.push({
+      id: created.user_id,
+      email: created.email,
+      client: world.anonymous().withCredentials(created.email, created.api_key),
+    });
+  }
+  return accounts;
 }
