@@ -454,7 +454,8 @@ export async function unsubscribeFromChannels(
   const found = await domain.channels.channelsByNames(actor.realm.id, names);
   const missing = names.filter((n) => !found.has(n.toLowerCase()));
   if (missing.length > 0) throw invalid(`Channel(s) (${missing.join(', ')}) do not exist`);
-  const channels = [...new Map([...found.values()].map((c) => [c.id, c])).values()];
+  // In the order the request named them, once each.
+  const channels = [...new Map(names.map((n) => found.get(n.toLowerCase())!).map((c) => [c.id, c])).values()];
   if (unsubscribingOthers) {
     const subs = await domain.channels.subscriptionsFor(
       actor.user.id,
