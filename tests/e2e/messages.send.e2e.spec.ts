@@ -1,5 +1,6 @@
 import type { ApiClient, World } from '@confab/devkit';
 import { expectError, expectSuccess } from './support/expect';
+import { EventCapture } from './support/event-capture';
 import { newWorld } from './support/system';
 import { updateRealm } from './support/world-facts';
 
@@ -359,5 +360,52 @@ describe('POST /messages in an organization that requires topics', () => {
       'POST',
       '/messages',
     );
+  });
+});
+
+describe('POST /messages events', () => {
+  it('announces the message with what the events service needs for each recipient', async () => {
+    const world = await newWorld();
+    const events = await EventCapture.start(['message.sent', 'user_topic.changed'], world.realm.realm_id);
+    const sent = await world.as('hamlet').post('/messages', {
+      type: 'stream',
+      to: 'Verona',
+      topic: 'announced',
+      content: 'hello @**Othello, the Moor of Venice**',
+      queue_id: 'queue-1',
+      local_id: '42.01',
+      read_by_sender: true,
+    });
+    expectSuccess(sent, 'POST', '/messages');
+    const event = await events.next('message.sent', (p) => p.message.id === sent.body.id);
+    const hamlet = world.user('hamlet').id;
+    const othello = world.user('othello').id;
+    expect(event).toMatchObject({
+      local_id: '42.01',
+      sender_queue_id: 'queue-1',
+      stream: { name: 'Verona', invite_only: false, is_web_public: false },
+      message: {
+        id: sent.body.id,
+        type: 'stream',
+        sender_id: hamlet,
+        sender_email: 'hamlet@zulip.com',
+        display_recipient: 'Verona',
+        subject: 'announced',
+        content: 'hello @**Othello, the Moor of Venice**',
+        rendered_content: expect.stringContaining('user-mention'),
+      },
+    });
+    // The sender first, then every other subscriber.
+    expect(event.user_ids[0]).toBe(hamlet);
+    expect([...event.user_ids].sort()).toEqual(Object.values(world.users).map((u) => u.id).sort());
+    expect(event.flags).toEqual({ [String(hamlet)]: ['read'], [String(othello)]: ['mentioned'] });
+    expect(await events.next('user_topic.changed', (p) => p.user_id === hamlet)).toMatchObject({ topic_name: 'announced', visibility_policy: 3 });
+
+    const dm = await world.as('hamlet').post('/messages', { type: 'direct', to: [othello], content: 'private' });
+    const dmEvent = await events.next('message.sent', (p) => p.message.id === dm.body.id);
+    expect(dmEvent).toMatchObject({ stream: null, local_id: null, sender_queue_id: null, message: { type: 'private' } });
+    expect([...dmEvent.user_ids].sort()).toEqual([hamlet, othello].sort());
+    expect(dmEvent.flags).toEqual({});
+    await events.stop();
   });
 });
