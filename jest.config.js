@@ -7,11 +7,12 @@ const transform = {
   ],
 };
 const moduleNameMapper = {
-  '^@confab/(config|errors|events|http|identity|logging|testing|markdown)$': '<rootDir>/libs/$1/src',
-  '^(\\.{1,2}/.*)\\.js$': '$1',
+  '^@confab/(config|devkit|errors|events|http|identity|logging|markdown)$': '<rootDir>/libs/$1/src',
 };
 const ignore = ['/node_modules/', '/dist/'];
-const common = { transform, moduleNameMapper, testPathIgnorePatterns: ignore, testEnvironment: 'node' };
+// Sources import './x.js' (Node16 ESM-style specifiers); the resolver finds the .ts file behind it.
+const resolver = '<rootDir>/jest.resolver.js';
+const common = { transform, moduleNameMapper, resolver, testPathIgnorePatterns: ignore, testEnvironment: 'node' };
 
 /** @type {import('jest').Config} */
 module.exports = {

@@ -3,7 +3,16 @@ import { Agent } from 'node:http';
 import express, { type Request, type Response } from 'express';
 import { createProxyMiddleware, type RequestHandler } from 'http-proxy-middleware';
 import { ConfabError, rateLimited } from '@confab/errors';
-import { healthRoutes, notFoundResponse, requestContext, sendError, type HttpApp, type ReadinessCheck } from '@confab/http';
+import {
+  collectProcessMetrics,
+  healthRoutes,
+  notFoundResponse,
+  requestContext,
+  requestMetrics,
+  sendError,
+  type HttpApp,
+  type ReadinessCheck,
+} from '@confab/http';
 import { IDENTITY_HEADER, type Identity, type IdentitySigner } from '@confab/identity';
 import type { Logger } from '@confab/logging';
 import type { Authenticator, RateLimitState } from './auth.js';
@@ -41,11 +50,19 @@ function upstreamFailure(res: ServerResponse, err: NodeJS.ErrnoException, log: L
 }
 
 /** One streaming proxy per service, over keep-alive connections; the body is never parsed here. */
-function createProxies(config: GatewayConfig, log: Logger): Partial<Record<ServiceName, RequestHandler<IncomingMessage, ServerResponse>>> {
+function createProxies(
+  config: GatewayConfig,
+  log: Logger,
+): Partial<Record<ServiceName, RequestHandler<IncomingMessage, ServerResponse>>> {
   const proxies: Partial<Record<ServiceName, RequestHandler<IncomingMessage, ServerResponse>>> = {};
   for (const [name, target] of Object.entries(config.services) as [ServiceName, string][]) {
     // Idle sockets are dropped after 30 s, before the services' 65 s keep-alive timeout closes them under us.
-    const agent = new Agent({ keepAlive: true, maxSockets: config.proxyMaxSockets, maxFreeSockets: 64, timeout: 30_000 });
+    const agent = new Agent({
+      keepAlive: true,
+      maxSockets: config.proxyMaxSockets,
+      maxFreeSockets: 64,
+      timeout: 30_000,
+    });
     proxies[name] = createProxyMiddleware<IncomingMessage, ServerResponse>({
       target,
       agent,
@@ -56,7 +73,7 @@ function createProxies(config: GatewayConfig, log: Logger): Partial<Record<Servi
       plugins: [
         (proxyServer) => {
           proxyServer.on('error', (err, _req, res) => {
-            if ('writeHead' in res) upstreamFailure(res, err as NodeJS.ErrnoException, log);
+            if ('writeHead' in res) upstreamFailure(res, err, log);
             else res.destroy();
           });
         },
@@ -86,18 +103,24 @@ export function buildGateway(deps: GatewayDeps): HttpApp {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', false);
+  collectProcessMetrics('gateway');
   app.use(requestContext);
   healthRoutes(app, deps.readiness);
+  app.use(requestMetrics);
 
   app.use(async (req: Request, res: Response) => {
     const queryIndex = req.url.indexOf('?');
     const pathname = queryIndex === -1 ? req.url : req.url.slice(0, queryIndex);
     const target = resolveRoute(pathname);
     if (!target) return notFoundResponse(res);
+    res.locals.route = target.service;
     try {
       const proxy = proxies[target.service];
       if (!proxy) {
-        throw new ConfabError('Service temporarily unavailable, retry later', { status: 503, code: 'SERVICE_UNAVAILABLE' });
+        throw new ConfabError('Service temporarily unavailable, retry later', {
+          status: 503,
+          code: 'SERVICE_UNAVAILABLE',
+        });
       }
       let identity: Identity;
       let rate: RateLimitState;

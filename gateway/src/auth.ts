@@ -66,7 +66,9 @@ export class Authenticator {
   }
 
   private cacheKey(credentials: BasicCredentials): string {
-    const digest = createHash('sha256').update(`${credentials.email.toLowerCase()}\0${credentials.apiKey}`).digest('hex');
+    const digest = createHash('sha256')
+      .update(`${credentials.email.toLowerCase()}\0${credentials.apiKey}`)
+      .digest('hex');
     return `${this.options.prefix}:auth:${digest}`;
   }
 
@@ -74,16 +76,24 @@ export class Authenticator {
     return `${this.options.prefix}:authkeys:${userId}`;
   }
 
-  async authenticate(credentials: BasicCredentials, nowMs = Date.now()): Promise<{ identity: UserIdentity; rate: RateLimitState }> {
+  async authenticate(
+    credentials: BasicCredentials,
+    nowMs = Date.now(),
+  ): Promise<{ identity: UserIdentity; rate: RateLimitState }> {
     if (credentials.apiKey === '') throw unauthorized('Invalid API key');
     const cacheKey = this.cacheKey(credentials);
     const { index } = windowOf(nowMs);
     const rlPrefix = `${this.options.prefix}:rl:user:`;
-    const hit = (await (
-      this.redis as unknown as { confabAuthLookup(key: string, ...args: (string | number)[]): Promise<[string, number] | null> }
-    ).confabAuthLookup(cacheKey, rlPrefix, index, WINDOW_SECONDS + 1)) as [string, number] | null;
+    const hit = await (
+      this.redis as unknown as {
+        confabAuthLookup(key: string, ...args: (string | number)[]): Promise<[string, number] | null>;
+      }
+    ).confabAuthLookup(cacheKey, rlPrefix, index, WINDOW_SECONDS + 1);
     if (hit) {
-      return { identity: JSON.parse(hit[0]) as UserIdentity, rate: rateLimitState(this.options.perUserPerMinute, hit[1], nowMs) };
+      return {
+        identity: JSON.parse(hit[0]) as UserIdentity,
+        rate: rateLimitState(this.options.perUserPerMinute, hit[1], nowMs),
+      };
     }
     const identity = await this.options.verify(credentials);
     const rateKey = `${rlPrefix}${identity.userId}:${index}`;
@@ -103,7 +113,11 @@ export class Authenticator {
   async countAnonymous(ip: string, nowMs = Date.now()): Promise<RateLimitState> {
     const { index } = windowOf(nowMs);
     const key = `${this.options.prefix}:rl:ip:${ip}:${index}`;
-    const results = await this.redis.multi().incr(key).expire(key, WINDOW_SECONDS + 1, 'NX').exec();
+    const results = await this.redis
+      .multi()
+      .incr(key)
+      .expire(key, WINDOW_SECONDS + 1, 'NX')
+      .exec();
     return rateLimitState(this.options.perIpPerMinute, Number(results?.[0]?.[1] ?? 1), nowMs);
   }
 

@@ -1,5 +1,6 @@
 import { contracts, EventBus } from '@confab/events';
-import { closeOnSignals, exitOnStartupFailure, listen } from '@confab/http';
+import express from 'express';
+import { closeOnSignals, exitOnStartupFailure, listen, metricsRoute } from '@confab/http';
 import { IdentitySigner, signIdentity, type UserIdentity } from '@confab/identity';
 import { createLogger, type Logger } from '@confab/logging';
 import { Redis } from 'ioredis';
@@ -36,7 +37,12 @@ async function main(): Promise<void> {
     });
 
     // Cached credentials are dropped when the user they belong to changes in a way that matters for access.
-    const bus = new EventBus({ url: config.amqp.url, exchange: config.amqp.exchange, logger: log, queueExpiresMs: config.queueExpiresMs });
+    const bus = new EventBus({
+      url: config.amqp.url,
+      exchange: config.amqp.exchange,
+      logger: log,
+      queueExpiresMs: config.queueExpiresMs,
+    });
     const forget = async (userId: number) => authenticator.forgetUser(userId);
     bus
       .consumer('gateway.auth-cache')
@@ -62,8 +68,12 @@ async function main(): Promise<void> {
     });
     const server = await listen(app, config.port);
     log.info({ port: server.port, services: config.services }, 'gateway listening');
+    const metricsApp = express();
+    metricsRoute(metricsApp);
+    const metrics = config.metricsPort ? await listen(metricsApp, config.metricsPort) : undefined;
     closeOnSignals(log, [
       ['http', () => server.close()],
+      ['metrics', async () => metrics?.close()],
       ['event bus', () => bus.close()],
       ['redis', () => redis.quit()],
     ]);

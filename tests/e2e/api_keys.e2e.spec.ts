@@ -10,25 +10,45 @@ describe('POST /fetch_api_key', () => {
   });
 
   it('returns a working API key, the email and the user id', async () => {
-    const response = await world.anonymous().post('/fetch_api_key', { username: 'iago@zulip.com', password: DEV_PASSWORD });
+    const response = await world
+      .anonymous()
+      .post('/fetch_api_key', { username: 'iago@zulip.com', password: DEV_PASSWORD });
     expectSuccess(response, 'POST', '/fetch_api_key');
-    expect(response.body).toEqual({ result: 'success', msg: '', api_key: expect.stringMatching(/^[A-Za-z0-9]{32}$/), email: 'iago@zulip.com', user_id: world.user('iago').id });
-    const me = await world.anonymous().withCredentials('iago@zulip.com', response.body.api_key as string).get('/users/me');
+    expect(response.body).toEqual({
+      result: 'success',
+      msg: '',
+      api_key: expect.stringMatching(/^[A-Za-z0-9]{32}$/),
+      email: 'iago@zulip.com',
+      user_id: world.user('iago').id,
+    });
+    const me = await world
+      .anonymous()
+      .withCredentials('iago@zulip.com', response.body.api_key as string)
+      .get('/users/me');
     expect(me.body.user_id).toBe(world.user('iago').id);
   });
 
   it('refuses a wrong password with 401 AUTHENTICATION_FAILED', async () => {
-    const response = await world.anonymous().post('/fetch_api_key', { username: 'hamlet@zulip.com', password: 'wrong' });
+    const response = await world
+      .anonymous()
+      .post('/fetch_api_key', { username: 'hamlet@zulip.com', password: 'wrong' });
     expectError(response, 401, 'AUTHENTICATION_FAILED', 'Your username or password is incorrect');
   });
 
   it('refuses an unknown user the same way', async () => {
-    const response = await world.anonymous().post('/fetch_api_key', { username: 'nobody@zulip.com', password: DEV_PASSWORD });
+    const response = await world
+      .anonymous()
+      .post('/fetch_api_key', { username: 'nobody@zulip.com', password: DEV_PASSWORD });
     expectError(response, 401, 'AUTHENTICATION_FAILED', 'Your username or password is incorrect');
   });
 
   it('refuses a username that is not an email address', async () => {
-    expectError(await world.anonymous().post('/fetch_api_key', { username: 'iago', password: 'x' }), 400, 'BAD_REQUEST', 'Enter a valid email address.');
+    expectError(
+      await world.anonymous().post('/fetch_api_key', { username: 'iago', password: 'x' }),
+      400,
+      'BAD_REQUEST',
+      'Enter a valid email address.',
+    );
   });
 
   it("reports a missing parameter with Zulip's code", async () => {
@@ -38,7 +58,9 @@ describe('POST /fetch_api_key', () => {
 
   it('answers 401 USER_DEACTIVATED for a deactivated account', async () => {
     await world.as('iago').delete(`/users/${world.user('aaron').id}`);
-    const response = await world.anonymous().post('/fetch_api_key', { username: 'aaron@zulip.com', password: DEV_PASSWORD });
+    const response = await world
+      .anonymous()
+      .post('/fetch_api_key', { username: 'aaron@zulip.com', password: DEV_PASSWORD });
     expectError(response, 401, 'USER_DEACTIVATED', 'Account is deactivated');
   });
 
@@ -47,11 +69,15 @@ describe('POST /fetch_api_key', () => {
       const r = await world.anonymous().post('/fetch_api_key', { username: 'prospero@zulip.com', password: `bad${i}` });
       expect(r.status).toBe(401);
     }
-    const limited = await world.anonymous().post('/fetch_api_key', { username: 'prospero@zulip.com', password: DEV_PASSWORD });
+    const limited = await world
+      .anonymous()
+      .post('/fetch_api_key', { username: 'prospero@zulip.com', password: DEV_PASSWORD });
     expectError(limited, 429, 'RATE_LIMIT_HIT', 'API usage exceeded rate limit');
     expect(limited.body['retry-after']).toBeGreaterThan(0);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    const other = await world.anonymous().post('/fetch_api_key', { username: 'cordelia@zulip.com', password: DEV_PASSWORD });
+    const other = await world
+      .anonymous()
+      .post('/fetch_api_key', { username: 'cordelia@zulip.com', password: DEV_PASSWORD });
     expect(other.status).toBe(200);
   });
 });
@@ -63,16 +89,24 @@ describe('POST /jwt/fetch_api_key', () => {
     world = await newWorld();
     noJwtWorld = await newWorld({ jwtKey: null });
   });
-  const sign = (claims: object, key = DEV_JWT_KEY, options: jwt.SignOptions = {}) => jwt.sign(claims, key, { algorithm: 'HS256', ...options });
+  const sign = (claims: object, key = DEV_JWT_KEY, options: jwt.SignOptions = {}) =>
+    jwt.sign(claims, key, { algorithm: 'HS256', ...options });
 
   it('returns a key for the email in a token signed with the organization key', async () => {
     const response = await world.anonymous().post('/jwt/fetch_api_key', { token: sign({ email: 'hamlet@zulip.com' }) });
     expectSuccess(response, 'POST', '/jwt/fetch_api_key', { undocumented: true });
-    expect(response.body).toEqual({ result: 'success', msg: '', api_key: expect.stringMatching(/^[A-Za-z0-9]{32}$/), email: 'hamlet@zulip.com' });
+    expect(response.body).toEqual({
+      result: 'success',
+      msg: '',
+      api_key: expect.stringMatching(/^[A-Za-z0-9]{32}$/),
+      email: 'hamlet@zulip.com',
+    });
   });
 
   it('adds the user object when include_profile is true', async () => {
-    const response = await world.anonymous().post('/jwt/fetch_api_key', { token: sign({ email: 'shiva@zulip.com' }), include_profile: true });
+    const response = await world
+      .anonymous()
+      .post('/jwt/fetch_api_key', { token: sign({ email: 'shiva@zulip.com' }), include_profile: true });
     expectSuccess(response, 'POST', '/jwt/fetch_api_key', { undocumented: true });
     const shiva = world.user('shiva');
     expect(response.body.user).toEqual({
@@ -99,17 +133,44 @@ describe('POST /jwt/fetch_api_key', () => {
     const post = (params: Record<string, unknown>) => world.anonymous().post('/jwt/fetch_api_key', params);
     expectError(await post({}), 400, 'BAD_REQUEST', 'No JSON web token passed in request');
     expectError(await post({ token: 'garbage' }), 400, 'BAD_REQUEST', 'Bad JSON web token');
-    expectError(await post({ token: sign({ email: 'hamlet@zulip.com' }, 'another-key-entirely') }), 400, 'BAD_REQUEST', 'Bad JSON web token');
-    expectError(await post({ token: sign({ email: 'hamlet@zulip.com' }, DEV_JWT_KEY, { expiresIn: -10 }) }), 400, 'BAD_REQUEST', 'Bad JSON web token');
+    expectError(
+      await post({ token: sign({ email: 'hamlet@zulip.com' }, 'another-key-entirely') }),
+      400,
+      'BAD_REQUEST',
+      'Bad JSON web token',
+    );
+    expectError(
+      await post({ token: sign({ email: 'hamlet@zulip.com' }, DEV_JWT_KEY, { expiresIn: -10 }) }),
+      400,
+      'BAD_REQUEST',
+      'Bad JSON web token',
+    );
     const none = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from('{"email":"hamlet@zulip.com"}').toString('base64url')}.`;
     expectError(await post({ token: none }), 400, 'BAD_REQUEST', 'Bad JSON web token');
-    expectError(await post({ token: sign({ name: 'x' }) }), 400, 'BAD_REQUEST', 'No email specified in JSON web token claims');
-    expectError(await post({ token: sign({ email: 'nobody@zulip.com' }) }), 401, 'AUTHENTICATION_FAILED', 'Your username or password is incorrect');
-    expectError(await post({ token: sign({ email: 'hamlet@zulip.com' }), include_profile: 'yes' }), 400, 'BAD_REQUEST', 'include_profile is not valid JSON');
+    expectError(
+      await post({ token: sign({ name: 'x' }) }),
+      400,
+      'BAD_REQUEST',
+      'No email specified in JSON web token claims',
+    );
+    expectError(
+      await post({ token: sign({ email: 'nobody@zulip.com' }) }),
+      401,
+      'AUTHENTICATION_FAILED',
+      'Your username or password is incorrect',
+    );
+    expectError(
+      await post({ token: sign({ email: 'hamlet@zulip.com' }), include_profile: 'yes' }),
+      400,
+      'BAD_REQUEST',
+      'include_profile is not valid JSON',
+    );
   });
 
   it('is refused where JWT authentication is not enabled', async () => {
-    const response = await noJwtWorld.anonymous().post('/jwt/fetch_api_key', { token: sign({ email: 'hamlet@zulip.com' }) });
+    const response = await noJwtWorld
+      .anonymous()
+      .post('/jwt/fetch_api_key', { token: sign({ email: 'hamlet@zulip.com' }) });
     expectError(response, 400, 'BAD_REQUEST', 'JWT authentication is not enabled for this organization');
   });
 });

@@ -59,7 +59,11 @@ describe('gateway authentication', () => {
       response = await othello.get('/users/me');
     }
     expectError(response, 401, 'UNAUTHORIZED', 'Account is deactivated');
-    expectSuccess(await admin.post(`/users/${world.user('othello').id}/reactivate`), 'POST', '/users/{user_id}/reactivate');
+    expectSuccess(
+      await admin.post(`/users/${world.user('othello').id}/reactivate`),
+      'POST',
+      '/users/{user_id}/reactivate',
+    );
     let back = await othello.get('/users/me');
     for (let i = 0; i < 100 && back.status !== 200; i++) {
       await new Promise((r) => setTimeout(r, 50));

@@ -27,14 +27,27 @@ describe('GET /server_settings', () => {
     expect(body.realm_icon).toMatch(/^https:\/\//);
     expect(body.realm_web_public_access_enabled).toBe(false);
     expect(body.external_authentication_methods).toEqual([]);
-    expect(Object.keys(body.authentication_methods).sort()).toEqual(
-      ['apple', 'azuread', 'dev', 'email', 'github', 'gitlab', 'google', 'ldap', 'openid connect', 'password', 'remoteuser', 'saml'],
-    );
+    expect(Object.keys(body.authentication_methods).sort()).toEqual([
+      'apple',
+      'azuread',
+      'dev',
+      'email',
+      'github',
+      'gitlab',
+      'google',
+      'ldap',
+      'openid connect',
+      'password',
+      'remoteuser',
+      'saml',
+    ]);
     expect(body.authentication_methods.password).toBe(true);
   });
 
   it('tells old official clients they are incompatible', async () => {
-    const response = await world.anonymous().get('/server_settings', {}, { headers: { 'user-agent': 'ZulipInvalid/1.0' } });
+    const response = await world
+      .anonymous()
+      .get('/server_settings', {}, { headers: { 'user-agent': 'ZulipInvalid/1.0' } });
     expect(response.body.is_incompatible).toBe(true);
   });
 

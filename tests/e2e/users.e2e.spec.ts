@@ -19,7 +19,9 @@ describe('GET /users/me', () => {
       email: 'iago@zulip.com',
       delivery_email: 'iago@zulip.com',
       full_name: 'Iago',
-      avatar_url: expect.stringMatching(/^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?d=identicon&version=1$/),
+      avatar_url: expect.stringMatching(
+        /^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?d=identicon&version=1$/,
+      ),
       avatar_version: 1,
       is_admin: true,
       is_owner: false,
@@ -36,10 +38,20 @@ describe('GET /users/me', () => {
   });
 
   it('reports each role the way Zulip does', async () => {
-    const roles = { desdemona: [100, true, true, false], shiva: [300, false, false, false], hamlet: [400, false, false, false], polonius: [600, false, false, true] } as const;
+    const roles = {
+      desdemona: [100, true, true, false],
+      shiva: [300, false, false, false],
+      hamlet: [400, false, false, false],
+      polonius: [600, false, false, true],
+    } as const;
     for (const [name, [role, isAdmin, isOwner, isGuest]] of Object.entries(roles)) {
       const body = (await world.as(name as keyof typeof roles).get('/users/me')).body;
-      expect({ role: body.role, is_admin: body.is_admin, is_owner: body.is_owner, is_guest: body.is_guest }).toEqual({ role, is_admin: isAdmin, is_owner: isOwner, is_guest: isGuest });
+      expect({ role: body.role, is_admin: body.is_admin, is_owner: body.is_owner, is_guest: body.is_guest }).toEqual({
+        role,
+        is_admin: isAdmin,
+        is_owner: isOwner,
+        is_guest: isGuest,
+      });
     }
   });
 
@@ -66,7 +78,11 @@ describe('GET /users and GET /users/{user_id}', () => {
     const response = await world.as('hamlet').get('/users');
     expectSuccess(response, 'GET', '/users');
     const emails = (response.body.members as { email: string }[]).map((m) => m.email).sort();
-    expect(emails).toEqual(Object.values(world.users).map((u) => u.email).sort());
+    expect(emails).toEqual(
+      Object.values(world.users)
+        .map((u) => u.email)
+        .sort(),
+    );
     const bot = (response.body.members as Record<string, unknown>[]).find((m) => m.email === 'default-bot@zulip.com')!;
     expect(bot).toMatchObject({ is_bot: true, bot_type: 1, bot_owner_id: world.user('iago').id });
     // client_gravatar defaults to true: the client computes Gravatar URLs itself.
@@ -118,8 +134,17 @@ describe('DELETE /users/{user_id}', () => {
     const prospero = world.user('prospero');
     expectSuccess(await world.as('iago').delete(`/users/${prospero.id}`), 'DELETE', '/users/{user_id}');
     expect((await world.as('hamlet').get(`/users/${prospero.id}`)).body.user.is_active).toBe(false);
-    expectError(await world.as('iago').delete(`/users/${world.user('desdemona').id}`), 400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
-    expectSuccess(await world.as('iago').post(`/users/${prospero.id}/reactivate`), 'POST', '/users/{user_id}/reactivate');
+    expectError(
+      await world.as('iago').delete(`/users/${world.user('desdemona').id}`),
+      400,
+      'UNAUTHORIZED_PRINCIPAL',
+      'Must be an organization owner',
+    );
+    expectSuccess(
+      await world.as('iago').post(`/users/${prospero.id}/reactivate`),
+      'POST',
+      '/users/{user_id}/reactivate',
+    );
     expect((await world.as('hamlet').get(`/users/${prospero.id}`)).body.user.is_active).toBe(true);
   });
 });

@@ -17,9 +17,7 @@ export function parseEnv<S extends z.ZodObject>(
 ): z.infer<S> {
   const result = schema.safeParse(env);
   if (!result.success) {
-    throw new ConfigError(
-      result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
-    );
+    throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`));
   }
   return result.data;
 }

@@ -37,7 +37,9 @@ function multipartBody(params: Params, files: NonNullable<RequestOptions['files'
   const parts: Buffer[] = [];
   for (const [key, value] of Object.entries(params)) {
     if (value === undefined) continue;
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${key}"\r\n\r\n${encodeParam(value)}\r\n`));
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${key}"\r\n\r\n${encodeParam(value)}\r\n`),
+    );
   }
   for (const file of files) {
     parts.push(
@@ -84,8 +86,18 @@ export class ApiClient {
   }
 
   /** `path` is relative to /api/v1 unless it starts with a slash-prefixed non-API path such as /join/... */
-  request<T = Record<string, any>>(method: string, path: string, params: Params = {}, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-    const url = new URL(path.startsWith('/api/') || path.startsWith('/join') || path.startsWith('/user_uploads') ? path : `/api/v1${path}`, this.baseUrl);
+  request<T = Record<string, any>>(
+    method: string,
+    path: string,
+    params: Params = {},
+    options: RequestOptions = {},
+  ): Promise<ApiResponse<T>> {
+    const url = new URL(
+      path.startsWith('/api/') || path.startsWith('/join') || path.startsWith('/user_uploads')
+        ? path
+        : `/api/v1${path}`,
+      this.baseUrl,
+    );
     const headers: Record<string, string> = {};
     if (this.options.email !== undefined && this.options.apiKey !== undefined) {
       headers.authorization = `Basic ${Buffer.from(`${this.options.email}:${this.options.apiKey}`).toString('base64')}`;
@@ -97,7 +109,8 @@ export class ApiClient {
     let body: Buffer | undefined;
     const encoding = options.encoding ?? (options.files ? 'multipart' : 'form');
     if (encoding === 'query') {
-      for (const [key, value] of Object.entries(params)) if (value !== undefined) url.searchParams.append(key, encodeParam(value));
+      for (const [key, value] of Object.entries(params))
+        if (value !== undefined) url.searchParams.append(key, encodeParam(value));
     } else if (encoding === 'multipart') {
       const multipart = multipartBody(params, options.files ?? []);
       body = multipart.body;
@@ -113,7 +126,7 @@ export class ApiClient {
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          let parsed: unknown = {};
+          let parsed: unknown;
           try {
             parsed = JSON.parse(text);
           } catch {

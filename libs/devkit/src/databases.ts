@@ -22,7 +22,11 @@ async function withAdmin<T>(baseUrl: string, fn: (client: pg.Client) => Promise<
 
 const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-export async function createDatabase(baseUrl: string, name: string, options: { ifMissing?: boolean } = {}): Promise<string> {
+export async function createDatabase(
+  baseUrl: string,
+  name: string,
+  options: { ifMissing?: boolean } = {},
+): Promise<string> {
   await withAdmin(baseUrl, async (client) => {
     if (options.ifMissing) {
       const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
@@ -40,7 +44,10 @@ export async function dropDatabase(baseUrl: string, name: string): Promise<void>
 /** Drops every database whose name starts with `prefix` (left behind by interrupted test runs). */
 export async function dropDatabasesLike(baseUrl: string, prefix: string): Promise<void> {
   const names = await withAdmin(baseUrl, async (client) => {
-    const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [prefix]);
+    const { rows } = await client.query<{ datname: string }>(
+      'SELECT datname FROM pg_database WHERE starts_with(datname, $1)',
+      [prefix],
+    );
     return rows.map((r) => r.datname);
   });
   for (const name of names) await dropDatabase(baseUrl, name);
@@ -59,6 +66,8 @@ export function migrate(spec: Pick<ProcessSpec, 'dir' | 'databaseEnv' | 'name'>,
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`migrating ${spec.name} failed:\n${output}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`migrating ${spec.name} failed:\n${output}`)),
+    );
   });
 }

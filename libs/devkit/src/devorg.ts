@@ -36,7 +36,13 @@ export interface RealmInfo {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function internal<T>(info: StackInfo, service: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+async function internal<T>(
+  info: StackInfo,
+  service: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const base = info.serviceUrls[service];
   if (!base) throw new Error(`service ${service} is not running`);
   const response = await fetch(`${base}/internal${path}`, {
@@ -57,7 +63,12 @@ export async function waitForEvents(info: StackInfo, eventIds: readonly string[]
   for (const service of services) {
     for (const eventId of eventIds) {
       for (;;) {
-        const { status, body } = await internal<{ processed?: boolean }>(info, service, 'GET', `/events/processed/${eventId}`);
+        const { status, body } = await internal<{ processed?: boolean }>(
+          info,
+          service,
+          'GET',
+          `/events/processed/${eventId}`,
+        );
         if (status === 404 && body.processed === undefined) break; // this service has no consumers
         if (body.processed) break;
         if (Date.now() > deadline) throw new Error(`${service} did not handle event ${eventId} within ${timeoutMs} ms`);
@@ -127,7 +138,8 @@ export async function createWorld(info: StackInfo, options: CreateWorldOptions =
     password: options.password ?? DEV_PASSWORD,
     jwt_key: options.jwtKey === undefined ? DEV_JWT_KEY : options.jwtKey,
   });
-  if (created.status !== 200) throw new Error(`creating organization '${subdomain}' failed: ${created.body.msg ?? created.status}`);
+  if (created.status !== 200)
+    throw new Error(`creating organization '${subdomain}' failed: ${created.body.msg ?? created.status}`);
   const users = {} as Record<DevUserName, WorldUser>;
   for (const u of created.body.users) {
     users[u.email.split('@')[0] as DevUserName] = {
@@ -140,7 +152,7 @@ export async function createWorld(info: StackInfo, options: CreateWorldOptions =
     };
   }
   await waitForEvents(info, created.body.event_ids);
-  const address = `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${randomBytes(1)[0]! % 250 + 1}`;
+  const address = `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${(randomBytes(1)[0]! % 250) + 1}`;
   const world = new World(info, created.body.realm, users, address);
   if (info.serviceUrls.messaging) await seedChannels(world);
   return world;
@@ -157,6 +169,9 @@ async function seedChannels(world: World): Promise<void> {
     principals: members,
   });
   if (response.status !== 200) throw new Error(`creating channels failed: ${response.text}`);
-  const verona = await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'Verona' }], principals: [world.user('polonius').id] });
+  const verona = await owner.post('/users/me/subscriptions', {
+    subscriptions: [{ name: 'Verona' }],
+    principals: [world.user('polonius').id],
+  });
   if (verona.status !== 200) throw new Error(`subscribing polonius failed: ${verona.text}`);
 }

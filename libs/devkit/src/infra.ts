@@ -34,8 +34,16 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The start commands of this machine kind (see README), run only when a service is down. */
 const LOCAL_STARTERS: { name: string; port: number; command: string }[] = [
-  { name: 'PostgreSQL', port: 5432, command: 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start' },
-  { name: 'Redis', port: 6379, command: 'redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no' },
+  {
+    name: 'PostgreSQL',
+    port: 5432,
+    command: 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start',
+  },
+  {
+    name: 'Redis',
+    port: 6379,
+    command: 'redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no',
+  },
   { name: 'RabbitMQ', port: 5672, command: 'rabbitmq-server -detached' },
 ];
 
@@ -50,7 +58,8 @@ export async function ensureLocalServices(log: (line: string) => void = () => un
       throw new Error(`${starter.name} is not running and could not be started with: ${starter.command}`);
     }
     for (let i = 0; i < 120 && !(await portOpen('127.0.0.1', starter.port)); i++) await sleep(500);
-    if (!(await portOpen('127.0.0.1', starter.port))) throw new Error(`${starter.name} did not come up on ${starter.port}`);
+    if (!(await portOpen('127.0.0.1', starter.port)))
+      throw new Error(`${starter.name} did not come up on ${starter.port}`);
   }
 }
 
@@ -75,8 +84,14 @@ async function startContainers(): Promise<Infrastructure> {
       .withExposedPorts(5432)
       .withWaitStrategy(Wait.forLogMessage(/database system is ready to accept connections/, 2))
       .start(),
-    new GenericContainer('redis:7-alpine').withExposedPorts(6379).withWaitStrategy(Wait.forLogMessage(/Ready to accept connections/)).start(),
-    new GenericContainer('rabbitmq:3.13-alpine').withExposedPorts(5672).withWaitStrategy(Wait.forLogMessage(/Server startup complete/)).start(),
+    new GenericContainer('redis:7-alpine')
+      .withExposedPorts(6379)
+      .withWaitStrategy(Wait.forLogMessage(/Ready to accept connections/))
+      .start(),
+    new GenericContainer('rabbitmq:3.13-alpine')
+      .withExposedPorts(5672)
+      .withWaitStrategy(Wait.forLogMessage(/Server startup complete/))
+      .start(),
   ]);
   return {
     kind: 'containers',

@@ -36,7 +36,8 @@ export class ManagedProcess {
     const prefix = `${this.spec.name.padEnd(17)}| `;
     const forward = (data: Buffer) => {
       this.log?.write(data);
-      if (this.echo) for (const line of data.toString().split('\n')) if (line) process.stdout.write(prefix + line + '\n');
+      if (this.echo)
+        for (const line of data.toString().split('\n')) if (line) process.stdout.write(prefix + line + '\n');
     };
     child.stdout?.on('data', forward);
     child.stderr?.on('data', forward);
@@ -78,7 +79,13 @@ export class ManagedProcess {
 }
 
 /** Waits until `url` (a /readyz) answers 200, or fails with the process's log location. */
-export async function waitReady(url: string, timeoutMs: number, what: string, process?: ManagedProcess, logFile?: string): Promise<void> {
+export async function waitReady(
+  url: string,
+  timeoutMs: number,
+  what: string,
+  process?: ManagedProcess,
+  logFile?: string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (process && !process.running) throw new Error(`${what} exited during start-up; see ${logFile}`);

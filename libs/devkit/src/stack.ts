@@ -64,6 +64,8 @@ export class Stack {
   readonly processes = new Map<string, ManagedProcess>();
   info!: StackInfo;
   private databaseNames: string[] = [];
+  /** Where the gateway serves Prometheus metrics (test runs only). */
+  gatewayMetricsUrl: string | undefined;
 
   constructor(private readonly options: StackOptions) {}
 
@@ -139,13 +141,22 @@ export class Stack {
     return this.info;
   }
 
-  private async launch(spec: ProcessSpec, common: Record<string, string>, portEnv: Record<string, string>): Promise<void> {
+  private async launch(
+    spec: ProcessSpec,
+    common: Record<string, string>,
+    portEnv: Record<string, string>,
+  ): Promise<void> {
     const env = { ...common, ...(spec.portEnv ? { [spec.portEnv]: portEnv[spec.name]! } : {}) };
+    if (spec.name === 'gateway' && this.options.ports === 'random') {
+      env.CONFAB_GATEWAY_METRICS_PORT = String(await freePort());
+      this.gatewayMetricsUrl = `http://127.0.0.1:${env.CONFAB_GATEWAY_METRICS_PORT}`;
+    }
     const logFile = join(this.options.logDir, `${spec.name}.log`);
     const proc = new ManagedProcess(spec, env, logFile, this.options.echo ?? false);
     this.processes.set(spec.name, proc);
     proc.start();
-    if (spec.portEnv) await waitReady(`http://127.0.0.1:${portEnv[spec.name]}/readyz`, 60_000, spec.name, proc, logFile);
+    if (spec.portEnv)
+      await waitReady(`http://127.0.0.1:${portEnv[spec.name]}/readyz`, 60_000, spec.name, proc, logFile);
   }
 
   /** Restarts one process (graceful stop or crash) and waits until it is ready again. */
@@ -155,7 +166,13 @@ export class Stack {
     await (how === 'kill' ? proc.kill() : proc.stop());
     proc.start();
     if (proc.spec.portEnv) {
-      await waitReady(`http://127.0.0.1:${proc.env[proc.spec.portEnv]}/readyz`, 60_000, name, proc, join(this.options.logDir, `${name}.log`));
+      await waitReady(
+        `http://127.0.0.1:${proc.env[proc.spec.portEnv]}/readyz`,
+        60_000,
+        name,
+        proc,
+        join(this.options.logDir, `${name}.log`),
+      );
     }
   }
 
@@ -166,7 +183,9 @@ export class Stack {
     await this.processes.get('gateway')?.stop();
     await Promise.all(names.filter((n) => n !== 'gateway').map((n) => this.processes.get(n)!.stop()));
     if (!options.cleanUp || !this.info) return;
-    await Promise.all(this.databaseNames.map((name) => dropDatabase(this.options.infra.postgresUrl, name).catch(() => undefined)));
+    await Promise.all(
+      this.databaseNames.map((name) => dropDatabase(this.options.infra.postgresUrl, name).catch(() => undefined)),
+    );
     await deleteRedisKeys(this.info.redisUrl, this.info.redisPrefix).catch(() => undefined);
     await deleteExchanges(this.info.amqpUrl, [this.info.exchange, `${this.info.exchange}.dlx`]).catch(() => undefined);
   }

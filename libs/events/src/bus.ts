@@ -1,6 +1,7 @@
 import { connect, type Channel, type ConfirmChannel, type ConsumeMessage, type RecoveringChannelModel } from 'amqplib';
 import { runWithLogContext, type Logger } from '@confab/logging';
 import { parseEnvelope, type EventContract, type EventEnvelope, type OutboxRecord } from './envelope.js';
+import { eventsHandled, registerDepthSource } from './metrics.js';
 
 export interface BusOptions {
   url: string;
@@ -41,7 +42,7 @@ export class Consumer {
 
   on<T>(contract: EventContract<T>, handler: Handler<T>): this {
     this.bindings.set(contract.type, {
-      contract: contract as EventContract<unknown>,
+      contract: contract,
       handler: handler as Handler<unknown>,
     });
     return this;
@@ -142,7 +143,9 @@ export class EventBus {
   private async startConsumer(consumer: Consumer, generation: number): Promise<void> {
     if (!this.model) return;
     const channel = await this.model.createChannel();
-    channel.on('error', (err: Error) => this.log.warn({ err: err.message, consumer: consumer.name }, 'consumer channel error'));
+    channel.on('error', (err: Error) =>
+      this.log.warn({ err: err.message, consumer: consumer.name }, 'consumer channel error'),
+    );
     channel.on('close', () => {
       this.reopenLater(generation, consumer.name, () => this.startConsumer(consumer, generation));
     });
@@ -171,6 +174,7 @@ export class EventBus {
       arguments: args,
     });
     for (const type of consumer.bindings.keys()) await channel.bindQueue(q.queue, this.options.exchange, type);
+    if (!perProcess) registerDepthSource(consumer.name, async () => (await channel.checkQueue(q.queue)).messageCount);
     await channel.prefetch(consumer.options.prefetch ?? 50);
 
     // Handle deliveries one after another, in the order the broker delivered them.
@@ -188,7 +192,11 @@ export class EventBus {
       if (!binding) throw new Error(`no handler for ${msg.fields.routingKey}`);
       envelope = parseEnvelope(binding.contract, JSON.parse(msg.content.toString('utf8')));
     } catch (err) {
-      this.log.error({ err, consumer: consumer.name, routing_key: msg.fields.routingKey }, 'invalid event; dead-lettered');
+      this.log.error(
+        { err, consumer: consumer.name, routing_key: msg.fields.routingKey },
+        'invalid event; dead-lettered',
+      );
+      eventsHandled.inc({ consumer: consumer.name, outcome: 'dead_lettered' });
       safely(() => channel.nack(msg, false, false));
       return;
     }
@@ -197,14 +205,23 @@ export class EventBus {
       try {
         await runWithLogContext({ requestId: envelope.request_id ?? undefined }, () => binding.handler(envelope));
         safely(() => channel.ack(msg));
+        eventsHandled.inc({ consumer: consumer.name, outcome: 'ok' });
         return;
       } catch (err) {
         if (attempt >= maxAttempts || this.stopped) {
-          this.log.error({ err, consumer: consumer.name, event_id: envelope.event_id, type: envelope.type }, 'event handling failed; dead-lettered');
+          this.log.error(
+            { err, consumer: consumer.name, event_id: envelope.event_id, type: envelope.type },
+            'event handling failed; dead-lettered',
+          );
           safely(() => channel.nack(msg, false, false));
+          eventsHandled.inc({ consumer: consumer.name, outcome: 'dead_lettered' });
           return;
         }
-        this.log.warn({ err, consumer: consumer.name, event_id: envelope.event_id, attempt }, 'event handling failed; retrying');
+        eventsHandled.inc({ consumer: consumer.name, outcome: 'retried' });
+        this.log.warn(
+          { err, consumer: consumer.name, event_id: envelope.event_id, attempt },
+          'event handling failed; retrying',
+        );
         await sleep(Math.min(5000, 100 * 2 ** (attempt - 1)));
       }
     }

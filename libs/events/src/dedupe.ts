@@ -27,6 +27,9 @@ export interface RawQuerier {
  */
 export async function isEventProcessed(db: RawQuerier, eventId: string): Promise<boolean> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(eventId)) return false;
-  const rows = await db.$queryRawUnsafe<unknown[]>('SELECT 1 FROM processed_events WHERE event_id = $1::uuid LIMIT 1', eventId);
+  const rows = await db.$queryRawUnsafe<unknown[]>(
+    'SELECT 1 FROM processed_events WHERE event_id = $1::uuid LIMIT 1',
+    eventId,
+  );
   return rows.length > 0;
 }

@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { Logger } from '@confab/logging';
 import type { EventBus } from './bus.js';
 import type { EventEnvelope, OutboxRecord } from './envelope.js';
+import { eventsPublished, registerLagSource } from './metrics.js';
 
 export interface RelayOptions {
   databaseUrl: string;
@@ -44,6 +45,7 @@ export class OutboxRelay {
   }
 
   start(): void {
+    registerLagSource(() => this.lagSeconds());
     const interval = this.options.pollIntervalMs ?? 250;
     const tick = () => {
       if (this.stopped) return;
@@ -93,7 +95,9 @@ export class OutboxRelay {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const lock = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [RELAY_LOCK_KEY]);
+      const lock = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [
+        RELAY_LOCK_KEY,
+      ]);
       if (!lock.rows[0]?.locked) {
         await client.query('ROLLBACK');
         return -1;
@@ -106,10 +110,15 @@ export class OutboxRelay {
         await client.query('COMMIT');
         return 0;
       }
-      const records: OutboxRecord[] = rows.map((r) => ({ eventId: r.event_id, routingKey: r.routing_key, envelope: r.envelope }));
+      const records: OutboxRecord[] = rows.map((r) => ({
+        eventId: r.event_id,
+        routingKey: r.routing_key,
+        envelope: r.envelope,
+      }));
       await this.options.bus.publish(records);
       await client.query('DELETE FROM outbox WHERE id = ANY($1::bigint[])', [rows.map((r) => r.id)]);
       await client.query('COMMIT');
+      for (const r of rows) eventsPublished.inc({ routing_key: r.routing_key });
       return rows.length;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);

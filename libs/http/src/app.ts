@@ -6,6 +6,7 @@ import { IDENTITY_HEADER, type Identity, type IdentityVerifier } from '@confab/i
 import { runWithLogContext, type Logger } from '@confab/logging';
 import { DEFAULT_BODY_LIMITS, parseUrlEncoded, readBody, type BodyLimits } from './body.js';
 import { ignoredParameters, parseParams } from './params.js';
+import { collectProcessMetrics, metricsRoute, requestMetrics } from './metrics.js';
 import { RawResponse, Router, type Route } from './router.js';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -106,6 +107,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 export interface HttpAppOptions {
+  /** Service name, for metric labels (default: the logger's `service`). */
+  name?: string;
   logger: Logger;
   verifier: IdentityVerifier;
   /** Public API routes, served under /api/v1. */
@@ -130,7 +133,8 @@ function checkIdentity(route: Route, identity: Identity | null): Identity {
     case 'user':
     case 'human':
       if (identity.kind !== 'user') throw unauthorized(NOT_LOGGED_IN);
-      if (route.auth === 'human' && identity.isBot) throw new ConfabError('This endpoint does not accept bot requests.');
+      if (route.auth === 'human' && identity.isBot)
+        throw new ConfabError('This endpoint does not accept bot requests.');
       return identity;
   }
 }
@@ -148,8 +152,11 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const log = options.logger;
   const limits = options.bodyLimits ?? DEFAULT_BODY_LIMITS;
 
+  collectProcessMetrics(options.name ?? String(options.logger.bindings().service ?? 'service'));
   app.use(requestContext);
   healthRoutes(app, options.readiness);
+  metricsRoute(app);
+  app.use(requestMetrics);
   options.before?.(app);
 
   app.use(async (req: Request, res: Response) => {
@@ -160,11 +167,18 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     if (match.kind === 'not_found') return notFoundResponse(res);
     if (match.kind === 'method_not_allowed') return methodNotAllowed(res, match.allowed);
     const { route } = match;
+    res.locals.route = route.path;
     try {
       const headerValue = req.headers[IDENTITY_HEADER];
-      const identity = checkIdentity(route, options.verifier.verify(typeof headerValue === 'string' ? headerValue : undefined));
+      const identity = checkIdentity(
+        route,
+        options.verifier.verify(typeof headerValue === 'string' ? headerValue : undefined),
+      );
       const body = await readBody(req, { acceptJson: route.json, limits });
-      const source = { body: body.fields, query: parseUrlEncoded(queryIndex === -1 ? '' : req.url.slice(queryIndex + 1)) };
+      const source = {
+        body: body.fields,
+        query: parseUrlEncoded(queryIndex === -1 ? '' : req.url.slice(queryIndex + 1)),
+      };
       const { values, used } = parseParams(route.params, source);
       const userId = identity.kind === 'user' ? identity.userId : undefined;
       const result = await runWithLogContext({ requestId, userId }, () =>

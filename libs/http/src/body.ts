@@ -125,7 +125,11 @@ export async function readBody(
       throw new ConfabError('Malformed JSON');
     }
   }
-  if (contentType === '' || contentType.startsWith('application/x-www-form-urlencoded') || contentType.startsWith('text/plain')) {
+  if (
+    contentType === '' ||
+    contentType.startsWith('application/x-www-form-urlencoded') ||
+    contentType.startsWith('text/plain')
+  ) {
     return { fields: parseUrlEncoded(raw.toString('utf8')), files: [] };
   }
   return EMPTY;

@@ -164,7 +164,9 @@ export const t = {
       parse(value, loc) {
         if (!Array.isArray(value)) throw new ParamIssue('list_type', loc);
         if (options.maxLength !== undefined && value.length > options.maxLength) {
-          throw new ParamIssue('custom', loc, { template: `{var_name} is too long (limit: ${options.maxLength} items)` });
+          throw new ParamIssue('custom', loc, {
+            template: `{var_name} is too long (limit: ${options.maxLength} items)`,
+          });
         }
         return value.map((element, index) => item.parse(element, [...loc, index]));
       },
@@ -303,7 +305,7 @@ export const p = {
   enum<const V extends readonly string[]>(...values: V): Param<V[number]> {
     return new Param((raw) => {
       if (!values.includes(raw)) throw new ParamIssue('literal_error', []);
-      return raw as V[number];
+      return raw;
     });
   },
 

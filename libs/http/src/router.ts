@@ -68,16 +68,18 @@ export interface Route {
 }
 
 /** Declares a route; parameter, path and identity types are inferred from the declaration. */
-export function route<const Path extends string, P extends ParamDefs = Record<never, never>, A extends AuthMode = 'user'>(
-  spec: RouteSpec<Path, P, A>,
-): Route {
+export function route<
+  const Path extends string,
+  P extends ParamDefs = Record<never, never>,
+  A extends AuthMode = 'user',
+>(spec: RouteSpec<Path, P, A>): Route {
   return {
     method: spec.method,
     path: spec.path,
     auth: spec.auth,
     params: spec.params ?? {},
     json: spec.json ?? false,
-    handler: spec.handler as Route['handler'],
+    handler: (ctx) => spec.handler(ctx as unknown as RouteContext<Path, P, A>),
   };
 }
 

@@ -25,7 +25,10 @@ describe('parseParams', () => {
   };
 
   it('reads plain strings as sent and JSON fields as JSON', () => {
-    const { values } = parseParams(sendDefs, source({ type: 'stream', to: 'Verona', content: ' hi ', read_by_sender: 'true' }));
+    const { values } = parseParams(
+      sendDefs,
+      source({ type: 'stream', to: 'Verona', content: ' hi ', read_by_sender: 'true' }),
+    );
     expect(values).toEqual({ type: 'stream', to: 'Verona', content: ' hi ', topic: undefined, read_by_sender: true });
   });
 
@@ -60,7 +63,9 @@ describe('parseParams', () => {
 
   it('names the alias the client used in validation errors', () => {
     const defs = { topic: p.string({ maxLength: 5 }).alias('subject') };
-    expect(failure(defs, source({ subject: 'too long a topic' })).msg).toBe('subject is too long (limit: 5 characters)');
+    expect(failure(defs, source({ subject: 'too long a topic' })).msg).toBe(
+      'subject is too long (limit: 5 characters)',
+    );
   });
 
   it('uses defaults for absent optional parameters', () => {
@@ -107,13 +112,17 @@ describe('parseParams', () => {
     expect(failure(defs, as({ ...base, type: 'other' })).msg).toBe('Invalid draft["type"]');
     expect(failure(defs, as({ ...base, to: [1, 'a'] })).msg).toBe('draft["to"][1] is not an integer');
     expect(failure(defs, as({ ...base, extra: 1 })).msg).toBe('Argument "extra" at draft["extra"] is unexpected');
-    expect(failure(defs, as({ type: 'stream', to: [1], topic: 'x' })).msg).toBe('Missing \'draft["content"]\' argument');
+    expect(failure(defs, as({ type: 'stream', to: [1], topic: 'x' })).msg).toBe(
+      'Missing \'draft["content"]\' argument',
+    );
     expect(parseParams(defs, as(base)).values.draft).toEqual({ ...base, timestamp: undefined });
   });
 
   it('checks string lengths in characters and blankness after stripping', () => {
     expect(parseParams({ s: p.string({ maxLength: 3 }) }, source({ s: '😀😀😀' })).values.s).toBe('😀😀😀');
-    expect(failure({ s: p.string({ maxLength: 3 }) }, source({ s: 'abcd' })).msg).toBe('s is too long (limit: 3 characters)');
+    expect(failure({ s: p.string({ maxLength: 3 }) }, source({ s: 'abcd' })).msg).toBe(
+      's is too long (limit: 3 characters)',
+    );
     expect(failure({ name: p.string({ nonBlank: true }) }, source({ name: '   ' })).msg).toBe('name cannot be blank');
     expect(parseParams({ name: p.string({ nonBlank: true }) }, source({ name: ' x ' })).values.name).toBe('x');
   });

@@ -27,7 +27,10 @@ describe('Router', () => {
   });
 
   it('answers 405 with the allowed methods for a known path', () => {
-    expect(router.match('POST', '/api/v1/drafts/3')).toEqual({ kind: 'method_not_allowed', allowed: ['PATCH', 'DELETE'] });
+    expect(router.match('POST', '/api/v1/drafts/3')).toEqual({
+      kind: 'method_not_allowed',
+      allowed: ['PATCH', 'DELETE'],
+    });
   });
 
   it('does not match non-numeric ids and maps impossible ids to 0', () => {

@@ -35,13 +35,23 @@ function normalise(schema: Schema | undefined, depth = 0): Schema {
   if (depth > 40) return {};
   if (schema.$ref) return normalise(resolveRef(schema.$ref), depth + 1);
   let out: Schema = { ...schema };
+  if (out.allOf && (out.allOf as Schema[]).length === 1) {
+    // A lone branch (e.g. `allOf: [$ref GroupSettingValue]` plus a description) is that schema, oneOf included.
+    const { allOf, ...rest } = out;
+    const branch = normalise((allOf as Schema[])[0], depth + 1);
+    if (!branch.properties) return normaliseNullable({ ...rest, ...branch });
+  }
   if (out.allOf) {
     const merged: Schema = { type: 'object', properties: {}, required: [] };
     for (const branch of out.allOf as Schema[]) {
       const b = normalise(branch, depth + 1);
       for (const [key, value] of Object.entries(b.properties ?? {})) {
         const existing = merged.properties[key];
-        if (!existing || Object.keys(existing).length === 0 || (Object.keys(existing).length === 1 && existing.type === undefined)) {
+        if (
+          !existing ||
+          Object.keys(existing).length === 0 ||
+          (Object.keys(existing).length === 1 && existing.type === undefined)
+        ) {
           merged.properties[key] = { ...(value as Schema), ...(existing?.nullable ? { nullable: true } : {}) };
         } else if ((value as Schema).nullable) {
           merged.properties[key] = { ...existing, nullable: true };
@@ -49,24 +59,30 @@ function normalise(schema: Schema | undefined, depth = 0): Schema {
       }
       merged.required = [...new Set([...(merged.required as string[]), ...(b.required ?? [])])];
       if (b.additionalProperties === false) merged.additionalProperties = false;
-      else if (b.additionalProperties && typeof b.additionalProperties === 'object') merged.additionalProperties = b.additionalProperties;
+      else if (b.additionalProperties && typeof b.additionalProperties === 'object')
+        merged.additionalProperties = b.additionalProperties;
     }
     const { allOf: _allOf, ...rest } = out;
     out = { ...rest, ...merged };
     // Properties merged from different branches were normalised already.
-    out.properties = Object.fromEntries(Object.entries(out.properties as Schema).map(([k, v]) => [k, normaliseNullable(v as Schema)]));
+    out.properties = Object.fromEntries(
+      Object.entries(out.properties as Schema).map(([k, v]) => [k, normaliseNullable(v as Schema)]),
+    );
     if (out.additionalProperties === false) for (const f of NEWER_FIELDS) out.properties[f] ??= {};
     return out;
   }
   if (out.properties) {
-    out.properties = Object.fromEntries(Object.entries(out.properties as Schema).map(([k, v]) => [k, normalise(v as Schema, depth + 1)]));
+    out.properties = Object.fromEntries(
+      Object.entries(out.properties as Schema).map(([k, v]) => [k, normalise(v as Schema, depth + 1)]),
+    );
     if (out.additionalProperties === false) for (const f of NEWER_FIELDS) (out.properties as Schema)[f] ??= {};
   }
   if (out.items) out.items = normalise(out.items as Schema, depth + 1);
   if (out.additionalProperties && typeof out.additionalProperties === 'object') {
     out.additionalProperties = normalise(out.additionalProperties as Schema, depth + 1);
   }
-  for (const key of ['oneOf', 'anyOf']) if (out[key]) out[key] = (out[key] as Schema[]).map((s) => normalise(s, depth + 1));
+  for (const key of ['oneOf', 'anyOf'])
+    if (out[key]) out[key] = (out[key] as Schema[]).map((s) => normalise(s, depth + 1));
   return normaliseNullable(out);
 }
 
@@ -83,7 +99,8 @@ function findOperation(method: string, path: string): { template: string; operat
   const clean = path.replace(/\?.*$/, '').replace(/^\/api\/v1/, '');
   for (const [template, item] of Object.entries(paths)) {
     const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
-    if (pattern.test(clean) && item[method.toLowerCase()]) return { template, operation: item[method.toLowerCase()] as Schema };
+    if (pattern.test(clean) && item[method.toLowerCase()])
+      return { template, operation: item[method.toLowerCase()] as Schema };
   }
   return undefined;
 }
@@ -107,5 +124,7 @@ export function openApiErrors(method: string, path: string, status: number, body
   const validate = compiled.get(key);
   if (!validate) return [`no JSON schema for ${key}`];
   if (validate(body)) return [];
-  return (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+  return (validate.errors ?? []).map(
+    (e) => `${e.instancePath || '(root)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`,
+  );
 }

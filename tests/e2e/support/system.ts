@@ -41,11 +41,15 @@ export function anonymousClient(): ApiClient {
  * Starts another copy of one of the system's processes with some settings changed (a second gateway with a low
  * rate limit, a second replica); the caller stops it.
  */
-export async function startExtraProcess(name: string, overrides: Record<string, string>): Promise<{ process: ManagedProcess; url: string }> {
+export async function startExtraProcess(
+  name: string,
+  overrides: Record<string, string>,
+): Promise<{ process: ManagedProcess; url: string }> {
   const spec = processes().find((p) => p.name === name);
   const base = system().processes[name];
   if (!spec || !base) throw new Error(`no process ${name}`);
-  const env = { ...base.env, ...overrides };
+  // A second gateway must not compete for the first one's metrics port.
+  const env = { ...base.env, ...(name === 'gateway' ? { CONFAB_GATEWAY_METRICS_PORT: '0' } : {}), ...overrides };
   if (spec.portEnv) env[spec.portEnv] = String(await freePort());
   const logFile = join(system().logDir, `${name}-extra-${Date.now()}.log`);
   const proc = new ManagedProcess(spec, env, logFile, false);

@@ -2,6 +2,7 @@ export * from './attachments.js';
 export * from './channels.js';
 export * from './groups.js';
 export * from './messages.js';
+export * from './push_devices.js';
 export * from './reactions.js';
 export * from './realms.js';
 export * from './typing.js';

@@ -1,0 +1,180 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { connect } from 'amqplib';
+import { createDatabase, dropDatabase, LOCAL_DEFAULTS } from '@confab/devkit';
+import { createLogger } from '@confab/logging';
+import { claimEvent, contracts, EventBus, OutboxRelay, outboxRecord, type EventEnvelope } from '@confab/events';
+
+const postgresUrl = process.env.DATABASE_URL ?? LOCAL_DEFAULTS.postgresUrl;
+const amqpUrl = process.env.AMQP_URL ?? LOCAL_DEFAULTS.amqpUrl;
+const logger = createLogger({ name: 'events-test', level: 'silent' });
+
+const SCHEMA = `
+  CREATE TABLE outbox (id bigserial PRIMARY KEY, event_id uuid UNIQUE NOT NULL, routing_key text NOT NULL,
+                       envelope jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
+  CREATE TABLE processed_events (consumer text NOT NULL, event_id uuid NOT NULL,
+                                 processed_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (consumer, event_id));
+  CREATE TABLE effects (event_id uuid NOT NULL, name text NOT NULL);`;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await sleep(25);
+  }
+}
+
+const user = (id: number, name: string): contracts.UserRecord => ({
+  user_id: id,
+  realm_id: 1,
+  email: `${name}@zulip.com`,
+  delivery_email: `${name}@zulip.com`,
+  full_name: name,
+  role: 400,
+  is_bot: false,
+  bot_type: null,
+  bot_owner_id: null,
+  is_active: true,
+  timezone: '',
+  date_joined: new Date().toISOString(),
+});
+
+describe('outbox relay and consumers (RabbitMQ, PostgreSQL)', () => {
+  const suffix = randomBytes(4).toString('hex');
+  const dbName = `confab_test_events_${suffix}`;
+  const exchange = `confab.test.${suffix}`;
+  let pool: pg.Pool;
+  let bus: EventBus;
+  let relay: OutboxRelay;
+  let databaseUrl: string;
+  const handled: string[] = [];
+  let failuresToInject = 0;
+
+  // A Prisma-like executor over pg, as the consumers' transactions see it.
+  const inTransaction = async (
+    fn: (tx: { $executeRawUnsafe(q: string, ...v: unknown[]): Promise<number> }) => Promise<void>,
+  ) => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await fn({ $executeRawUnsafe: async (q, ...v) => (await client.query(q, v)).rowCount ?? 0 });
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK');
+      throw err;
+    } finally {
+      client.release();
+    }
+  };
+
+  beforeAll(async () => {
+    databaseUrl = await createDatabase(postgresUrl, dbName);
+    pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+    await pool.query(SCHEMA);
+    bus = new EventBus({ url: amqpUrl, exchange, logger, queueExpiresMs: 60_000 });
+    const handle = async (event: EventEnvelope<{ user: contracts.UserRecord }>) => {
+      if (failuresToInject > 0) {
+        failuresToInject--;
+        throw new Error('injected transient failure');
+      }
+      await inTransaction(async (tx) => {
+        if (!(await claimEvent(tx, 'test.users', event.event_id))) return;
+        await tx.$executeRawUnsafe(
+          'INSERT INTO effects (event_id, name) VALUES ($1::uuid, $2)',
+          event.event_id,
+          event.payload.user.full_name,
+        );
+        handled.push(event.payload.user.full_name);
+      });
+    };
+    bus.consumer('test.users', { maxAttempts: 5 }).on(contracts.userCreated, handle).on(contracts.userUpdated, handle);
+    await bus.start();
+    relay = new OutboxRelay({ databaseUrl, bus, logger, pollIntervalMs: 50 });
+    relay.start();
+  });
+
+  afterAll(async () => {
+    await relay.stop();
+    const connection = await connect(amqpUrl);
+    const channel = await connection.createChannel();
+    await channel.deleteQueue(`${exchange}.test.users`);
+    await channel.deleteQueue(`${exchange}.test.users.dlq`);
+    await channel.deleteExchange(exchange);
+    await channel.deleteExchange(`${exchange}.dlx`);
+    await connection.close();
+    await bus.close();
+    await pool.end();
+    await dropDatabase(postgresUrl, dbName);
+  });
+
+  async function commit(records: ReturnType<typeof outboxRecord>[]): Promise<void> {
+    for (const r of records) {
+      await pool.query('INSERT INTO outbox (event_id, routing_key, envelope) VALUES ($1, $2, $3)', [
+        r.eventId,
+        r.routingKey,
+        JSON.stringify(r.envelope),
+      ]);
+    }
+    relay.kick();
+  }
+
+  it('publishes committed events in order and empties the outbox', async () => {
+    handled.length = 0;
+    const names = ['ann', 'bob', 'cy', 'dee', 'eve'];
+    await commit(names.map((n, i) => outboxRecord(contracts.userCreated, { user: user(i + 1, n) }, { realmId: 1 })));
+    await eventually(async () => handled.length === names.length);
+    expect(handled).toEqual(names);
+    await eventually(async () => (await pool.query('SELECT count(*)::int AS n FROM outbox')).rows[0].n === 0);
+  });
+
+  it('applies a redelivered event once', async () => {
+    handled.length = 0;
+    const record = outboxRecord(contracts.userUpdated, { user: user(9, 'twice') }, { realmId: 1 });
+    const connection = await connect(amqpUrl);
+    const channel = await connection.createChannel();
+    for (let i = 0; i < 2; i++)
+      channel.publish(exchange, record.routingKey, Buffer.from(JSON.stringify(record.envelope)));
+    await commit([outboxRecord(contracts.userUpdated, { user: user(10, 'after') }, { realmId: 1 })]);
+    await eventually(async () => handled.includes('after'));
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM effects WHERE event_id = $1', [record.eventId]);
+    expect(rows[0].n).toBe(1);
+    expect(handled.filter((n) => n === 'twice')).toEqual(['twice']);
+    await connection.close();
+  });
+
+  it('retries a handler that fails for a while', async () => {
+    handled.length = 0;
+    failuresToInject = 2;
+    await commit([outboxRecord(contracts.userCreated, { user: user(11, 'retried') }, { realmId: 1 })]);
+    await eventually(async () => handled.includes('retried'));
+    expect(failuresToInject).toBe(0);
+  });
+
+  it('dead-letters an event that does not match its contract, and goes on', async () => {
+    handled.length = 0;
+    const connection = await connect(amqpUrl);
+    const channel = await connection.createChannel();
+    const bad = {
+      event_id: '00000000-0000-4000-8000-000000000001',
+      type: 'user.created',
+      occurred_at: '',
+      realm_id: 1,
+      request_id: null,
+      payload: { user: { user_id: 'x' } },
+    };
+    channel.publish(exchange, 'user.created', Buffer.from(JSON.stringify(bad)));
+    await commit([outboxRecord(contracts.userCreated, { user: user(12, 'next') }, { realmId: 1 })]);
+    await eventually(async () => handled.includes('next'));
+    let dead: false | { content: Buffer } = false;
+    await eventually(async () => Boolean((dead = await channel.get(`${exchange}.test.users.dlq`, { noAck: true }))));
+    expect(JSON.parse((dead as unknown as { content: Buffer }).content.toString()).event_id).toBe(bad.event_id);
+    await connection.close();
+  });
+
+  it('refuses to build an event whose payload breaks the contract', () => {
+    expect(() =>
+      outboxRecord(contracts.userCreated, { user: { ...user(1, 'x'), role: 500 as 400 } }, { realmId: 1 }),
+    ).toThrow();
+  });
+});
