@@ -397,13 +397,25 @@ describe('POST /messages events', () => {
     });
     // The sender first, then every other subscriber.
     expect(event.user_ids[0]).toBe(hamlet);
-    expect([...event.user_ids].sort()).toEqual(Object.values(world.users).map((u) => u.id).sort());
+    expect([...event.user_ids].sort()).toEqual(
+      Object.values(world.users)
+        .map((u) => u.id)
+        .sort(),
+    );
     expect(event.flags).toEqual({ [String(hamlet)]: ['read'], [String(othello)]: ['mentioned'] });
-    expect(await events.next('user_topic.changed', (p) => p.user_id === hamlet)).toMatchObject({ topic_name: 'announced', visibility_policy: 3 });
+    expect(await events.next('user_topic.changed', (p) => p.user_id === hamlet)).toMatchObject({
+      topic_name: 'announced',
+      visibility_policy: 3,
+    });
 
     const dm = await world.as('hamlet').post('/messages', { type: 'direct', to: [othello], content: 'private' });
     const dmEvent = await events.next('message.sent', (p) => p.message.id === dm.body.id);
-    expect(dmEvent).toMatchObject({ stream: null, local_id: null, sender_queue_id: null, message: { type: 'private' } });
+    expect(dmEvent).toMatchObject({
+      stream: null,
+      local_id: null,
+      sender_queue_id: null,
+      message: { type: 'private' },
+    });
     expect([...dmEvent.user_ids].sort()).toEqual([hamlet, othello].sort());
     expect(dmEvent.flags).toEqual({});
     await events.stop();

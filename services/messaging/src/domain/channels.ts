@@ -90,8 +90,13 @@ function parseRetention(value: string | number): number | null {
 }
 
 async function checkGroupValue(domain: Domain, actor: Actor, value: GroupSettingValue): Promise<void> {
-  const groups = await domain.directory.groupsOf(actor.realm.id);
   const groupIds = typeof value === 'number' ? [value] : value.direct_subgroups;
+  let groups = await domain.directory.groupsOf(actor.realm.id);
+  if (groupIds.some((id) => !groups.has(id))) {
+    // A group created a moment ago may be newer than this process's cached list.
+    domain.directory.forgetGroups(actor.realm.id);
+    groups = await domain.directory.groupsOf(actor.realm.id);
+  }
   for (const id of groupIds) if (!groups.has(id)) throw invalid('Invalid user group');
   if (typeof value !== 'number') {
     const users = await domain.readModel.usersByIds(actor.realm.id, value.direct_members);
