@@ -6,8 +6,10 @@ const Env = z.object({
   ...commonEnv,
   MESSAGING_PORT: port(9102),
   MESSAGING_DATABASE_URL: url(),
-  /** Connections in this process's Postgres pool. Default 10. */
-  MESSAGING_DB_POOL: int(10, 1, 100),
+  /** Connections in this process's Prisma pool (most reads and writes). Default 4. */
+  MESSAGING_DB_POOL: int(4, 1, 100),
+  /** Connections in this process's plain SQL pool (sending and reading messages). Default 10. */
+  MESSAGING_SQL_POOL: int(10, 1, 100),
   /** The settings service, for backfilling users and organizations into an empty read model. */
   SETTINGS_URL: url('http://127.0.0.1:9101'),
   /** The address clients reach the gateway at. */
@@ -32,7 +34,7 @@ const Env = z.object({
 
 export interface MessagingConfig extends CommonConfig {
   port: number;
-  db: { url: string; poolSize: number };
+  db: { url: string; poolSize: number; sqlPoolSize: number };
   settingsUrl: string;
   externalUrl: string;
   cacheTtlMs: number;
@@ -48,7 +50,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     ...common,
     port: e.MESSAGING_PORT,
-    db: { url: e.MESSAGING_DATABASE_URL, poolSize: e.MESSAGING_DB_POOL },
+    db: { url: e.MESSAGING_DATABASE_URL, poolSize: e.MESSAGING_DB_POOL, sqlPoolSize: e.MESSAGING_SQL_POOL },
     settingsUrl: e.SETTINGS_URL.replace(/\/+$/, ''),
     externalUrl: e.CONFAB_EXTERNAL_URL.replace(/\/+$/, ''),
     cacheTtlMs: e.MESSAGING_CACHE_TTL_MS,

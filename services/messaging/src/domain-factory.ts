@@ -11,6 +11,7 @@ import { MessagesRepository } from './repositories/messages.repository.js';
 import { createPrisma } from './repositories/prisma.js';
 import { ReactionsRepository } from './repositories/reactions.repository.js';
 import { ReadModelRepository } from './repositories/readmodel.repository.js';
+import { SqlPool } from './repositories/sql.js';
 import { Store } from './repositories/store.js';
 import { UserTopicsRepository } from './repositories/user_topics.repository.js';
 import { LocalDiskStore } from './storage/local-disk.js';
@@ -18,7 +19,8 @@ import { LocalDiskStore } from './storage/local-disk.js';
 /** Wires repositories, caches, permissions, renderer and file store (shared by the API process and the worker). */
 export function buildDomain(config: MessagingConfig, logger: Logger, afterCommit: () => void) {
   const prisma = createPrisma(config.db.url, config.db.poolSize);
-  const store = new Store(prisma, afterCommit);
+  const sql = new SqlPool(config.db.url, config.db.sqlPoolSize);
+  const store = new Store(prisma, sql, afterCommit);
   const readModel = new ReadModelRepository(store);
   const channels = new ChannelsRepository(store);
   const directory = new Directory(readModel, channels, config.cacheTtlMs);
@@ -47,5 +49,5 @@ export function buildDomain(config: MessagingConfig, logger: Logger, afterCommit
     fetchMissing: backfill,
     limits: { maxFileBytes: config.uploads.maxFileBytes },
   };
-  return { domain, prisma, backfill };
+  return { domain, prisma, sql, backfill };
 }

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
       queueExpiresMs: config.queueExpiresMs,
     });
     const relay = new OutboxRelay({ databaseUrl: config.db.url, bus, logger, pollIntervalMs: config.outboxPollMs });
-    const { domain, prisma, backfill } = buildDomain(config, logger, () => relay.kick());
+    const { domain, prisma, sql, backfill } = buildDomain(config, logger, () => relay.kick());
     registerConsumers({ bus, store: domain.store, readModel: domain.readModel, directory: domain.directory });
     const deps: MessagingDeps = {
       config,
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
       ['http', () => server.close()],
       ['outbox relay', () => relay.stop()],
       ['event bus', () => bus.close()],
-      ['database', () => prisma.$disconnect()],
+      ['database', () => Promise.all([prisma.$disconnect(), sql.end()])],
     ]);
   } catch (err) {
     exitOnStartupFailure(logger, err);

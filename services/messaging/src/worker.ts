@@ -21,7 +21,7 @@ async function main(): Promise<void> {
       queueExpiresMs: config.queueExpiresMs,
     });
     const relay = new OutboxRelay({ databaseUrl: config.db.url, bus, logger, pollIntervalMs: config.outboxPollMs });
-    const { domain, prisma } = buildDomain(config, logger, () => relay.kick());
+    const { domain, prisma, sql } = buildDomain(config, logger, () => relay.kick());
     // BullMQ needs blocking connections that retry forever.
     const connection = new Redis(config.redis.url, { maxRetriesPerRequest: null });
     connection.on('error', (err: Error) => log.warn({ err: err.message }, 'redis error'));
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
       ['queue', () => queue.close()],
       ['outbox relay', () => relay.stop()],
       ['event bus', () => bus.close()],
-      ['database', () => prisma.$disconnect()],
+      ['database', () => Promise.all([prisma.$disconnect(), sql.end()])],
       ['redis', () => connection.quit()],
     ]);
   } catch (err) {

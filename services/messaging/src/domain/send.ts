@@ -1,17 +1,20 @@
 import { ConfabError, invalid } from '@confab/errors';
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
+import type { SendFacts } from '../repositories/messages.repository.js';
+import type { SendWrite } from '../repositories/send-sql.js';
+import { inTransaction } from '../repositories/sql.js';
 import type { TopicPolicyChange } from '../repositories/user_topics.repository.js';
 import { extractChannelIndicator, extractDirectRecipients } from './addressee.js';
 import { claimAttachments } from './attachments.js';
 import { checkCanPost } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
 import { defaultReadBySender } from './client.js';
-import { FLAG, flagNames } from './flags.js';
+import { FLAG } from './flags.js';
 import { displayRecipientUsers, messageRecord } from './message-records.js';
 import type { Rendered } from './render.js';
 import { checkChannelName, firstUnprintable, normalizeContent, normalizeTopic, topicKey } from './text.js';
 import { automaticPolicyOnSend, userTopicEvent } from './topic-policy.js';
-import type { Channel, StoredMessage, User } from './types.js';
+import type { Channel, StoredMessage, Subscription, User, VisibilityPolicy } from './types.js';
 import { VISIBILITY_FOLLOWED, VISIBILITY_MUTED } from './types.js';
 
 /** Zulip's Realm.WILDCARD_MENTION_THRESHOLD: above this many subscribers or participants, wildcards need permission. */
@@ -203,46 +206,59 @@ export async function sendMessage(domain: Domain, actor: Actor, input: SendInput
   let channel: Channel | null = null;
   let topic = '';
   let recipientId: number;
+  let facts: SendFacts | null = null;
+  const rendered = async () => domain.renderer.render(actor.realm, content, actor.user);
+  let result: Rendered;
+  let mentioned: number[];
   if (target.kind === 'channel') {
     channel = await resolveChannel(domain, actor, target.indicator);
     topic = normalizeTopic(target.topic, actor.realm.emptyTopicDisplayName);
-    const sub = await domain.channels.subscription(actor.user.id, channel.id);
-    await checkCanPost(domain, actor, channel, sub?.active ? sub : null);
-    checkTopicsPolicy(actor, channel, topic);
     recipientId = channel.recipientId;
+    result = await rendered();
+    mentioned = await mentionedUsers(domain, result);
+    // One read for the subscription, the sender's topic policy, whether the topic existed and mentioned users'
+    // policies; whether it existed is judged on what the sender may see (Zulip avoids leaking protected history).
+    facts = await domain.messages.sendFacts({
+      userId: actor.user.id,
+      channelId: channel.id,
+      recipientId,
+      topicKey: topicKey(topic),
+      historyPublic: channel.historyPublicToSubscribers,
+      mentionedUserIds: mentioned,
+    });
+    await checkCanPost(domain, actor, channel, facts.subscribed ? subscribedMarker(actor, channel) : null);
+    checkTopicsPolicy(actor, channel, topic);
   } else {
     await checkCanSendDirect(domain, actor, target.participants);
     recipientId = await domain.messages.directRecipient(
       actor.realm.id,
       target.participants.map((u) => u.id),
     );
+    result = await rendered();
+    mentioned = await mentionedUsers(domain, result);
   }
 
-  const rendered = await domain.renderer.render(actor.realm, content, actor.user);
   let participants: number[] = [];
-  if (channel) participants = await checkWildcards(domain, actor, channel, topic, rendered);
-  await checkGroupMentions(domain, actor, rendered.mentionedGroupIds);
-  const mentioned = await mentionedUsers(domain, rendered);
+  if (channel) participants = await checkWildcards(domain, actor, channel, topic, result);
+  await checkGroupMentions(domain, actor, result.mentionedGroupIds);
   const readBySender = input.readBySender ?? defaultReadBySender(input.client);
-  const claimable = await domain.attachments.claimable(actor.realm.id, actor.user.id, rendered.linkedUploadPaths);
+  const claimable = await domain.attachments.claimable(actor.realm.id, actor.user.id, result.linkedUploadPaths);
 
   // Mentioned bots that are not subscribed still receive the message (Zulip's um_eligible default bots).
   let extraUserIds: number[] =
     target.kind === 'direct' ? target.participants.filter((u) => u.isActive).map((u) => u.id) : [];
-  if (channel && rendered.mentionedUserIds.length > 0) {
-    const bots = (await domain.readModel.usersByIds(actor.realm.id, rendered.mentionedUserIds)).filter(
-      (u) => u.isBot && u.botType === 1 && u.isActive,
-    );
-    extraUserIds = bots.map((u) => u.id);
-  }
+  const mentionedUsersRecords =
+    mentioned.length > 0 ? await domain.readModel.usersByIds(actor.realm.id, mentioned) : [];
+  if (channel)
+    extraUserIds = mentionedUsersRecords.filter((u) => u.isBot && u.botType === 1 && u.isActive).map((u) => u.id);
   const baseFlags =
     (target.kind === 'direct' ? FLAG.is_private : 0) |
-    (rendered.wildcards.channel && channel ? FLAG.stream_wildcard_mentioned : 0);
+    (result.wildcards.channel && channel ? FLAG.stream_wildcard_mentioned : 0);
   const flagged: { userIds: number[]; bit: number }[] = [
     { userIds: mentioned, bit: FLAG.mentioned },
     { userIds: readBySender ? [actor.user.id] : [], bit: FLAG.read },
   ];
-  if (channel && rendered.wildcards.topic) flagged.push({ userIds: participants, bit: FLAG.topic_wildcard_mentioned });
+  if (channel && result.wildcards.topic) flagged.push({ userIds: participants, bit: FLAG.topic_wildcard_mentioned });
 
   const now = new Date();
   const newMessage = {
@@ -253,103 +269,112 @@ export async function sendMessage(domain: Domain, actor: Actor, input: SendInput
     topic,
     topicKey: topicKey(topic),
     content,
-    renderedContent: rendered.html,
+    renderedContent: result.html,
     dateSent: now,
     sendingClient: input.client,
-    isMeMessage: rendered.isMeMessage,
+    isMeMessage: result.isMeMessage,
     hasAttachment: claimable.length > 0,
-    hasImage: rendered.hasImage,
-    hasLink: rendered.hasLink,
+    hasImage: result.hasImage,
+    hasLink: result.hasLink,
   };
   const meta = { realmId: actor.realm.id, requestId: actor.requestId };
 
-  const outcome = await domain.store.transaction(async (tx) => {
-    const sent = await domain.messages.insertMessage(
-      tx,
-      newMessage,
-      { channelId: channel?.id ?? null, extraUserIds, baseFlags, flagged: flagged.filter((f) => f.userIds.length > 0) },
-      // Whether the topic existed is judged on what the sender may see (Zulip avoids leaking protected history).
-      channel ? { mentionedUserIds: mentioned, historyPublic: channel.historyPublicToSubscribers } : null,
-    );
-    const message: StoredMessage = {
-      ...newMessage,
-      id: sent.messageId,
-      lastEditTime: null,
-      dmUserIds: target.kind === 'direct' ? target.participants.map((u) => u.id) : null,
-    };
-    const events: OutboxRecord[] = [];
-    let automatic: number | undefined;
-    if (channel && sent.topic) {
-      if (channel.firstMessageId === null) await domain.channels.setFirstMessageId(tx, channel.id, message.id);
-      const changes: TopicPolicyChange[] = [];
-      const policy = actor.user.isBot ? null : automaticPolicyOnSend(actor.user, sent.topic);
-      if (policy !== null) {
-        automatic = policy;
-        changes.push({
-          userId: actor.user.id,
-          channelId: channel.id,
-          topicName: topic,
-          topicKey: newMessage.topicKey,
-          policy,
-        });
-      }
-      const receivers = new Set(sent.userIds);
-      const followers = (await domain.readModel.usersByIds(actor.realm.id, mentioned)).filter(
-        (u) => u.automaticallyFollowTopicsWhereMentioned && !u.isBot && receivers.has(u.id) && u.id !== actor.user.id,
-      );
-      for (const user of followers) {
-        const current = sent.topic.mentionedPolicies.get(user.id) ?? 0;
-        if (current === VISIBILITY_MUTED || current === VISIBILITY_FOLLOWED) continue;
-        changes.push({
-          userId: user.id,
-          channelId: channel.id,
-          topicName: topic,
-          topicKey: newMessage.topicKey,
-          policy: VISIBILITY_FOLLOWED,
-        });
-      }
-      if (changes.length > 0) {
-        await domain.userTopics.setPolicies(tx, changes, now);
-        for (const change of changes) events.push(userTopicEvent(change, now, meta));
-      }
-    }
-    if (claimable.length > 0) events.push(...(await claimAttachments(domain, tx, claimable, message, meta)));
-    const record = messageRecord(
-      message,
-      actor.user,
-      actor.realm,
-      channel ? channel.name : displayRecipientUsers(target.kind === 'direct' ? target.participants : []),
-      [],
-    );
-    const flags: Record<string, string[]> = {};
-    sent.userIds.forEach((userId, i) => {
-      const names = flagNames(sent.flags[i] ?? 0);
-      if (names.length > 0) flags[String(userId)] = names;
+  // Topic policies the message changes: the sender's automatic follow/unmute, and mentioned users who follow
+  // topics they are mentioned in (unless they muted or already follow it).
+  const policies: TopicPolicyChange[] = [];
+  let automatic: number | undefined;
+  if (channel && facts) {
+    const change = (userId: number, policy: VisibilityPolicy) => ({
+      userId,
+      channelId: channel.id,
+      topicName: topic,
+      topicKey: newMessage.topicKey,
+      policy,
     });
-    // The sender first: with thousands of receivers, they see their own message soonest.
-    const userIds = sent.userIds.includes(actor.user.id)
-      ? [actor.user.id, ...sent.userIds.filter((id) => id !== actor.user.id)]
-      : sent.userIds;
-    events.unshift(
-      outboxRecord(
-        contracts.messageSent,
-        {
-          message: record,
-          user_ids: userIds,
-          flags,
-          stream: channel
-            ? { name: channel.name, invite_only: channel.inviteOnly, is_web_public: channel.isWebPublic }
-            : null,
-          local_id: input.localId ?? null,
-          sender_queue_id: input.queueId ?? null,
-        },
-        meta,
-      ),
-    );
-    return { result: { id: message.id, automatic }, events };
-  });
+    const policy = actor.user.isBot ? null : automaticPolicyOnSend(actor.user, facts);
+    if (policy !== null) {
+      automatic = policy;
+      policies.push(change(actor.user.id, policy));
+    }
+    const subscribedMentioned = facts.mentionedSubscribed;
+    for (const user of mentionedUsersRecords) {
+      if (!user.automaticallyFollowTopicsWhereMentioned || user.isBot || !user.isActive || user.id === actor.user.id)
+        continue;
+      if (!subscribedMentioned.has(user.id)) continue;
+      const current = facts.mentionedPolicies.get(user.id) ?? 0;
+      if (current === VISIBILITY_MUTED || current === VISIBILITY_FOLLOWED) continue;
+      policies.push(change(user.id, VISIBILITY_FOLLOWED));
+    }
+  }
+
+  // The message.sent envelope is completed by the statement: message id, receivers (sender first) and flags.
+  const placeholder: StoredMessage = {
+    ...newMessage,
+    id: 0,
+    lastEditTime: null,
+    dmUserIds: target.kind === 'direct' ? target.participants.map((u) => u.id) : null,
+  };
+  const record = messageRecord(
+    placeholder,
+    actor.user,
+    actor.realm,
+    channel ? channel.name : displayRecipientUsers(target.kind === 'direct' ? target.participants : []),
+    [],
+  );
+  const sentEvent = outboxRecord(
+    contracts.messageSent,
+    {
+      message: record,
+      user_ids: [],
+      flags: {},
+      stream: channel
+        ? { name: channel.name, invite_only: channel.inviteOnly, is_web_public: channel.isWebPublic }
+        : null,
+      local_id: input.localId ?? null,
+      sender_queue_id: input.queueId ?? null,
+    },
+    meta,
+  );
+  const write: SendWrite = {
+    message: newMessage,
+    delivery: { channelId: channel?.id ?? null, extraUserIds, baseFlags, flagged },
+    sentEvent,
+    otherEvents: policies.map((c) => userTopicEvent(c, now, meta)),
+    policies,
+    setFirstMessageId: channel !== null && channel.firstMessageId === null,
+  };
+
+  let messageId: number;
+  if (claimable.length === 0) {
+    // The common case: one statement, which is its own transaction.
+    messageId = (await domain.messages.send(write)).messageId;
+    domain.store.committed();
+  } else {
+    messageId = await domain.store.transaction(async (tx) => {
+      const sent = await domain.messages.send(write, inTransaction(tx));
+      const events = await claimAttachments(domain, tx, claimable, { ...placeholder, id: sent.messageId }, meta);
+      return { result: sent.messageId, events };
+    });
+  }
   if (channel?.firstMessageId === null) domain.directory.forgetChannel(channel.id);
-  const result: SendResult = { id: outcome.id };
-  if (outcome.automatic !== undefined) result.automatic_new_visibility_policy = outcome.automatic;
-  return result;
+  const response: SendResult = { id: messageId };
+  if (automatic !== undefined) response.automatic_new_visibility_policy = automatic;
+  return response;
+}
+
+/** checkCanPost only needs to know that the sender has an active subscription. */
+function subscribedMarker(actor: Actor, channel: Channel): Subscription {
+  return {
+    userId: actor.user.id,
+    channelId: channel.id,
+    active: true,
+    isMuted: false,
+    pinToTop: false,
+    color: '',
+    desktopNotifications: null,
+    audibleNotifications: null,
+    pushNotifications: null,
+    emailNotifications: null,
+    wildcardMentionsNotify: null,
+  };
 }

@@ -1,5 +1,5 @@
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
-import type { TopicFacts } from '../repositories/messages.repository.js';
+import type { SendFacts } from '../repositories/messages.repository.js';
 import type { TopicPolicyChange } from '../repositories/user_topics.repository.js';
 import type { User, VisibilityPolicy } from './types.js';
 import { VISIBILITY_FOLLOWED, VISIBILITY_NONE, VISIBILITY_UNMUTED } from './types.js';
@@ -16,7 +16,7 @@ const ON_INITIATION = 3;
  */
 export function automaticPolicyOnSend(
   sender: Pick<User, 'automaticallyFollowTopicsPolicy' | 'automaticallyUnmuteTopicsInMutedStreamsPolicy'>,
-  facts: Pick<TopicFacts, 'senderPolicy' | 'senderMuted' | 'topicHadMessages'>,
+  facts: Pick<SendFacts, 'senderPolicy' | 'senderMuted' | 'topicHadMessages'>,
 ): VisibilityPolicy | null {
   const current = facts.senderPolicy;
   if (current === VISIBILITY_FOLLOWED) return null;

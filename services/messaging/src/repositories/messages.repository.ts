@@ -1,53 +1,29 @@
 import type { StoredMessage } from '../domain/types.js';
 import { FLAG } from '../domain/flags.js';
 import type { NarrowSql } from './message-query.js';
+import { sendFactsQuery, sendStatement, type SendWrite } from './send-sql.js';
+import type { SqlExecutor } from './sql.js';
 import { RECIPIENT_DIRECT } from '../domain/types.js';
 import type { Tx } from './prisma.js';
 import { validId } from './prisma.js';
 import type { Store } from './store.js';
 
-export interface NewMessage {
-  realmId: number;
-  senderId: number;
-  recipientId: number;
-  channelId: number | null;
-  topic: string;
-  topicKey: string;
-  content: string;
-  renderedContent: string;
-  dateSent: Date;
-  sendingClient: string;
-  isMeMessage: boolean;
-  hasAttachment: boolean;
-  hasImage: boolean;
-  hasLink: boolean;
-}
-
-/** Who receives a message and how their flags are computed (all in the INSERT, no query per recipient). */
-export interface Delivery {
-  /** Channel messages: the channel whose active subscribers receive it. */
-  channelId: number | null;
-  /** Receivers besides the channel's subscribers (direct-message participants, mentioned bots). */
-  extraUserIds: number[];
-  baseFlags: number;
-  /** Users who get the flag bit named next to them. */
-  flagged: { userIds: number[]; bit: number }[];
-}
-
-/** What the sender's automatic topic-visibility decision needs, read in the same statement as the insert. */
-export interface TopicFacts {
-  senderPolicy: number;
-  senderMuted: boolean | null;
-  topicHadMessages: boolean;
-  /** Current policies of the mentioned users for this topic. */
-  mentionedPolicies: Map<number, number>;
-}
-
 export interface SentRows {
   messageId: number;
   userIds: number[];
   flags: number[];
-  topic: TopicFacts | null;
+}
+
+/** What the sender's automatic topic policy and post permission need, read before sending. */
+export interface SendFacts {
+  subscribed: boolean;
+  senderMuted: boolean | null;
+  senderPolicy: number;
+  topicHadMessages: boolean;
+  /** Current policies of the mentioned users for this topic. */
+  mentionedPolicies: Map<number, number>;
+  /** Mentioned users who are active subscribers (they receive the message). */
+  mentionedSubscribed: Set<number>;
 }
 
 const MESSAGE_COLUMNS = `m.id, m.realm_id, m.sender_id, m.recipient_id, m.channel_id, m.topic, m.content, m.rendered_content,
@@ -121,100 +97,30 @@ export class MessagesRepository {
     return id;
   }
 
-  /**
-   * Inserts the message and every receiver's row in one statement, returning the rows written and, for channel
-   * messages, the facts the sender's automatic topic policy depends on (read before the insert took effect).
-   */
-  async insertMessage(
-    tx: Tx,
-    message: NewMessage,
-    delivery: Delivery,
-    topicFacts: { mentionedUserIds: number[]; historyPublic: boolean } | null,
-  ): Promise<SentRows> {
-    const values: unknown[] = [
-      message.realmId,
-      message.senderId,
-      message.recipientId,
-      message.channelId,
-      message.topic,
-      message.topicKey,
-      message.content,
-      message.renderedContent,
-      message.dateSent,
-      message.sendingClient,
-      message.isMeMessage,
-      message.hasAttachment,
-      message.hasImage,
-      message.hasLink,
-      delivery.extraUserIds,
-      delivery.baseFlags,
-    ];
-    const flagTerms = delivery.flagged.map((f) => {
-      values.push(f.userIds, f.bit);
-      return ` | CASE WHEN r.user_id = ANY($${values.length - 1}::int[]) THEN $${values.length}::int ELSE 0 END`;
-    });
-    const receivers =
-      delivery.channelId === null
-        ? 'SELECT DISTINCT unnest($15::int[]) AS user_id'
-        : `SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
-            WHERE s.channel_id = $4 AND s.active AND u.is_active
-           UNION SELECT unnest($15::int[])`;
-    let facts = '';
-    if (topicFacts) {
-      values.push(topicFacts.mentionedUserIds, topicFacts.historyPublic);
-      const mentioned = `$${values.length - 1}::int[]`;
-      const history = `$${values.length}::boolean`;
-      facts = `,
-        (SELECT visibility_policy FROM user_topics WHERE user_id = $2 AND channel_id = $4 AND topic_key = $6) AS sender_policy,
-        (SELECT is_muted FROM subscriptions WHERE user_id = $2 AND channel_id = $4 AND active) AS sender_muted,
-        CASE WHEN ${history}
-          THEN EXISTS (SELECT 1 FROM messages x WHERE x.recipient_id = $3 AND x.topic_key = $6)
-          ELSE EXISTS (SELECT 1 FROM user_messages ux JOIN messages x ON x.id = ux.message_id
-                        WHERE ux.user_id = $2 AND x.recipient_id = $3 AND x.topic_key = $6)
-        END AS topic_had_messages,
-        (SELECT json_agg(json_build_array(user_id, visibility_policy)) FROM user_topics
-          WHERE channel_id = $4 AND topic_key = $6 AND user_id = ANY(${mentioned})) AS mentioned_policies`;
-    }
-    const sql = `
-      WITH m AS (
-        INSERT INTO messages (realm_id, sender_id, recipient_id, channel_id, topic, topic_key, content, rendered_content,
-                              date_sent, sending_client, is_me_message, has_attachment, has_image, has_link)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id
-      ),
-      r AS (${receivers}),
-      um AS (
-        INSERT INTO user_messages (user_id, message_id, flags)
-        SELECT r.user_id, m.id, $16::int${flagTerms.join('')} FROM r, m
-        RETURNING user_id, flags
-      )
-      SELECT m.id,
-        COALESCE((SELECT array_agg(user_id ORDER BY user_id) FROM um), '{}') AS user_ids,
-        COALESCE((SELECT array_agg(flags ORDER BY user_id) FROM um), '{}') AS flags${facts}
-      FROM m`;
-    const rows = await tx.$queryRawUnsafe<
-      {
-        id: number;
-        user_ids: number[];
-        flags: number[];
-        sender_policy?: number | null;
-        sender_muted?: boolean | null;
-        topic_had_messages?: boolean;
-        mentioned_policies?: [number, number][] | null;
-      }[]
-    >(sql, ...values);
-    const row = rows[0]!;
+  /** Writes a message with its rows and events in one statement (see send-sql.ts); `executor` joins a transaction. */
+  async send(write: SendWrite, executor: SqlExecutor = this.store.sql): Promise<SentRows> {
+    const { text, values } = sendStatement(write);
+    const [row] = await executor.query<{ id: number; user_ids: number[]; flags: number[] }>(text, values);
+    return { messageId: row!.id, userIds: row!.user_ids, flags: row!.flags };
+  }
+
+  async sendFacts(input: Parameters<typeof sendFactsQuery>[0]): Promise<SendFacts> {
+    const { text, values } = sendFactsQuery(input);
+    const [row] = await this.store.sql.query<{
+      sub_active: boolean | null;
+      sub_muted: boolean | null;
+      sender_policy: number | null;
+      topic_had_messages: boolean;
+      mentioned_policies: [number, number][] | null;
+      mentioned_subscribed: number[] | null;
+    }>(text, values);
     return {
-      messageId: row.id,
-      userIds: row.user_ids,
-      flags: row.flags,
-      topic: topicFacts
-        ? {
-            senderPolicy: row.sender_policy ?? 0,
-            senderMuted: row.sender_muted ?? null,
-            topicHadMessages: row.topic_had_messages ?? false,
-            mentionedPolicies: new Map(row.mentioned_policies ?? []),
-          }
-        : null,
+      subscribed: row?.sub_active === true,
+      senderMuted: row?.sub_active ? (row.sub_muted ?? null) : null,
+      senderPolicy: row?.sender_policy ?? 0,
+      topicHadMessages: row?.topic_had_messages ?? false,
+      mentionedPolicies: new Map(row?.mentioned_policies ?? []),
+      mentionedSubscribed: new Set(row?.mentioned_subscribed ?? []),
     };
   }
 

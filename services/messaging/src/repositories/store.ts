@@ -1,5 +1,6 @@
 import type { OutboxRecord } from '@confab/events';
 import type { Db, Tx } from './prisma.js';
+import type { SqlPool } from './sql.js';
 
 /**
  * The database and the one way to change it: a transaction whose outbox records are written with it, after which
@@ -8,9 +9,16 @@ import type { Db, Tx } from './prisma.js';
 export class Store {
   constructor(
     readonly db: Db,
+    /** Plain SQL for the hot paths (a single statement is its own transaction). */
+    readonly sql: SqlPool,
     /** Called after a transaction that wrote outbox rows commits (wakes the outbox relay). */
     private readonly afterCommit: () => void = () => undefined,
   ) {}
+
+  /** Wakes the outbox relay after a single statement wrote outbox rows. */
+  committed(): void {
+    this.afterCommit();
+  }
 
   async transaction<T>(fn: (tx: Tx) => Promise<{ result: T; events: OutboxRecord[] }>): Promise<T> {
     let wroteEvents = false;
