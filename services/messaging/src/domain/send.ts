@@ -1,5 +1,5 @@
 import { ConfabError, invalid } from '@confab/errors';
-import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
+import { contracts, outboxRecord } from '@confab/events';
 import type { SendFacts } from '../repositories/messages.repository.js';
 import type { SendWrite } from '../repositories/send-sql.js';
 import { inTransaction } from '../repositories/sql.js';
