@@ -203,15 +203,15 @@ async function addSubscriptions(
     tx,
   );
   const existing = new Map<number, Map<number, Subscription>>();
-  for (const user of users) {
-    existing.set(
-      user.id,
-      await domain.channels.subscriptionsFor(
-        user.id,
-        channels.map((c) => c.id),
-        tx,
-      ),
-    );
+  const current = await domain.channels.subscriptionsOf(
+    tx,
+    users.map((u) => u.id),
+    channels.map((c) => c.id),
+  );
+  for (const sub of current) {
+    const byChannel = existing.get(sub.userId) ?? new Map<number, Subscription>();
+    byChannel.set(sub.channelId, sub);
+    existing.set(sub.userId, byChannel);
   }
   const wanted: { userId: number; channelId: number; color: string }[] = [];
   const already: { userId: number; channel: Channel }[] = [];

@@ -179,33 +179,72 @@ export class ChannelsRepository {
     return out;
   }
 
-  /** Activates or creates subscriptions; returns those that were not already active. */
-  async subscribe(tx: Tx, subs: readonly NewSubscription[]): Promise<Subscription[]> {
-    const added: Subscription[] = [];
-    for (const sub of subs) {
-      const existing = await tx.subscription.findUnique({
-        where: { userId_channelId: { userId: sub.userId, channelId: sub.channelId } },
-      });
-      if (existing?.active) continue;
-      const row = existing
-        ? await tx.subscription.update({ where: { id: existing.id }, data: { active: true } })
-        : await tx.subscription.create({ data: sub });
-      added.push(toSubscription(row));
-    }
-    return added;
+  /** Every subscription (active or not) of these users to these channels. */
+  async subscriptionsOf(tx: Tx, userIds: readonly number[], channelIds: readonly number[]): Promise<Subscription[]> {
+    if (userIds.length === 0 || channelIds.length === 0) return [];
+    const rows = await tx.subscription.findMany({
+      where: { userId: { in: [...userIds] }, channelId: { in: [...channelIds] } },
+    });
+    return rows.map(toSubscription);
   }
 
-  /** Deactivates subscriptions; returns the (user, channel) pairs that were active. */
+  /** Activates or creates subscriptions in one statement; returns those that were not already active. */
+  async subscribe(tx: Tx, subs: readonly NewSubscription[]): Promise<Subscription[]> {
+    if (subs.length === 0) return [];
+    const rows = await tx.$queryRawUnsafe<
+      {
+        user_id: number;
+        channel_id: number;
+        active: boolean;
+        is_muted: boolean;
+        pin_to_top: boolean;
+        color: string;
+        desktop_notifications: boolean | null;
+        audible_notifications: boolean | null;
+        push_notifications: boolean | null;
+        email_notifications: boolean | null;
+        wildcard_mentions_notify: boolean | null;
+      }[]
+    >(
+      `INSERT INTO subscriptions (user_id, channel_id, color)
+       SELECT * FROM unnest($1::int[], $2::int[], $3::text[])
+       ON CONFLICT (user_id, channel_id) DO UPDATE SET active = true WHERE subscriptions.active = false
+       RETURNING user_id, channel_id, active, is_muted, pin_to_top, color, desktop_notifications, audible_notifications,
+                 push_notifications, email_notifications, wildcard_mentions_notify`,
+      subs.map((s) => s.userId),
+      subs.map((s) => s.channelId),
+      subs.map((s) => s.color),
+    );
+    return rows.map((r) => ({
+      userId: r.user_id,
+      channelId: r.channel_id,
+      active: r.active,
+      isMuted: r.is_muted,
+      pinToTop: r.pin_to_top,
+      color: r.color,
+      desktopNotifications: r.desktop_notifications,
+      audibleNotifications: r.audible_notifications,
+      pushNotifications: r.push_notifications,
+      emailNotifications: r.email_notifications,
+      wildcardMentionsNotify: r.wildcard_mentions_notify,
+    }));
+  }
+
+  /** Deactivates subscriptions in one statement; returns the (user, channel) pairs that were active. */
   async unsubscribe(
     tx: Tx,
     pairs: readonly { userId: number; channelId: number }[],
   ): Promise<{ userId: number; channelId: number }[]> {
-    const removed: { userId: number; channelId: number }[] = [];
-    for (const pair of pairs) {
-      const { count } = await tx.subscription.updateMany({ where: { ...pair, active: true }, data: { active: false } });
-      if (count > 0) removed.push(pair);
-    }
-    return removed;
+    if (pairs.length === 0) return [];
+    const rows = await tx.$queryRawUnsafe<{ user_id: number; channel_id: number }[]>(
+      `UPDATE subscriptions s SET active = false FROM unnest($1::int[], $2::int[]) AS p(user_id, channel_id)
+        WHERE s.user_id = p.user_id AND s.channel_id = p.channel_id AND s.active
+       RETURNING s.user_id, s.channel_id`,
+      pairs.map((p) => p.userId),
+      pairs.map((p) => p.channelId),
+    );
+    const removed = new Set(rows.map((r) => `${r.user_id}:${r.channel_id}`));
+    return pairs.filter((p) => removed.has(`${p.userId}:${p.channelId}`));
   }
 
   async setFirstMessageId(tx: Tx, channelId: number, messageId: number): Promise<void> {

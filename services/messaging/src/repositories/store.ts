@@ -22,14 +22,18 @@ export class Store {
 
   async transaction<T>(fn: (tx: Tx) => Promise<{ result: T; events: OutboxRecord[] }>): Promise<T> {
     let wroteEvents = false;
-    const result = await this.db.$transaction(async (tx) => {
-      const { result: value, events } = await fn(tx);
-      if (events.length > 0) {
-        await writeOutbox(tx, events);
-        wroteEvents = true;
-      }
-      return value;
-    });
+    const result = await this.db.$transaction(
+      async (tx) => {
+        const { result: value, events } = await fn(tx);
+        if (events.length > 0) {
+          await writeOutbox(tx, events);
+          wroteEvents = true;
+        }
+        return value;
+        // Bulk subscription changes can take a while; the default 5 s would cut them off.
+      },
+      { timeout: 30_000, maxWait: 10_000 },
+    );
     if (wroteEvents) this.afterCommit();
     return result;
   }
