@@ -100,7 +100,9 @@ export class MessagesRepository {
   /** Writes a message with its rows and events in one statement (see send-sql.ts); `executor` joins a transaction. */
   async send(write: SendWrite, executor: SqlExecutor = this.store.sql): Promise<SentRows> {
     const { text, values } = sendStatement(write);
-    const [row] = await executor.query<{ id: number; user_ids: number[]; flags: number[] }>(text, values);
+    // Messages that change several users' topic policies have texts of their own; those are not kept prepared.
+    const prepare = write.policies.length <= 1;
+    const [row] = await executor.query<{ id: number; user_ids: number[]; flags: number[] }>(text, values, { prepare });
     return { messageId: row!.id, userIds: row!.user_ids, flags: row!.flags };
   }
 

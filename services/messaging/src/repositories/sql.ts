@@ -4,7 +4,8 @@ import type { Tx } from './prisma.js';
 
 /** Runs one SQL statement with positional parameters. */
 export interface SqlExecutor {
-  query<T>(text: string, values: readonly unknown[]): Promise<T[]>;
+  /** `prepare: false` for statements whose text varies without bound (each prepared text stays on its connection). */
+  query<T>(text: string, values: readonly unknown[], options?: { prepare?: boolean }): Promise<T[]>;
 }
 
 // int8 (count(*), bigserial) as numbers: every such value here fits in 2^53.
@@ -34,9 +35,10 @@ export class SqlPool implements SqlExecutor {
     this.pool.on('error', () => undefined);
   }
 
-  async query<T>(text: string, values: readonly unknown[]): Promise<T[]> {
+  async query<T>(text: string, values: readonly unknown[], options: { prepare?: boolean } = {}): Promise<T[]> {
     // Named statements are parsed and planned once per connection (the hot statements come in few shapes).
-    const result = await this.pool.query({ name: statementName(text), text, values: values as unknown[] });
+    const name = options.prepare === false ? undefined : statementName(text);
+    const result = await this.pool.query({ name, text, values: values as unknown[] });
     return result.rows as T[];
   }
 
