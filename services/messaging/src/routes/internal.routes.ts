@@ -1,5 +1,6 @@
 import { isEventProcessed } from '@confab/events';
-import { p, route } from '@confab/http';
+import { p, route, t } from '@confab/http';
+import { initialState } from '../domain/initial-state.js';
 import type { MessagingDeps } from '../deps.js';
 
 /** Routes other Confab processes call; never reachable through the gateway. */
@@ -11,6 +12,21 @@ export function internalRoutes(deps: MessagingDeps) {
       auth: 'service',
       async handler({ path }) {
         return { processed: await isEventProcessed(deps.domain.store.db, path.event_id) };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/users/{user_id:int}/initial-state',
+      auth: 'service',
+      params: {
+        fetch_event_types: p.json(t.list(t.string())).optional(),
+        include_subscribers: p.json(t.union(t.bool(), t.literal('partial'))).default(false),
+      },
+      async handler({ path, params }) {
+        return initialState(deps.domain, path.user_id, {
+          fetchEventTypes: params.fetch_event_types,
+          includeSubscribers: params.include_subscribers !== false,
+        });
       },
     }),
   ];
