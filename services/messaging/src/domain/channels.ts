@@ -7,7 +7,7 @@ import { basicAccess } from './channel-access.js';
 import { channelRecord, GroupValueFormatter, subscriptionRecord } from './channel-records.js';
 import type { Actor, Domain } from './context.js';
 import { isAdmin, isGuest } from './permissions.js';
-import { checkChannelName, escapeHtml } from './text.js';
+import { checkChannelName, escapeHtml, firstUnprintable } from './text.js';
 import type {
   Channel,
   ChannelPermission,
@@ -82,10 +82,15 @@ interface ChannelSpec {
 
 const insufficientPermission = () => invalid('Insufficient permission');
 
+function checkDescription(description: string): void {
+  const bad = firstUnprintable(description.replace(/[\n\r\t]/g, ' '));
+  if (bad !== null) throw invalid(`Invalid character in channel description, at position ${bad}.`);
+}
+
 function parseRetention(value: string | number): number | null {
   if (value === 'realm_default') return null;
   if (value === 'unlimited') return -1;
-  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
+  if (typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= 2_147_483_647) return value;
   throw invalid(`Bad value for 'message_retention_days': ${value}`);
 }
 
@@ -113,6 +118,8 @@ async function checkCanCreate(domain: Domain, actor: Actor, settings: NewChannel
   if (settings.isDefaultStream && !isAdmin(actor.user)) throw insufficientPermission();
   if (settings.inviteOnly && settings.isDefaultStream) throw invalid('A default channel cannot be private.');
   if (settings.isWebPublic) throw invalid('Web-public channels are not enabled.');
+  // Confab has no channel folders yet, so no folder id is valid.
+  if (settings.folderId !== undefined) throw invalid('Invalid channel folder ID');
   if (parseRetention(settings.messageRetentionDays) !== null && actor.user.role !== ROLE_OWNER) {
     throw new ConfabError('Must be an organization owner', { code: 'UNAUTHORIZED_PRINCIPAL' });
   }
@@ -318,7 +325,12 @@ export async function subscribeToChannels(
   for (const raw of input.subscriptions) {
     const name = raw.name.trim();
     checkChannelName(name);
-    if (raw.color) colorFor.set(name, raw.color);
+    checkDescription(raw.description ?? '');
+    if (raw.color !== undefined) {
+      // Zulip's check_color, with the name its validator reports.
+      if (!/^#[0-9a-fA-F]{6}$/.test(raw.color)) throw invalid('add.color is not a valid hex color code');
+      colorFor.set(name, raw.color);
+    }
     if (!specs.has(name.toLowerCase()))
       specs.set(name.toLowerCase(), { name, description: (raw.description ?? '').replace(/\n/g, ' ') });
   }
@@ -403,6 +415,7 @@ export async function createChannel(
   if (isGuest(actor.user)) throw invalid('Not allowed for guest users');
   const name = input.name.trim();
   checkChannelName(name);
+  checkDescription(input.description);
   const exists = () =>
     new ConfabError(`Channel '${name}' already exists`, { code: 'CHANNEL_ALREADY_EXISTS', status: 409 });
   if (await domain.channels.channelByName(actor.realm.id, name)) throw exists();

@@ -141,7 +141,15 @@ async function resolveNarrow(
       }
       case 'id': {
         if (!/^\d+$/.test(text)) throw badNarrow(`invalid message ID ${text}`);
-        terms.push({ kind: 'id', id: Number(text), negated });
+        const id = Number(text);
+        // An id beyond the column's range names no message.
+        terms.push(
+          Number.isSafeInteger(id) && id <= 2_147_483_647
+            ? { kind: 'id', id, negated }
+            : negated
+              ? { kind: 'none', negated: true }
+              : { kind: 'none' },
+        );
         break;
       }
       case 'search':

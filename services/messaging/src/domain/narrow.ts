@@ -49,7 +49,7 @@ export type Term =
   | { kind: 'has'; what: 'link' | 'image' | 'attachment' | 'reaction'; negated: boolean }
   | { kind: 'id'; id: number; negated: boolean }
   | { kind: 'search'; text: string; negated: boolean }
-  | { kind: 'none' };
+  | { kind: 'none'; negated?: boolean };
 
 export const badNarrow = (detail: string) =>
   new ConfabError(`Invalid narrow operator: ${detail}`, { code: 'BAD_NARROW' });

@@ -117,6 +117,9 @@ export async function removeReaction(
     code = emojiFromName(input.emojiName).code;
   }
   const type = input.reactionType as ReactionType;
+  const missing = () => new ConfabError("Reaction doesn't exist.", { code: 'REACTION_DOES_NOT_EXIST' });
+  // No stored reaction has an unknown type or a code the database could not hold.
+  if (!REACTION_TYPES.includes(type) || code.includes('\u0000')) throw missing();
   const audience = await messageAudience(domain, message);
   await domain.store.transaction(async (tx) => {
     const removed = await domain.reactions.remove(tx, {
@@ -125,7 +128,7 @@ export async function removeReaction(
       emojiCode: code,
       reactionType: type,
     });
-    if (!removed) throw new ConfabError("Reaction doesn't exist.", { code: 'REACTION_DOES_NOT_EXIST' });
+    if (!removed) throw missing();
     const event = outboxRecord(
       contracts.reactionRemoved,
       {
@@ -133,7 +136,7 @@ export async function removeReaction(
         user_id: actor.user.id,
         emoji_name: removed.emojiName,
         emoji_code: code,
-        reaction_type: REACTION_TYPES.includes(type) ? type : 'unicode_emoji',
+        reaction_type: type,
         user_ids: audience,
       },
       { realmId: actor.realm.id, requestId: actor.requestId },

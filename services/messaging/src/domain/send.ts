@@ -193,6 +193,12 @@ async function mentionedUsers(domain: Domain, rendered: Rendered): Promise<numbe
 
 /** POST /messages: every rule of Zulip's check_message, then one transaction for the message, its rows and events. */
 export async function sendMessage(domain: Domain, actor: Actor, input: SendInput): Promise<SendResult> {
+  for (const [name, value] of [
+    ['queue_id', input.queueId],
+    ['local_id', input.localId],
+  ] as const) {
+    if (value?.includes('\u0000')) throw invalid(`Invalid ${name}`);
+  }
   if ((input.queueId === undefined) !== (input.localId === undefined)) {
     const missing = input.queueId === undefined ? 'queue_id' : 'local_id';
     throw new ConfabError(`Missing '${missing}' argument`, {

@@ -1,5 +1,5 @@
 import type { Attachment } from '../domain/types.js';
-import { validId, type Prisma, type Tx } from './prisma.js';
+import { storable, validId, type Prisma, type Tx } from './prisma.js';
 import type { Store } from './store.js';
 
 type AttachmentRow = Prisma.AttachmentGetPayload<object>;
@@ -40,6 +40,7 @@ export class AttachmentsRepository {
   }
 
   async byPathId(pathId: string): Promise<Attachment | null> {
+    if (!storable(pathId)) return null;
     const row = await this.db.attachment.findUnique({ where: { pathId } });
     return row ? toAttachment(row) : null;
   }
@@ -56,7 +57,7 @@ export class AttachmentsRepository {
           AND (a.owner_id = $2 OR EXISTS (SELECT 1 FROM attachment_messages am WHERE am.attachment_id = a.id))`,
       realmId,
       userId,
-      [...new Set(pathIds)],
+      [...new Set(pathIds.filter(storable))],
     );
     if (rows.length === 0) return [];
     const found = await this.db.attachment.findMany({ where: { id: { in: rows.map((r) => r.id) } } });

@@ -1,6 +1,6 @@
 import type { Channel, ChannelPermission, PermissionValue, Subscription, TopicsPolicy } from '../domain/types.js';
 import { RECIPIENT_CHANNEL } from '../domain/types.js';
-import { validId, type Prisma, type Tx } from './prisma.js';
+import { storable, validId, type Prisma, type Tx } from './prisma.js';
 import type { Store } from './store.js';
 
 type ChannelRow = Prisma.ChannelGetPayload<object>;
@@ -80,6 +80,7 @@ export class ChannelsRepository {
   }
 
   async channelByName(realmId: number, name: string): Promise<Channel | null> {
+    if (!storable(name)) return null;
     const row = await this.db.channel.findUnique({
       where: { realmId_nameKey: { realmId, nameKey: name.toLowerCase() } },
     });
@@ -95,7 +96,7 @@ export class ChannelsRepository {
 
   /** Existing channels among `names`, keyed by lower-cased name. */
   async channelsByNames(realmId: number, names: readonly string[], tx?: Tx): Promise<Map<string, Channel>> {
-    const keys = [...new Set(names.map((n) => n.toLowerCase()))];
+    const keys = [...new Set(names.filter(storable).map((n) => n.toLowerCase()))];
     const rows = keys.length
       ? await (tx ?? this.db).channel.findMany({ where: { realmId, nameKey: { in: keys } } })
       : [];

@@ -44,14 +44,18 @@ export class NarrowSql {
     const not = (sql: string, negated: boolean) => (negated ? `NOT (${sql})` : sql);
     switch (term.kind) {
       case 'none':
-        this.conditions.push('FALSE');
+        this.conditions.push(term.negated ? 'TRUE' : 'FALSE');
         return;
       case 'recipients':
         this.conditions.push(not(`m.recipient_id = ANY(${this.param(term.recipientIds)}::int[])`, term.negated));
         return;
       case 'topic':
+        // Stored topics cannot contain NUL (text cannot), so such a topic matches nothing.
         this.conditions.push(
-          not(`m.channel_id IS NOT NULL AND m.topic_key = ${this.param(term.topicKey)}`, term.negated),
+          not(
+            `m.channel_id IS NOT NULL AND m.topic_key = ${this.param(term.topicKey.replace(/\u0000/g, '\uFFFD'))}`,
+            term.negated,
+          ),
         );
         return;
       case 'sender':
@@ -87,10 +91,13 @@ export class NarrowSql {
         return;
       }
       case 'id':
-        this.conditions.push(not(`m.id = ${this.param(term.id)}`, term.negated));
+        this.conditions.push(not(`m.id = ${this.param(term.id)}::bigint`, term.negated));
         return;
       case 'search': {
-        const words = term.text.split(/\s+/).filter(Boolean);
+        const words = term.text
+          .replace(/\u0000/g, ' ')
+          .split(/\s+/)
+          .filter(Boolean);
         const parts = words.map((w) => {
           const like = this.param(`%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
           return `(m.content ILIKE ${like} OR m.topic ILIKE ${like})`;

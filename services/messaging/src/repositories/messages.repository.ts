@@ -201,7 +201,8 @@ export class MessagesRepository {
     const results: { id: number; flags: number }[] = [];
     if (needBefore) {
       const rows = await this.narrowQuery(narrow, (param) => ({
-        where: range.anchoredRight ? [] : [`${id} ${range.includeAnchor ? '<=' : '<'} ${param(range.anchor)}`],
+        // Anchors may exceed the id column's range (Zulip's LARGER_THAN_MAX_MESSAGE_ID), hence bigint.
+        where: range.anchoredRight ? [] : [`${id} ${range.includeAnchor ? '<=' : '<'} ${param(range.anchor)}::bigint`],
         order: 'DESC',
         limit: range.numBefore + (range.anchoredRight ? 0 : 1),
       }));
@@ -209,7 +210,7 @@ export class MessagesRepository {
     }
     if (needAfter) {
       const rows = await this.narrowQuery(narrow, (param) => ({
-        where: range.anchoredLeft ? [] : [`${id} ${range.includeAnchor ? '>=' : '>'} ${param(range.anchor)}`],
+        where: range.anchoredLeft ? [] : [`${id} ${range.includeAnchor ? '>=' : '>'} ${param(range.anchor)}::bigint`],
         order: 'ASC',
         limit: range.numAfter + 1,
       }));
@@ -218,7 +219,7 @@ export class MessagesRepository {
     if (!needBefore && !needAfter && range.includeAnchor) {
       results.push(
         ...(await this.narrowQuery(narrow, (param) => ({
-          where: [`${id} = ${param(range.anchor)}`],
+          where: [`${id} = ${param(range.anchor)}::bigint`],
           order: 'ASC',
           limit: 1,
         }))),

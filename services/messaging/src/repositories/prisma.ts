@@ -19,3 +19,6 @@ export function isUniqueViolation(err: unknown): boolean {
 /** Largest value of a Postgres integer column; ids beyond it cannot exist. */
 export const MAX_INT = 2_147_483_647;
 export const validId = (id: number) => Number.isSafeInteger(id) && id > 0 && id <= MAX_INT;
+
+/** PostgreSQL text cannot hold NUL: a lookup by such a value finds nothing rather than failing. */
+export const storable = (text: string) => !text.includes('\u0000');

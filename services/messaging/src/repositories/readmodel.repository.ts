@@ -1,6 +1,6 @@
 import type { contracts } from '@confab/events';
 import type { Group, GroupSettingValue, Realm, Role, User, UserSettings } from '../domain/types.js';
-import { validId, type Prisma, type Tx } from './prisma.js';
+import { storable, validId, type Prisma, type Tx } from './prisma.js';
 import type { Store } from './store.js';
 
 type RealmRow = Prisma.RealmGetPayload<object>;
@@ -184,7 +184,7 @@ export class ReadModelRepository {
   }
 
   async usersByEmails(realmId: number, emails: readonly string[]): Promise<User[]> {
-    const keys = [...new Set(emails.map((e) => e.trim().toLowerCase()))];
+    const keys = [...new Set(emails.filter(storable).map((e) => e.trim().toLowerCase()))];
     if (keys.length === 0) return [];
     const rows = await this.db.user.findMany({ where: { realmId, emailKey: { in: keys } } });
     return rows.map(toUser);
@@ -192,6 +192,7 @@ export class ReadModelRepository {
 
   /** Users whose full name matches one of `names` case-insensitively (for @-mentions). */
   async usersByFullNames(realmId: number, names: readonly string[]): Promise<User[]> {
+    names = names.filter(storable);
     if (names.length === 0) return [];
     const rows = await this.db.$queryRawUnsafe<{ id: number }[]>(
       'SELECT id FROM users WHERE realm_id = $1 AND lower(full_name) = ANY($2::text[]) ORDER BY id',
