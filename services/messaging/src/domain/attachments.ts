@@ -132,7 +132,7 @@ export async function uploadFile(
       `Uploaded file is larger than the allowed limit of ${Math.floor(domain.limits.maxFileBytes / 1024 / 1024)} MiB`,
     );
   }
-  const fileName = file.filename.replace(/\u0000/g, '').slice(0, 255) || 'uploaded-file';
+  const fileName = file.filename.replaceAll('\u0000', '').slice(0, 255) || 'uploaded-file';
   const pathId = `${actor.realm.id}/${randomBytes(12).toString('base64url')}/${sanitizeFileName(fileName)}`;
   await domain.files.put(pathId, file.data, file.mimeType);
   await domain.store.transaction(async (tx) => {

@@ -1,11 +1,11 @@
 /** Zulip's parse_user_agent: the product name before the first "/" or version. */
 export function clientName(userAgent: string | undefined, explicit: string | undefined): string {
   // Stored as text, which cannot hold NUL; client names are at most a label.
-  if (explicit) return explicit.replace(/\u0000/g, '').slice(0, 100) || 'Unspecified';
+  if (explicit) return explicit.replaceAll('\u0000', '').slice(0, 100) || 'Unspecified';
   if (!userAgent) return 'Unspecified';
   const match = /^(?<name>[^/ ]*[^0-9/(]*)(\/(?<version>[^/ ]*))?([ /].*)?$/.exec(userAgent);
   const name = match?.groups?.name
-    ?.replace(/\u0000/g, '')
+    ?.replaceAll('\u0000', '')
     .trim()
     .slice(0, 100);
   return name ? name : 'Unspecified';

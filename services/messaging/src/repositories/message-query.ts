@@ -53,7 +53,7 @@ export class NarrowSql {
         // Stored topics cannot contain NUL (text cannot), so such a topic matches nothing.
         this.conditions.push(
           not(
-            `m.channel_id IS NOT NULL AND m.topic_key = ${this.param(term.topicKey.replace(/\u0000/g, '\uFFFD'))}`,
+            `m.channel_id IS NOT NULL AND m.topic_key = ${this.param(term.topicKey.replaceAll('\u0000', '\uFFFD'))}`,
             term.negated,
           ),
         );
@@ -95,7 +95,7 @@ export class NarrowSql {
         return;
       case 'search': {
         const words = term.text
-          .replace(/\u0000/g, ' ')
+          .replaceAll('\u0000', ' ')
           .split(/\s+/)
           .filter(Boolean);
         const parts = words.map((w) => {
