@@ -4,10 +4,7 @@ export function clientName(userAgent: string | undefined, explicit: string | und
   if (explicit) return explicit.replaceAll('\u0000', '').slice(0, 100) || 'Unspecified';
   if (!userAgent) return 'Unspecified';
   const match = /^(?<name>[^/ ]*[^0-9/(]*)(\/(?<version>[^/ ]*))?([ /].*)?$/.exec(userAgent);
-  const name = match?.groups?.name
-    ?.replaceAll('\u0000', '')
-    .trim()
-    .slice(0, 100);
+  const name = match?.groups?.name?.replaceAll('\u0000', '').trim().slice(0, 100);
   return name ? name : 'Unspecified';
 }
 

@@ -1,9 +1,11 @@
 import { invalid } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
 import { deleteFiles, releaseAttachments } from './attachments.js';
+import { accessChannelById, canAccessHistory } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
 import { accessMessage } from './fetch.js';
 import { EDITABLE_FLAGS, FLAG, type FlagName } from './flags.js';
+import { topicKey } from './text.js';
 import type { Channel, StoredMessage } from './types.js';
 
 const NON_API_FLAGS = new Set(['is_private', 'active_mobile_push_notification']);
@@ -97,4 +99,51 @@ export async function deleteMessage(domain: Domain, actor: Actor, messageId: num
     return { result: released.files, events: [deleted, ...released.events] };
   });
   await deleteFiles(domain, files);
+}
+
+/** POST /mark_all_as_read, /mark_stream_as_read and /mark_topic_as_read. */
+export async function markAsRead(
+  domain: Domain,
+  actor: Actor,
+  scope: { channelId?: number; topic?: string },
+): Promise<void> {
+  let recipientId: number | undefined;
+  let key: string | undefined;
+  if (scope.channelId !== undefined) {
+    const { channel } = await accessChannelById(domain, actor, scope.channelId);
+    recipientId = channel.recipientId;
+    if (scope.topic !== undefined) {
+      const topic = scope.topic === actor.realm.emptyTopicDisplayName ? '' : scope.topic;
+      key = topicKey(topic);
+      if (!(await domain.messages.receivedInTopic(actor.user.id, recipientId, key)))
+        throw invalid(`No such topic '${scope.topic}'`);
+    }
+  }
+  await domain.store.transaction(async (tx) => {
+    const ids = await domain.messages.markRead(tx, actor.user.id, { recipientId, topicKey: key });
+    const events =
+      ids.length === 0
+        ? []
+        : [
+            outboxRecord(
+              contracts.messageFlagsChanged,
+              { user_id: actor.user.id, op: 'add', flag: 'read', messages: ids },
+              { realmId: actor.realm.id, requestId: actor.requestId },
+            ),
+          ];
+    return { result: undefined, events };
+  });
+}
+
+/** GET /users/me/{stream_id}/topics. */
+export async function channelTopics(domain: Domain, actor: Actor, channelId: number, allowEmptyTopicName: boolean) {
+  const { channel, sub } = await accessChannelById(domain, actor, channelId);
+  const topics = await domain.messages.topicsOf(
+    channel.recipientId,
+    canAccessHistory(actor, channel, sub) ? null : actor.user.id,
+  );
+  return topics.map((t) => ({
+    name: t.name === '' && !allowEmptyTopicName ? actor.realm.emptyTopicDisplayName : t.name,
+    max_id: t.maxId,
+  }));
 }

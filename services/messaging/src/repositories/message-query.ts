@@ -94,10 +94,7 @@ export class NarrowSql {
         this.conditions.push(not(`m.id = ${this.param(term.id)}::bigint`, term.negated));
         return;
       case 'search': {
-        const words = term.text
-          .replaceAll('\u0000', ' ')
-          .split(/\s+/)
-          .filter(Boolean);
+        const words = term.text.replaceAll('\u0000', ' ').split(/\s+/).filter(Boolean);
         const parts = words.map((w) => {
           const like = this.param(`%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
           return `(m.content ILIKE ${like} OR m.topic ILIKE ${like})`;

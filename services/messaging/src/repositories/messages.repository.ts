@@ -376,4 +376,51 @@ export class MessagesRepository {
     );
     return rows.map((r) => ({ maxMessageId: r.max_id, userIds: r.dm_key.split(',').map(Number) }));
   }
+
+  /** Marks the user's unread messages read (all, a channel's, or a topic's); returns their ids. */
+  async markRead(tx: Tx, userId: number, scope: { recipientId?: number; topicKey?: string }): Promise<number[]> {
+    const values: unknown[] = [userId];
+    const where: string[] = [];
+    if (scope.recipientId !== undefined) {
+      values.push(scope.recipientId);
+      where.push(`m.recipient_id = $${values.length}`);
+    }
+    if (scope.topicKey !== undefined) {
+      values.push(scope.topicKey);
+      where.push(`m.topic_key = $${values.length}`);
+    }
+    const rows = await tx.$queryRawUnsafe<{ message_id: number }[]>(
+      `UPDATE user_messages um SET flags = um.flags | ${FLAG.read} FROM messages m
+        WHERE um.user_id = $1 AND m.id = um.message_id AND (um.flags & ${FLAG.read}) = 0 ${where.map((w) => `AND ${w}`).join(' ')}
+       RETURNING um.message_id`,
+      ...values,
+    );
+    return rows.map((r) => r.message_id).sort((a, b) => a - b);
+  }
+
+  /** Whether the user received any message in the topic. */
+  async receivedInTopic(userId: number, recipientId: number, topicKey: string): Promise<boolean> {
+    const rows = await this.store.sql.query(
+      `SELECT 1 FROM user_messages um JOIN messages m ON m.id = um.message_id
+        WHERE um.user_id = $1 AND m.recipient_id = $2 AND m.topic_key = $3 LIMIT 1`,
+      [userId, recipientId, topicKey],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Topics of a channel with their latest message id, newest first (Zulip's get_topic_history_for_stream); the name
+   * is the latest message's spelling. With `userId`, only topics of messages the user received count.
+   */
+  async topicsOf(recipientId: number, userId: number | null): Promise<{ name: string; maxId: number }[]> {
+    const rows = await this.store.sql.query<{ topic: string; max_id: number }>(
+      userId === null
+        ? `SELECT DISTINCT ON (topic_key) topic, id AS max_id FROM messages WHERE recipient_id = $1 ORDER BY topic_key, id DESC`
+        : `SELECT DISTINCT ON (m.topic_key) m.topic, m.id AS max_id FROM messages m
+             JOIN user_messages um ON um.message_id = m.id AND um.user_id = $2
+            WHERE m.recipient_id = $1 ORDER BY m.topic_key, m.id DESC`,
+      userId === null ? [recipientId] : [recipientId, userId],
+    );
+    return rows.map((r) => ({ name: r.topic, maxId: r.max_id })).sort((a, b) => b.maxId - a.maxId);
+  }
 }

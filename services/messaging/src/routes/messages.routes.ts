@@ -4,7 +4,7 @@ import { actorFor } from '../domain/actor.js';
 import { clientName } from '../domain/client.js';
 import { fetchMessages, fetchOneMessage, parseAnchor } from '../domain/fetch.js';
 import { narrowSchema } from '../domain/narrow.js';
-import { deleteMessage, updateFlags } from '../domain/message-actions.js';
+import { channelTopics, deleteMessage, markAsRead, updateFlags } from '../domain/message-actions.js';
 import { sendMessage } from '../domain/send.js';
 import type { MessagingDeps } from '../deps.js';
 
@@ -100,6 +100,48 @@ export function messageRoutes(deps: MessagingDeps) {
       async handler({ identity, params, requestId }) {
         const actor = await actorFor(domain, identity, requestId);
         return updateFlags(domain, actor, { messages: params.messages, op: params.op, flag: params.flag });
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/mark_all_as_read',
+      auth: 'user',
+      async handler({ identity, requestId }) {
+        await markAsRead(domain, await actorFor(domain, identity, requestId), {});
+        return { complete: true };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/mark_stream_as_read',
+      auth: 'user',
+      params: { stream_id: p.int() },
+      async handler({ identity, params, requestId }) {
+        await markAsRead(domain, await actorFor(domain, identity, requestId), { channelId: params.stream_id });
+        return {};
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/mark_topic_as_read',
+      auth: 'user',
+      params: { stream_id: p.int(), topic_name: p.string() },
+      async handler({ identity, params, requestId }) {
+        await markAsRead(domain, await actorFor(domain, identity, requestId), {
+          channelId: params.stream_id,
+          topic: params.topic_name,
+        });
+        return {};
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/users/me/{stream_id:int}/topics',
+      auth: 'user',
+      params: { allow_empty_topic_name: p.bool().default(false) },
+      async handler({ identity, params, path, requestId }) {
+        const actor = await actorFor(domain, identity, requestId);
+        return { topics: await channelTopics(domain, actor, path.stream_id, params.allow_empty_topic_name) };
       },
     }),
     route({
