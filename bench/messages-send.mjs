@@ -12,7 +12,7 @@ import { load, machine, record, startBenchStack } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 // The service's own statement builders, so the raw rate measures exactly the SQL the service sends.
-const { sendFactsQuery, sendStatement } = require('../services/messaging/dist/repositories/send-sql.js');
+const { sendStatement } = require('../services/messaging/dist/repositories/send-sql.js');
 
 const connections = Number(process.argv[2] ?? 32);
 const duration = Number(process.argv[3] ?? 15);
@@ -62,13 +62,18 @@ async function announceUsers(info, realmId, count) {
   }
 }
 
-/** The same two statements per send as the service (facts, then the one-statement write), straight to PostgreSQL. */
+/** The statement the service runs per send (message, rows, outbox events, topic policy), straight to PostgreSQL. */
 async function rawDatabaseRate(info, realmId, sender, channel) {
   const pool = new pg.Pool({ connectionString: info.databases.messaging, max: 10 });
   let n = 0;
   const latencies = [];
   const end = Date.now() + duration * 1000;
-  // The envelope is built (and validated) once; each send gets a fresh event id.
+  // The envelopes are built (and validated) once; each send gets fresh event ids.
+  const topicEvent = outboxRecord(
+    contracts.userTopicChanged,
+    { user_id: sender.id, stream_id: channel.id, topic_name: 'raw', last_updated: 0, visibility_policy: 3 },
+    { realmId },
+  );
   const sentEvent = outboxRecord(
     contracts.messageSent,
     {
@@ -104,15 +109,6 @@ async function rawDatabaseRate(info, realmId, sender, channel) {
     Array.from({ length: connections }, async () => {
       while (Date.now() < end) {
         const started = performance.now();
-        const facts = sendFactsQuery({
-          userId: sender.id,
-          channelId: channel.id,
-          recipientId: channel.recipientId,
-          topicKey: 'raw',
-          historyPublic: true,
-          mentionedUserIds: [],
-        });
-        await pool.query({ name: 'facts', text: facts.text, values: facts.values });
         const message = {
           realmId,
           senderId: sender.id,
@@ -136,6 +132,13 @@ async function rawDatabaseRate(info, realmId, sender, channel) {
           otherEvents: [],
           policies: [],
           setFirstMessageId: false,
+          senderPolicy: {
+            follow: 3,
+            unmute: 2,
+            historyPublic: true,
+            topicName: 'raw',
+            event: { ...topicEvent, eventId: randomUUID() },
+          },
         });
         await pool.query({ name: 'send', text: write.text, values: write.values });
         latencies.push(performance.now() - started);
@@ -213,8 +216,8 @@ ${(await import('node:os'))
   .map((l) => l.toFixed(1))
   .join(' / ')}). ${connections} connections, ${duration} s per
 measurement after a 3 s warm-up; autocannon, every Confab process and PostgreSQL/Redis/RabbitMQ share the machine.
-"raw database" runs the service's own two statements per send (facts, then the one-statement write of message, rows
-and outbox event) from ${connections} concurrent callers over 10 connections, without HTTP, gateway, rendering or
+"raw database" runs the service's own statement per send (message, every receiver's row, the outbox events and the
+sender's topic policy in one statement, as the service does for messages without mentions) from ${connections} concurrent callers over 10 connections, without HTTP, gateway, rendering or
 checks. Script: \`bench/messages-send.mjs\`.
 
 | scenario | sends/s | p50 ms | p99 ms | errors |

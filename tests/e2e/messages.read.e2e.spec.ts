@@ -22,14 +22,12 @@ describe('marking messages as read', () => {
   });
 
   const unread = async () => {
-    const response = await world
-      .as('hamlet')
-      .get('/messages', {
-        anchor: 'newest',
-        num_before: 50,
-        num_after: 0,
-        narrow: [{ operator: 'is', operand: 'unread' }],
-      });
+    const response = await world.as('hamlet').get('/messages', {
+      anchor: 'newest',
+      num_before: 50,
+      num_after: 0,
+      narrow: [{ operator: 'is', operand: 'unread' }],
+    });
     return (response.body.messages as { type: string; subject: string }[]).map((m) =>
       m.type === 'private' ? 'dm' : m.subject,
     );

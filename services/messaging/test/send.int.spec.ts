@@ -166,6 +166,32 @@ describe('sending against PostgreSQL', () => {
     expect(new Set(ids.map((r) => r.id)).size).toBe(25);
   });
 
+  it("decides the sender's automatic topic policy inside the write statement", async () => {
+    const cordelia: Actor = { ...hamlet, user: (await domain.readModel.userById(3))! };
+    const policyEvents = async () =>
+      (
+        await domain.store.db.outbox.findMany({ where: { routingKey: 'user_topic.changed' }, orderBy: { id: 'asc' } })
+      ).map((r) => parseEnvelope(contracts.userTopicChanged, r.envelope).payload);
+    const started = await sendMessage(domain, cordelia, send({ topic: 'fresh' }));
+    expect(started.automatic_new_visibility_policy).toBe(3);
+    expect((await policyEvents()).at(-1)).toMatchObject({ user_id: 3, topic_name: 'fresh', visibility_policy: 3 });
+    const again = await sendMessage(domain, cordelia, send({ topic: 'FRESH' }));
+    expect(again.automatic_new_visibility_policy).toBeUndefined();
+
+    // In a muted channel, writing in an existing topic unmutes it (automatically_unmute_topics_in_muted_streams_policy=2).
+    const verona = (await domain.channels.channelByName(REALM, 'Verona'))!;
+    await domain.store.db.subscription.update({
+      where: { userId_channelId: { userId: 3, channelId: verona.id } },
+      data: { isMuted: true },
+    });
+    const unmuted = await sendMessage(domain, cordelia, send({ topic: 'lunch' }));
+    expect(unmuted.automatic_new_visibility_policy).toBe(2);
+    const row = await domain.store.db.userTopic.findFirst({ where: { userId: 3, topicKey: 'lunch' } });
+    expect(row?.visibilityPolicy).toBe(2);
+    const still = await sendMessage(domain, cordelia, send({ topic: 'lunch' }));
+    expect(still.automatic_new_visibility_policy).toBeUndefined();
+  });
+
   it('leaves nothing behind when a send is refused', async () => {
     const before = await domain.store.db.message.count();
     await expect(sendMessage(domain, hamlet, send({ to: 'Nowhere' }))).rejects.toThrow(

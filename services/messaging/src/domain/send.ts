@@ -1,6 +1,6 @@
 import { ConfabError, invalid } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
-import type { SendFacts } from '../repositories/messages.repository.js';
+import type { SendFacts, SentRows } from '../repositories/messages.repository.js';
 import type { SendWrite } from '../repositories/send-sql.js';
 import { inTransaction } from '../repositories/sql.js';
 import type { TopicPolicyChange } from '../repositories/user_topics.repository.js';
@@ -12,6 +12,7 @@ import { defaultReadBySender } from './client.js';
 import { FLAG } from './flags.js';
 import { displayRecipientUsers, messageRecord } from './message-records.js';
 import type { Rendered } from './render.js';
+import { isGuest } from './permissions.js';
 import { checkChannelName, firstUnprintable, normalizeContent, normalizeTopic, topicKey } from './text.js';
 import { automaticPolicyOnSend, userTopicEvent } from './topic-policy.js';
 import type { Channel, StoredMessage, Subscription, User, VisibilityPolicy } from './types.js';
@@ -222,17 +223,22 @@ export async function sendMessage(domain: Domain, actor: Actor, input: SendInput
     recipientId = channel.recipientId;
     result = await rendered();
     mentioned = await mentionedUsers(domain, result);
-    // One read for the subscription, the sender's topic policy, whether the topic existed and mentioned users'
-    // policies; whether it existed is judged on what the sender may see (Zulip avoids leaking protected history).
-    facts = await domain.messages.sendFacts({
-      userId: actor.user.id,
-      channelId: channel.id,
-      recipientId,
-      topicKey: topicKey(topic),
-      historyPublic: channel.historyPublicToSubscribers,
-      mentionedUserIds: mentioned,
-    });
-    await checkCanPost(domain, actor, channel, facts.subscribed ? subscribedMarker(actor, channel) : null);
+    // Mentions (followers), private channels and guests need the subscription and policies read first; for the
+    // common message the write statement itself decides the sender's automatic policy (one round trip).
+    if (mentioned.length > 0 || channel.inviteOnly || isGuest(actor.user)) {
+      // Whether the topic existed is judged on what the sender may see (Zulip avoids leaking protected history).
+      facts = await domain.messages.sendFacts({
+        userId: actor.user.id,
+        channelId: channel.id,
+        recipientId,
+        topicKey: topicKey(topic),
+        historyPublic: channel.historyPublicToSubscribers,
+        mentionedUserIds: mentioned,
+      });
+      await checkCanPost(domain, actor, channel, facts.subscribed ? subscribedMarker(actor, channel) : null);
+    } else {
+      await checkCanPost(domain, actor, channel, null);
+    }
     checkTopicsPolicy(actor, channel, topic);
   } else {
     await checkCanSendDirect(domain, actor, target.participants);
@@ -349,19 +355,43 @@ export async function sendMessage(domain: Domain, actor: Actor, input: SendInput
     policies,
     setFirstMessageId: channel !== null && channel.firstMessageId === null,
   };
+  if (channel && !facts) {
+    // Bots never change their topic policies; 4 is "never" for both settings.
+    const bot = actor.user.isBot;
+    write.senderPolicy = {
+      follow: bot ? 4 : actor.user.automaticallyFollowTopicsPolicy,
+      unmute: bot ? 4 : actor.user.automaticallyUnmuteTopicsInMutedStreamsPolicy,
+      historyPublic: channel.historyPublicToSubscribers,
+      topicName: topic,
+      // Completed by the statement with the policy it decides.
+      event: userTopicEvent(
+        {
+          userId: actor.user.id,
+          channelId: channel.id,
+          topicName: topic,
+          topicKey: newMessage.topicKey,
+          policy: VISIBILITY_FOLLOWED,
+        },
+        now,
+        meta,
+      ),
+    };
+  }
 
-  let messageId: number;
+  let sent: SentRows;
   if (claimable.length === 0) {
     // The common case: one statement, which is its own transaction.
-    messageId = (await domain.messages.send(write)).messageId;
+    sent = await domain.messages.send(write);
     domain.store.committed();
   } else {
-    messageId = await domain.store.transaction(async (tx) => {
-      const sent = await domain.messages.send(write, inTransaction(tx));
-      const events = await claimAttachments(domain, tx, claimable, { ...placeholder, id: sent.messageId }, meta);
-      return { result: sent.messageId, events };
+    sent = await domain.store.transaction(async (tx) => {
+      const rows = await domain.messages.send(write, inTransaction(tx));
+      const events = await claimAttachments(domain, tx, claimable, { ...placeholder, id: rows.messageId }, meta);
+      return { result: rows, events };
     });
   }
+  const messageId = sent.messageId;
+  if (sent.senderPolicy !== null) automatic = sent.senderPolicy;
   if (channel?.firstMessageId === null) domain.directory.forgetChannel(channel.id);
   const response: SendResult = { id: messageId };
   if (automatic !== undefined) response.automatic_new_visibility_policy = automatic;

@@ -12,6 +12,8 @@ export interface SentRows {
   messageId: number;
   userIds: number[];
   flags: number[];
+  /** The sender's new topic policy when the statement decided it (SendWrite.senderPolicy). */
+  senderPolicy: number | null;
 }
 
 /** What the sender's automatic topic policy and post permission need, read before sending. */
@@ -102,8 +104,15 @@ export class MessagesRepository {
     const { text, values } = sendStatement(write);
     // Messages that change several users' topic policies have texts of their own; those are not kept prepared.
     const prepare = write.policies.length <= 1;
-    const [row] = await executor.query<{ id: number; user_ids: number[]; flags: number[] }>(text, values, { prepare });
-    return { messageId: row!.id, userIds: row!.user_ids, flags: row!.flags };
+    const [row] = await executor.query<{
+      id: number;
+      user_ids: number[];
+      flags: number[];
+      sender_policy: number | null;
+    }>(text, values, {
+      prepare,
+    });
+    return { messageId: row!.id, userIds: row!.user_ids, flags: row!.flags, senderPolicy: row!.sender_policy };
   }
 
   async sendFacts(input: Parameters<typeof sendFactsQuery>[0]): Promise<SendFacts> {

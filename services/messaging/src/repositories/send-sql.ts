@@ -41,6 +41,17 @@ export interface SendWrite {
   policies: TopicPolicyChange[];
   /** Set the channel's first_message_id when it has none. */
   setFirstMessageId: boolean;
+  /**
+   * Instead of `policies`: let the statement decide the sender's automatic topic policy from the state it reads
+   * (see senderPolicySql), with this user_topic.changed record completed by it when the policy changes.
+   */
+  senderPolicy?: {
+    follow: number;
+    unmute: number;
+    historyPublic: boolean;
+    topicName: string;
+    event: OutboxRecord;
+  };
 }
 
 /** Flags clients see, in Zulip's order; the deprecated `wildcard_mentioned` follows for older clients. */
@@ -78,6 +89,7 @@ export function sendStatement(write: SendWrite): { text: string; values: unknown
   };
   const sender = param(message.senderId, '::int');
   const channel = param(message.channelId, '::int');
+  const recipient = param(message.recipientId, '::int');
   const flagTerms = delivery.flagged
     .filter((f) => f.userIds.length > 0)
     .map((f) => ` | CASE WHEN r.user_id = ANY(${param(f.userIds, '::int[]')}) THEN ${f.bit} ELSE 0 END`)
@@ -96,7 +108,7 @@ export function sendStatement(write: SendWrite): { text: string; values: unknown
       VALUES (${[
         param(message.realmId, '::int'),
         sender,
-        param(message.recipientId, '::int'),
+        recipient,
         channel,
         param(message.topic),
         param(message.topicKey),
@@ -160,15 +172,59 @@ export function sendStatement(write: SendWrite): { text: string; values: unknown
         topic_name = EXCLUDED.topic_name, last_updated = EXCLUDED.last_updated
     )`);
   }
+  if (write.senderPolicy && message.channelId !== null) {
+    const sp = write.senderPolicy;
+    const topicKey = param(message.topicKey);
+    const follow = param(sp.follow, '::int');
+    const unmute = param(sp.unmute, '::int');
+    // Zulip's visibility_policy_for_send_message in SQL, on the state before this statement (CTE snapshot).
+    ctes.unshift(
+      `facts AS (
+      SELECT COALESCE((SELECT visibility_policy FROM user_topics WHERE user_id = ${sender} AND channel_id = ${channel} AND topic_key = ${topicKey}), 0) AS cur,
+        COALESCE((SELECT is_muted FROM subscriptions WHERE user_id = ${sender} AND channel_id = ${channel} AND active), false) AS muted,
+        CASE WHEN ${param(sp.historyPublic, '::boolean')}
+          THEN EXISTS (SELECT 1 FROM messages x WHERE x.recipient_id = ${recipient} AND x.topic_key = ${topicKey})
+          ELSE EXISTS (SELECT 1 FROM user_messages ux JOIN messages x ON x.id = ux.message_id
+                        WHERE ux.user_id = ${sender} AND x.recipient_id = ${recipient} AND x.topic_key = ${topicKey})
+        END AS had
+    )`,
+      `pol AS (
+      SELECT CASE
+        WHEN cur = 3 THEN NULL
+        WHEN ${follow} IN (1, 2) THEN 3
+        WHEN cur <> 0 THEN CASE WHEN muted AND ${unmute} IN (1, 2) AND cur <> 2 THEN 2 END
+        WHEN NOT had AND ${follow} = 3 THEN 3
+        WHEN muted AND (${unmute} IN (1, 2) OR (NOT had AND ${unmute} = 3)) THEN 2
+      END AS policy FROM facts
+    )`,
+    );
+    ctes.push(
+      `spol AS (
+      INSERT INTO user_topics (user_id, channel_id, topic_name, topic_key, visibility_policy, last_updated)
+      SELECT ${sender}, ${channel}, ${param(sp.topicName)}, ${topicKey}, pol.policy, ${param(message.dateSent, '::timestamptz')}
+        FROM pol WHERE pol.policy IS NOT NULL
+      ON CONFLICT (user_id, channel_id, topic_key) DO UPDATE SET visibility_policy = EXCLUDED.visibility_policy,
+        topic_name = EXCLUDED.topic_name, last_updated = EXCLUDED.last_updated
+    )`,
+      `sevent AS (
+      INSERT INTO outbox (event_id, routing_key, envelope)
+      SELECT ${param(sp.event.eventId, '::uuid')}, ${param(sp.event.routingKey)},
+        jsonb_set(${param(JSON.stringify(sp.event.envelope), '::jsonb')}, '{payload,visibility_policy}', to_jsonb(pol.policy))
+        FROM pol WHERE pol.policy IS NOT NULL
+    )`,
+    );
+  }
   if (write.setFirstMessageId && message.channelId !== null) {
     ctes.push(
       `first AS (UPDATE channels SET first_message_id = m.id FROM m WHERE channels.id = ${channel} AND channels.first_message_id IS NULL)`,
     );
   }
+  const policy = write.senderPolicy && message.channelId !== null ? '(SELECT policy FROM pol)' : 'NULL::int';
   const text = `WITH ${ctes.join(',\n')}
     SELECT m.id,
       COALESCE((SELECT array_agg(user_id ORDER BY user_id) FROM um), '{}') AS user_ids,
-      COALESCE((SELECT array_agg(flags ORDER BY user_id) FROM um), '{}') AS flags
+      COALESCE((SELECT array_agg(flags ORDER BY user_id) FROM um), '{}') AS flags,
+      ${policy} AS sender_policy
     FROM m`;
   return { text, values };
 }
