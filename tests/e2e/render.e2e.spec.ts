@@ -80,12 +80,13 @@ describe('POST /messages with mentions', () => {
     let extras: { id: number; client: ApiClient }[];
     beforeAll(async () => {
       extras = await extraAccounts(world, 7);
-      await world.as('iago').post('/users/me/subscriptions', {
+      const crowd = await world.as('iago').post('/users/me/subscriptions', {
         subscriptions: [{ name: 'crowd' }],
         principals: [...Object.values(world.users).map((u) => u.id), ...extras.map((e) => e.id)].filter(
           (id) => id !== world.user('polonius').id,
         ),
       });
+      expectSuccess(crowd, 'POST', '/users/me/subscriptions');
     });
 
     it('refuses channel wildcards to members and allows them to administrators', async () => {

@@ -175,10 +175,14 @@ export async function principalsToUsers(
 ): Promise<User[]> {
   const ids = principals.filter((p): p is number => typeof p === 'number');
   const emails = principals.filter((p): p is string => typeof p === 'string');
-  const users = [
-    ...(await domain.readModel.usersByIds(actor.realm.id, ids)),
-    ...(await domain.readModel.usersByEmails(actor.realm.id, emails)),
-  ];
+  let byIds = await domain.readModel.usersByIds(actor.realm.id, ids);
+  const unknown = ids.filter((id) => !byIds.some((u) => u.id === id));
+  // Accounts created a moment ago may not have reached this service by event yet (a few are asked for, not floods).
+  if (unknown.length > 0 && unknown.length <= 100) {
+    await domain.fetchMissing.users(unknown.filter((id) => Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647));
+    byIds = await domain.readModel.usersByIds(actor.realm.id, ids);
+  }
+  const users = [...byIds, ...(await domain.readModel.usersByEmails(actor.realm.id, emails))];
   const byId = new Map(users.filter((u) => u.isActive).map((u) => [u.id, u]));
   const byEmail = new Map([...byId.values()].map((u) => [u.email.toLowerCase(), u]));
   const out = new Map<number, User>();

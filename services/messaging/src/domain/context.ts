@@ -33,6 +33,8 @@ export interface Domain {
 
 export interface MissingFetcher {
   user(id: number): Promise<void>;
+  /** Several users at once (one page from the owner, starting at the smallest id). */
+  users(ids: readonly number[]): Promise<void>;
   realm(id: number): Promise<void>;
 }
 

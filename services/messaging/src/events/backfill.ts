@@ -78,6 +78,18 @@ export class Backfill implements MissingFetcher {
     if (user) await this.store.db.$transaction((tx) => this.readModel.upsertUser(tx, user));
   }
 
+  async users(ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    const wanted = new Set(ids);
+    const page = await this.client.usersAfter(Math.min(...ids) - 1).catch(() => []);
+    const found = page.filter((u) => wanted.has(u.user_id));
+    if (found.length > 0) {
+      await this.store.db.$transaction(async (tx) => {
+        for (const user of found) await this.readModel.upsertUser(tx, user);
+      });
+    }
+  }
+
   async realm(id: number): Promise<void> {
     const realms = await this.client.realmsAfter(id - 1).catch(() => []);
     const realm = realms.find((r) => r.realm_id === id);
