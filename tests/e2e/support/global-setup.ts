@@ -10,6 +10,8 @@ export const E2E_ENV = {
   CONFAB_PASSWORD_HASH_COST: '10',
   CONFAB_TRUST_PROXY: '1',
   CONFAB_OUTBOX_POLL_MS: '100',
+  // The unclaimed-upload cleanup runs every 2 s, so a test can watch the periodic job work.
+  MESSAGING_UPLOAD_CLEANUP_INTERVAL_SECONDS: '2',
   LOG_LEVEL: 'info',
 };
 

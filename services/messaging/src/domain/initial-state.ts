@@ -1,0 +1,134 @@
+import { ConfabError } from '@confab/errors';
+import { basicAccess } from './channel-access.js';
+import { GroupValueFormatter, streamDict, subscriptionDict } from './channel-records.js';
+import { listStreams, listSubscriptions } from './channel-queries.js';
+import type { Actor, Domain } from './context.js';
+import { FLAG } from './flags.js';
+import { isGuest } from './permissions.js';
+
+/** Zulip's MAX_UNREAD_MESSAGES: older unread messages are left out (old_unreads_missing). */
+const MAX_UNREAD_MESSAGES = 50_000;
+const MENTION_BITS =
+  FLAG.mentioned | FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned | FLAG.group_mentioned;
+
+export interface StateRequest {
+  /** Zulip's fetch_event_types; undefined means everything. */
+  fetchEventTypes: string[] | undefined;
+  includeSubscribers: boolean;
+}
+
+/** The caller of the internal state protocol is the events service, asking on a user's behalf. */
+async function actorOf(domain: Domain, userId: number): Promise<Actor> {
+  const user = await domain.directory.user(userId);
+  const realm = user ? await domain.directory.realm(user.realmId) : null;
+  if (!user || !realm) throw new ConfabError('No such user', { status: 404 });
+  return { user, realm, requestId: 'initial-state' };
+}
+
+/**
+ * The messaging part of a /register answer (the events service's initial-state protocol): subscriptions and
+ * channels, topic policies, unread and starred messages, recent direct conversations and max_message_id, each only
+ * when `fetch_event_types` asks for it, named as in Zulip's register response.
+ */
+export async function initialState(
+  domain: Domain,
+  userId: number,
+  request: StateRequest,
+): Promise<Record<string, unknown>> {
+  const actor = await actorOf(domain, userId);
+  const want = (type: string) => request.fetchEventTypes === undefined || request.fetchEventTypes.includes(type);
+  const state: Record<string, unknown> = {};
+
+  if (want('subscription')) {
+    state.subscriptions = await listSubscriptions(domain, actor, request.includeSubscribers);
+    const all = await domain.channels.channelsInRealm(actor.realm.id);
+    const subs = await domain.channels.subscriptionsOfUser(actor.user.id, { includeInactive: true });
+    const byChannel = new Map(subs.map((s) => [s.channelId, s]));
+    const groups = new GroupValueFormatter(domain, actor.realm);
+    const counts = await domain.channels.subscribers(all.map((c) => c.id));
+    const unsubscribed: Record<string, unknown>[] = [];
+    const neverSubscribed: Record<string, unknown>[] = [];
+    for (const channel of all) {
+      if (channel.isArchived) continue;
+      const sub = byChannel.get(channel.id);
+      const subscribers = counts.get(channel.id) ?? [];
+      const facts = { subscriberCount: subscribers.length, recentlyActive: false };
+      if (sub && !sub.active) {
+        unsubscribed.push(
+          await subscriptionDict(channel, sub, facts, groups, request.includeSubscribers ? subscribers : undefined),
+        );
+      } else if (!sub && basicAccess(actor, channel, null)) {
+        // Channels never subscribed to carry the channel's fields only (and its subscribers when asked).
+        const dict = await streamDict(channel, facts, groups);
+        if (request.includeSubscribers) dict.subscribers = subscribers;
+        neverSubscribed.push(dict);
+      }
+    }
+    state.unsubscribed = unsubscribed;
+    state.never_subscribed = isGuest(actor.user) ? [] : neverSubscribed;
+  }
+  if (want('stream')) {
+    state.streams = await listStreams(domain, actor, {
+      includePublic: true,
+      includeWebPublic: false,
+      includeSubscribed: true,
+      excludeArchived: true,
+      includeAllActive: false,
+      includeAll: false,
+      includeDefault: false,
+    });
+  }
+  if (want('user_topic')) state.user_topics = await domain.messages.userTopicsOf(actor.user.id);
+  if (want('message')) state.max_message_id = await domain.messages.maxMessageId(actor.user.id);
+  if (want('starred_messages')) state.starred_messages = await domain.messages.flaggedIds(actor.user.id, FLAG.starred);
+  if (want('recent_private_conversations')) {
+    state.recent_private_conversations = (await domain.messages.recentDirectConversations(actor.user.id, 1000)).map(
+      (c) => ({
+        max_message_id: c.maxMessageId,
+        user_ids: c.userIds.filter((id) => id !== actor.user.id),
+      }),
+    );
+  }
+  // Keeping unreads current needs both message and flag events, so Zulip sends them only when both are wanted.
+  if (want('update_message_flags') && want('message')) {
+    state.unread_msgs = await unreadMessages(domain, actor);
+  }
+  return state;
+}
+
+/** Zulip's unread_msgs: unread messages grouped by topic, direct conversation and group conversation. */
+async function unreadMessages(domain: Domain, actor: Actor) {
+  const rows = await domain.messages.unreadRows(actor.user.id, MAX_UNREAD_MESSAGES + 1);
+  const missing = rows.length > MAX_UNREAD_MESSAGES;
+  const kept = rows.slice(0, MAX_UNREAD_MESSAGES).sort((a, b) => a.messageId - b.messageId);
+  const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
+  const pms = new Map<number, number[]>();
+  const huddles = new Map<string, number[]>();
+  const mentions: number[] = [];
+  for (const row of kept) {
+    if (row.flags & MENTION_BITS) mentions.push(row.messageId);
+    if (row.channelId !== null) {
+      const key = `${row.channelId}:${row.topic.toLowerCase()}`;
+      const entry = streams.get(key) ?? { stream_id: row.channelId, topic: row.topic, unread_message_ids: [] };
+      entry.unread_message_ids.push(row.messageId);
+      streams.set(key, entry);
+      continue;
+    }
+    const participants = row.dmUserIds ?? [];
+    if (participants.length <= 2) {
+      const other = participants.find((id) => id !== actor.user.id) ?? actor.user.id;
+      pms.set(other, [...(pms.get(other) ?? []), row.messageId]);
+    } else {
+      const key = participants.join(',');
+      huddles.set(key, [...(huddles.get(key) ?? []), row.messageId]);
+    }
+  }
+  return {
+    count: kept.length,
+    pms: [...pms].map(([other, ids]) => ({ other_user_id: other, sender_id: other, unread_message_ids: ids })),
+    streams: [...streams.values()],
+    huddles: [...huddles].map(([key, ids]) => ({ user_ids_string: key, unread_message_ids: ids })),
+    mentions,
+    old_unreads_missing: missing,
+  };
+}

@@ -1,0 +1,146 @@
+import { ConfabError, invalid } from '@confab/errors';
+import { contracts, outboxRecord } from '@confab/events';
+import { checkReactionEmoji, resolveReactionEmoji } from '@confab/markdown';
+import type { Actor, Domain } from './context.js';
+import { accessMessage } from './fetch.js';
+import { messageAudience } from './message-actions.js';
+import { topicKey } from './text.js';
+import type { ReactionType } from './types.js';
+import { VISIBILITY_FOLLOWED } from './types.js';
+
+const REACTION_TYPES: readonly ReactionType[] = ['unicode_emoji', 'realm_emoji', 'service_extra_emoji'];
+
+/** Confab has no custom emoji yet, so realm_emoji codes never resolve. */
+const noRealmEmoji = () => undefined;
+
+function emojiFromName(name: string): { type: ReactionType; code: string } {
+  const found = resolveReactionEmoji(name, noRealmEmoji);
+  if (!found) throw invalid(`Emoji '${name}' does not exist`);
+  return found;
+}
+
+/** POST /messages/{message_id}/reactions (Zulip's check_add_reaction, voting on an existing reaction by code). */
+export async function addReaction(
+  domain: Domain,
+  actor: Actor,
+  messageId: number,
+  input: { emojiName: string; emojiCode: string | undefined; reactionType: string | undefined },
+): Promise<void> {
+  const { message, flags } = await accessMessage(domain, actor, messageId);
+  let name = input.emojiName;
+  let code = input.emojiCode;
+  let type = input.reactionType as ReactionType | undefined;
+  if (code === undefined || type === undefined) ({ code, type } = emojiFromName(name));
+  const existing = (await domain.reactions.forMessages([message.id])).get(message.id) ?? [];
+  if (existing.some((r) => r.userId === actor.user.id && r.emojiCode === code && r.reactionType === type)) {
+    throw new ConfabError('Reaction already exists.', { code: 'REACTION_ALREADY_EXISTS' });
+  }
+  const vote = existing.find((r) => r.emojiCode === code && r.reactionType === type);
+  if (vote) {
+    // A vote for an existing reaction keeps that reaction's name (Zulip avoids two names for one emoji).
+    name = vote.emojiName;
+  } else {
+    const check = checkReactionEmoji({ type, name, code }, noRealmEmoji);
+    if (!check.ok) throw invalid(check.message);
+  }
+  if (!REACTION_TYPES.includes(type)) throw invalid('Invalid emoji type.');
+  const audience = await messageAudience(domain, message);
+  const meta = { realmId: actor.realm.id, requestId: actor.requestId };
+  await domain.store.transaction(async (tx) => {
+    if (flags === null) await domain.messages.createHistoricalRows(tx, actor.user.id, [message.id]);
+    const added = await domain.reactions.add(tx, {
+      messageId: message.id,
+      userId: actor.user.id,
+      emojiName: name,
+      emojiCode: code,
+      reactionType: type,
+    });
+    if (!added) throw new ConfabError('Reaction already exists.', { code: 'REACTION_ALREADY_EXISTS' });
+    const events = [
+      outboxRecord(
+        contracts.reactionAdded,
+        {
+          message_id: message.id,
+          user_id: actor.user.id,
+          emoji_name: name,
+          emoji_code: code,
+          reaction_type: type,
+          user_ids: audience,
+        },
+        meta,
+      ),
+    ];
+    // Reacting is participating: users who follow topics they participate in now follow this one.
+    if (message.channelId !== null && actor.user.automaticallyFollowTopicsPolicy === 1 && !actor.user.isBot) {
+      const key = topicKey(message.topic);
+      if ((await domain.userTopics.policy(actor.user.id, message.channelId, key)) !== VISIBILITY_FOLLOWED) {
+        const change = {
+          userId: actor.user.id,
+          channelId: message.channelId,
+          topicName: message.topic,
+          topicKey: key,
+          policy: VISIBILITY_FOLLOWED,
+        } as const;
+        const now = new Date();
+        await domain.userTopics.setPolicies(tx, [change], now);
+        events.push(
+          outboxRecord(
+            contracts.userTopicChanged,
+            {
+              user_id: actor.user.id,
+              stream_id: message.channelId,
+              topic_name: message.topic,
+              last_updated: Math.floor(now.getTime() / 1000),
+              visibility_policy: 3,
+            },
+            meta,
+          ),
+        );
+      }
+    }
+    return { result: undefined, events };
+  });
+}
+
+/** DELETE /messages/{message_id}/reactions. */
+export async function removeReaction(
+  domain: Domain,
+  actor: Actor,
+  messageId: number,
+  input: { emojiName: string | undefined; emojiCode: string | undefined; reactionType: string },
+): Promise<void> {
+  const { message } = await accessMessage(domain, actor, messageId);
+  let code = input.emojiCode;
+  if (code === undefined) {
+    if (input.emojiName === undefined)
+      throw invalid('At least one of the following arguments must be present: emoji_name, emoji_code');
+    code = emojiFromName(input.emojiName).code;
+  }
+  const type = input.reactionType as ReactionType;
+  const missing = () => new ConfabError("Reaction doesn't exist.", { code: 'REACTION_DOES_NOT_EXIST' });
+  // No stored reaction has an unknown type or a code the database could not hold.
+  if (!REACTION_TYPES.includes(type) || code.includes('\u0000')) throw missing();
+  const audience = await messageAudience(domain, message);
+  await domain.store.transaction(async (tx) => {
+    const removed = await domain.reactions.remove(tx, {
+      messageId: message.id,
+      userId: actor.user.id,
+      emojiCode: code,
+      reactionType: type,
+    });
+    if (!removed) throw missing();
+    const event = outboxRecord(
+      contracts.reactionRemoved,
+      {
+        message_id: message.id,
+        user_id: actor.user.id,
+        emoji_name: removed.emojiName,
+        emoji_code: code,
+        reaction_type: type,
+        user_ids: audience,
+      },
+      { realmId: actor.realm.id, requestId: actor.requestId },
+    );
+    return { result: undefined, events: [event] };
+  });
+}

@@ -1,0 +1,73 @@
+import { extractReferences, renderMessage, type MessageReferences, type RenderContext } from '@confab/markdown';
+import type { ChannelsRepository } from '../repositories/channels.repository.js';
+import type { Directory } from '../repositories/directory.js';
+import type { ReadModelRepository } from '../repositories/readmodel.repository.js';
+import type { Rendered, Renderer } from './render.js';
+import type { Realm, User } from './types.js';
+
+/** Mentions and channel links start with these; custom emoji (the other reference) do not exist in Confab. */
+const MAY_REFER = /[@#]/;
+
+/** Zulip-flavoured Markdown (@confab/markdown) with this organization's users, groups and channels resolved. */
+export class MarkdownRenderer implements Renderer {
+  constructor(
+    private readonly readModel: ReadModelRepository,
+    private readonly channels: ChannelsRepository,
+    private readonly directory: Directory,
+  ) {}
+
+  private async context(realm: Realm, refs: MessageReferences, sender: User | null): Promise<RenderContext> {
+    const context: RenderContext = { realmUrl: realm.url, emptyTopicDisplayName: realm.emptyTopicDisplayName };
+    if (refs.userNames.length > 0 || refs.userIds.length > 0) {
+      const users = [
+        ...(await this.readModel.usersByFullNames(realm.id, refs.userNames)),
+        ...(await this.readModel.usersByIds(realm.id, refs.userIds)),
+      ];
+      context.users = users.map((u) => ({ id: u.id, fullName: u.fullName, isActive: u.isActive }));
+    }
+    if (refs.groupNames.length > 0) {
+      const wanted = new Set(refs.groupNames.map((n) => n.toLowerCase()));
+      const groups = [...(await this.directory.groupsOf(realm.id)).values()].filter((g) =>
+        wanted.has(g.name.toLowerCase()),
+      );
+      context.groups = groups.map((g) => ({
+        id: g.id,
+        name: g.name,
+        deactivated: g.deactivated,
+        ...(g.isSystemGroup ? { displayName: g.name.replace(/^role:/, '') } : {}),
+      }));
+    }
+    if (refs.channelNames.length > 0) {
+      const found = await this.channels.channelsByNames(realm.id, refs.channelNames);
+      const subscribed = sender
+        ? await this.channels.subscriptionsFor(
+            sender.id,
+            [...found.values()].map((c) => c.id),
+          )
+        : new Map();
+      // Links to private channels resolve only for their subscribers.
+      context.channels = [...found.values()]
+        .filter((c) => !c.inviteOnly || subscribed.get(c.id)?.active)
+        .map((c) => ({ id: c.id, name: c.name }));
+    }
+    return context;
+  }
+
+  async render(realm: Realm, content: string, sender: User | null): Promise<Rendered> {
+    const refs: MessageReferences | null = MAY_REFER.test(content) ? extractReferences(content) : null;
+    const context = refs
+      ? await this.context(realm, refs, sender)
+      : { realmUrl: realm.url, emptyTopicDisplayName: realm.emptyTopicDisplayName };
+    const result = renderMessage(content, context);
+    return {
+      html: result.html,
+      mentionedUserIds: result.mentionedUserIds,
+      mentionedGroupIds: result.mentionedGroupIds,
+      wildcards: result.wildcards,
+      isMeMessage: result.isMeMessage,
+      linkedUploadPaths: result.linkedUploadPaths,
+      hasLink: result.hasLink,
+      hasImage: result.hasImage,
+    };
+  }
+}

@@ -1,0 +1,45 @@
+import { invalid } from '@confab/errors';
+import { accessChannelById } from './channel-access.js';
+import type { Actor, Domain } from './context.js';
+import { firstUnprintable, topicKey, truncate, MAX_TOPIC_LENGTH } from './text.js';
+import { userTopicEvent } from './topic-policy.js';
+import type { VisibilityPolicy } from './types.js';
+
+/**
+ * POST /user_topics: sets the caller's visibility policy for a topic, which need not have messages. Removing a
+ * policy (0) only needs the channel to exist; setting one needs access to the channel, as in Zulip.
+ */
+export async function setTopicVisibility(
+  domain: Domain,
+  actor: Actor,
+  input: { channelId: number; topic: string; policy: VisibilityPolicy },
+): Promise<void> {
+  let channelId: number;
+  if (input.policy === 0) {
+    const channel = await domain.directory.channel(input.channelId);
+    if (!channel || channel.realmId !== actor.realm.id) throw invalid('Invalid channel ID');
+    channelId = channel.id;
+  } else {
+    channelId = (await accessChannelById(domain, actor, input.channelId)).channel.id;
+  }
+  let topic = input.topic.trim();
+  if (topic === actor.realm.emptyTopicDisplayName) topic = '';
+  const bad = firstUnprintable(topic);
+  if (bad !== null) throw invalid(`Invalid character in topic, at position ${bad}!`);
+  topic = truncate(topic, MAX_TOPIC_LENGTH, '...');
+  const change = {
+    userId: actor.user.id,
+    channelId,
+    topicName: topic,
+    topicKey: topicKey(topic),
+    policy: input.policy,
+  };
+  const now = new Date();
+  await domain.store.transaction(async (tx) => {
+    await domain.userTopics.setPolicies(tx, [change], now);
+    return {
+      result: undefined,
+      events: [userTopicEvent(change, now, { realmId: actor.realm.id, requestId: actor.requestId })],
+    };
+  });
+}

@@ -1,0 +1,435 @@
+import type { StoredMessage } from '../domain/types.js';
+import { FLAG } from '../domain/flags.js';
+import type { NarrowSql } from './message-query.js';
+import { sendFactsQuery, sendStatement, type SendWrite } from './send-sql.js';
+import type { SqlExecutor } from './sql.js';
+import { RECIPIENT_DIRECT } from '../domain/types.js';
+import type { Tx } from './prisma.js';
+import { validId } from './prisma.js';
+import type { Store } from './store.js';
+
+export interface SentRows {
+  messageId: number;
+  userIds: number[];
+  flags: number[];
+  /** The sender's new topic policy when the statement decided it (SendWrite.senderPolicy). */
+  senderPolicy: number | null;
+}
+
+/** What the sender's automatic topic policy and post permission need, read before sending. */
+export interface SendFacts {
+  subscribed: boolean;
+  senderMuted: boolean | null;
+  senderPolicy: number;
+  topicHadMessages: boolean;
+  /** Current policies of the mentioned users for this topic. */
+  mentionedPolicies: Map<number, number>;
+  /** Mentioned users who are active subscribers (they receive the message). */
+  mentionedSubscribed: Set<number>;
+}
+
+const MESSAGE_COLUMNS = `m.id, m.realm_id, m.sender_id, m.recipient_id, m.channel_id, m.topic, m.content, m.rendered_content,
+  m.date_sent, m.sending_client, m.is_me_message, m.has_attachment, m.has_image, m.has_link, m.last_edit_time, r.dm_key`;
+
+export interface MessageRow {
+  id: number;
+  realm_id: number;
+  sender_id: number;
+  recipient_id: number;
+  channel_id: number | null;
+  topic: string;
+  content: string;
+  rendered_content: string;
+  date_sent: Date;
+  sending_client: string;
+  is_me_message: boolean;
+  has_attachment: boolean;
+  has_image: boolean;
+  has_link: boolean;
+  last_edit_time: Date | null;
+  dm_key: string | null;
+}
+
+export function toMessage(row: MessageRow): StoredMessage {
+  return {
+    id: row.id,
+    realmId: row.realm_id,
+    senderId: row.sender_id,
+    recipientId: row.recipient_id,
+    channelId: row.channel_id,
+    topic: row.topic,
+    content: row.content,
+    renderedContent: row.rendered_content,
+    dateSent: row.date_sent,
+    sendingClient: row.sending_client,
+    isMeMessage: row.is_me_message,
+    hasAttachment: row.has_attachment,
+    hasImage: row.has_image,
+    hasLink: row.has_link,
+    lastEditTime: row.last_edit_time,
+    dmUserIds: row.dm_key ? row.dm_key.split(',').map(Number) : null,
+  };
+}
+
+/** Messages and their per-user rows. Sending is the hot path: one statement writes the message and every row. */
+export class MessagesRepository {
+  private readonly dmRecipients = new Map<string, number>();
+
+  constructor(private readonly store: Store) {}
+
+  private get db() {
+    return this.store.db;
+  }
+
+  /** The recipient of a direct conversation, created on first use (the mapping never changes, so it is cached). */
+  async directRecipient(realmId: number, userIds: readonly number[]): Promise<number> {
+    const key = `${realmId}:${userIds.join(',')}`;
+    const cached = this.dmRecipients.get(key);
+    if (cached !== undefined) return cached;
+    const rows = await this.db.$queryRawUnsafe<{ id: number }[]>(
+      `INSERT INTO recipients (realm_id, type, dm_key) VALUES ($1, $2, $3)
+       ON CONFLICT (realm_id, dm_key) DO UPDATE SET dm_key = EXCLUDED.dm_key RETURNING id`,
+      realmId,
+      RECIPIENT_DIRECT,
+      userIds.join(','),
+    );
+    const id = rows[0]!.id;
+    if (this.dmRecipients.size > 100_000) this.dmRecipients.clear();
+    this.dmRecipients.set(key, id);
+    return id;
+  }
+
+  /** Writes a message with its rows and events in one statement (see send-sql.ts); `executor` joins a transaction. */
+  async send(write: SendWrite, executor: SqlExecutor = this.store.sql): Promise<SentRows> {
+    const { text, values } = sendStatement(write);
+    // Messages that change several users' topic policies have texts of their own; those are not kept prepared.
+    const prepare = write.policies.length <= 1;
+    const [row] = await executor.query<{
+      id: number;
+      user_ids: number[];
+      flags: number[];
+      sender_policy: number | null;
+    }>(text, values, {
+      prepare,
+    });
+    return { messageId: row!.id, userIds: row!.user_ids, flags: row!.flags, senderPolicy: row!.sender_policy };
+  }
+
+  async sendFacts(input: Parameters<typeof sendFactsQuery>[0]): Promise<SendFacts> {
+    const { text, values } = sendFactsQuery(input);
+    const [row] = await this.store.sql.query<{
+      sub_active: boolean | null;
+      sub_muted: boolean | null;
+      sender_policy: number | null;
+      topic_had_messages: boolean;
+      mentioned_policies: [number, number][] | null;
+      mentioned_subscribed: number[] | null;
+    }>(text, values);
+    return {
+      subscribed: row?.sub_active === true,
+      senderMuted: row?.sub_active ? (row.sub_muted ?? null) : null,
+      senderPolicy: row?.sender_policy ?? 0,
+      topicHadMessages: row?.topic_had_messages ?? false,
+      mentionedPolicies: new Map(row?.mentioned_policies ?? []),
+      mentionedSubscribed: new Set(row?.mentioned_subscribed ?? []),
+    };
+  }
+
+  async messageById(id: number, tx?: Tx): Promise<StoredMessage | null> {
+    if (!validId(id)) return null;
+    const rows = await (tx ?? this.db).$queryRawUnsafe<MessageRow[]>(
+      `SELECT ${MESSAGE_COLUMNS} FROM messages m JOIN recipients r ON r.id = m.recipient_id WHERE m.id = $1`,
+      id,
+    );
+    return rows[0] ? toMessage(rows[0]) : null;
+  }
+
+  /** The user's flags on a message, or null without a row. */
+  async userMessageFlags(userId: number, messageId: number, tx?: Tx): Promise<number | null> {
+    const row = await (tx ?? this.db).userMessage.findUnique({
+      where: { userId_messageId: { userId, messageId } },
+      select: { flags: true },
+    });
+    return row ? row.flags : null;
+  }
+
+  async hasMessages(recipientId: number): Promise<boolean> {
+    const rows = await this.db.$queryRawUnsafe<unknown[]>(
+      'SELECT 1 FROM messages WHERE recipient_id = $1 LIMIT 1',
+      recipientId,
+    );
+    return rows.length > 0;
+  }
+
+  /** Senders of the topic's messages and users who reacted to them (Zulip's participants_for_topic). */
+  async topicParticipants(recipientId: number, topicKey: string): Promise<number[]> {
+    const rows = await this.db.$queryRawUnsafe<{ user_id: number }[]>(
+      `SELECT sender_id AS user_id FROM messages WHERE recipient_id = $1 AND topic_key = $2
+       UNION SELECT rx.user_id FROM reactions rx JOIN messages m ON m.id = rx.message_id
+        WHERE m.recipient_id = $1 AND m.topic_key = $2`,
+      recipientId,
+      topicKey,
+    );
+    return rows.map((r) => r.user_id);
+  }
+
+  /** Runs a narrow query with an extra condition, ordering and limit (each call has its own parameter list). */
+  private async narrowQuery(
+    narrow: NarrowSql,
+    extra: (param: (v: unknown) => string) => { where: string[]; order: string; limit: number },
+  ) {
+    const values = [...narrow.values];
+    const param = (v: unknown) => {
+      values.push(v);
+      return `$${values.length}`;
+    };
+    const { where, order, limit } = extra(param);
+    const from = narrow.from;
+    const sql = `SELECT ${from.idColumn} AS id, ${from.flags} AS flags ${from.sql} ${narrow.where(where)} ORDER BY ${from.idColumn} ${order} LIMIT ${limit}`;
+    return this.db.$queryRawUnsafe<{ id: number; flags: number }[]>(sql, ...values);
+  }
+
+  /**
+   * Zulip's limit_query: up to num_before rows before the anchor and num_after after it (each with one row of
+   * headroom, so the caller can tell whether it reached the oldest or newest message).
+   */
+  async fetchRange(
+    narrow: NarrowSql,
+    range: {
+      anchor: number;
+      includeAnchor: boolean;
+      numBefore: number;
+      numAfter: number;
+      anchoredLeft: boolean;
+      anchoredRight: boolean;
+    },
+  ): Promise<{ id: number; flags: number }[]> {
+    const id = narrow.from.idColumn;
+    const needBefore = !range.anchoredLeft && range.numBefore > 0;
+    const needAfter = !range.anchoredRight && range.numAfter > 0;
+    const results: { id: number; flags: number }[] = [];
+    if (needBefore) {
+      const rows = await this.narrowQuery(narrow, (param) => ({
+        // Anchors may exceed the id column's range (Zulip's LARGER_THAN_MAX_MESSAGE_ID), hence bigint.
+        where: range.anchoredRight ? [] : [`${id} ${range.includeAnchor ? '<=' : '<'} ${param(range.anchor)}::bigint`],
+        order: 'DESC',
+        limit: range.numBefore + (range.anchoredRight ? 0 : 1),
+      }));
+      results.push(...rows.reverse());
+    }
+    if (needAfter) {
+      const rows = await this.narrowQuery(narrow, (param) => ({
+        where: range.anchoredLeft ? [] : [`${id} ${range.includeAnchor ? '>=' : '>'} ${param(range.anchor)}::bigint`],
+        order: 'ASC',
+        limit: range.numAfter + 1,
+      }));
+      results.push(...rows);
+    }
+    if (!needBefore && !needAfter && range.includeAnchor) {
+      results.push(
+        ...(await this.narrowQuery(narrow, (param) => ({
+          where: [`${id} = ${param(range.anchor)}::bigint`],
+          order: 'ASC',
+          limit: 1,
+        }))),
+      );
+    }
+    const seen = new Set<number>();
+    return results.filter((r) => (seen.has(r.id) ? false : (seen.add(r.id), true))).sort((a, b) => a.id - b.id);
+  }
+
+  /** Which of these messages match the narrow, with the user's flags. */
+  async fetchIds(narrow: NarrowSql, ids: readonly number[]): Promise<{ id: number; flags: number }[]> {
+    const wanted = [...new Set(ids.filter(validId))];
+    if (wanted.length === 0) return [];
+    return this.narrowQuery(narrow, (param) => ({
+      where: [`${narrow.from.idColumn} = ANY(${param(wanted)}::int[])`],
+      order: 'ASC',
+      limit: wanted.length,
+    }));
+  }
+
+  /** The oldest unread message matching the narrow (only the user's own rows can be unread). */
+  async firstUnread(narrow: NarrowSql): Promise<number | null> {
+    const rows = await this.narrowQuery(narrow, () => ({
+      where: [`um.message_id IS NOT NULL AND (um.flags & ${FLAG.read}) = 0`],
+      order: 'ASC',
+      limit: 1,
+    }));
+    return rows[0]?.id ?? null;
+  }
+
+  async messagesByIds(ids: readonly number[], tx?: Tx): Promise<StoredMessage[]> {
+    const wanted = [...new Set(ids.filter(validId))];
+    if (wanted.length === 0) return [];
+    const rows = await (tx ?? this.db).$queryRawUnsafe<MessageRow[]>(
+      `SELECT ${MESSAGE_COLUMNS} FROM messages m JOIN recipients r ON r.id = m.recipient_id WHERE m.id = ANY($1::int[]) ORDER BY m.id`,
+      wanted,
+    );
+    return rows.map(toMessage);
+  }
+
+  /** The user's flags on each of the messages they have a row for. */
+  async flagsFor(userId: number, messageIds: readonly number[], tx?: Tx): Promise<Map<number, number>> {
+    const wanted = [...new Set(messageIds.filter(validId))];
+    if (wanted.length === 0) return new Map();
+    const rows = await (tx ?? this.db).userMessage.findMany({
+      where: { userId, messageId: { in: wanted } },
+      select: { messageId: true, flags: true },
+    });
+    return new Map(rows.map((r) => [r.messageId, r.flags]));
+  }
+
+  /** Users with a row for the message. */
+  async holders(messageId: number, tx?: Tx): Promise<number[]> {
+    const rows = await (tx ?? this.db).userMessage.findMany({ where: { messageId }, select: { userId: true } });
+    return rows.map((r) => r.userId);
+  }
+
+  /** Rows for messages the user never received but acts on (Zulip's historical UserMessage rows). */
+  async createHistoricalRows(tx: Tx, userId: number, messageIds: readonly number[]): Promise<void> {
+    if (messageIds.length === 0) return;
+    await tx.userMessage.createMany({
+      data: messageIds.map((messageId) => ({ userId, messageId, flags: FLAG.read | FLAG.historical })),
+      skipDuplicates: true,
+    });
+  }
+
+  async setFlag(tx: Tx, userId: number, messageIds: readonly number[], bit: number, on: boolean): Promise<number> {
+    if (messageIds.length === 0) return 0;
+    return tx.$executeRawUnsafe(
+      on
+        ? 'UPDATE user_messages SET flags = flags | $3 WHERE user_id = $1 AND message_id = ANY($2::int[]) AND (flags & $3) = 0'
+        : 'UPDATE user_messages SET flags = flags & ~$3 WHERE user_id = $1 AND message_id = ANY($2::int[]) AND (flags & $3) <> 0',
+      userId,
+      [...messageIds],
+      bit,
+    );
+  }
+
+  /** Locks the message row for a change; false when it is gone. */
+  async lockMessage(tx: Tx, messageId: number): Promise<boolean> {
+    const rows = await tx.$queryRawUnsafe<unknown[]>('SELECT id FROM messages WHERE id = $1 FOR UPDATE', messageId);
+    return rows.length > 0;
+  }
+
+  async deleteMessages(tx: Tx, messageIds: readonly number[]): Promise<void> {
+    await tx.$executeRawUnsafe('DELETE FROM user_messages WHERE message_id = ANY($1::int[])', [...messageIds]);
+    await tx.$executeRawUnsafe('DELETE FROM messages WHERE id = ANY($1::int[])', [...messageIds]);
+  }
+
+  /** The user's topic policies, as Zulip's register response lists them. */
+  async userTopicsOf(userId: number) {
+    const rows = await this.db.userTopic.findMany({ where: { userId }, orderBy: { id: 'asc' } });
+    return rows.map((r) => ({
+      stream_id: r.channelId,
+      topic_name: r.topicName,
+      last_updated: Math.floor(r.lastUpdated.getTime() / 1000),
+      visibility_policy: r.visibilityPolicy,
+    }));
+  }
+
+  /** The highest message id the user received, -1 when none. */
+  async maxMessageId(userId: number): Promise<number> {
+    const rows = await this.store.sql.query<{ max: number | null }>(
+      'SELECT max(message_id) AS max FROM user_messages WHERE user_id = $1',
+      [userId],
+    );
+    return rows[0]?.max ?? -1;
+  }
+
+  /** Ids of the user's messages with this flag bit set. */
+  async flaggedIds(userId: number, bit: number): Promise<number[]> {
+    const rows = await this.store.sql.query<{ message_id: number }>(
+      'SELECT message_id FROM user_messages WHERE user_id = $1 AND (flags & $2) <> 0 ORDER BY message_id',
+      [userId, bit],
+    );
+    return rows.map((r) => r.message_id);
+  }
+
+  /** The user's unread messages, newest first, with what grouping them needs. */
+  async unreadRows(userId: number, limit: number) {
+    const rows = await this.store.sql.query<{
+      message_id: number;
+      flags: number;
+      channel_id: number | null;
+      topic: string;
+      dm_key: string | null;
+    }>(
+      `SELECT um.message_id, um.flags, m.channel_id, m.topic, r.dm_key
+         FROM user_messages um JOIN messages m ON m.id = um.message_id JOIN recipients r ON r.id = m.recipient_id
+        WHERE um.user_id = $1 AND (um.flags & ${FLAG.read}) = 0
+        ORDER BY um.message_id DESC LIMIT $2`,
+      [userId, limit],
+    );
+    return rows.map((r) => ({
+      messageId: r.message_id,
+      flags: r.flags,
+      channelId: r.channel_id,
+      topic: r.topic,
+      dmUserIds: r.dm_key ? r.dm_key.split(',').map(Number) : null,
+    }));
+  }
+
+  /** The user's direct conversations, most recent first. */
+  async recentDirectConversations(
+    userId: number,
+    limit: number,
+  ): Promise<{ maxMessageId: number; userIds: number[] }[]> {
+    const rows = await this.store.sql.query<{ dm_key: string; max_id: number }>(
+      `SELECT r.dm_key, max(um.message_id) AS max_id
+         FROM user_messages um JOIN messages m ON m.id = um.message_id JOIN recipients r ON r.id = m.recipient_id
+        WHERE um.user_id = $1 AND (um.flags & ${FLAG.is_private}) <> 0
+        GROUP BY r.dm_key ORDER BY max_id DESC LIMIT $2`,
+      [userId, limit],
+    );
+    return rows.map((r) => ({ maxMessageId: r.max_id, userIds: r.dm_key.split(',').map(Number) }));
+  }
+
+  /** Marks the user's unread messages read (all, a channel's, or a topic's); returns their ids. */
+  async markRead(tx: Tx, userId: number, scope: { recipientId?: number; topicKey?: string }): Promise<number[]> {
+    const values: unknown[] = [userId];
+    const where: string[] = [];
+    if (scope.recipientId !== undefined) {
+      values.push(scope.recipientId);
+      where.push(`m.recipient_id = $${values.length}`);
+    }
+    if (scope.topicKey !== undefined) {
+      values.push(scope.topicKey);
+      where.push(`m.topic_key = $${values.length}`);
+    }
+    const rows = await tx.$queryRawUnsafe<{ message_id: number }[]>(
+      `UPDATE user_messages um SET flags = um.flags | ${FLAG.read} FROM messages m
+        WHERE um.user_id = $1 AND m.id = um.message_id AND (um.flags & ${FLAG.read}) = 0 ${where.map((w) => `AND ${w}`).join(' ')}
+       RETURNING um.message_id`,
+      ...values,
+    );
+    return rows.map((r) => r.message_id).sort((a, b) => a - b);
+  }
+
+  /** Whether the user received any message in the topic. */
+  async receivedInTopic(userId: number, recipientId: number, topicKey: string): Promise<boolean> {
+    const rows = await this.store.sql.query(
+      `SELECT 1 FROM user_messages um JOIN messages m ON m.id = um.message_id
+        WHERE um.user_id = $1 AND m.recipient_id = $2 AND m.topic_key = $3 LIMIT 1`,
+      [userId, recipientId, topicKey],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Topics of a channel with their latest message id, newest first (Zulip's get_topic_history_for_stream); the name
+   * is the latest message's spelling. With `userId`, only topics of messages the user received count.
+   */
+  async topicsOf(recipientId: number, userId: number | null): Promise<{ name: string; maxId: number }[]> {
+    const rows = await this.store.sql.query<{ topic: string; max_id: number }>(
+      userId === null
+        ? `SELECT DISTINCT ON (topic_key) topic, id AS max_id FROM messages WHERE recipient_id = $1 ORDER BY topic_key, id DESC`
+        : `SELECT DISTINCT ON (m.topic_key) m.topic, m.id AS max_id FROM messages m
+             JOIN user_messages um ON um.message_id = m.id AND um.user_id = $2
+            WHERE m.recipient_id = $1 ORDER BY m.topic_key, m.id DESC`,
+      userId === null ? [recipientId] : [recipientId, userId],
+    );
+    return rows.map((r) => ({ name: r.topic, maxId: r.max_id })).sort((a, b) => b.maxId - a.maxId);
+  }
+}

@@ -1,0 +1,77 @@
+import type { Reaction, ReactionType } from '../domain/types.js';
+import type { Tx } from './prisma.js';
+import type { Store } from './store.js';
+
+/** Emoji reactions on messages. */
+export class ReactionsRepository {
+  constructor(private readonly store: Store) {}
+
+  /** Reactions of each message, oldest first. */
+  async forMessages(messageIds: readonly number[]): Promise<Map<number, Reaction[]>> {
+    const out = new Map<number, Reaction[]>();
+    if (messageIds.length === 0) return out;
+    const rows = await this.store.db.reaction.findMany({
+      where: { messageId: { in: [...messageIds] } },
+      orderBy: { id: 'asc' },
+    });
+    for (const row of rows) {
+      const list = out.get(row.messageId) ?? [];
+      list.push({
+        messageId: row.messageId,
+        userId: row.userId,
+        emojiName: row.emojiName,
+        emojiCode: row.emojiCode,
+        reactionType: row.reactionType as ReactionType,
+      });
+      out.set(row.messageId, list);
+    }
+    return out;
+  }
+
+  /** Adds a reaction; false when the same user already reacted with the same emoji. */
+  async add(tx: Tx, reaction: Reaction): Promise<boolean> {
+    const inserted = await tx.$executeRawUnsafe(
+      `INSERT INTO reactions (message_id, user_id, emoji_name, emoji_code, reaction_type) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (message_id, user_id, reaction_type, emoji_code) DO NOTHING`,
+      reaction.messageId,
+      reaction.userId,
+      reaction.emojiName,
+      reaction.emojiCode,
+      reaction.reactionType,
+    );
+    return inserted === 1;
+  }
+
+  /** Removes the user's reaction with this emoji; returns it (with its stored name) or null. */
+  async remove(
+    tx: Tx,
+    key: { messageId: number; userId: number; emojiCode: string; reactionType: ReactionType },
+  ): Promise<Reaction | null> {
+    const rows = await tx.$queryRawUnsafe<{ emoji_name: string }[]>(
+      `DELETE FROM reactions WHERE message_id = $1 AND user_id = $2 AND emoji_code = $3 AND reaction_type = $4 RETURNING emoji_name`,
+      key.messageId,
+      key.userId,
+      key.emojiCode,
+      key.reactionType,
+    );
+    return rows[0] ? { ...key, emojiName: rows[0].emoji_name } : null;
+  }
+
+  /** An existing reaction on the message with this emoji name (voting on it reuses its code and type). */
+  async byName(messageId: number, emojiName: string): Promise<Reaction | null> {
+    const row = await this.store.db.reaction.findFirst({ where: { messageId, emojiName }, orderBy: { id: 'asc' } });
+    return row
+      ? {
+          messageId,
+          userId: row.userId,
+          emojiName: row.emojiName,
+          emojiCode: row.emojiCode,
+          reactionType: row.reactionType as ReactionType,
+        }
+      : null;
+  }
+
+  async deleteForMessages(tx: Tx, messageIds: readonly number[]): Promise<void> {
+    await tx.reaction.deleteMany({ where: { messageId: { in: [...messageIds] } } });
+  }
+}

@@ -1,0 +1,267 @@
+import type { OutboxRecord } from '@confab/events';
+import { FLAG, type FlagName } from '../domain/flags.js';
+import type { TopicPolicyChange } from './user_topics.repository.js';
+
+export interface NewMessage {
+  realmId: number;
+  senderId: number;
+  recipientId: number;
+  channelId: number | null;
+  topic: string;
+  topicKey: string;
+  content: string;
+  renderedContent: string;
+  dateSent: Date;
+  sendingClient: string;
+  isMeMessage: boolean;
+  hasAttachment: boolean;
+  hasImage: boolean;
+  hasLink: boolean;
+}
+
+/** Who receives a message and how their flags are computed (all inside the statement, no query per recipient). */
+export interface Delivery {
+  /** Channel messages: the channel whose active subscribers who are active users receive it. */
+  channelId: number | null;
+  /** Receivers besides the channel's subscribers (direct-message participants, mentioned bots). */
+  extraUserIds: number[];
+  baseFlags: number;
+  /** Users who get the flag bit named next to them. */
+  flagged: { userIds: number[]; bit: number }[];
+}
+
+export interface SendWrite {
+  message: NewMessage;
+  delivery: Delivery;
+  /** The message.sent record, whose message id, user_ids and flags the statement fills in. */
+  sentEvent: OutboxRecord;
+  /** Events that do not depend on the new message's id (user_topic.changed). */
+  otherEvents: OutboxRecord[];
+  /** Topic policies to set with the message (automatic follow or unmute). */
+  policies: TopicPolicyChange[];
+  /** Set the channel's first_message_id when it has none. */
+  setFirstMessageId: boolean;
+  /**
+   * Instead of `policies`: let the statement decide the sender's automatic topic policy from the state it reads
+   * (see senderPolicySql), with this user_topic.changed record completed by it when the policy changes.
+   */
+  senderPolicy?: {
+    follow: number;
+    unmute: number;
+    historyPublic: boolean;
+    topicName: string;
+    event: OutboxRecord;
+  };
+}
+
+/** Flags clients see, in Zulip's order; the deprecated `wildcard_mentioned` follows for older clients. */
+const VISIBLE: FlagName[] = [
+  'read',
+  'starred',
+  'collapsed',
+  'mentioned',
+  'stream_wildcard_mentioned',
+  'topic_wildcard_mentioned',
+  'group_mentioned',
+  'has_alert_word',
+  'historical',
+];
+const VISIBLE_MASK = VISIBLE.reduce((mask, name) => mask | FLAG[name], 0);
+const WILDCARD_MASK = FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned;
+
+/** SQL for the list of flag names of `um.flags` (the same list flagNames() builds in JS). */
+const FLAG_NAMES_SQL = `to_jsonb(array_remove(ARRAY[${[
+  ...VISIBLE.map((name) => `CASE WHEN um.flags & ${FLAG[name]} <> 0 THEN '${name}' END`),
+  `CASE WHEN um.flags & ${WILDCARD_MASK} <> 0 THEN 'wildcard_mentioned' END`,
+].join(', ')}], NULL))`;
+
+/**
+ * One statement that writes a message, every receiver's row, the outbox events (the message.sent envelope completed
+ * with the new id, receivers and flags), the topic policies it changes and the channel's first message: a single
+ * statement is atomic, so the send needs no explicit transaction and one round trip.
+ */
+export function sendStatement(write: SendWrite): { text: string; values: unknown[] } {
+  const { message, delivery } = write;
+  const values: unknown[] = [];
+  const param = (value: unknown, cast = '') => {
+    values.push(value);
+    return `$${values.length}${cast}`;
+  };
+  const sender = param(message.senderId, '::int');
+  const channel = param(message.channelId, '::int');
+  const recipient = param(message.recipientId, '::int');
+  const flagTerms = delivery.flagged
+    .filter((f) => f.userIds.length > 0)
+    .map((f) => ` | CASE WHEN r.user_id = ANY(${param(f.userIds, '::int[]')}) THEN ${f.bit} ELSE 0 END`)
+    .join('');
+  const extra = param(delivery.extraUserIds, '::int[]');
+  const receivers =
+    delivery.channelId === null
+      ? `SELECT DISTINCT unnest(${extra}) AS user_id`
+      : `SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
+          WHERE s.channel_id = ${channel} AND s.active AND u.is_active
+         UNION SELECT unnest(${extra})`;
+  const ctes = [
+    `m AS (
+      INSERT INTO messages (realm_id, sender_id, recipient_id, channel_id, topic, topic_key, content, rendered_content,
+                            date_sent, sending_client, is_me_message, has_attachment, has_image, has_link)
+      VALUES (${[
+        param(message.realmId, '::int'),
+        sender,
+        recipient,
+        channel,
+        param(message.topic),
+        param(message.topicKey),
+        param(message.content),
+        param(message.renderedContent),
+        param(message.dateSent, '::timestamptz'),
+        param(message.sendingClient),
+        param(message.isMeMessage, '::boolean'),
+        param(message.hasAttachment, '::boolean'),
+        param(message.hasImage, '::boolean'),
+        param(message.hasLink, '::boolean'),
+      ].join(', ')})
+      RETURNING id
+    )`,
+    `r AS (${receivers})`,
+    `um AS (
+      INSERT INTO user_messages (user_id, message_id, flags)
+      SELECT r.user_id, m.id, ${param(delivery.baseFlags, '::int')}${flagTerms} FROM r, m
+      RETURNING user_id, flags
+    )`,
+    `sent AS (
+      INSERT INTO outbox (event_id, routing_key, envelope)
+      SELECT ${param(write.sentEvent.eventId, '::uuid')}, ${param(write.sentEvent.routingKey)},
+        jsonb_set(jsonb_set(jsonb_set(${param(JSON.stringify(write.sentEvent.envelope), '::jsonb')},
+          '{payload,message,id}', to_jsonb(m.id)),
+          '{payload,user_ids}', COALESCE((SELECT jsonb_agg(um.user_id ORDER BY um.user_id <> ${sender}, um.user_id) FROM um), '[]'::jsonb)),
+          '{payload,flags}', COALESCE((SELECT jsonb_object_agg(um.user_id::text, ${FLAG_NAMES_SQL}) FROM um
+                                        WHERE um.flags & ${VISIBLE_MASK} <> 0), '{}'::jsonb))
+      FROM m
+    )`,
+  ];
+  if (write.otherEvents.length > 0) {
+    const rows = write.otherEvents.map(
+      (e) => `(${param(e.eventId, '::uuid')}, ${param(e.routingKey)}, ${param(JSON.stringify(e.envelope), '::jsonb')})`,
+    );
+    ctes.push(`other AS (INSERT INTO outbox (event_id, routing_key, envelope) VALUES ${rows.join(', ')})`);
+  }
+  if (write.policies.length > 0) {
+    const p = write.policies;
+    ctes.push(`topics AS (
+      INSERT INTO user_topics (user_id, channel_id, topic_name, topic_key, visibility_policy, last_updated)
+      SELECT *, ${param(message.dateSent, '::timestamptz')} FROM unnest(${param(
+        p.map((c) => c.userId),
+        '::int[]',
+      )},
+        ${param(
+          p.map((c) => c.channelId),
+          '::int[]',
+        )}, ${param(
+          p.map((c) => c.topicName),
+          '::text[]',
+        )},
+        ${param(
+          p.map((c) => c.topicKey),
+          '::text[]',
+        )}, ${param(
+          p.map((c) => c.policy),
+          '::int[]',
+        )})
+      ON CONFLICT (user_id, channel_id, topic_key) DO UPDATE SET visibility_policy = EXCLUDED.visibility_policy,
+        topic_name = EXCLUDED.topic_name, last_updated = EXCLUDED.last_updated
+    )`);
+  }
+  if (write.senderPolicy && message.channelId !== null) {
+    const sp = write.senderPolicy;
+    const topicKey = param(message.topicKey);
+    const follow = param(sp.follow, '::int');
+    const unmute = param(sp.unmute, '::int');
+    // Zulip's visibility_policy_for_send_message in SQL, on the state before this statement (CTE snapshot).
+    ctes.unshift(
+      `facts AS (
+      SELECT COALESCE((SELECT visibility_policy FROM user_topics WHERE user_id = ${sender} AND channel_id = ${channel} AND topic_key = ${topicKey}), 0) AS cur,
+        COALESCE((SELECT is_muted FROM subscriptions WHERE user_id = ${sender} AND channel_id = ${channel} AND active), false) AS muted,
+        CASE WHEN ${param(sp.historyPublic, '::boolean')}
+          THEN EXISTS (SELECT 1 FROM messages x WHERE x.recipient_id = ${recipient} AND x.topic_key = ${topicKey})
+          ELSE EXISTS (SELECT 1 FROM user_messages ux JOIN messages x ON x.id = ux.message_id
+                        WHERE ux.user_id = ${sender} AND x.recipient_id = ${recipient} AND x.topic_key = ${topicKey})
+        END AS had
+    )`,
+      `pol AS (
+      SELECT CASE
+        WHEN cur = 3 THEN NULL
+        WHEN ${follow} IN (1, 2) THEN 3
+        WHEN cur <> 0 THEN CASE WHEN muted AND ${unmute} IN (1, 2) AND cur <> 2 THEN 2 END
+        WHEN NOT had AND ${follow} = 3 THEN 3
+        WHEN muted AND (${unmute} IN (1, 2) OR (NOT had AND ${unmute} = 3)) THEN 2
+      END AS policy FROM facts
+    )`,
+    );
+    ctes.push(
+      `spol AS (
+      INSERT INTO user_topics (user_id, channel_id, topic_name, topic_key, visibility_policy, last_updated)
+      SELECT ${sender}, ${channel}, ${param(sp.topicName)}, ${topicKey}, pol.policy, ${param(message.dateSent, '::timestamptz')}
+        FROM pol WHERE pol.policy IS NOT NULL
+      ON CONFLICT (user_id, channel_id, topic_key) DO UPDATE SET visibility_policy = EXCLUDED.visibility_policy,
+        topic_name = EXCLUDED.topic_name, last_updated = EXCLUDED.last_updated
+    )`,
+      `sevent AS (
+      INSERT INTO outbox (event_id, routing_key, envelope)
+      SELECT ${param(sp.event.eventId, '::uuid')}, ${param(sp.event.routingKey)},
+        jsonb_set(${param(JSON.stringify(sp.event.envelope), '::jsonb')}, '{payload,visibility_policy}', to_jsonb(pol.policy))
+        FROM pol WHERE pol.policy IS NOT NULL
+    )`,
+    );
+  }
+  if (write.setFirstMessageId && message.channelId !== null) {
+    ctes.push(
+      `first AS (UPDATE channels SET first_message_id = m.id FROM m WHERE channels.id = ${channel} AND channels.first_message_id IS NULL)`,
+    );
+  }
+  const policy = write.senderPolicy && message.channelId !== null ? '(SELECT policy FROM pol)' : 'NULL::int';
+  const text = `WITH ${ctes.join(',\n')}
+    SELECT m.id,
+      COALESCE((SELECT array_agg(user_id ORDER BY user_id) FROM um), '{}') AS user_ids,
+      COALESCE((SELECT array_agg(flags ORDER BY user_id) FROM um), '{}') AS flags,
+      ${policy} AS sender_policy
+    FROM m`;
+  return { text, values };
+}
+
+/**
+ * What the automatic topic policies depend on, read just before sending: the sender's subscription and policy,
+ * whether the topic already had messages the sender could see, and the mentioned users' policies.
+ */
+export function sendFactsQuery(input: {
+  userId: number;
+  channelId: number;
+  recipientId: number;
+  topicKey: string;
+  historyPublic: boolean;
+  mentionedUserIds: number[];
+}): { text: string; values: unknown[] } {
+  return {
+    text: `SELECT
+      (SELECT active FROM subscriptions WHERE user_id = $1 AND channel_id = $2) AS sub_active,
+      (SELECT is_muted FROM subscriptions WHERE user_id = $1 AND channel_id = $2) AS sub_muted,
+      (SELECT visibility_policy FROM user_topics WHERE user_id = $1 AND channel_id = $2 AND topic_key = $4) AS sender_policy,
+      CASE WHEN $5::boolean
+        THEN EXISTS (SELECT 1 FROM messages x WHERE x.recipient_id = $3 AND x.topic_key = $4)
+        ELSE EXISTS (SELECT 1 FROM user_messages ux JOIN messages x ON x.id = ux.message_id
+                      WHERE ux.user_id = $1 AND x.recipient_id = $3 AND x.topic_key = $4)
+      END AS topic_had_messages,
+      (SELECT json_agg(json_build_array(user_id, visibility_policy)) FROM user_topics
+        WHERE channel_id = $2 AND topic_key = $4 AND user_id = ANY($6::int[])) AS mentioned_policies,
+      (SELECT array_agg(user_id) FROM subscriptions
+        WHERE channel_id = $2 AND active AND user_id = ANY($6::int[])) AS mentioned_subscribed`,
+    values: [
+      input.userId,
+      input.channelId,
+      input.recipientId,
+      input.topicKey,
+      input.historyPublic,
+      input.mentionedUserIds,
+    ],
+  };
+}

@@ -1,0 +1,53 @@
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import type { Tx } from './prisma.js';
+
+/** Runs one SQL statement with positional parameters. */
+export interface SqlExecutor {
+  /** `prepare: false` for statements whose text varies without bound (each prepared text stays on its connection). */
+  query<T>(text: string, values: readonly unknown[], options?: { prepare?: boolean }): Promise<T[]>;
+}
+
+// int8 (count(*), bigserial) as numbers: every such value here fits in 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+const names = new Map<string, string>();
+
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (!name) {
+    name = `s${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    if (names.size > 10_000) names.clear();
+    names.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * A plain pg pool for the hot paths (sending, reading): Prisma's per-query overhead is about a millisecond of CPU,
+ * which a 2,000 sends/s target cannot afford. Statements here are still this service's own SQL, in repositories.
+ */
+export class SqlPool implements SqlExecutor {
+  private readonly pool: pg.Pool;
+
+  constructor(url: string, max: number) {
+    this.pool = new pg.Pool({ connectionString: url, max });
+    this.pool.on('error', () => undefined);
+  }
+
+  async query<T>(text: string, values: readonly unknown[], options: { prepare?: boolean } = {}): Promise<T[]> {
+    // Named statements are parsed and planned once per connection (the hot statements come in few shapes).
+    const name = options.prepare === false ? undefined : statementName(text);
+    const result = await this.pool.query({ name, text, values: values as unknown[] });
+    return result.rows as T[];
+  }
+
+  end(): Promise<void> {
+    return this.pool.end();
+  }
+}
+
+/** The same interface over a Prisma transaction, for statements that must join a larger transaction. */
+export function inTransaction(tx: Tx): SqlExecutor {
+  return { query: <T>(text: string, values: readonly unknown[]) => tx.$queryRawUnsafe<T[]>(text, ...values) };
+}

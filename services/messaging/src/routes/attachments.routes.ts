@@ -1,0 +1,67 @@
+import type { Express, Request, Response } from 'express';
+import { isConfabError } from '@confab/errors';
+import { route } from '@confab/http';
+import { IDENTITY_HEADER } from '@confab/identity';
+import { actorFor } from '../domain/actor.js';
+import { deleteAttachment, downloadFile, listAttachments, uploadFile } from '../domain/attachments.js';
+import type { MessagingDeps } from '../deps.js';
+
+export function attachmentRoutes(deps: MessagingDeps) {
+  const { domain } = deps;
+  return [
+    route({
+      method: 'POST',
+      path: '/user_uploads',
+      auth: 'user',
+      async handler({ identity, body, requestId }) {
+        const actor = await actorFor(domain, identity, requestId);
+        return uploadFile(domain, actor, body.files);
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/attachments',
+      auth: 'user',
+      async handler({ identity, requestId }) {
+        return listAttachments(domain, await actorFor(domain, identity, requestId));
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/attachments/{attachment_id:int}',
+      auth: 'user',
+      async handler({ identity, path, requestId }) {
+        await deleteAttachment(domain, await actorFor(domain, identity, requestId), path.attachment_id);
+        return {};
+      },
+    }),
+  ];
+}
+
+/**
+ * GET /user_uploads/{path_id}: the file itself (outside /api/v1, fetched with the user's credentials through the
+ * gateway), or a short HTML error as Zulip serves.
+ */
+export function mountFileDownloads(app: Express, deps: MessagingDeps): void {
+  app.get(/^\/user_uploads\/(.+)$/, async (req: Request, res: Response) => {
+    const html = (status: number, text: string) => res.status(status).type('text/html').send(`<p>${text}</p>`);
+    const header = req.headers[IDENTITY_HEADER];
+    const identity = deps.verifier.verify(typeof header === 'string' ? header : undefined);
+    if (identity?.kind !== 'user') return html(401, 'Not logged in: API authentication or user session required');
+    try {
+      const pathId = decodeURIComponent((req.params as Record<string, string>)[0] ?? '');
+      const actor = await actorFor(deps.domain, identity, String(res.locals.requestId));
+      const file = await downloadFile(deps.domain, actor, pathId);
+      res
+        .status(200)
+        .setHeader('Content-Type', file.contentType)
+        .setHeader('Content-Disposition', file.disposition)
+        .setHeader('Cache-Control', 'private, max-age=86400');
+      res.send(file.data);
+    } catch (err) {
+      if (isConfabError(err)) return html(err.status, err.message);
+      deps.logger.error({ err }, 'serving an upload failed');
+      return html(500, 'Internal server error');
+    }
+  });
+}

@@ -1,0 +1,169 @@
+import { invalid } from '@confab/errors';
+import { p, route } from '@confab/http';
+import { actorFor } from '../domain/actor.js';
+import { clientName } from '../domain/client.js';
+import { fetchMessages, fetchOneMessage, parseAnchor } from '../domain/fetch.js';
+import { narrowSchema } from '../domain/narrow.js';
+import { channelTopics, deleteMessage, markAsRead, updateFlags } from '../domain/message-actions.js';
+import { sendMessage } from '../domain/send.js';
+import type { MessagingDeps } from '../deps.js';
+
+export function messageRoutes(deps: MessagingDeps) {
+  const { domain } = deps;
+  return [
+    route({
+      method: 'POST',
+      path: '/messages',
+      auth: 'user',
+      // Declared in Zulip's order, so the first missing or invalid parameter is the one Zulip reports.
+      params: {
+        forged: p.string().optional(),
+        local_id: p.string().optional(),
+        content: p.string(),
+        queue_id: p.string().optional(),
+        read_by_sender: p.bool().optional(),
+        sender: p.string().optional(),
+        to: p.string().optional(),
+        type: p.enum('direct', 'private', 'stream', 'channel'),
+        topic: p.string().alias('subject').optional(),
+        client: p.string().optional(),
+      },
+      async handler({ identity, params, req, requestId }) {
+        if (params.forged === 'yes' || params.forged === 'true') throw invalid('User not authorized for this query');
+        if (params.sender !== undefined) throw invalid('Invalid mirrored message');
+        const actor = await actorFor(domain, identity, requestId);
+        return sendMessage(domain, actor, {
+          type: params.type,
+          to: params.to,
+          topic: params.topic,
+          content: params.content,
+          queueId: params.queue_id,
+          localId: params.local_id,
+          readBySender: params.read_by_sender,
+          client: clientName(req.headers['user-agent'], params.client),
+        });
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/messages',
+      auth: 'user',
+      params: {
+        anchor: p.string().optional(),
+        include_anchor: p.bool().default(true),
+        num_before: p.int({ min: 0 }).optional(),
+        num_after: p.int({ min: 0 }).optional(),
+        narrow: p.json(narrowSchema).default([]),
+        use_first_unread_anchor: p.bool().default(false),
+        client_gravatar: p.bool().default(true),
+        apply_markdown: p.bool().default(true),
+        message_ids: p.intList().optional(),
+        allow_empty_topic_name: p.bool().default(false),
+      },
+      async handler({ identity, params, requestId }) {
+        const actor = await actorFor(domain, identity, requestId);
+        const byIds = params.message_ids !== undefined;
+        return fetchMessages(domain, actor, {
+          anchor: byIds ? 0 : parseAnchor(params.anchor, params.use_first_unread_anchor),
+          includeAnchor: params.include_anchor,
+          numBefore: params.num_before,
+          numAfter: params.num_after,
+          narrow: params.narrow,
+          messageIds: params.message_ids,
+          options: {
+            applyMarkdown: params.apply_markdown,
+            clientGravatar: params.client_gravatar,
+            allowEmptyTopicName: params.allow_empty_topic_name,
+          },
+        });
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/messages/{message_id:int}',
+      auth: 'user',
+      params: { apply_markdown: p.bool().default(true), allow_empty_topic_name: p.bool().default(false) },
+      async handler({ identity, params, path, requestId }) {
+        const actor = await actorFor(domain, identity, requestId);
+        return fetchOneMessage(domain, actor, path.message_id, {
+          applyMarkdown: params.apply_markdown,
+          clientGravatar: false,
+          allowEmptyTopicName: params.allow_empty_topic_name,
+        });
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/messages/flags',
+      auth: 'user',
+      params: { messages: p.intList(), op: p.string(), flag: p.string() },
+      async handler({ identity, params, requestId }) {
+        const actor = await actorFor(domain, identity, requestId);
+        return updateFlags(domain, actor, { messages: params.messages, op: params.op, flag: params.flag });
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/mark_all_as_read',
+      auth: 'user',
+      async handler({ identity, requestId }) {
+        await markAsRead(domain, await actorFor(domain, identity, requestId), {});
+        return { complete: true };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/mark_stream_as_read',
+      auth: 'user',
+      params: { stream_id: p.int() },
+      async handler({ identity, params, requestId }) {
+        await markAsRead(domain, await actorFor(domain, identity, requestId), { channelId: params.stream_id });
+        return {};
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/mark_topic_as_read',
+      auth: 'user',
+      params: { stream_id: p.int(), topic_name: p.string() },
+      async handler({ identity, params, requestId }) {
+        await markAsRead(domain, await actorFor(domain, identity, requestId), {
+          channelId: params.stream_id,
+          topic: params.topic_name,
+        });
+        return {};
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/users/me/{stream_id:int}/topics',
+      auth: 'user',
+      params: { allow_empty_topic_name: p.bool().default(false) },
+      async handler({ identity, params, path, requestId }) {
+        const actor = await actorFor(domain, identity, requestId);
+        return { topics: await channelTopics(domain, actor, path.stream_id, params.allow_empty_topic_name) };
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/messages/{message_id:int}',
+      auth: 'user',
+      async handler({ identity, path, requestId }) {
+        const actor = await actorFor(domain, identity, requestId);
+        await deleteMessage(domain, actor, path.message_id);
+        return {};
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/messages/render',
+      auth: 'user',
+      params: { content: p.string() },
+      async handler({ identity, params, requestId }) {
+        const actor = await actorFor(domain, identity, requestId);
+        const rendered = await domain.renderer.render(actor.realm, params.content, actor.user);
+        return { rendered: rendered.html };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,202 @@
+import { randomBytes } from 'node:crypto';
+import { createDatabase, dropDatabase, LOCAL_DEFAULTS, migrate } from '@confab/devkit';
+import { contracts, parseEnvelope } from '@confab/events';
+import { createLogger } from '@confab/logging';
+import { loadConfig } from '../src/config';
+import { buildDomain } from '../src/domain-factory';
+import { subscribeToChannels } from '../src/domain/channels';
+import type { Actor, Domain } from '../src/domain/context';
+import { FLAG } from '../src/domain/flags';
+import { sendMessage, type SendInput } from '../src/domain/send';
+
+const postgresUrl = process.env.DATABASE_URL ?? LOCAL_DEFAULTS.postgresUrl;
+const dbName = `confab_test_messaging_${randomBytes(4).toString('hex')}`;
+const REALM = 7;
+
+const realmRecord = {
+  realm_id: REALM,
+  string_id: 'zulip',
+  name: 'Zulip',
+  description: '',
+  url: 'http://zulip.localhost:9991',
+  date_created: new Date().toISOString(),
+  deactivated: false,
+  empty_topic_display_name: 'general chat',
+  mandatory_topics: false,
+  message_content_delete_limit_seconds: 600,
+  waiting_period_threshold: 0,
+  permissions: { can_create_public_channel_group: 'role:members', can_add_subscribers_group: 'role:members' },
+} as const;
+
+const userRecord = (id: number, name: string, role: 100 | 200 | 400 | 600 = 400) => ({
+  user_id: id,
+  realm_id: REALM,
+  email: `${name}@zulip.com`,
+  delivery_email: `${name}@zulip.com`,
+  full_name: name[0]!.toUpperCase() + name.slice(1),
+  role,
+  is_bot: false,
+  bot_type: null,
+  bot_owner_id: null,
+  is_active: true,
+  timezone: '',
+  date_joined: new Date().toISOString(),
+});
+
+const send = (overrides: Partial<SendInput>): SendInput => ({
+  type: 'stream',
+  to: 'Verona',
+  topic: 'lunch',
+  content: 'hello',
+  queueId: undefined,
+  localId: undefined,
+  readBySender: undefined,
+  client: 'test',
+  ...overrides,
+});
+
+describe('sending against PostgreSQL', () => {
+  let domain: Domain;
+  let close: () => Promise<void>;
+  let hamlet: Actor;
+
+  beforeAll(async () => {
+    const url = await createDatabase(postgresUrl, dbName);
+    await migrate({ name: 'messaging', dir: 'services/messaging', databaseEnv: 'MESSAGING_DATABASE_URL' }, url);
+    const config = loadConfig({ MESSAGING_DATABASE_URL: url, MESSAGING_DB_POOL: '2', MESSAGING_SQL_POOL: '4' });
+    const built = buildDomain(config, createLogger({ name: 'test', level: 'silent' }), () => undefined);
+    domain = built.domain;
+    close = async () => {
+      await built.prisma.$disconnect();
+      await built.sql.end();
+    };
+    await domain.store.db.$transaction(async (tx) => {
+      await domain.readModel.upsertRealm(tx, realmRecord);
+      for (const [id, name] of [
+        [1, 'hamlet'],
+        [2, 'othello'],
+        [3, 'cordelia'],
+      ] as const) {
+        await domain.readModel.upsertUser(tx, userRecord(id, name));
+      }
+    });
+    const realm = (await domain.readModel.realmById(REALM))!;
+    hamlet = { user: (await domain.readModel.userById(1))!, realm, requestId: 'test' };
+    await subscribeToChannels(domain, hamlet, {
+      subscriptions: [{ name: 'Verona' }],
+      principals: [1, 2, 3],
+      authorizationErrorsFatal: true,
+      settings: {
+        inviteOnly: false,
+        isWebPublic: false,
+        isDefaultStream: false,
+        historyPublicToSubscribers: undefined,
+        messageRetentionDays: 'realm_default',
+        topicsPolicy: undefined,
+        folderId: undefined,
+        permissions: {},
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await close();
+    await dropDatabase(postgresUrl, dbName);
+  });
+
+  const rowsOf = (messageId: number) =>
+    domain.store.db.userMessage.findMany({
+      where: { messageId },
+      orderBy: { userId: 'asc' },
+      select: { userId: true, flags: true },
+    });
+  const sentEvent = async (messageId: number) => {
+    const rows = await domain.store.db.outbox.findMany({ where: { routingKey: 'message.sent' } });
+    const envelopes = rows.map((r) => parseEnvelope(contracts.messageSent, r.envelope));
+    return envelopes.find((e) => e.payload.message.id === messageId)!.payload;
+  };
+
+  it('writes the message, one row per subscriber with computed flags, and a complete message.sent event', async () => {
+    const { id, automatic_new_visibility_policy } = await sendMessage(
+      domain,
+      hamlet,
+      send({ content: 'hi @**Othello**', readBySender: true, queueId: 'q', localId: 'l1' }),
+    );
+    expect(automatic_new_visibility_policy).toBe(3);
+    expect(await rowsOf(id)).toEqual([
+      { userId: 1, flags: FLAG.read },
+      { userId: 2, flags: FLAG.mentioned },
+      { userId: 3, flags: 0 },
+    ]);
+    const event = await sentEvent(id);
+    expect(event.user_ids).toEqual([1, 2, 3]);
+    expect(event.flags).toEqual({ '1': ['read'], '2': ['mentioned'] });
+    expect(event).toMatchObject({
+      local_id: 'l1',
+      sender_queue_id: 'q',
+      message: { id, subject: 'lunch', display_recipient: 'Verona' },
+    });
+    const topics = await domain.store.db.userTopic.findMany({ orderBy: { userId: 'asc' } });
+    expect(topics.map((t) => [t.userId, t.visibilityPolicy])).toEqual([
+      [1, 3],
+      [2, 3],
+    ]);
+    const channel = await domain.channels.channelByName(REALM, 'Verona');
+    expect(channel!.firstMessageId).toBe(id);
+  });
+
+  it('puts the sender first among receivers and marks direct messages private', async () => {
+    const cordelia: Actor = { ...hamlet, user: (await domain.readModel.userById(3))! };
+    const { id } = await sendMessage(domain, cordelia, send({ type: 'direct', to: '[1]', topic: undefined }));
+    expect(await rowsOf(id)).toEqual([
+      { userId: 1, flags: FLAG.is_private },
+      { userId: 3, flags: FLAG.is_private },
+    ]);
+    const event = await sentEvent(id);
+    expect(event.user_ids).toEqual([3, 1]);
+    expect(event.flags).toEqual({});
+    expect(event.stream).toBeNull();
+  });
+
+  it('keeps every concurrent send whole', async () => {
+    const ids = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => sendMessage(domain, hamlet, send({ content: `burst ${i}` }))),
+    );
+    for (const { id } of ids) expect((await rowsOf(id)).map((r) => r.userId)).toEqual([1, 2, 3]);
+    expect(new Set(ids.map((r) => r.id)).size).toBe(25);
+  });
+
+  it("decides the sender's automatic topic policy inside the write statement", async () => {
+    const cordelia: Actor = { ...hamlet, user: (await domain.readModel.userById(3))! };
+    const policyEvents = async () =>
+      (
+        await domain.store.db.outbox.findMany({ where: { routingKey: 'user_topic.changed' }, orderBy: { id: 'asc' } })
+      ).map((r) => parseEnvelope(contracts.userTopicChanged, r.envelope).payload);
+    const started = await sendMessage(domain, cordelia, send({ topic: 'fresh' }));
+    expect(started.automatic_new_visibility_policy).toBe(3);
+    expect((await policyEvents()).at(-1)).toMatchObject({ user_id: 3, topic_name: 'fresh', visibility_policy: 3 });
+    const again = await sendMessage(domain, cordelia, send({ topic: 'FRESH' }));
+    expect(again.automatic_new_visibility_policy).toBeUndefined();
+
+    // In a muted channel, writing in an existing topic unmutes it (automatically_unmute_topics_in_muted_streams_policy=2).
+    const verona = (await domain.channels.channelByName(REALM, 'Verona'))!;
+    await domain.store.db.subscription.update({
+      where: { userId_channelId: { userId: 3, channelId: verona.id } },
+      data: { isMuted: true },
+    });
+    const unmuted = await sendMessage(domain, cordelia, send({ topic: 'lunch' }));
+    expect(unmuted.automatic_new_visibility_policy).toBe(2);
+    const row = await domain.store.db.userTopic.findFirst({ where: { userId: 3, topicKey: 'lunch' } });
+    expect(row?.visibilityPolicy).toBe(2);
+    const still = await sendMessage(domain, cordelia, send({ topic: 'lunch' }));
+    expect(still.automatic_new_visibility_policy).toBeUndefined();
+  });
+
+  it('leaves nothing behind when a send is refused', async () => {
+    const before = await domain.store.db.message.count();
+    await expect(sendMessage(domain, hamlet, send({ to: 'Nowhere' }))).rejects.toThrow(
+      "Channel 'Nowhere' does not exist",
+    );
+    expect(await domain.store.db.message.count()).toBe(before);
+  });
+});
