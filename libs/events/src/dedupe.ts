@@ -1,3 +1,5 @@
+import type { OutboxRecord } from './envelope.js';
+
 /** Anything that runs raw SQL with positional parameters: a Prisma client or transaction, structurally. */
 export interface RawExecutor {
   $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number>;
@@ -32,4 +34,21 @@ export async function isEventProcessed(db: RawQuerier, eventId: string): Promise
     eventId,
   );
   return rows.length > 0;
+}
+
+/**
+ * Writes a transaction's events to the service's `outbox` table in one INSERT (same columns in every service), so
+ * they commit or roll back with the change that caused them.
+ */
+export async function writeOutbox(tx: RawExecutor, records: readonly OutboxRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  const values: unknown[] = [];
+  const rows = records.map((record, i) => {
+    values.push(record.eventId, record.routingKey, JSON.stringify(record.envelope));
+    return `($${i * 3 + 1}::uuid, $${i * 3 + 2}, $${i * 3 + 3}::jsonb)`;
+  });
+  await tx.$executeRawUnsafe(
+    `INSERT INTO outbox (event_id, routing_key, envelope) VALUES ${rows.join(', ')}`,
+    ...values,
+  );
 }

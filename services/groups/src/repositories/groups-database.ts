@@ -1,7 +1,7 @@
-import { claimEvent, isEventProcessed, type OutboxRecord } from '@confab/events';
+import { claimEvent, isEventProcessed, writeOutbox } from '@confab/events';
 import type { GroupsDatabase, GroupStore, Written } from '../domain/store.js';
 import { PrismaGroupStore } from './group-store.js';
-import type { Db, Prisma, Tx } from './prisma.js';
+import type { Db } from './prisma.js';
 
 /** Namespace of this service's advisory locks (two-key form: namespace, realm id). */
 const REALM_LOCK_NAMESPACE = 0x6772_6f75;
@@ -72,15 +72,4 @@ export class PrismaGroupsDatabase implements GroupsDatabase {
       return false;
     }
   }
-}
-
-async function writeOutbox(tx: Tx, events: readonly OutboxRecord[]): Promise<void> {
-  if (events.length === 0) return;
-  await tx.outbox.createMany({
-    data: events.map((e) => ({
-      eventId: e.eventId,
-      routingKey: e.routingKey,
-      envelope: e.envelope as unknown as Prisma.InputJsonValue,
-    })),
-  });
 }

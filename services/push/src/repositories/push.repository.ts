@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { OutboxRecord } from '@confab/events';
+import { writeOutbox, type OutboxRecord } from '@confab/events';
 import type { DeviceStatus, PushDevice, TokenKind } from '../domain/types.js';
 import { isUniqueViolation, type Db, type Prisma, type Tx } from './prisma.js';
 
@@ -54,13 +54,7 @@ export class PushRepository {
     const result = await this.db.$transaction(async (tx) => {
       const { result: value, events } = await fn(tx);
       if (events.length > 0) {
-        await tx.outbox.createMany({
-          data: events.map((e) => ({
-            eventId: e.eventId,
-            routingKey: e.routingKey,
-            envelope: e.envelope as unknown as Prisma.InputJsonValue,
-          })),
-        });
+        await writeOutbox(tx, events);
         wroteEvents = true;
       }
       return value;

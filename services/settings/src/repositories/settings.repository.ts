@@ -1,4 +1,4 @@
-import type { OutboxRecord } from '@confab/events';
+import { writeOutbox, type OutboxRecord } from '@confab/events';
 import type { Realm, Role, User } from '../domain/types.js';
 import type { Db, Prisma, Tx } from './prisma.js';
 
@@ -91,13 +91,7 @@ export class SettingsRepository {
     const result = await this.db.$transaction(async (tx) => {
       const { result: value, events } = await fn(tx);
       if (events.length > 0) {
-        await tx.outbox.createMany({
-          data: events.map((e) => ({
-            eventId: e.eventId,
-            routingKey: e.routingKey,
-            envelope: e.envelope as unknown as Prisma.InputJsonObject,
-          })),
-        });
+        await writeOutbox(tx, events);
         wroteEvents = true;
       }
       return value;
