@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { defineEvent } from '../envelope.js';
+import { groupSettingValue } from './groups.js';
+
+const ids = z.array(z.number().int());
+
+/** A channel as Zulip's stream dict describes it (the messaging service owns channels). */
+export const channelRecord = z.object({
+  stream_id: z.number().int(),
+  realm_id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  rendered_description: z.string(),
+  /** Unix time in seconds. */
+  date_created: z.number().int(),
+  creator_id: z.number().int().nullable(),
+  invite_only: z.boolean(),
+  is_web_public: z.boolean(),
+  history_public_to_subscribers: z.boolean(),
+  message_retention_days: z.number().int().nullable(),
+  topics_policy: z.string(),
+  first_message_id: z.number().int().nullable(),
+  folder_id: z.number().int().nullable(),
+  is_archived: z.boolean(),
+  subscriber_count: z.number().int(),
+  /** Group-valued channel permissions (can_send_message_group, ...), in the API's form. */
+  permissions: z.record(z.string(), groupSettingValue),
+});
+export type ChannelRecord = z.infer<typeof channelRecord>;
+
+/** Channels were created; `user_ids` are the users who can see them (Zulip's `stream` create event). */
+export const streamCreated = defineEvent(
+  'stream.created',
+  z.object({ streams: z.array(channelRecord), user_ids: ids }),
+);
+
+/** A user's personal settings for one channel. */
+export const subscriptionRecord = z.object({
+  user_id: z.number().int(),
+  stream_id: z.number().int(),
+  color: z.string(),
+  is_muted: z.boolean(),
+  pin_to_top: z.boolean(),
+  desktop_notifications: z.boolean().nullable(),
+  audible_notifications: z.boolean().nullable(),
+  push_notifications: z.boolean().nullable(),
+  email_notifications: z.boolean().nullable(),
+  wildcard_mentions_notify: z.boolean().nullable(),
+});
+
+/**
+ * Users were subscribed: `changes` says who joined which channel, `subscriptions` carries the new subscribers'
+ * personal settings, and `streams` the channels after the change (for `subscription` add and `peer_add` events).
+ */
+export const subscriptionAdded = defineEvent(
+  'subscription.added',
+  z.object({
+    changes: z.array(z.object({ stream_id: z.number().int(), user_ids: ids })),
+    subscriptions: z.array(subscriptionRecord),
+    streams: z.array(channelRecord),
+  }),
+);
+
+/** Users were unsubscribed (for `subscription` remove and `peer_remove` events). */
+export const subscriptionRemoved = defineEvent(
+  'subscription.removed',
+  z.object({
+    changes: z.array(z.object({ stream_id: z.number().int(), user_ids: ids })),
+    streams: z.array(channelRecord),
+  }),
+);

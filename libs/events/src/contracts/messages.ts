@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { defineEvent } from '../envelope.js';
+
+const ids = z.array(z.number().int());
+
+/** A direct-message participant as Zulip's `display_recipient` lists them. */
+export const displayRecipientUser = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  full_name: z.string(),
+  is_mirror_dummy: z.boolean(),
+});
+
+/**
+ * A message as Zulip's message dict has it, before per-client shaping: `subject` is the stored topic ('' is the
+ * empty topic, which clients without `empty_topic_name` see as the realm's display name), both the Markdown
+ * source and its HTML are carried (clients choose with `apply_markdown`), and `avatar_url` is left to the
+ * delivering service (it depends on `client_gravatar`).
+ */
+export const messageRecord = z.object({
+  id: z.number().int(),
+  type: z.enum(['stream', 'private']),
+  sender_id: z.number().int(),
+  sender_email: z.string(),
+  sender_full_name: z.string(),
+  sender_realm_str: z.string(),
+  recipient_id: z.number().int(),
+  /** Channel messages only. */
+  stream_id: z.number().int().optional(),
+  /** The channel's name, or the direct-message participants. */
+  display_recipient: z.union([z.string(), z.array(displayRecipientUser)]),
+  subject: z.string(),
+  topic_links: z.array(z.object({ text: z.string(), url: z.string() })),
+  content: z.string(),
+  rendered_content: z.string(),
+  timestamp: z.number().int(),
+  client: z.string(),
+  is_me_message: z.boolean(),
+  reactions: z.array(z.unknown()),
+  submessages: z.array(z.unknown()),
+});
+export type MessageRecord = z.infer<typeof messageRecord>;
+
+/**
+ * A message was sent. `user_ids` are everyone who received it (the sender first when among them); `flags` gives
+ * the personal flags of those whose flags are not empty. `local_id`/`sender_queue_id` let the sender's own queue
+ * receive `local_message_id`. `stream` describes the channel for queues that follow all public channels.
+ */
+export const messageSent = defineEvent(
+  'message.sent',
+  z.object({
+    message: messageRecord,
+    user_ids: ids,
+    flags: z.record(z.string(), z.array(z.string())),
+    stream: z.object({ name: z.string(), invite_only: z.boolean(), is_web_public: z.boolean() }).nullable(),
+    local_id: z.string().nullable(),
+    sender_queue_id: z.string().nullable(),
+  }),
+);
+
+/** Messages were deleted; `user_ids` are those who could see them (Zulip's `delete_message` event recipients). */
+export const messageDeleted = defineEvent(
+  'message.deleted',
+  z.object({
+    message_ids: ids,
+    message_type: z.enum(['stream', 'private']),
+    stream_id: z.number().int().optional(),
+    topic: z.string().optional(),
+    user_ids: ids,
+  }),
+);
+
+/** A user's personal flags on some messages changed (Zulip's `update_message_flags` event, for that user only). */
+export const messageFlagsChanged = defineEvent(
+  'message.flags_changed',
+  z.object({
+    user_id: z.number().int(),
+    op: z.enum(['add', 'remove']),
+    flag: z.string(),
+    messages: ids,
+  }),
+);

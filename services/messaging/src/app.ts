@@ -1,0 +1,21 @@
+import { createHttpApp, type HttpApp } from '@confab/http';
+import type { MessagingDeps } from './deps.js';
+import { internalRoutes } from './routes/internal.routes.js';
+import { messageRoutes } from './routes/messages.routes.js';
+import { streamRoutes } from './routes/streams.routes.js';
+import { subscriptionRoutes } from './routes/subscriptions.routes.js';
+
+/** The messaging service's HTTP app, without listening (tests build it with their own deps). */
+export function buildApp(deps: MessagingDeps): HttpApp {
+  return createHttpApp({
+    logger: deps.logger,
+    verifier: deps.verifier,
+    routes: [...subscriptionRoutes(deps), ...streamRoutes(deps), ...messageRoutes(deps)],
+    internalRoutes: internalRoutes(deps),
+    bodyLimits: { maxFieldBytes: 5 * 1024 * 1024, maxFileBytes: deps.config.uploads.maxFileBytes },
+    readiness: async () => ({
+      database: await deps.domain.store.ping(),
+      broker: deps.bus.isConnected(),
+    }),
+  });
+}

@@ -1,0 +1,65 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bool, commonConfig, commonEnv, int, parseEnv, port, url, z, type CommonConfig } from '@confab/config';
+
+const Env = z.object({
+  ...commonEnv,
+  MESSAGING_PORT: port(9102),
+  MESSAGING_DATABASE_URL: url(),
+  /** Connections in this process's Postgres pool. Default 10. */
+  MESSAGING_DB_POOL: int(10, 1, 100),
+  /** The settings service, for backfilling users and organizations into an empty read model. */
+  SETTINGS_URL: url('http://127.0.0.1:9101'),
+  /** The address clients reach the gateway at. */
+  CONFAB_EXTERNAL_URL: url('http://127.0.0.1:9991'),
+  /** How long organization, user and channel facts stay cached in this process, in ms. Default 5000. */
+  MESSAGING_CACHE_TTL_MS: int(5000, 0, 600_000),
+  /** Directory of the local-disk file store; default: a directory per deployment under the system temp dir. */
+  MESSAGING_UPLOADS_DIR: z.string().default(''),
+  /** Largest uploaded file, in MiB. Default 25 (Zulip's default max_file_upload_size_mib). */
+  MESSAGING_MAX_FILE_UPLOAD_MIB: int(25, 1, 1024),
+  /** Unreferenced uploads older than this many weeks are deleted. Default 3. */
+  MESSAGING_UNCLAIMED_UPLOAD_WEEKS: int(3, 0, 520),
+  /** How often the worker looks for unreferenced uploads, in seconds. Default 3600. */
+  MESSAGING_UPLOAD_CLEANUP_INTERVAL_SECONDS: int(3600, 1),
+  /** Delete durable test queues after this many ms without consumers (tests only). */
+  CONFAB_EVENTS_QUEUE_EXPIRES_MS: int(0, 0),
+  /** How often the outbox relay looks for unpublished events, in ms. Default 250. */
+  CONFAB_OUTBOX_POLL_MS: int(250, 10),
+  /** Test-only switch: lets tests age uploads. Default off. */
+  CONFAB_DEV_ENDPOINTS: bool(false),
+});
+
+export interface MessagingConfig extends CommonConfig {
+  port: number;
+  db: { url: string; poolSize: number };
+  settingsUrl: string;
+  externalUrl: string;
+  cacheTtlMs: number;
+  uploads: { dir: string; maxFileBytes: number; unclaimedWeeks: number; cleanupIntervalSeconds: number };
+  queueExpiresMs: number | undefined;
+  outboxPollMs: number;
+  devEndpoints: boolean;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): MessagingConfig {
+  const e = parseEnv(Env, env);
+  const common = commonConfig(e);
+  return {
+    ...common,
+    port: e.MESSAGING_PORT,
+    db: { url: e.MESSAGING_DATABASE_URL, poolSize: e.MESSAGING_DB_POOL },
+    settingsUrl: e.SETTINGS_URL.replace(/\/+$/, ''),
+    externalUrl: e.CONFAB_EXTERNAL_URL.replace(/\/+$/, ''),
+    cacheTtlMs: e.MESSAGING_CACHE_TTL_MS,
+    uploads: {
+      dir: e.MESSAGING_UPLOADS_DIR || join(tmpdir(), 'confab-uploads', common.redis.prefix),
+      maxFileBytes: e.MESSAGING_MAX_FILE_UPLOAD_MIB * 1024 * 1024,
+      unclaimedWeeks: e.MESSAGING_UNCLAIMED_UPLOAD_WEEKS,
+      cleanupIntervalSeconds: e.MESSAGING_UPLOAD_CLEANUP_INTERVAL_SECONDS,
+    },
+    queueExpiresMs: e.CONFAB_EVENTS_QUEUE_EXPIRES_MS || undefined,
+    outboxPollMs: e.CONFAB_OUTBOX_POLL_MS,
+    devEndpoints: e.CONFAB_DEV_ENDPOINTS,
+  };
+}

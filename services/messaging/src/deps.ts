@@ -1,0 +1,15 @@
+import type { EventBus, OutboxRelay } from '@confab/events';
+import type { IdentityVerifier } from '@confab/identity';
+import type { Logger } from '@confab/logging';
+import type { MessagingConfig } from './config.js';
+import type { Domain } from './domain/context.js';
+
+/** Everything the HTTP app and the consumers need, built once in main.ts (or by a test). */
+export interface MessagingDeps {
+  config: MessagingConfig;
+  logger: Logger;
+  domain: Domain;
+  bus: EventBus;
+  relay: OutboxRelay;
+  verifier: IdentityVerifier;
+}

@@ -1,0 +1,49 @@
+import type { Logger } from '@confab/logging';
+import type { MessagingConfig } from './config.js';
+import type { Domain } from './domain/context.js';
+import { Permissions } from './domain/permissions.js';
+import { PlainRenderer } from './domain/render-plain.js';
+import { Backfill, SettingsClient } from './events/backfill.js';
+import { AttachmentsRepository } from './repositories/attachments.repository.js';
+import { ChannelsRepository } from './repositories/channels.repository.js';
+import { Directory } from './repositories/directory.js';
+import { MessagesRepository } from './repositories/messages.repository.js';
+import { createPrisma } from './repositories/prisma.js';
+import { ReadModelRepository } from './repositories/readmodel.repository.js';
+import { Store } from './repositories/store.js';
+import { UserTopicsRepository } from './repositories/user_topics.repository.js';
+import { LocalDiskStore } from './storage/local-disk.js';
+
+/** Wires repositories, caches, permissions, renderer and file store (shared by the API process and the worker). */
+export function buildDomain(config: MessagingConfig, logger: Logger, afterCommit: () => void) {
+  const prisma = createPrisma(config.db.url, config.db.poolSize);
+  const store = new Store(prisma, afterCommit);
+  const readModel = new ReadModelRepository(store);
+  const channels = new ChannelsRepository(store);
+  const directory = new Directory(readModel, channels, config.cacheTtlMs);
+  const backfill = new Backfill(
+    new SettingsClient(config.settingsUrl, config.internalSecret),
+    store,
+    readModel,
+    logger,
+  );
+  const domain: Domain = {
+    store,
+    readModel,
+    channels,
+    messages: new MessagesRepository(store),
+    attachments: new AttachmentsRepository(store),
+    userTopics: new UserTopicsRepository(store),
+    directory,
+    permissions: new Permissions({
+      groupsOf: (realmId) => directory.groupsOf(realmId),
+      memberGroupIds: (userId, groupIds) => readModel.memberGroupIds(userId, groupIds),
+    }),
+    renderer: new PlainRenderer(),
+    files: new LocalDiskStore(config.uploads.dir),
+    logger,
+    fetchMissing: backfill,
+    limits: { maxFileBytes: config.uploads.maxFileBytes },
+  };
+  return { domain, prisma, backfill };
+}

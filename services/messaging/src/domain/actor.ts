@@ -1,0 +1,31 @@
+import { ConfabError } from '@confab/errors';
+import type { UserIdentity } from '@confab/identity';
+import type { Actor, Domain } from './context.js';
+
+const notYetKnown = () =>
+  new ConfabError('Service temporarily unavailable, retry later', {
+    status: 503,
+    code: 'SERVICE_UNAVAILABLE',
+    headers: { 'Retry-After': '1' },
+  });
+
+/**
+ * The caller's user and organization records. Events normally deliver them before the first request; when one has
+ * not arrived yet it is fetched from the settings service once.
+ */
+export async function actorFor(domain: Domain, identity: UserIdentity, requestId: string): Promise<Actor> {
+  let [user, realm] = await Promise.all([
+    domain.directory.user(identity.userId),
+    domain.directory.realm(identity.realmId),
+  ]);
+  if (!realm) {
+    await domain.fetchMissing.realm(identity.realmId);
+    realm = await domain.directory.realm(identity.realmId);
+  }
+  if (!user) {
+    await domain.fetchMissing.user(identity.userId);
+    user = await domain.directory.user(identity.userId);
+  }
+  if (!user || !realm || user.realmId !== realm.id) throw notYetKnown();
+  return { user, realm, requestId };
+}

@@ -1,0 +1,164 @@
+import type { contracts } from '@confab/events';
+import type { Domain } from './context.js';
+import { systemGroupMembers } from './permissions.js';
+import type { Channel, ChannelPermission, GroupSettingValue, PermissionValue, Realm, Subscription } from './types.js';
+import { CHANNEL_PERMISSION_SETTINGS } from './types.js';
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/**
+ * Turns stored permission values into the API's group-setting values: a system group by name becomes its group
+ * id (known once the groups service has announced the organization's system groups); until then it is shown as
+ * the anonymous group of the users its role rule selects.
+ */
+export class GroupValueFormatter {
+  private systemIds: Map<string, number> | undefined;
+  private roleMembers = new Map<string, number[]>();
+
+  constructor(
+    private readonly domain: Domain,
+    private readonly realm: Realm,
+  ) {}
+
+  async format(value: PermissionValue): Promise<GroupSettingValue> {
+    if (typeof value !== 'string') return value;
+    if (!this.systemIds) {
+      const groups = await this.domain.directory.groupsOf(this.realm.id);
+      this.systemIds = new Map([...groups.values()].filter((g) => g.isSystemGroup).map((g) => [g.name, g.id]));
+    }
+    const id = this.systemIds.get(value);
+    if (id !== undefined) return id;
+    let members = this.roleMembers.get(value);
+    if (!members) {
+      members = systemGroupMembers(value, await this.domain.readModel.activeUsersInRealm(this.realm.id), this.realm);
+      this.roleMembers.set(value, members);
+    }
+    return { direct_members: members, direct_subgroups: [] };
+  }
+
+  async formatAll(
+    permissions: Record<ChannelPermission, PermissionValue>,
+  ): Promise<Record<ChannelPermission, GroupSettingValue>> {
+    const out = {} as Record<ChannelPermission, GroupSettingValue>;
+    for (const setting of CHANNEL_PERMISSION_SETTINGS)
+      out[setting] = await this.format(permissions[setting] ?? 'role:nobody');
+    return out;
+  }
+}
+
+/** Zulip's legacy stream_post_policy, derived from who may post. */
+function streamPostPolicy(value: PermissionValue): number {
+  switch (value) {
+    case 'role:administrators':
+      return 2;
+    case 'role:fullmembers':
+      return 3;
+    case 'role:moderators':
+      return 4;
+    default:
+      return 1;
+  }
+}
+
+export interface ChannelFacts {
+  subscriberCount: number;
+  recentlyActive: boolean;
+}
+
+/** Zulip's stream dict (GET /streams, GET /streams/{id}, and the channel part of a subscription). */
+export async function streamDict(
+  channel: Channel,
+  facts: ChannelFacts,
+  groups: GroupValueFormatter,
+): Promise<Record<string, unknown>> {
+  const permissions = await groups.formatAll(channel.permissions);
+  const postPolicy = streamPostPolicy(channel.permissions.can_send_message_group);
+  return {
+    stream_id: channel.id,
+    name: channel.name,
+    is_archived: channel.isArchived,
+    description: channel.description,
+    rendered_description: channel.renderedDescription,
+    date_created: seconds(channel.dateCreated),
+    creator_id: channel.creatorId,
+    invite_only: channel.inviteOnly,
+    is_web_public: channel.isWebPublic,
+    stream_post_policy: postPolicy,
+    is_announcement_only: postPolicy === 2,
+    message_retention_days: channel.messageRetentionDays,
+    history_public_to_subscribers: channel.historyPublicToSubscribers,
+    topics_policy: channel.topicsPolicy,
+    first_message_id: channel.firstMessageId,
+    folder_id: channel.folderId,
+    is_recently_active: facts.recentlyActive,
+    ...permissions,
+    subscriber_count: facts.subscriberCount,
+    stream_weekly_traffic: null,
+  };
+}
+
+/** Zulip's subscription dict: the stream dict plus the user's personal settings for it. */
+export async function subscriptionDict(
+  channel: Channel,
+  sub: Subscription,
+  facts: ChannelFacts,
+  groups: GroupValueFormatter,
+  subscribers?: number[],
+): Promise<Record<string, unknown>> {
+  const dict = await streamDict(channel, facts, groups);
+  Object.assign(dict, {
+    color: sub.color,
+    is_muted: sub.isMuted,
+    in_home_view: !sub.isMuted,
+    pin_to_top: sub.pinToTop,
+    desktop_notifications: sub.desktopNotifications,
+    audible_notifications: sub.audibleNotifications,
+    push_notifications: sub.pushNotifications,
+    email_notifications: sub.emailNotifications,
+    wildcard_mentions_notify: sub.wildcardMentionsNotify,
+  });
+  if (subscribers) dict.subscribers = subscribers;
+  return dict;
+}
+
+/** A channel as the `stream.*` and `subscription.*` events carry it. */
+export async function channelRecord(
+  channel: Channel,
+  subscriberCount: number,
+  groups: GroupValueFormatter,
+): Promise<contracts.ChannelRecord> {
+  return {
+    stream_id: channel.id,
+    realm_id: channel.realmId,
+    name: channel.name,
+    description: channel.description,
+    rendered_description: channel.renderedDescription,
+    date_created: seconds(channel.dateCreated),
+    creator_id: channel.creatorId,
+    invite_only: channel.inviteOnly,
+    is_web_public: channel.isWebPublic,
+    history_public_to_subscribers: channel.historyPublicToSubscribers,
+    message_retention_days: channel.messageRetentionDays,
+    topics_policy: channel.topicsPolicy,
+    first_message_id: channel.firstMessageId,
+    folder_id: channel.folderId,
+    is_archived: channel.isArchived,
+    subscriber_count: subscriberCount,
+    permissions: await groups.formatAll(channel.permissions),
+  };
+}
+
+export function subscriptionRecord(sub: Subscription) {
+  return {
+    user_id: sub.userId,
+    stream_id: sub.channelId,
+    color: sub.color,
+    is_muted: sub.isMuted,
+    pin_to_top: sub.pinToTop,
+    desktop_notifications: sub.desktopNotifications,
+    audible_notifications: sub.audibleNotifications,
+    push_notifications: sub.pushNotifications,
+    email_notifications: sub.emailNotifications,
+    wildcard_mentions_notify: sub.wildcardMentionsNotify,
+  };
+}

@@ -1,0 +1,505 @@
+import { ConfabError, invalid } from '@confab/errors';
+import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
+import { ROLE_OWNER } from '@confab/identity';
+import { isUniqueViolation } from '../repositories/prisma.js';
+import type { Tx } from '../repositories/prisma.js';
+import { basicAccess } from './channel-access.js';
+import { channelRecord, GroupValueFormatter, subscriptionRecord } from './channel-records.js';
+import type { Actor, Domain } from './context.js';
+import { isAdmin, isGuest } from './permissions.js';
+import { checkChannelName, escapeHtml } from './text.js';
+import type {
+  Channel,
+  ChannelPermission,
+  GroupSettingValue,
+  PermissionValue,
+  Subscription,
+  TopicsPolicy,
+  User,
+} from './types.js';
+
+/** Zulip's STREAM_ASSIGNMENT_COLORS: each new subscription takes the first color the user does not use yet. */
+const COLORS = [
+  '#76ce90',
+  '#fae589',
+  '#a6c7e5',
+  '#e79ab5',
+  '#bfd56f',
+  '#f4ae55',
+  '#b0a5fd',
+  '#addfe5',
+  '#f5ce6e',
+  '#c2726a',
+  '#94c849',
+  '#bd86e5',
+  '#ee7e4a',
+  '#a6dcbf',
+  '#95a5fd',
+  '#53a063',
+  '#9987e1',
+  '#e4523d',
+  '#c2c2c2',
+  '#4f8de4',
+  '#c6a8ad',
+  '#e7cc4d',
+  '#c8bebf',
+  '#a47462',
+];
+
+/** Defaults of a new channel's group-valued permissions (Zulip's stream_permission_group_settings). */
+function defaultPermissions(creatorId: number): Record<ChannelPermission, PermissionValue> {
+  return {
+    can_add_subscribers_group: 'role:nobody',
+    can_administer_channel_group: { direct_members: [creatorId], direct_subgroups: [] },
+    can_delete_any_message_group: 'role:nobody',
+    can_delete_own_message_group: 'role:nobody',
+    can_move_messages_out_of_channel_group: 'role:nobody',
+    can_move_messages_within_channel_group: 'role:nobody',
+    can_remove_subscribers_group: 'role:administrators',
+    can_resolve_topics_group: 'role:nobody',
+    can_send_message_group: 'role:everyone',
+    can_subscribe_group: 'role:nobody',
+  };
+}
+
+/** Settings for channels a request creates (the optional parameters of both creation endpoints). */
+export interface NewChannelSettings {
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  isDefaultStream: boolean;
+  historyPublicToSubscribers: boolean | undefined;
+  messageRetentionDays: string | number;
+  topicsPolicy: TopicsPolicy | undefined;
+  folderId: number | undefined;
+  permissions: Partial<Record<ChannelPermission, GroupSettingValue>>;
+}
+
+interface ChannelSpec {
+  name: string;
+  description?: string | undefined;
+  color?: string | undefined;
+}
+
+const insufficientPermission = () => invalid('Insufficient permission');
+
+function parseRetention(value: string | number): number | null {
+  if (value === 'realm_default') return null;
+  if (value === 'unlimited') return -1;
+  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
+  throw invalid(`Bad value for 'message_retention_days': ${value}`);
+}
+
+async function checkGroupValue(domain: Domain, actor: Actor, value: GroupSettingValue): Promise<void> {
+  const groups = await domain.directory.groupsOf(actor.realm.id);
+  const groupIds = typeof value === 'number' ? [value] : value.direct_subgroups;
+  for (const id of groupIds) if (!groups.has(id)) throw invalid('Invalid user group');
+  if (typeof value !== 'number') {
+    const users = await domain.readModel.usersByIds(actor.realm.id, value.direct_members);
+    const known = new Set(users.filter((u) => u.isActive).map((u) => u.id));
+    const unknown = value.direct_members.find((id) => !known.has(id));
+    if (unknown !== undefined) throw invalid(`Invalid user ID: ${unknown}`);
+  }
+}
+
+/** Validates creation settings against the caller's permissions (Zulip's list_to_streams checks). */
+async function checkCanCreate(domain: Domain, actor: Actor, settings: NewChannelSettings): Promise<void> {
+  const setting = settings.inviteOnly ? 'can_create_private_channel_group' : 'can_create_public_channel_group';
+  if (!(await domain.permissions.realmPermission(actor.user, actor.realm, setting))) throw insufficientPermission();
+  if (settings.isDefaultStream && !isAdmin(actor.user)) throw insufficientPermission();
+  if (settings.inviteOnly && settings.isDefaultStream) throw invalid('A default channel cannot be private.');
+  if (settings.isWebPublic) throw invalid('Web-public channels are not enabled.');
+  if (parseRetention(settings.messageRetentionDays) !== null && actor.user.role !== ROLE_OWNER) {
+    throw new ConfabError('Must be an organization owner', { code: 'UNAUTHORIZED_PRINCIPAL' });
+  }
+  if (settings.topicsPolicy !== undefined && settings.topicsPolicy !== 'inherit') {
+    const allowed = actor.realm.permissions.can_set_topics_policy_group ?? 'role:moderators';
+    if (!(await domain.permissions.has(actor.user, actor.realm, allowed))) throw insufficientPermission();
+  }
+  for (const value of Object.values(settings.permissions)) await checkGroupValue(domain, actor, value);
+}
+
+async function renderDescription(domain: Domain, actor: Actor, description: string): Promise<string> {
+  if (description === '') return '';
+  try {
+    return (await domain.renderer.render(actor.realm, description, null)).html;
+  } catch {
+    return `<p>${escapeHtml(description)}</p>`;
+  }
+}
+
+async function createChannels(
+  tx: Tx,
+  domain: Domain,
+  actor: Actor,
+  specs: readonly ChannelSpec[],
+  settings: NewChannelSettings,
+): Promise<Channel[]> {
+  const created: Channel[] = [];
+  for (const spec of specs) {
+    const channel = await domain.channels.createChannel(tx, {
+      realmId: actor.realm.id,
+      name: spec.name,
+      description: spec.description ?? '',
+      renderedDescription: await renderDescription(domain, actor, spec.description ?? ''),
+      inviteOnly: settings.inviteOnly,
+      isWebPublic: false,
+      historyPublicToSubscribers: settings.inviteOnly ? (settings.historyPublicToSubscribers ?? false) : true,
+      messageRetentionDays: parseRetention(settings.messageRetentionDays),
+      topicsPolicy: settings.topicsPolicy ?? 'inherit',
+      creatorId: actor.user.id,
+      folderId: settings.folderId ?? null,
+      permissions: { ...defaultPermissions(actor.user.id), ...settings.permissions },
+    });
+    created.push(channel);
+  }
+  return created;
+}
+
+/** Users named by `principals` (ids or emails); anything unknown is Zulip's PrincipalError. */
+export async function principalsToUsers(
+  domain: Domain,
+  actor: Actor,
+  principals: readonly (number | string)[],
+): Promise<User[]> {
+  const ids = principals.filter((p): p is number => typeof p === 'number');
+  const emails = principals.filter((p): p is string => typeof p === 'string');
+  const users = [
+    ...(await domain.readModel.usersByIds(actor.realm.id, ids)),
+    ...(await domain.readModel.usersByEmails(actor.realm.id, emails)),
+  ];
+  const byId = new Map(users.filter((u) => u.isActive).map((u) => [u.id, u]));
+  const byEmail = new Map([...byId.values()].map((u) => [u.email.toLowerCase(), u]));
+  const out = new Map<number, User>();
+  for (const principal of principals) {
+    const user = typeof principal === 'number' ? byId.get(principal) : byEmail.get(principal.trim().toLowerCase());
+    if (!user) {
+      throw new ConfabError(`User not authorized to execute queries on behalf of '${principal}'`, {
+        code: 'UNAUTHORIZED_PRINCIPAL',
+        status: 403,
+        data: { principal },
+      });
+    }
+    out.set(user.id, user);
+  }
+  return [...out.values()];
+}
+
+/** Subscribes users (creating their subscription rows with colors) and builds the events. */
+async function addSubscriptions(
+  tx: Tx,
+  domain: Domain,
+  actor: Actor,
+  channels: readonly Channel[],
+  users: readonly User[],
+  colorFor: Map<string, string>,
+): Promise<{ added: Subscription[]; events: OutboxRecord[]; already: { userId: number; channel: Channel }[] }> {
+  const inUse = await domain.channels.colorsInUse(
+    users.map((u) => u.id),
+    tx,
+  );
+  const existing = new Map<number, Map<number, Subscription>>();
+  for (const user of users) {
+    existing.set(
+      user.id,
+      await domain.channels.subscriptionsFor(
+        user.id,
+        channels.map((c) => c.id),
+        tx,
+      ),
+    );
+  }
+  const wanted: { userId: number; channelId: number; color: string }[] = [];
+  const already: { userId: number; channel: Channel }[] = [];
+  for (const user of users) {
+    const used = inUse.get(user.id) ?? [];
+    for (const channel of channels) {
+      const sub = existing.get(user.id)?.get(channel.id);
+      if (sub?.active) {
+        already.push({ userId: user.id, channel });
+        continue;
+      }
+      const color =
+        sub?.color ??
+        colorFor.get(channel.name) ??
+        COLORS.find((c) => !used.includes(c)) ??
+        COLORS[used.length % COLORS.length]!;
+      used.push(color);
+      wanted.push({ userId: user.id, channelId: channel.id, color });
+    }
+  }
+  const added = await domain.channels.subscribe(tx, wanted);
+  const events: OutboxRecord[] = [];
+  if (added.length > 0) {
+    const counts = await domain.channels.subscribers(
+      channels.map((c) => c.id),
+      tx,
+    );
+    const groups = new GroupValueFormatter(domain, actor.realm);
+    const touched = channels.filter((c) => added.some((s) => s.channelId === c.id));
+    events.push(
+      outboxRecord(
+        contracts.subscriptionAdded,
+        {
+          changes: touched.map((c) => ({
+            stream_id: c.id,
+            user_ids: added.filter((s) => s.channelId === c.id).map((s) => s.userId),
+          })),
+          subscriptions: added.map(subscriptionRecord),
+          streams: await Promise.all(touched.map((c) => channelRecord(c, counts.get(c.id)?.length ?? 0, groups))),
+        },
+        { realmId: actor.realm.id, requestId: actor.requestId },
+      ),
+    );
+  }
+  return { added, events, already };
+}
+
+/** Who can see a channel's existence: everyone but guests for public ones; subscribers and admins otherwise. */
+async function channelAudience(
+  domain: Domain,
+  actor: Actor,
+  channel: Channel,
+  subscriberIds: readonly number[],
+): Promise<number[]> {
+  const users = await domain.readModel.activeUsersInRealm(actor.realm.id);
+  const subscribed = new Set(subscriberIds);
+  return users.filter((u) => subscribed.has(u.id) || (channel.inviteOnly ? isAdmin(u) : !isGuest(u))).map((u) => u.id);
+}
+
+async function createdEvents(
+  domain: Domain,
+  actor: Actor,
+  created: readonly Channel[],
+  subscriberIds: readonly number[],
+): Promise<OutboxRecord[]> {
+  if (created.length === 0) return [];
+  const groups = new GroupValueFormatter(domain, actor.realm);
+  const audience = new Set<number>();
+  for (const channel of created)
+    for (const id of await channelAudience(domain, actor, channel, subscriberIds)) audience.add(id);
+  return [
+    outboxRecord(
+      contracts.streamCreated,
+      {
+        streams: await Promise.all(created.map((c) => channelRecord(c, 0, groups))),
+        user_ids: [...audience].sort((a, b) => a - b),
+      },
+      { realmId: actor.realm.id, requestId: actor.requestId },
+    ),
+  ];
+}
+
+function alreadyExists(err: unknown): boolean {
+  return isUniqueViolation(err);
+}
+
+/**
+ * POST /users/me/subscriptions: subscribes the caller (or `principals`) to the named channels, creating the missing
+ * ones with the request's settings, as Zulip's add_subscriptions_backend does.
+ */
+export async function subscribeToChannels(
+  domain: Domain,
+  actor: Actor,
+  input: {
+    subscriptions: readonly ChannelSpec[];
+    principals: readonly (number | string)[] | undefined;
+    authorizationErrorsFatal: boolean;
+    settings: NewChannelSettings;
+  },
+): Promise<Record<string, unknown>> {
+  if (isGuest(actor.user)) throw invalid('Not allowed for guest users');
+  const specs = new Map<string, ChannelSpec>();
+  const colorFor = new Map<string, string>();
+  for (const raw of input.subscriptions) {
+    const name = raw.name.trim();
+    checkChannelName(name);
+    if (raw.color) colorFor.set(name, raw.color);
+    if (!specs.has(name.toLowerCase()))
+      specs.set(name.toLowerCase(), { name, description: (raw.description ?? '').replace(/\n/g, ' ') });
+  }
+  const principals = input.principals ?? [];
+  const subscribingOthers =
+    principals.length > 0 && !principals.every((p) => p === actor.user.id || p === actor.user.email);
+  const subscribers = subscribingOthers ? await principalsToUsers(domain, actor, principals) : [actor.user];
+
+  try {
+    const outcome = await domain.store.transaction(async (tx) => {
+      const existing = await domain.channels.channelsByNames(actor.realm.id, [...specs.keys()], tx);
+      const missing = [...specs.values()].filter((s) => !existing.has(s.name.toLowerCase()));
+      if (missing.length > 0) await checkCanCreate(domain, actor, input.settings);
+
+      const subs = await domain.channels.subscriptionsFor(
+        actor.user.id,
+        [...existing.values()].map((c) => c.id),
+        tx,
+      );
+      const authorized: Channel[] = [];
+      const unauthorized: Channel[] = [];
+      for (const channel of existing.values()) {
+        const ok =
+          !channel.isArchived &&
+          basicAccess(actor, channel, subs.get(channel.id)?.active ? subs.get(channel.id) : null);
+        (ok ? authorized : unauthorized).push(channel);
+      }
+      if (unauthorized.length > 0 && input.authorizationErrorsFatal) {
+        throw invalid(`Unable to access channel (${unauthorized[0]!.name}).`);
+      }
+      if (subscribingOthers && !(await canSubscribeOthers(domain, actor, authorized))) throw insufficientPermission();
+
+      const created = await createChannels(tx, domain, actor, missing, input.settings);
+      const targets = [...authorized, ...created];
+      const { added, events, already } = await addSubscriptions(tx, domain, actor, targets, subscribers, colorFor);
+      const createdSubscribers = added.filter((s) => created.some((c) => c.id === s.channelId)).map((s) => s.userId);
+      const allEvents = [...(await createdEvents(domain, actor, created, createdSubscribers)), ...events];
+
+      const byId = new Map(targets.map((c) => [c.id, c]));
+      const subscribed: Record<string, string[]> = {};
+      for (const sub of added) (subscribed[String(sub.userId)] ??= []).push(byId.get(sub.channelId)!.name);
+      const alreadySubscribed: Record<string, string[]> = {};
+      for (const { userId, channel } of already) (alreadySubscribed[String(userId)] ??= []).push(channel.name);
+      const result: Record<string, unknown> = { subscribed, already_subscribed: alreadySubscribed };
+      if (!input.authorizationErrorsFatal) result.unauthorized = unauthorized.map((c) => c.name);
+      return { result: { result, created }, events: allEvents };
+    });
+    for (const channel of outcome.created) domain.directory.forgetChannelName(actor.realm.id, channel.name);
+    return outcome.result;
+  } catch (err) {
+    // Two requests created the same channel at once: the loser retries and finds it existing.
+    if (alreadyExists(err)) return subscribeToChannels(domain, actor, input);
+    throw err;
+  }
+}
+
+/** Zulip's get_streams_to_which_user_cannot_add_subscribers, for channels the caller can access. */
+async function canSubscribeOthers(domain: Domain, actor: Actor, channels: readonly Channel[]): Promise<boolean> {
+  if (await domain.permissions.realmPermission(actor.user, actor.realm, 'can_add_subscribers_group')) return true;
+  if (isAdmin(actor.user)) return true;
+  if (isGuest(actor.user)) return channels.length === 0;
+  for (const channel of channels) {
+    const administers = await domain.permissions.has(
+      actor.user,
+      actor.realm,
+      channel.permissions.can_administer_channel_group,
+    );
+    const adds =
+      administers ||
+      (await domain.permissions.has(actor.user, actor.realm, channel.permissions.can_add_subscribers_group));
+    if (!adds) return false;
+  }
+  return true;
+}
+
+/** POST /channels/create: creates one channel and subscribes `subscribers` to it. */
+export async function createChannel(
+  domain: Domain,
+  actor: Actor,
+  input: { name: string; description: string; subscribers: readonly number[]; settings: NewChannelSettings },
+): Promise<{ id: number }> {
+  if (isGuest(actor.user)) throw invalid('Not allowed for guest users');
+  const name = input.name.trim();
+  checkChannelName(name);
+  const exists = () =>
+    new ConfabError(`Channel '${name}' already exists`, { code: 'CHANNEL_ALREADY_EXISTS', status: 409 });
+  if (await domain.channels.channelByName(actor.realm.id, name)) throw exists();
+  await checkCanCreate(domain, actor, input.settings);
+  const others = input.subscribers.filter((id) => id !== actor.user.id);
+  const subscribers = input.subscribers.length ? await principalsToUsers(domain, actor, input.subscribers) : [];
+  if (
+    others.length > 0 &&
+    !(await domain.permissions.realmPermission(actor.user, actor.realm, 'can_add_subscribers_group')) &&
+    !isAdmin(actor.user)
+  ) {
+    throw insufficientPermission();
+  }
+  try {
+    const channel = await domain.store.transaction(async (tx) => {
+      const [created] = await createChannels(
+        tx,
+        domain,
+        actor,
+        [{ name, description: input.description.replace(/\n/g, ' ') }],
+        input.settings,
+      );
+      const { added, events } = await addSubscriptions(tx, domain, actor, [created!], subscribers, new Map());
+      const allEvents = [
+        ...(await createdEvents(
+          domain,
+          actor,
+          [created!],
+          added.map((s) => s.userId),
+        )),
+        ...events,
+      ];
+      return { result: created!, events: allEvents };
+    });
+    domain.directory.forgetChannelName(actor.realm.id, channel.name);
+    return { id: channel.id };
+  } catch (err) {
+    if (alreadyExists(err)) throw exists();
+    throw err;
+  }
+}
+
+/** DELETE /users/me/subscriptions. */
+export async function unsubscribeFromChannels(
+  domain: Domain,
+  actor: Actor,
+  input: { names: readonly string[]; principals: readonly (number | string)[] | undefined },
+): Promise<{ removed: string[]; not_removed: string[] }> {
+  const principals = input.principals ?? [];
+  const people = principals.length > 0 ? await principalsToUsers(domain, actor, principals) : [actor.user];
+  const unsubscribingOthers = people.some((u) => u.id !== actor.user.id);
+  const names = input.names.map((n) => n.trim());
+  for (const name of names) checkChannelName(name);
+  const found = await domain.channels.channelsByNames(actor.realm.id, names);
+  const missing = names.filter((n) => !found.has(n.toLowerCase()));
+  if (missing.length > 0) throw invalid(`Channel(s) (${missing.join(', ')}) do not exist`);
+  const channels = [...new Map([...found.values()].map((c) => [c.id, c])).values()];
+  if (unsubscribingOthers) {
+    const subs = await domain.channels.subscriptionsFor(
+      actor.user.id,
+      channels.map((c) => c.id),
+    );
+    for (const channel of channels) {
+      const sub = subs.get(channel.id);
+      const accessible = basicAccess(actor, channel, sub?.active ? sub : null, true);
+      const allowed =
+        isAdmin(actor.user) ||
+        (await domain.permissions.has(actor.user, actor.realm, channel.permissions.can_remove_subscribers_group));
+      if (!accessible || !allowed) throw insufficientPermission();
+    }
+  }
+  return domain.store.transaction(async (tx) => {
+    const pairs = people.flatMap((u) => channels.map((c) => ({ userId: u.id, channelId: c.id })));
+    const removedPairs = await domain.channels.unsubscribe(tx, pairs);
+    const byId = new Map(channels.map((c) => [c.id, c]));
+    const removedKeys = new Set(removedPairs.map((p) => `${p.userId}:${p.channelId}`));
+    const removed = removedPairs.map((p) => byId.get(p.channelId)!.name);
+    const notRemoved = pairs
+      .filter((p) => !removedKeys.has(`${p.userId}:${p.channelId}`))
+      .map((p) => byId.get(p.channelId)!.name);
+    const events: OutboxRecord[] = [];
+    if (removedPairs.length > 0) {
+      const touched = channels.filter((c) => removedPairs.some((p) => p.channelId === c.id));
+      const counts = await domain.channels.subscribers(
+        touched.map((c) => c.id),
+        tx,
+      );
+      const groups = new GroupValueFormatter(domain, actor.realm);
+      events.push(
+        outboxRecord(
+          contracts.subscriptionRemoved,
+          {
+            changes: touched.map((c) => ({
+              stream_id: c.id,
+              user_ids: removedPairs.filter((p) => p.channelId === c.id).map((p) => p.userId),
+            })),
+            streams: await Promise.all(touched.map((c) => channelRecord(c, counts.get(c.id)?.length ?? 0, groups))),
+          },
+          { realmId: actor.realm.id, requestId: actor.requestId },
+        ),
+      );
+    }
+    return { result: { removed, not_removed: notRemoved }, events };
+  });
+}

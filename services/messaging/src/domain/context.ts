@@ -1,0 +1,42 @@
+import type { Logger } from '@confab/logging';
+import type { AttachmentsRepository } from '../repositories/attachments.repository.js';
+import type { ChannelsRepository } from '../repositories/channels.repository.js';
+import type { Directory } from '../repositories/directory.js';
+import type { MessagesRepository } from '../repositories/messages.repository.js';
+import type { ReadModelRepository } from '../repositories/readmodel.repository.js';
+import type { Store } from '../repositories/store.js';
+import type { UserTopicsRepository } from '../repositories/user_topics.repository.js';
+import type { FileStore } from '../storage/file-store.js';
+import type { Permissions } from './permissions.js';
+import type { Renderer } from './render.js';
+import type { Realm, User } from './types.js';
+
+/** What the domain functions work with: repositories, cached lookups, permission checks and the renderer. */
+export interface Domain {
+  store: Store;
+  readModel: ReadModelRepository;
+  channels: ChannelsRepository;
+  messages: MessagesRepository;
+  attachments: AttachmentsRepository;
+  userTopics: UserTopicsRepository;
+  directory: Directory;
+  permissions: Permissions;
+  renderer: Renderer;
+  files: FileStore;
+  logger: Logger;
+  /** Fetches a user or organization this service has not heard of yet from its owner (settings). */
+  fetchMissing: MissingFetcher;
+  limits: { maxFileBytes: number };
+}
+
+export interface MissingFetcher {
+  user(id: number): Promise<void>;
+  realm(id: number): Promise<void>;
+}
+
+/** The caller of a request: their read-model record and organization. */
+export interface Actor {
+  user: User;
+  realm: Realm;
+  requestId: string;
+}

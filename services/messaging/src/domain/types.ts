@@ -1,0 +1,154 @@
+import type { contracts } from '@confab/events';
+import type { Role } from '@confab/identity';
+
+export type { Role };
+export type GroupRef = contracts.GroupRef;
+export type GroupSettingValue = contracts.GroupSettingValue;
+
+/** Who holds a permission: a system group by name (`role:members`), a group id, or an anonymous group. */
+export type PermissionValue = string | GroupSettingValue;
+
+export interface Realm {
+  id: number;
+  stringId: string;
+  url: string;
+  emptyTopicDisplayName: string;
+  mandatoryTopics: boolean;
+  messageContentDeleteLimitSeconds: number | null;
+  waitingPeriodThreshold: number;
+  permissions: Record<string, GroupRef>;
+  deactivated: boolean;
+}
+
+/** Personal settings this service needs a copy of (the settings service owns them). */
+export interface UserSettings {
+  receivesTypingNotifications: boolean;
+  sendStreamTypingNotifications: boolean;
+  sendPrivateTypingNotifications: boolean;
+  /** 1 on participation, 2 on send, 3 on initiation, 4 never. */
+  automaticallyFollowTopicsPolicy: number;
+  automaticallyUnmuteTopicsInMutedStreamsPolicy: number;
+  automaticallyFollowTopicsWhereMentioned: boolean;
+}
+
+export interface User extends UserSettings {
+  id: number;
+  realmId: number;
+  email: string;
+  deliveryEmail: string;
+  fullName: string;
+  role: Role;
+  isBot: boolean;
+  botType: number | null;
+  isActive: boolean;
+  dateJoined: Date;
+}
+
+export interface Group {
+  id: number;
+  realmId: number;
+  name: string;
+  isSystemGroup: boolean;
+  deactivated: boolean;
+  canMentionGroup: GroupSettingValue;
+}
+
+export const CHANNEL_PERMISSION_SETTINGS = [
+  'can_add_subscribers_group',
+  'can_administer_channel_group',
+  'can_delete_any_message_group',
+  'can_delete_own_message_group',
+  'can_move_messages_out_of_channel_group',
+  'can_move_messages_within_channel_group',
+  'can_remove_subscribers_group',
+  'can_resolve_topics_group',
+  'can_send_message_group',
+  'can_subscribe_group',
+] as const;
+export type ChannelPermission = (typeof CHANNEL_PERMISSION_SETTINGS)[number];
+
+export type TopicsPolicy = 'inherit' | 'allow_empty_topic' | 'disable_empty_topic' | 'empty_topic_only';
+
+export interface Channel {
+  id: number;
+  realmId: number;
+  recipientId: number;
+  name: string;
+  description: string;
+  renderedDescription: string;
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  historyPublicToSubscribers: boolean;
+  messageRetentionDays: number | null;
+  topicsPolicy: TopicsPolicy;
+  creatorId: number | null;
+  dateCreated: Date;
+  firstMessageId: number | null;
+  isArchived: boolean;
+  folderId: number | null;
+  permissions: Record<ChannelPermission, PermissionValue>;
+}
+
+export interface Subscription {
+  userId: number;
+  channelId: number;
+  active: boolean;
+  isMuted: boolean;
+  pinToTop: boolean;
+  color: string;
+  desktopNotifications: boolean | null;
+  audibleNotifications: boolean | null;
+  pushNotifications: boolean | null;
+  emailNotifications: boolean | null;
+  wildcardMentionsNotify: boolean | null;
+}
+
+export const RECIPIENT_CHANNEL = 2;
+export const RECIPIENT_DIRECT = 3;
+
+export interface StoredMessage {
+  id: number;
+  realmId: number;
+  senderId: number;
+  recipientId: number;
+  channelId: number | null;
+  topic: string;
+  content: string;
+  renderedContent: string;
+  dateSent: Date;
+  sendingClient: string;
+  isMeMessage: boolean;
+  hasAttachment: boolean;
+  hasImage: boolean;
+  hasLink: boolean;
+  lastEditTime: Date | null;
+  /** Direct messages: the participants' user ids, sorted. */
+  dmUserIds: number[] | null;
+}
+
+export interface Reaction {
+  messageId: number;
+  userId: number;
+  emojiName: string;
+  emojiCode: string;
+  reactionType: ReactionType;
+}
+
+export type ReactionType = 'unicode_emoji' | 'realm_emoji' | 'service_extra_emoji';
+
+export const VISIBILITY_NONE = 0;
+export const VISIBILITY_MUTED = 1;
+export const VISIBILITY_UNMUTED = 2;
+export const VISIBILITY_FOLLOWED = 3;
+export type VisibilityPolicy = 0 | 1 | 2 | 3;
+
+export interface Attachment {
+  id: number;
+  realmId: number;
+  ownerId: number;
+  fileName: string;
+  pathId: string;
+  size: number;
+  contentType: string;
+  createTime: Date;
+}

@@ -1,0 +1,83 @@
+import { claimEvent, contracts, type EventBus, type EventEnvelope } from '@confab/events';
+import type { Tx } from '../repositories/prisma.js';
+import type { Directory } from '../repositories/directory.js';
+import { pickUserSettings, type ReadModelRepository } from '../repositories/readmodel.repository.js';
+import type { Store } from '../repositories/store.js';
+
+export const READ_MODEL_CONSUMER = 'messaging.readmodel';
+
+interface ConsumerDeps {
+  bus: EventBus;
+  store: Store;
+  readModel: ReadModelRepository;
+  directory: Directory;
+}
+
+/** Keeps this service's copies of organizations, users, their settings and groups up to date. */
+export function registerConsumers({ bus, store, readModel, directory }: ConsumerDeps): void {
+  // Each event is applied at most once: the claim and the change commit together.
+  const once =
+    <T>(apply: (tx: Tx, event: EventEnvelope<T>) => Promise<void>, after: (event: EventEnvelope<T>) => void) =>
+    async (event: EventEnvelope<T>) => {
+      await store.db.$transaction(async (tx) => {
+        if (!(await claimEvent(tx, READ_MODEL_CONSUMER, event.event_id))) return;
+        await apply(tx, event);
+      });
+      after(event);
+    };
+
+  const realm = once<{ realm: contracts.RealmRecord }>(
+    (tx, e) => readModel.upsertRealm(tx, e.payload.realm),
+    (e) => directory.forgetRealm(e.payload.realm.realm_id),
+  );
+  const user = once<{ user: contracts.UserRecord }>(
+    (tx, e) => readModel.upsertUser(tx, e.payload.user),
+    (e) => directory.forgetUser(e.payload.user.user_id),
+  );
+
+  bus
+    .consumer(READ_MODEL_CONSUMER)
+    .on(contracts.realmCreated, realm)
+    .on(contracts.realmUpdated, realm)
+    .on(contracts.userCreated, user)
+    .on(contracts.userUpdated, user)
+    .on(contracts.userRoleChanged, user)
+    .on(contracts.userDeactivated, user)
+    .on(contracts.userReactivated, user)
+    .on(
+      contracts.userSettingsChanged,
+      once(
+        async (tx, e) => {
+          // Settings can overtake the user's creation (different publishers); retrying waits for it.
+          if (!(await readModel.applyUserSettings(tx, e.payload.user_id, pickUserSettings(e.payload.settings)))) {
+            throw new Error(`user ${e.payload.user_id} is not known yet`);
+          }
+        },
+        (e) => directory.forgetUser(e.payload.user_id),
+      ),
+    )
+    .on(
+      contracts.groupCreated,
+      once(
+        async (tx, e) => {
+          await readModel.upsertGroup(tx, e.payload.group);
+          await readModel.replaceGroupMembers(tx, e.payload.flattened);
+        },
+        (e) => directory.forgetGroups(e.payload.group.realm_id),
+      ),
+    )
+    .on(
+      contracts.groupUpdated,
+      once(
+        (tx, e) => readModel.upsertGroup(tx, e.payload.group),
+        (e) => directory.forgetGroups(e.payload.group.realm_id),
+      ),
+    )
+    .on(
+      contracts.groupMembersChanged,
+      once(
+        (tx, e) => readModel.replaceGroupMembers(tx, e.payload.flattened),
+        (e) => directory.forgetGroups(e.payload.realm_id),
+      ),
+    );
+}

@@ -1,0 +1,230 @@
+import type { Channel, ChannelPermission, PermissionValue, Subscription, TopicsPolicy } from '../domain/types.js';
+import { RECIPIENT_CHANNEL } from '../domain/types.js';
+import { validId, type Prisma, type Tx } from './prisma.js';
+import type { Store } from './store.js';
+
+type ChannelRow = Prisma.ChannelGetPayload<object>;
+type SubscriptionRow = Prisma.SubscriptionGetPayload<object>;
+
+function toChannel(row: ChannelRow): Channel {
+  return {
+    id: row.id,
+    realmId: row.realmId,
+    recipientId: row.recipientId,
+    name: row.name,
+    description: row.description,
+    renderedDescription: row.renderedDescription,
+    inviteOnly: row.inviteOnly,
+    isWebPublic: row.isWebPublic,
+    historyPublicToSubscribers: row.historyPublicToSubscribers,
+    messageRetentionDays: row.messageRetentionDays,
+    topicsPolicy: row.topicsPolicy as TopicsPolicy,
+    creatorId: row.creatorId,
+    dateCreated: row.dateCreated,
+    firstMessageId: row.firstMessageId,
+    isArchived: row.isArchived,
+    folderId: row.folderId,
+    permissions: row.permissions as Record<ChannelPermission, PermissionValue>,
+  };
+}
+
+function toSubscription(row: SubscriptionRow): Subscription {
+  return {
+    userId: row.userId,
+    channelId: row.channelId,
+    active: row.active,
+    isMuted: row.isMuted,
+    pinToTop: row.pinToTop,
+    color: row.color,
+    desktopNotifications: row.desktopNotifications,
+    audibleNotifications: row.audibleNotifications,
+    pushNotifications: row.pushNotifications,
+    emailNotifications: row.emailNotifications,
+    wildcardMentionsNotify: row.wildcardMentionsNotify,
+  };
+}
+
+export interface NewChannel {
+  realmId: number;
+  name: string;
+  description: string;
+  renderedDescription: string;
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  historyPublicToSubscribers: boolean;
+  messageRetentionDays: number | null;
+  topicsPolicy: TopicsPolicy;
+  creatorId: number;
+  folderId: number | null;
+  permissions: Record<ChannelPermission, PermissionValue>;
+}
+
+export interface NewSubscription {
+  userId: number;
+  channelId: number;
+  color: string;
+}
+
+/** Channels and who is subscribed to them. */
+export class ChannelsRepository {
+  constructor(private readonly store: Store) {}
+
+  private get db() {
+    return this.store.db;
+  }
+
+  async channelById(id: number, tx?: Tx): Promise<Channel | null> {
+    if (!validId(id)) return null;
+    const row = await (tx ?? this.db).channel.findUnique({ where: { id } });
+    return row ? toChannel(row) : null;
+  }
+
+  async channelByName(realmId: number, name: string): Promise<Channel | null> {
+    const row = await this.db.channel.findUnique({
+      where: { realmId_nameKey: { realmId, nameKey: name.toLowerCase() } },
+    });
+    return row ? toChannel(row) : null;
+  }
+
+  async channelsByIds(ids: readonly number[]): Promise<Channel[]> {
+    const wanted = [...new Set(ids.filter(validId))];
+    if (wanted.length === 0) return [];
+    const rows = await this.db.channel.findMany({ where: { id: { in: wanted } }, orderBy: { id: 'asc' } });
+    return rows.map(toChannel);
+  }
+
+  /** Existing channels among `names`, keyed by lower-cased name. */
+  async channelsByNames(realmId: number, names: readonly string[], tx?: Tx): Promise<Map<string, Channel>> {
+    const keys = [...new Set(names.map((n) => n.toLowerCase()))];
+    const rows = keys.length
+      ? await (tx ?? this.db).channel.findMany({ where: { realmId, nameKey: { in: keys } } })
+      : [];
+    return new Map(rows.map((r) => [r.nameKey, toChannel(r)]));
+  }
+
+  async channelsInRealm(realmId: number): Promise<Channel[]> {
+    const rows = await this.db.channel.findMany({ where: { realmId }, orderBy: { id: 'asc' } });
+    return rows.map(toChannel);
+  }
+
+  /** Creates a channel and its recipient; a concurrent creation of the same name fails with a unique violation. */
+  async createChannel(tx: Tx, data: NewChannel): Promise<Channel> {
+    const recipient = await tx.recipient.create({ data: { realmId: data.realmId, type: RECIPIENT_CHANNEL } });
+    const row = await tx.channel.create({
+      data: {
+        ...data,
+        nameKey: data.name.toLowerCase(),
+        recipientId: recipient.id,
+        permissions: data.permissions,
+      },
+    });
+    return toChannel(row);
+  }
+
+  async subscription(userId: number, channelId: number): Promise<Subscription | null> {
+    if (!validId(channelId)) return null;
+    const row = await this.db.subscription.findUnique({ where: { userId_channelId: { userId, channelId } } });
+    return row ? toSubscription(row) : null;
+  }
+
+  /** The user's subscriptions (active ones unless told otherwise). */
+  async subscriptionsOfUser(userId: number, options: { includeInactive?: boolean } = {}): Promise<Subscription[]> {
+    const rows = await this.db.subscription.findMany({
+      where: { userId, ...(options.includeInactive ? {} : { active: true }) },
+      orderBy: { channelId: 'asc' },
+    });
+    return rows.map(toSubscription);
+  }
+
+  /** The user's subscriptions to these channels (active or not), keyed by channel id. */
+  async subscriptionsFor(userId: number, channelIds: readonly number[], tx?: Tx): Promise<Map<number, Subscription>> {
+    const ids = [...new Set(channelIds.filter(validId))];
+    if (ids.length === 0) return new Map();
+    const rows = await (tx ?? this.db).subscription.findMany({ where: { userId, channelId: { in: ids } } });
+    return new Map(rows.map((r) => [r.channelId, toSubscription(r)]));
+  }
+
+  /** Active subscribers who are active users, per channel. */
+  async subscribers(channelIds: readonly number[], tx?: Tx): Promise<Map<number, number[]>> {
+    const out = new Map<number, number[]>(channelIds.map((id) => [id, []]));
+    const ids = [...new Set(channelIds.filter(validId))];
+    if (ids.length === 0) return out;
+    const rows = await (tx ?? this.db).$queryRawUnsafe<{ channel_id: number; user_id: number }[]>(
+      `SELECT s.channel_id, s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
+        WHERE s.channel_id = ANY($1::int[]) AND s.active AND u.is_active ORDER BY s.channel_id, s.user_id`,
+      ids,
+    );
+    for (const row of rows) out.get(row.channel_id)?.push(row.user_id);
+    return out;
+  }
+
+  async subscriberCount(channelId: number): Promise<number> {
+    const rows = await this.db.$queryRawUnsafe<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM subscriptions s JOIN users u ON u.id = s.user_id
+        WHERE s.channel_id = $1 AND s.active AND u.is_active`,
+      channelId,
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  /** Colors already used by each user's subscriptions (to pick new ones). */
+  async colorsInUse(userIds: readonly number[], tx: Tx): Promise<Map<number, string[]>> {
+    const out = new Map<number, string[]>();
+    if (userIds.length === 0) return out;
+    const rows = await tx.subscription.findMany({
+      where: { userId: { in: [...userIds] } },
+      select: { userId: true, color: true },
+    });
+    for (const row of rows) out.set(row.userId, [...(out.get(row.userId) ?? []), row.color]);
+    return out;
+  }
+
+  /** Activates or creates subscriptions; returns those that were not already active. */
+  async subscribe(tx: Tx, subs: readonly NewSubscription[]): Promise<Subscription[]> {
+    const added: Subscription[] = [];
+    for (const sub of subs) {
+      const existing = await tx.subscription.findUnique({
+        where: { userId_channelId: { userId: sub.userId, channelId: sub.channelId } },
+      });
+      if (existing?.active) continue;
+      const row = existing
+        ? await tx.subscription.update({ where: { id: existing.id }, data: { active: true } })
+        : await tx.subscription.create({ data: sub });
+      added.push(toSubscription(row));
+    }
+    return added;
+  }
+
+  /** Deactivates subscriptions; returns the (user, channel) pairs that were active. */
+  async unsubscribe(
+    tx: Tx,
+    pairs: readonly { userId: number; channelId: number }[],
+  ): Promise<{ userId: number; channelId: number }[]> {
+    const removed: { userId: number; channelId: number }[] = [];
+    for (const pair of pairs) {
+      const { count } = await tx.subscription.updateMany({ where: { ...pair, active: true }, data: { active: false } });
+      if (count > 0) removed.push(pair);
+    }
+    return removed;
+  }
+
+  async setFirstMessageId(tx: Tx, channelId: number, messageId: number): Promise<void> {
+    await tx.channel.updateMany({
+      where: { id: channelId, firstMessageId: null },
+      data: { firstMessageId: messageId },
+    });
+  }
+
+  /** Whether any message was sent to each channel in the last week (Zulip's is_recently_active, simplified). */
+  async recentlyActive(channelIds: readonly number[]): Promise<Set<number>> {
+    if (channelIds.length === 0) return new Set();
+    // The latest message of each channel, found through the (recipient_id, id) index.
+    const rows = await this.db.$queryRawUnsafe<{ channel_id: number }[]>(
+      `SELECT c.id AS channel_id FROM channels c
+         JOIN LATERAL (SELECT m.date_sent FROM messages m WHERE m.recipient_id = c.recipient_id ORDER BY m.id DESC LIMIT 1) last ON true
+        WHERE c.id = ANY($1::int[]) AND last.date_sent > now() - interval '7 days'`,
+      [...channelIds],
+    );
+    return new Set(rows.map((r) => r.channel_id));
+  }
+}

@@ -1,0 +1,115 @@
+import type { Channel, Group, Realm, User } from '../domain/types.js';
+import type { ChannelsRepository } from './channels.repository.js';
+import type { ReadModelRepository } from './readmodel.repository.js';
+
+interface Entry<T> {
+  value: T;
+  expiresAt: number;
+}
+
+/** A small TTL map; a TTL of 0 disables caching. */
+class TtlCache<K, V> {
+  private readonly map = new Map<K, Entry<V>>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 50_000,
+  ) {}
+
+  async get(key: K, load: () => Promise<V>): Promise<V> {
+    const now = Date.now();
+    const hit = this.map.get(key);
+    if (hit && hit.expiresAt > now) return hit.value;
+    const value = await load();
+    // Absence is not cached: what is missing now may be created by another replica a moment later.
+    if (this.ttlMs > 0 && value !== null) {
+      if (this.map.size >= this.maxEntries) this.map.clear();
+      this.map.set(key, { value, expiresAt: now + this.ttlMs });
+    }
+    return value;
+  }
+
+  delete(key: K): void {
+    this.map.delete(key);
+  }
+
+  deleteWhere(predicate: (value: V) => boolean): void {
+    for (const [key, entry] of this.map) if (predicate(entry.value)) this.map.delete(key);
+  }
+
+  clear(): void {
+    this.map.clear();
+  }
+}
+
+/**
+ * Organization, user, group and channel facts read on every request, cached for a short time. This process
+ * forgets an entry as soon as it changes it or hears of a change; other replicas see the change within the TTL.
+ */
+export class Directory {
+  private readonly realms: TtlCache<number, Realm | null>;
+  private readonly users: TtlCache<number, User | null>;
+  private readonly groups: TtlCache<number, Map<number, Group>>;
+  private readonly channelsById: TtlCache<number, Channel | null>;
+  private readonly channelsByName: TtlCache<string, Channel | null>;
+
+  constructor(
+    private readonly readModel: ReadModelRepository,
+    private readonly channels: ChannelsRepository,
+    ttlMs: number,
+  ) {
+    this.realms = new TtlCache(ttlMs);
+    this.users = new TtlCache(ttlMs);
+    this.groups = new TtlCache(ttlMs);
+    this.channelsById = new TtlCache(ttlMs);
+    this.channelsByName = new TtlCache(ttlMs);
+  }
+
+  realm(id: number): Promise<Realm | null> {
+    return this.realms.get(id, () => this.readModel.realmById(id));
+  }
+
+  user(id: number): Promise<User | null> {
+    return this.users.get(id, () => this.readModel.userById(id));
+  }
+
+  /** Every group of an organization, by id. */
+  groupsOf(realmId: number): Promise<Map<number, Group>> {
+    return this.groups.get(
+      realmId,
+      async () => new Map((await this.readModel.groupsInRealm(realmId)).map((g) => [g.id, g])),
+    );
+  }
+
+  channel(id: number): Promise<Channel | null> {
+    return this.channelsById.get(id, () => this.channels.channelById(id));
+  }
+
+  channelByName(realmId: number, name: string): Promise<Channel | null> {
+    return this.channelsByName.get(`${realmId}:${name.toLowerCase()}`, () =>
+      this.channels.channelByName(realmId, name),
+    );
+  }
+
+  forgetRealm(id: number): void {
+    this.realms.delete(id);
+  }
+
+  forgetUser(id: number): void {
+    this.users.delete(id);
+  }
+
+  forgetGroups(realmId: number): void {
+    this.groups.delete(realmId);
+  }
+
+  forgetChannel(id: number): void {
+    this.channelsById.delete(id);
+    this.channelsByName.deleteWhere((c) => c?.id === id);
+  }
+
+  /** A newly created channel may have been cached as missing under its name. */
+  forgetChannelName(realmId: number, name: string): void {
+    this.channelsByName.delete(`${realmId}:${name.toLowerCase()}`);
+  }
+}

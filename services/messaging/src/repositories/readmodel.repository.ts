@@ -1,0 +1,242 @@
+import type { contracts } from '@confab/events';
+import type { Group, GroupSettingValue, Realm, Role, User, UserSettings } from '../domain/types.js';
+import { validId, type Prisma, type Tx } from './prisma.js';
+import type { Store } from './store.js';
+
+type RealmRow = Prisma.RealmGetPayload<object>;
+type UserRow = Prisma.UserGetPayload<object>;
+type GroupRow = Prisma.UserGroupGetPayload<object>;
+
+function toRealm(row: RealmRow): Realm {
+  return {
+    id: row.id,
+    stringId: row.stringId,
+    url: row.url,
+    emptyTopicDisplayName: row.emptyTopicDisplayName,
+    mandatoryTopics: row.mandatoryTopics,
+    messageContentDeleteLimitSeconds: row.messageContentDeleteLimitSeconds,
+    waitingPeriodThreshold: row.waitingPeriodThreshold,
+    permissions: (row.permissions ?? {}) as Realm['permissions'],
+    deactivated: row.deactivated,
+  };
+}
+
+export function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    realmId: row.realmId,
+    email: row.email,
+    deliveryEmail: row.deliveryEmail,
+    fullName: row.fullName,
+    role: row.role as Role,
+    isBot: row.isBot,
+    botType: row.botType,
+    isActive: row.isActive,
+    dateJoined: row.dateJoined,
+    receivesTypingNotifications: row.receivesTypingNotifications,
+    sendStreamTypingNotifications: row.sendStreamTypingNotifications,
+    sendPrivateTypingNotifications: row.sendPrivateTypingNotifications,
+    automaticallyFollowTopicsPolicy: row.automaticallyFollowTopicsPolicy,
+    automaticallyUnmuteTopicsInMutedStreamsPolicy: row.automaticallyUnmuteTopicsInMutedStreamsPolicy,
+    automaticallyFollowTopicsWhereMentioned: row.automaticallyFollowTopicsWhereMentioned,
+  };
+}
+
+function toGroup(row: GroupRow): Group {
+  return {
+    id: row.id,
+    realmId: row.realmId,
+    name: row.name,
+    isSystemGroup: row.isSystemGroup,
+    deactivated: row.deactivated,
+    canMentionGroup: row.canMentionGroup as GroupSettingValue,
+  };
+}
+
+function realmData(r: contracts.RealmRecord) {
+  return {
+    stringId: r.string_id,
+    url: r.url,
+    emptyTopicDisplayName: r.empty_topic_display_name,
+    mandatoryTopics: r.mandatory_topics,
+    messageContentDeleteLimitSeconds: r.message_content_delete_limit_seconds,
+    waitingPeriodThreshold: r.waiting_period_threshold,
+    permissions: r.permissions,
+    deactivated: r.deactivated,
+  };
+}
+
+function userData(u: contracts.UserRecord) {
+  return {
+    realmId: u.realm_id,
+    email: u.email,
+    emailKey: u.email.toLowerCase(),
+    deliveryEmail: u.delivery_email,
+    fullName: u.full_name,
+    role: u.role,
+    isBot: u.is_bot,
+    botType: u.bot_type,
+    isActive: u.is_active,
+    dateJoined: new Date(u.date_joined),
+  };
+}
+
+function groupData(g: contracts.GroupRecord) {
+  return {
+    realmId: g.realm_id,
+    name: g.name,
+    isSystemGroup: g.is_system_group,
+    deactivated: g.deactivated,
+    canMentionGroup: g.can_mention_group,
+  };
+}
+
+/** Maps `user_settings.changed` keys onto the settings this service keeps. */
+export function pickUserSettings(settings: Record<string, unknown>): Partial<UserSettings> {
+  const out: Partial<UserSettings> = {};
+  const bool = (key: string) => (typeof settings[key] === 'boolean' ? (settings[key]) : undefined);
+  const int = (key: string) => (typeof settings[key] === 'number' ? (settings[key]) : undefined);
+  const assign = <K extends keyof UserSettings>(field: K, value: UserSettings[K] | undefined) => {
+    if (value !== undefined) out[field] = value;
+  };
+  assign('receivesTypingNotifications', bool('receives_typing_notifications'));
+  assign('sendStreamTypingNotifications', bool('send_stream_typing_notifications'));
+  assign('sendPrivateTypingNotifications', bool('send_private_typing_notifications'));
+  assign('automaticallyFollowTopicsPolicy', int('automatically_follow_topics_policy'));
+  assign('automaticallyUnmuteTopicsInMutedStreamsPolicy', int('automatically_unmute_topics_in_muted_streams_policy'));
+  assign('automaticallyFollowTopicsWhereMentioned', bool('automatically_follow_topics_where_mentioned'));
+  return out;
+}
+
+/** This service's copies of organizations, users and groups (owned by the settings and groups services). */
+export class ReadModelRepository {
+  constructor(private readonly store: Store) {}
+
+  private get db() {
+    return this.store.db;
+  }
+
+  async isEmpty(): Promise<{ realms: boolean; users: boolean }> {
+    const [realm, user] = await Promise.all([this.db.realm.findFirst(), this.db.user.findFirst()]);
+    return { realms: realm === null, users: user === null };
+  }
+
+  async upsertRealm(tx: Tx, record: contracts.RealmRecord): Promise<void> {
+    const data = realmData(record);
+    await tx.realm.upsert({ where: { id: record.realm_id }, create: { id: record.realm_id, ...data }, update: data });
+  }
+
+  async upsertUser(tx: Tx, record: contracts.UserRecord): Promise<void> {
+    const data = userData(record);
+    await tx.user.upsert({ where: { id: record.user_id }, create: { id: record.user_id, ...data }, update: data });
+  }
+
+  /** Settings may arrive before the user (events of different services are not ordered): then they wait. */
+  async applyUserSettings(tx: Tx, userId: number, settings: Partial<UserSettings>): Promise<boolean> {
+    if (Object.keys(settings).length === 0) return true;
+    const { count } = await tx.user.updateMany({ where: { id: userId }, data: settings });
+    return count > 0;
+  }
+
+  async upsertGroup(tx: Tx, record: contracts.GroupRecord): Promise<void> {
+    const data = groupData(record);
+    await tx.userGroup.upsert({
+      where: { id: record.group_id },
+      create: { id: record.group_id, ...data },
+      update: data,
+    });
+  }
+
+  /** Replaces the recursive membership of each listed group. */
+  async replaceGroupMembers(
+    tx: Tx,
+    flattened: readonly { group_id: number; members: readonly number[] }[],
+  ): Promise<void> {
+    for (const { group_id, members } of flattened) {
+      await tx.groupMember.deleteMany({ where: { groupId: group_id } });
+      if (members.length > 0) {
+        await tx.groupMember.createMany({
+          data: members.map((userId) => ({ groupId: group_id, userId })),
+          skipDuplicates: true,
+        });
+      }
+    }
+  }
+
+  async realmById(id: number): Promise<Realm | null> {
+    if (!validId(id)) return null;
+    const row = await this.db.realm.findUnique({ where: { id } });
+    return row ? toRealm(row) : null;
+  }
+
+  async userById(id: number): Promise<User | null> {
+    if (!validId(id)) return null;
+    const row = await this.db.user.findUnique({ where: { id } });
+    return row ? toUser(row) : null;
+  }
+
+  /** Users of one organization with these ids (unknown ids are simply absent). */
+  async usersByIds(realmId: number, ids: readonly number[]): Promise<User[]> {
+    const wanted = [...new Set(ids.filter(validId))];
+    if (wanted.length === 0) return [];
+    const rows = await this.db.user.findMany({ where: { realmId, id: { in: wanted } } });
+    return rows.map(toUser);
+  }
+
+  async usersByEmails(realmId: number, emails: readonly string[]): Promise<User[]> {
+    const keys = [...new Set(emails.map((e) => e.trim().toLowerCase()))];
+    if (keys.length === 0) return [];
+    const rows = await this.db.user.findMany({ where: { realmId, emailKey: { in: keys } } });
+    return rows.map(toUser);
+  }
+
+  /** Users whose full name matches one of `names` case-insensitively (for @-mentions). */
+  async usersByFullNames(realmId: number, names: readonly string[]): Promise<User[]> {
+    if (names.length === 0) return [];
+    const rows = await this.db.$queryRawUnsafe<{ id: number }[]>(
+      'SELECT id FROM users WHERE realm_id = $1 AND lower(full_name) = ANY($2::text[]) ORDER BY id',
+      realmId,
+      names.map((n) => n.toLowerCase()),
+    );
+    if (rows.length === 0) return [];
+    return this.usersByIds(
+      realmId,
+      rows.map((r) => r.id),
+    );
+  }
+
+  async activeUsersInRealm(realmId: number): Promise<User[]> {
+    const rows = await this.db.user.findMany({ where: { realmId, isActive: true }, orderBy: { id: 'asc' } });
+    return rows.map(toUser);
+  }
+
+  async groupsInRealm(realmId: number): Promise<Group[]> {
+    const rows = await this.db.userGroup.findMany({ where: { realmId }, orderBy: { id: 'asc' } });
+    return rows.map(toGroup);
+  }
+
+  /** Which of `groupIds` the user belongs to, recursively. */
+  async memberGroupIds(userId: number, groupIds: readonly number[]): Promise<Set<number>> {
+    const wanted = [...new Set(groupIds.filter(validId))];
+    if (wanted.length === 0) return new Set();
+    const rows = await this.db.groupMember.findMany({
+      where: { userId, groupId: { in: wanted } },
+      select: { groupId: true },
+    });
+    return new Set(rows.map((r) => r.groupId));
+  }
+
+  /** Recursive members of the given groups. */
+  async groupMembers(groupIds: readonly number[]): Promise<Map<number, number[]>> {
+    const out = new Map<number, number[]>();
+    const wanted = [...new Set(groupIds.filter(validId))];
+    if (wanted.length === 0) return out;
+    const rows = await this.db.groupMember.findMany({ where: { groupId: { in: wanted } }, orderBy: { userId: 'asc' } });
+    for (const row of rows) {
+      const list = out.get(row.groupId) ?? [];
+      list.push(row.userId);
+      out.set(row.groupId, list);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,50 @@
+import type { OutboxRecord } from '@confab/events';
+import type { Db, Tx } from './prisma.js';
+
+/**
+ * The database and the one way to change it: a transaction whose outbox records are written with it, after which
+ * the outbox relay is woken. Every repository shares one Store.
+ */
+export class Store {
+  constructor(
+    readonly db: Db,
+    /** Called after a transaction that wrote outbox rows commits (wakes the outbox relay). */
+    private readonly afterCommit: () => void = () => undefined,
+  ) {}
+
+  async transaction<T>(fn: (tx: Tx) => Promise<{ result: T; events: OutboxRecord[] }>): Promise<T> {
+    let wroteEvents = false;
+    const result = await this.db.$transaction(async (tx) => {
+      const { result: value, events } = await fn(tx);
+      if (events.length > 0) {
+        await writeOutbox(tx, events);
+        wroteEvents = true;
+      }
+      return value;
+    });
+    if (wroteEvents) this.afterCommit();
+    return result;
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      await this.db.$queryRawUnsafe('SELECT 1');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** One INSERT for all of a transaction's events. */
+export async function writeOutbox(tx: Tx, events: readonly OutboxRecord[]): Promise<void> {
+  const values: unknown[] = [];
+  const rows = events.map((e, i) => {
+    values.push(e.eventId, e.routingKey, JSON.stringify(e.envelope));
+    return `($${i * 3 + 1}::uuid, $${i * 3 + 2}, $${i * 3 + 3}::jsonb)`;
+  });
+  await tx.$executeRawUnsafe(
+    `INSERT INTO outbox (event_id, routing_key, envelope) VALUES ${rows.join(', ')}`,
+    ...values,
+  );
+}
