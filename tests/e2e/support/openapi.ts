@@ -35,6 +35,12 @@ function normalise(schema: Schema | undefined, depth = 0): Schema {
   if (depth > 40) return {};
   if (schema.$ref) return normalise(resolveRef(schema.$ref), depth + 1);
   let out: Schema = { ...schema };
+  if (out.allOf && (out.allOf as Schema[]).length === 1) {
+    // A lone branch (e.g. `allOf: [$ref GroupSettingValue]` plus a description) is that schema, oneOf included.
+    const { allOf, ...rest } = out;
+    const branch = normalise((allOf as Schema[])[0], depth + 1);
+    if (!branch.properties) return normaliseNullable({ ...rest, ...branch });
+  }
   if (out.allOf) {
     const merged: Schema = { type: 'object', properties: {}, required: [] };
     for (const branch of out.allOf as Schema[]) {

@@ -1,0 +1,15 @@
+import type { EventBus, OutboxRelay } from '@confab/events';
+import type { IdentityVerifier } from '@confab/identity';
+import type { Logger } from '@confab/logging';
+import type { GroupsConfig } from './config.js';
+import type { PrismaGroupsDatabase } from './repositories/groups-database.js';
+
+/** Everything the HTTP app and the consumers need, built once in main.ts (or by a test). */
+export interface GroupsDeps {
+  config: GroupsConfig;
+  logger: Logger;
+  db: PrismaGroupsDatabase;
+  bus: EventBus;
+  relay: OutboxRelay;
+  verifier: IdentityVerifier;
+}

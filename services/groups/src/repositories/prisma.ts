@@ -1,0 +1,10 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
+
+export function createPrisma(url: string, poolSize: number) {
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: poolSize }) });
+}
+
+export type Db = ReturnType<typeof createPrisma>;
+export type Tx = Prisma.TransactionClient;
+export type { Prisma };

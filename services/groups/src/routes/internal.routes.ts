@@ -1,0 +1,54 @@
+import { p, parseValue, route, t } from '@confab/http';
+import type { GroupsDeps } from '../deps.js';
+import { evaluateSetting, groupsAfter, userInGroup } from '../domain/internal.js';
+import { settingValue } from './user_groups.params.js';
+
+const evaluateBody = t.object({
+  realm_id: t.int(),
+  user_id: t.int(),
+  /** A group id, an anonymous group, or a realm permission's system group name ("role:administrators"). */
+  value: t.union(settingValue, t.string()),
+});
+
+/** Routes other Confab processes call; never reachable through the gateway. */
+export function internalRoutes(deps: GroupsDeps) {
+  const { db } = deps;
+  return [
+    route({
+      method: 'GET',
+      path: '/events/processed/{event_id:str}',
+      auth: 'service',
+      async handler({ path }) {
+        return { processed: await db.isEventProcessed(path.event_id) };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/groups/{group_id:int}/members/{user_id:int}',
+      auth: 'service',
+      params: { direct_member_only: p.bool().default(false) },
+      async handler({ path, params }) {
+        return { is_member: await userInGroup(db, path.group_id, path.user_id, params.direct_member_only) };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/groups/evaluate',
+      auth: 'service',
+      json: true,
+      async handler({ body }) {
+        const { realm_id, user_id, value } = parseValue(evaluateBody, body.json, 'body');
+        return { is_member: await evaluateSetting(db, realm_id, user_id, value) };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/groups',
+      auth: 'service',
+      params: { after_id: p.int().default(0) },
+      async handler({ params }) {
+        return { groups: await groupsAfter(db, params.after_id, 200) };
+      },
+    }),
+  ];
+}
