@@ -67,6 +67,8 @@ export function resolveRoute(pathname: string): RouteTarget | null {
   }
   // Invitation links are pages a browser opens; uploaded files are fetched with credentials.
   if (prefix('/join')(pathname)) return to('invitations', true);
+  // Pages a browser opens from a mailed email-change link or a meeting provider's OAuth redirect.
+  if (prefix('/accounts/confirm_new_email', '/calls/meetingprovider/complete')(pathname)) return to('settings', true);
   if (prefix('/user_uploads')(pathname)) return to('messaging');
   return null;
 }

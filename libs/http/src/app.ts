@@ -112,6 +112,8 @@ export interface HttpAppOptions {
   routes: readonly Route[];
   /** Service-to-service routes, served under /internal (never routed by the gateway). */
   internalRoutes?: readonly Route[];
+  /** Browser pages outside /api/v1 that the gateway routes here (confirmation links, OAuth redirects). */
+  pageRoutes?: readonly Route[];
   readiness: ReadinessCheck;
   bodyLimits?: BodyLimits;
   /** Extra middleware mounted before the API router (e.g. metrics). */
@@ -145,7 +147,10 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', false);
-  const router = new Router().add('/api/v1', options.routes).add('/internal', options.internalRoutes ?? []);
+  const router = new Router()
+    .add('/api/v1', options.routes)
+    .add('/internal', options.internalRoutes ?? [])
+    .add('', options.pageRoutes ?? []);
   const log = options.logger;
   const limits = options.bodyLimits ?? DEFAULT_BODY_LIMITS;
 

@@ -1,8 +1,12 @@
 import { createHttpApp, type HttpApp } from '@confab/http';
 import type { SettingsDeps } from './deps.js';
 import { apiKeyRoutes } from './routes/api_keys.routes.js';
+import { callRoutes } from './routes/calls.routes.js';
 import { internalRoutes } from './routes/internal.routes.js';
+import { navigationViewRoutes } from './routes/navigation_views.routes.js';
+import { pageRoutes } from './routes/pages.routes.js';
 import { serverSettingsRoutes } from './routes/server_settings.routes.js';
+import { settingsRoutes } from './routes/settings.routes.js';
 import { userRoutes } from './routes/users.routes.js';
 
 /** The settings service's HTTP app, without listening (tests build it with their own deps). */
@@ -10,8 +14,16 @@ export function buildApp(deps: SettingsDeps): HttpApp {
   return createHttpApp({
     logger: deps.logger,
     verifier: deps.verifier,
-    routes: [...serverSettingsRoutes(deps), ...apiKeyRoutes(deps), ...userRoutes(deps)],
+    routes: [
+      ...serverSettingsRoutes(deps),
+      ...apiKeyRoutes(deps),
+      ...userRoutes(deps),
+      ...settingsRoutes(deps),
+      ...navigationViewRoutes(deps),
+      ...callRoutes(deps),
+    ],
     internalRoutes: internalRoutes(deps),
+    pageRoutes: pageRoutes(deps),
     readiness: async () => ({
       database: await deps.repo.ping(),
       redis: await deps.redis.ping().then(

@@ -1,4 +1,7 @@
-import { bool, commonConfig, commonEnv, int, parseEnv, port, url, z, type CommonConfig } from '@confab/config';
+import { resolve } from 'node:path';
+import { bool, commonConfig, commonEnv, int, parseEnv, port, secret, url, z, type CommonConfig } from '@confab/config';
+
+const optionalUrl = z.union([z.literal(''), z.string().url()]).default('');
 
 const Env = z.object({
   ...commonEnv,
@@ -20,6 +23,45 @@ const Env = z.object({
   CONFAB_EVENTS_QUEUE_EXPIRES_MS: int(0, 0),
   CONFAB_OUTBOX_POLL_MS: int(250, 10),
   CONFAB_DEV_ENDPOINTS: bool(false),
+  /** The groups service, asked for the members of target_users' group_ids. */
+  GROUPS_URL: optionalUrl,
+  /** Outgoing mail server, e.g. smtp://user:password@mail.example.com:587 (smtps:// for implicit TLS). */
+  CONFAB_SMTP_URL: z
+    .union([z.literal(''), z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')])
+    .default(''),
+  CONFAB_EMAIL_FROM: z.string().min(3).default('noreply@localhost'),
+  /**
+   * Without an SMTP server, mail goes over SMTP to a capture server inside this process that writes each message
+   * as an .eml file here. Development default: <repository>/.confab/mail; elsewhere off unless set.
+   */
+  CONFAB_MAIL_CAPTURE_DIR: z.string().optional(),
+  /** How long an email-change confirmation link works, in seconds. Default 86400 (Zulip's one day). */
+  CONFAB_CONFIRMATION_LINK_VALIDITY_SECONDS: int(86_400, 60),
+  /** Email changes a user may start per window. Default 2 (Zulip's email_change_by_user). */
+  CONFAB_EMAIL_CHANGES_ALLOWED: int(2, 1),
+  /** Length of that window, in seconds. Default 3600. */
+  CONFAB_EMAIL_CHANGE_WINDOW_SECONDS: int(3600, 1),
+  /** Shortest accepted new password, in characters. Default 6 (Zulip's PASSWORD_MIN_LENGTH). */
+  CONFAB_PASSWORD_MIN_LENGTH: int(6, 1, 100),
+  /** zxcvbn's estimated guesses a new password must need. Default 10000 (Zulip's PASSWORD_MIN_GUESSES). */
+  CONFAB_PASSWORD_MIN_GUESSES: int(10_000, 0),
+  /** Meeting links: '' none, 'jitsi' (a link on a Jitsi-style server, no user token), 'oauth' (per-user OAuth). */
+  CONFAB_MEETING_PROVIDER: z.enum(['', 'jitsi', 'oauth']).default(''),
+  /** The provider's name in messages ("Invalid Zoom access token"). */
+  CONFAB_MEETING_PROVIDER_NAME: z.string().default(''),
+  CONFAB_JITSI_SERVER_URL: url('https://meet.jit.si'),
+  CONFAB_MEETING_OAUTH_CLIENT_ID: z.string().default(''),
+  CONFAB_MEETING_OAUTH_CLIENT_SECRET: z.string().default(''),
+  CONFAB_MEETING_OAUTH_AUTHORIZE_URL: optionalUrl,
+  CONFAB_MEETING_OAUTH_TOKEN_URL: optionalUrl,
+  /** POSTed with the user's bearer token; answers JSON whose CONFAB_MEETING_OAUTH_JOIN_URL_FIELD is the link. */
+  CONFAB_MEETING_OAUTH_CREATE_URL: optionalUrl,
+  CONFAB_MEETING_OAUTH_JOIN_URL_FIELD: z.string().min(1).default('join_url'),
+  CONFAB_MEETING_OAUTH_SCOPE: z.string().default(''),
+  /** Longest wait for the provider, in ms. Default 5000 (Zulip's video-call timeout). */
+  CONFAB_MEETING_OAUTH_TIMEOUT_MS: int(5000, 100),
+  /** Key that seals stored provider tokens (AES-256-GCM); changing it makes users authorize again. */
+  CONFAB_MEETING_TOKEN_KEY: secret('confab-dev-meeting-token-key-change-me'),
 });
 
 export interface SettingsConfig extends CommonConfig {
@@ -33,7 +75,32 @@ export interface SettingsConfig extends CommonConfig {
   outboxPollMs: number;
   /** /internal/dev/* endpoints (create throw-away organizations); development and tests only. */
   devEndpoints: boolean;
+  groupsUrl: string;
+  mail: { smtpUrl: string; from: string; captureDir: string; linkValiditySeconds: number };
+  emailChangeLimit: { allowed: number; windowSeconds: number };
+  passwordPolicy: { minLength: number; minGuesses: number };
+  meetings: MeetingConfig;
 }
+
+export interface MeetingConfig {
+  provider: '' | 'jitsi' | 'oauth';
+  name: string;
+  jitsiServerUrl: string;
+  oauth: {
+    clientId: string;
+    clientSecret: string;
+    authorizeUrl: string;
+    tokenUrl: string;
+    createUrl: string;
+    joinUrlField: string;
+    scope: string;
+    timeoutMs: number;
+  };
+  tokenKey: string;
+}
+
+/** <repository>/.confab/mail, next to the development logs (this file is services/settings/dist/config.js). */
+const DEV_MAIL_DIR = resolve(__dirname, '..', '..', '..', '.confab', 'mail');
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): SettingsConfig {
   const e = parseEnv(Env, env);
@@ -48,5 +115,30 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     queueExpiresMs: e.CONFAB_EVENTS_QUEUE_EXPIRES_MS || undefined,
     outboxPollMs: e.CONFAB_OUTBOX_POLL_MS,
     devEndpoints: e.CONFAB_DEV_ENDPOINTS,
+    groupsUrl: e.GROUPS_URL.replace(/\/+$/, ''),
+    mail: {
+      smtpUrl: e.CONFAB_SMTP_URL,
+      from: e.CONFAB_EMAIL_FROM,
+      captureDir: e.CONFAB_MAIL_CAPTURE_DIR ?? (e.NODE_ENV === 'development' ? DEV_MAIL_DIR : ''),
+      linkValiditySeconds: e.CONFAB_CONFIRMATION_LINK_VALIDITY_SECONDS,
+    },
+    emailChangeLimit: { allowed: e.CONFAB_EMAIL_CHANGES_ALLOWED, windowSeconds: e.CONFAB_EMAIL_CHANGE_WINDOW_SECONDS },
+    passwordPolicy: { minLength: e.CONFAB_PASSWORD_MIN_LENGTH, minGuesses: e.CONFAB_PASSWORD_MIN_GUESSES },
+    meetings: {
+      provider: e.CONFAB_MEETING_PROVIDER,
+      name: e.CONFAB_MEETING_PROVIDER_NAME || (e.CONFAB_MEETING_PROVIDER === 'jitsi' ? 'Jitsi' : 'Meeting provider'),
+      jitsiServerUrl: e.CONFAB_JITSI_SERVER_URL.replace(/\/+$/, ''),
+      oauth: {
+        clientId: e.CONFAB_MEETING_OAUTH_CLIENT_ID,
+        clientSecret: e.CONFAB_MEETING_OAUTH_CLIENT_SECRET,
+        authorizeUrl: e.CONFAB_MEETING_OAUTH_AUTHORIZE_URL,
+        tokenUrl: e.CONFAB_MEETING_OAUTH_TOKEN_URL,
+        createUrl: e.CONFAB_MEETING_OAUTH_CREATE_URL,
+        joinUrlField: e.CONFAB_MEETING_OAUTH_JOIN_URL_FIELD,
+        scope: e.CONFAB_MEETING_OAUTH_SCOPE,
+        timeoutMs: e.CONFAB_MEETING_OAUTH_TIMEOUT_MS,
+      },
+      tokenKey: e.CONFAB_MEETING_TOKEN_KEY,
+    },
   };
 }

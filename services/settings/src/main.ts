@@ -3,12 +3,19 @@ import { closeOnSignals, exitOnStartupFailure, listen } from '@confab/http';
 import { IdentityVerifier } from '@confab/identity';
 import { createLogger, type Logger } from '@confab/logging';
 import { Redis } from 'ioredis';
+import { GroupsClient } from './adapters/groups-client.js';
+import { createMailer } from './adapters/mailer.js';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import type { SettingsDeps } from './deps.js';
 import { RedisFailureLimiter } from './repositories/auth-failures.js';
+import { EmailChangeRepository } from './repositories/email-changes.repository.js';
+import { MeetingTokenRepository } from './repositories/meeting-tokens.repository.js';
+import { NavigationViewRepository } from './repositories/navigation-views.repository.js';
 import { createPrisma } from './repositories/prisma.js';
 import { SettingsRepository } from './repositories/settings.repository.js';
+import { UserSettingsRepository } from './repositories/user-settings.repository.js';
+import { buildMeetingProvider } from './wiring.js';
 
 async function main(): Promise<void> {
   let logger: Logger | undefined;
@@ -18,27 +25,52 @@ async function main(): Promise<void> {
     const prisma = createPrisma(config.db.url, config.db.poolSize);
     const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 2, lazyConnect: false });
     redis.on('error', (err: Error) => logger?.warn({ err: err.message }, 'redis error'));
-    const bus = new EventBus({ url: config.amqp.url, exchange: config.amqp.exchange, logger, queueExpiresMs: config.queueExpiresMs });
+    const bus = new EventBus({
+      url: config.amqp.url,
+      exchange: config.amqp.exchange,
+      logger,
+      queueExpiresMs: config.queueExpiresMs,
+    });
     const relay = new OutboxRelay({ databaseUrl: config.db.url, bus, logger, pollIntervalMs: config.outboxPollMs });
     const repo = new SettingsRepository(prisma, () => relay.kick());
+    const meetingTokens = new MeetingTokenRepository(prisma);
+    const mailer = await createMailer(config.mail, logger);
+    const limiter = (allowed: number, windowSeconds: number, name?: string) =>
+      new RedisFailureLimiter(redis, config.redis.prefix, allowed, windowSeconds, name);
     const deps: SettingsDeps = {
       config,
       logger,
       repo,
+      userSettings: new UserSettingsRepository(prisma),
+      navigationViews: new NavigationViewRepository(prisma),
+      emailChanges: new EmailChangeRepository(prisma),
+      meetingTokens,
       redis,
       bus,
       relay,
       verifier: new IdentityVerifier(config.internalSecret),
-      failures: new RedisFailureLimiter(redis, config.redis.prefix, config.authFailures.allowed, config.authFailures.windowSeconds),
+      failures: limiter(config.authFailures.allowed, config.authFailures.windowSeconds),
+      emailChangeLimiter: limiter(
+        config.emailChangeLimit.allowed,
+        config.emailChangeLimit.windowSeconds,
+        'emailchange',
+      ),
+      mailer,
+      groups: new GroupsClient(config.groupsUrl, config.internalSecret),
+      meetings: buildMeetingProvider(config, repo, meetingTokens, logger),
     };
     await bus.start();
     relay.start();
     const server = await listen(buildApp(deps), config.port);
-    logger.info({ port: server.port }, 'settings service listening');
+    logger.info(
+      { port: server.port, meeting_provider: config.meetings.provider || 'none' },
+      'settings service listening',
+    );
     closeOnSignals(logger, [
       ['http', () => server.close()],
       ['outbox relay', () => relay.stop()],
       ['event bus', () => bus.close()],
+      ['mail', () => mailer.close()],
       ['database', () => prisma.$disconnect()],
       ['redis', () => redis.quit()],
     ]);

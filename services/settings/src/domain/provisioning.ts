@@ -140,3 +140,17 @@ export async function createDevOrganization(
   );
   return { realm, users };
 }
+
+/** Organization policies without an API yet (development and tests set them through /internal/dev). */
+export async function setRealmPolicies(
+  ctx: ProvisioningContext,
+  realmId: number,
+  policies: { nameChangesDisabled?: boolean | undefined; emailChangesDisabled?: boolean | undefined },
+): Promise<Realm | null> {
+  if (!(await ctx.repo.realmById(realmId))) return null;
+  return ctx.repo.transaction(async (tx) => {
+    const realm = await ctx.repo.updateRealm(tx, realmId, policies);
+    const event = outboxRecord(contracts.realmUpdated, { realm: realmRecord(realm, ctx.externalUrl) }, { realmId, requestId: ctx.requestId });
+    return { result: realm, events: [event] };
+  });
+}

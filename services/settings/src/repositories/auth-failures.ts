@@ -1,17 +1,18 @@
 import type { Redis } from 'ioredis';
 import type { FailureLimiter } from '../domain/auth.js';
 
-/** Failed-login counters in Redis, one fixed window per username. */
+/** Attempt counters in Redis, one fixed window per key: failed logins per username, email changes per user. */
 export class RedisFailureLimiter implements FailureLimiter {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly allowed: number,
     private readonly windowSeconds: number,
+    private readonly name = 'authfail',
   ) {}
 
   private key(username: string): string {
-    return `${this.prefix}:authfail:${username}`;
+    return `${this.prefix}:${this.name}:${username}`;
   }
 
   async retryAfter(username: string): Promise<number> {

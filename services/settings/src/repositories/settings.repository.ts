@@ -70,7 +70,14 @@ export interface NewUser {
   timezone?: string;
 }
 
-/** The settings service's only door to its database. */
+export interface UserChanges {
+  fullName?: string;
+  timezone?: string;
+  passwordHash?: string;
+  email?: string;
+}
+
+/** The settings service's door to its users, realms and credentials (other tables have their own repositories). */
 export class SettingsRepository {
   constructor(
     readonly db: Db,
@@ -181,6 +188,31 @@ export class SettingsRepository {
       },
     });
     return toUser(row);
+  }
+
+  /** Profile and credential changes; a new email sets both addresses (email addresses are visible to everyone). */
+  async updateUser(tx: Tx, userId: number, data: UserChanges): Promise<User> {
+    const row = await tx.user.update({
+      where: { id: userId },
+      data: {
+        ...(data.fullName !== undefined ? { fullName: data.fullName } : {}),
+        ...(data.timezone !== undefined ? { timezone: data.timezone } : {}),
+        ...(data.passwordHash !== undefined ? { passwordHash: data.passwordHash } : {}),
+        ...(data.email !== undefined ? { email: data.email, deliveryEmail: data.email, emailKey: data.email.toLowerCase() } : {}),
+      },
+    });
+    return toUser(row);
+  }
+
+  /** The user, locked until the transaction ends. */
+  async lockUser(tx: Tx, userId: number): Promise<User | null> {
+    await tx.$queryRawUnsafe('SELECT id FROM users WHERE id = $1 FOR UPDATE', userId);
+    const row = await tx.user.findUnique({ where: { id: userId } });
+    return row ? toUser(row) : null;
+  }
+
+  async updateRealm(tx: Tx, realmId: number, data: { nameChangesDisabled?: boolean; emailChangesDisabled?: boolean }): Promise<Realm> {
+    return toRealm(await tx.realm.update({ where: { id: realmId }, data }));
   }
 
   async setUserActive(tx: Tx, userId: number, active: boolean): Promise<User> {

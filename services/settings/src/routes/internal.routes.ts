@@ -1,9 +1,11 @@
 import { p, parseValue, route, t } from '@confab/http';
-import { invalid } from '@confab/errors';
+import { invalid, notFound } from '@confab/errors';
 import type { SettingsDeps } from '../deps.js';
 import { authenticateApiKey } from '../domain/auth.js';
-import { createDevOrganization, DEV_PASSWORD_DEFAULT } from '../domain/provisioning.js';
+import { initialState } from '../domain/initial-state.js';
+import { createDevOrganization, DEV_PASSWORD_DEFAULT, setRealmPolicies } from '../domain/provisioning.js';
 import { realmRecord } from '../domain/realms.js';
+import { settingsSnapshot } from '../domain/user-settings.js';
 import { userRecord } from '../domain/users.js';
 
 const authenticateBody = t.object({ email: t.string(), api_key: t.string() });
@@ -14,6 +16,10 @@ const devRealmBody = t.object(
     password: t.optional(t.string()),
     jwt_key: t.optional(t.nullable(t.string())),
   },
+  { extra: 'forbid' },
+);
+const devRealmPolicies = t.object(
+  { name_changes_disabled: t.optional(t.bool()), email_changes_disabled: t.optional(t.bool()) },
   { extra: 'forbid' },
 );
 
@@ -50,6 +56,34 @@ export function internalRoutes(deps: SettingsDeps) {
         return { users: users.map(userRecord) };
       },
     }),
+    route({
+      method: 'GET',
+      path: '/users/{user_id:int}/initial-state',
+      auth: 'service',
+      async handler({ path }) {
+        const state = await initialState(deps, path.user_id);
+        if (!state) throw notFound('No such user');
+        return state;
+      },
+    }),
+    route({
+      // Every user's full settings, for services that keep a copy (backfill; changes come as user_settings.changed).
+      method: 'GET',
+      path: '/user_settings',
+      auth: 'service',
+      params: { after_id: p.int().default(0) },
+      async handler({ params }) {
+        const users = await deps.repo.usersAfter(params.after_id, 500);
+        const stored = await deps.userSettings.getMany(users.map((u) => u.id));
+        return {
+          user_settings: users.map((u) => ({
+            user_id: u.id,
+            realm_id: u.realmId,
+            settings: settingsSnapshot(stored.get(u.id)!, u),
+          })),
+        };
+      },
+    }),
   ];
   if (deps.config.devEndpoints) {
     routes.push(
@@ -82,6 +116,28 @@ export function internalRoutes(deps: SettingsDeps) {
             users: created.users.map(({ user, apiKey }) => ({ ...userRecord(user), api_key: apiKey })),
             event_ids: eventIds,
           };
+        },
+      }),
+      route({
+        // Organization policies that have no API yet (PATCH /realm belongs to no service so far).
+        method: 'PATCH',
+        path: '/dev/realms/{realm_id:int}',
+        auth: 'service',
+        json: true,
+        async handler({ path, body, requestId }) {
+          const spec = parseValue(devRealmPolicies, body.json, 'body');
+          const realm = await setRealmPolicies(
+            {
+              repo: deps.repo,
+              externalUrl: deps.config.externalUrl,
+              passwordHashCost: deps.config.passwordHashCost,
+              requestId,
+            },
+            path.realm_id,
+            { nameChangesDisabled: spec.name_changes_disabled, emailChangesDisabled: spec.email_changes_disabled },
+          );
+          if (!realm) throw notFound('No such organization');
+          return { realm: realmRecord(realm, deps.config.externalUrl) };
         },
       }),
     );

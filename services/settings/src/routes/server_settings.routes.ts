@@ -3,10 +3,7 @@ import { route } from '@confab/http';
 import type { SettingsDeps } from '../deps.js';
 import { realmUrl, renderDescription, subdomainFromHost } from '../domain/realms.js';
 import { invalid } from '@confab/errors';
-
-/** Zulip API compatibility: clients decide what they may use by this number. */
-export const FEATURE_LEVEL = 496;
-export const SERVICE_VERSION = '11.0-confab-0.1.0';
+import { FEATURE_LEVEL, SERVICE_VERSION } from '../domain/server-limits.js';
 
 const EXTERNAL_BACKENDS = ['github', 'azuread', 'gitlab', 'apple', 'google', 'saml', 'openid connect'];
 

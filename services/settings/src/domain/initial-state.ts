@@ -1,0 +1,47 @@
+import type { NavigationViewRepository } from '../repositories/navigation-views.repository.js';
+import type { SettingsRepository } from '../repositories/settings.repository.js';
+import type { UserSettingsRepository } from '../repositories/user-settings.repository.js';
+import type { MeetingProvider } from './meetings/provider.js';
+import { navigationViewRecord } from './navigation-views.js';
+import { FEATURE_LEVEL, SERVICE_VERSION, TEXT_LIMITS } from './server-limits.js';
+import { EMOJISETS } from './settings-catalog.js';
+import { settingsSnapshot } from './user-settings.js';
+import { availableNotificationSounds } from './validators.js';
+
+export interface InitialStateContext {
+  repo: SettingsRepository;
+  userSettings: UserSettingsRepository;
+  navigationViews: NavigationViewRepository;
+  meetings: MeetingProvider;
+}
+
+/**
+ * The parts of POST /register's answer this service owns, for the events service to merge: `user_settings`, the
+ * text limits, the feature level, the empty-topic name, `has_meetingprovider_token` and `navigation_views`.
+ */
+export async function initialState(ctx: InitialStateContext, userId: number): Promise<Record<string, unknown> | null> {
+  const user = await ctx.repo.userById(userId);
+  const realm = user && (await ctx.repo.realmById(user.realmId));
+  if (!user || !realm) return null;
+  const [stored, views, hasToken] = await Promise.all([
+    ctx.userSettings.get(user.id),
+    ctx.navigationViews.list(user.id),
+    ctx.meetings.hasToken(user),
+  ]);
+  return {
+    user_id: user.id,
+    user_settings: {
+      ...settingsSnapshot(stored, user),
+      available_notification_sounds: availableNotificationSounds(),
+      emojiset_choices: EMOJISETS.map((e) => ({ key: e.key, text: e.text })),
+    },
+    ...TEXT_LIMITS,
+    zulip_feature_level: FEATURE_LEVEL,
+    zulip_version: SERVICE_VERSION,
+    zulip_merge_base: '',
+    realm_empty_topic_display_name: realm.emptyTopicDisplayName,
+    has_meetingprovider_token: hasToken,
+    meeting_provider: ctx.meetings.kind === 'none' ? null : { name: ctx.meetings.name, kind: ctx.meetings.kind },
+    navigation_views: views.map(navigationViewRecord),
+  };
+}

@@ -1,0 +1,86 @@
+import { ConfabError } from '@confab/errors';
+import { p, route } from '@confab/http';
+import type { SettingsDeps } from '../deps.js';
+import { CONFIRM_PATH, confirmEmailChange, inspectEmailChangeLink, type LinkProblem } from '../domain/email-change.js';
+import { OAuthMeetingProvider } from '../domain/meetings/oauth-provider.js';
+import { OAUTH_COMPLETE_PATH } from '../wiring.js';
+import { escapeHtml, htmlPage } from './pages.js';
+
+const LINK_PROBLEMS: Record<LinkProblem, string> = {
+  not_found: 'We could not find this confirmation link. Check that you copied the whole link from the email.',
+  expired: 'This confirmation link has expired. Start the email change again from your settings.',
+  used: 'This confirmation link has already been used, or a newer email change replaced it.',
+};
+
+const linkProblemPage = (problem: LinkProblem) =>
+  htmlPage(404, 'Confirmation link not valid', `<p>${escapeHtml(LINK_PROBLEMS[problem])}</p>`);
+
+/** Pages a browser opens (through the gateway, without credentials): email-change links and OAuth redirects. */
+export function pageRoutes(deps: SettingsDeps) {
+  return [
+    route({
+      // Opening the link only shows a form: mail scanners that fetch links must not change anyone's address.
+      method: 'GET',
+      path: `${CONFIRM_PATH}/{key:str}`,
+      auth: 'public',
+      async handler({ path }) {
+        const found = await inspectEmailChangeLink(deps, path.key);
+        if (typeof found === 'string') return linkProblemPage(found);
+        return htmlPage(
+          200,
+          'Confirm your new email address',
+          `<p>Change the email address of your account from <strong>${escapeHtml(found.oldEmail)}</strong> to <strong>${escapeHtml(found.newEmail)}</strong>?</p>
+<form method="post" action="${CONFIRM_PATH}"><input type="hidden" name="key" value="${escapeHtml(path.key)}"><button type="submit">Confirm</button></form>
+<script>document.forms[0].submit();</script>`,
+        );
+      },
+    }),
+    route({
+      method: 'POST',
+      path: CONFIRM_PATH,
+      auth: 'public',
+      params: { key: p.string() },
+      async handler({ params, requestId }) {
+        const outcome = await confirmEmailChange(deps, params.key, requestId);
+        if (outcome.kind === 'link') return linkProblemPage(outcome.problem);
+        if (outcome.kind === 'refused')
+          return htmlPage(400, 'Email address not changed', `<p>${escapeHtml(outcome.message)}</p>`);
+        return htmlPage(
+          200,
+          'Email address changed',
+          `<p>The email address of your account is now <strong>${escapeHtml(outcome.newEmail)}</strong> (it was ${escapeHtml(outcome.oldEmail)}). Use it to log in from now on.</p>`,
+        );
+      },
+    }),
+    route({
+      method: 'GET',
+      path: OAUTH_COMPLETE_PATH,
+      auth: 'public',
+      params: { code: p.string().optional(), state: p.string().default(''), error: p.string().optional() },
+      async handler({ params, requestId }) {
+        const provider = deps.meetings;
+        if (!(provider instanceof OAuthMeetingProvider))
+          return htmlPage(404, 'Not found', '<p>No meeting provider uses authorization on this server.</p>');
+        const title = `${provider.name} authorization`;
+        if (params.error !== undefined || params.code === undefined) {
+          return htmlPage(
+            400,
+            title,
+            `<p>${escapeHtml(provider.name)} did not grant access${params.error ? ` (${escapeHtml(params.error)})` : ''}.</p>`,
+          );
+        }
+        try {
+          await provider.completeAuthorization(params.code, params.state, requestId);
+        } catch (err) {
+          if (!(err instanceof ConfabError)) throw err;
+          return htmlPage(400, title, `<p>${escapeHtml(err.message)}.</p>`);
+        }
+        return htmlPage(
+          200,
+          title,
+          `<p>You can now create ${escapeHtml(provider.name)} meetings. You may close this window.</p>`,
+        );
+      },
+    }),
+  ];
+}

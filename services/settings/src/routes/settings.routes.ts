@@ -1,0 +1,40 @@
+import { route } from '@confab/http';
+import type { SettingsDeps } from '../deps.js';
+import { SETTINGS, type SettingValue } from '../domain/settings-catalog.js';
+import { changeSettings, type TargetUsers } from '../domain/user-settings.js';
+import { SETTINGS_PARAMS } from './settings.params.js';
+
+const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+export function settingsRoutes(deps: SettingsDeps) {
+  return [
+    route({
+      method: 'PATCH',
+      path: '/settings',
+      auth: 'human',
+      params: SETTINGS_PARAMS,
+      async handler({ identity, params, requestId }) {
+        const settings: Record<string, SettingValue> = {};
+        for (const spec of SETTINGS) {
+          const value = params[spec.name];
+          if (value !== undefined) settings[spec.name] = value as SettingValue;
+        }
+        await changeSettings(
+          deps,
+          identity,
+          {
+            fullName: text(params.full_name),
+            email: text(params.email),
+            oldPassword: text(params.old_password),
+            newPassword: text(params.new_password),
+            timezone: text(params.timezone),
+            targetUsers: params.target_users as TargetUsers | undefined,
+            settings,
+          },
+          requestId,
+        );
+        return {};
+      },
+    }),
+  ];
+}

@@ -1,0 +1,31 @@
+import { ApiClient, type DevUserName, type World } from '@confab/devkit';
+import { startExtraProcess } from './system';
+
+/**
+ * Another settings process configured differently (a mail server, a meeting provider, a groups service), with a
+ * gateway of its own in front: same databases, Redis and broker as the rest of the system.
+ */
+export class SettingsVariant {
+  private constructor(
+    readonly gatewayUrl: string,
+    private readonly stops: (() => Promise<void>)[],
+  ) {}
+
+  static async start(env: Record<string, string>): Promise<SettingsVariant> {
+    const settings = await startExtraProcess('settings', env);
+    const gateway = await startExtraProcess('gateway', { SETTINGS_URL: settings.url }).catch(async (err: unknown) => {
+      await settings.process.stop();
+      throw err;
+    });
+    return new SettingsVariant(gateway.url, [() => gateway.process.stop(), () => settings.process.stop()]);
+  }
+
+  as(world: World, name: DevUserName): ApiClient {
+    const user = world.user(name);
+    return new ApiClient(this.gatewayUrl, { host: world.host, forwardedFor: world.clientAddress }).withCredentials(user.email, user.apiKey);
+  }
+
+  async stop(): Promise<void> {
+    for (const stop of this.stops) await stop();
+  }
+}
