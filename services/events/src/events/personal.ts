@@ -1,0 +1,62 @@
+import type { contracts, PayloadOf } from '@confab/events';
+import { acceptsType } from '../domain/descriptor.js';
+import type { Builder, Delivery } from './fanout.js';
+
+/** An event for the user's own queues only, when the queue takes its type. */
+function own(userId: number, type: string, events: () => Record<string, unknown>[]): Delivery[] {
+  const build: Builder = (ctx) => (acceptsType(ctx.queue, type) ? events() : []);
+  return [{ users: [userId], build }];
+}
+
+/** Zulip's user_settings update: one event per changed setting. */
+export function userSettingsChanged(payload: PayloadOf<typeof contracts.userSettingsChanged>): Delivery[] {
+  return own(payload.user_id, 'user_settings', () =>
+    payload.changed
+      .filter((name) => name in payload.settings)
+      .map((name) => ({ type: 'user_settings', op: 'update', property: name, value: payload.settings[name] })),
+  );
+}
+
+/** API.md's has_meetingprovider_token event (Zulip's has_zoom_token / has_webex_token). */
+export function meetingTokenChanged(payload: PayloadOf<typeof contracts.meetingProviderTokenChanged>): Delivery[] {
+  return own(payload.user_id, 'has_meetingprovider_token', () => [
+    { type: 'has_meetingprovider_token', value: payload.has_token },
+  ]);
+}
+
+export function navigationViewAdded(payload: PayloadOf<typeof contracts.navigationViewAdded>): Delivery[] {
+  return own(payload.user_id, 'navigation_view', () => [
+    { type: 'navigation_view', op: 'add', navigation_view: payload.navigation_view },
+  ]);
+}
+
+export function navigationViewUpdated(payload: PayloadOf<typeof contracts.navigationViewUpdated>): Delivery[] {
+  return own(payload.user_id, 'navigation_view', () => [
+    { type: 'navigation_view', op: 'update', fragment: payload.fragment, data: payload.data },
+  ]);
+}
+
+export function navigationViewRemoved(payload: PayloadOf<typeof contracts.navigationViewRemoved>): Delivery[] {
+  return own(payload.user_id, 'navigation_view', () => [
+    { type: 'navigation_view', op: 'remove', fragment: payload.fragment },
+  ]);
+}
+
+type AttachmentChange = PayloadOf<typeof contracts.attachmentAdded>;
+
+export function attachmentChanged(payload: AttachmentChange, op: 'add' | 'update'): Delivery[] {
+  return own(payload.user_id, 'attachment', () => [
+    { type: 'attachment', op, attachment: payload.attachment, upload_space_used: payload.upload_space_used },
+  ]);
+}
+
+export function attachmentRemoved(payload: PayloadOf<typeof contracts.attachmentRemoved>): Delivery[] {
+  return own(payload.user_id, 'attachment', () => [
+    {
+      type: 'attachment',
+      op: 'remove',
+      attachment: { id: payload.attachment_id },
+      upload_space_used: payload.upload_space_used,
+    },
+  ]);
+}
