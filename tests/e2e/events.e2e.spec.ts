@@ -166,7 +166,11 @@ describe('message events', () => {
       },
     });
     expect(seen).not.toHaveProperty('local_message_id');
-    expect((await hamlet.next()).flags).toEqual(['read']);
+    // Zulip marks an API client's own message unread unless it says read_by_sender.
+    expect((await hamlet.next()).flags).toEqual([]);
+    const readId = await sendToChannel('hamlet', 'Denmark', 'mine, read', { read_by_sender: true });
+    expect(await hamlet.next((e) => e.message?.id === readId)).toMatchObject({ flags: ['read'] });
+    expect((await othello.next((e) => e.message?.id === readId)).flags).toEqual([]);
     // Polonius (a guest) is not in Denmark: nothing reached his queue.
     expect(await polonius.drain()).toEqual([]);
   });

@@ -19,7 +19,8 @@ async function main(): Promise<void> {
     const config = loadConfig();
     logger = createLogger({ name: 'events', level: config.logLevel });
     const log = logger;
-    const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 2 });
+    // Auto-pipelining batches the many concurrent reads of polls woken together into few round trips.
+    const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
     // Subscribed connections cannot run other commands: wake-ups listen on their own.
     const subscriber = new Redis(config.redis.url, { maxRetriesPerRequest: null });
     for (const r of [redis, subscriber]) r.on('error', (err: Error) => log.warn({ err: err.message }, 'redis error'));
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
       logger,
       queueExpiresMs: config.queueExpiresMs,
     });
-    const fanout = new Fanout(store, readModel, wakeups, config.dedupeTtlSeconds, logger);
+    const fanout = new Fanout(store, readModel, config.dedupeTtlSeconds, logger);
     registerConsumers({ bus, fanout, readModel, prefetch: config.prefetch });
     const deps: EventsDeps = {
       config,

@@ -19,10 +19,9 @@ export interface PollInput {
   clientGone: Promise<void>;
 }
 
-export type ClientEvent = Record<string, unknown> & { id: number; type: string };
-
-function toClientEvents(stored: readonly StoredEvent[]): ClientEvent[] {
-  return stored.map(({ id, json }) => ({ ...(JSON.parse(json) as { type: string }), id }));
+/** Events as JSON text, each with its queue id added (stored events are JSON objects without one). */
+export function eventsJson(stored: readonly StoredEvent[]): string {
+  return `[${stored.map(({ id, json }) => (json === '{}' ? `{"id":${id}}` : `{"id":${id},${json.slice(1)}`)).join(',')}]`;
 }
 
 const HEARTBEAT = JSON.stringify({ type: 'heartbeat' });
@@ -32,7 +31,7 @@ const HEARTBEAT = JSON.stringify({ type: 'heartbeat' });
  * or dont_block is set, otherwise hold the request until an event arrives, a heartbeat is due, a newer poll of
  * the same queue replaces this one, or the process shuts down.
  */
-export async function getEvents(deps: PollingDeps, input: PollInput): Promise<ClientEvent[]> {
+export async function getEvents(deps: PollingDeps, input: PollInput): Promise<StoredEvent[]> {
   if (input.lastEventId === undefined) throw invalid("Missing 'last_event_id' argument");
   const { store, wakeups, heartbeat } = deps;
   const queueId = input.queueId;
@@ -61,7 +60,7 @@ export async function getEvents(deps: PollingDeps, input: PollInput): Promise<Cl
     // A poll still waiting on this queue (on any replica) answers now: the newest poll is the one that waits.
     if (result.previousWaiter !== null) await wakeups.announceSuperseded(queueId, generation);
     await store.touchIndexes(input.userId, input.realmId);
-    if (result.events.length > 0 || input.dontBlock) return toClientEvents(result.events);
+    if (result.events.length > 0 || input.dontBlock) return result.events;
 
     const seconds = heartbeat.seconds + Math.random() * heartbeat.jitterSeconds;
     timer = setTimeout(() => signal('heartbeat'), seconds * 1000);
@@ -72,11 +71,12 @@ export async function getEvents(deps: PollingDeps, input: PollInput): Promise<Cl
       if (reason === 'gone') return [];
       if (reason === 'heartbeat') await store.append([[queueId, HEARTBEAT]]);
       const events = await store.read(queueId);
-      if (events.length > 0 || reason !== 'events') return toClientEvents(events);
+      if (events.length > 0 || reason !== 'events') return events;
     }
   } finally {
     if (timer) clearTimeout(timer);
     handle?.unregister();
-    if (generation !== undefined && !input.dontBlock) await store.endWait(queueId, generation);
+    // Not awaited: the answer need not wait for the bookkeeping (a stale mark only costs a spare notice).
+    if (generation !== undefined && !input.dontBlock) void store.endWait(queueId, generation).catch(() => undefined);
   }
 }

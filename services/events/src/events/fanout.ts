@@ -3,7 +3,6 @@ import type { QueueDescriptor } from '../domain/descriptor.js';
 import type { QueueContext } from '../domain/shaping.js';
 import type { QueueStore } from '../store/queues.js';
 import type { ReadModel } from '../store/readmodel.js';
-import type { Wakeups } from '../store/wakeups.js';
 
 /** Client events for one queue; an empty list skips it. */
 export type Builder = (ctx: QueueContext) => Record<string, unknown>[];
@@ -24,7 +23,7 @@ const DESCRIPTOR_CACHE_MAX = 50_000;
 /**
  * Turns one broker event into entries of the right queues: finds the queues (users' and realms' indexes), shapes
  * the event for each queue, and appends everything in one atomic step guarded by the event id, so a redelivered
- * event is never delivered twice. Then wakes the polls waiting on those queues, on any replica.
+ * event is never delivered twice; the same step wakes the polls waiting on those queues, on any replica.
  */
 export class Fanout {
   /** Descriptors never change after registration, so each replica keeps the ones it has seen. */
@@ -33,7 +32,6 @@ export class Fanout {
   constructor(
     private readonly store: QueueStore,
     private readonly readModel: ReadModel,
-    private readonly wakeups: Wakeups,
     private readonly dedupeTtlSeconds: number,
     private readonly log: Logger,
   ) {}
@@ -62,8 +60,9 @@ export class Fanout {
   }
 
   async deliver(eventId: string, deliveries: readonly Delivery[]): Promise<void> {
-    if (await this.store.isHandled(eventId)) return;
     const pairs: [string, string][] = [];
+    // Builders hand the same object to queues that see the same thing: serialise it once.
+    const serialized = new Map<object, string>();
     const origins = new Map<string, { userId?: number; realmId?: number }>();
     const stale: { queueId: string; userId?: number; realmId?: number }[] = [];
     for (const delivery of deliveries) {
@@ -88,7 +87,9 @@ export class Fanout {
         }
         const emptyTopicDisplayName = await this.readModel.emptyTopicDisplayName(queue.realmId);
         for (const event of delivery.build({ queueId, queue, emptyTopicDisplayName })) {
-          pairs.push([queueId, JSON.stringify(event)]);
+          let json = serialized.get(event);
+          if (json === undefined) serialized.set(event, (json = JSON.stringify(event)));
+          pairs.push([queueId, json]);
           origins.set(queueId, origin);
         }
       }
@@ -96,7 +97,6 @@ export class Fanout {
     const appended = await this.store.append(pairs, { eventId, ttlSeconds: this.dedupeTtlSeconds });
     if (appended === null) return;
     const reached = new Set(appended);
-    if (reached.size > 0) await this.wakeups.announceEvents([...reached]);
     // Queues that were cached but have expired since.
     for (const [queueId, origin] of origins) if (!reached.has(queueId)) stale.push({ queueId, ...origin });
     if (stale.length > 0) {

@@ -13,6 +13,8 @@ type MessageSent = PayloadOf<typeof contracts.messageSent>;
  */
 export function messageSent(payload: MessageSent, realmId: number): Delivery[] {
   const recipients = new Set(payload.user_ids);
+  // Queues that would see the same event share one object (serialised once), as Zulip caches client payloads.
+  const shared = new Map<string, Record<string, unknown>>();
   const build =
     (withFlags: boolean): Delivery['build'] =>
     (ctx) => {
@@ -20,7 +22,6 @@ export function messageSent(payload: MessageSent, realmId: number): Delivery[] {
       // A recipient's own queue is handled by the recipients' delivery, with their flags.
       if (!withFlags && recipients.has(ctx.queue.userId)) return [];
       const flags = withFlags ? (payload.flags[String(ctx.queue.userId)] ?? []) : [];
-      const message = clientMessage(payload.message, ctx);
       if (
         !matchesNarrow(
           ctx.queue.narrow,
@@ -35,9 +36,14 @@ export function messageSent(payload: MessageSent, realmId: number): Delivery[] {
       ) {
         return [];
       }
-      const event: Record<string, unknown> = { type: 'message', message, flags };
-      if (payload.local_id !== null && payload.sender_queue_id === ctx.queueId) {
-        event.local_message_id = payload.local_id;
+      const isSenderQueue = payload.local_id !== null && payload.sender_queue_id === ctx.queueId;
+      const { applyMarkdown, clientGravatar, capabilities } = ctx.queue;
+      const key = JSON.stringify([applyMarkdown, clientGravatar, capabilities.emptyTopicName, flags, isSenderQueue]);
+      let event = shared.get(key);
+      if (!event) {
+        event = { type: 'message', message: clientMessage(payload.message, ctx), flags };
+        if (isSenderQueue) event.local_message_id = payload.local_id;
+        shared.set(key, event);
       }
       return [event];
     };

@@ -1,8 +1,8 @@
 import { invalid } from '@confab/errors';
-import { p, route } from '@confab/http';
+import { p, RawResponse, route } from '@confab/http';
 import type { EventsDeps } from '../deps.js';
 import { badEventQueue } from '../domain/errors.js';
-import { getEvents } from '../domain/polling.js';
+import { eventsJson, getEvents } from '../domain/polling.js';
 import { allocateQueue, register } from '../domain/register.js';
 import { queueParams, registerInput, registerParams } from './events.params.js';
 
@@ -41,8 +41,11 @@ export function eventRoutes(deps: EventsDeps) {
           dontBlock: params.dont_block,
           clientGone,
         });
-        // Like Zulip, queue_id is echoed only for a queue made by this request.
-        return { events };
+        // The stored JSON goes out as it is (no parse and re-serialise per event); like Zulip, queue_id is echoed
+        // only for a queue made by this request.
+        return new RawResponse(200, `{"result":"success","msg":"","events":${eventsJson(events)}}`, {
+          'Content-Type': 'application/json',
+        });
       },
     }),
     route({

@@ -35,6 +35,8 @@ function parseEntries(flat: readonly (string | number)[], from: number): StoredE
  */
 export class QueueStore {
   private readonly redis: ScriptRedis;
+  /** The channel wake-up notices go out on (see Wakeups). */
+  readonly wakeChannel: string;
 
   constructor(
     redis: Redis,
@@ -42,6 +44,7 @@ export class QueueStore {
     readonly prefix: string,
     private readonly timeoutMs: number,
   ) {
+    this.wakeChannel = `${prefix}wake`;
     this.redis = redis as ScriptRedis;
     if (!('confabAppend' in redis)) {
       redis.defineCommand('confabAppend', { numberOfKeys: 0, lua: APPEND });
@@ -129,8 +132,9 @@ export class QueueStore {
   }
 
   /**
-   * Appends to each listed queue that still exists, in one atomic step; with a dedupe key the whole fan-out
-   * happens at most once. Returns the queues that received something, or null for an already-handled event.
+   * Appends to each listed queue that still exists, in one atomic step that also announces them to waiting polls;
+   * with a dedupe key the whole fan-out happens at most once. Returns the queues that received something, or null
+   * for an already-handled event.
    */
   async append(
     deliveries: readonly (readonly [queueId: string, json: string])[],
@@ -140,6 +144,7 @@ export class QueueStore {
       this.prefix,
       dedupe ? this.key('done', dedupe.eventId) : '',
       dedupe?.ttlSeconds ?? 0,
+      this.wakeChannel,
     ];
     for (const [queueId, json] of deliveries) args.push(queueId, json);
     const result = await this.redis.confabAppend(...args);

@@ -6,8 +6,9 @@
 
 /**
  * Appends events to queues, atomically and at most once per broker event.
- * ARGV: prefix, dedupe key ('' = none), dedupe ttl seconds, then pairs of queue id and event JSON.
- * Returns the queue ids that got an event, or -1 when the dedupe key was already set.
+ * ARGV: prefix, dedupe key ('' = none), dedupe ttl seconds, wake channel ('' = none), then pairs of queue id and
+ * event JSON. Publishes the queue ids that got an event on the wake channel (one notice for the whole fan-out) and
+ * returns them, or -1 when the dedupe key was already set.
  */
 export const APPEND = `
 local prefix = ARGV[1]
@@ -15,7 +16,7 @@ if ARGV[2] ~= '' then
   if redis.call('SET', ARGV[2], '1', 'NX', 'EX', tonumber(ARGV[3])) == false then return -1 end
 end
 local appended = {}
-for i = 4, #ARGV, 2 do
+for i = 5, #ARGV, 2 do
   local q = prefix .. 'q:' .. ARGV[i]
   local ttl = redis.call('PTTL', q)
   if ttl > 0 then
@@ -25,6 +26,9 @@ for i = 4, #ARGV, 2 do
     redis.call('PEXPIRE', ev, ttl)
     appended[#appended + 1] = ARGV[i]
   end
+end
+if ARGV[4] ~= '' and #appended > 0 then
+  redis.call('PUBLISH', ARGV[4], cjson.encode({q = appended}))
 end
 return appended
 `;

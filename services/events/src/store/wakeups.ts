@@ -20,7 +20,8 @@ interface Notice {
 }
 
 /**
- * Long-poll wake-ups across replicas: whoever appends to queues publishes their ids on one Redis channel, and each
+ * Long-poll wake-ups across replicas: whoever appends to queues publishes their ids on one Redis channel (the append
+ * script does, in the same atomic step), and each
  * replica wakes the polls it holds for them. A poll registers here before it looks at its queue, so an event that
  * lands in between is either seen by that look or announced afterwards.
  */
@@ -77,10 +78,6 @@ export class Wakeups {
         if (set.size === 0 && this.waiters.get(queueId) === set) this.waiters.delete(queueId);
       },
     };
-  }
-
-  async announceEvents(queueIds: readonly string[]): Promise<void> {
-    if (queueIds.length > 0) await this.publisher.publish(this.channel, JSON.stringify({ q: queueIds }));
   }
 
   async announceSuperseded(queueId: string, generation: number): Promise<void> {
