@@ -21,7 +21,8 @@ function call(baseUrl, user, method, path, params) {
   if (method === 'GET') url.search = body.toString();
   else payload = Buffer.from(body.toString());
   const headers = { authorization: `Basic ${Buffer.from(`${user.email}:${user.apiKey}`).toString('base64')}` };
-  if (payload) Object.assign(headers, { 'content-type': 'application/x-www-form-urlencoded', 'content-length': payload.length });
+  if (payload)
+    Object.assign(headers, { 'content-type': 'application/x-www-form-urlencoded', 'content-length': payload.length });
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers, agent }, (res) => {
       const chunks = [];
@@ -40,7 +41,10 @@ function call(baseUrl, user, method, path, params) {
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-const { stack, info } = await startBenchStack({ CONFAB_PROXY_MAX_SOCKETS: String(QUEUES * 2), CONFAB_OUTBOX_POLL_MS: '100' });
+const { stack, info } = await startBenchStack({
+  CONFAB_PROXY_MAX_SOCKETS: String(QUEUES * 2),
+  CONFAB_OUTBOX_POLL_MS: '100',
+});
 let stopping = false;
 try {
   const world = await devkit.createWorld(info);
@@ -126,12 +130,14 @@ try {
   // The events service alone: message.sent published straight on the exchange, as messaging's relay would.
   const connection = await connect(info.amqpUrl, { noDelay: true });
   const channel = await connection.createConfirmChannel();
-  const template = (await call(base, sender, 'GET', '/messages', {
-    anchor: 'newest',
-    num_before: 1,
-    num_after: 0,
-    apply_markdown: false,
-  }).catch(() => ({ messages: [] }))).messages?.[0];
+  const template = (
+    await call(base, sender, 'GET', '/messages', {
+      anchor: 'newest',
+      num_before: 1,
+      num_after: 0,
+      apply_markdown: false,
+    }).catch(() => ({ messages: [] }))
+  ).messages?.[0];
   const viaBroker = await measure(async (m) => {
     const id = 100_000_000 + m;
     const payload = {
@@ -164,8 +170,12 @@ try {
     const envelope = events.makeEnvelope(events.contracts.messageSent, payload, { realmId: world.realm.realm_id });
     const startedAt = performance.now();
     await new Promise((resolve, reject) =>
-      channel.publish(info.exchange, 'message.sent', Buffer.from(JSON.stringify(envelope)), { persistent: true }, (err) =>
-        err ? reject(err) : resolve(),
+      channel.publish(
+        info.exchange,
+        'message.sent',
+        Buffer.from(JSON.stringify(envelope)),
+        { persistent: true },
+        (err) => (err ? reject(err) : resolve()),
       ),
     );
     return { id, startedAt };

@@ -12,7 +12,9 @@ beforeAll(async () => {
 });
 
 async function sendToChannel(sender: Parameters<World['as']>[0], channel: string, content: string, extra = {}) {
-  const response = await world.as(sender).post('/messages', { type: 'stream', to: channel, topic: 'events', content, ...extra });
+  const response = await world
+    .as(sender)
+    .post('/messages', { type: 'stream', to: channel, topic: 'events', content, ...extra });
   expectSuccess(response, 'POST', '/messages');
   return response.body.id as number;
 }
@@ -104,11 +106,17 @@ describe('GET /events', () => {
     await sendToChannel('hamlet', 'Verona', 'two');
     await queue.next((e) => e.message?.content === 'two');
     // Acknowledging event 0 leaves event 1.
-    const partial = await world.as('othello').get('/events', { queue_id: queue.queueId, last_event_id: 0, dont_block: true });
+    const partial = await world
+      .as('othello')
+      .get('/events', { queue_id: queue.queueId, last_event_id: 0, dont_block: true });
     expect((partial.body.events as { id: number }[]).map((e) => e.id)).toEqual([1]);
-    const future = await world.as('othello').get('/events', { queue_id: queue.queueId, last_event_id: 7, dont_block: true });
+    const future = await world
+      .as('othello')
+      .get('/events', { queue_id: queue.queueId, last_event_id: 7, dont_block: true });
     expectError(future, 400, 'BAD_REQUEST', 'Event 7 was not in this queue');
-    const old = await world.as('othello').get('/events', { queue_id: queue.queueId, last_event_id: -1, dont_block: true });
+    const old = await world
+      .as('othello')
+      .get('/events', { queue_id: queue.queueId, last_event_id: -1, dont_block: true });
     expectError(old, 400, 'BAD_REQUEST', 'An event newer than -1 has already been pruned!');
   });
 
@@ -206,7 +214,10 @@ describe('message events', () => {
       apply_markdown: true,
       client_gravatar: false,
     });
-    const dmOnly = await EventQueue.register(world.as('cordelia'), { event_types: ['message'], narrow: [['is', 'dm']] });
+    const dmOnly = await EventQueue.register(world.as('cordelia'), {
+      event_types: ['message'],
+      narrow: [['is', 'dm']],
+    });
     const noMessages = await EventQueue.register(world.as('cordelia'), { event_types: ['user_settings'] });
     const all = await EventQueue.register(world.as('cordelia'));
     await sendToChannel('hamlet', 'Scotland', '**bold**');
@@ -224,7 +235,9 @@ describe('message events', () => {
 
   it('reach queues following all public channels, with no flags', async () => {
     const bot = await EventQueue.register(world.as('iago'), { event_types: ['message'], all_public_streams: true });
-    const created = await world.as('hamlet').post('/users/me/subscriptions', { subscriptions: [{ name: 'hamlet-only' }] });
+    const created = await world
+      .as('hamlet')
+      .post('/users/me/subscriptions', { subscriptions: [{ name: 'hamlet-only' }] });
     expectSuccess(created, 'POST', '/users/me/subscriptions');
     const id = await sendToChannel('hamlet', 'hamlet-only', 'anyone listening?');
     expect(await bot.next()).toMatchObject({ message: { id }, flags: [] });

@@ -24,15 +24,17 @@ async function replicaWithGateway(overrides: Record<string, string> = {}) {
   const gateway = await startExtraProcess('gateway', { EVENTS_URL: events.url });
   extras.push(gateway.process);
   const client = (name: Parameters<World['as']>[0]) =>
-    new ApiClient(gateway.url, { host: world.host, forwardedFor: world.anonymous().options.forwardedFor }).withCredentials(
-      world.user(name).email,
-      world.user(name).apiKey,
-    );
+    new ApiClient(gateway.url, {
+      host: world.host,
+      forwardedFor: world.anonymous().options.forwardedFor,
+    }).withCredentials(world.user(name).email, world.user(name).apiKey);
   return { events, gateway, client };
 }
 
 async function send(content: string): Promise<number> {
-  const response = await world.as('hamlet').post('/messages', { type: 'stream', to: 'Verona', topic: 'replicas', content });
+  const response = await world
+    .as('hamlet')
+    .post('/messages', { type: 'stream', to: 'Verona', topic: 'replicas', content });
   expectSuccess(response, 'POST', '/messages');
   return response.body.id as number;
 }

@@ -28,7 +28,10 @@ describe('subscription and stream events', () => {
     const added = await othello.next((e) => e.op === 'add');
     expect(added.subscriptions).toHaveLength(1);
     expect(added.subscriptions[0]).toMatchObject({ name: 'events-new', description: 'New', in_home_view: true });
-    expect(await hamlet.next((e) => e.type === 'stream')).toMatchObject({ op: 'create', streams: [{ name: 'events-new' }] });
+    expect(await hamlet.next((e) => e.type === 'stream')).toMatchObject({
+      op: 'create',
+      streams: [{ name: 'events-new' }],
+    });
     await hamlet.next((e) => e.op === 'add');
     const peer = await iago.next();
     expect(peer).toMatchObject({ op: 'peer_add', user_ids: expect.arrayContaining([id('hamlet'), id('othello')]) });
@@ -104,7 +107,10 @@ describe('user_group events', () => {
     });
     await polonius.next((e) => e.op === 'add');
     await world.as('iago').post(`/user_groups/${groupId}/members`, { add: [id('othello')] });
-    expect(await hamlet.next((e) => e.op === 'add_members')).toMatchObject({ group_id: groupId, user_ids: [id('othello')] });
+    expect(await hamlet.next((e) => e.op === 'add_members')).toMatchObject({
+      group_id: groupId,
+      user_ids: [id('othello')],
+    });
     await world.as('iago').patch(`/user_groups/${groupId}`, { description: 'Still watching' });
     expect(await hamlet.next((e) => e.op === 'update')).toMatchObject({
       group_id: groupId,
@@ -181,14 +187,25 @@ describe('events whose producers are not in this build (published as their owner
   it('typing_edit_message, user_topic, update_message_flags, attachment and has_meetingprovider_token', async () => {
     const queue = await EventQueue.register(world.as('hamlet'), {
       client_capabilities: { empty_topic_name: true },
-      event_types: ['typing_edit_message', 'user_topic', 'update_message_flags', 'attachment', 'has_meetingprovider_token'],
+      event_types: [
+        'typing_edit_message',
+        'user_topic',
+        'update_message_flags',
+        'attachment',
+        'has_meetingprovider_token',
+      ],
     });
     const other = await EventQueue.register(world.as('othello'));
     const me = id('hamlet');
     const published = [
       await publishEvent(
         contracts.typingEditMessageStarted,
-        { sender_id: id('othello'), message_id: 7, recipient: { type: 'direct', user_ids: [me, id('othello')] }, user_ids: [me] },
+        {
+          sender_id: id('othello'),
+          message_id: 7,
+          recipient: { type: 'direct', user_ids: [me, id('othello')] },
+          user_ids: [me],
+        },
         realm(),
       ),
       await publishEvent(
@@ -196,13 +213,17 @@ describe('events whose producers are not in this build (published as their owner
         { user_id: me, stream_id: 3, topic_name: '', last_updated: 1700000000, visibility_policy: 1 },
         realm(),
       ),
-      await publishEvent(contracts.messageFlagsChanged, { user_id: me, op: 'add', flag: 'starred', messages: [7] }, realm()),
       await publishEvent(
-        contracts.attachmentRemoved,
-        { user_id: me, attachment_id: 4, upload_space_used: 0 },
+        contracts.messageFlagsChanged,
+        { user_id: me, op: 'add', flag: 'starred', messages: [7] },
         realm(),
       ),
-      await publishEvent(contracts.meetingProviderTokenChanged, { user_id: me, realm_id: realm(), has_token: true }, realm()),
+      await publishEvent(contracts.attachmentRemoved, { user_id: me, attachment_id: 4, upload_space_used: 0 }, realm()),
+      await publishEvent(
+        contracts.meetingProviderTokenChanged,
+        { user_id: me, realm_id: realm(), has_token: true },
+        realm(),
+      ),
     ];
     for (const eventId of published) await handledByEvents(eventId);
     const events = await queue.drain();

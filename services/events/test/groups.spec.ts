@@ -57,7 +57,13 @@ describe('user_group events', () => {
   });
 
   it('split membership changes into Zulip’s four operations and track them', () => {
-    const change = { group_id: 5, added_members: [3], removed_members: [2], added_subgroups: [7], removed_subgroups: [] };
+    const change = {
+      group_id: 5,
+      added_members: [3],
+      removed_members: [2],
+      added_subgroups: [7],
+      removed_subgroups: [],
+    };
     const [delivery] = groupMembersChanged({ realm_id: 1, changes: [change], flattened: [] });
     expect(delivery!.build(ctx(queue())).map((e) => e.op)).toEqual(['add_members', 'remove_members', 'add_subgroups']);
     expect(applyMembership(before, change)).toMatchObject({ members: [3], subgroups: [7] });

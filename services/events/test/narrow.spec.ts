@@ -1,6 +1,11 @@
 import { checkNarrowForEvents, matchesNarrow } from '../src/domain/narrow';
 
-const streamMessage = { type: 'stream', display_recipient: 'Denmark', subject: 'Lunch plans', sender_email: 'Hamlet@zulip.com' };
+const streamMessage = {
+  type: 'stream',
+  display_recipient: 'Denmark',
+  subject: 'Lunch plans',
+  sender_email: 'Hamlet@zulip.com',
+};
 const directMessage = { type: 'private', display_recipient: [], subject: '', sender_email: 'iago@zulip.com' };
 
 describe('event queue narrows (Zulip build_narrow_predicate)', () => {
@@ -23,12 +28,26 @@ describe('event queue narrows (Zulip build_narrow_predicate)', () => {
     expect(matchesNarrow([['is', 'mentioned']], streamMessage, ['mentioned'])).toBe(true);
     expect(matchesNarrow([['is', 'alerted']], streamMessage, [])).toBe(false);
     expect(matchesNarrow([['is', 'resolved']], { ...streamMessage, subject: '✔ done' }, [])).toBe(true);
-    expect(matchesNarrow([['channel', 'Denmark'], ['is', 'starred']], streamMessage, [])).toBe(false);
+    expect(
+      matchesNarrow(
+        [
+          ['channel', 'Denmark'],
+          ['is', 'starred'],
+        ],
+        streamMessage,
+        [],
+      ),
+    ).toBe(false);
   });
 
   it('refuses what an event queue cannot filter on, with Zulip’s texts', () => {
     expect(() => checkNarrowForEvents([['search', 'x']])).toThrow('Operator search not supported.');
     expect(() => checkNarrowForEvents([['is', 'followed']])).toThrow('Operand followed not supported.');
-    expect(() => checkNarrowForEvents([['is', 'dm'], ['sender', 'a@b.c']])).not.toThrow();
+    expect(() =>
+      checkNarrowForEvents([
+        ['is', 'dm'],
+        ['sender', 'a@b.c'],
+      ]),
+    ).not.toThrow();
   });
 });

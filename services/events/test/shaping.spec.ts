@@ -39,7 +39,11 @@ function queue(overrides: Partial<QueueDescriptor> = {}, capabilities: Record<st
   };
 }
 
-const ctx = (q: QueueDescriptor, queueId = 'q1'): QueueContext => ({ queueId, queue: q, emptyTopicDisplayName: 'general chat' });
+const ctx = (q: QueueDescriptor, queueId = 'q1'): QueueContext => ({
+  queueId,
+  queue: q,
+  emptyTopicDisplayName: 'general chat',
+});
 
 const sent = {
   message,
@@ -60,7 +64,9 @@ describe('message events per queue', () => {
       message: { content: '**hi**', content_type: 'text/x-markdown', avatar_url: null, subject: 'general chat' },
     });
     expect(plain!.message).not.toHaveProperty('rendered_content');
-    const [html] = recipients!.build(ctx(queue({ applyMarkdown: true, clientGravatar: false }, { empty_topic_name: true })));
+    const [html] = recipients!.build(
+      ctx(queue({ applyMarkdown: true, clientGravatar: false }, { empty_topic_name: true })),
+    );
     expect(html!.message).toMatchObject({
       content: '<p><strong>hi</strong></p>',
       content_type: 'text/html',
@@ -104,7 +110,10 @@ describe('delete_message and typing per queue', () => {
 
   it('sends channel typing only to clients with stream_typing_notifications', () => {
     const sender = { user_id: 1, email: 'hamlet@zulip.com' };
-    const [delivery] = typingChanged({ sender, message_type: 'stream', stream_id: 4, topic: 't', user_ids: [2] }, 'start');
+    const [delivery] = typingChanged(
+      { sender, message_type: 'stream', stream_id: 4, topic: 't', user_ids: [2] },
+      'start',
+    );
     expect(delivery!.build(ctx(queue()))).toEqual([]);
     expect(delivery!.build(ctx(queue({}, { stream_typing_notifications: true })))).toEqual([
       { type: 'typing', op: 'start', message_type: 'stream', sender, stream_id: 4, topic: 't' },

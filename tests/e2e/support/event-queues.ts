@@ -70,7 +70,10 @@ export class EventQueue {
   /** One GET /events (blocking unless dont_block), acknowledging everything seen so far. */
   async poll(dontBlock = false): Promise<ClientEvent[]> {
     const response = await this.get({ dont_block: dontBlock });
-    expect({ status: response.status, body: response.body }).toMatchObject({ status: 200, body: { result: 'success' } });
+    expect({ status: response.status, body: response.body }).toMatchObject({
+      status: 200,
+      body: { result: 'success' },
+    });
     const events = response.body.events as ClientEvent[];
     for (const event of events) {
       expectZulipEvent(event);
@@ -113,8 +116,12 @@ export async function publishEvent<T>(contract: EventContract<T>, payload: T, re
     const channel = await connection.createConfirmChannel();
     await channel.assertExchange(system().exchange, 'topic', { durable: true });
     await new Promise<void>((resolve, reject) =>
-      channel.publish(system().exchange, contract.type, Buffer.from(JSON.stringify(envelope)), { persistent: true }, (err) =>
-        err ? reject(err as Error) : resolve(),
+      channel.publish(
+        system().exchange,
+        contract.type,
+        Buffer.from(JSON.stringify(envelope)),
+        { persistent: true },
+        (err) => (err ? reject(err as Error) : resolve()),
       ),
     );
   } finally {

@@ -159,7 +159,8 @@ export function eventSchemaErrors(event: Record<string, unknown>): string[] | nu
       matching.map((branch) => {
         const schema = normalise(branch);
         // `type` and `op` are allOf-of-strings the normaliser turns into objects; the branch was chosen by them.
-        if (schema.properties) for (const field of ['type', 'op']) if (field in schema.properties) schema.properties[field] = {};
+        if (schema.properties)
+          for (const field of ['type', 'op']) if (field in schema.properties) schema.properties[field] = {};
         return ajv.compile(schema);
       }),
     );

@@ -52,7 +52,8 @@ export async function getEvents(deps: PollingDeps, input: PollInput): Promise<St
     const result = await store.poll(queueId, input.userId, input.lastEventId, !input.dontBlock);
     if (result.status !== 'ok') {
       if (result.status === 'bad') throw badEventQueue(queueId);
-      if (result.status === 'pruned') throw invalid(`An event newer than ${input.lastEventId} has already been pruned!`);
+      if (result.status === 'pruned')
+        throw invalid(`An event newer than ${input.lastEventId} has already been pruned!`);
       throw invalid(`Event ${input.lastEventId} was not in this queue`);
     }
     generation = result.generation;

@@ -9,7 +9,8 @@ const ROLE_GUEST = 600;
 type Channel = contracts.ChannelRecord;
 
 /** Archived channels reach only clients with the archived_channels capability. */
-const visible = (queue: QueueDescriptor, channel: Channel) => !channel.is_archived || queue.capabilities.archivedChannels;
+const visible = (queue: QueueDescriptor, channel: Channel) =>
+  !channel.is_archived || queue.capabilities.archivedChannels;
 
 export function streamCreated(payload: PayloadOf<typeof contracts.streamCreated>): Delivery[] {
   return [

@@ -7,7 +7,10 @@ import type { Delivery } from './fanout.js';
 /** Fields of a group a user_group update event may carry. */
 const UPDATABLE = ['name', 'description', 'deactivated', ...contracts.GROUP_PERMISSION_SETTINGS] as const;
 
-const wantsGroups = (type = 'user_group') => (d: Parameters<typeof acceptsType>[0]) => acceptsType(d, type);
+const wantsGroups =
+  (type = 'user_group') =>
+  (d: Parameters<typeof acceptsType>[0]) =>
+    acceptsType(d, type);
 
 /** Zulip's user_group add, to everyone in the organization; deactivated groups only to clients that handle them. */
 export function groupCreated(payload: PayloadOf<typeof contracts.groupCreated>): Delivery[] {
@@ -29,7 +32,10 @@ export function groupCreated(payload: PayloadOf<typeof contracts.groupCreated>):
  * include_deactivated_groups get `remove` on deactivation, `add` on reactivation, and nothing about deactivated
  * groups otherwise.
  */
-export function groupUpdated(payload: PayloadOf<typeof contracts.groupUpdated>, before: GroupSnapshot | null): Delivery[] {
+export function groupUpdated(
+  payload: PayloadOf<typeof contracts.groupUpdated>,
+  before: GroupSnapshot | null,
+): Delivery[] {
   const after = payload.group;
   const data: Record<string, unknown> = {};
   for (const field of UPDATABLE) {
@@ -46,7 +52,8 @@ export function groupUpdated(payload: PayloadOf<typeof contracts.groupUpdated>, 
         if (ctx.queue.capabilities.includeDeactivatedGroups) {
           return [{ type: 'user_group', op: 'update', group_id: after.group_id, data }];
         }
-        if (after.deactivated && !wasDeactivated) return [{ type: 'user_group', op: 'remove', group_id: after.group_id }];
+        if (after.deactivated && !wasDeactivated)
+          return [{ type: 'user_group', op: 'remove', group_id: after.group_id }];
         if (!after.deactivated && wasDeactivated) return [{ type: 'user_group', op: 'add', group: full }];
         if (after.deactivated) return [];
         const { deactivated: _ignored, ...visible } = data;

@@ -193,7 +193,8 @@ export class QueueStore {
     const pipeline = this.redis.pipeline();
     for (const { queueId, userId, realmId } of stale) {
       if (userId !== undefined) pipeline.srem(this.key('u', userId), queueId);
-      if (realmId !== undefined) pipeline.srem(this.key('r', realmId), queueId).srem(this.key('rall', realmId), queueId);
+      if (realmId !== undefined)
+        pipeline.srem(this.key('r', realmId), queueId).srem(this.key('rall', realmId), queueId);
     }
     await pipeline.exec();
   }

@@ -55,7 +55,8 @@ export class Wakeups {
       for (const waiter of this.waiters.get(queueId) ?? []) waiter.wake('events');
     }
     for (const [queueId, generation] of Object.entries(notice.s ?? {})) {
-      for (const waiter of this.waiters.get(queueId) ?? []) if (waiter.generation < generation) waiter.wake('superseded');
+      for (const waiter of this.waiters.get(queueId) ?? [])
+        if (waiter.generation < generation) waiter.wake('superseded');
     }
   }
 
