@@ -96,6 +96,16 @@ describe('heartbeats and expiry (short timeouts)', () => {
   });
 });
 
+describe('long polls through the gateway', () => {
+  it('outlive the gateway’s 30 s idle-socket timeout (heartbeats come after 45–55 s by default)', async () => {
+    const slow = await replicaWithGateway({ EVENTS_HEARTBEAT_SECONDS: '33', EVENTS_HEARTBEAT_JITTER_SECONDS: '0' });
+    const queue = await EventQueue.register(slow.client('hamlet'), { event_types: ['message'] });
+    const started = Date.now();
+    expect(await queue.poll()).toEqual([{ type: 'heartbeat', id: 0 }]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(32_000);
+  });
+});
+
 describe('zulip-js', () => {
   it('callOnEachEvent receives messages as they are sent', async () => {
     const hamlet = world.user('othello');

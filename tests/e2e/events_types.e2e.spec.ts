@@ -243,6 +243,61 @@ describe('events whose producers are not in this build (published as their owner
     expect(await other.drain()).toEqual([]);
   });
 
+  it('drafts, scheduled_messages and saved_snippets reach the owner only', async () => {
+    const mine = await EventQueue.register(world.as('cordelia'), {
+      event_types: ['drafts', 'scheduled_messages', 'saved_snippets'],
+    });
+    const theirs = await EventQueue.register(world.as('hamlet'), {
+      event_types: ['drafts', 'scheduled_messages', 'saved_snippets'],
+    });
+    const me = id('cordelia');
+    const draft = {
+      id: 17,
+      type: 'private' as const,
+      to: [id('hamlet')],
+      topic: '',
+      content: 'Hello there!',
+      timestamp: 1595479020,
+    };
+    const scheduled = {
+      scheduled_message_id: 17,
+      type: 'private' as const,
+      to: [id('hamlet')],
+      content: 'Hello there!',
+      rendered_content: '<p>Hello there!</p>',
+      scheduled_delivery_timestamp: 1900000000,
+      failed: false,
+    };
+    const snippet = { id: 1, title: 'Example', content: 'Welcome to the organization.', date_created: 1681662420 };
+    const published = [
+      await publishEvent(contracts.draftsAdded, { user_id: me, drafts: [draft] }, realm()),
+      await publishEvent(contracts.draftUpdated, { user_id: me, draft: { ...draft, content: 'Edited' } }, realm()),
+      await publishEvent(contracts.draftRemoved, { user_id: me, draft_id: 17 }, realm()),
+      await publishEvent(contracts.scheduledMessagesAdded, { user_id: me, scheduled_messages: [scheduled] }, realm()),
+      await publishEvent(contracts.scheduledMessageUpdated, { user_id: me, scheduled_message: scheduled }, realm()),
+      await publishEvent(contracts.scheduledMessageRemoved, { user_id: me, scheduled_message_id: 17 }, realm()),
+      await publishEvent(contracts.savedSnippetAdded, { user_id: me, saved_snippet: snippet }, realm()),
+      await publishEvent(contracts.savedSnippetUpdated, { user_id: me, saved_snippet: snippet }, realm()),
+      await publishEvent(contracts.savedSnippetRemoved, { user_id: me, saved_snippet_id: 1 }, realm()),
+    ];
+    for (const eventId of published) await handledByEvents(eventId);
+    const events = await mine.drain();
+    expect(events.map((e) => `${e.type}/${e.op}`)).toEqual([
+      'drafts/add',
+      'drafts/update',
+      'drafts/remove',
+      'scheduled_messages/add',
+      'scheduled_messages/update',
+      'scheduled_messages/remove',
+      'saved_snippets/add',
+      'saved_snippets/update',
+      'saved_snippets/remove',
+    ]);
+    expect(events[1]).toMatchObject({ draft: { id: 17, content: 'Edited' } });
+    expect(events[5]).toMatchObject({ scheduled_message_id: 17 });
+    expect(await theirs.drain()).toEqual([]);
+  });
+
   it('delete_message: bulk for clients that support it, one per message otherwise', async () => {
     const bulk = await EventQueue.register(world.as('hamlet'), {
       event_types: ['delete_message'],

@@ -120,3 +120,32 @@ describe('delete_message and typing per queue', () => {
     ]);
   });
 });
+
+describe('drafts, scheduled messages and saved snippets', () => {
+  it('go to the owner in Zulip’s shapes, the empty topic named for clients without empty_topic_name', async () => {
+    const personal = await import('../src/events/personal');
+    const draft = { id: 3, type: 'stream' as const, to: [4], topic: 't', content: 'c', timestamp: 1 };
+    const [added] = personal.draftsAdded({ user_id: 2, drafts: [draft] });
+    expect(added!.users).toEqual([2]);
+    expect(added!.build(ctx(queue()))).toEqual([{ type: 'drafts', op: 'add', drafts: [draft] }]);
+    expect(added!.build(ctx(queue({ eventTypes: ['message'] })))).toEqual([]);
+    const scheduled = {
+      scheduled_message_id: 9,
+      type: 'stream' as const,
+      to: 4,
+      topic: '',
+      content: 'later',
+      rendered_content: '<p>later</p>',
+      scheduled_delivery_timestamp: 1900000000,
+      failed: false,
+    };
+    const [updated] = personal.scheduledMessageUpdated({ user_id: 2, scheduled_message: scheduled });
+    expect(updated!.build(ctx(queue()))[0]).toMatchObject({
+      type: 'scheduled_messages',
+      op: 'update',
+      scheduled_message: { topic: 'general chat' },
+    });
+    const [removed] = personal.savedSnippetRemoved({ user_id: 2, saved_snippet_id: 5 });
+    expect(removed!.build(ctx(queue()))).toEqual([{ type: 'saved_snippets', op: 'remove', saved_snippet_id: 5 }]);
+  });
+});

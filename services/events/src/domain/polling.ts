@@ -60,7 +60,6 @@ export async function getEvents(deps: PollingDeps, input: PollInput): Promise<St
     handle?.setGeneration(generation);
     // A poll still waiting on this queue (on any replica) answers now: the newest poll is the one that waits.
     if (result.previousWaiter !== null) await wakeups.announceSuperseded(queueId, generation);
-    await store.touchIndexes(input.userId, input.realmId);
     if (result.events.length > 0 || input.dontBlock) return result.events;
 
     const seconds = heartbeat.seconds + Math.random() * heartbeat.jitterSeconds;

@@ -50,6 +50,16 @@ export function registerConsumers({ bus, fanout, readModel, prefetch }: Consumer
   fan(contracts.attachmentUpdated, (p) => personal.attachmentChanged(p, 'update'));
   fan(contracts.attachmentRemoved, personal.attachmentRemoved);
 
+  fan(contracts.draftsAdded, personal.draftsAdded);
+  fan(contracts.draftUpdated, personal.draftUpdated);
+  fan(contracts.draftRemoved, personal.draftRemoved);
+  fan(contracts.scheduledMessagesAdded, personal.scheduledMessagesAdded);
+  fan(contracts.scheduledMessageUpdated, personal.scheduledMessageUpdated);
+  fan(contracts.scheduledMessageRemoved, personal.scheduledMessageRemoved);
+  fan(contracts.savedSnippetAdded, (p) => personal.savedSnippetChanged(p, 'add'));
+  fan(contracts.savedSnippetUpdated, (p) => personal.savedSnippetChanged(p, 'update'));
+  fan(contracts.savedSnippetRemoved, personal.savedSnippetRemoved);
+
   fan(contracts.streamCreated, channels.streamCreated);
   fan(contracts.subscriptionAdded, channels.subscriptionAdded);
   fan(contracts.subscriptionRemoved, channels.subscriptionRemoved);

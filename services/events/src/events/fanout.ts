@@ -79,13 +79,18 @@ export class Fanout {
         for (const [id, userId] of await this.store.queuesOfUsers(delivery.users)) targets.set(id, { userId });
       }
       const descriptors = await this.descriptors([...targets.keys()]);
+      const topicNames = new Map<number, string>();
+      for (const d of descriptors.values()) {
+        if (!topicNames.has(d.realmId))
+          topicNames.set(d.realmId, await this.readModel.emptyTopicDisplayName(d.realmId));
+      }
       for (const [queueId, origin] of targets) {
         const queue = descriptors.get(queueId);
         if (!queue) {
           stale.push({ queueId, ...origin });
           continue;
         }
-        const emptyTopicDisplayName = await this.readModel.emptyTopicDisplayName(queue.realmId);
+        const emptyTopicDisplayName = topicNames.get(queue.realmId)!;
         for (const event of delivery.build({ queueId, queue, emptyTopicDisplayName })) {
           let json = serialized.get(event);
           if (json === undefined) serialized.set(event, (json = JSON.stringify(event)));

@@ -1,10 +1,17 @@
 import type { contracts, PayloadOf } from '@confab/events';
 import { acceptsType } from '../domain/descriptor.js';
+import { topicFor, type QueueContext } from '../domain/shaping.js';
 import type { Builder, Delivery } from './fanout.js';
 
 /** An event for the user's own queues only, when the queue takes its type. */
 function own(userId: number, type: string, events: () => Record<string, unknown>[]): Delivery[] {
   const build: Builder = (ctx) => (acceptsType(ctx.queue, type) ? events() : []);
+  return [{ users: [userId], build }];
+}
+
+/** Like `own`, for events whose shape depends on the client (the empty topic's name). */
+function ownShaped(userId: number, type: string, events: Builder): Delivery[] {
+  const build: Builder = (ctx) => (acceptsType(ctx.queue, type) ? events(ctx) : []);
   return [{ users: [userId], build }];
 }
 
@@ -58,5 +65,59 @@ export function attachmentRemoved(payload: PayloadOf<typeof contracts.attachment
       attachment: { id: payload.attachment_id },
       upload_space_used: payload.upload_space_used,
     },
+  ]);
+}
+
+export function draftsAdded(payload: PayloadOf<typeof contracts.draftsAdded>): Delivery[] {
+  return own(payload.user_id, 'drafts', () => [{ type: 'drafts', op: 'add', drafts: payload.drafts }]);
+}
+
+export function draftUpdated(payload: PayloadOf<typeof contracts.draftUpdated>): Delivery[] {
+  return own(payload.user_id, 'drafts', () => [{ type: 'drafts', op: 'update', draft: payload.draft }]);
+}
+
+export function draftRemoved(payload: PayloadOf<typeof contracts.draftRemoved>): Delivery[] {
+  return own(payload.user_id, 'drafts', () => [{ type: 'drafts', op: 'remove', draft_id: payload.draft_id }]);
+}
+
+type ScheduledMessage = contracts.ScheduledMessageRecord;
+
+/** A channel message's empty topic as this client can show it. */
+const scheduledFor = (ctx: QueueContext, m: ScheduledMessage): ScheduledMessage =>
+  m.topic === undefined ? m : { ...m, topic: topicFor(ctx, m.topic) };
+
+export function scheduledMessagesAdded(payload: PayloadOf<typeof contracts.scheduledMessagesAdded>): Delivery[] {
+  return ownShaped(payload.user_id, 'scheduled_messages', (ctx) => [
+    {
+      type: 'scheduled_messages',
+      op: 'add',
+      scheduled_messages: payload.scheduled_messages.map((m) => scheduledFor(ctx, m)),
+    },
+  ]);
+}
+
+export function scheduledMessageUpdated(payload: PayloadOf<typeof contracts.scheduledMessageUpdated>): Delivery[] {
+  return ownShaped(payload.user_id, 'scheduled_messages', (ctx) => [
+    { type: 'scheduled_messages', op: 'update', scheduled_message: scheduledFor(ctx, payload.scheduled_message) },
+  ]);
+}
+
+export function scheduledMessageRemoved(payload: PayloadOf<typeof contracts.scheduledMessageRemoved>): Delivery[] {
+  return own(payload.user_id, 'scheduled_messages', () => [
+    { type: 'scheduled_messages', op: 'remove', scheduled_message_id: payload.scheduled_message_id },
+  ]);
+}
+
+type SnippetChange = PayloadOf<typeof contracts.savedSnippetAdded>;
+
+export function savedSnippetChanged(payload: SnippetChange, op: 'add' | 'update'): Delivery[] {
+  return own(payload.user_id, 'saved_snippets', () => [
+    { type: 'saved_snippets', op, saved_snippet: payload.saved_snippet },
+  ]);
+}
+
+export function savedSnippetRemoved(payload: PayloadOf<typeof contracts.savedSnippetRemoved>): Delivery[] {
+  return own(payload.user_id, 'saved_snippets', () => [
+    { type: 'saved_snippets', op: 'remove', saved_snippet_id: payload.saved_snippet_id },
   ]);
 }

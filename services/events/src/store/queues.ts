@@ -54,6 +54,11 @@ export class QueueStore {
     }
   }
 
+  /** The indexes live a little longer than any queue in them; stale members are dropped when met. */
+  private get indexTtlMs(): number {
+    return this.timeoutMs + 60_000;
+  }
+
   key(kind: 'q' | 'u' | 'r' | 'rall' | 'done', id: string | number): string {
     return `${this.prefix}${kind}:${id}`;
   }
@@ -62,8 +67,7 @@ export class QueueStore {
   async create(descriptor: QueueDescriptor): Promise<string> {
     const id = randomUUID();
     const q = this.key('q', id);
-    // The indexes live a little longer than any queue in them; stale members are dropped when met.
-    const indexTtl = this.timeoutMs + 60_000;
+    const indexTtl = this.indexTtlMs;
     const multi = this.redis
       .multi()
       .hset(q, {
@@ -86,17 +90,6 @@ export class QueueStore {
     return id;
   }
 
-  /** Keeps a user's and realm's indexes alive as long as one of their queues is polled. */
-  async touchIndexes(userId: number, realmId: number): Promise<void> {
-    const ttl = this.timeoutMs + 60_000;
-    await this.redis
-      .multi()
-      .pexpire(this.key('u', userId), ttl)
-      .pexpire(this.key('r', realmId), ttl)
-      .pexpire(this.key('rall', realmId), ttl)
-      .exec();
-  }
-
   async poll(queueId: string, userId: number, lastEventId: number | null, markWaiting: boolean): Promise<PollResult> {
     const raw = await this.redis.confabPoll(
       this.prefix,
@@ -105,6 +98,7 @@ export class QueueStore {
       lastEventId === null ? '' : lastEventId,
       this.timeoutMs,
       markWaiting ? '1' : '0',
+      this.indexTtlMs,
     );
     const status = String(raw[0]);
     if (status !== 'ok') return { status: status as 'bad' | 'pruned' | 'notin' };

@@ -36,7 +36,8 @@ return appended
 /**
  * Starts a poll: checks ownership, acknowledges (prunes) through last_event_id with Zulip's checks, refreshes the
  * queue's lifetime, takes a poll generation and returns the remaining events.
- * ARGV: prefix, queue id, user id, last_event_id ('' = do not prune), ttl ms, mark waiting ('1'/'0').
+ * ARGV: prefix, queue id, user id, last_event_id ('' = do not prune), ttl ms, mark waiting ('1'/'0'), index ttl ms
+ * (the user's and realm's queue indexes live as long as one of their queues is polled).
  * Returns {status, generation, previous waiting generation or '', entries...}; status is ok, bad, pruned, notin.
  */
 export const POLL = `
@@ -47,6 +48,11 @@ if owner == false or owner ~= ARGV[3] then return {'bad'} end
 local ttl = tonumber(ARGV[5])
 redis.call('PEXPIRE', q, ttl)
 redis.call('PEXPIRE', ev, ttl)
+local realm = redis.call('HGET', q, 'realm_id')
+local indexTtl = tonumber(ARGV[7])
+redis.call('PEXPIRE', ARGV[1] .. 'u:' .. owner, indexTtl)
+redis.call('PEXPIRE', ARGV[1] .. 'r:' .. realm, indexTtl)
+redis.call('PEXPIRE', ARGV[1] .. 'rall:' .. realm, indexTtl)
 if ARGV[4] ~= '' then
   local last = tonumber(ARGV[4])
   local pruned = tonumber(redis.call('HGET', q, 'pruned') or '-1')
