@@ -67,6 +67,8 @@ describe('GET /events', () => {
     expectSuccess(response, 'GET', '/events');
     expect(response.body.events).toEqual([]);
     expect(response.body).not.toHaveProperty('queue_id');
+    const extra = await queue.get({ dont_block: true, colour: 'blue' });
+    expect(extra.body.ignored_parameters_unsupported).toEqual(['colour']);
   });
 
   it('says BAD_EVENT_QUEUE_ID for an unknown queue and for another user’s queue', async () => {

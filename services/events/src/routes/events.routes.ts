@@ -6,6 +6,20 @@ import { eventsJson, getEvents } from '../domain/polling.js';
 import { allocateQueue, register } from '../domain/register.js';
 import { queueParams, registerInput, registerParams } from './events.params.js';
 
+const getEventsParams = {
+  queue_id: p.string().optional(),
+  last_event_id: p.int().optional(),
+  dont_block: p.bool().default(false),
+  ...queueParams,
+};
+
+/** `ignored_parameters_unsupported` for an answer written by hand (Zulip lists unknown keys, sorted). */
+function ignoredInQuery(url: string): string[] {
+  const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
+  const keys = new Set(new URLSearchParams(query).keys());
+  return [...keys].filter((key) => !(key in getEventsParams)).sort();
+}
+
 export function eventRoutes(deps: EventsDeps) {
   return [
     route({
@@ -19,13 +33,8 @@ export function eventRoutes(deps: EventsDeps) {
       method: 'GET',
       path: '/events',
       auth: 'user',
-      params: {
-        queue_id: p.string().optional(),
-        last_event_id: p.int().optional(),
-        dont_block: p.bool().default(false),
-        ...queueParams,
-      },
-      async handler({ identity, params, res }) {
+      params: getEventsParams,
+      async handler({ identity, params, req, res }) {
         if (params.queue_id === undefined) {
           // Zulip registers a queue on the fly for a non-blocking poll without one (no initial state).
           if (!params.dont_block) throw invalid("Missing 'queue_id' argument");
@@ -43,7 +52,9 @@ export function eventRoutes(deps: EventsDeps) {
         });
         // The stored JSON goes out as it is (no parse and re-serialise per event); like Zulip, queue_id is echoed
         // only for a queue made by this request.
-        return new RawResponse(200, `{"result":"success","msg":"","events":${eventsJson(events)}}`, {
+        const ignored = ignoredInQuery(req.url);
+        const extra = ignored.length > 0 ? `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}` : '';
+        return new RawResponse(200, `{"result":"success","msg":"","events":${eventsJson(events)}${extra}}`, {
           'Content-Type': 'application/json',
         });
       },
