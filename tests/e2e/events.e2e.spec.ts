@@ -146,6 +146,16 @@ describe('DELETE /events', () => {
     expectError(again, 400, 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queue.queueId}`);
   });
 
+  it('answers a poll waiting on the deleted queue', async () => {
+    const queue = await EventQueue.register(world.as('hamlet'));
+    const waiting = queue.get({});
+    await sleep(300);
+    await queue.delete();
+    const response = await waiting;
+    expectSuccess(response, 'GET', '/events');
+    expect(response.body.events).toEqual([]);
+  });
+
   it('cannot delete another user’s queue', async () => {
     const queue = await EventQueue.register(world.as('othello'));
     const response = await world.as('hamlet').delete('/events', { queue_id: queue.queueId });

@@ -66,6 +66,8 @@ export function eventRoutes(deps: EventsDeps) {
       params: { queue_id: p.string() },
       async handler({ identity, params }) {
         if (!(await deps.store.delete(params.queue_id, identity.userId))) throw badEventQueue(params.queue_id);
+        // A poll still waiting on the queue answers now, as Zulip finishes the handler before collecting the queue.
+        await deps.wakeups.announceSuperseded(params.queue_id, Number.MAX_SAFE_INTEGER);
         return {};
       },
     }),

@@ -36,6 +36,20 @@ export class HttpStateProviders implements StateProviders {
     private readonly log: Logger,
   ) {}
 
+  private cached: { token: string; renewAt: number } | undefined;
+
+  /** The service token, signed again every 30 s rather than per request (signing is costly). */
+  private token(): string {
+    const now = Date.now();
+    if (!this.cached || now >= this.cached.renewAt) {
+      this.cached = {
+        token: signIdentity({ kind: 'service', service: 'events' }, this.secret, 60),
+        renewAt: now + 30_000,
+      };
+    }
+    return this.cached.token;
+  }
+
   private url(base: string, query: StateQuery): string {
     const params = new URLSearchParams({
       queue_id: query.queueId,
@@ -51,7 +65,7 @@ export class HttpStateProviders implements StateProviders {
   }
 
   private async fetchOne(name: string, base: string, query: StateQuery): Promise<Record<string, unknown>> {
-    const token = signIdentity({ kind: 'service', service: 'events' }, this.secret);
+    const token = this.token();
     let response: Response;
     try {
       response = await fetch(this.url(base, query), {
