@@ -16,26 +16,32 @@ const common = { transform, moduleNameMapper, resolver, testPathIgnorePatterns: 
 
 /** @type {import('jest').Config} */
 module.exports = {
+  // Jest reads the timeout globally, not per project: integration and e2e hooks start databases and processes.
+  testTimeout: 60_000,
   projects: [
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{libs,services,gateway}/**/*.spec.ts'],
+      testMatch: ['<rootDir>/{libs,services,gateway,infra}/**/*.spec.ts'],
       testPathIgnorePatterns: [...ignore, '\\.int\\.spec\\.ts$'],
     },
     {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/{libs,services,gateway}/**/*.int.spec.ts'],
-      testTimeout: 60_000,
     },
     {
       ...common,
       displayName: 'e2e',
-      testMatch: ['<rootDir>/tests/e2e/**/*.e2e.spec.ts'],
+      testMatch: ['<rootDir>/tests/e2e/*.e2e.spec.ts'],
       globalSetup: '<rootDir>/tests/e2e/support/global-setup.ts',
       globalTeardown: '<rootDir>/tests/e2e/support/global-teardown.ts',
-      testTimeout: 60_000,
+    },
+    {
+      // Each fault test starts a system of its own (with private PostgreSQL/Redis/RabbitMQ where it breaks them).
+      ...common,
+      displayName: 'faults',
+      testMatch: ['<rootDir>/tests/e2e/faults/*.faults.spec.ts'],
     },
   ],
 };

@@ -4,9 +4,11 @@ import express, { type Request, type Response } from 'express';
 import { createProxyMiddleware, type RequestHandler } from 'http-proxy-middleware';
 import { ConfabError, rateLimited } from '@confab/errors';
 import {
+  collectProcessMetrics,
   healthRoutes,
   notFoundResponse,
   requestContext,
+  requestMetrics,
   sendError,
   type HttpApp,
   type ReadinessCheck,
@@ -16,9 +18,11 @@ import type { Logger } from '@confab/logging';
 import type { Authenticator, RateLimitState } from './auth.js';
 import type { GatewayConfig, ServiceName } from './config.js';
 import { parseBasicAuth } from './credentials.js';
+import type { ApiDocs } from './docs.js';
 import { resolveRoute } from './routing.js';
 
 export interface GatewayDeps {
+  docs?: ApiDocs;
   config: GatewayConfig;
   logger: Logger;
   authenticator: Authenticator;
@@ -101,14 +105,28 @@ export function buildGateway(deps: GatewayDeps): HttpApp {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', false);
+  collectProcessMetrics('gateway');
   app.use(requestContext);
   healthRoutes(app, deps.readiness);
+  app.use(requestMetrics);
+  if (deps.docs) {
+    const docs = deps.docs;
+    app.get('/api/openapi.json', async (_req, res) => {
+      res.locals.route = 'docs';
+      res.json(await docs.document());
+    });
+    app.get('/api/docs', async (_req, res) => {
+      res.locals.route = 'docs';
+      res.type('html').send(await docs.page());
+    });
+  }
 
   app.use(async (req: Request, res: Response) => {
     const queryIndex = req.url.indexOf('?');
     const pathname = queryIndex === -1 ? req.url : req.url.slice(0, queryIndex);
     const target = resolveRoute(pathname);
     if (!target) return notFoundResponse(res);
+    res.locals.route = target.service;
     try {
       const proxy = proxies[target.service];
       if (!proxy) {

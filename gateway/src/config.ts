@@ -24,6 +24,8 @@ const Env = z.object({
   /** Open idle connections kept per service. Default 256. */
   CONFAB_PROXY_MAX_SOCKETS: int(256, 1),
   CONFAB_EVENTS_QUEUE_EXPIRES_MS: int(0, 0),
+  /** Port of the Prometheus /metrics listener, kept off the public port. 0 disables it. Default 9464. */
+  CONFAB_GATEWAY_METRICS_PORT: port(9464),
 });
 
 export type ServiceName = 'settings' | 'messaging' | 'groups' | 'invitations' | 'push' | 'events';
@@ -37,6 +39,7 @@ export interface GatewayConfig extends CommonConfig {
   proxyTimeoutMs: number;
   proxyMaxSockets: number;
   queueExpiresMs: number | undefined;
+  metricsPort: number;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
@@ -60,5 +63,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     proxyTimeoutMs: e.CONFAB_PROXY_TIMEOUT_MS,
     proxyMaxSockets: e.CONFAB_PROXY_MAX_SOCKETS,
     queueExpiresMs: e.CONFAB_EVENTS_QUEUE_EXPIRES_MS || undefined,
+    metricsPort: e.CONFAB_GATEWAY_METRICS_PORT,
   };
 }

@@ -1,11 +1,13 @@
 import { contracts, EventBus } from '@confab/events';
-import { closeOnSignals, exitOnStartupFailure, listen } from '@confab/http';
+import express from 'express';
+import { closeOnSignals, exitOnStartupFailure, listen, metricsRoute } from '@confab/http';
 import { IdentitySigner, signIdentity, type UserIdentity } from '@confab/identity';
 import { createLogger, type Logger } from '@confab/logging';
 import { Redis } from 'ioredis';
 import { buildGateway } from './app.js';
 import { Authenticator, refusal } from './auth.js';
 import { loadConfig } from './config.js';
+import { ApiDocs } from './docs.js';
 
 async function main(): Promise<void> {
   let logger: Logger | undefined;
@@ -53,6 +55,7 @@ async function main(): Promise<void> {
     await bus.start();
 
     const app = buildGateway({
+      docs: new ApiDocs(config.services, config.internalSecret, '0.1.0', log),
       config,
       logger: log,
       authenticator,
@@ -67,8 +70,12 @@ async function main(): Promise<void> {
     });
     const server = await listen(app, config.port);
     log.info({ port: server.port, services: config.services }, 'gateway listening');
+    const metricsApp = express();
+    metricsRoute(metricsApp);
+    const metrics = config.metricsPort ? await listen(metricsApp, config.metricsPort) : undefined;
     closeOnSignals(log, [
       ['http', () => server.close()],
+      ['metrics', async () => metrics?.close()],
       ['event bus', () => bus.close()],
       ['redis', () => redis.quit()],
     ]);

@@ -16,16 +16,42 @@ const basic = (text: string) => `Basic ${Buffer.from(text).toString('base64')}`;
 
 describe('parseBasicAuth', () => {
   it('splits at the first colon and strips whitespace', () => {
-    expect(parseBasicAuth(basic(' iago@zulip.com : key:with:colons '))).toEqual({ email: 'iago@zulip.com', apiKey: 'key:with:colons' });
-    expect(parseBasicAuth(`basic ${Buffer.from('a@b.c:k').toString('base64')}`)).toEqual({ email: 'a@b.c', apiKey: 'k' });
+    expect(parseBasicAuth(basic(' iago@zulip.com : key:with:colons '))).toEqual({
+      email: 'iago@zulip.com',
+      apiKey: 'key:with:colons',
+    });
+    expect(parseBasicAuth(`basic ${Buffer.from('a@b.c:k').toString('base64')}`)).toEqual({
+      email: 'a@b.c',
+      apiKey: 'k',
+    });
   });
 
   it("refuses with Zulip's statuses and texts", () => {
-    expect(refusal(undefined)).toEqual({ status: 401, code: 'UNAUTHORIZED', msg: 'Not logged in: API authentication or user session required' });
-    expect(refusal('Bearer x')).toEqual({ status: 400, code: 'BAD_REQUEST', msg: 'This endpoint requires HTTP basic authentication.' });
-    expect(refusal('Basic')).toEqual({ status: 401, code: 'UNAUTHORIZED', msg: 'Invalid authorization header for basic auth' });
-    expect(refusal('Basic !!!!')).toEqual({ status: 401, code: 'UNAUTHORIZED', msg: 'Invalid authorization header for basic auth' });
-    expect(refusal(basic('no colon here'))).toEqual({ status: 401, code: 'UNAUTHORIZED', msg: 'Invalid authorization header for basic auth' });
+    expect(refusal(undefined)).toEqual({
+      status: 401,
+      code: 'UNAUTHORIZED',
+      msg: 'Not logged in: API authentication or user session required',
+    });
+    expect(refusal('Bearer x')).toEqual({
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: 'This endpoint requires HTTP basic authentication.',
+    });
+    expect(refusal('Basic')).toEqual({
+      status: 401,
+      code: 'UNAUTHORIZED',
+      msg: 'Invalid authorization header for basic auth',
+    });
+    expect(refusal('Basic !!!!')).toEqual({
+      status: 401,
+      code: 'UNAUTHORIZED',
+      msg: 'Invalid authorization header for basic auth',
+    });
+    expect(refusal(basic('no colon here'))).toEqual({
+      status: 401,
+      code: 'UNAUTHORIZED',
+      msg: 'Invalid authorization header for basic auth',
+    });
   });
 });
 

@@ -96,7 +96,11 @@ describe('PATCH /settings', () => {
 
   it('turning enable_drafts_synchronization off is announced with the setting off, for messaging to delete drafts', async () => {
     const cordelia = world.user('cordelia');
-    expectSuccess(await world.as('cordelia').patch('/settings', { enable_drafts_synchronization: false }), 'PATCH', '/settings');
+    expectSuccess(
+      await world.as('cordelia').patch('/settings', { enable_drafts_synchronization: false }),
+      'PATCH',
+      '/settings',
+    );
     const event = await tap.next((e) => e.type === 'user_settings.changed' && e.payload.user_id === cordelia.id);
     expect(event.payload.changed).toEqual(['enable_drafts_synchronization']);
     expect(event.payload.settings.enable_drafts_synchronization).toBe(false);
@@ -110,7 +114,9 @@ describe('PATCH /settings', () => {
   });
 
   it('lists unsupported parameters in ignored_parameters_unsupported and applies the rest', async () => {
-    const response = await world.as('prospero').patch('/settings', { dense_mode: true, color_scheme: 3, zzz_made_up: 'x' });
+    const response = await world
+      .as('prospero')
+      .patch('/settings', { dense_mode: true, color_scheme: 3, zzz_made_up: 'x' });
     expectSuccess(response, 'PATCH', '/settings');
     expect(response.body.ignored_parameters_unsupported).toEqual(['dense_mode', 'zzz_made_up']);
     expect((await initialState(world.user('prospero').id)).user_settings.color_scheme).toBe(3);
@@ -139,7 +145,11 @@ describe('PATCH /settings', () => {
     ['web_animate_image_previews', 'hover', NOT_IN_LIST('web_animate_image_previews')],
     ['web_stream_unreads_count_display_policy', 4, NOT_IN_LIST('web_stream_unreads_count_display_policy')],
     ['automatically_follow_topics_policy', 0, NOT_IN_LIST('automatically_follow_topics_policy')],
-    ['automatically_unmute_topics_in_muted_streams_policy', 5, NOT_IN_LIST('automatically_unmute_topics_in_muted_streams_policy')],
+    [
+      'automatically_unmute_topics_in_muted_streams_policy',
+      5,
+      NOT_IN_LIST('automatically_unmute_topics_in_muted_streams_policy'),
+    ],
     ['resolved_topic_notice_auto_read_policy', 'sometimes', 'Invalid resolved_topic_notice_auto_read_policy'],
     ['timezone', 'Mars/Olympus', 'Invalid timezone: Value error, Not a recognized time zone'],
     ['timezone', 'america/new_york', 'Invalid timezone: Value error, Not a recognized time zone'],
@@ -148,14 +158,23 @@ describe('PATCH /settings', () => {
     ['email_notifications_batching_period_seconds', 0, 'Invalid email batching period: 0 seconds'],
     ['email_notifications_batching_period_seconds', -5, 'Invalid email batching period: -5 seconds'],
     ['email_notifications_batching_period_seconds', 604801, 'Invalid email batching period: 604801 seconds'],
-    ['email_notifications_batching_period_seconds', 1.5, 'email_notifications_batching_period_seconds is not an integer'],
+    [
+      'email_notifications_batching_period_seconds',
+      1.5,
+      'email_notifications_batching_period_seconds is not an integer',
+    ],
     ['enter_sends', 'yes', 'enter_sends is not valid JSON'],
     ['high_contrast_mode', 1, 'high_contrast_mode is not a boolean'],
     ['web_font_size_px', -1, 'web_font_size_px is too small'],
   ])('refuses %s=%j with %j and changes nothing', async (name, value, msg) => {
     const user = world.user('shiva');
     const before = (await initialState(user.id)).user_settings;
-    expectError(await world.as('shiva').patch('/settings', { [name]: value, enter_sends: name === 'enter_sends' ? value : true }), 400, 'BAD_REQUEST', msg);
+    expectError(
+      await world.as('shiva').patch('/settings', { [name]: value, enter_sends: name === 'enter_sends' ? value : true }),
+      400,
+      'BAD_REQUEST',
+      msg,
+    );
     expect((await initialState(user.id)).user_settings).toEqual(before);
   });
 
@@ -179,7 +198,12 @@ describe('PATCH /settings', () => {
   });
 
   it('does not accept bots', async () => {
-    expectError(await world.as('default-bot').patch('/settings', { color_scheme: 2 }), 400, 'BAD_REQUEST', 'This endpoint does not accept bot requests.');
+    expectError(
+      await world.as('default-bot').patch('/settings', { color_scheme: 2 }),
+      400,
+      'BAD_REQUEST',
+      'This endpoint does not accept bot requests.',
+    );
   });
 
   it('requires authentication', async () => {
@@ -216,7 +240,9 @@ describe('initial state (GET /internal/users/{user_id}/initial-state)', () => {
       send_read_receipts: true,
       timezone: '',
     });
-    expect(state.user_settings.available_notification_sounds).toEqual(expect.arrayContaining(['zulip', 'ding', 'chime']));
+    expect(state.user_settings.available_notification_sounds).toEqual(
+      expect.arrayContaining(['zulip', 'ding', 'chime']),
+    );
     expect(state.user_settings.emojiset_choices).toEqual([
       { key: 'google', text: 'Google' },
       { key: 'twitter', text: 'Twitter' },

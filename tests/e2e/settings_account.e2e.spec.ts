@@ -54,9 +54,16 @@ describe('PATCH /settings new_password', () => {
     w.anonymous().post('/fetch_api_key', { username: w.user(name).email, password });
 
   it('needs the old password', async () => {
-    expectError(await world.as('hamlet').patch('/settings', { new_password: 'a perfectly good passphrase' }), 400, 'BAD_REQUEST', 'Wrong password!');
     expectError(
-      await world.as('hamlet').patch('/settings', { old_password: 'not-it', new_password: 'a perfectly good passphrase' }),
+      await world.as('hamlet').patch('/settings', { new_password: 'a perfectly good passphrase' }),
+      400,
+      'BAD_REQUEST',
+      'Wrong password!',
+    );
+    expectError(
+      await world
+        .as('hamlet')
+        .patch('/settings', { old_password: 'not-it', new_password: 'a perfectly good passphrase' }),
       400,
       'BAD_REQUEST',
       'Wrong password!',
@@ -65,21 +72,34 @@ describe('PATCH /settings new_password', () => {
 
   it('refuses weak passwords and keeps the old one', async () => {
     for (const weak of ['abc12', 'password', 'qwerty123']) {
-      expectError(await world.as('prospero').patch('/settings', { old_password: DEV_PASSWORD, new_password: weak }), 400, 'BAD_REQUEST', 'New password is too weak!');
+      expectError(
+        await world.as('prospero').patch('/settings', { old_password: DEV_PASSWORD, new_password: weak }),
+        400,
+        'BAD_REQUEST',
+        'New password is too weak!',
+      );
     }
     expect((await login(world, 'prospero', DEV_PASSWORD)).status).toBe(200);
   });
 
   it('changes the password: the new one logs in, the old one no longer does, API keys keep working', async () => {
-    const response = await world.as('hamlet').patch('/settings', { old_password: DEV_PASSWORD, new_password: 'Elsinore ramparts at midnight' });
+    const response = await world
+      .as('hamlet')
+      .patch('/settings', { old_password: DEV_PASSWORD, new_password: 'Elsinore ramparts at midnight' });
     expectSuccess(response, 'PATCH', '/settings');
     expect((await login(world, 'hamlet', 'Elsinore ramparts at midnight')).status).toBe(200);
-    expectError(await login(world, 'hamlet', DEV_PASSWORD), 401, 'AUTHENTICATION_FAILED', 'Your username or password is incorrect');
+    expectError(
+      await login(world, 'hamlet', DEV_PASSWORD),
+      401,
+      'AUTHENTICATION_FAILED',
+      'Your username or password is incorrect',
+    );
     expect((await world.as('hamlet').get('/users/me')).status).toBe(200);
   });
 
   it('counts wrong old passwords against the login limit', async () => {
-    const attempt = () => world.as('othello').patch('/settings', { old_password: 'guess', new_password: 'a perfectly good passphrase' });
+    const attempt = () =>
+      world.as('othello').patch('/settings', { old_password: 'guess', new_password: 'a perfectly good passphrase' });
     for (let i = 0; i < 5; i++) expectError(await attempt(), 400, 'BAD_REQUEST', 'Wrong password!');
     const limited = await attempt();
     expect(limited.status).toBe(400);

@@ -1,12 +1,14 @@
-import { createServer, type Server } from 'node:http';
 import type { World } from '@confab/devkit';
 import { EventTap } from './support/events';
 import { expectError, expectSuccess } from './support/expect';
 import { initialState } from './support/internal';
 import { newWorld } from './support/system';
-import { SettingsVariant } from './support/variant';
 
-const settingsOf = async (world: World, name: Parameters<World['user']>[0]) => (await initialState(world.user(name).id)).user_settings;
+// The first request to a freshly started settings process warms its database client up (about 2 s).
+jest.setTimeout(30_000);
+
+const settingsOf = async (world: World, name: Parameters<World['user']>[0]) =>
+  (await initialState(world.user(name).id)).user_settings;
 
 describe('PATCH /settings with target_users', () => {
   let world: World;
@@ -24,7 +26,10 @@ describe('PATCH /settings with target_users', () => {
     });
     expectError(response, 400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
     expectError(
-      await world.as('shiva').patch('/settings', { target_users: { user_ids: [world.user('cordelia').id], skip_if_already_edited: false }, color_scheme: 2 }),
+      await world.as('shiva').patch('/settings', {
+        target_users: { user_ids: [world.user('cordelia').id], skip_if_already_edited: false },
+        color_scheme: 2,
+      }),
       400,
       'UNAUTHORIZED_PRINCIPAL',
       'Must be an organization administrator',
@@ -33,8 +38,16 @@ describe('PATCH /settings with target_users', () => {
   });
 
   it('needs user_ids or group_ids', async () => {
-    for (const target_users of [{ skip_if_already_edited: true }, { user_ids: [], group_ids: [], skip_if_already_edited: true }]) {
-      expectError(await world.as('iago').patch('/settings', { target_users, color_scheme: 2 }), 400, 'BAD_REQUEST', 'Either user_ids or group_ids must be provided.');
+    for (const target_users of [
+      { skip_if_already_edited: true },
+      { user_ids: [], group_ids: [], skip_if_already_edited: true },
+    ]) {
+      expectError(
+        await world.as('iago').patch('/settings', { target_users, color_scheme: 2 }),
+        400,
+        'BAD_REQUEST',
+        'Either user_ids or group_ids must be provided.',
+      );
     }
   });
 
@@ -49,7 +62,12 @@ describe('PATCH /settings with target_users', () => {
       { enable_marketing_emails: false },
       { allow_private_data_export: true },
     ]) {
-      expectError(await world.as('iago').patch('/settings', { target_users, ...extra }), 400, 'BAD_REQUEST', 'Cannot change this setting for other users.');
+      expectError(
+        await world.as('iago').patch('/settings', { target_users, ...extra }),
+        400,
+        'BAD_REQUEST',
+        'Cannot change this setting for other users.',
+      );
     }
   });
 
@@ -57,7 +75,10 @@ describe('PATCH /settings with target_users', () => {
     const other = await newWorld();
     for (const id of [999999, 3000000000, other.user('hamlet').id]) {
       expectError(
-        await world.as('iago').patch('/settings', { target_users: { user_ids: [world.user('hamlet').id, id], skip_if_already_edited: false }, color_scheme: 2 }),
+        await world.as('iago').patch('/settings', {
+          target_users: { user_ids: [world.user('hamlet').id, id], skip_if_already_edited: false },
+          color_scheme: 2,
+        }),
         400,
         'BAD_REQUEST',
         `Invalid user ID: ${id}`,
@@ -87,83 +108,101 @@ describe('PATCH /settings with target_users', () => {
 
   it('with skip_if_already_edited, leaves alone users who chose the value themselves', async () => {
     expectSuccess(await world.as('othello').patch('/settings', { user_list_style: 2 }), 'PATCH', '/settings');
-    const target = (skip: boolean) => ({ user_ids: [world.user('othello').id, world.user('shiva').id], skip_if_already_edited: skip });
-    expectSuccess(await world.as('desdemona').patch('/settings', { target_users: target(true), user_list_style: 1, emojiset: 'text' }), 'PATCH', '/settings');
+    const target = (skip: boolean) => ({
+      user_ids: [world.user('othello').id, world.user('shiva').id],
+      skip_if_already_edited: skip,
+    });
+    expectSuccess(
+      await world
+        .as('desdemona')
+        .patch('/settings', { target_users: target(true), user_list_style: 1, emojiset: 'text' }),
+      'PATCH',
+      '/settings',
+    );
     expect(await settingsOf(world, 'othello')).toMatchObject({ user_list_style: 2, emojiset: 'text' });
     expect(await settingsOf(world, 'shiva')).toMatchObject({ user_list_style: 1, emojiset: 'text' });
     // An administrator's earlier bulk change does not count as the user's own choice.
-    expectSuccess(await world.as('iago').patch('/settings', { target_users: target(true), user_list_style: 3 }), 'PATCH', '/settings');
+    expectSuccess(
+      await world.as('iago').patch('/settings', { target_users: target(true), user_list_style: 3 }),
+      'PATCH',
+      '/settings',
+    );
     expect((await settingsOf(world, 'shiva')).user_list_style).toBe(3);
-    expectSuccess(await world.as('desdemona').patch('/settings', { target_users: target(false), user_list_style: 1 }), 'PATCH', '/settings');
+    expectSuccess(
+      await world.as('desdemona').patch('/settings', { target_users: target(false), user_list_style: 1 }),
+      'PATCH',
+      '/settings',
+    );
     expect((await settingsOf(world, 'othello')).user_list_style).toBe(1);
   });
 
   it('publishes nothing for users whose value is already the requested one', async () => {
     const polonius = world.user('polonius');
     const target_users = { user_ids: [polonius.id], skip_if_already_edited: false };
-    expectSuccess(await world.as('iago').patch('/settings', { target_users, demote_inactive_streams: 2 }), 'PATCH', '/settings');
+    expectSuccess(
+      await world.as('iago').patch('/settings', { target_users, demote_inactive_streams: 2 }),
+      'PATCH',
+      '/settings',
+    );
     await tap.next((e) => e.payload.user_id === polonius.id);
-    expectSuccess(await world.as('iago').patch('/settings', { target_users, demote_inactive_streams: 2 }), 'PATCH', '/settings');
+    expectSuccess(
+      await world.as('iago').patch('/settings', { target_users, demote_inactive_streams: 2 }),
+      'PATCH',
+      '/settings',
+    );
     expect(await tap.collect((e) => e.payload.user_id === polonius.id, 600)).toHaveLength(1);
   });
 });
 
-/**
- * The groups service's internal API as settings calls it (`GET /internal/groups/members?realm_id&group_ids`),
- * stubbed on 127.0.0.1: this branch's system has no groups service answering it yet.
- */
+/** `group_ids` are resolved to active members (through subgroups) by the groups service. */
 describe('PATCH /settings with target_users.group_ids', () => {
   let world: World;
-  let groups: Server;
-  let variant: SettingsVariant;
-  const requests: URL[] = [];
-  let members: Record<number, number[]> = {};
+  let outer: number;
+  let inner: number;
 
   beforeAll(async () => {
     world = await newWorld();
-    members = { 41: [world.user('hamlet').id, world.user('default-bot').id], 42: [world.user('cordelia').id, world.user('hamlet').id] };
-    groups = createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://stub');
-      requests.push(url);
-      const ids = JSON.parse(url.searchParams.get('group_ids') ?? '[]') as number[];
-      const unknown = ids.find((id) => !(id in members));
-      res.setHeader('content-type', 'application/json');
-      if (url.pathname !== '/internal/groups/members' || url.searchParams.get('realm_id') !== String(world.realm.realm_id)) {
-        res.writeHead(404).end(JSON.stringify({ result: 'error', msg: 'Not Found', code: 'NOT_FOUND' }));
-      } else if (unknown !== undefined) {
-        res.writeHead(400).end(JSON.stringify({ result: 'error', msg: `Invalid user group ID: ${unknown}`, code: 'BAD_REQUEST' }));
-      } else {
-        res.end(JSON.stringify({ result: 'success', msg: '', user_ids: [...new Set(ids.flatMap((id) => members[id]!))] }));
-      }
-    });
-    await new Promise<void>((resolve) => groups.listen(0, '127.0.0.1', resolve));
-    const address = groups.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    variant = await SettingsVariant.start({ GROUPS_URL: `http://127.0.0.1:${port}` });
-  });
-  afterAll(async () => {
-    await variant.stop();
-    await new Promise((resolve) => groups.close(resolve));
+    const create = async (name: string, members: number[], subgroups: number[] = []) => {
+      const response = await world
+        .as('iago')
+        .post('/user_groups/create', { name, description: name, members, subgroups });
+      expect(response.status).toBe(200);
+      return response.body.group_id as number;
+    };
+    inner = await create('inner circle', [world.user('cordelia').id, world.user('default-bot').id]);
+    outer = await create('outer circle', [world.user('hamlet').id], [inner]);
   });
 
-  it("applies to the groups' members (with the listed users), never to bots", async () => {
-    const response = await variant.as(world, 'iago').patch('/settings', {
-      target_users: { user_ids: [world.user('othello').id], group_ids: [41, 42], skip_if_already_edited: false },
+  it("applies to the groups' members through subgroups (with the listed users), never to bots", async () => {
+    const response = await world.as('iago').patch('/settings', {
+      target_users: { user_ids: [world.user('othello').id], group_ids: [outer], skip_if_already_edited: false },
       translate_emoticons: true,
     });
     expectSuccess(response, 'PATCH', '/settings');
-    const last = requests[requests.length - 1]!;
-    expect(JSON.parse(last.searchParams.get('group_ids')!)).toEqual([41, 42]);
-    for (const name of ['hamlet', 'cordelia', 'othello'] as const) expect((await settingsOf(world, name)).translate_emoticons).toBe(true);
-    for (const name of ['default-bot', 'prospero'] as const) expect((await settingsOf(world, name)).translate_emoticons).toBe(false);
+    for (const name of ['hamlet', 'cordelia', 'othello'] as const)
+      expect((await settingsOf(world, name)).translate_emoticons).toBe(true);
+    for (const name of ['default-bot', 'prospero'] as const)
+      expect((await settingsOf(world, name)).translate_emoticons).toBe(false);
   });
 
-  it("passes the groups service's refusal of an unknown group on", async () => {
-    const response = await variant.as(world, 'iago').patch('/settings', {
-      target_users: { group_ids: [41, 77], skip_if_already_edited: false },
+  it("passes the groups service's refusal of an unknown group on, and changes nothing", async () => {
+    const response = await world.as('iago').patch('/settings', {
+      target_users: { group_ids: [inner, 999999], skip_if_already_edited: false },
       translate_emoticons: false,
     });
-    expectError(response, 400, 'BAD_REQUEST', 'Invalid user group ID: 77');
-    expect((await settingsOf(world, 'hamlet')).translate_emoticons).toBe(true);
+    expectError(response, 400, 'BAD_REQUEST', 'Invalid user group ID: 999999');
+    expect((await settingsOf(world, 'cordelia')).translate_emoticons).toBe(true);
+  });
+
+  it("refuses another organization's group", async () => {
+    const other = await newWorld();
+    const foreign = await other
+      .as('iago')
+      .post('/user_groups/create', { name: 'theirs', description: 'x', members: [] });
+    const response = await world.as('iago').patch('/settings', {
+      target_users: { group_ids: [foreign.body.group_id], skip_if_already_edited: false },
+      translate_emoticons: false,
+    });
+    expectError(response, 400, 'BAD_REQUEST', `Invalid user group ID: ${foreign.body.group_id}`);
   });
 });

@@ -25,7 +25,10 @@ describe('PATCH /user_groups/{user_group_id}', () => {
       name: 'renamed',
       description: 'New description',
       can_mention_group: { new: sys['role:members'] },
-      can_join_group: { new: { direct_members: [id('othello')], direct_subgroups: [sys['role:moderators']] }, old: sys['role:nobody'] },
+      can_join_group: {
+        new: { direct_members: [id('othello')], direct_subgroups: [sys['role:moderators']] },
+        old: sys['role:nobody'],
+      },
     });
     expectSuccess(response, 'PATCH', path);
     expect(await getGroup(world, groupId)).toMatchObject({
@@ -38,15 +41,35 @@ describe('PATCH /user_groups/{user_group_id}', () => {
 
   it('says No new data supplied when nothing is given', async () => {
     const groupId = await hamletsGroup('no data');
-    expectError(await world.as('hamlet').patch(`/user_groups/${groupId}`, {}), 400, 'BAD_REQUEST', 'No new data supplied');
+    expectError(
+      await world.as('hamlet').patch(`/user_groups/${groupId}`, {}),
+      400,
+      'BAD_REQUEST',
+      'No new data supplied',
+    );
   });
 
   it('says Invalid user group for unknown groups and groups of other organizations', async () => {
-    expectError(await world.as('iago').patch('/user_groups/999999', { name: 'x' }), 400, 'BAD_REQUEST', 'Invalid user group');
-    expectError(await world.as('iago').patch('/user_groups/99999999999', { name: 'x' }), 400, 'BAD_REQUEST', 'Invalid user group');
+    expectError(
+      await world.as('iago').patch('/user_groups/999999', { name: 'x' }),
+      400,
+      'BAD_REQUEST',
+      'Invalid user group',
+    );
+    expectError(
+      await world.as('iago').patch('/user_groups/99999999999', { name: 'x' }),
+      400,
+      'BAD_REQUEST',
+      'Invalid user group',
+    );
     const other = await newWorld();
     const theirs = await createGroup(other.as('iago'), 'theirs');
-    expectError(await world.as('iago').patch(`/user_groups/${theirs}`, { name: 'x' }), 400, 'BAD_REQUEST', 'Invalid user group');
+    expectError(
+      await world.as('iago').patch(`/user_groups/${theirs}`, { name: 'x' }),
+      400,
+      'BAD_REQUEST',
+      'Invalid user group',
+    );
   });
 
   it('never edits system groups, not even for owners', async () => {
@@ -63,12 +86,24 @@ describe('PATCH /user_groups/{user_group_id}', () => {
   it('lets whoever can_manage_group names, administrators and can_manage_all_groups (owners) edit, nobody else', async () => {
     const groupId = await hamletsGroup('managed');
     const path = `/user_groups/${groupId}`;
-    expectError(await world.as('othello').patch(path, { description: 'by othello' }), 400, 'BAD_REQUEST', 'Insufficient permission');
-    expectError(await world.as('shiva').patch(path, { description: 'by shiva' }), 400, 'BAD_REQUEST', 'Insufficient permission');
+    expectError(
+      await world.as('othello').patch(path, { description: 'by othello' }),
+      400,
+      'BAD_REQUEST',
+      'Insufficient permission',
+    );
+    expectError(
+      await world.as('shiva').patch(path, { description: 'by shiva' }),
+      400,
+      'BAD_REQUEST',
+      'Insufficient permission',
+    );
     expectSuccess(await world.as('iago').patch(path, { description: 'by iago' }), 'PATCH', path);
     expectSuccess(await world.as('desdemona').patch(path, { description: 'by desdemona' }), 'PATCH', path);
     expectSuccess(
-      await world.as('hamlet').patch(path, { can_manage_group: { new: { direct_members: [id('hamlet'), id('othello')], direct_subgroups: [] } } }),
+      await world.as('hamlet').patch(path, {
+        can_manage_group: { new: { direct_members: [id('hamlet'), id('othello')], direct_subgroups: [] } },
+      }),
       'PATCH',
       path,
     );
@@ -79,20 +114,47 @@ describe('PATCH /user_groups/{user_group_id}', () => {
   it('lets bots edit groups they may manage (feature level 496) and refuses guests', async () => {
     const groupId = await hamletsGroup('bot managed');
     const path = `/user_groups/${groupId}`;
-    expectError(await world.as('default-bot').patch(path, { description: 'by bot' }), 400, 'BAD_REQUEST', 'Insufficient permission');
-    await world.as('hamlet').patch(path, { can_manage_group: { new: { direct_members: [id('hamlet'), id('default-bot')], direct_subgroups: [] } } });
+    expectError(
+      await world.as('default-bot').patch(path, { description: 'by bot' }),
+      400,
+      'BAD_REQUEST',
+      'Insufficient permission',
+    );
+    await world.as('hamlet').patch(path, {
+      can_manage_group: { new: { direct_members: [id('hamlet'), id('default-bot')], direct_subgroups: [] } },
+    });
     expectSuccess(await world.as('default-bot').patch(path, { description: 'by bot' }), 'PATCH', path);
     expect((await getGroup(world, groupId)).description).toBe('by bot');
-    expectError(await world.as('polonius').patch(path, { description: 'by guest' }), 400, 'BAD_REQUEST', 'Not allowed for guest users');
+    expectError(
+      await world.as('polonius').patch(path, { description: 'by guest' }),
+      400,
+      'BAD_REQUEST',
+      'Not allowed for guest users',
+    );
   });
 
   it('refuses a name that is taken or invalid', async () => {
     const groupId = await hamletsGroup('first name');
     await hamletsGroup('second name');
     const path = `/user_groups/${groupId}`;
-    expectError(await world.as('hamlet').patch(path, { name: 'second name' }), 400, 'BAD_REQUEST', "User group 'second name' already exists.");
-    expectError(await world.as('hamlet').patch(path, { name: 'role:mine' }), 400, 'BAD_REQUEST', "User group name cannot start with 'role:'.");
-    expectError(await world.as('hamlet').patch(path, { name: '' }), 400, 'BAD_REQUEST', "User group name can't be empty!");
+    expectError(
+      await world.as('hamlet').patch(path, { name: 'second name' }),
+      400,
+      'BAD_REQUEST',
+      "User group 'second name' already exists.",
+    );
+    expectError(
+      await world.as('hamlet').patch(path, { name: 'role:mine' }),
+      400,
+      'BAD_REQUEST',
+      "User group name cannot start with 'role:'.",
+    );
+    expectError(
+      await world.as('hamlet').patch(path, { name: '' }),
+      400,
+      'BAD_REQUEST',
+      "User group name can't be empty!",
+    );
     // Renaming to the current name is no change at all.
     expectSuccess(await world.as('hamlet').patch(path, { name: 'first name' }), 'PATCH', path);
   });
@@ -105,9 +167,14 @@ describe('PATCH /user_groups/{user_group_id}', () => {
         description: 'not applied',
         can_mention_group: { new: sys['role:members'], old: sys['role:moderators'] },
       });
-      expectError(response, 400, 'EXPECTATION_MISMATCH', "'old' value does not match the expected value.", { field_name: 'old' });
+      expectError(response, 400, 'EXPECTATION_MISMATCH', "'old' value does not match the expected value.", {
+        field_name: 'old',
+      });
       // All or nothing: the description stayed too.
-      expect(await getGroup(world, groupId)).toMatchObject({ can_mention_group: sys['role:everyone'], description: 'The cas group.' });
+      expect(await getGroup(world, groupId)).toMatchObject({
+        can_mention_group: sys['role:everyone'],
+        description: 'The cas group.',
+      });
     });
 
     it('compares anonymous groups as sets, a lone subgroup being that group', async () => {
@@ -121,20 +188,35 @@ describe('PATCH /user_groups/{user_group_id}', () => {
             new: sys['role:members'],
             old: { direct_members: [id('cordelia'), id('othello')], direct_subgroups: [sys['role:moderators']] },
           },
-          can_mention_group: { new: sys['role:nobody'], old: { direct_members: [], direct_subgroups: [sys['role:everyone']] } },
+          can_mention_group: {
+            new: sys['role:nobody'],
+            old: { direct_members: [], direct_subgroups: [sys['role:everyone']] },
+          },
         }),
         'PATCH',
         path,
       );
-      expect(await getGroup(world, groupId)).toMatchObject({ can_join_group: sys['role:members'], can_mention_group: sys['role:nobody'] });
+      expect(await getGroup(world, groupId)).toMatchObject({
+        can_join_group: sys['role:members'],
+        can_mention_group: sys['role:nobody'],
+      });
     });
 
     it('lets exactly one of many concurrent updates with the same old value win', async () => {
       const groupId = await hamletsGroup('contended');
       const path = `/user_groups/${groupId}`;
-      const candidates = ['role:members', 'role:moderators', 'role:administrators', 'role:fullmembers', 'role:nobody', 'role:owners'];
+      const candidates = [
+        'role:members',
+        'role:moderators',
+        'role:administrators',
+        'role:fullmembers',
+        'role:nobody',
+        'role:owners',
+      ];
       const attempts = candidates.map((name, i) =>
-        world.as(i % 2 === 0 ? 'hamlet' : 'iago').patch(path, { can_join_group: { new: sys[name], old: sys['role:nobody'] } }),
+        world
+          .as(i % 2 === 0 ? 'hamlet' : 'iago')
+          .patch(path, { can_join_group: { new: sys[name], old: sys['role:nobody'] } }),
       );
       const responses = await Promise.all(attempts);
       // role:nobody is the current value: that request changes nothing and always succeeds, so leave it out.
@@ -142,7 +224,8 @@ describe('PATCH /user_groups/{user_group_id}', () => {
       const winners = contenders.filter((r) => r.status === 200);
       const losers = contenders.filter((r) => r.status !== 200);
       expect(winners).toHaveLength(1);
-      for (const loser of losers) expectError(loser, 400, 'EXPECTATION_MISMATCH', "'old' value does not match the expected value.");
+      for (const loser of losers)
+        expectError(loser, 400, 'EXPECTATION_MISMATCH', "'old' value does not match the expected value.");
       const winner = candidates.filter((n) => n !== 'role:nobody')[contenders.indexOf(winners[0]!)]!;
       expect((await getGroup(world, groupId)).can_join_group).toBe(sys[winner]);
     });
@@ -159,7 +242,11 @@ describe('PATCH /user_groups/{user_group_id}', () => {
           `'can_manage_group' setting cannot be set to '${name}' group.`,
         );
       }
-      expectSuccess(await world.as('hamlet').patch(path, { can_manage_group: { new: sys['role:members'] } }), 'PATCH', path);
+      expectSuccess(
+        await world.as('hamlet').patch(path, { can_manage_group: { new: sys['role:members'] } }),
+        'PATCH',
+        path,
+      );
     });
 
     it('refuses role:internet and role:owners for can_mention_group', async () => {
@@ -172,27 +259,49 @@ describe('PATCH /user_groups/{user_group_id}', () => {
           `'can_mention_group' setting cannot be set to '${name}' group.`,
         );
       }
-      expectSuccess(await world.as('hamlet').patch(path, { can_mention_group: { new: sys['role:nobody'] } }), 'PATCH', path);
-      expectSuccess(await world.as('hamlet').patch(path, { can_mention_group: { new: sys['role:administrators'] } }), 'PATCH', path);
+      expectSuccess(
+        await world.as('hamlet').patch(path, { can_mention_group: { new: sys['role:nobody'] } }),
+        'PATCH',
+        path,
+      );
+      expectSuccess(
+        await world.as('hamlet').patch(path, { can_mention_group: { new: sys['role:administrators'] } }),
+        'PATCH',
+        path,
+      );
     });
   });
 
   it('refuses unknown users and groups inside anonymous values', async () => {
     const path = `/user_groups/${await hamletsGroup('anonymous checks')}`;
     expectError(
-      await world.as('hamlet').patch(path, { can_join_group: { new: { direct_members: [id('othello'), 999999], direct_subgroups: [] } } }),
+      await world
+        .as('hamlet')
+        .patch(path, { can_join_group: { new: { direct_members: [id('othello'), 999999], direct_subgroups: [] } } }),
       400,
       'BAD_REQUEST',
       'Invalid user ID: 999999',
     );
     expectError(
-      await world.as('hamlet').patch(path, { can_join_group: { new: { direct_members: [id('othello')], direct_subgroups: [888888] } } }),
+      await world
+        .as('hamlet')
+        .patch(path, { can_join_group: { new: { direct_members: [id('othello')], direct_subgroups: [888888] } } }),
       400,
       'BAD_REQUEST',
       'Invalid user group ID: 888888',
     );
-    expectError(await world.as('hamlet').patch(path, { can_join_group: { new: 888888 } }), 400, 'BAD_REQUEST', 'Invalid user group');
-    expectError(await world.as('hamlet').patch(path, { can_join_group: { old: 1 } }), 400, 'BAD_REQUEST', 'Missing \'can_join_group["new"]\' argument');
+    expectError(
+      await world.as('hamlet').patch(path, { can_join_group: { new: 888888 } }),
+      400,
+      'BAD_REQUEST',
+      'Invalid user group',
+    );
+    expectError(
+      await world.as('hamlet').patch(path, { can_join_group: { old: 1 } }),
+      400,
+      'BAD_REQUEST',
+      'Missing \'can_join_group["new"]\' argument',
+    );
     expectError(
       await world.as('hamlet').patch(path, { can_join_group: { new: 1, extra: 2 } }),
       400,
@@ -220,20 +329,42 @@ describe('PATCH /user_groups/{user_group_id}', () => {
       const path = `/user_groups/${groupId}`;
       await world.as('hamlet').post(`${path}/deactivate`);
       expectSuccess(
-        await world.as('hamlet').patch(path, { name: 'dormant renamed', description: 'still editable', can_mention_group: { new: sys['role:members'] } }),
+        await world.as('hamlet').patch(path, {
+          name: 'dormant renamed',
+          description: 'still editable',
+          can_mention_group: { new: sys['role:members'] },
+        }),
         'PATCH',
         path,
       );
-      expect(await getGroup(world, groupId)).toMatchObject({ name: 'dormant renamed', description: 'still editable', deactivated: true });
+      expect(await getGroup(world, groupId)).toMatchObject({
+        name: 'dormant renamed',
+        description: 'still editable',
+        deactivated: true,
+      });
       const user = `/user_groups/${await hamletsGroup('user of dormant')}`;
-      expectError(await world.as('hamlet').patch(user, { can_mention_group: { new: groupId } }), 400, 'BAD_REQUEST', 'User group is deactivated.');
       expectError(
-        await world.as('hamlet').patch(user, { can_mention_group: { new: { direct_members: [id('hamlet')], direct_subgroups: [groupId] } } }),
+        await world.as('hamlet').patch(user, { can_mention_group: { new: groupId } }),
         400,
         'BAD_REQUEST',
         'User group is deactivated.',
       );
-      expectError(await world.as('hamlet').post('/user_groups/create', { name: 'n2', description: '', members: [], can_join_group: groupId }), 400, 'BAD_REQUEST', 'User group is deactivated.');
+      expectError(
+        await world
+          .as('hamlet')
+          .patch(user, { can_mention_group: { new: { direct_members: [id('hamlet')], direct_subgroups: [groupId] } } }),
+        400,
+        'BAD_REQUEST',
+        'User group is deactivated.',
+      );
+      expectError(
+        await world
+          .as('hamlet')
+          .post('/user_groups/create', { name: 'n2', description: '', members: [], can_join_group: groupId }),
+        400,
+        'BAD_REQUEST',
+        'User group is deactivated.',
+      );
       await world.as('hamlet').patch(path, { deactivated: false });
       expectSuccess(await world.as('hamlet').patch(user, { can_mention_group: { new: groupId } }), 'PATCH', user);
     });

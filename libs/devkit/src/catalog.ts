@@ -108,6 +108,11 @@ function present(spec: ProcessSpec): boolean {
   return existsSync(join(REPO_ROOT, spec.dir, 'src', spec.entry.replace(/^dist\//, '').replace(/\.js$/, '.ts')));
 }
 
+/** Every planned process, whether or not its package exists yet (the deployment manifests cover them all). */
+export function plannedProcesses(): readonly ProcessSpec[] {
+  return ALL;
+}
+
 export function processes(): ProcessSpec[] {
   return ALL.filter(present);
 }

@@ -5,3 +5,4 @@ export * from './devorg.js';
 export * from './infra.js';
 export * from './processes.js';
 export * from './stack.js';
+export * from './private-infra.js';

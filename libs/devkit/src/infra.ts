@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { connect as netConnect } from 'node:net';
+import { connect as netConnect, createServer } from 'node:net';
 
 /** Addresses of PostgreSQL (base URL without a database), Redis and RabbitMQ. */
 export interface Infrastructure {
@@ -27,6 +27,19 @@ export function portOpen(host: string, port: number, timeoutMs = 1000): Promise<
     socket.setTimeout(timeoutMs, () => done(false));
     socket.once('connect', () => done(true));
     socket.once('error', () => done(false));
+  });
+}
+
+/** A TCP port nothing listens on right now (for processes and servers started by tests and the dev stack). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
   });
 }
 

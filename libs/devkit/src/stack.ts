@@ -1,11 +1,10 @@
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { connect } from 'amqplib';
 import { signIdentity } from '@confab/identity';
 import { databaseServices, processes, type ProcessSpec } from './catalog.js';
 import { createDatabase, databaseUrl, dropDatabase, migrate } from './databases.js';
-import type { Infrastructure } from './infra.js';
+import { freePort, type Infrastructure } from './infra.js';
 import { ManagedProcess, waitReady } from './processes.js';
 
 export interface StackOptions {
@@ -22,18 +21,6 @@ export interface StackOptions {
 }
 
 export const DEV_INTERNAL_SECRET = 'confab-dev-internal-secret-change-me';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface ProcessDescription {
   name: string;
@@ -64,6 +51,8 @@ export class Stack {
   readonly processes = new Map<string, ManagedProcess>();
   info!: StackInfo;
   private databaseNames: string[] = [];
+  /** Where the gateway serves Prometheus metrics (test runs only). */
+  gatewayMetricsUrl: string | undefined;
 
   constructor(private readonly options: StackOptions) {}
 
@@ -145,6 +134,10 @@ export class Stack {
     portEnv: Record<string, string>,
   ): Promise<void> {
     const env = { ...common, ...(spec.portEnv ? { [spec.portEnv]: portEnv[spec.name]! } : {}) };
+    if (spec.name === 'gateway' && this.options.ports === 'random') {
+      env.CONFAB_GATEWAY_METRICS_PORT = String(await freePort());
+      this.gatewayMetricsUrl = `http://127.0.0.1:${env.CONFAB_GATEWAY_METRICS_PORT}`;
+    }
     const logFile = join(this.options.logDir, `${spec.name}.log`);
     const proc = new ManagedProcess(spec, env, logFile, this.options.echo ?? false);
     this.processes.set(spec.name, proc);

@@ -1,6 +1,7 @@
 import { connect, type Channel, type ConfirmChannel, type ConsumeMessage, type RecoveringChannelModel } from 'amqplib';
 import { runWithLogContext, type Logger } from '@confab/logging';
 import { parseEnvelope, type EventContract, type EventEnvelope, type OutboxRecord } from './envelope.js';
+import { eventsHandled, registerDepthSource } from './metrics.js';
 
 export interface BusOptions {
   url: string;
@@ -173,6 +174,7 @@ export class EventBus {
       arguments: args,
     });
     for (const type of consumer.bindings.keys()) await channel.bindQueue(q.queue, this.options.exchange, type);
+    if (!perProcess) registerDepthSource(consumer.name, async () => (await channel.checkQueue(q.queue)).messageCount);
     await channel.prefetch(consumer.options.prefetch ?? 50);
 
     // Handle deliveries one after another, in the order the broker delivered them.
@@ -194,6 +196,7 @@ export class EventBus {
         { err, consumer: consumer.name, routing_key: msg.fields.routingKey },
         'invalid event; dead-lettered',
       );
+      eventsHandled.inc({ consumer: consumer.name, outcome: 'dead_lettered' });
       safely(() => channel.nack(msg, false, false));
       return;
     }
@@ -202,6 +205,7 @@ export class EventBus {
       try {
         await runWithLogContext({ requestId: envelope.request_id ?? undefined }, () => binding.handler(envelope));
         safely(() => channel.ack(msg));
+        eventsHandled.inc({ consumer: consumer.name, outcome: 'ok' });
         return;
       } catch (err) {
         if (attempt >= maxAttempts || this.stopped) {
@@ -210,8 +214,10 @@ export class EventBus {
             'event handling failed; dead-lettered',
           );
           safely(() => channel.nack(msg, false, false));
+          eventsHandled.inc({ consumer: consumer.name, outcome: 'dead_lettered' });
           return;
         }
+        eventsHandled.inc({ consumer: consumer.name, outcome: 'retried' });
         this.log.warn(
           { err, consumer: consumer.name, event_id: envelope.event_id, attempt },
           'event handling failed; retrying',

@@ -3,3 +3,4 @@ export * from './dedupe.js';
 export * from './envelope.js';
 export * from './relay.js';
 export * as contracts from './contracts/index.js';
+export * from './metrics.js';

@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { Logger } from '@confab/logging';
 import type { EventBus } from './bus.js';
 import type { EventEnvelope, OutboxRecord } from './envelope.js';
+import { eventsPublished, registerLagSource } from './metrics.js';
 
 export interface RelayOptions {
   databaseUrl: string;
@@ -44,6 +45,7 @@ export class OutboxRelay {
   }
 
   start(): void {
+    registerLagSource(() => this.lagSeconds());
     const interval = this.options.pollIntervalMs ?? 250;
     const tick = () => {
       if (this.stopped) return;
@@ -116,6 +118,7 @@ export class OutboxRelay {
       await this.options.bus.publish(records);
       await client.query('DELETE FROM outbox WHERE id = ANY($1::bigint[])', [rows.map((r) => r.id)]);
       await client.query('COMMIT');
+      for (const r of rows) eventsPublished.inc({ routing_key: r.routing_key });
       return rows.length;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);

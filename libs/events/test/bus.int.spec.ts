@@ -52,7 +52,9 @@ describe('outbox relay and consumers (RabbitMQ, PostgreSQL)', () => {
   let failuresToInject = 0;
 
   // A Prisma-like executor over pg, as the consumers' transactions see it.
-  const inTransaction = async (fn: (tx: { $executeRawUnsafe(q: string, ...v: unknown[]): Promise<number> }) => Promise<void>) => {
+  const inTransaction = async (
+    fn: (tx: { $executeRawUnsafe(q: string, ...v: unknown[]): Promise<number> }) => Promise<void>,
+  ) => {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
@@ -78,7 +80,11 @@ describe('outbox relay and consumers (RabbitMQ, PostgreSQL)', () => {
       }
       await inTransaction(async (tx) => {
         if (!(await claimEvent(tx, 'test.users', event.event_id))) return;
-        await tx.$executeRawUnsafe('INSERT INTO effects (event_id, name) VALUES ($1::uuid, $2)', event.event_id, event.payload.user.full_name);
+        await tx.$executeRawUnsafe(
+          'INSERT INTO effects (event_id, name) VALUES ($1::uuid, $2)',
+          event.event_id,
+          event.payload.user.full_name,
+        );
         handled.push(event.payload.user.full_name);
       });
     };
@@ -104,7 +110,11 @@ describe('outbox relay and consumers (RabbitMQ, PostgreSQL)', () => {
 
   async function commit(records: ReturnType<typeof outboxRecord>[]): Promise<void> {
     for (const r of records) {
-      await pool.query('INSERT INTO outbox (event_id, routing_key, envelope) VALUES ($1, $2, $3)', [r.eventId, r.routingKey, JSON.stringify(r.envelope)]);
+      await pool.query('INSERT INTO outbox (event_id, routing_key, envelope) VALUES ($1, $2, $3)', [
+        r.eventId,
+        r.routingKey,
+        JSON.stringify(r.envelope),
+      ]);
     }
     relay.kick();
   }
@@ -123,7 +133,8 @@ describe('outbox relay and consumers (RabbitMQ, PostgreSQL)', () => {
     const record = outboxRecord(contracts.userUpdated, { user: user(9, 'twice') }, { realmId: 1 });
     const connection = await connect(amqpUrl);
     const channel = await connection.createChannel();
-    for (let i = 0; i < 2; i++) channel.publish(exchange, record.routingKey, Buffer.from(JSON.stringify(record.envelope)));
+    for (let i = 0; i < 2; i++)
+      channel.publish(exchange, record.routingKey, Buffer.from(JSON.stringify(record.envelope)));
     await commit([outboxRecord(contracts.userUpdated, { user: user(10, 'after') }, { realmId: 1 })]);
     await eventually(async () => handled.includes('after'));
     const { rows } = await pool.query('SELECT count(*)::int AS n FROM effects WHERE event_id = $1', [record.eventId]);
@@ -144,7 +155,14 @@ describe('outbox relay and consumers (RabbitMQ, PostgreSQL)', () => {
     handled.length = 0;
     const connection = await connect(amqpUrl);
     const channel = await connection.createChannel();
-    const bad = { event_id: '00000000-0000-4000-8000-000000000001', type: 'user.created', occurred_at: '', realm_id: 1, request_id: null, payload: { user: { user_id: 'x' } } };
+    const bad = {
+      event_id: '00000000-0000-4000-8000-000000000001',
+      type: 'user.created',
+      occurred_at: '',
+      realm_id: 1,
+      request_id: null,
+      payload: { user: { user_id: 'x' } },
+    };
     channel.publish(exchange, 'user.created', Buffer.from(JSON.stringify(bad)));
     await commit([outboxRecord(contracts.userCreated, { user: user(12, 'next') }, { realmId: 1 })]);
     await eventually(async () => handled.includes('next'));
@@ -155,6 +173,8 @@ describe('outbox relay and consumers (RabbitMQ, PostgreSQL)', () => {
   });
 
   it('refuses to build an event whose payload breaks the contract', () => {
-    expect(() => outboxRecord(contracts.userCreated, { user: { ...user(1, 'x'), role: 500 as 400 } }, { realmId: 1 })).toThrow();
+    expect(() =>
+      outboxRecord(contracts.userCreated, { user: { ...user(1, 'x'), role: 500 as 400 } }, { realmId: 1 }),
+    ).toThrow();
   });
 });

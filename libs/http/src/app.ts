@@ -6,7 +6,8 @@ import { IDENTITY_HEADER, type Identity, type IdentityVerifier } from '@confab/i
 import { runWithLogContext, type Logger } from '@confab/logging';
 import { DEFAULT_BODY_LIMITS, parseUrlEncoded, readBody, type BodyLimits } from './body.js';
 import { ignoredParameters, parseParams } from './params.js';
-import { RawResponse, Router, type Route } from './router.js';
+import { collectProcessMetrics, metricsRoute, requestMetrics } from './metrics.js';
+import { RawResponse, route, Router, type Route } from './router.js';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -36,12 +37,61 @@ export function sendError(res: Response, err: unknown, log: Logger): void {
     res.status(err.status).type('application/json').send(JSON.stringify(body));
     return;
   }
+  if (isUnavailable(err)) {
+    log.warn({ err }, 'a dependency is unreachable');
+    res.setHeader('Retry-After', '1');
+    res
+      .status(503)
+      .type('application/json')
+      .send(
+        JSON.stringify({
+          result: 'error',
+          msg: 'Service temporarily unavailable, retry later',
+          code: 'SERVICE_UNAVAILABLE',
+        }),
+      );
+    return;
+  }
   const errorId = randomUUID();
   log.error({ err, error_id: errorId }, 'unhandled error');
   res
     .status(500)
     .type('application/json')
     .send(JSON.stringify({ result: 'error', msg: 'Internal server error', error_id: errorId }));
+}
+
+/** Error codes meaning the database or another dependency cannot be reached right now (Prisma, pg, sockets). */
+const UNAVAILABLE_CODES = new Set([
+  'P1001', // can't reach database server
+  'P1002', // database server timed out
+  'P1008', // operation timed out
+  'P1017', // server closed the connection
+  'P2024', // timed out fetching a connection from the pool
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '08000',
+  '08003',
+  '08006', // connection exceptions
+]);
+
+/** True for failures that a retry after the dependency comes back would not have: a 503, not an opaque 500. */
+export function isUnavailable(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+    const message = (e as { message?: unknown }).message;
+    if (
+      typeof message === 'string' &&
+      /Connection terminated|Can't reach database server|connect ECONNREFUSED/.test(message)
+    )
+      return true;
+  }
+  return false;
 }
 
 export function methodNotAllowed(res: Response, allowed: string[]): void {
@@ -105,7 +155,27 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   });
 }
 
+/**
+ * GET /internal/routes: the public routes this service serves, with their parameters, so tests can check every
+ * endpoint (authentication, hostile input) without a hand-kept list.
+ */
+function routeListing(routes: readonly Route[]): Route {
+  const listing = routes.map((r) => ({
+    method: r.method,
+    path: `/api/v1${r.path}`,
+    auth: r.auth,
+    params: Object.entries(r.params).map(([name, def]) => ({
+      name,
+      required: def.options.required,
+      aliases: def.options.aliases,
+    })),
+  }));
+  return route({ method: 'GET', path: '/routes', auth: 'service', handler: () => ({ routes: listing }) });
+}
+
 export interface HttpAppOptions {
+  /** Service name, for metric labels (default: the logger's `service`). */
+  name?: string;
   logger: Logger;
   verifier: IdentityVerifier;
   /** Public API routes, served under /api/v1. */
@@ -149,13 +219,16 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   app.set('query parser', false);
   const router = new Router()
     .add('/api/v1', options.routes)
-    .add('/internal', options.internalRoutes ?? [])
+    .add('/internal', [...(options.internalRoutes ?? []), routeListing(options.routes)])
     .add('', options.pageRoutes ?? []);
   const log = options.logger;
   const limits = options.bodyLimits ?? DEFAULT_BODY_LIMITS;
 
+  collectProcessMetrics(options.name ?? String(options.logger.bindings().service ?? 'service'));
   app.use(requestContext);
   healthRoutes(app, options.readiness);
+  metricsRoute(app);
+  app.use(requestMetrics);
   options.before?.(app);
 
   app.use(async (req: Request, res: Response) => {
@@ -166,6 +239,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     if (match.kind === 'not_found') return notFoundResponse(res);
     if (match.kind === 'method_not_allowed') return methodNotAllowed(res, match.allowed);
     const { route } = match;
+    res.locals.route = route.path;
     try {
       const headerValue = req.headers[IDENTITY_HEADER];
       const identity = checkIdentity(

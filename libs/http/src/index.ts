@@ -3,3 +3,4 @@ export * from './body.js';
 export * from './params.js';
 export * from './router.js';
 export * from './process.js';
+export * from './metrics.js';

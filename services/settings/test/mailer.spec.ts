@@ -18,7 +18,11 @@ describe('createMailer', () => {
     const mailer = await createMailer({ ...config, smtpUrl: '', captureDir: dir }, logger);
     try {
       expect(mailer.enabled).toBe(true);
-      await mailer.send({ to: 'ophelia@example.test', subject: 'Hello there', text: 'A line.\nhttp://localhost/accounts/confirm_new_email/abc' });
+      await mailer.send({
+        to: 'ophelia@example.test',
+        subject: 'Hello there',
+        text: 'A line.\nhttp://localhost/accounts/confirm_new_email/abc',
+      });
     } finally {
       await mailer.close();
     }

@@ -23,7 +23,9 @@ describe('TokenSealer', () => {
     const parts = sealed.split('.');
     const body = Buffer.from(parts[3]!, 'base64url');
     body[0] = body[0]! ^ 1;
-    expect(sealer.open([parts[0], parts[1], parts[2], body.toString('base64url')].join('.'), '7:oauth:provider')).toBeNull();
+    expect(
+      sealer.open([parts[0], parts[1], parts[2], body.toString('base64url')].join('.'), '7:oauth:provider'),
+    ).toBeNull();
     expect(sealer.open('garbage', '7:oauth:provider')).toBeNull();
   });
 });

@@ -1,4 +1,10 @@
-import { checkFullName, checkSettingValues, isAvailableLanguage, isValidTimezone, languageName } from '../src/domain/validators';
+import {
+  checkFullName,
+  checkSettingValues,
+  isAvailableLanguage,
+  isValidTimezone,
+  languageName,
+} from '../src/domain/validators';
 import { isStrongPassword } from '../src/domain/password-strength';
 import { resolveSettings, SETTINGS } from '../src/domain/settings-catalog';
 
@@ -12,24 +18,39 @@ const message = (fn: () => unknown) => {
 };
 
 describe('isValidTimezone', () => {
-  it.each(['America/New_York', 'Europe/Berlin', 'UTC', 'Etc/GMT+5', 'US/Pacific', 'Asia/Calcutta', 'America/Port-au-Prince'])('accepts %s', (zone) => {
+  it.each([
+    'America/New_York',
+    'Europe/Berlin',
+    'UTC',
+    'Etc/GMT+5',
+    'US/Pacific',
+    'Asia/Calcutta',
+    'America/Port-au-Prince',
+  ])('accepts %s', (zone) => {
     expect(isValidTimezone(zone)).toBe(true);
   });
 
-  it.each(['', 'america/new_york', 'utc', 'Mars/Olympus', '+01:00', 'America/New York', 'Europe/'])('refuses %j', (zone) => {
-    expect(isValidTimezone(zone)).toBe(false);
-  });
+  it.each(['', 'america/new_york', 'utc', 'Mars/Olympus', '+01:00', 'America/New York', 'Europe/'])(
+    'refuses %j',
+    (zone) => {
+      expect(isValidTimezone(zone)).toBe(false);
+    },
+  );
 });
 
 describe('checkSettingValues', () => {
   it("uses Zulip's texts, in Zulip's order", () => {
     expect(message(() => checkSettingValues({ default_language: 'xx' }))).toBe('Invalid default_language');
     expect(message(() => checkSettingValues({ notification_sound: 'boom' }))).toBe("Invalid notification sound 'boom'");
-    expect(message(() => checkSettingValues({ email_notifications_batching_period_seconds: 0 }))).toBe('Invalid email batching period: 0 seconds');
+    expect(message(() => checkSettingValues({ email_notifications_batching_period_seconds: 0 }))).toBe(
+      'Invalid email batching period: 0 seconds',
+    );
     expect(message(() => checkSettingValues({ email_notifications_batching_period_seconds: 604801 }))).toBe(
       'Invalid email batching period: 604801 seconds',
     );
-    expect(message(() => checkSettingValues({ default_language: 'xx', notification_sound: 'boom' }))).toBe('Invalid default_language');
+    expect(message(() => checkSettingValues({ default_language: 'xx', notification_sound: 'boom' }))).toBe(
+      'Invalid default_language',
+    );
   });
 
   it('accepts the bounds, "none" and known sounds and languages', () => {
@@ -69,11 +90,13 @@ describe('isStrongPassword', () => {
   const policy = { minLength: 6, minGuesses: 10_000 };
 
   it('refuses short and easily guessed passwords', () => {
-    for (const weak of ['abc12', 'password', 'qwerty123', 'aaaaaaaaaaaaaaaa', 'zaq12wsx']) expect(isStrongPassword(weak, policy)).toBe(false);
+    for (const weak of ['abc12', 'password', 'qwerty123', 'aaaaaaaaaaaaaaaa', 'zaq12wsx'])
+      expect(isStrongPassword(weak, policy)).toBe(false);
   });
 
   it('accepts passwords zxcvbn rates hard enough', () => {
-    for (const strong of ['correct horse battery staple', 'xK9#mPq2!vL', 'Tr0ub4dor&3-plus']) expect(isStrongPassword(strong, policy)).toBe(true);
+    for (const strong of ['correct horse battery staple', 'xK9#mPq2!vL', 'Tr0ub4dor&3-plus'])
+      expect(isStrongPassword(strong, policy)).toBe(true);
   });
 
   it('follows the configured policy', () => {

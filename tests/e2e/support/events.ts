@@ -1,11 +1,15 @@
+import type { ApiResponse } from '@confab/devkit';
 import { connect, type ChannelModel } from 'amqplib';
 import { system } from './system';
+
+/** A parsed JSON object, as the API client types response bodies. */
+type JsonObject = ApiResponse['body'];
 
 export interface TappedEvent {
   event_id: string;
   type: string;
   realm_id: number | null;
-  payload: Record<string, any>;
+  payload: JsonObject;
 }
 
 /**
@@ -37,7 +41,10 @@ export class EventTap {
     for (;;) {
       const found = this.events.find(match);
       if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no matching event within ${timeoutMs} ms; received ${JSON.stringify(this.events.map((e) => e.type))}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `no matching event within ${timeoutMs} ms; received ${JSON.stringify(this.events.map((e) => e.type))}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }

@@ -1,8 +1,10 @@
-import { serviceToken } from '@confab/devkit';
+import { serviceToken, type ApiResponse } from '@confab/devkit';
 import { system } from './system';
 
+type JsonObject = ApiResponse['body'];
+
 /** A call to a service's /internal API, as another Confab process makes it (never through the gateway). */
-export async function internalRequest<T = Record<string, any>>(
+export async function internalRequest<T = JsonObject>(
   service: string,
   method: string,
   path: string,
@@ -19,14 +21,17 @@ export async function internalRequest<T = Record<string, any>>(
 }
 
 /** What the settings service contributes to POST /register for this user. */
-export async function initialState(userId: number): Promise<Record<string, any>> {
+export async function initialState(userId: number): Promise<JsonObject> {
   const { status, body } = await internalRequest('settings', 'GET', `/users/${userId}/initial-state`);
   if (status !== 200) throw new Error(`initial state of user ${userId}: ${status} ${JSON.stringify(body)}`);
   return body;
 }
 
 /** Organization policies that have no public API yet. */
-export async function setRealmPolicies(realmId: number, policies: { name_changes_disabled?: boolean; email_changes_disabled?: boolean }) {
+export async function setRealmPolicies(
+  realmId: number,
+  policies: { name_changes_disabled?: boolean; email_changes_disabled?: boolean },
+) {
   const { status, body } = await internalRequest('settings', 'PATCH', `/dev/realms/${realmId}`, policies);
   if (status !== 200) throw new Error(`setting realm policies: ${status} ${JSON.stringify(body)}`);
 }

@@ -19,7 +19,9 @@ const compiled = new Map<string, ValidateFunction | null>();
 const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
 
 function loadSpec(): Schema {
-  spec ??= parse(readFileSync(join(__dirname, '..', 'fixtures', 'zulip-openapi.yaml'), 'utf8')) as Schema;
+  spec ??= parse(
+    readFileSync(join(__dirname, '..', '..', '..', 'gateway', 'openapi', 'zulip-openapi.yaml'), 'utf8'),
+  ) as Schema;
   return spec;
 }
 

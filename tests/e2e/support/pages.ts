@@ -10,7 +10,11 @@ export interface PageResponse {
  * A browser-like request for a page outside /api/v1 (a mailed link, an OAuth redirect): no credentials, sent to
  * `baseUrl` with the Host header of `url`, so the organization's subdomain reaches the server as a browser sends it.
  */
-export function openPage(baseUrl: string, url: string, options: { method?: string; form?: Record<string, string> } = {}): Promise<PageResponse> {
+export function openPage(
+  baseUrl: string,
+  url: string,
+  options: { method?: string; form?: Record<string, string> } = {},
+): Promise<PageResponse> {
   const target = new URL(url);
   const base = new URL(baseUrl);
   const body = options.form ? new URLSearchParams(options.form).toString() : undefined;
@@ -21,11 +25,19 @@ export function openPage(baseUrl: string, url: string, options: { method?: strin
   }
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: base.hostname, port: base.port, path: `${target.pathname}${target.search}`, method: options.method ?? 'GET', headers },
+      {
+        host: base.hostname,
+        port: base.port,
+        path: `${target.pathname}${target.search}`,
+        method: options.method ?? 'GET',
+        headers,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
         res.on('error', reject);
       },
     );

@@ -26,7 +26,9 @@ function decodeBody(body: string, encoding: string): string {
 /** RFC 2047 encoded words (=?UTF-8?Q?...?= / =?UTF-8?B?...?=) in a header value. */
 function decodeHeader(value: string): string {
   return value.replace(/=\?utf-8\?([qb])\?([^?]*)\?=/gi, (_m, kind: string, text: string) =>
-    kind.toLowerCase() === 'b' ? Buffer.from(text, 'base64').toString('utf8') : decodeBody(text.replace(/_/g, ' '), 'quoted-printable'),
+    kind.toLowerCase() === 'b'
+      ? Buffer.from(text, 'base64').toString('utf8')
+      : decodeBody(text.replace(/_/g, ' '), 'quoted-printable'),
   );
 }
 
@@ -39,7 +41,10 @@ export function parseMail(raw: string, envelope: { from: string; to: string[] })
     const colon = line.indexOf(':');
     if (colon > 0) headers.set(line.slice(0, colon).toLowerCase(), decodeHeader(line.slice(colon + 1).trim()));
   }
-  const text = decodeBody(raw.slice(split + 4), headers.get('content-transfer-encoding') ?? '7bit').replace(/\r\n/g, '\n');
+  const text = decodeBody(raw.slice(split + 4), headers.get('content-transfer-encoding') ?? '7bit').replace(
+    /\r\n/g,
+    '\n',
+  );
   return { ...envelope, headers, subject: headers.get('subject') ?? '', text, raw };
 }
 
@@ -55,6 +60,7 @@ export class SmtpStub {
     const received: ReceivedMail[] = [];
     const server = new SMTPServer({
       authOptional: true,
+      disableReverseLookup: true,
       disabledCommands: ['STARTTLS'],
       logger: false,
       onData(stream, session, callback) {
@@ -62,7 +68,12 @@ export class SmtpStub {
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('end', () => {
           const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-          received.push(parseMail(Buffer.concat(chunks).toString('utf8'), { from, to: session.envelope.rcptTo.map((r) => r.address) }));
+          received.push(
+            parseMail(Buffer.concat(chunks).toString('utf8'), {
+              from,
+              to: session.envelope.rcptTo.map((r) => r.address),
+            }),
+          );
           callback();
         });
       },

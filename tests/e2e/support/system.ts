@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import freePort from './free-port';
 import {
   ApiClient,
   createWorld,
+  freePort,
   ManagedProcess,
   processes,
   waitReady,
@@ -48,7 +48,12 @@ export async function startExtraProcess(
   const spec = processes().find((p) => p.name === name);
   const base = system().processes[name];
   if (!spec || !base) throw new Error(`no process ${name}`);
-  const env = { ...base.env, ...overrides };
+  // A second gateway must not compete for the first one's metrics port.
+  const env: Record<string, string> = {
+    ...base.env,
+    ...(name === 'gateway' ? { CONFAB_GATEWAY_METRICS_PORT: '0' } : {}),
+    ...overrides,
+  };
   if (spec.portEnv) env[spec.portEnv] = String(await freePort());
   const logFile = join(system().logDir, `${name}-extra-${Date.now()}.log`);
   const proc = new ManagedProcess(spec, env, logFile, false);

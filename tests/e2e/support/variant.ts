@@ -1,5 +1,7 @@
-import { ApiClient, type DevUserName, type World } from '@confab/devkit';
-import { startExtraProcess } from './system';
+import { ApiClient, serviceToken, type ApiResponse, type DevUserName, type World } from '@confab/devkit';
+import { startExtraProcess, system } from './system';
+
+type JsonObject = ApiResponse['body'];
 
 /**
  * Another settings process configured differently (a mail server, a meeting provider, a groups service), with a
@@ -8,6 +10,7 @@ import { startExtraProcess } from './system';
 export class SettingsVariant {
   private constructor(
     readonly gatewayUrl: string,
+    readonly settingsUrl: string,
     private readonly stops: (() => Promise<void>)[],
   ) {}
 
@@ -17,12 +20,27 @@ export class SettingsVariant {
       await settings.process.stop();
       throw err;
     });
-    return new SettingsVariant(gateway.url, [() => gateway.process.stop(), () => settings.process.stop()]);
+    return new SettingsVariant(gateway.url, settings.url, [
+      () => gateway.process.stop(),
+      () => settings.process.stop(),
+    ]);
   }
 
   as(world: World, name: DevUserName): ApiClient {
     const user = world.user(name);
-    return new ApiClient(this.gatewayUrl, { host: world.host, forwardedFor: world.clientAddress }).withCredentials(user.email, user.apiKey);
+    return new ApiClient(this.gatewayUrl, { host: world.host, forwardedFor: world.clientAddress }).withCredentials(
+      user.email,
+      user.apiKey,
+    );
+  }
+
+  /** This settings process's part of POST /register for the user. */
+  async initialState(userId: number): Promise<JsonObject> {
+    const response = await fetch(`${this.settingsUrl}/internal/users/${userId}/initial-state`, {
+      headers: { 'x-confab-identity': serviceToken(system()) },
+    });
+    if (response.status !== 200) throw new Error(`initial state of user ${userId}: ${response.status}`);
+    return (await response.json()) as JsonObject;
   }
 
   async stop(): Promise<void> {

@@ -5,6 +5,7 @@ export * from './groups.js';
 export * from './meeting_provider.js';
 export * from './messages.js';
 export * from './navigation_views.js';
+export * from './push_devices.js';
 export * from './reactions.js';
 export * from './realms.js';
 export * from './saved_snippets.js';

@@ -1,5 +1,5 @@
 import type { contracts } from '@confab/events';
-import { notFound } from '@confab/errors';
+import { invalid, notFound } from '@confab/errors';
 import { resolveRealmPermission } from './access.js';
 import { groupRecord, viewsOf } from './records.js';
 import { valueIncludes } from './setting-values.js';
@@ -63,5 +63,23 @@ export async function groupsAfter(db: GroupsDatabase, afterId: number, limit: nu
       direct_subgroups: view.subgroups,
       members: flattened.get(view.group.id) ?? [],
     }));
+  });
+}
+
+/**
+ * Active members (through subgroups) of several groups of one organization, for settings' `target_users.group_ids`.
+ * The first id that is not a group of the organization is refused with Zulip's text.
+ */
+export async function activeMembersOf(
+  db: GroupsDatabase,
+  realmId: number,
+  groupIds: readonly number[],
+): Promise<number[]> {
+  return db.read(async (store) => {
+    const found = new Set((await store.groups(realmId, groupIds)).map((g) => g.id));
+    const missing = groupIds.find((id) => !found.has(id));
+    if (missing !== undefined) throw invalid(`Invalid user group ID: ${missing}`);
+    const members = await store.recursiveMembers([...found]);
+    return [...new Set([...members.values()].flat())].sort((a, b) => a - b);
   });
 }

@@ -77,6 +77,10 @@ export class PrismaGroupsDatabase implements GroupsDatabase {
 async function writeOutbox(tx: Tx, events: readonly OutboxRecord[]): Promise<void> {
   if (events.length === 0) return;
   await tx.outbox.createMany({
-    data: events.map((e) => ({ eventId: e.eventId, routingKey: e.routingKey, envelope: e.envelope as unknown as Prisma.InputJsonValue })),
+    data: events.map((e) => ({
+      eventId: e.eventId,
+      routingKey: e.routingKey,
+      envelope: e.envelope as unknown as Prisma.InputJsonValue,
+    })),
   });
 }

@@ -1,6 +1,6 @@
 import { p, parseValue, route, t } from '@confab/http';
 import type { GroupsDeps } from '../deps.js';
-import { evaluateSetting, groupsAfter, userInGroup } from '../domain/internal.js';
+import { activeMembersOf, evaluateSetting, groupsAfter, userInGroup } from '../domain/internal.js';
 import { settingValue } from './user_groups.params.js';
 
 const evaluateBody = t.object({
@@ -29,6 +29,15 @@ export function internalRoutes(deps: GroupsDeps) {
       params: { direct_member_only: p.bool().default(false) },
       async handler({ path, params }) {
         return { is_member: await userInGroup(db, path.group_id, path.user_id, params.direct_member_only) };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/groups/members',
+      auth: 'service',
+      params: { realm_id: p.int(), group_ids: p.intList() },
+      async handler({ params }) {
+        return { user_ids: await activeMembersOf(db, params.realm_id, params.group_ids) };
       },
     }),
     route({

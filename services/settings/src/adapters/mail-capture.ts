@@ -18,6 +18,7 @@ export function startMailCapture(dir: string, logger: Logger, port = 0): Promise
   mkdirSync(dir, { recursive: true });
   const server = new SMTPServer({
     authOptional: true,
+    disableReverseLookup: true,
     disabledCommands: ['STARTTLS'],
     size: 10 * 1024 * 1024,
     logger: false,

@@ -41,7 +41,11 @@ export async function createRealm(
     return await ctx.repo.transaction(async (tx) => {
       const realm = await ctx.repo.createRealm(tx, { ...spec, permissions: DEFAULT_REALM_PERMISSIONS });
       const events = [
-        outboxRecord(contracts.realmCreated, { realm: realmRecord(realm, ctx.externalUrl) }, { realmId: realm.id, requestId: ctx.requestId }),
+        outboxRecord(
+          contracts.realmCreated,
+          { realm: realmRecord(realm, ctx.externalUrl) },
+          { realmId: realm.id, requestId: ctx.requestId },
+        ),
       ];
       ctx.onEvents?.(events.map((e) => e.eventId));
       return { result: realm, events };
@@ -91,7 +95,13 @@ export async function createUsers(
         const apiKey = generateApiKey();
         await ctx.repo.addApiKey(user.id, hashApiKey(apiKey), tx);
         created.push({ user, apiKey });
-        events.push(outboxRecord(contracts.userCreated, { user: userRecord(user) }, { realmId: realm.id, requestId: ctx.requestId }));
+        events.push(
+          outboxRecord(
+            contracts.userCreated,
+            { user: userRecord(user) },
+            { realmId: realm.id, requestId: ctx.requestId },
+          ),
+        );
       }
       ctx.onEvents?.(events.map((e) => e.eventId));
       return { result: created, events };
@@ -115,7 +125,12 @@ export const DEV_USERS: readonly NewUserSpec[] = [
   { email: 'prospero@zulip.com', fullName: 'Prospero from The Tempest', role: ROLE_MEMBER },
   { email: 'aaron@zulip.com', fullName: 'aaron', role: ROLE_MEMBER },
   { email: 'polonius@zulip.com', fullName: 'Polonius', role: ROLE_GUEST },
-  { email: 'default-bot@zulip.com', fullName: 'Zulip Default Bot', role: ROLE_MEMBER, bot: { ownerEmail: 'iago@zulip.com' } },
+  {
+    email: 'default-bot@zulip.com',
+    fullName: 'Zulip Default Bot',
+    role: ROLE_MEMBER,
+    bot: { ownerEmail: 'iago@zulip.com' },
+  },
 ];
 
 /**
@@ -150,7 +165,11 @@ export async function setRealmPolicies(
   if (!(await ctx.repo.realmById(realmId))) return null;
   return ctx.repo.transaction(async (tx) => {
     const realm = await ctx.repo.updateRealm(tx, realmId, policies);
-    const event = outboxRecord(contracts.realmUpdated, { realm: realmRecord(realm, ctx.externalUrl) }, { realmId, requestId: ctx.requestId });
+    const event = outboxRecord(
+      contracts.realmUpdated,
+      { realm: realmRecord(realm, ctx.externalUrl) },
+      { realmId, requestId: ctx.requestId },
+    );
     return { result: realm, events: [event] };
   });
 }

@@ -16,7 +16,12 @@ export class RedisFailureLimiter implements FailureLimiter {
   }
 
   async retryAfter(username: string): Promise<number> {
-    const [count, ttl] = await this.redis.multi().get(this.key(username)).ttl(this.key(username)).exec().then((r) => [r?.[0]?.[1], r?.[1]?.[1]]);
+    const [count, ttl] = await this.redis
+      .multi()
+      .get(this.key(username))
+      .ttl(this.key(username))
+      .exec()
+      .then((r) => [r?.[0]?.[1], r?.[1]?.[1]]);
     if (Number(count ?? 0) < this.allowed) return 0;
     return Math.max(1, Number(ttl ?? this.windowSeconds));
   }

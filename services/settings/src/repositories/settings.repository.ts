@@ -92,7 +92,11 @@ export class SettingsRepository {
       const { result: value, events } = await fn(tx);
       if (events.length > 0) {
         await tx.outbox.createMany({
-          data: events.map((e) => ({ eventId: e.eventId, routingKey: e.routingKey, envelope: e.envelope as object })),
+          data: events.map((e) => ({
+            eventId: e.eventId,
+            routingKey: e.routingKey,
+            envelope: e.envelope as unknown as Prisma.InputJsonObject,
+          })),
         });
         wroteEvents = true;
       }
@@ -198,7 +202,9 @@ export class SettingsRepository {
         ...(data.fullName !== undefined ? { fullName: data.fullName } : {}),
         ...(data.timezone !== undefined ? { timezone: data.timezone } : {}),
         ...(data.passwordHash !== undefined ? { passwordHash: data.passwordHash } : {}),
-        ...(data.email !== undefined ? { email: data.email, deliveryEmail: data.email, emailKey: data.email.toLowerCase() } : {}),
+        ...(data.email !== undefined
+          ? { email: data.email, deliveryEmail: data.email, emailKey: data.email.toLowerCase() }
+          : {}),
       },
     });
     return toUser(row);
@@ -211,7 +217,11 @@ export class SettingsRepository {
     return row ? toUser(row) : null;
   }
 
-  async updateRealm(tx: Tx, realmId: number, data: { nameChangesDisabled?: boolean; emailChangesDisabled?: boolean }): Promise<Realm> {
+  async updateRealm(
+    tx: Tx,
+    realmId: number,
+    data: { nameChangesDisabled?: boolean; emailChangesDisabled?: boolean },
+  ): Promise<Realm> {
     return toRealm(await tx.realm.update({ where: { id: realmId }, data }));
   }
 

@@ -1,0 +1,296 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { plannedProcesses, type ProcessSpec } from '../../libs/devkit/src/catalog';
+import {
+  byKind,
+  describeObject,
+  find,
+  findGenerated,
+  kustomizeBuild,
+  schemaErrors,
+  secretValue,
+  unknownFieldErrors,
+  workingCopy,
+  type K8sObject,
+} from './manifests';
+
+const REPO = join(__dirname, '..', '..');
+/** closeOnSignals' shutdown budget (libs/http/src/process.ts), read from the source so a change there shows here. */
+const SHUTDOWN_BUDGET_SECONDS =
+  Number(
+    /budgetMs = ([\d_]+)/.exec(readFileSync(join(REPO, 'libs/http/src/process.ts'), 'utf8'))![1]!.replace(/_/g, ''),
+  ) / 1000;
+const COMMON_SECRETS = ['CONFAB_INTERNAL_SECRET', 'REDIS_URL', 'AMQP_URL'];
+const HTTP = plannedProcesses().filter((p) => p.portEnv);
+const WORKERS = plannedProcesses().filter((p) => !p.portEnv);
+const DATABASE_VARS = [...new Set(plannedProcesses().flatMap((p) => (p.databaseEnv ? [p.databaseEnv] : [])))];
+
+let copy: ReturnType<typeof workingCopy>;
+const renders: Record<'base' | 'production', K8sObject[]> = { base: [], production: [] };
+
+beforeAll(() => {
+  copy = workingCopy();
+  renders.base = kustomizeBuild(join(copy.dir, 'base'));
+  renders.production = kustomizeBuild(join(copy.dir, 'overlays', 'production'));
+});
+afterAll(() => copy.remove());
+
+const podSpec = (d: K8sObject) => d.spec.template.spec;
+const mainContainer = (d: K8sObject) => podSpec(d).containers[0];
+const allContainers = (d: K8sObject): any[] => [...(podSpec(d).initContainers ?? []), ...podSpec(d).containers];
+const secretRefs = (container: any): Record<string, any> =>
+  Object.fromEntries(
+    (container.env ?? [])
+      .filter((e: any) => e.valueFrom?.secretKeyRef)
+      .map((e: any) => [e.name, e.valueFrom.secretKeyRef]),
+  );
+
+/** The environment a container gets from its ConfigMaps, merged in envFrom order. */
+function configEnv(objects: K8sObject[], container: any): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const source of container.envFrom ?? []) {
+    const map = find(objects, 'ConfigMap', source.configMapRef.name);
+    if (map) Object.assign(env, map.data);
+  }
+  return env;
+}
+
+function deployment(objects: K8sObject[], spec: ProcessSpec): K8sObject {
+  const found = find(objects, 'Deployment', spec.name);
+  if (!found) throw new Error(`no Deployment ${spec.name}`);
+  return found;
+}
+
+const selects = (selector: Record<string, string>, labels: Record<string, string>) =>
+  Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
+
+describe('infra/k8s against the Kubernetes schemas (kubernetes-models)', () => {
+  it.each(['base', 'production'] as const)('every object of %s is valid, of a known apiVersion and kind', (which) => {
+    expect(renders[which].length).toBeGreaterThan(40);
+    expect(schemaErrors(renders[which])).toEqual([]);
+  });
+
+  it('no object of either has a field the schemas do not define', () => {
+    expect(unknownFieldErrors([...renders.base, ...renders.production])).toEqual([]);
+  });
+
+  it('the validation fails on wrong types, unknown kinds and unknown fields', () => {
+    const broken = structuredClone(find(renders.production, 'Deployment', 'settings')!);
+    mainContainer(broken).ports[0].containerPort = 'http';
+    expect(schemaErrors([broken]).join()).toMatch(/containerPort must be integer/);
+    expect(schemaErrors([{ ...broken, kind: 'Deploymnet' }]).join()).toMatch(/kind unknown/);
+    expect(schemaErrors([{ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } }])).toHaveLength(1);
+    const misspelt = structuredClone(find(renders.production, 'Deployment', 'settings')!);
+    mainContainer(misspelt).readinesProbe = mainContainer(misspelt).readinessProbe;
+    expect(unknownFieldErrors([misspelt]).join()).toMatch(/readinesProbe/);
+  });
+});
+
+describe.each(['base', 'production'] as const)('infra/k8s %s', (which) => {
+  const objects = () => renders[which];
+
+  it('has one Deployment per process of the catalog, running its entry point, and no other', () => {
+    expect(
+      byKind(objects(), 'Deployment')
+        .map((d) => d.metadata.name)
+        .sort(),
+    ).toEqual(
+      plannedProcesses()
+        .map((p) => p.name)
+        .sort(),
+    );
+    for (const spec of plannedProcesses()) {
+      expect(mainContainer(deployment(objects(), spec)).command).toEqual(['node', `${spec.dir}/${spec.entry}`]);
+    }
+  });
+
+  it('probes HTTP processes on /readyz (readiness) and /healthz (liveness) at the port their config sets', () => {
+    for (const spec of HTTP) {
+      const container = mainContainer(deployment(objects(), spec));
+      const port = Number(configEnv(objects(), container)[spec.portEnv!]);
+      expect([spec.name, container.ports.find((p: any) => p.name === 'http')?.containerPort]).toEqual([
+        spec.name,
+        port,
+      ]);
+      expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
+      expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
+    }
+  });
+
+  it('probes workers, which listen on no port, with exec probes of scripts/probe.mjs', () => {
+    expect(WORKERS.map((w) => w.name).sort()).toEqual(['messaging-worker', 'push-worker']);
+    for (const spec of WORKERS) {
+      const container = mainContainer(deployment(objects(), spec));
+      expect(container.ports).toBeUndefined();
+      expect(container.readinessProbe.exec.command.slice(0, 3)).toEqual(['node', 'scripts/probe.mjs', 'reach']);
+      expect(container.livenessProbe.exec.command).toEqual(['node', 'scripts/probe.mjs', 'connected', 'REDIS_URL']);
+    }
+  });
+
+  it('gives every container requests and limits, runs it as non-root, and drains before the shutdown budget ends', () => {
+    for (const d of byKind(objects(), 'Deployment')) {
+      const pod = podSpec(d);
+      expect([d.metadata.name, pod.securityContext.runAsNonRoot, pod.securityContext.runAsUser > 0]).toEqual([
+        d.metadata.name,
+        true,
+        true,
+      ]);
+      for (const c of allContainers(d)) {
+        expect([
+          d.metadata.name,
+          c.name,
+          Object.keys(c.resources.requests).sort(),
+          Object.keys(c.resources.limits).sort(),
+        ]).toEqual([d.metadata.name, c.name, ['cpu', 'memory'], ['cpu', 'memory']]);
+        expect(c.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true });
+        expect(c.securityContext.capabilities.drop).toContain('ALL');
+      }
+      const preStop = mainContainer(d).lifecycle.preStop.exec.command;
+      expect(preStop[0]).toBe('sleep');
+      expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(Number(preStop[1]) + SHUTDOWN_BUDGET_SECONDS);
+    }
+  });
+
+  it('gives every HTTP process a Service, and every process an HPA and a PDB that select its pods', () => {
+    for (const spec of plannedProcesses()) {
+      const d = deployment(objects(), spec);
+      const labels = d.spec.template.metadata.labels;
+      const service = find(objects(), 'Service', spec.name);
+      if (spec.portEnv) {
+        expect([spec.name, service && selects(service.spec.selector, labels)]).toEqual([spec.name, true]);
+        expect(service!.spec.ports).toEqual([
+          expect.objectContaining({ name: 'http', targetPort: 'http', port: mainContainer(d).ports[0].containerPort }),
+        ]);
+      } else {
+        expect([spec.name, service]).toEqual([spec.name, undefined]);
+      }
+      const hpa = find(objects(), 'HorizontalPodAutoscaler', spec.name);
+      expect(hpa?.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: spec.name });
+      expect(hpa!.spec.minReplicas).toBeGreaterThanOrEqual(spec.portEnv ? 2 : 1);
+      expect(hpa!.spec.maxReplicas).toBeGreaterThan(hpa!.spec.minReplicas);
+      expect(d.spec.replicas).toBeUndefined(); // the HPA owns the count; an apply would reset it
+      const pdb = find(objects(), 'PodDisruptionBudget', spec.name);
+      expect([spec.name, pdb && selects(pdb.spec.selector.matchLabels, labels)]).toEqual([spec.name, true]);
+      expect(pdb!.spec.maxUnavailable ?? hpa!.spec.minReplicas - pdb!.spec.minAvailable).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it('takes secrets from the Secret and configuration from ConfigMaps that exist', () => {
+    const secret = findGenerated(objects(), 'Secret', 'confab-secrets')!;
+    const secretKeys = Object.keys(secret.data);
+    expect(secretKeys.sort()).toEqual([...COMMON_SECRETS, ...DATABASE_VARS].sort());
+    for (const d of [...byKind(objects(), 'Deployment'), ...byKind(objects(), 'Job')]) {
+      for (const c of allContainers(d)) {
+        for (const [name, ref] of Object.entries(secretRefs(c))) {
+          expect([describeObject(d), name, ref.name, ref.key, ref.optional]).toEqual([
+            describeObject(d),
+            name,
+            secret.metadata.name,
+            name,
+            undefined,
+          ]);
+        }
+        for (const source of c.envFrom ?? [])
+          expect([describeObject(d), find(objects(), 'ConfigMap', source.configMapRef.name)?.kind]).toEqual([
+            describeObject(d),
+            'ConfigMap',
+          ]);
+      }
+    }
+    for (const spec of plannedProcesses()) {
+      const container = mainContainer(deployment(objects(), spec));
+      const wanted = [...COMMON_SECRETS, ...(spec.databaseEnv ? [spec.databaseEnv] : [])];
+      expect([spec.name, Object.keys(secretRefs(container)).sort()]).toEqual([spec.name, wanted.sort()]);
+      for (const key of Object.keys(configEnv(objects(), container))) expect(secretKeys).not.toContain(key);
+    }
+  });
+
+  it('points every service URL of the common ConfigMap at that service', () => {
+    const common = findGenerated(objects(), 'ConfigMap', 'confab-common')!.data;
+    for (const spec of HTTP.filter((p) => p.urlEnv)) {
+      const port = find(objects(), 'Service', spec.name)!.spec.ports[0].port;
+      expect(common[spec.urlEnv!]).toBe(`http://${spec.name}:${port}`);
+    }
+  });
+
+  it('migrates in a Job, and holds each process with a database until its migrations are applied', () => {
+    const job = find(objects(), 'Job', 'confab-migrate');
+    expect(job?.spec.template.spec.containers[0].command).toEqual(['node', 'scripts/migrate.mjs', 'deploy']);
+    expect(Object.keys(secretRefs(job!.spec.template.spec.containers[0])).sort()).toEqual([...DATABASE_VARS].sort());
+    for (const spec of plannedProcesses()) {
+      const d = deployment(objects(), spec);
+      const init = (podSpec(d).initContainers ?? []) as any[];
+      if (!spec.databaseEnv) {
+        expect([spec.name, init]).toEqual([spec.name, []]);
+        continue;
+      }
+      expect([spec.name, init.map((c) => c.command)]).toEqual([
+        spec.name,
+        [['node', 'scripts/migrate.mjs', 'wait', spec.service]],
+      ]);
+      expect(Object.keys(secretRefs(init[0]))).toEqual([spec.databaseEnv]);
+      expect(init[0].image).toBe(mainContainer(d).image);
+    }
+  });
+
+  it('runs one image, and only scripts that exist', () => {
+    const images = new Set<string>();
+    for (const d of [...byKind(objects(), 'Deployment'), ...byKind(objects(), 'Job')]) {
+      const pod = d.spec.template.spec;
+      for (const c of [...(pod.initContainers ?? []), ...pod.containers]) {
+        images.add(c.image);
+        const probes = [c.readinessProbe, c.livenessProbe].map((p) => p?.exec?.command ?? []);
+        for (const argument of [c.command, ...probes].flat().filter((a: string) => a.startsWith('scripts/')))
+          expect([argument, existsSync(join(REPO, argument))]).toEqual([argument, true]);
+      }
+    }
+    expect(images.size).toBe(1);
+  });
+});
+
+describe('infra/k8s production overlay', () => {
+  const objects = () => renders.production;
+
+  it('renders only with secrets.env, whose values replace every placeholder of the base', () => {
+    const bare = workingCopy(false);
+    try {
+      expect(() => kustomizeBuild(join(bare.dir, 'overlays', 'production'))).toThrow(/secrets\.env/);
+    } finally {
+      bare.remove();
+    }
+    const example = readFileSync(join(copy.dir, 'overlays/production/secrets.env.example'), 'utf8');
+    const expected = Object.fromEntries(
+      example
+        .split('\n')
+        .filter((line) => /^[A-Z_]+=/.test(line))
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
+    const secret = findGenerated(objects(), 'Secret', 'confab-secrets')!;
+    for (const key of Object.keys(secret.data)) expect([key, secretValue(secret, key)]).toEqual([key, expected[key]]);
+    const baseSecret = findGenerated(renders.base, 'Secret', 'confab-secrets')!;
+    expect(secretValue(baseSecret, 'CONFAB_INTERNAL_SECRET')).toMatch(/placeholder/);
+  });
+
+  it('puts every object in the confab namespace, with a pinned image', () => {
+    expect(find(objects(), 'Namespace', 'confab')).toBeDefined();
+    for (const o of objects().filter((o) => o.kind !== 'Namespace'))
+      expect([describeObject(o), o.metadata.namespace]).toEqual([describeObject(o), 'confab']);
+    for (const d of byKind(objects(), 'Deployment'))
+      expect(mainContainer(d).image).toMatch(/^[^:]+\/[^:]+:(?!latest$)[\w.-]+$/);
+  });
+
+  it('serves the gateway behind an Ingress on its external address', () => {
+    const ingress = find(objects(), 'Ingress', 'gateway')!;
+    const service = find(objects(), 'Service', 'gateway')!;
+    const external = new URL(findGenerated(objects(), 'ConfigMap', 'confab-common')!.data.CONFAB_EXTERNAL_URL);
+    expect(external.protocol).toBe('https:');
+    expect(ingress.spec.rules.map((r: any) => r.host)).toEqual([external.hostname, `*.${external.hostname}`]);
+    for (const rule of ingress.spec.rules) {
+      const backend = rule.http.paths[0].backend.service;
+      expect(backend.name).toBe(service.metadata.name);
+      expect(service.spec.ports.map((p: any) => p.name)).toContain(backend.port.name);
+    }
+    expect(ingress.spec.tls[0].hosts).toEqual(ingress.spec.rules.map((r: any) => r.host));
+    expect(findGenerated(objects(), 'ConfigMap', 'confab-gateway')!.data.CONFAB_TRUST_PROXY).toBe('1');
+  });
+});

@@ -1,0 +1,49 @@
+import type { Request, Response, NextFunction, Express } from 'express';
+import { collectDefaultMetrics, Counter, Histogram, register } from 'prom-client';
+
+let defaultsCollected = false;
+
+/** Process metrics (CPU, memory, event-loop lag, GC) once per process, labelled with the service name. */
+export function collectProcessMetrics(service: string): void {
+  if (defaultsCollected) return;
+  defaultsCollected = true;
+  register.setDefaultLabels({ service });
+  collectDefaultMetrics();
+}
+
+const requests = new Counter({
+  name: 'http_requests_total',
+  help: 'HTTP requests answered, by route template and status',
+  labelNames: ['method', 'route', 'status'] as const,
+});
+
+const duration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'Time to answer an HTTP request, by route template',
+  labelNames: ['method', 'route'] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60],
+});
+
+/** Records one answered request; `route` is the route template, never the raw path (bounded label values). */
+export function observeRequest(method: string, route: string, status: number, seconds: number): void {
+  requests.inc({ method, route, status: String(status) });
+  duration.observe({ method, route }, seconds);
+}
+
+/** Times every request; the handler sets `res.locals.route` to the matched template. */
+export function requestMetrics(req: Request, res: Response, next: NextFunction): void {
+  const start = process.hrtime.bigint();
+  res.on('finish', () => {
+    const route = typeof res.locals.route === 'string' ? res.locals.route : 'unmatched';
+    observeRequest(req.method, route, res.statusCode, Number(process.hrtime.bigint() - start) / 1e9);
+  });
+  next();
+}
+
+/** GET /metrics in Prometheus text format (not routed by the gateway; scraped inside the cluster). */
+export function metricsRoute(app: Express): void {
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', register.contentType);
+    res.send(await register.metrics());
+  });
+}

@@ -1,0 +1,40 @@
+import { invalid } from '@confab/errors';
+import type { UserIdentity } from '@confab/identity';
+import type { PushRepository } from '../repositories/push.repository.js';
+import { deviceNotRecognized } from './errors.js';
+import type { TokenKind } from './types.js';
+
+/** Zulip's validate_token: 1..4096 characters; APNs tokens must be hex (Python's bytes.fromhex). */
+export function validateToken(kind: TokenKind, token: string): void {
+  if (token === '' || token.length > 4096) throw invalid('Empty or invalid length token');
+  if (kind === 'apns' && !/^\s*(?:[0-9a-fA-F]{2}\s*)*$/.test(token)) throw invalid('Invalid APNS token');
+}
+
+/** Zulip's ApnsAppId: a bundle identifier. */
+export function validateAppId(appid: string): void {
+  if (!/^[.a-zA-Z0-9-]+$/.test(appid)) throw invalid('Invalid app ID');
+}
+
+/** POST /users/me/apns_device_token, /users/me/android_gcm_reg_id: idempotent. */
+export async function addToken(
+  repo: PushRepository,
+  user: UserIdentity,
+  kind: TokenKind,
+  token: string,
+  appid: string | null,
+): Promise<void> {
+  if (appid !== null) validateAppId(appid);
+  validateToken(kind, token);
+  await repo.addToken({ userId: user.userId, realmId: user.realmId, kind, token, iosAppId: appid });
+}
+
+/** DELETE of the same paths: only the caller's own token, else "Device not recognized". */
+export async function removeToken(
+  repo: PushRepository,
+  user: UserIdentity,
+  kind: TokenKind,
+  token: string,
+): Promise<void> {
+  validateToken(kind, token);
+  if (!(await repo.removeToken(user.userId, kind, token))) throw deviceNotRecognized();
+}

@@ -1,0 +1,53 @@
+import type { Job } from 'bullmq';
+import type { TestOutcome } from '../domain/types.js';
+
+/** A test notification: sent to these devices of one user, unless the requester has stopped waiting (`deadline`). */
+export interface TestJobData {
+  userId: number;
+  realmId: number;
+  deviceIds: number[];
+  requestId: string;
+  /** Epoch ms; past it the request has answered FAILED_TO_CONNECT_BOUNCER, so nothing may be sent any more. */
+  deadline: number;
+  /** Devices already sent to, kept across re-runs of the same job (a stalled worker) so none gets it twice. */
+  delivered?: number[];
+}
+
+/** The registration at the relay of one pending device registration. */
+export interface RegisterJobData {
+  deviceId: number;
+  registrationKey: string;
+  requestId: string;
+}
+
+/** Every queue of the push service, its job data and its result: a queue without a handler does not compile. */
+export interface JobCatalog {
+  'push-test': { data: TestJobData; result: TestOutcome };
+  'push-register': { data: RegisterJobData; result: string };
+}
+
+export type QueueName = keyof JobCatalog;
+export type JobOf<Q extends QueueName> = Job<JobCatalog[Q]['data'], JobCatalog[Q]['result']>;
+export type Handlers = { [Q in QueueName]: (job: JobOf<Q>) => Promise<JobCatalog[Q]['result']> };
+
+export const TEST_QUEUE = 'push-test' satisfies QueueName;
+export const REGISTER_QUEUE = 'push-register' satisfies QueueName;
+
+/** BullMQ keys live under the deployment's Redis prefix, so test runs and deployments sharing a Redis stay apart. */
+export function bullPrefix(redisPrefix: string): string {
+  return `${redisPrefix}:bull`;
+}
+
+/** ioredis options for BullMQ from a redis:// URL; BullMQ opens (and closes) its own connections with them. */
+export function bullConnection(url: string) {
+  const u = new URL(url);
+  return {
+    host: u.hostname,
+    port: Number(u.port || 6379),
+    db: Number(u.pathname.replace(/^\//, '') || 0),
+    ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
+    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
+    ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
+    maxRetriesPerRequest: null,
+  };
+}

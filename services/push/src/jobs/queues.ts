@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import { Queue, QueueEvents } from 'bullmq';
+import type { Logger } from '@confab/logging';
+import type {
+  PushDevice,
+  RegistrationScheduler,
+  TestNotificationDispatcher,
+  TestNotificationRequest,
+  TestOutcome,
+} from '../domain/types.js';
+import { REGISTER_QUEUE, TEST_QUEUE, bullConnection, bullPrefix, type JobCatalog } from './catalog.js';
+
+export interface QueueOptions {
+  redisUrl: string;
+  redisPrefix: string;
+  /** How long a request waits for its test-notification job, in ms. */
+  testWaitMs: number;
+  registerAttempts: number;
+  /** First retry delay of a registration, in ms. */
+  registerBackoffMs: number;
+}
+
+function common(options: Pick<QueueOptions, 'redisUrl' | 'redisPrefix'>) {
+  return { connection: bullConnection(options.redisUrl), prefix: bullPrefix(options.redisPrefix) };
+}
+
+/** Enqueues test notifications and waits (bounded) for each to finish. */
+export class TestNotificationQueue implements TestNotificationDispatcher {
+  private readonly testQueue: Queue<JobCatalog['push-test']['data'], JobCatalog['push-test']['result']>;
+  private readonly testEvents: QueueEvents;
+
+  constructor(
+    private readonly options: Pick<QueueOptions, 'redisUrl' | 'redisPrefix' | 'testWaitMs'>,
+    private readonly logger: Logger,
+  ) {
+    this.testQueue = new Queue(TEST_QUEUE, common(options));
+    this.testEvents = new QueueEvents(TEST_QUEUE, common(options));
+    const warn = (err: Error) => this.logger.warn({ err: err.message }, 'push queue error');
+    this.testQueue.on('error', warn);
+    this.testEvents.on('error', warn);
+  }
+
+  /** Resolves once the job events are being listened to (before that, waiting could miss them). */
+  async ready(): Promise<void> {
+    await Promise.all([this.testQueue.waitUntilReady(), this.testEvents.waitUntilReady()]);
+  }
+
+  async dispatch(request: TestNotificationRequest): Promise<TestOutcome> {
+    const started = Date.now();
+    // The job stops sending a little before the request stops waiting, so an answer never contradicts what happened.
+    const deadline = started + this.options.testWaitMs - 500;
+    const job = await this.testQueue.add(
+      'test',
+      { ...request, deadline },
+      { jobId: randomUUID(), attempts: 1, removeOnComplete: { age: 3600 }, removeOnFail: { age: 24 * 3600 } },
+    );
+    try {
+      return await job.waitUntilFinished(this.testEvents, Math.max(1, started + this.options.testWaitMs - Date.now()));
+    } catch (err) {
+      this.logger.warn(
+        { err: err instanceof Error ? err.message : err, job_id: job.id },
+        'test notification did not finish in time',
+      );
+      // Not started yet (no worker running): take it back, so it cannot be sent after we answered.
+      await job.remove().catch(() => undefined);
+      return { result: 'FAILED_TO_CONNECT_BOUNCER' };
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.testEvents.close(), this.testQueue.close()]);
+  }
+}
+
+/** Enqueues device registrations at the relay (retried by BullMQ with exponential backoff). */
+export class RegistrationQueue implements RegistrationScheduler {
+  private readonly registerQueue: Queue<JobCatalog['push-register']['data'], JobCatalog['push-register']['result']>;
+
+  constructor(
+    private readonly options: Pick<QueueOptions, 'redisUrl' | 'redisPrefix' | 'registerAttempts' | 'registerBackoffMs'>,
+    private readonly logger: Logger,
+  ) {
+    this.registerQueue = new Queue(REGISTER_QUEUE, common(options));
+    this.registerQueue.on('error', (err: Error) => this.logger.warn({ err: err.message }, 'push queue error'));
+  }
+
+  async schedule(device: Pick<PushDevice, 'id' | 'registrationKey'>, requestId: string): Promise<void> {
+    await this.registerQueue.add(
+      'register',
+      { deviceId: device.id, registrationKey: device.registrationKey, requestId },
+      {
+        // One job per registration: scheduling the same registration again (the sweep) adds nothing.
+        jobId: `register-${device.id}-${device.registrationKey}`,
+        attempts: this.options.registerAttempts,
+        backoff: { type: 'exponential', delay: this.options.registerBackoffMs },
+        removeOnComplete: { age: 3600 },
+        removeOnFail: { age: 7 * 24 * 3600 },
+      },
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.registerQueue.close();
+  }
+}

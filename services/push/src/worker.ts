@@ -1,0 +1,91 @@
+import { Worker } from 'bullmq';
+import { closeOnSignals, exitOnStartupFailure } from '@confab/http';
+import { createLogger, runWithLogContext, type Logger } from '@confab/logging';
+import { loadConfig } from './config.js';
+import {
+  REGISTER_QUEUE,
+  TEST_QUEUE,
+  bullConnection,
+  bullPrefix,
+  type Handlers,
+  type QueueName,
+} from './jobs/catalog.js';
+import { RegistrationQueue } from './jobs/queues.js';
+import { runRegistration } from './jobs/register-device.job.js';
+import { runTestNotification } from './jobs/test-notification.job.js';
+import { RelayClient } from './relay/client.js';
+import { createPrisma } from './repositories/prisma.js';
+import { PushRepository } from './repositories/push.repository.js';
+
+/** How often, and after how long, pending registrations whose job may have been lost are queued again (ms). */
+const SWEEP_INTERVAL_MS = 60_000;
+
+async function main(): Promise<void> {
+  let logger: Logger | undefined;
+  try {
+    const config = loadConfig();
+    const log = createLogger({ name: 'push-worker', level: config.logLevel });
+    logger = log;
+    const prisma = createPrisma(config.db.url, config.db.poolSize);
+    // Outbox rows written here are published by the HTTP process's outbox relay, which polls for them.
+    const repo = new PushRepository(prisma);
+    const relayClient = new RelayClient(config.relay, log);
+    const scheduler = new RegistrationQueue(
+      {
+        redisUrl: config.redis.url,
+        redisPrefix: config.redis.prefix,
+        registerAttempts: config.registerAttempts,
+        registerBackoffMs: Math.max(1000, config.relay.backoffMs),
+      },
+      log,
+    );
+    const deps = { repo, relay: relayClient, logger: log };
+    const handlers: Handlers = {
+      'push-test': (job) => runTestNotification(deps, job),
+      'push-register': (job) => runRegistration(deps, job),
+    };
+    const options = {
+      connection: bullConnection(config.redis.url),
+      prefix: bullPrefix(config.redis.prefix),
+      concurrency: config.workerConcurrency,
+    };
+    const start = <Q extends QueueName>(queue: Q) => {
+      const worker = new Worker(
+        queue,
+        (job) =>
+          runWithLogContext({ requestId: (job.data as { requestId?: string }).requestId }, () =>
+            handlers[queue](job as never),
+          ),
+        options,
+      );
+      worker.on('error', (err: Error) => log.warn({ err: err.message, queue }, 'worker error'));
+      worker.on('failed', (job, err) => log.warn({ queue, job_id: job?.id, err: err.message }, 'job failed'));
+      return worker;
+    };
+    const workers = [start(TEST_QUEUE), start(REGISTER_QUEUE)];
+    await Promise.all(workers.map((w) => w.waitUntilReady()));
+
+    const sweep = async () => {
+      for (const device of await repo.stalePendingDevices(SWEEP_INTERVAL_MS, 500))
+        await scheduler.schedule(device, 'sweep');
+    };
+    const timer = setInterval(
+      () => void sweep().catch((err: unknown) => log.warn({ err }, 'registration sweep failed')),
+      SWEEP_INTERVAL_MS,
+    );
+    timer.unref();
+    void sweep().catch((err: unknown) => log.warn({ err }, 'registration sweep failed'));
+
+    log.info({ relay: config.relay.url || null, concurrency: config.workerConcurrency }, 'push worker running');
+    closeOnSignals(log, [
+      ['sweep', async () => clearInterval(timer)],
+      ['workers', () => Promise.all(workers.map((w) => w.close()))],
+      ['queues', () => scheduler.close()],
+      ['database', () => prisma.$disconnect()],
+    ]);
+  } catch (err) {
+    exitOnStartupFailure(logger, err);
+  }
+}
+
+void main();

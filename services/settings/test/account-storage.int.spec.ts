@@ -1,0 +1,187 @@
+import { randomBytes } from 'node:crypto';
+import { contracts, parseEnvelope } from '@confab/events';
+import { ROLE_ADMINISTRATOR, ROLE_MEMBER, type UserIdentity } from '@confab/identity';
+import { createLogger } from '@confab/logging';
+// The devkit's database helpers, from source: this package does not depend on the devkit package.
+import { createDatabase, dropDatabase, migrate } from '../../../libs/devkit/src/databases';
+import { LOCAL_DEFAULTS } from '../../../libs/devkit/src/infra';
+import { addNavigationView, updateNavigationView } from '../src/domain/navigation-views';
+import { createDevOrganization } from '../src/domain/provisioning';
+import type { User } from '../src/domain/types';
+import { changeSettings, type SettingsChangeContext } from '../src/domain/user-settings';
+import { EmailChangeRepository } from '../src/repositories/email-changes.repository';
+import { MeetingTokenRepository } from '../src/repositories/meeting-tokens.repository';
+import { NavigationViewRepository } from '../src/repositories/navigation-views.repository';
+import { createPrisma, type Db } from '../src/repositories/prisma';
+import { SettingsRepository } from '../src/repositories/settings.repository';
+import { UserSettingsRepository } from '../src/repositories/user-settings.repository';
+
+// Creating and migrating a database takes a few seconds.
+jest.setTimeout(60_000);
+
+const postgresUrl = process.env.DATABASE_URL ?? LOCAL_DEFAULTS.postgresUrl;
+const dbName = `confab_test_settings_accounts_${randomBytes(4).toString('hex')}`;
+
+describe('personal settings, navigation views, email changes and meeting tokens against PostgreSQL', () => {
+  let prisma: Db;
+  let repo: SettingsRepository;
+  let userSettings: UserSettingsRepository;
+  let ctx: SettingsChangeContext;
+  let users: Record<string, User>;
+
+  const identity = (user: User): UserIdentity => ({
+    kind: 'user',
+    userId: user.id,
+    realmId: user.realmId,
+    role: user.role,
+    email: user.email,
+    isBot: user.isBot,
+  });
+  const outbox = async (type: string) =>
+    (await prisma.outbox.findMany({ where: { routingKey: type }, orderBy: { id: 'asc' } })).map((r) => r.envelope);
+
+  beforeAll(async () => {
+    const url = await createDatabase(postgresUrl, dbName);
+    await migrate({ name: 'settings', dir: 'services/settings', databaseEnv: 'SETTINGS_DATABASE_URL' }, url);
+    prisma = createPrisma(url, 6);
+    repo = new SettingsRepository(prisma);
+    userSettings = new UserSettingsRepository(prisma);
+    const created = await createDevOrganization(
+      { repo, externalUrl: 'http://localhost:9991', passwordHashCost: 10 },
+      { stringId: '', password: 'secret-pass', jwtKey: null },
+    );
+    users = Object.fromEntries(created!.users.map(({ user }) => [user.email.split('@')[0]!, user]));
+    const noLimit = { retryAfter: () => Promise.resolve(0), recordFailure: () => Promise.resolve() };
+    ctx = {
+      repo,
+      userSettings,
+      emailChanges: new EmailChangeRepository(prisma),
+      emailChangeLimiter: noLimit,
+      failures: noLimit,
+      mailer: { enabled: false, send: () => Promise.reject(new Error('no mail')) },
+      groups: { activeMembers: () => Promise.resolve([]) },
+      logger: createLogger({ name: 'test', level: 'silent' }),
+      config: {
+        externalUrl: 'http://localhost:9991',
+        mail: { linkValiditySeconds: 60 },
+        passwordHashCost: 10,
+        passwordPolicy: { minLength: 6, minGuesses: 10_000 },
+      },
+    };
+  });
+
+  afterAll(async () => {
+    await prisma.$disconnect();
+    await dropDatabase(postgresUrl, dbName);
+  });
+
+  it('keeps every key when the same user changes different settings concurrently', async () => {
+    const hamlet = users.hamlet!;
+    const names = [
+      'enter_sends',
+      'fluid_layout_width',
+      'high_contrast_mode',
+      'translate_emoticons',
+      'left_side_userlist',
+      'twenty_four_hour_time',
+    ];
+    await Promise.all(
+      names.map((name) => changeSettings(ctx, identity(hamlet), { settings: { [name]: true } }, 'req')),
+    );
+    const stored = await userSettings.get(hamlet.id);
+    for (const name of names) expect(stored.values[name]).toBe(true);
+    expect([...stored.selfEdited].sort()).toEqual([...names].sort());
+    const events = (await outbox('user_settings.changed')).map(
+      (e) => parseEnvelope(contracts.userSettingsChanged, e).payload,
+    );
+    expect(events.filter((e) => e.user_id === hamlet.id)).toHaveLength(names.length);
+    // Each event's snapshot includes everything committed before it, so the last one has every key.
+    const last = events.filter((e) => e.user_id === hamlet.id).pop()!;
+    for (const name of names) expect(last.settings[name]).toBe(true);
+  });
+
+  it('writes the settings change and its event in one transaction, and nothing for an unchanged value', async () => {
+    const cordelia = users.cordelia!;
+    const before = (await outbox('user_settings.changed')).length;
+    await changeSettings(ctx, identity(cordelia), { settings: { color_scheme: 2 }, timezone: 'Asia/Tokyo' }, 'req-1');
+    await changeSettings(ctx, identity(cordelia), { settings: { color_scheme: 2 }, timezone: 'Asia/Tokyo' }, 'req-2');
+    const after = await outbox('user_settings.changed');
+    expect(after).toHaveLength(before + 1);
+    const event = parseEnvelope(contracts.userSettingsChanged, after[after.length - 1]);
+    expect(event.request_id).toBe('req-1');
+    expect(event.payload).toMatchObject({
+      changed: ['color_scheme', 'timezone'],
+      settings: { color_scheme: 2, timezone: 'Asia/Tokyo' },
+    });
+    expect((await repo.userById(cordelia.id))!.timezone).toBe('Asia/Tokyo');
+    const updates = (await outbox('user.updated')).map((e) => parseEnvelope(contracts.userUpdated, e).payload.user);
+    expect(updates.filter((u) => u.user_id === cordelia.id)).toHaveLength(1);
+  });
+
+  it('lets an administrator change many users in one transaction, one event each', async () => {
+    const targets = [users.othello!, users.prospero!, users.polonius!];
+    const before = (await outbox('user_settings.changed')).length;
+    await changeSettings(
+      ctx,
+      identity(users.iago!),
+      {
+        settings: { demote_inactive_streams: 3 },
+        targetUsers: { user_ids: targets.map((u) => u.id), group_ids: [], skip_if_already_edited: true },
+      },
+      'req',
+    );
+    expect(await outbox('user_settings.changed')).toHaveLength(before + 3);
+    for (const user of targets) {
+      const stored = await userSettings.get(user.id);
+      expect(stored.values.demote_inactive_streams).toBe(3);
+      expect(stored.selfEdited).toEqual([]);
+    }
+    expect(users.iago!.role).toBe(ROLE_ADMINISTRATOR);
+    expect(users.othello!.role).toBe(ROLE_MEMBER);
+  });
+
+  it('refuses a duplicate navigation view even when two requests race', async () => {
+    const nav = { repo, navigationViews: new NavigationViewRepository(prisma) };
+    const aaron = identity(users.aaron!);
+    const results = await Promise.allSettled(
+      [1, 2, 3].map(() =>
+        addNavigationView(nav, aaron, { fragment: 'narrow/channel/9', isPinned: true, name: 'Nine' }, 'req'),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results)
+      if (r.status === 'rejected') expect((r.reason as Error).message).toBe('Navigation view already exists.');
+    expect(await nav.navigationViews.list(aaron.userId)).toEqual([
+      { fragment: 'narrow/channel/9', isPinned: true, name: 'Nine' },
+    ]);
+    await expect(
+      updateNavigationView(nav, aaron, 'narrow/channel/10', { isPinned: false, name: undefined }, 'req'),
+    ).rejects.toMatchObject({
+      status: 404,
+      code: 'NOT_FOUND',
+    });
+  });
+
+  it('uses an email-change request and an OAuth state only once', async () => {
+    const emailChanges = new EmailChangeRepository(prisma);
+    const shiva = users.shiva!;
+    const request = await emailChanges.create({
+      userId: shiva.id,
+      oldEmail: shiva.email,
+      newEmail: 'shiva@new.test',
+      keyHash: randomBytes(16).toString('hex'),
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    const claims = await Promise.all(
+      [1, 2, 3].map(() => prisma.$transaction((tx) => emailChanges.claim(tx, request.id, new Date()))),
+    );
+    expect(claims.filter(Boolean)).toHaveLength(1);
+
+    const tokens = new MeetingTokenRepository(prisma);
+    await tokens.addState('state-hash', shiva.id, new Date(Date.now() + 60_000));
+    const takes = await Promise.all([1, 2, 3].map(() => tokens.takeState('state-hash', new Date())));
+    expect(takes.filter((t) => t === shiva.id)).toHaveLength(1);
+    await tokens.addState('old-state', shiva.id, new Date(Date.now() - 1));
+    expect(await tokens.takeState('old-state', new Date())).toBeNull();
+  });
+});

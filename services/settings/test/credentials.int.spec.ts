@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import { Redis } from 'ioredis';
+import { createDatabase, dropDatabase, LOCAL_DEFAULTS, migrate } from '@confab/devkit';
+import { ConfabError } from '@confab/errors';
+import { contracts, parseEnvelope } from '@confab/events';
+import { authenticateApiKey, fetchApiKeyByJwt, fetchApiKeyByPassword } from '../src/domain/auth';
+import { createDevOrganization, createUsers, type ProvisioningContext } from '../src/domain/provisioning';
+import { RedisFailureLimiter } from '../src/repositories/auth-failures';
+import { createPrisma, type Db } from '../src/repositories/prisma';
+import { SettingsRepository } from '../src/repositories/settings.repository';
+
+const postgresUrl = process.env.DATABASE_URL ?? LOCAL_DEFAULTS.postgresUrl;
+const dbName = `confab_test_settings_${randomBytes(4).toString('hex')}`;
+const JWT_KEY = 'integration-test-jwt-key';
+
+async function refusal(promise: Promise<unknown>): Promise<{ status: number; code: string; msg: string }> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof ConfabError) return { status: err.status, code: err.code, msg: err.message };
+    throw err;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('settings credentials against PostgreSQL and Redis', () => {
+  let prisma: Db;
+  let repo: SettingsRepository;
+  let redis: Redis;
+  let ctx: ProvisioningContext;
+  const prefix = `confab-test-${randomBytes(4).toString('hex')}`;
+
+  beforeAll(async () => {
+    const url = await createDatabase(postgresUrl, dbName);
+    await migrate({ name: 'settings', dir: 'services/settings', databaseEnv: 'SETTINGS_DATABASE_URL' }, url);
+    prisma = createPrisma(url, 2);
+    repo = new SettingsRepository(prisma);
+    redis = new Redis(process.env.REDIS_URL ?? LOCAL_DEFAULTS.redisUrl);
+    ctx = { repo, externalUrl: 'http://localhost:9991', passwordHashCost: 10 };
+    await createDevOrganization(ctx, { stringId: '', password: 'secret-pass', jwtKey: JWT_KEY });
+  });
+
+  afterAll(async () => {
+    await prisma.$disconnect();
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
+    await dropDatabase(postgresUrl, dbName);
+  });
+
+  const limiter = () => new RedisFailureLimiter(redis, prefix, 3, 60);
+  const realm = async () => (await repo.realmByStringId(''))!;
+
+  it('writes realm.created and one user.created per account to the outbox, each valid against its contract', async () => {
+    const rows = await prisma.outbox.findMany({ orderBy: { id: 'asc' } });
+    expect(rows.map((r) => r.routingKey)).toEqual(['realm.created', ...Array(10).fill('user.created')]);
+    const users = rows.slice(1).map((r) => parseEnvelope(contracts.userCreated, r.envelope).payload.user);
+    expect(users.map((u) => u.email)).toContain('default-bot@zulip.com');
+    expect(users.find((u) => u.email === 'default-bot@zulip.com')).toMatchObject({ is_bot: true, bot_type: 1 });
+    expect(
+      parseEnvelope(contracts.realmCreated, rows[0]!.envelope).payload.realm.permissions.can_delete_any_message_group,
+    ).toBe('role:administrators');
+  });
+
+  it('stores passwords and API keys only as hashes', async () => {
+    const user = await repo.userByEmail((await realm()).id, 'iago@zulip.com');
+    expect(user!.passwordHash).toMatch(/^scrypt\$10\$/);
+    expect(user!.passwordHash).not.toContain('secret-pass');
+    const keys = await prisma.apiKey.findMany({ where: { userId: user!.id } });
+    expect(keys.every((k) => /^[0-9a-f]{64}$/.test(k.keyHash))).toBe(true);
+  });
+
+  it('issues a key by password that authenticates, with the login email in any case', async () => {
+    const issued = await fetchApiKeyByPassword(repo, limiter(), await realm(), 'IAGO@zulip.com', 'secret-pass');
+    expect(issued).toMatchObject({ email: 'iago@zulip.com', api_key: expect.stringMatching(/^[A-Za-z0-9]{32}$/) });
+    const identity = await authenticateApiKey(repo, ' iago@ZULIP.com ', issued.api_key);
+    expect(identity).toMatchObject({ kind: 'user', userId: issued.user_id, role: 200, isBot: false });
+  });
+
+  it('refuses wrong passwords and then rate-limits that username', async () => {
+    const l = limiter();
+    const r = await realm();
+    for (let i = 0; i < 3; i++) {
+      expect(await refusal(fetchApiKeyByPassword(repo, l, r, 'hamlet@zulip.com', 'nope'))).toEqual({
+        status: 401,
+        code: 'AUTHENTICATION_FAILED',
+        msg: 'Your username or password is incorrect',
+      });
+    }
+    expect(await refusal(fetchApiKeyByPassword(repo, l, r, 'hamlet@zulip.com', 'secret-pass'))).toEqual({
+      status: 429,
+      code: 'RATE_LIMIT_HIT',
+      msg: 'API usage exceeded rate limit',
+    });
+  });
+
+  it("answers the gateway's questions with Zulip's texts", async () => {
+    const [bot] = await createUsers(ctx, await realm(), [
+      { email: 'second-bot@zulip.com', fullName: 'Second', role: 400, bot: { ownerEmail: 'hamlet@zulip.com' } },
+    ]);
+    expect(await refusal(authenticateApiKey(repo, 'second-bot@zulip.com', 'x'))).toMatchObject({
+      status: 401,
+      msg: 'Malformed API key',
+    });
+    expect(await refusal(authenticateApiKey(repo, 'second-bot@zulip.com', 'B'.repeat(32)))).toMatchObject({
+      msg: 'Invalid API key',
+    });
+    expect(await refusal(authenticateApiKey(repo, 'hamlet@zulip.com', bot!.apiKey))).toMatchObject({
+      msg: 'Invalid API key',
+    });
+    await repo.transaction(async (tx) => ({ result: await repo.setUserActive(tx, bot!.user.id, false), events: [] }));
+    expect(await refusal(authenticateApiKey(repo, 'second-bot@zulip.com', bot!.apiKey))).toEqual({
+      status: 401,
+      code: 'UNAUTHORIZED',
+      msg: 'Account is deactivated',
+    });
+  });
+
+  it('keeps email addresses unique per organization regardless of case', async () => {
+    expect(
+      await refusal(createUsers(ctx, await realm(), [{ email: 'Cordelia@Zulip.com', fullName: 'Twin', role: 400 }])),
+    ).toEqual({
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: 'Email is already in use.',
+    });
+  });
+
+  it('issues keys for tokens signed with the organization key only', async () => {
+    const r = await realm();
+    const good = await fetchApiKeyByJwt(
+      repo,
+      r,
+      jwt.sign({ email: 'shiva@zulip.com' }, JWT_KEY, { algorithm: 'HS256' }),
+    );
+    expect(good.user.email).toBe('shiva@zulip.com');
+    const hs512 = jwt.sign({ email: 'shiva@zulip.com' }, JWT_KEY, { algorithm: 'HS512' });
+    expect(await refusal(fetchApiKeyByJwt(repo, r, hs512))).toMatchObject({ msg: 'Bad JSON web token' });
+  });
+});
