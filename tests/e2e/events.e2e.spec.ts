@@ -39,7 +39,18 @@ describe('POST /register', () => {
     // Fragments from the settings service (GET /internal/users/{id}/initial-state).
     expect(body.user_settings).toMatchObject({ receives_typing_notifications: true });
     expect(body.navigation_views).toEqual([]);
+    // From the groups service: the organization's groups, system groups included.
+    expect((body.realm_user_groups as { name: string }[]).map((g) => g.name)).toContain('role:members');
+    // From the push service.
+    expect(body.push_devices).toEqual({});
     expect(body).not.toHaveProperty('ignored_parameters_unsupported');
+  });
+
+  it('asks the owners only for what fetch_event_types names', async () => {
+    const queue = await EventQueue.register(world.as('hamlet'), { fetch_event_types: ['message'] });
+    expect(queue.registration).not.toHaveProperty('realm_user_groups');
+    expect(queue.registration).not.toHaveProperty('push_devices');
+    expect(queue.registration).toMatchObject({ last_event_id: -1, max_message_length: 10000 });
   });
 
   it('refuses all_public_streams to guests', async () => {

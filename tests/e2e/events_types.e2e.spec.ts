@@ -298,6 +298,33 @@ describe('events whose producers are not in this build (published as their owner
     expect(await theirs.drain()).toEqual([]);
   });
 
+  it('push_device reaches the device owner, push_account_id as a string', async () => {
+    const mine = await EventQueue.register(world.as('prospero'), { event_types: ['push_device'] });
+    const theirs = await EventQueue.register(world.as('hamlet'), { event_types: ['push_device'] });
+    const eventId = await publishEvent(
+      contracts.pushDeviceUpdated,
+      {
+        user_id: id('prospero'),
+        realm_id: realm(),
+        device_id: 3,
+        push_account_id: 1234,
+        status: 'failed',
+        error_code: 'INVALID_BOUNCER_PUBLIC_KEY',
+      },
+      realm(),
+    );
+    await handledByEvents(eventId);
+    expect(await mine.drain()).toEqual([
+      expect.objectContaining({
+        type: 'push_device',
+        push_account_id: '1234',
+        status: 'failed',
+        error_code: 'INVALID_BOUNCER_PUBLIC_KEY',
+      }),
+    ]);
+    expect(await theirs.drain()).toEqual([]);
+  });
+
   it('delete_message: bulk for clients that support it, one per message otherwise', async () => {
     const bulk = await EventQueue.register(world.as('hamlet'), {
       event_types: ['delete_message'],

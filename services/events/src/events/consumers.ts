@@ -50,6 +50,7 @@ export function registerConsumers({ bus, fanout, readModel, prefetch }: Consumer
   fan(contracts.attachmentUpdated, (p) => personal.attachmentChanged(p, 'update'));
   fan(contracts.attachmentRemoved, personal.attachmentRemoved);
 
+  fan(contracts.pushDeviceUpdated, personal.pushDeviceUpdated);
   fan(contracts.draftsAdded, personal.draftsAdded);
   fan(contracts.draftUpdated, personal.draftUpdated);
   fan(contracts.draftRemoved, personal.draftRemoved);

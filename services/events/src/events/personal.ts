@@ -121,3 +121,15 @@ export function savedSnippetRemoved(payload: PayloadOf<typeof contracts.savedSni
     { type: 'saved_snippets', op: 'remove', saved_snippet_id: payload.saved_snippet_id },
   ]);
 }
+
+/** Zulip's push_device: an E2EE push device's registration status (push_account_id as a string). */
+export function pushDeviceUpdated(payload: PayloadOf<typeof contracts.pushDeviceUpdated>): Delivery[] {
+  return own(payload.user_id, 'push_device', () => [
+    {
+      type: 'push_device',
+      push_account_id: String(payload.push_account_id),
+      status: payload.status,
+      ...(payload.error_code === null ? {} : { error_code: payload.error_code }),
+    },
+  ]);
+}
