@@ -50,6 +50,10 @@ describe('POST /register', () => {
     const queue = await EventQueue.register(world.as('hamlet'), { fetch_event_types: ['message'] });
     expect(queue.registration).not.toHaveProperty('realm_user_groups');
     expect(queue.registration).not.toHaveProperty('push_devices');
+    expect(queue.registration).not.toHaveProperty('user_settings');
+    const settingsOnly = await EventQueue.register(world.as('hamlet'), { fetch_event_types: ['user_settings'] });
+    expect(settingsOnly.registration).toHaveProperty('user_settings');
+    expect(settingsOnly.registration).not.toHaveProperty('navigation_views');
     expect(queue.registration).toMatchObject({ last_event_id: -1, max_message_length: 10000 });
   });
 
