@@ -130,3 +130,53 @@ export function openApiErrors(method: string, path: string, status: number, body
     (e) => `${e.instancePath || '(root)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`,
   );
 }
+
+function exampleOf(schema: Schema | undefined, depth = 0): Schema | undefined {
+  if (!schema || depth > 10) return undefined;
+  if (schema.$ref) return exampleOf(resolveRef(schema.$ref as string), depth + 1);
+  if (schema.example && typeof schema.example === 'object') return schema.example as Schema;
+  for (const branch of (schema.allOf as Schema[] | undefined) ?? []) {
+    const found = exampleOf(branch, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+const eventValidators = new Map<string, ValidateFunction[]>();
+
+/**
+ * Validation errors of one event against the branches of GET /events' event schema with the same type (and op),
+ * or null when the description has no such event (newer than feature level ~420, or Confab's own name).
+ */
+export function eventSchemaErrors(event: Record<string, unknown>): string[] | null {
+  const key = `${String(event.type)}/${String(event.op ?? '')}`;
+  if (!eventValidators.has(key)) {
+    const branches = resolveRef('#/components/schemas/get_events_200_response_allOf_events_inner').oneOf as Schema[];
+    const matching = branches.filter((branch) => {
+      const example = exampleOf(branch);
+      return example?.type === event.type && (event.op === undefined || example?.op === event.op);
+    });
+    eventValidators.set(
+      key,
+      matching.map((branch) => {
+        const schema = normalise(branch);
+        // `type` and `op` are allOf-of-strings the normaliser turns into objects; the branch was chosen by them.
+        if (schema.properties)
+          for (const field of ['type', 'op']) if (field in schema.properties) schema.properties[field] = {};
+        return ajv.compile(schema);
+      }),
+    );
+  }
+  const validators = eventValidators.get(key)!;
+  if (validators.length === 0) return null;
+  let best: string[] | undefined;
+  const type = String(event.type);
+  for (const validate of validators) {
+    if (validate(event) as boolean) return [];
+    const errors = (validate.errors ?? []).map(
+      (e) => `${type}${e.instancePath} ${e.message ?? ''} ${JSON.stringify(e.params)}`,
+    );
+    if (!best || errors.length < best.length) best = errors;
+  }
+  return best ?? [];
+}

@@ -1,5 +1,6 @@
 export * from './attachments.js';
 export * from './channels.js';
+export * from './drafts.js';
 export * from './groups.js';
 export * from './meeting_provider.js';
 export * from './messages.js';
@@ -7,6 +8,8 @@ export * from './navigation_views.js';
 export * from './push_devices.js';
 export * from './reactions.js';
 export * from './realms.js';
+export * from './saved_snippets.js';
+export * from './scheduled_messages.js';
 export * from './typing.js';
 export * from './user_settings.js';
 export * from './user_topics.js';

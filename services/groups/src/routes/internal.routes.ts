@@ -1,7 +1,12 @@
+import { notFound } from '@confab/errors';
 import { p, parseValue, route, t } from '@confab/http';
 import type { GroupsDeps } from '../deps.js';
+import { initialState } from '../domain/initial-state.js';
 import { activeMembersOf, evaluateSetting, groupsAfter, userInGroup } from '../domain/internal.js';
 import { settingValue } from './user_groups.params.js';
+
+/** The client options of the events service's initial-state protocol that matter here. */
+const clientCapabilities = t.object({ include_deactivated_groups: t.optional(t.bool(), false) }, { extra: 'ignore' });
 
 const evaluateBody = t.object({
   realm_id: t.int(),
@@ -20,6 +25,24 @@ export function internalRoutes(deps: GroupsDeps) {
       auth: 'service',
       async handler({ path }) {
         return { processed: await db.isEventProcessed(path.event_id) };
+      },
+    }),
+    route({
+      // The events service's initial-state protocol (services/events/README.md): `realm_user_groups`.
+      method: 'GET',
+      path: '/users/{user_id:int}/initial-state',
+      auth: 'service',
+      params: {
+        fetch_event_types: p.json(t.nullable(t.list(t.string()))).default(null),
+        client_capabilities: p.json(clientCapabilities).default({ include_deactivated_groups: false }),
+      },
+      async handler({ path, params }) {
+        const state = await initialState(db, path.user_id, {
+          fetchEventTypes: params.fetch_event_types,
+          includeDeactivatedGroups: params.client_capabilities.include_deactivated_groups,
+        });
+        if (!state) throw notFound('No such user');
+        return state;
       },
     }),
     route({

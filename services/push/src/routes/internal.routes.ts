@@ -1,10 +1,21 @@
-import { p, route } from '@confab/http';
+import { p, route, t } from '@confab/http';
 import type { PushDeps } from '../deps.js';
 import { pushDevicesMap } from '../domain/devices.js';
 
 /** Routes other Confab processes call; never reachable through the gateway. */
 export function internalRoutes(deps: PushDeps) {
   return [
+    route({
+      // The events service's initial-state protocol (services/events/README.md): Zulip's `push_devices`.
+      method: 'GET',
+      path: '/users/{user_id:int}/initial-state',
+      auth: 'service',
+      params: { fetch_event_types: p.json(t.nullable(t.list(t.string()))).default(null) },
+      async handler({ path, params }) {
+        if (params.fetch_event_types !== null && !params.fetch_event_types.includes('push_device')) return {};
+        return { push_devices: pushDevicesMap(await deps.repo.devicesOfUser(path.user_id)) };
+      },
+    }),
     route({
       method: 'GET',
       path: '/push_devices',

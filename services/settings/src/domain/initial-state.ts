@@ -45,3 +45,25 @@ export async function initialState(ctx: InitialStateContext, userId: number): Pr
     navigation_views: views.map(navigationViewRecord),
   };
 }
+
+/** Which event type asks for each part (Zulip's `want(...)` in fetch_initial_state_data); others always go. */
+const WANTED_BY: Record<string, readonly string[]> = {
+  user_id: ['realm_user'],
+  user_settings: ['user_settings'],
+  navigation_views: ['navigation_views'],
+  has_meetingprovider_token: ['video_calls', 'has_meetingprovider_token'],
+  meeting_provider: ['video_calls', 'has_meetingprovider_token'],
+  realm_empty_topic_display_name: ['realm'],
+  ...Object.fromEntries(Object.keys(TEXT_LIMITS).map((key) => [key, ['realm']])),
+};
+
+/** The state limited to what `fetch_event_types` asks for (null: everything). */
+export function wantedState(state: Record<string, unknown>, fetchEventTypes: readonly string[] | null) {
+  if (fetchEventTypes === null) return state;
+  return Object.fromEntries(
+    Object.entries(state).filter(([key]) => {
+      const wantedBy = WANTED_BY[key];
+      return wantedBy === undefined || wantedBy.some((type) => fetchEventTypes.includes(type));
+    }),
+  );
+}

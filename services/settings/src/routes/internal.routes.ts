@@ -2,7 +2,7 @@ import { p, parseValue, route, t } from '@confab/http';
 import { invalid, notFound } from '@confab/errors';
 import type { SettingsDeps } from '../deps.js';
 import { authenticateApiKey } from '../domain/auth.js';
-import { initialState } from '../domain/initial-state.js';
+import { initialState, wantedState } from '../domain/initial-state.js';
 import { createDevOrganization, DEV_PASSWORD_DEFAULT, setRealmPolicies } from '../domain/provisioning.js';
 import { realmRecord } from '../domain/realms.js';
 import { settingsSnapshot } from '../domain/user-settings.js';
@@ -60,10 +60,12 @@ export function internalRoutes(deps: SettingsDeps) {
       method: 'GET',
       path: '/users/{user_id:int}/initial-state',
       auth: 'service',
-      async handler({ path }) {
+      // The events service's initial-state protocol (services/events/README.md).
+      params: { fetch_event_types: p.json(t.nullable(t.list(t.string()))).default(null) },
+      async handler({ path, params }) {
         const state = await initialState(deps, path.user_id);
         if (!state) throw notFound('No such user');
-        return state;
+        return wantedState(state, params.fetch_event_types);
       },
     }),
     route({

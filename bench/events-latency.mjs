@@ -1,0 +1,327 @@
+// Send-to-event latency with many connected queues: QUEUES event queues (spread over the development users, all in
+// Verona) long-poll through the gateway; each message sent to Verona must reach every one of them. Latency is from
+// the start of POST /messages to the moment each poll returns the message event.
+// Usage: pnpm --filter @confab/bench events [queues] [messages]
+import { Agent, request } from 'node:http';
+import { loadavg } from 'node:os';
+import { connect } from 'amqplib';
+import devkit from '@confab/devkit';
+import events from '@confab/events';
+import { machine, record, startBenchStack } from './lib.mjs';
+
+const QUEUES = Number(process.argv[2] ?? 1000);
+const MESSAGES = Number(process.argv[3] ?? 30);
+/** broadcast: every message reaches every queue; direct: direct messages between two users among many. */
+const MODE = process.argv[4] ?? 'broadcast';
+const LOAD_AT_START = loadavg()[0];
+const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+
+function call(baseUrl, user, method, path, params) {
+  const body = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) body.append(k, typeof v === 'string' ? v : JSON.stringify(v));
+  const url = new URL(`/api/v1${path}`, baseUrl);
+  let payload;
+  if (method === 'GET') url.search = body.toString();
+  else payload = Buffer.from(body.toString());
+  const headers = { authorization: `Basic ${Buffer.from(`${user.email}:${user.apiKey}`).toString('base64')}` };
+  if (payload)
+    Object.assign(headers, { 'content-type': 'application/x-www-form-urlencoded', 'content-length': payload.length });
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers, agent }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const parsed = JSON.parse(Buffer.concat(chunks).toString());
+        if (res.statusCode !== 200) reject(new Error(`${method} ${path}: ${res.statusCode} ${parsed.msg}`));
+        else resolve(parsed);
+      });
+    });
+    req.on('error', reject);
+    if (payload) req.write(payload);
+    req.end();
+  });
+}
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+// The gateway's credential cache is kept warm for the whole run (its expiry sends every poll of a user to settings
+// at once), so the run measures event delivery rather than re-authentication.
+const { stack, info } = await startBenchStack({
+  CONFAB_PROXY_MAX_SOCKETS: String(QUEUES * 2),
+  CONFAB_OUTBOX_POLL_MS: '100',
+  CONFAB_AUTH_CACHE_TTL_SECONDS: '3600',
+});
+let stopping = false;
+try {
+  // Direct mode spreads the queues over many organizations' users (about 5 queues each).
+  const worlds = [];
+  for (let w = 0; w < (MODE === 'direct' ? Math.max(1, Math.ceil(QUEUES / 50)) : 1); w++)
+    worlds.push(await devkit.createWorld(info));
+  const world = worlds[0];
+  const users = worlds.flatMap((w) => Object.values(w.users).filter((u) => !u.isBot));
+  const sender = world.user('hamlet');
+  const base = info.gatewayUrl;
+
+  const queues = [];
+  for (let i = 0; i < QUEUES; i += 50) {
+    const batch = [];
+    for (let j = i; j < Math.min(QUEUES, i + 50); j++) {
+      const user = users[j % users.length];
+      batch.push(
+        call(base, user, 'POST', '/register', { event_types: ['message'] }).then((r) => ({
+          user,
+          queueId: r.queue_id,
+          last: r.last_event_id,
+        })),
+      );
+    }
+    queues.push(...(await Promise.all(batch)));
+  }
+
+  // Each queue keeps one long poll open; arrivals are stamped as they come.
+  const arrivals = new Map(); // message id -> array of arrival times
+  const errors = [];
+  let expected = null;
+  let expectedCount = QUEUES;
+  let received = 0;
+  let onAllReceived = () => undefined;
+  const pollForever = async (q) => {
+    while (!stopping) {
+      let response;
+      try {
+        response = await call(base, q.user, 'GET', '/events', { queue_id: q.queueId, last_event_id: q.last });
+      } catch (err) {
+        // A transient failure (the gateway's own authentication call, say) is retried like a client would.
+        if (stopping) return;
+        errors.push(err.message);
+        await new Promise((r) => setTimeout(r, 100));
+        continue;
+      }
+      const now = performance.now();
+      for (const event of response.events) {
+        q.last = Math.max(q.last, event.id);
+        if (event.type !== 'message') continue;
+        const list = arrivals.get(event.message.id) ?? [];
+        list.push(now);
+        arrivals.set(event.message.id, list);
+        if (event.message.id === expected && ++received === expectedCount) onAllReceived();
+      }
+    }
+  };
+  for (const q of queues) void pollForever(q);
+  await new Promise((r) => setTimeout(r, 1000));
+
+  /** Sends MESSAGES (+3 warm-up) messages one after another; `send` returns the message id and its start time. */
+  async function measure(send) {
+    const latencies = [];
+    for (let m = 0; m < MESSAGES + 3; m++) {
+      received = 0;
+      const done = new Promise((resolve) => (onAllReceived = resolve));
+      const { id, startedAt, reaching = QUEUES } = await send(m);
+      expected = id;
+      expectedCount = reaching;
+      received = arrivals.get(id)?.length ?? 0;
+      if (received >= reaching) onAllReceived();
+      const progress = setInterval(() => console.log(`[bench] message ${m}: ${received}/${reaching}`), 5000);
+      await done;
+      clearInterval(progress);
+      // The first three warm up the JIT, connection pools and caches.
+      if (m >= 3) latencies.push(...arrivals.get(id).map((t) => t - startedAt));
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    return latencies.sort((a, b) => a - b);
+  }
+
+  const row = (name, l) =>
+    `| ${name} | ${l.length} | ${percentile(l, 50).toFixed(1)} | ${percentile(l, 99).toFixed(1)} | ${l.at(-1).toFixed(1)} |`;
+  if (MODE === 'direct') {
+    const queuesOf = (user) => queues.filter((q) => q.user.id === user.id).length;
+    const sendTimes = [];
+    const latencies = await measure(async (m) => {
+      const w = worlds[m % worlds.length];
+      const from = w.user('hamlet');
+      const to = w.user('othello');
+      const startedAt = performance.now();
+      const sent = await call(base, from, 'POST', '/messages', { type: 'direct', to: [to.id], content: `dm ${m}` });
+      if (m >= 3) sendTimes.push(performance.now() - startedAt);
+      return { id: sent.id, startedAt, reaching: queuesOf(from) + queuesOf(to) };
+    });
+    sendTimes.sort((a, b) => a - b);
+    // The events service alone: the same kind of message.sent published straight on the exchange.
+    const connection = await connect(info.amqpUrl, { noDelay: true });
+    const channel = await connection.createConfirmChannel();
+    const viaBroker = await measure(async (m) => {
+      const w = worlds[m % worlds.length];
+      const from = w.user('hamlet');
+      const to = w.user('othello');
+      const id = 200_000_000 + m;
+      const participants = [from, to].map((u) => ({
+        id: u.id,
+        email: u.email,
+        full_name: u.fullName,
+        is_mirror_dummy: false,
+      }));
+      const payload = {
+        message: {
+          id,
+          type: 'private',
+          sender_id: from.id,
+          sender_email: from.email,
+          sender_full_name: from.fullName,
+          sender_realm_str: w.realm.string_id,
+          recipient_id: 1,
+          display_recipient: participants,
+          subject: '',
+          topic_links: [],
+          content: `dm ${m}`,
+          rendered_content: `<p>dm ${m}</p>`,
+          timestamp: Math.floor(Date.now() / 1000),
+          client: 'bench',
+          is_me_message: false,
+          reactions: [],
+          submessages: [],
+        },
+        user_ids: [from.id, to.id],
+        flags: {},
+        stream: null,
+        local_id: null,
+        sender_queue_id: null,
+      };
+      const envelope = events.makeEnvelope(events.contracts.messageSent, payload, { realmId: w.realm.realm_id });
+      const startedAt = performance.now();
+      await new Promise((resolve, reject) =>
+        channel.publish(
+          info.exchange,
+          'message.sent',
+          Buffer.from(JSON.stringify(envelope)),
+          { persistent: true },
+          (err) => (err ? reject(err) : resolve()),
+        ),
+      );
+      return { id, startedAt, reaching: queuesOf(from) + queuesOf(to) };
+    });
+    await connection.close();
+    const section = `
+## Events: direct-message latency with ${QUEUES} connected queues — ${new Date().toISOString().slice(0, 10)}
+
+Machine: ${machine()}. ${QUEUES} queues long-polling through the gateway, spread over ${users.length} users of
+${worlds.length} organizations (about ${Math.round(QUEUES / users.length)} queues each), one events replica; ${MESSAGES}
+direct messages (after 3 warm-ups), each between two users of one organization, so each reaches the ~${Math.round(
+      (2 * QUEUES) / users.length,
+    )} queues of its sender and recipient while the other queues stay connected. The first row runs from the start of
+POST /messages to each of those polls returning the message event; the second is the send alone; the third runs from
+publishing an equivalent message.sent on the exchange (the events service and the gateway only). The stack, the pollers and
+PostgreSQL/Redis/RabbitMQ share the machine, with other work on it (load average ${LOAD_AT_START.toFixed(1)} at the
+start). Script: \`bench/events-latency.mjs ${QUEUES} ${MESSAGES} direct\`.
+
+| from | samples | p50 ms | p99 ms | max ms |
+|---|---|---|---|---|
+${row('start of POST /messages (whole path)', latencies)}
+${row('POST /messages alone (until its answer)', sendTimes)}
+${row('publish of message.sent on the exchange (events service + gateway)', viaBroker)}
+
+Failed polls retried during the run: ${errors.length}. Target: p99 under 50 ms — ${percentile(latencies, 99) < 50 ? 'met' : 'not met'} on this run.
+`;
+    console.log(section);
+    if (process.env.BENCH_RECORD !== '0') record(section);
+    process.exitCode = 0;
+    throw Object.assign(new Error('done'), { done: true });
+  }
+
+  const viaMessaging = await measure(async (m) => {
+    const startedAt = performance.now();
+    const sent = await call(base, sender, 'POST', '/messages', {
+      type: 'stream',
+      to: 'Verona',
+      topic: 'bench',
+      content: `message ${m}`,
+    });
+    return { id: sent.id, startedAt };
+  });
+
+  // The events service alone: message.sent published straight on the exchange, as messaging's relay would.
+  const connection = await connect(info.amqpUrl, { noDelay: true });
+  const channel = await connection.createConfirmChannel();
+  const template = (
+    await call(base, sender, 'GET', '/messages', {
+      anchor: 'newest',
+      num_before: 1,
+      num_after: 0,
+      apply_markdown: false,
+    }).catch(() => ({ messages: [] }))
+  ).messages?.[0];
+  const viaBroker = await measure(async (m) => {
+    const id = 100_000_000 + m;
+    const payload = {
+      message: {
+        id,
+        type: 'stream',
+        sender_id: sender.id,
+        sender_email: sender.email,
+        sender_full_name: sender.fullName,
+        sender_realm_str: world.realm.string_id,
+        recipient_id: template?.recipient_id ?? 1,
+        stream_id: template?.stream_id ?? 1,
+        display_recipient: 'Verona',
+        subject: 'bench',
+        topic_links: [],
+        content: `direct ${m}`,
+        rendered_content: `<p>direct ${m}</p>`,
+        timestamp: Math.floor(Date.now() / 1000),
+        client: 'bench',
+        is_me_message: false,
+        reactions: [],
+        submessages: [],
+      },
+      user_ids: users.map((u) => u.id),
+      flags: {},
+      stream: { name: 'Verona', invite_only: false, is_web_public: false },
+      local_id: null,
+      sender_queue_id: null,
+    };
+    const envelope = events.makeEnvelope(events.contracts.messageSent, payload, { realmId: world.realm.realm_id });
+    const startedAt = performance.now();
+    await new Promise((resolve, reject) =>
+      channel.publish(
+        info.exchange,
+        'message.sent',
+        Buffer.from(JSON.stringify(envelope)),
+        { persistent: true },
+        (err) => (err ? reject(err) : resolve()),
+      ),
+    );
+    return { id, startedAt };
+  });
+  await connection.close();
+
+  const p99 = percentile(viaMessaging, 99);
+  const section = `
+## Events: channel-message latency with ${QUEUES} connected queues, each message to all of them — ${new Date().toISOString().slice(0, 10)}
+
+Machine: ${machine()}. ${QUEUES} queues long-polling through the gateway (spread over ${users.length} users, all
+subscribed to Verona), one events replica; ${MESSAGES} messages sent one after another (after 3 warm-ups), each
+waited for at every queue. The first row runs from the start of POST /messages to each poll returning the message
+event (the send itself, messaging's outbox relay, the broker, the fan-out and the long-poll answer through the
+gateway); the second from publishing a message.sent envelope on the exchange (the events service and the gateway
+only). The stack, the pollers and PostgreSQL/Redis/RabbitMQ share the machine, with other work on it (load average
+${LOAD_AT_START.toFixed(1)} at the start). Script: \`bench/events-latency.mjs ${QUEUES} ${MESSAGES}\`.
+
+| from | samples | p50 ms | p99 ms | max ms |
+|---|---|---|---|---|
+${row('start of POST /messages (whole path)', viaMessaging)}
+${row('publish of message.sent on the exchange (events service + gateway)', viaBroker)}
+
+Failed polls retried during the run: ${errors.length}${errors.length ? ` (${[...new Set(errors)].slice(0, 3).join('; ')})` : ''}.
+
+Target: p99 under 50 ms from POST /messages — ${p99 < 50 ? 'met' : 'not met'} on this run.
+`;
+  console.log(section);
+
+  if (process.env.BENCH_RECORD !== '0') record(section);
+} catch (err) {
+  if (!err.done) throw err;
+} finally {
+  stopping = true;
+  await stack.stop({ cleanUp: true });
+  process.exit(0);
+}

@@ -1,0 +1,24 @@
+import type { EventBus } from '@confab/events';
+import type { IdentityVerifier } from '@confab/identity';
+import type { Logger } from '@confab/logging';
+import type { Redis } from 'ioredis';
+import type { EventsConfig } from './config.js';
+import type { StateProviders } from './state/providers.js';
+import type { QueueStore } from './store/queues.js';
+import type { ReadModel } from './store/readmodel.js';
+import type { Wakeups } from './store/wakeups.js';
+
+/** Everything the HTTP app and the consumer need, built once in main.ts (or by a test). */
+export interface EventsDeps {
+  config: EventsConfig;
+  logger: Logger;
+  redis: Redis;
+  bus: EventBus;
+  verifier: IdentityVerifier;
+  store: QueueStore;
+  readModel: ReadModel;
+  wakeups: Wakeups;
+  providers: StateProviders;
+  heartbeat: { seconds: number; jitterSeconds: number };
+  longpollTimeoutSeconds: number;
+}

@@ -1,0 +1,106 @@
+import type { contracts, PayloadOf } from '@confab/events';
+import { acceptsType, type QueueDescriptor } from '../domain/descriptor.js';
+import { streamDict, subscriptionDict } from '../domain/shaping.js';
+import type { Delivery } from './fanout.js';
+
+const ROLE_ADMINISTRATOR = 200;
+const ROLE_GUEST = 600;
+
+type Channel = contracts.ChannelRecord;
+
+/** Archived channels reach only clients with the archived_channels capability. */
+const visible = (queue: QueueDescriptor, channel: Channel) =>
+  !channel.is_archived || queue.capabilities.archivedChannels;
+
+export function streamCreated(payload: PayloadOf<typeof contracts.streamCreated>): Delivery[] {
+  return [
+    {
+      users: payload.user_ids,
+      build: (ctx) => {
+        if (!acceptsType(ctx.queue, 'stream')) return [];
+        const streams = payload.streams.filter((s) => visible(ctx.queue, s)).map(streamDict);
+        return streams.length > 0 ? [{ type: 'stream', op: 'create', streams }] : [];
+      },
+    },
+  ];
+}
+
+/**
+ * Who hears that others joined or left a channel (peer_add / peer_remove): for a public channel every non-guest
+ * of the organization, for a private one its administrators. The changed users themselves get add / remove.
+ * The payload does not list a private channel's other subscribers, so they are not told.
+ */
+function isPeer(queue: QueueDescriptor, channel: Channel, changed: ReadonlySet<number>): boolean {
+  if (changed.has(queue.userId)) return false;
+  if (channel.invite_only) return queue.role <= ROLE_ADMINISTRATOR;
+  return queue.role !== ROLE_GUEST;
+}
+
+function peerDeliveries(
+  changes: readonly { stream_id: number; user_ids: number[] }[],
+  channels: ReadonlyMap<number, Channel>,
+  op: 'peer_add' | 'peer_remove',
+): Delivery[] {
+  const deliveries: Delivery[] = [];
+  for (const change of changes) {
+    const channel = channels.get(change.stream_id);
+    if (!channel || change.user_ids.length === 0) continue;
+    const changed = new Set(change.user_ids);
+    deliveries.push({
+      realm: channel.realm_id,
+      build: (ctx) =>
+        acceptsType(ctx.queue, 'subscription') && visible(ctx.queue, channel) && isPeer(ctx.queue, channel, changed)
+          ? [{ type: 'subscription', op, stream_ids: [change.stream_id], user_ids: change.user_ids }]
+          : [],
+    });
+  }
+  return deliveries;
+}
+
+/** Zulip's subscription add (to each new subscriber, with their own settings) and peer_add (to the others). */
+export function subscriptionAdded(payload: PayloadOf<typeof contracts.subscriptionAdded>): Delivery[] {
+  const channels = new Map(payload.streams.map((s) => [s.stream_id, s]));
+  const byUser = new Map<number, PayloadOf<typeof contracts.subscriptionAdded>['subscriptions']>();
+  for (const sub of payload.subscriptions) {
+    const list = byUser.get(sub.user_id) ?? [];
+    list.push(sub);
+    byUser.set(sub.user_id, list);
+  }
+  const deliveries: Delivery[] = [
+    {
+      users: [...byUser.keys()],
+      build: (ctx) => {
+        if (!acceptsType(ctx.queue, 'subscription')) return [];
+        const subscriptions = (byUser.get(ctx.queue.userId) ?? []).flatMap((sub) => {
+          const channel = channels.get(sub.stream_id);
+          return channel && visible(ctx.queue, channel) ? [subscriptionDict(channel, sub)] : [];
+        });
+        return subscriptions.length > 0 ? [{ type: 'subscription', op: 'add', subscriptions }] : [];
+      },
+    },
+  ];
+  return [...deliveries, ...peerDeliveries(payload.changes, channels, 'peer_add')];
+}
+
+/** Zulip's subscription remove (to those who left) and peer_remove (to the others). */
+export function subscriptionRemoved(payload: PayloadOf<typeof contracts.subscriptionRemoved>): Delivery[] {
+  const channels = new Map(payload.streams.map((s) => [s.stream_id, s]));
+  const byUser = new Map<number, number[]>();
+  for (const change of payload.changes) {
+    for (const userId of change.user_ids) byUser.set(userId, [...(byUser.get(userId) ?? []), change.stream_id]);
+  }
+  const deliveries: Delivery[] = [
+    {
+      users: [...byUser.keys()],
+      build: (ctx) => {
+        if (!acceptsType(ctx.queue, 'subscription')) return [];
+        const subscriptions = (byUser.get(ctx.queue.userId) ?? []).flatMap((streamId) => {
+          const channel = channels.get(streamId);
+          return channel && visible(ctx.queue, channel) ? [{ name: channel.name, stream_id: streamId }] : [];
+        });
+        return subscriptions.length > 0 ? [{ type: 'subscription', op: 'remove', subscriptions }] : [];
+      },
+    },
+  ];
+  return [...deliveries, ...peerDeliveries(payload.changes, channels, 'peer_remove')];
+}

@@ -1,0 +1,93 @@
+import { contracts, type EventBus, type EventContract, type EventEnvelope } from '@confab/events';
+import type { ReadModel } from '../store/readmodel.js';
+import * as channels from './channels.js';
+import type { Delivery, Fanout } from './fanout.js';
+import * as groups from './groups.js';
+import * as messages from './messages.js';
+import * as personal from './personal.js';
+
+export const FANOUT_CONSUMER = 'events.fanout';
+
+interface ConsumerDeps {
+  bus: EventBus;
+  fanout: Fanout;
+  readModel: ReadModel;
+  prefetch: number;
+}
+
+/**
+ * One durable queue shared by every replica (competing consumers): each event is turned into client events for
+ * the queues that should see it. Events of other services that only feed this service's read model are recorded
+ * as handled too, so /internal/events/processed answers for them.
+ */
+export function registerConsumers({ bus, fanout, readModel, prefetch }: ConsumerDeps): void {
+  const consumer = bus.consumer(FANOUT_CONSUMER, { prefetch });
+  const fan = <T>(contract: EventContract<T>, deliveries: (payload: T, event: EventEnvelope<T>) => Delivery[]) =>
+    consumer.on(contract, (event) => fanout.deliver(event.event_id, deliveries(event.payload, event)));
+  const recordOnly = <T>(contract: EventContract<T>, apply?: (payload: T) => Promise<void>) =>
+    consumer.on(contract, async (event) => {
+      await apply?.(event.payload);
+      await fanout.record(event.event_id);
+    });
+
+  fan(contracts.messageSent, (p, e) => messages.messageSent(p, e.realm_id ?? 0));
+  fan(contracts.messageDeleted, messages.messageDeleted);
+  fan(contracts.messageFlagsChanged, messages.messageFlagsChanged);
+  fan(contracts.reactionAdded, (p) => messages.reactionChanged(p, 'add'));
+  fan(contracts.reactionRemoved, (p) => messages.reactionChanged(p, 'remove'));
+  fan(contracts.typingStarted, (p) => messages.typingChanged(p, 'start'));
+  fan(contracts.typingStopped, (p) => messages.typingChanged(p, 'stop'));
+  fan(contracts.typingEditMessageStarted, (p) => messages.typingEditMessageChanged(p, 'start'));
+  fan(contracts.typingEditMessageStopped, (p) => messages.typingEditMessageChanged(p, 'stop'));
+  fan(contracts.userTopicChanged, messages.userTopicChanged);
+
+  fan(contracts.userSettingsChanged, personal.userSettingsChanged);
+  fan(contracts.meetingProviderTokenChanged, personal.meetingTokenChanged);
+  fan(contracts.navigationViewAdded, personal.navigationViewAdded);
+  fan(contracts.navigationViewUpdated, personal.navigationViewUpdated);
+  fan(contracts.navigationViewRemoved, personal.navigationViewRemoved);
+  fan(contracts.attachmentAdded, (p) => personal.attachmentChanged(p, 'add'));
+  fan(contracts.attachmentUpdated, (p) => personal.attachmentChanged(p, 'update'));
+  fan(contracts.attachmentRemoved, personal.attachmentRemoved);
+
+  fan(contracts.pushDeviceUpdated, personal.pushDeviceUpdated);
+  fan(contracts.draftsAdded, personal.draftsAdded);
+  fan(contracts.draftUpdated, personal.draftUpdated);
+  fan(contracts.draftRemoved, personal.draftRemoved);
+  fan(contracts.scheduledMessagesAdded, personal.scheduledMessagesAdded);
+  fan(contracts.scheduledMessageUpdated, personal.scheduledMessageUpdated);
+  fan(contracts.scheduledMessageRemoved, personal.scheduledMessageRemoved);
+  fan(contracts.savedSnippetAdded, (p) => personal.savedSnippetChanged(p, 'add'));
+  fan(contracts.savedSnippetUpdated, (p) => personal.savedSnippetChanged(p, 'update'));
+  fan(contracts.savedSnippetRemoved, personal.savedSnippetRemoved);
+
+  fan(contracts.streamCreated, channels.streamCreated);
+  fan(contracts.subscriptionAdded, channels.subscriptionAdded);
+  fan(contracts.subscriptionRemoved, channels.subscriptionRemoved);
+
+  consumer.on(contracts.groupCreated, async (event) => {
+    const { group, direct_members, direct_subgroups } = event.payload;
+    await fanout.deliver(event.event_id, groups.groupCreated(event.payload));
+    await readModel.saveGroup({ group, members: direct_members, subgroups: direct_subgroups });
+  });
+  consumer.on(contracts.groupUpdated, async (event) => {
+    const before = await readModel.group(event.payload.group.group_id);
+    await fanout.deliver(event.event_id, groups.groupUpdated(event.payload, before));
+    await readModel.saveGroup({
+      group: event.payload.group,
+      members: before?.members ?? [],
+      subgroups: before?.subgroups ?? [],
+    });
+  });
+  consumer.on(contracts.groupMembersChanged, async (event) => {
+    await fanout.deliver(event.event_id, groups.groupMembersChanged(event.payload));
+    for (const change of event.payload.changes) {
+      const snapshot = await readModel.group(change.group_id);
+      if (snapshot) await readModel.saveGroup(groups.applyMembership(snapshot, change));
+    }
+  });
+
+  recordOnly(contracts.realmCreated, (p) => readModel.saveRealm(p.realm));
+  recordOnly(contracts.realmUpdated, (p) => readModel.saveRealm(p.realm));
+  recordOnly(contracts.userCreated);
+}

@@ -1,0 +1,135 @@
+import type { contracts, PayloadOf } from '@confab/events';
+import { acceptsType } from '../domain/descriptor.js';
+import { topicFor, type QueueContext } from '../domain/shaping.js';
+import type { Builder, Delivery } from './fanout.js';
+
+/** An event for the user's own queues only, when the queue takes its type. */
+function own(userId: number, type: string, events: () => Record<string, unknown>[]): Delivery[] {
+  const build: Builder = (ctx) => (acceptsType(ctx.queue, type) ? events() : []);
+  return [{ users: [userId], build }];
+}
+
+/** Like `own`, for events whose shape depends on the client (the empty topic's name). */
+function ownShaped(userId: number, type: string, events: Builder): Delivery[] {
+  const build: Builder = (ctx) => (acceptsType(ctx.queue, type) ? events(ctx) : []);
+  return [{ users: [userId], build }];
+}
+
+/** Zulip's user_settings update: one event per changed setting. */
+export function userSettingsChanged(payload: PayloadOf<typeof contracts.userSettingsChanged>): Delivery[] {
+  return own(payload.user_id, 'user_settings', () =>
+    payload.changed
+      .filter((name) => name in payload.settings)
+      .map((name) => ({ type: 'user_settings', op: 'update', property: name, value: payload.settings[name] })),
+  );
+}
+
+/** API.md's has_meetingprovider_token event (Zulip's has_zoom_token / has_webex_token). */
+export function meetingTokenChanged(payload: PayloadOf<typeof contracts.meetingProviderTokenChanged>): Delivery[] {
+  return own(payload.user_id, 'has_meetingprovider_token', () => [
+    { type: 'has_meetingprovider_token', value: payload.has_token },
+  ]);
+}
+
+export function navigationViewAdded(payload: PayloadOf<typeof contracts.navigationViewAdded>): Delivery[] {
+  return own(payload.user_id, 'navigation_view', () => [
+    { type: 'navigation_view', op: 'add', navigation_view: payload.navigation_view },
+  ]);
+}
+
+export function navigationViewUpdated(payload: PayloadOf<typeof contracts.navigationViewUpdated>): Delivery[] {
+  return own(payload.user_id, 'navigation_view', () => [
+    { type: 'navigation_view', op: 'update', fragment: payload.fragment, data: payload.data },
+  ]);
+}
+
+export function navigationViewRemoved(payload: PayloadOf<typeof contracts.navigationViewRemoved>): Delivery[] {
+  return own(payload.user_id, 'navigation_view', () => [
+    { type: 'navigation_view', op: 'remove', fragment: payload.fragment },
+  ]);
+}
+
+type AttachmentChange = PayloadOf<typeof contracts.attachmentAdded>;
+
+export function attachmentChanged(payload: AttachmentChange, op: 'add' | 'update'): Delivery[] {
+  return own(payload.user_id, 'attachment', () => [
+    { type: 'attachment', op, attachment: payload.attachment, upload_space_used: payload.upload_space_used },
+  ]);
+}
+
+export function attachmentRemoved(payload: PayloadOf<typeof contracts.attachmentRemoved>): Delivery[] {
+  return own(payload.user_id, 'attachment', () => [
+    {
+      type: 'attachment',
+      op: 'remove',
+      attachment: { id: payload.attachment_id },
+      upload_space_used: payload.upload_space_used,
+    },
+  ]);
+}
+
+export function draftsAdded(payload: PayloadOf<typeof contracts.draftsAdded>): Delivery[] {
+  return own(payload.user_id, 'drafts', () => [{ type: 'drafts', op: 'add', drafts: payload.drafts }]);
+}
+
+export function draftUpdated(payload: PayloadOf<typeof contracts.draftUpdated>): Delivery[] {
+  return own(payload.user_id, 'drafts', () => [{ type: 'drafts', op: 'update', draft: payload.draft }]);
+}
+
+export function draftRemoved(payload: PayloadOf<typeof contracts.draftRemoved>): Delivery[] {
+  return own(payload.user_id, 'drafts', () => [{ type: 'drafts', op: 'remove', draft_id: payload.draft_id }]);
+}
+
+type ScheduledMessage = contracts.ScheduledMessageRecord;
+
+/** A channel message's empty topic as this client can show it. */
+const scheduledFor = (ctx: QueueContext, m: ScheduledMessage): ScheduledMessage =>
+  m.topic === undefined ? m : { ...m, topic: topicFor(ctx, m.topic) };
+
+export function scheduledMessagesAdded(payload: PayloadOf<typeof contracts.scheduledMessagesAdded>): Delivery[] {
+  return ownShaped(payload.user_id, 'scheduled_messages', (ctx) => [
+    {
+      type: 'scheduled_messages',
+      op: 'add',
+      scheduled_messages: payload.scheduled_messages.map((m) => scheduledFor(ctx, m)),
+    },
+  ]);
+}
+
+export function scheduledMessageUpdated(payload: PayloadOf<typeof contracts.scheduledMessageUpdated>): Delivery[] {
+  return ownShaped(payload.user_id, 'scheduled_messages', (ctx) => [
+    { type: 'scheduled_messages', op: 'update', scheduled_message: scheduledFor(ctx, payload.scheduled_message) },
+  ]);
+}
+
+export function scheduledMessageRemoved(payload: PayloadOf<typeof contracts.scheduledMessageRemoved>): Delivery[] {
+  return own(payload.user_id, 'scheduled_messages', () => [
+    { type: 'scheduled_messages', op: 'remove', scheduled_message_id: payload.scheduled_message_id },
+  ]);
+}
+
+type SnippetChange = PayloadOf<typeof contracts.savedSnippetAdded>;
+
+export function savedSnippetChanged(payload: SnippetChange, op: 'add' | 'update'): Delivery[] {
+  return own(payload.user_id, 'saved_snippets', () => [
+    { type: 'saved_snippets', op, saved_snippet: payload.saved_snippet },
+  ]);
+}
+
+export function savedSnippetRemoved(payload: PayloadOf<typeof contracts.savedSnippetRemoved>): Delivery[] {
+  return own(payload.user_id, 'saved_snippets', () => [
+    { type: 'saved_snippets', op: 'remove', saved_snippet_id: payload.saved_snippet_id },
+  ]);
+}
+
+/** Zulip's push_device: an E2EE push device's registration status (push_account_id as a string). */
+export function pushDeviceUpdated(payload: PayloadOf<typeof contracts.pushDeviceUpdated>): Delivery[] {
+  return own(payload.user_id, 'push_device', () => [
+    {
+      type: 'push_device',
+      push_account_id: String(payload.push_account_id),
+      status: payload.status,
+      ...(payload.error_code === null ? {} : { error_code: payload.error_code }),
+    },
+  ]);
+}

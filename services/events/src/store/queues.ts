@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { QueueDescriptor } from '../domain/descriptor.js';
+import { wantsAllPublicStreams } from '../domain/descriptor.js';
+import { APPEND, DELETE, END_WAIT, POLL } from './scripts.js';
+
+/** An event as stored: its queue-local id and its JSON (without the id). */
+export interface StoredEvent {
+  id: number;
+  json: string;
+}
+
+export type PollResult =
+  | { status: 'ok'; generation: number; previousWaiter: number | null; events: StoredEvent[] }
+  | { status: 'bad' | 'pruned' | 'notin' };
+
+type ScriptRedis = Redis & {
+  confabAppend(...args: (string | number)[]): Promise<string[] | number>;
+  confabPoll(...args: (string | number)[]): Promise<(string | number)[]>;
+  confabEndWait(...args: (string | number)[]): Promise<number>;
+  confabDelete(...args: (string | number)[]): Promise<number>;
+};
+
+function parseEntries(flat: readonly (string | number)[], from: number): StoredEvent[] {
+  const events: StoredEvent[] = [];
+  for (let i = from; i + 1 < flat.length; i += 2) {
+    events.push({ id: Number.parseInt(String(flat[i]), 10), json: String(flat[i + 1]) });
+  }
+  return events;
+}
+
+/**
+ * Event queues in Redis, shared by every replica: a descriptor hash and an event stream per queue (both expiring
+ * after the idle timeout), and indexes from users and realms to their queues.
+ */
+export class QueueStore {
+  private readonly redis: ScriptRedis;
+  /** The channel wake-up notices go out on (see Wakeups). */
+  readonly wakeChannel: string;
+
+  constructor(
+    redis: Redis,
+    /** Key prefix, e.g. `confab:events:`. */
+    readonly prefix: string,
+    private readonly timeoutMs: number,
+  ) {
+    this.wakeChannel = `${prefix}wake`;
+    this.redis = redis as ScriptRedis;
+    if (!('confabAppend' in redis)) {
+      redis.defineCommand('confabAppend', { numberOfKeys: 0, lua: APPEND });
+      redis.defineCommand('confabPoll', { numberOfKeys: 0, lua: POLL });
+      redis.defineCommand('confabEndWait', { numberOfKeys: 0, lua: END_WAIT });
+      redis.defineCommand('confabDelete', { numberOfKeys: 0, lua: DELETE });
+    }
+  }
+
+  /** The indexes live a little longer than any queue in them; stale members are dropped when met. */
+  private get indexTtlMs(): number {
+    return this.timeoutMs + 60_000;
+  }
+
+  key(kind: 'q' | 'u' | 'r' | 'rall' | 'done', id: string | number): string {
+    return `${this.prefix}${kind}:${id}`;
+  }
+
+  /** Creates a queue and indexes it under its user and realm. */
+  async create(descriptor: QueueDescriptor): Promise<string> {
+    const id = randomUUID();
+    const q = this.key('q', id);
+    const indexTtl = this.indexTtlMs;
+    const multi = this.redis
+      .multi()
+      .hset(q, {
+        user_id: descriptor.userId,
+        realm_id: descriptor.realmId,
+        d: JSON.stringify(descriptor),
+        next_id: 0,
+        pruned: -1,
+        poll: 0,
+      })
+      .pexpire(q, this.timeoutMs)
+      .sadd(this.key('u', descriptor.userId), id)
+      .pexpire(this.key('u', descriptor.userId), indexTtl)
+      .sadd(this.key('r', descriptor.realmId), id)
+      .pexpire(this.key('r', descriptor.realmId), indexTtl);
+    if (wantsAllPublicStreams(descriptor)) {
+      multi.sadd(this.key('rall', descriptor.realmId), id).pexpire(this.key('rall', descriptor.realmId), indexTtl);
+    }
+    await multi.exec();
+    return id;
+  }
+
+  async poll(queueId: string, userId: number, lastEventId: number | null, markWaiting: boolean): Promise<PollResult> {
+    const raw = await this.redis.confabPoll(
+      this.prefix,
+      queueId,
+      userId,
+      lastEventId === null ? '' : lastEventId,
+      this.timeoutMs,
+      markWaiting ? '1' : '0',
+      this.indexTtlMs,
+    );
+    const status = String(raw[0]);
+    if (status !== 'ok') return { status: status as 'bad' | 'pruned' | 'notin' };
+    const previous = String(raw[2]);
+    return {
+      status: 'ok',
+      generation: Number(raw[1]),
+      previousWaiter: previous === '' ? null : Number(previous),
+      events: parseEntries(raw, 3),
+    };
+  }
+
+  /** The events a queue holds now (after a wake-up), without acknowledging anything. */
+  async read(queueId: string): Promise<StoredEvent[]> {
+    const entries = await this.redis.xrange(`${this.key('q', queueId)}:ev`, '-', '+');
+    return entries.map(([entryId, fields]) => ({ id: Number.parseInt(entryId, 10), json: fields[1] ?? '{}' }));
+  }
+
+  endWait(queueId: string, generation: number): Promise<number> {
+    return this.redis.confabEndWait(this.prefix, queueId, generation);
+  }
+
+  async delete(queueId: string, userId: number): Promise<boolean> {
+    return (await this.redis.confabDelete(this.prefix, queueId, userId)) === 1;
+  }
+
+  /**
+   * Appends to each listed queue that still exists, in one atomic step that also announces them to waiting polls;
+   * with a dedupe key the whole fan-out happens at most once. Returns the queues that received something, or null
+   * for an already-handled event.
+   */
+  async append(
+    deliveries: readonly (readonly [queueId: string, json: string])[],
+    dedupe?: { eventId: string; ttlSeconds: number },
+  ): Promise<string[] | null> {
+    const args: (string | number)[] = [
+      this.prefix,
+      dedupe ? this.key('done', dedupe.eventId) : '',
+      dedupe?.ttlSeconds ?? 0,
+      this.wakeChannel,
+    ];
+    for (const [queueId, json] of deliveries) args.push(queueId, json);
+    const result = await this.redis.confabAppend(...args);
+    return result === -1 ? null : (result as string[]);
+  }
+
+  async isHandled(eventId: string): Promise<boolean> {
+    return (await this.redis.exists(this.key('done', eventId))) === 1;
+  }
+
+  /** Queue ids indexed under these users (possibly including expired ones). */
+  async queuesOfUsers(userIds: readonly number[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    if (userIds.length === 0) return out;
+    const pipeline = this.redis.pipeline();
+    for (const userId of userIds) pipeline.smembers(this.key('u', userId));
+    const results = (await pipeline.exec()) ?? [];
+    results.forEach(([err, members], i) => {
+      if (err) throw err;
+      for (const queueId of members as string[]) out.set(queueId, userIds[i]!);
+    });
+    return out;
+  }
+
+  async queuesOfRealm(realmId: number, onlyAllPublicStreams = false): Promise<string[]> {
+    return this.redis.smembers(this.key(onlyAllPublicStreams ? 'rall' : 'r', realmId));
+  }
+
+  /** Descriptors of these queues (absent for expired ones). */
+  async descriptors(queueIds: readonly string[]): Promise<Map<string, QueueDescriptor>> {
+    const out = new Map<string, QueueDescriptor>();
+    if (queueIds.length === 0) return out;
+    const pipeline = this.redis.pipeline();
+    for (const queueId of queueIds) pipeline.hget(this.key('q', queueId), 'd');
+    const results = (await pipeline.exec()) ?? [];
+    results.forEach(([err, raw], i) => {
+      if (err) throw err;
+      if (typeof raw === 'string') out.set(queueIds[i]!, JSON.parse(raw) as QueueDescriptor);
+    });
+    return out;
+  }
+
+  /** Drops expired queue ids from the user and realm indexes they were found in. */
+  async forget(stale: readonly { queueId: string; userId?: number; realmId?: number }[]): Promise<void> {
+    if (stale.length === 0) return;
+    const pipeline = this.redis.pipeline();
+    for (const { queueId, userId, realmId } of stale) {
+      if (userId !== undefined) pipeline.srem(this.key('u', userId), queueId);
+      if (realmId !== undefined)
+        pipeline.srem(this.key('r', realmId), queueId).srem(this.key('rall', realmId), queueId);
+    }
+    await pipeline.exec();
+  }
+}
