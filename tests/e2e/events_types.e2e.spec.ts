@@ -1,9 +1,15 @@
 import { connect } from 'amqplib';
 import type { World } from '@confab/devkit';
-import { contracts } from '@confab/events';
-import { EventQueue, handledByEvents, publishEvent } from './support/event-queues';
+import { contracts, type EventContract } from '@confab/events';
+import { EventQueue, handledByEvents } from './support/event-queues';
+import { publishEvent as publish } from './support/events';
+
 import { expectSuccess } from './support/expect';
 import { newWorld, system } from './support/system';
+
+/** Publishes as the owning service would, without waiting for a particular consumer. */
+const publishEvent = <T>(contract: EventContract<T>, payload: T, realmId: number) =>
+  publish(contract, payload, realmId, null);
 
 jest.setTimeout(60_000);
 

@@ -93,6 +93,10 @@ export class OutboxRelay {
   /** Relays one batch; returns the number of rows, or -1 when another replica is relaying. */
   private async relayBatch(batchSize: number): Promise<number> {
     const client = await this.pool.connect();
+    // A checked-out client's connection errors are ours to handle (the query fails too); unhandled, they crash the process.
+    const onError = (err: Error) => this.log.warn({ err: err.message }, 'outbox relay connection lost');
+    client.on('error', onError);
+    let broken = false;
     try {
       await client.query('BEGIN');
       const lock = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [
@@ -121,10 +125,14 @@ export class OutboxRelay {
       for (const r of rows) eventsPublished.inc({ routing_key: r.routing_key });
       return rows.length;
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      await client.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
       throw err;
     } finally {
-      client.release();
+      client.off('error', onError);
+      // A connection that could not even roll back is discarded rather than returned to the pool.
+      client.release(broken);
     }
   }
 

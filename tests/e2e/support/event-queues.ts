@@ -1,6 +1,5 @@
-import { connect } from 'amqplib';
-import { serviceToken, type ApiClient, type ApiResponse } from '@confab/devkit';
-import { makeEnvelope, type EventContract } from '@confab/events';
+import type { ApiClient, ApiResponse } from '@confab/devkit';
+import { waitHandled } from './events';
 import { expectSuccess } from './expect';
 import { eventSchemaErrors, openApiErrors } from './openapi';
 import { system } from './system';
@@ -105,41 +104,7 @@ export class EventQueue {
   }
 }
 
-/**
- * Publishes an event on the system's exchange as its owning service would (for event types whose producer is not
- * part of this build yet), returning its id.
- */
-export async function publishEvent<T>(contract: EventContract<T>, payload: T, realmId: number): Promise<string> {
-  const envelope = makeEnvelope(contract, payload, { realmId });
-  const connection = await connect(system().amqpUrl);
-  try {
-    const channel = await connection.createConfirmChannel();
-    await channel.assertExchange(system().exchange, 'topic', { durable: true });
-    await new Promise<void>((resolve, reject) =>
-      channel.publish(
-        system().exchange,
-        contract.type,
-        Buffer.from(JSON.stringify(envelope)),
-        { persistent: true },
-        (err) => (err ? reject(err as Error) : resolve()),
-      ),
-    );
-  } finally {
-    await connection.close();
-  }
-  return envelope.event_id;
-}
-
 /** Waits until the events service has handled a published event (then every queue has it or never will). */
-export async function handledByEvents(eventId: string, eventsUrl = system().serviceUrls.events!): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const response = await fetch(`${eventsUrl}/internal/events/processed/${eventId}`, {
-      headers: { 'x-confab-identity': serviceToken(system()) },
-    });
-    const body = (await response.json()) as { processed?: boolean };
-    if (body.processed) return;
-    if (Date.now() > deadline) throw new Error(`events did not handle ${eventId}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+export function handledByEvents(eventId: string, eventsUrl = system().serviceUrls.events!): Promise<void> {
+  return waitHandled(eventsUrl, eventId, 10_000);
 }

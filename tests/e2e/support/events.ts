@@ -66,19 +66,20 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Publishes an event on the run's exchange as its owning service would (for facts no endpoint of the system can
- * change yet, such as organization settings), and waits until the given service has handled it.
+ * change, such as organization settings), and by default waits until the given service has handled it.
  */
 export async function publishEvent<T>(
   contract: EventContract<T>,
   payload: T,
   realmId: number | null,
-  waitFor = 'messaging',
+  waitFor: string | null = 'messaging',
 ): Promise<string> {
   const info = system();
   const envelope = makeEnvelope(contract, payload, { realmId });
   const connection = await connect(info.amqpUrl);
   try {
     const channel = await connection.createConfirmChannel();
+    await channel.assertExchange(info.exchange, 'topic', { durable: true });
     await new Promise<void>((resolve, reject) => {
       channel.publish(
         info.exchange,
@@ -92,16 +93,24 @@ export async function publishEvent<T>(
   } finally {
     await connection.close();
   }
-  const base = info.serviceUrls[waitFor];
-  if (!base) throw new Error(`service ${waitFor} is not running`);
-  const deadline = Date.now() + 20_000;
+  if (waitFor !== null) {
+    const base = info.serviceUrls[waitFor];
+    if (!base) throw new Error(`service ${waitFor} is not running`);
+    await waitHandled(base, envelope.event_id);
+  }
+  return envelope.event_id;
+}
+
+/** Waits until the service at `baseUrl` has handled event `eventId`. */
+export async function waitHandled(baseUrl: string, eventId: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const response = await fetch(`${base}/internal/events/processed/${envelope.event_id}`, {
-      headers: { 'x-confab-identity': serviceToken(info) },
+    const response = await fetch(`${baseUrl}/internal/events/processed/${eventId}`, {
+      headers: { 'x-confab-identity': serviceToken(system()) },
     });
     const body = (await response.json()) as { processed?: boolean };
-    if (body.processed) return envelope.event_id;
-    if (Date.now() > deadline) throw new Error(`${waitFor} did not handle ${contract.type} ${envelope.event_id}`);
+    if (body.processed) return;
+    if (Date.now() > deadline) throw new Error(`${baseUrl} did not handle event ${eventId}`);
     await sleep(25);
   }
 }
