@@ -36,9 +36,10 @@ export async function startBenchStack(extraEnv = {}) {
 }
 
 /** Runs autocannon and returns requests/s and latency percentiles (ms). */
-export function load({ url, headers = {}, method = 'GET', body, connections, duration, title }) {
+export function load({ url, headers = {}, method = 'GET', body, requests, connections, duration, title }) {
   return new Promise((resolve, reject) => {
-    const instance = autocannon({ url, headers, method, body, connections, duration, title }, (err, result) => {
+    const options = { url, headers, method, body, requests, connections, duration, title };
+    const instance = autocannon(options, (err, result) => {
       if (err) return reject(err);
       resolve({
         title,
@@ -62,6 +63,7 @@ export function machine() {
 /** Appends a dated section to bench/RESULTS.md. */
 export function record(section) {
   const file = join(BENCH_DIR, 'RESULTS.md');
-  if (!existsSync(file)) writeFileSync(file, '# Benchmark results\n\nEach section is written by the script it names; newest last.\n');
+  if (!existsSync(file))
+    writeFileSync(file, '# Benchmark results\n\nEach section is written by the script it names; newest last.\n');
   appendFileSync(file, `\n${section.trim()}\n`);
 }
