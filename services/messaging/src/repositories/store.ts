@@ -1,4 +1,4 @@
-import type { OutboxRecord } from '@confab/events';
+import { writeOutbox, type OutboxRecord } from '@confab/events';
 import type { Db, Tx } from './prisma.js';
 import type { SqlPool } from './sql.js';
 
@@ -46,17 +46,4 @@ export class Store {
       return false;
     }
   }
-}
-
-/** One INSERT for all of a transaction's events. */
-export async function writeOutbox(tx: Tx, events: readonly OutboxRecord[]): Promise<void> {
-  const values: unknown[] = [];
-  const rows = events.map((e, i) => {
-    values.push(e.eventId, e.routingKey, JSON.stringify(e.envelope));
-    return `($${i * 3 + 1}::uuid, $${i * 3 + 2}, $${i * 3 + 3}::jsonb)`;
-  });
-  await tx.$executeRawUnsafe(
-    `INSERT INTO outbox (event_id, routing_key, envelope) VALUES ${rows.join(', ')}`,
-    ...values,
-  );
 }
