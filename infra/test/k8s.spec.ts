@@ -117,11 +117,17 @@ describe.each(['base', 'production'] as const)('infra/k8s %s', (which) => {
     }
   });
 
-  it('probes workers, which listen on no port, with exec probes of scripts/probe.mjs', () => {
+  it('probes workers, which serve no API, with exec probes of scripts/probe.mjs, and scrapes their metrics port', () => {
     expect(WORKERS.map((w) => w.name).sort()).toEqual(['messaging-worker', 'push-worker']);
     for (const spec of WORKERS) {
-      const container = mainContainer(deployment(objects(), spec));
-      expect(container.ports).toBeUndefined();
+      const d = deployment(objects(), spec);
+      const container = mainContainer(d);
+      expect(container.ports).toEqual([{ name: 'metrics', containerPort: 9400 }]);
+      expect(container.env).toContainEqual({ name: 'CONFAB_WORKER_METRICS_PORT', value: '9400' });
+      expect(d.spec.template.metadata.annotations).toMatchObject({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': '9400',
+      });
       expect(container.readinessProbe.exec.command.slice(0, 3)).toEqual(['node', 'scripts/probe.mjs', 'reach']);
       expect(container.livenessProbe.exec.command).toEqual(['node', 'scripts/probe.mjs', 'connected', 'REDIS_URL']);
     }

@@ -1,5 +1,5 @@
 import sodium from 'libsodium-wrappers';
-import { ApiClient, serviceToken, type DevUserName, type ManagedProcess, type World } from '@confab/devkit';
+import { ApiClient, freePort, serviceToken, type DevUserName, type ManagedProcess, type World } from '@confab/devkit';
 import { expectError, expectSuccess } from './support/expect';
 import { RelayStub } from './support/relay-stub';
 import { newWorld, startExtraProcess, system } from './support/system';
@@ -32,6 +32,8 @@ jest.setTimeout(60_000);
 let world: World;
 let stub: RelayStub;
 let relayGatewayUrl: string;
+let pushUrl: string;
+let workerMetricsUrl: string;
 const extras: ManagedProcess[] = [];
 
 /** A client of the gateway whose push service uses the relay stub. */
@@ -110,12 +112,15 @@ beforeAll(async () => {
     PUSH_REGISTER_ATTEMPTS: '5',
     CONFAB_REDIS_PREFIX: `${system().redisPrefix}:relay`,
   };
+  const workerMetricsPort = await freePort();
+  workerMetricsUrl = `http://127.0.0.1:${workerMetricsPort}/metrics`;
   const [push, worker, settings] = await Promise.all([
     startExtraProcess('push', relayEnv),
-    startExtraProcess('push-worker', relayEnv),
+    startExtraProcess('push-worker', { ...relayEnv, CONFAB_WORKER_METRICS_PORT: String(workerMetricsPort) }),
     startExtraProcess('settings', { CONFAB_PUSH_RELAY_URL: stub.url }),
   ]);
   extras.push(push.process, worker.process, settings.process);
+  pushUrl = push.url;
   const gateway = await startExtraProcess('gateway', { PUSH_URL: push.url, SETTINGS_URL: settings.url });
   extras.push(gateway.process);
   relayGatewayUrl = gateway.url;
@@ -459,6 +464,21 @@ describe('POST /mobile_push/e2ee/test_notification', () => {
       '/mobile_push/e2ee/test_notification',
     );
     expect(stub.deliveries.map((d) => d.body.push_account_id)).toEqual([1]);
+  });
+
+  it('reports job lateness from the worker and job queue depths from the service', async () => {
+    await activeDevice('desdemona', 3);
+    expectSuccess(
+      await viaRelay('desdemona').post('/mobile_push/e2ee/test_notification', { push_account_id: 3 }),
+      'POST',
+      '/mobile_push/e2ee/test_notification',
+    );
+    const worker = await (await fetch(workerMetricsUrl)).text();
+    expect(worker).toMatch(/job_lateness_seconds_count\{[^}]*queue="push-test"[^}]*\} [1-9]/);
+    expect(worker).toMatch(/job_lateness_seconds_count\{[^}]*queue="push-register"[^}]*\} [1-9]/);
+    const service = await (await fetch(`${pushUrl}/metrics`)).text();
+    expect(service).toMatch(/job_queue_depth\{[^}]*queue="push-test",state="waiting"[^}]*\} 0/);
+    expect(service).toMatch(/job_queue_depth\{[^}]*queue="push-register",state="failed"[^}]*\} \d+/);
   });
 
   it("answers NO_ACTIVE_PUSH_DEVICE without devices, for a device that is not the caller's, and for impossible ids", async () => {

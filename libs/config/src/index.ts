@@ -67,6 +67,8 @@ export const commonEnv = {
   AMQP_URL: url('amqp://guest:guest@127.0.0.1:5672'),
   /** Topic exchange every service publishes its events to. */
   CONFAB_EVENTS_EXCHANGE: z.string().min(1).default('confab.events'),
+  /** Port a worker process (no HTTP API) serves Prometheus /metrics on; 0 serves none. */
+  CONFAB_WORKER_METRICS_PORT: int(0, 0, 65_535),
 };
 
 export interface CommonConfig {
@@ -75,6 +77,8 @@ export interface CommonConfig {
   internalSecret: string;
   redis: { url: string; prefix: string };
   amqp: { url: string; exchange: string };
+  /** 0 when the process serves no separate metrics port. */
+  workerMetricsPort: number;
 }
 
 export function commonConfig(e: {
@@ -85,6 +89,7 @@ export function commonConfig(e: {
   CONFAB_REDIS_PREFIX: string;
   AMQP_URL: string;
   CONFAB_EVENTS_EXCHANGE: string;
+  CONFAB_WORKER_METRICS_PORT: number;
 }): CommonConfig {
   return {
     env: e.NODE_ENV,
@@ -92,6 +97,7 @@ export function commonConfig(e: {
     internalSecret: e.CONFAB_INTERNAL_SECRET,
     redis: { url: e.REDIS_URL, prefix: e.CONFAB_REDIS_PREFIX },
     amqp: { url: e.AMQP_URL, exchange: e.CONFAB_EVENTS_EXCHANGE },
+    workerMetricsPort: e.CONFAB_WORKER_METRICS_PORT,
   };
 }
 

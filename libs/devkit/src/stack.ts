@@ -138,6 +138,8 @@ export class Stack {
       env.CONFAB_GATEWAY_METRICS_PORT = String(await freePort());
       this.gatewayMetricsUrl = `http://127.0.0.1:${env.CONFAB_GATEWAY_METRICS_PORT}`;
     }
+    // Workers serve no API; in tests they serve their metrics on a port of their own.
+    if (!spec.portEnv && this.options.ports === 'random') env.CONFAB_WORKER_METRICS_PORT = String(await freePort());
     const logFile = join(this.options.logDir, `${spec.name}.log`);
     const proc = new ManagedProcess(spec, env, logFile, this.options.echo ?? false);
     this.processes.set(spec.name, proc);

@@ -1,5 +1,5 @@
-import type { Request, Response, NextFunction, Express } from 'express';
-import { collectDefaultMetrics, Counter, Histogram, register } from 'prom-client';
+import express, { type Request, type Response, type NextFunction, type Express } from 'express';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, register } from 'prom-client';
 
 let defaultsCollected = false;
 
@@ -46,4 +46,47 @@ export function metricsRoute(app: Express): void {
     res.setHeader('Content-Type', register.contentType);
     res.send(await register.metrics());
   });
+}
+
+const jobLateness = new Histogram({
+  name: 'job_lateness_seconds',
+  help: 'Time from when a job was due to when a worker started it (first attempt), by queue',
+  labelNames: ['queue'] as const,
+  buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+});
+
+/** Records how late a job started: `dueAt` is when it was due (enqueue time plus its delay), in ms since the epoch. */
+export function observeJobStart(queue: string, dueAt: number, now = Date.now()): void {
+  jobLateness.observe({ queue }, Math.max(0, now - dueAt) / 1000);
+}
+
+/** Job counts by state (waiting, delayed, active, failed ...) read when Prometheus scrapes. */
+const jobDepthSources = new Map<string, () => Promise<Record<string, number>>>();
+
+new Gauge({
+  name: 'job_queue_depth',
+  help: 'Jobs in a job queue, by queue and state',
+  labelNames: ['queue', 'state'] as const,
+  async collect() {
+    for (const [queue, source] of jobDepthSources) {
+      const counts = await source().catch(() => ({}) as Record<string, number>);
+      for (const [state, count] of Object.entries(counts)) this.set({ queue, state }, count);
+    }
+  },
+});
+
+export function registerJobQueueDepth(queue: string, source: () => Promise<Record<string, number>>): void {
+  jobDepthSources.set(queue, source);
+}
+
+/** A worker process's /metrics (and /healthz), on a port of its own since it serves no API. */
+export function metricsApp(service: string): Express {
+  collectProcessMetrics(service);
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  metricsRoute(app);
+  return app;
 }

@@ -1,5 +1,5 @@
 import { Worker } from 'bullmq';
-import { closeOnSignals, exitOnStartupFailure } from '@confab/http';
+import { closeOnSignals, exitOnStartupFailure, listen, metricsApp, observeJobStart } from '@confab/http';
 import { createLogger, runWithLogContext, type Logger } from '@confab/logging';
 import { loadConfig } from './config.js';
 import {
@@ -52,10 +52,12 @@ async function main(): Promise<void> {
     const start = <Q extends QueueName>(queue: Q) => {
       const worker = new Worker(
         queue,
-        (job) =>
-          runWithLogContext({ requestId: (job.data as { requestId?: string }).requestId }, () =>
+        (job) => {
+          if (job.attemptsMade === 0) observeJobStart(queue, job.timestamp + (job.opts.delay ?? 0));
+          return runWithLogContext({ requestId: (job.data as { requestId?: string }).requestId }, () =>
             handlers[queue](job as never),
-          ),
+          );
+        },
         options,
       );
       worker.on('error', (err: Error) => log.warn({ err: err.message, queue }, 'worker error'));
@@ -76,12 +78,14 @@ async function main(): Promise<void> {
     timer.unref();
     void sweep().catch((err: unknown) => log.warn({ err }, 'registration sweep failed'));
 
+    const metrics = config.workerMetricsPort ? await listen(metricsApp('push-worker'), config.workerMetricsPort) : null;
     log.info({ relay: config.relay.url || null, concurrency: config.workerConcurrency }, 'push worker running');
     closeOnSignals(log, [
       ['sweep', async () => clearInterval(timer)],
       ['workers', () => Promise.all(workers.map((w) => w.close()))],
       ['queues', () => scheduler.close()],
       ['database', () => prisma.$disconnect()],
+      ['metrics', async () => metrics?.close()],
     ]);
   } catch (err) {
     exitOnStartupFailure(logger, err);

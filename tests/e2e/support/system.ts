@@ -52,6 +52,7 @@ export async function startExtraProcess(
   const env: Record<string, string> = {
     ...base.env,
     ...(name === 'gateway' ? { CONFAB_GATEWAY_METRICS_PORT: '0' } : {}),
+    ...(spec.portEnv ? {} : { CONFAB_WORKER_METRICS_PORT: '0' }),
     ...overrides,
   };
   if (spec.portEnv) env[spec.portEnv] = String(await freePort());
