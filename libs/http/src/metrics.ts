@@ -69,7 +69,7 @@ new Gauge({
   labelNames: ['queue', 'state'] as const,
   async collect() {
     for (const [queue, source] of jobDepthSources) {
-      const counts = await source().catch(() => ({}) as Record<string, number>);
+      const counts = await source().catch(() => ({}));
       for (const [state, count] of Object.entries(counts)) this.set({ queue, state }, count);
     }
   },
