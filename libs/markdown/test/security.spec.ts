@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { renderMessage, type RenderContext } from '../src/index.js';
 
 // Every rendered message is shown to other users: no input may smuggle in markup, scripts or
@@ -135,20 +136,97 @@ const ALLOWED_TAGS = new Set([
   'path',
 ]);
 
+/** No script element, no event-handler attribute, no script-capable URL, only known elements. */
+function expectInert(html: string): void {
+  expect(html.toLowerCase()).not.toContain('<script');
+  expect(html).not.toContain('\u0002');
+  const found = elements(html);
+  expect(found.length).toBe(countTagOpenings(html));
+  for (const { tag, attrs } of found) {
+    expect(ALLOWED_TAGS).toContain(tag);
+    for (const [name, value] of attrs) {
+      expect(name).not.toMatch(/^on/);
+      if (name === 'href' || name === 'src') expect(value.trim()).not.toMatch(/^(javascript|vbscript|data):/i);
+    }
+  }
+}
+
+/** Pieces of Markdown syntax that change how their neighbours are read. */
+const SYNTAX = [
+  '[',
+  ']',
+  '(',
+  ')',
+  '<',
+  '>',
+  '"',
+  "'",
+  '`',
+  '```',
+  '$$',
+  '*',
+  '_',
+  '~~',
+  '|',
+  '\n',
+  '\n\n',
+  '> ',
+  '* ',
+  '1. ',
+  '# ',
+  '@**',
+  '**',
+  '#**',
+  ':',
+  '!',
+  '&',
+  '&#',
+  ';',
+  '\\',
+  ' ',
+  '\t',
+  'http://',
+  'https://ok.example/',
+  'mailto:',
+  'javascript',
+  'JaVaScRiPt:',
+  'data:',
+  '<time:',
+  '```math\n',
+  '```spoiler ',
+  '```quote\n',
+  '\\href{',
+  '\\url{',
+  '}',
+  'onerror=',
+  'src=',
+  'href=',
+  '=',
+  'alert(1)',
+  '<img ',
+  '<a ',
+  '<script>',
+  '</script>',
+  '<svg/onload=',
+];
+
 describe('security', () => {
   it.each(NASTY)('renders %j without active content', (input) => {
-    const { html } = renderMessage(input, context);
-    expect(html.toLowerCase()).not.toContain('<script');
-    expect(html).not.toContain('\u0002');
-    const found = elements(html);
-    expect(found.length).toBe(countTagOpenings(html));
-    for (const { tag, attrs } of found) {
-      expect(ALLOWED_TAGS).toContain(tag);
-      for (const [name, value] of attrs) {
-        expect(name).not.toMatch(/^on/);
-        if (name === 'href' || name === 'src') expect(value.trim()).not.toMatch(/^(javascript|vbscript|data):/i);
-      }
-    }
+    expectInert(renderMessage(input, context).html);
+  });
+
+  it('renders any mix of Markdown syntax, markup and script URLs without active content', () => {
+    const fragment = fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...SYNTAX) },
+      { weight: 2, arbitrary: fc.constantFrom(...NASTY) },
+      { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
+    );
+    fc.assert(
+      fc.property(fc.array(fragment, { maxLength: 24 }), (parts) => {
+        expectInert(renderMessage(parts.join(''), context).html);
+      }),
+      { numRuns: 2000, seed: 20261122 },
+    );
   });
 
   it('escapes raw HTML instead of passing it through', () => {
