@@ -1,5 +1,6 @@
 import { createHttpApp, type HttpApp } from '@confab/http';
 import type { InvitationsDeps } from './deps.js';
+import { internalRoutes } from './routes/internal.routes.js';
 import { inviteRoutes } from './routes/invites.routes.js';
 import { joinPageRoutes } from './routes/join.routes.js';
 
@@ -9,6 +10,7 @@ export function buildApp(deps: InvitationsDeps): HttpApp {
     logger: deps.logger,
     verifier: deps.verifier,
     routes: inviteRoutes(deps),
+    internalRoutes: internalRoutes(deps),
     pageRoutes: joinPageRoutes(deps),
     readiness: async () => ({ database: await deps.repo.ping() }),
   });

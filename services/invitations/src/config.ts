@@ -1,4 +1,4 @@
-import { commonConfig, commonEnv, int, parseEnv, port, url, z, type CommonConfig } from '@confab/config';
+import { bool, commonConfig, commonEnv, int, parseEnv, port, url, z, type CommonConfig } from '@confab/config';
 
 const Env = z.object({
   ...commonEnv,
@@ -14,6 +14,8 @@ const Env = z.object({
     .default('Welcome! You joined through an invitation link. Say hello in your channels.'),
   /** How long a sign-up waits for the other services to learn of the new account, in ms. Default 15000. */
   INVITATIONS_JOIN_WAIT_MS: int(15_000, 100),
+  /** Development and test endpoints under /internal/dev (never in production). Default off. */
+  CONFAB_DEV_ENDPOINTS: bool(false),
   SETTINGS_URL: url('http://127.0.0.1:9101'),
   MESSAGING_URL: url('http://127.0.0.1:9102'),
   GROUPS_URL: url('http://127.0.0.1:9103'),
@@ -25,6 +27,7 @@ export interface InvitationsConfig extends CommonConfig {
   defaultExpiryMinutes: number;
   defaultWelcomeText: string;
   joinWaitMs: number;
+  devEndpoints: boolean;
   urls: { settings: string; messaging: string; groups: string };
 }
 
@@ -38,6 +41,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     defaultExpiryMinutes: e.INVITATIONS_DEFAULT_EXPIRY_MINUTES,
     defaultWelcomeText: e.INVITATIONS_DEFAULT_WELCOME_TEXT,
     joinWaitMs: e.INVITATIONS_JOIN_WAIT_MS,
+    devEndpoints: e.CONFAB_DEV_ENDPOINTS,
     urls: { settings: base(e.SETTINGS_URL), messaging: base(e.MESSAGING_URL), groups: base(e.GROUPS_URL) },
   };
 }

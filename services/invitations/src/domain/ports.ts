@@ -9,6 +9,8 @@ export interface InviteRepository {
   /** Links of the organization that are neither revoked nor expired at `now`, oldest first. */
   active(realmId: number, now: Date, referrerId?: number): Promise<Invite[]>;
   revoke(id: number, at: Date): Promise<void>;
+  /** Moves a link's expiry (development and tests). */
+  setExpiry(id: number, at: Date | null): Promise<boolean>;
   /** Claims an email address of an organization for a sign-up; null when a sign-up for it exists already. */
   claimSignup(invite: Invite, emailKey: string): Promise<Signup | null>;
   signupFor(realmId: number, emailKey: string): Promise<Signup | null>;

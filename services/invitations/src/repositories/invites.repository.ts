@@ -53,6 +53,11 @@ export class PrismaInviteRepository implements InviteRepository {
     await this.db.multiuseInvite.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: at } });
   }
 
+  async setExpiry(id: number, at: Date | null): Promise<boolean> {
+    const { count } = await this.db.multiuseInvite.updateMany({ where: { id }, data: { expiresAt: at } });
+    return count > 0;
+  }
+
   async claimSignup(invite: Invite, emailKey: string): Promise<Signup | null> {
     try {
       return toSignup(
