@@ -560,6 +560,23 @@ describe('the invitation link', () => {
     }
   });
 
+  it('stops working when its creator is deactivated, as Zulip revokes their invitations', async () => {
+    const groups = await systemGroups(world);
+    await setRealmPermissions(world, { create_multiuse_invite_group: groups['role:members']! });
+    const byCordelia = await createLink(world.as('cordelia'));
+    const byIago = await createLink(world.as('iago'));
+    expectSuccess(await world.as('iago').delete(`/users/${world.user('cordelia').id}`), 'DELETE', '/users/{user_id}');
+    await eventually(async () => {
+      const page = await openPage(system().gatewayUrl, byCordelia.link);
+      expect(page.status).toBe(404);
+      expect(page.text).toContain('has expired');
+    });
+    const listed = (await invitesSeenBy(world, 'iago')).map((i) => i.id);
+    expect(listed).not.toContain(byCordelia.id);
+    expect(listed).toContain(byIago.id);
+    expect((await openPage(system().gatewayUrl, byIago.link)).status).toBe(200);
+  });
+
   it('shows the problem above the form when the email is in use or the input is refused', async () => {
     const { link } = await createLink(world.as('iago'));
     const cases: [Record<string, string>, string][] = [

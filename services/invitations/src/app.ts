@@ -12,6 +12,6 @@ export function buildApp(deps: InvitationsDeps): HttpApp {
     routes: inviteRoutes(deps),
     internalRoutes: internalRoutes(deps),
     pageRoutes: joinPageRoutes(deps),
-    readiness: async () => ({ database: await deps.repo.ping() }),
+    readiness: async () => ({ database: await deps.repo.ping(), broker: deps.bus.isConnected() }),
   });
 }

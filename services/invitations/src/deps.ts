@@ -1,3 +1,4 @@
+import type { EventBus } from '@confab/events';
 import type { IdentityVerifier } from '@confab/identity';
 import type { Logger } from '@confab/logging';
 import type { InvitationsConfig } from './config.js';
@@ -9,5 +10,7 @@ export interface InvitationsDeps {
   logger: Logger;
   repo: InviteRepository;
   owners: Owners;
+  /** Consumes `user.deactivated` (links die with their creator's account). */
+  bus: EventBus;
   verifier: IdentityVerifier;
 }

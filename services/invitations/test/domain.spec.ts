@@ -25,6 +25,9 @@ class MemoryRepo implements InviteRepository {
   async revoke(id: number, at: Date) {
     this.invites.find((i) => i.id === id)!.revokedAt = at;
   }
+  async expireLinksOf() {
+    return true;
+  }
   async setExpiry() {
     return true;
   }

@@ -9,6 +9,11 @@ export interface InviteRepository {
   /** Links of the organization that are neither revoked nor expired at `now`, oldest first. */
   active(realmId: number, now: Date, referrerId?: number): Promise<Invite[]>;
   revoke(id: number, at: Date): Promise<void>;
+  /**
+   * Ends every still-valid link `referrerId` made (expiry set to `at`), once per event: false when `eventId` had been
+   * handled by `consumer` already.
+   */
+  expireLinksOf(referrerId: number, at: Date, claim: { consumer: string; eventId: string }): Promise<boolean>;
   /** Moves a link's expiry (development and tests). */
   setExpiry(id: number, at: Date | null): Promise<boolean>;
   /** Claims an email address of an organization for a sign-up; null when a sign-up for it exists already. */

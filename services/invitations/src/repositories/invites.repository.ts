@@ -1,3 +1,4 @@
+import { claimEvent } from '@confab/events';
 import type { Role } from '@confab/identity';
 import type { InviteRepository } from '../domain/ports.js';
 import type { Invite, NewInvite, Signup } from '../domain/types.js';
@@ -51,6 +52,17 @@ export class PrismaInviteRepository implements InviteRepository {
 
   async revoke(id: number, at: Date): Promise<void> {
     await this.db.multiuseInvite.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: at } });
+  }
+
+  async expireLinksOf(referrerId: number, at: Date, claim: { consumer: string; eventId: string }): Promise<boolean> {
+    return this.db.$transaction(async (tx) => {
+      if (!(await claimEvent(tx, claim.consumer, claim.eventId))) return false;
+      await tx.multiuseInvite.updateMany({
+        where: { referrerId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: at } }] },
+        data: { expiresAt: at },
+      });
+      return true;
+    });
   }
 
   async setExpiry(id: number, at: Date | null): Promise<boolean> {

@@ -33,6 +33,15 @@ CREATE TABLE "signups" (
     CONSTRAINT "signups_pkey" PRIMARY KEY ("id")
 );
 
+-- CreateTable
+CREATE TABLE "processed_events" (
+    "consumer" TEXT NOT NULL,
+    "event_id" UUID NOT NULL,
+    "processed_at" TIMESTAMPTZ(6) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "processed_events_pkey" PRIMARY KEY ("consumer","event_id")
+);
+
 -- CreateIndex
 CREATE UNIQUE INDEX "multiuse_invites_key_key" ON "multiuse_invites"("key");
 
@@ -40,7 +49,13 @@ CREATE UNIQUE INDEX "multiuse_invites_key_key" ON "multiuse_invites"("key");
 CREATE INDEX "multiuse_invites_realm_id_idx" ON "multiuse_invites"("realm_id");
 
 -- CreateIndex
+CREATE INDEX "multiuse_invites_referrer_id_idx" ON "multiuse_invites"("referrer_id");
+
+-- CreateIndex
 CREATE UNIQUE INDEX "signups_realm_id_email_key_key" ON "signups"("realm_id", "email_key");
+
+-- CreateIndex
+CREATE INDEX "processed_events_processed_at_idx" ON "processed_events"("processed_at");
 
 -- AddForeignKey
 ALTER TABLE "signups" ADD CONSTRAINT "signups_invite_id_fkey" FOREIGN KEY ("invite_id") REFERENCES "multiuse_invites"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
