@@ -115,8 +115,30 @@ Log in as any development account with the password "${password}":
   }
 }
 
+/** Debian's chromium for the browser tests (tests/e2e/*.browser.e2e.spec.ts), installed with apt when missing. */
+const CHROMIUM = '/usr/bin/chromium';
+function ensureChromium() {
+  if (existsSync(CHROMIUM) || !has('apt-get', ['--version'])) return;
+  const root = process.getuid?.() === 0;
+  if (!root && !has('sudo', ['-n', 'true'])) {
+    log(`${CHROMIUM} is missing and apt-get needs root: install the chromium package for the browser tests`);
+    return;
+  }
+  const apt = (args) =>
+    spawnSync(root ? 'apt-get' : 'sudo', root ? args : ['-n', 'apt-get', ...args], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    }).status === 0;
+  log('installing chromium (apt-get) for the browser tests');
+  if (!apt(['install', '-y', '--no-install-recommends', 'chromium'])) {
+    apt(['update']);
+    if (!apt(['install', '-y', '--no-install-recommends', 'chromium'])) log('installing chromium failed');
+  }
+}
+
 function test(extraArgs) {
   build();
+  ensureChromium();
   rmSync(join(ROOT, '.jest-results.json'), { force: true });
   log('running the test suite (unit, integration, e2e)');
   const result = spawnSync(

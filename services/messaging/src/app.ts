@@ -2,6 +2,7 @@ import { createHttpApp, type HttpApp } from '@confab/http';
 import type { MessagingDeps } from './deps.js';
 import { attachmentRoutes, mountFileDownloads } from './routes/attachments.routes.js';
 import { internalRoutes } from './routes/internal.routes.js';
+import { invitationInternalRoutes } from './routes/invitations.internal.routes.js';
 import { messageRoutes } from './routes/messages.routes.js';
 import { streamRoutes } from './routes/streams.routes.js';
 import { reactionRoutes } from './routes/reactions.routes.js';
@@ -24,7 +25,7 @@ export function buildApp(deps: MessagingDeps): HttpApp {
       ...attachmentRoutes(deps),
     ],
     before: (app) => mountFileDownloads(app, deps),
-    internalRoutes: internalRoutes(deps),
+    internalRoutes: [...internalRoutes(deps), ...invitationInternalRoutes(deps)],
     bodyLimits: { maxFieldBytes: 5 * 1024 * 1024, maxFileBytes: deps.config.uploads.maxFileBytes },
     readiness: async () => ({
       database: await deps.domain.store.ping(),

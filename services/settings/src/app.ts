@@ -3,6 +3,7 @@ import type { SettingsDeps } from './deps.js';
 import { apiKeyRoutes } from './routes/api_keys.routes.js';
 import { callRoutes } from './routes/calls.routes.js';
 import { internalRoutes } from './routes/internal.routes.js';
+import { invitationInternalRoutes } from './routes/invitations.internal.routes.js';
 import { navigationViewRoutes } from './routes/navigation_views.routes.js';
 import { pageRoutes } from './routes/pages.routes.js';
 import { serverSettingsRoutes } from './routes/server_settings.routes.js';
@@ -22,7 +23,7 @@ export function buildApp(deps: SettingsDeps): HttpApp {
       ...navigationViewRoutes(deps),
       ...callRoutes(deps),
     ],
-    internalRoutes: internalRoutes(deps),
+    internalRoutes: [...internalRoutes(deps), ...invitationInternalRoutes(deps)],
     pageRoutes: pageRoutes(deps),
     readiness: async () => ({
       database: await deps.repo.ping(),

@@ -1,0 +1,108 @@
+import { isConfabError } from '@confab/errors';
+import type { Logger } from '@confab/logging';
+import type { InviteRepository, Owners } from './ports.js';
+import { isWellFormedKey, linkState, welcomeMessage } from './rules.js';
+import type { Invite, RealmInfo } from './types.js';
+
+export interface JoinContext {
+  repo: InviteRepository;
+  owners: Owners;
+  defaultWelcomeText: string;
+  logger: Logger;
+  now?: () => Date;
+}
+
+export type LinkProblem = 'not_found' | 'expired' | 'revoked' | 'deactivated';
+
+export interface OpenLink {
+  invite: Invite;
+  realm: RealmInfo;
+}
+
+/** The link behind a key, or why it cannot be used. */
+export async function openLink(ctx: JoinContext, key: string): Promise<OpenLink | LinkProblem> {
+  if (!isWellFormedKey(key)) return 'not_found';
+  const invite = await ctx.repo.byKey(key);
+  if (!invite) return 'not_found';
+  const state = linkState(invite, ctx.now?.() ?? new Date());
+  if (state !== 'active') return state;
+  const realm = await ctx.owners.realm(invite.realmId);
+  if (!realm) return 'not_found';
+  if (realm.deactivated) return 'deactivated';
+  return { invite, realm };
+}
+
+export interface SignUpForm {
+  fullName: string;
+  email: string;
+  password: string;
+}
+
+export type SignUpOutcome =
+  | { kind: 'link'; problem: LinkProblem }
+  | { kind: 'refused'; message: string; link: OpenLink }
+  | { kind: 'already'; message: string; link: OpenLink }
+  | { kind: 'created'; email: string; link: OpenLink };
+
+/**
+ * Creates the account a person asked for on the link's page, then subscribes it to the link's channels, adds it to
+ * the link's groups and sends the welcome message. One sign-up per email address and organization: a repeated or
+ * concurrent submission is told the account exists (or is being created) instead of making a second one.
+ */
+export async function signUp(ctx: JoinContext, key: string, form: SignUpForm): Promise<SignUpOutcome> {
+  const link = await openLink(ctx, key);
+  if (typeof link === 'string') return { kind: 'link', problem: link };
+  const { invite } = link;
+  const email = form.email.trim();
+  if (form.fullName.trim() === '') return { kind: 'refused', message: 'Please enter your name.', link };
+  if (email === '') return { kind: 'refused', message: 'Please enter your email address.', link };
+  if (form.password === '') return { kind: 'refused', message: 'Please choose a password.', link };
+  const emailKey = email.toLowerCase();
+
+  const signup = await ctx.repo.claimSignup(invite, emailKey);
+  if (!signup) {
+    const existing = await ctx.repo.signupFor(invite.realmId, emailKey);
+    const message = existing?.completedAt
+      ? `An account for ${email} has already been created. Log in with that email address and your password.`
+      : `An account for ${email} is being created. Wait a moment, then log in.`;
+    return { kind: 'already', message, link };
+  }
+
+  let userId: number;
+  try {
+    ({ userId } = await ctx.owners.createUser({
+      realmId: invite.realmId,
+      email,
+      fullName: form.fullName,
+      password: form.password,
+      role: invite.inviteAs,
+    }));
+  } catch (err) {
+    await ctx.repo.releaseSignup(signup.id);
+    if (isConfabError(err) && err.status === 400) return { kind: 'refused', message: err.message, link };
+    throw err;
+  }
+  await ctx.repo.setSignupUser(signup.id, userId);
+  await completeJoin(ctx, invite, userId);
+  await ctx.repo.completeSignup(signup.id, ctx.now?.() ?? new Date());
+  return { kind: 'created', email, link };
+}
+
+/** Channels, groups and the welcome message; a step that fails is logged and the others still run. */
+async function completeJoin(ctx: JoinContext, invite: Invite, userId: number): Promise<void> {
+  const step = async (name: string, run: () => Promise<void>) => {
+    try {
+      await run();
+    } catch (err) {
+      ctx.logger.error({ err, invite_id: invite.id, user_id: userId }, `joining: ${name} failed`);
+    }
+  };
+  await step('subscribing', () =>
+    ctx.owners.subscribe(invite.realmId, userId, invite.streamIds, invite.includeRealmDefaultSubscriptions),
+  );
+  if (invite.groupIds.length > 0)
+    await step('joining groups', () => ctx.owners.joinGroups(invite.realmId, userId, invite.groupIds));
+  const welcome = welcomeMessage(invite, ctx.defaultWelcomeText);
+  if (welcome !== null)
+    await step('welcome message', () => ctx.owners.sendWelcome(invite.realmId, invite.referrerId, userId, welcome));
+}

@@ -1,0 +1,46 @@
+import type { Role } from '@confab/identity';
+
+/** A reusable invitation link as this service stores it. */
+export interface Invite {
+  id: number;
+  key: string;
+  realmId: number;
+  realmUrl: string;
+  referrerId: number;
+  inviteAs: Role;
+  streamIds: number[];
+  groupIds: number[];
+  includeRealmDefaultSubscriptions: boolean;
+  welcomeMessageCustomText: string | null;
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export type NewInvite = Omit<Invite, 'id' | 'createdAt' | 'revokedAt'>;
+
+/** Who is asking, as the gateway's identity token says. */
+export interface Caller {
+  userId: number;
+  realmId: number;
+  role: Role;
+  isBot: boolean;
+}
+
+/** An organization as the settings service describes it. */
+export interface RealmInfo {
+  id: number;
+  url: string;
+  name: string;
+  deactivated: boolean;
+}
+
+/** A person's sign-up through a link. */
+export interface Signup {
+  id: number;
+  inviteId: number;
+  realmId: number;
+  emailKey: string;
+  userId: number | null;
+  completedAt: Date | null;
+}

@@ -1,0 +1,109 @@
+import { claimEvent } from '@confab/events';
+import type { Role } from '@confab/identity';
+import type { InviteRepository } from '../domain/ports.js';
+import type { Invite, NewInvite, Signup } from '../domain/types.js';
+import type { MultiuseInvite, Signup as SignupRow } from '../generated/prisma/client.js';
+import { isUniqueViolation, type Db } from './prisma.js';
+
+function toInvite(row: MultiuseInvite): Invite {
+  return { ...row, inviteAs: row.inviteAs as Role };
+}
+
+function toSignup(row: SignupRow): Signup {
+  return {
+    id: row.id,
+    inviteId: row.inviteId,
+    realmId: row.realmId,
+    emailKey: row.emailKey,
+    userId: row.userId,
+    completedAt: row.completedAt,
+  };
+}
+
+export class PrismaInviteRepository implements InviteRepository {
+  constructor(readonly db: Db) {}
+
+  async create(invite: NewInvite): Promise<Invite> {
+    return toInvite(await this.db.multiuseInvite.create({ data: invite }));
+  }
+
+  async byId(id: number): Promise<Invite | null> {
+    const row = await this.db.multiuseInvite.findUnique({ where: { id } });
+    return row ? toInvite(row) : null;
+  }
+
+  async byKey(key: string): Promise<Invite | null> {
+    const row = await this.db.multiuseInvite.findUnique({ where: { key } });
+    return row ? toInvite(row) : null;
+  }
+
+  async active(realmId: number, now: Date, referrerId?: number): Promise<Invite[]> {
+    const rows = await this.db.multiuseInvite.findMany({
+      where: {
+        realmId,
+        revokedAt: null,
+        OR: [{ expiresAt: null }, { expiresAt: { gt: now } }],
+        ...(referrerId === undefined ? {} : { referrerId }),
+      },
+      orderBy: { id: 'asc' },
+    });
+    return rows.map(toInvite);
+  }
+
+  async revoke(id: number, at: Date): Promise<void> {
+    await this.db.multiuseInvite.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: at } });
+  }
+
+  async expireLinksOf(referrerId: number, at: Date, claim: { consumer: string; eventId: string }): Promise<boolean> {
+    return this.db.$transaction(async (tx) => {
+      if (!(await claimEvent(tx, claim.consumer, claim.eventId))) return false;
+      await tx.multiuseInvite.updateMany({
+        where: { referrerId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: at } }] },
+        data: { expiresAt: at },
+      });
+      return true;
+    });
+  }
+
+  async setExpiry(id: number, at: Date | null): Promise<boolean> {
+    const { count } = await this.db.multiuseInvite.updateMany({ where: { id }, data: { expiresAt: at } });
+    return count > 0;
+  }
+
+  async claimSignup(invite: Invite, emailKey: string): Promise<Signup | null> {
+    try {
+      return toSignup(
+        await this.db.signup.create({ data: { inviteId: invite.id, realmId: invite.realmId, emailKey } }),
+      );
+    } catch (err) {
+      if (isUniqueViolation(err)) return null;
+      throw err;
+    }
+  }
+
+  async signupFor(realmId: number, emailKey: string): Promise<Signup | null> {
+    const row = await this.db.signup.findUnique({ where: { realmId_emailKey: { realmId, emailKey } } });
+    return row ? toSignup(row) : null;
+  }
+
+  async releaseSignup(id: number): Promise<void> {
+    await this.db.signup.deleteMany({ where: { id, userId: null } });
+  }
+
+  async setSignupUser(id: number, userId: number): Promise<void> {
+    await this.db.signup.update({ where: { id }, data: { userId } });
+  }
+
+  async completeSignup(id: number, at: Date): Promise<void> {
+    await this.db.signup.update({ where: { id }, data: { completedAt: at } });
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      await this.db.$queryRaw`SELECT 1`;
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,12 @@
+import { p, t } from '@confab/http';
+import { INVITE_ROLES, MAX_WELCOME_TEXT_LENGTH } from '../domain/rules.js';
+
+/** POST /invites/multiuse (API.md): every parameter optional, defaults as Zulip's. */
+export const multiuseInviteParams = {
+  invite_expires_in_minutes: p.json(t.nullable(t.int({ min: 1 }))).optional(),
+  invite_as: p.json(t.literal(...INVITE_ROLES)).default(400),
+  stream_ids: p.json(t.nullable(t.list(t.int()))).default(null),
+  group_ids: p.json(t.nullable(t.list(t.int()))).default(null),
+  include_realm_default_subscriptions: p.bool().default(false),
+  welcome_message_custom_text: p.string({ maxLength: MAX_WELCOME_TEXT_LENGTH }).optional(),
+};

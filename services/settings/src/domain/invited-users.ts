@@ -1,0 +1,55 @@
+import { invalid, notFound } from '@confab/errors';
+import type { Role } from '@confab/identity';
+import type { SettingsRepository } from '../repositories/settings.repository.js';
+import { isValidEmail } from './auth.js';
+import { isStrongPassword, type PasswordPolicy } from './password-strength.js';
+import { createUsers } from './provisioning.js';
+import type { User } from './types.js';
+import { checkFullName } from './validators.js';
+
+export interface InvitedUserContext {
+  repo: SettingsRepository;
+  externalUrl: string;
+  passwordHashCost: number;
+  passwordPolicy: PasswordPolicy;
+  requestId?: string | undefined;
+}
+
+export interface InvitedUserSpec {
+  realmId: number;
+  email: string;
+  fullName: string;
+  password: string;
+  role: Role;
+}
+
+/**
+ * An account created through an invitation link (the invitations service checked the link): the same checks a
+ * person gets on Zulip's sign-up form, then the ordinary user creation with its `user.created` event.
+ */
+export async function createInvitedUser(
+  ctx: InvitedUserContext,
+  spec: InvitedUserSpec,
+): Promise<{ user: User; eventIds: string[] }> {
+  const realm = await ctx.repo.realmById(spec.realmId);
+  if (!realm) throw notFound('No such organization');
+  if (realm.deactivated) throw invalid('This organization has been deactivated');
+  const email = spec.email.trim();
+  if (!isValidEmail(email)) throw invalid('Enter a valid email address.');
+  const fullName = checkFullName(spec.fullName);
+  if (!isStrongPassword(spec.password, ctx.passwordPolicy)) throw invalid('The password is too weak.');
+  if (await ctx.repo.userByEmail(realm.id, email.toLowerCase())) throw invalid('Email is already in use.');
+  const eventIds: string[] = [];
+  const [created] = await createUsers(
+    {
+      repo: ctx.repo,
+      externalUrl: ctx.externalUrl,
+      passwordHashCost: ctx.passwordHashCost,
+      requestId: ctx.requestId,
+      onEvents: (ids) => eventIds.push(...ids),
+    },
+    realm,
+    [{ email, fullName, role: spec.role, password: spec.password }],
+  );
+  return { user: created!.user, eventIds };
+}
