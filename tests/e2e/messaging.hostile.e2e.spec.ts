@@ -47,7 +47,7 @@ describe('messaging endpoints with hostile values', () => {
     ],
     ['POST', '/messages', { type: 'stream', to: 'Verona', topic: 't', content: 'x', client: 'c\u0000' }],
     ['POST', '/messages', { type: 'direct', to: '[99999999999999999999]', content: 'x' }],
-    ['POST', '/messages/flags', { messages: [99999999999999999999], op: 'add', flag: 'starred' }],
+    ['POST', '/messages/flags', { messages: '[99999999999999999999]', op: 'add', flag: 'starred' }],
     ['POST', '/users/me/subscriptions', { subscriptions: [{ name: 'fine', description: 'bad\u0000' }] }],
     ['POST', '/users/me/subscriptions', { subscriptions: [{ name: 'fine' }], message_retention_days: 99999999999 }],
     ['POST', '/channels/create', { name: 'folder', subscribers: [], folder_id: 99999999999 }],

@@ -2,7 +2,13 @@ import { parseArgs } from 'node:util';
 import { ConfabError } from '@confab/errors';
 import { ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_MEMBER, ROLE_MODERATOR, ROLE_OWNER } from '@confab/identity';
 import { generateApiKey, hashApiKey } from './domain/credentials.js';
-import { createDevOrganization, createRealm, createUsers, DEV_PASSWORD_DEFAULT, type ProvisioningContext } from './domain/provisioning.js';
+import {
+  createDevOrganization,
+  createRealm,
+  createUsers,
+  DEV_PASSWORD_DEFAULT,
+  type ProvisioningContext,
+} from './domain/provisioning.js';
 import type { Role } from './domain/types.js';
 import { createPrisma } from './repositories/prisma.js';
 import { SettingsRepository } from './repositories/settings.repository.js';
@@ -66,7 +72,11 @@ async function main(): Promise<void> {
   try {
     switch (command) {
       case 'create-realm': {
-        const realm = await createRealm(ctx, { stringId: required(values, 'subdomain'), name: required(values, 'name'), jwtKey: values['jwt-key'] ?? null });
+        const realm = await createRealm(ctx, {
+          stringId: required(values, 'subdomain'),
+          name: required(values, 'name'),
+          jwtKey: values['jwt-key'] ?? null,
+        });
         console.log(JSON.stringify({ realm_id: realm.id, subdomain: realm.stringId }));
         break;
       }
@@ -84,7 +94,9 @@ async function main(): Promise<void> {
             bot: command === 'create-bot' ? { ownerEmail: required(values, 'owner') } : undefined,
           },
         ]);
-        console.log(JSON.stringify({ user_id: created!.user.id, email: created!.user.email, api_key: created!.apiKey }));
+        console.log(
+          JSON.stringify({ user_id: created!.user.id, email: created!.user.email, api_key: created!.apiKey }),
+        );
         break;
       }
       case 'api-key': {

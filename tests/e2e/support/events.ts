@@ -86,7 +86,8 @@ export async function publishEvent<T>(
         contract.type,
         Buffer.from(JSON.stringify(envelope)),
         { persistent: true, contentType: 'application/json' },
-        (err: unknown) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve()),
+        (err: unknown) =>
+          err ? reject(err instanceof Error ? err : new Error('the broker did not confirm the publish')) : resolve(),
       );
     });
     await channel.close();

@@ -149,7 +149,7 @@ const eventValidators = new Map<string, ValidateFunction[]>();
  * or null when the description has no such event (newer than feature level ~420, or Confab's own name).
  */
 export function eventSchemaErrors(event: Record<string, unknown>): string[] | null {
-  const key = `${String(event.type)}/${String(event.op ?? '')}`;
+  const key = `${String(event.type)}/${typeof event.op === 'string' ? event.op : ''}`;
   if (!eventValidators.has(key)) {
     const branches = resolveRef('#/components/schemas/get_events_200_response_allOf_events_inner').oneOf as Schema[];
     const matching = branches.filter((branch) => {
@@ -172,7 +172,7 @@ export function eventSchemaErrors(event: Record<string, unknown>): string[] | nu
   let best: string[] | undefined;
   const type = String(event.type);
   for (const validate of validators) {
-    if (validate(event) as boolean) return [];
+    if (validate(event)) return [];
     const errors = (validate.errors ?? []).map(
       (e) => `${type}${e.instancePath} ${e.message ?? ''} ${JSON.stringify(e.params)}`,
     );

@@ -15,16 +15,30 @@ async function targetUser(repo: SettingsRepository, actor: UserIdentity, userId:
   return user;
 }
 
-async function setActive(repo: SettingsRepository, actor: UserIdentity, user: User, active: boolean, requestId: string): Promise<void> {
+async function setActive(
+  repo: SettingsRepository,
+  actor: UserIdentity,
+  user: User,
+  active: boolean,
+  requestId: string,
+): Promise<void> {
   const contract = active ? contracts.userReactivated : contracts.userDeactivated;
   await repo.transaction(async (tx) => {
     const updated = await repo.setUserActive(tx, user.id, active);
-    return { result: undefined, events: [outboxRecord(contract, { user: userRecord(updated) }, { realmId: actor.realmId, requestId })] };
+    return {
+      result: undefined,
+      events: [outboxRecord(contract, { user: userRecord(updated) }, { realmId: actor.realmId, requestId })],
+    };
   });
 }
 
 /** DELETE /users/{user_id} and DELETE /users/me: Zulip's rules about administrators and the last owner. */
-export async function deactivateUser(repo: SettingsRepository, actor: UserIdentity, userId: number, requestId: string): Promise<void> {
+export async function deactivateUser(
+  repo: SettingsRepository,
+  actor: UserIdentity,
+  userId: number,
+  requestId: string,
+): Promise<void> {
   const self = userId === actor.userId;
   if (!self && actor.role > ROLE_ADMINISTRATOR) throw adminRequired();
   const user = await targetUser(repo, actor, userId);
@@ -37,7 +51,12 @@ export async function deactivateUser(repo: SettingsRepository, actor: UserIdenti
 }
 
 /** POST /users/{user_id}/reactivate (administrators). */
-export async function reactivateUser(repo: SettingsRepository, actor: UserIdentity, userId: number, requestId: string): Promise<void> {
+export async function reactivateUser(
+  repo: SettingsRepository,
+  actor: UserIdentity,
+  userId: number,
+  requestId: string,
+): Promise<void> {
   if (actor.role > ROLE_ADMINISTRATOR) throw adminRequired();
   const user = await targetUser(repo, actor, userId);
   if (user.isActive) throw invalid('User is already active');

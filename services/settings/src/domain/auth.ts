@@ -92,7 +92,11 @@ export async function fetchApiKeyByJwt(
  * What the gateway asks for every uncached request: whose key is this? Failures carry Zulip's messages; over
  * Basic authentication they are all 401 UNAUTHORIZED.
  */
-export async function authenticateApiKey(repo: SettingsRepository, email: string, apiKey: string): Promise<UserIdentity> {
+export async function authenticateApiKey(
+  repo: SettingsRepository,
+  email: string,
+  apiKey: string,
+): Promise<UserIdentity> {
   const key = apiKey.trim();
   if (!isWellFormedApiKey(key)) throw unauthorized('Malformed API key');
   const found = await repo.byApiKeyHash(hashApiKey(key));
