@@ -58,13 +58,11 @@ function createProxies(
 ): Partial<Record<ServiceName, RequestHandler<IncomingMessage, ServerResponse>>> {
   const proxies: Partial<Record<ServiceName, RequestHandler<IncomingMessage, ServerResponse>>> = {};
   for (const [name, target] of Object.entries(config.services) as [ServiceName, string][]) {
-    // Idle sockets are dropped after 30 s, before the services' 65 s keep-alive timeout closes them under us.
-    const agent = new Agent({
-      keepAlive: true,
-      maxSockets: config.proxyMaxSockets,
-      maxFreeSockets: 64,
-      timeout: 30_000,
-    });
+    // Idle sockets are dropped after 30 s, before the services' 65 s keep-alive timeout closes them under us. Every
+    // socket may stay open between requests: under load, closing some after each wave only to reopen them costs more.
+    // Long polls each hold an events socket while they wait, so that service gets a limit of its own.
+    const maxSockets = name === 'events' ? config.proxyEventsMaxSockets : config.proxyMaxSockets;
+    const agent = new Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets, timeout: 30_000 });
     proxies[name] = createProxyMiddleware<IncomingMessage, ServerResponse>({
       target,
       agent,

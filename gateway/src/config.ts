@@ -21,8 +21,13 @@ const Env = z.object({
   CONFAB_TRUST_PROXY: bool(false),
   /** Longest a proxied request may take, in ms (event long-polls last up to 90 s). Default 120000. */
   CONFAB_PROXY_TIMEOUT_MS: int(120_000, 1000),
-  /** Open idle connections kept per service. Default 256. */
+  /** Connections open at once to one service; requests beyond wait for a free one. Default 256. */
   CONFAB_PROXY_MAX_SOCKETS: int(256, 1),
+  /**
+   * Connections open at once to the events service, where each waiting long poll holds one for up to 90 s: a limit
+   * below the number of connected clients would hold their polls back in the gateway. Default 100000.
+   */
+  CONFAB_PROXY_EVENTS_MAX_SOCKETS: int(100_000, 1),
   CONFAB_EVENTS_QUEUE_EXPIRES_MS: int(0, 0),
   /** Port of the Prometheus /metrics listener, kept off the public port. 0 disables it. Default 9464. */
   CONFAB_GATEWAY_METRICS_PORT: port(9464),
@@ -38,6 +43,7 @@ export interface GatewayConfig extends CommonConfig {
   trustProxy: boolean;
   proxyTimeoutMs: number;
   proxyMaxSockets: number;
+  proxyEventsMaxSockets: number;
   queueExpiresMs: number | undefined;
   metricsPort: number;
 }
@@ -62,6 +68,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.CONFAB_TRUST_PROXY,
     proxyTimeoutMs: e.CONFAB_PROXY_TIMEOUT_MS,
     proxyMaxSockets: e.CONFAB_PROXY_MAX_SOCKETS,
+    proxyEventsMaxSockets: e.CONFAB_PROXY_EVENTS_MAX_SOCKETS,
     queueExpiresMs: e.CONFAB_EVENTS_QUEUE_EXPIRES_MS || undefined,
     metricsPort: e.CONFAB_GATEWAY_METRICS_PORT,
   };
