@@ -4,3 +4,4 @@ export * from './params.js';
 export * from './router.js';
 export * from './process.js';
 export * from './metrics.js';
+export * from './html.js';

@@ -1,7 +1,6 @@
-import { p, route } from '@confab/http';
+import { escapeHtml, htmlPage, p, route } from '@confab/http';
 import type { InvitationsDeps } from '../deps.js';
 import { openLink, signUp, type JoinContext, type LinkProblem, type OpenLink } from '../domain/join.js';
-import { escapeHtml, htmlPage } from './pages.js';
 
 const LINK_PROBLEMS: Record<LinkProblem, [number, string, string]> = {
   not_found: [

@@ -1,10 +1,9 @@
 import { ConfabError } from '@confab/errors';
-import { p, route } from '@confab/http';
+import { escapeHtml, htmlPage, p, route } from '@confab/http';
 import type { SettingsDeps } from '../deps.js';
 import { CONFIRM_PATH, confirmEmailChange, inspectEmailChangeLink, type LinkProblem } from '../domain/email-change.js';
 import { OAuthMeetingProvider } from '../domain/meetings/oauth-provider.js';
 import { OAUTH_COMPLETE_PATH } from '../wiring.js';
-import { escapeHtml, htmlPage } from './pages.js';
 
 const LINK_PROBLEMS: Record<LinkProblem, string> = {
   not_found: 'We could not find this confirmation link. Check that you copied the whole link from the email.',

@@ -1,4 +1,6 @@
-import { RawResponse } from '@confab/http';
+import { RawResponse } from './router.js';
+
+/** Server-rendered pages (sign-up, confirmations): one look, and the headers that keep them out of frames and caches. */
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
