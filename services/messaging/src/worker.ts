@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { loadConfig } from './config.js';
 import { buildDomain } from './domain-factory.js';
 import { MAINTENANCE_QUEUE, maintenanceHandlers, type MaintenanceJobName } from './jobs/catalog.js';
+import { startScheduledDelivery } from './jobs/scheduled-worker.js';
 
 /** The messaging worker: periodic maintenance on BullMQ (one scheduler entry, whatever the number of workers). */
 async function main(): Promise<void> {
@@ -45,8 +46,10 @@ async function main(): Promise<void> {
       { connection, prefix, concurrency: 1 },
     );
     worker.on('failed', (job, err) => log.warn({ err: err.message, job: job?.name }, 'maintenance job failed'));
+    const scheduled = await startScheduledDelivery({ domain, config, logger: log });
     log.info({ queue: MAINTENANCE_QUEUE }, 'messaging worker started');
     closeOnSignals(logger, [
+      ['scheduled delivery', () => scheduled.close()],
       ['worker', () => worker.close()],
       ['queue', () => queue.close()],
       ['outbox relay', () => relay.stop()],
