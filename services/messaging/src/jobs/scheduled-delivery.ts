@@ -82,7 +82,7 @@ export class BullDeliveryQueue implements DeliveryQueue {
       seen += rows.length;
       after = rows[rows.length - 1]!.id;
     }
-    if (seen > 0) logger.info({ pending: seen }, 'scheduled messages re-enqueued where missing');
+    if (seen > 0) logger.info({ pending: seen }, 'pending scheduled messages given their jobs where missing');
     return seen;
   }
 

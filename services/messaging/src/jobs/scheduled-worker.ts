@@ -32,6 +32,8 @@ export async function startScheduledDelivery(ctx: { domain: Domain; config: Mess
       connection: bullConnection(config.redis.url),
       prefix: `${config.redis.prefix}:bull`,
       concurrency: config.scheduled.concurrency,
+      lockDuration: config.scheduled.lockMs,
+      stalledInterval: config.scheduled.lockMs,
     },
   );
   worker.on('failed', (job, err) =>
