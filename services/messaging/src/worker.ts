@@ -12,7 +12,12 @@ import { startScheduledDelivery } from './jobs/scheduled-worker.js';
 async function main(): Promise<void> {
   let logger: Logger | undefined;
   try {
-    const config = loadConfig();
+    const loaded = loadConfig();
+    // Each concurrent delivery holds a connection for its transaction.
+    const config = {
+      ...loaded,
+      db: { ...loaded.db, poolSize: Math.max(loaded.db.poolSize, loaded.scheduled.concurrency + 2) },
+    };
     logger = createLogger({ name: 'messaging-worker', level: config.logLevel });
     const log = logger;
     const bus = new EventBus({

@@ -154,12 +154,32 @@ export async function createScheduled(
   return created.id;
 }
 
-/** Redis trouble does not lose the message: the worker re-enqueues pending rows missing from the queue. */
+/** How long a request waits for Redis to take a delivery job before answering anyway. */
+const ENQUEUE_WAIT_MS = 2000;
+
+/**
+ * Redis trouble neither fails nor stalls the request: the row is committed, and the worker's sweep gives pending rows
+ * missing from the queue their job.
+ */
 async function enqueue(domain: Domain, queue: DeliveryQueue, id: number, at: Date): Promise<void> {
   try {
-    await queue.schedule(id, at);
+    await bounded(queue.schedule(id, at));
   } catch (err) {
     domain.logger.warn({ err, scheduledMessageId: id }, 'could not enqueue scheduled message; the worker will');
+  }
+}
+
+async function bounded(work: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      work,
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('Redis did not answer in time')), ENQUEUE_WAIT_MS);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -285,7 +305,7 @@ export async function deleteScheduled(domain: Domain, queue: DeliveryQueue, acto
     };
   });
   try {
-    await queue.cancel(id);
+    await bounded(queue.cancel(id));
   } catch (err) {
     // A job left behind finds no row and does nothing.
     domain.logger.warn({ err, scheduledMessageId: id }, 'could not remove the job of a deleted scheduled message');
