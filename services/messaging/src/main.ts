@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     const relay = new OutboxRelay({ databaseUrl: config.db.url, bus, logger, pollIntervalMs: config.outboxPollMs });
     const { domain, prisma, sql, backfill } = buildDomain(config, logger, () => relay.kick());
     registerConsumers({ bus, store: domain.store, readModel: domain.readModel, directory: domain.directory });
-    const deliveries = BullDeliveryQueue.open(config.redis.url, config.redis.prefix);
+    const deliveries = BullDeliveryQueue.open(config.redis.url, config.redis.prefix, logger);
     const deps: MessagingDeps = {
       config,
       logger,

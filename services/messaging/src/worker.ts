@@ -51,6 +51,9 @@ async function main(): Promise<void> {
       { connection, prefix, concurrency: 1 },
     );
     worker.on('failed', (job, err) => log.warn({ err: err.message, job: job?.name }, 'maintenance job failed'));
+    // Redis outages are retried; without listeners BullMQ's own connections print them as unhandled errors.
+    worker.on('error', (err) => log.warn({ err: err.message }, 'maintenance worker error'));
+    queue.on('error', (err: Error) => log.warn({ err: err.message }, 'maintenance queue error'));
     const scheduled = await startScheduledDelivery({ domain, config, logger: log });
     log.info({ queue: MAINTENANCE_QUEUE }, 'messaging worker started');
     closeOnSignals(logger, [

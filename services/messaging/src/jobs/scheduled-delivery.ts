@@ -42,13 +42,14 @@ const jobOptions = (id: number, at: Date) => ({
 export class BullDeliveryQueue implements DeliveryQueue {
   constructor(readonly queue: Queue<DeliveryJobData>) {}
 
-  static open(redisUrl: string, redisPrefix: string): BullDeliveryQueue {
-    return new BullDeliveryQueue(
-      new Queue<DeliveryJobData>(SCHEDULED_QUEUE, {
-        connection: bullConnection(redisUrl),
-        prefix: `${redisPrefix}:bull`,
-      }),
-    );
+  static open(redisUrl: string, redisPrefix: string, logger: Logger): BullDeliveryQueue {
+    const queue = new Queue<DeliveryJobData>(SCHEDULED_QUEUE, {
+      connection: bullConnection(redisUrl),
+      prefix: `${redisPrefix}:bull`,
+    });
+    // Connection trouble is retried by ioredis; without a listener it would be printed as an unhandled error.
+    queue.on('error', (err: Error) => logger.warn({ err: err.message }, 'scheduled-messages queue: redis error'));
+    return new BullDeliveryQueue(queue);
   }
 
   async schedule(id: number, at: Date): Promise<void> {
@@ -82,7 +83,7 @@ export class BullDeliveryQueue implements DeliveryQueue {
       seen += rows.length;
       after = rows[rows.length - 1]!.id;
     }
-    if (seen > 0) logger.info({ pending: seen }, 'pending scheduled messages given their jobs where missing');
+    if (seen > 0) logger.debug({ pending: seen }, 'pending scheduled messages checked against the queue');
     return seen;
   }
 

@@ -12,7 +12,7 @@ import { BullDeliveryQueue, SCHEDULED_QUEUE, bullConnection, type DeliveryJobDat
  */
 export async function startScheduledDelivery(ctx: { domain: Domain; config: MessagingConfig; logger: Logger }) {
   const { domain, config, logger } = ctx;
-  const queue = BullDeliveryQueue.open(config.redis.url, config.redis.prefix);
+  const queue = BullDeliveryQueue.open(config.redis.url, config.redis.prefix, logger);
   const worker = new Worker<DeliveryJobData>(
     SCHEDULED_QUEUE,
     async (job, token) => {
@@ -41,11 +41,17 @@ export async function startScheduledDelivery(ctx: { domain: Domain; config: Mess
   );
   worker.on('error', (err) => logger.warn({ err: err.message }, 'scheduled delivery worker error'));
 
+  // One sweep at a time: while Redis is down a sweep waits for it, and later ticks must not pile up behind it.
+  let sweeping = false;
   const sweep = async () => {
+    if (sweeping) return;
+    sweeping = true;
     try {
       await queue.reconcile(domain, logger);
     } catch (err) {
       logger.warn({ err }, 'could not re-enqueue pending scheduled messages; will retry');
+    } finally {
+      sweeping = false;
     }
   };
   await sweep();
