@@ -2,7 +2,7 @@
 // delivered by one messaging worker. Lateness = the delivered message's date_sent minus the due second; drain =
 // last delivery minus the due second. Read from the messaging database (delivered_message_id → messages.date_sent),
 // after every row is delivered.
-// Usage: pnpm --filter @confab/bench scheduled [count] [lead seconds]
+// Usage: pnpm --filter @confab/bench scheduled [count] [lead seconds] [worker processes]
 import { loadavg } from 'node:os';
 import { Agent, request } from 'node:http';
 import pg from 'pg';
@@ -12,6 +12,8 @@ import { machine, record, startBenchStack } from './lib.mjs';
 const COUNT = Number(process.argv[2] ?? 5000);
 /** Seconds between the start of scheduling and the due time; scheduling must finish before it. */
 const LEAD = Number(process.argv[3] ?? 90);
+/** messaging-worker processes (BullMQ competing consumers of the same queue). */
+const WORKERS = Number(process.argv[4] ?? 1);
 const CONCURRENCY = 32;
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 const loadAtStart = loadavg()
@@ -49,9 +51,21 @@ function post(baseUrl, host, user, path, params) {
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-const { stack, info } = await startBenchStack({ CONFAB_OUTBOX_POLL_MS: '100' });
+const CONCURRENCY_ENV = process.env.MESSAGING_SCHEDULED_CONCURRENCY;
+const { stack, info } = await startBenchStack({
+  CONFAB_OUTBOX_POLL_MS: '100',
+  ...(CONCURRENCY_ENV ? { MESSAGING_SCHEDULED_CONCURRENCY: CONCURRENCY_ENV } : {}),
+});
 const pool = new pg.Pool({ connectionString: info.databases.messaging, max: 2 });
+const extraWorkers = [];
 try {
+  const workerSpec = devkit.processes().find((p) => p.name === 'messaging-worker');
+  const workerEnv = stack.describeProcesses()['messaging-worker'].env;
+  for (let w = 1; w < WORKERS; w++) {
+    const proc = new devkit.ManagedProcess(workerSpec, workerEnv, `${info.logDir}/messaging-worker-${w}.log`, false);
+    proc.start();
+    extraWorkers.push(proc);
+  }
   const world = await devkit.createWorld(info);
   const user = world.user('hamlet');
   const host = world.host;
@@ -120,10 +134,10 @@ try {
 
 Machine: ${machine()}, shared with other engineers' processes (load average at the start ${loadAtStart}; at the due
 time ${loadAtDue}). ${COUNT} channel messages (Verona, ~10 subscribers) scheduled through the gateway by
-${CONCURRENCY} concurrent clients in ${scheduleSeconds.toFixed(1)} s, all due at the same second; one messaging-worker
-process (BullMQ delayed jobs, concurrency ${process.env.MESSAGING_SCHEDULED_CONCURRENCY ?? 16}), each delivery the
+${CONCURRENCY} concurrent clients in ${scheduleSeconds.toFixed(1)} s, all due at the same second; ${WORKERS} messaging-worker
+process(es) (BullMQ delayed jobs, concurrency ${process.env.MESSAGING_SCHEDULED_CONCURRENCY ?? 16} each), each delivery the
 full POST /messages path plus the guarded claim in one transaction. Lateness = the message's date_sent minus the due
-second (so it includes up to the sub-second part of that second's start). Script: \`bench/scheduled-lateness.mjs ${COUNT} ${LEAD}\`.
+second (so it includes up to the sub-second part of that second's start). Script: \`bench/scheduled-lateness.mjs ${COUNT} ${LEAD} ${WORKERS}\`.
 
 | delivered | failed | duplicates | p50 lateness ms | p99 lateness ms | max (time to drain) ms | deliveries/s |
 |---|---|---|---|---|---|---|
@@ -134,6 +148,7 @@ Target: p99 lateness under 1 s — ${percentile(late, 99) < 1000 ? 'met' : 'not 
   console.log(section);
   if (process.env.BENCH_RECORD !== '0') record(section);
 } finally {
+  await Promise.all(extraWorkers.map((w) => w.stop()));
   await pool.end();
   await stack.stop({ cleanUp: true });
 }

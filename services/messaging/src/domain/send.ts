@@ -1,9 +1,9 @@
 import { ConfabError, invalid } from '@confab/errors';
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
 import type { SendFacts, SentRows } from '../repositories/messages.repository.js';
-import type { Tx } from '../repositories/prisma.js';
+import { writeOutboxWith } from '../repositories/store.js';
 import type { SendWrite } from '../repositories/send-sql.js';
-import { inTransaction } from '../repositories/sql.js';
+import { inTransaction, type SqlExecutor } from '../repositories/sql.js';
 import type { TopicPolicyChange } from '../repositories/user_topics.repository.js';
 import { extractChannelIndicator, extractDirectRecipients } from './addressee.js';
 import { claimAttachments } from './attachments.js';
@@ -216,7 +216,7 @@ export interface SendOptions {
    * Further writes committed in the same transaction as the message (a scheduled message marked delivered); they
    * return their events. Throwing rolls the message back.
    */
-  alongside?: (tx: Tx, messageId: number) => Promise<OutboxRecord[]>;
+  alongside?: (executor: SqlExecutor, messageId: number) => Promise<OutboxRecord[]>;
 }
 
 /** POST /messages: every rule of Zulip's check_message, then one transaction for the message, its rows and events. */
@@ -436,7 +436,16 @@ async function commitSend(domain: Domain, prepared: PreparedSend, options: SendO
   const { write, claimable, placeholder, meta, channel } = prepared;
   let automatic = prepared.automatic;
   let sent: SentRows;
-  if (claimable.length === 0 && !options.alongside) {
+  const alongside = options.alongside;
+  if (claimable.length === 0 && alongside) {
+    // One plain SQL transaction (no Prisma round trips): the message, the further writes and their events.
+    sent = await domain.store.sql.transaction(async (executor) => {
+      const rows = await domain.messages.send(write, executor);
+      await writeOutboxWith(executor, await alongside(executor, rows.messageId));
+      return rows;
+    });
+    domain.store.committed();
+  } else if (claimable.length === 0) {
     // The common case: one statement, which is its own transaction.
     sent = await domain.messages.send(write);
     domain.store.committed();
@@ -447,7 +456,7 @@ async function commitSend(domain: Domain, prepared: PreparedSend, options: SendO
         claimable.length === 0
           ? []
           : await claimAttachments(domain, tx, claimable, { ...placeholder, id: rows.messageId }, meta);
-      if (options.alongside) events.push(...(await options.alongside(tx, rows.messageId)));
+      if (alongside) events.push(...(await alongside(inTransaction(tx), rows.messageId)));
       return { result: rows, events };
     });
   }

@@ -1,4 +1,5 @@
 import type { Tx } from './prisma.js';
+import type { SqlExecutor } from './sql.js';
 import type { Store } from './store.js';
 
 export interface StoredScheduledMessage {
@@ -66,8 +67,17 @@ export class ScheduledMessagesRepository {
     return rows.map(toStored);
   }
 
+  /** One row, read with plain SQL (the delivery path avoids Prisma's per-query cost). */
   async get(id: number): Promise<StoredScheduledMessage | null> {
-    const row = await this.store.db.scheduledMessage.findUnique({ where: { id } });
+    const [row] = await this.store.sql.query<Row>(
+      `SELECT id, realm_id AS "realmId", sender_id AS "senderId", type, channel_id AS "channelId",
+              user_ids AS "userIds", topic, content, rendered_content AS "renderedContent",
+              scheduled_at AS "scheduledAt", read_by_sender AS "readBySender", sending_client AS "sendingClient",
+              delivered, delivered_message_id AS "deliveredMessageId", failed, failure_message AS "failureMessage",
+              version, created_at AS "createdAt"
+         FROM scheduled_messages WHERE id = $1`,
+      [id],
+    );
     return row ? toStored(row) : null;
   }
 
@@ -104,15 +114,13 @@ export class ScheduledMessagesRepository {
    * still the version the message was prepared from. Concurrent claims wait for each other's row lock; the loser
    * sees `delivered` and gets false (and rolls its message back).
    */
-  async markDelivered(tx: Tx, id: number, version: number, messageId: number): Promise<boolean> {
-    const count = await tx.$executeRawUnsafe(
+  async markDelivered(executor: SqlExecutor, id: number, version: number, messageId: number): Promise<boolean> {
+    const rows = await executor.query<{ id: number }>(
       `UPDATE scheduled_messages SET delivered = true, delivered_message_id = $3
-        WHERE id = $1 AND version = $2 AND delivered = false AND failed = false`,
-      id,
-      version,
-      messageId,
+        WHERE id = $1 AND version = $2 AND delivered = false AND failed = false RETURNING id`,
+      [id, version, messageId],
     );
-    return count > 0;
+    return rows.length > 0;
   }
 
   /** A lasting failure: the row stays for the sender to fix. Null when it changed meanwhile. */

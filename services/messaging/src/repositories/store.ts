@@ -1,6 +1,6 @@
 import type { OutboxRecord } from '@confab/events';
 import type { Db, Tx } from './prisma.js';
-import type { SqlPool } from './sql.js';
+import type { SqlExecutor, SqlPool } from './sql.js';
 
 /**
  * The database and the one way to change it: a transaction whose outbox records are written with it, after which
@@ -46,6 +46,17 @@ export class Store {
       return false;
     }
   }
+}
+
+/** The same INSERT through a plain SQL transaction. */
+export async function writeOutboxWith(executor: SqlExecutor, events: readonly OutboxRecord[]): Promise<void> {
+  if (events.length === 0) return;
+  const values: unknown[] = [];
+  const rows = events.map((e, i) => {
+    values.push(e.eventId, e.routingKey, JSON.stringify(e.envelope));
+    return `($${i * 3 + 1}::uuid, $${i * 3 + 2}, $${i * 3 + 3}::jsonb)`;
+  });
+  await executor.query(`INSERT INTO outbox (event_id, routing_key, envelope) VALUES ${rows.join(', ')}`, values);
 }
 
 /** One INSERT for all of a transaction's events. */
