@@ -16,7 +16,11 @@ async function main(): Promise<void> {
     // Each concurrent delivery holds a connection for its transaction.
     const config = {
       ...loaded,
-      db: { ...loaded.db, poolSize: Math.max(loaded.db.poolSize, loaded.scheduled.concurrency + 2) },
+      db: {
+        ...loaded.db,
+        poolSize: Math.max(loaded.db.poolSize, loaded.scheduled.concurrency + 2),
+        sqlPoolSize: Math.max(loaded.db.sqlPoolSize, loaded.scheduled.concurrency + 2),
+      },
     };
     logger = createLogger({ name: 'messaging-worker', level: config.logLevel });
     const log = logger;
