@@ -136,8 +136,8 @@ Machine: ${machine()}, shared with other engineers' processes (load average at t
 time ${loadAtDue}). ${COUNT} channel messages (Verona, ~10 subscribers) scheduled through the gateway by
 ${CONCURRENCY} concurrent clients in ${scheduleSeconds.toFixed(1)} s, all due at the same second; ${WORKERS} messaging-worker
 process(es) (BullMQ delayed jobs, concurrency ${process.env.MESSAGING_SCHEDULED_CONCURRENCY ?? 16} each), each delivery the
-full POST /messages path plus the guarded claim in one transaction. Lateness = the message's date_sent minus the due
-second (so it includes up to the sub-second part of that second's start). Script: \`bench/scheduled-lateness.mjs ${COUNT} ${LEAD} ${WORKERS}\`.
+full POST /messages path plus the guarded claim in one transaction. Lateness = the message's date_sent minus the due time
+(the start of the due second, when the delayed jobs fire). Script: \`bench/scheduled-lateness.mjs ${COUNT} ${LEAD} ${WORKERS}\`.
 
 | delivered | failed | duplicates | p50 lateness ms | p99 lateness ms | max (time to drain) ms | deliveries/s |
 |---|---|---|---|---|---|---|
