@@ -36,19 +36,22 @@ export async function isEventProcessed(db: RawQuerier, eventId: string): Promise
   return rows.length > 0;
 }
 
+/** The one INSERT of a transaction's outbox rows, for services that run it through their own SQL client. */
+export function outboxInsert(records: readonly OutboxRecord[]): { text: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const rows = records.map((record, i) => {
+    values.push(record.eventId, record.routingKey, JSON.stringify(record.envelope));
+    return `($${i * 3 + 1}::uuid, $${i * 3 + 2}, $${i * 3 + 3}::jsonb)`;
+  });
+  return { text: `INSERT INTO outbox (event_id, routing_key, envelope) VALUES ${rows.join(', ')}`, values };
+}
+
 /**
  * Writes a transaction's events to the service's `outbox` table in one INSERT (same columns in every service), so
  * they commit or roll back with the change that caused them.
  */
 export async function writeOutbox(tx: RawExecutor, records: readonly OutboxRecord[]): Promise<void> {
   if (records.length === 0) return;
-  const values: unknown[] = [];
-  const rows = records.map((record, i) => {
-    values.push(record.eventId, record.routingKey, JSON.stringify(record.envelope));
-    return `($${i * 3 + 1}::uuid, $${i * 3 + 2}, $${i * 3 + 3}::jsonb)`;
-  });
-  await tx.$executeRawUnsafe(
-    `INSERT INTO outbox (event_id, routing_key, envelope) VALUES ${rows.join(', ')}`,
-    ...values,
-  );
+  const { text, values } = outboxInsert(records);
+  await tx.$executeRawUnsafe(text, ...values);
 }

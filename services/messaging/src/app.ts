@@ -9,6 +9,9 @@ import { reactionRoutes } from './routes/reactions.routes.js';
 import { subscriptionRoutes } from './routes/subscriptions.routes.js';
 import { typingRoutes } from './routes/typing.routes.js';
 import { userTopicRoutes } from './routes/user_topics.routes.js';
+import { draftRoutes } from './routes/drafts.routes.js';
+import { savedSnippetRoutes } from './routes/saved_snippets.routes.js';
+import { scheduledMessageRoutes } from './routes/scheduled_messages.routes.js';
 
 /** The messaging service's HTTP app, without listening (tests build it with their own deps). */
 export function buildApp(deps: MessagingDeps): HttpApp {
@@ -23,6 +26,9 @@ export function buildApp(deps: MessagingDeps): HttpApp {
       ...typingRoutes(deps),
       ...userTopicRoutes(deps),
       ...attachmentRoutes(deps),
+      ...draftRoutes(deps),
+      ...scheduledMessageRoutes(deps, deps.deliveries),
+      ...savedSnippetRoutes(deps),
     ],
     before: (app) => mountFileDownloads(app, deps),
     internalRoutes: [...internalRoutes(deps), ...invitationInternalRoutes(deps)],

@@ -28,6 +28,15 @@ const Env = z.object({
   CONFAB_EVENTS_QUEUE_EXPIRES_MS: int(0, 0),
   /** How often the outbox relay looks for unpublished events, in ms. Default 250. */
   CONFAB_OUTBOX_POLL_MS: int(250, 10),
+  /** Scheduled messages delivered at the same time by one worker process. Default 16. */
+  MESSAGING_SCHEDULED_CONCURRENCY: int(16, 1, 256),
+  /** How often the worker re-enqueues pending scheduled messages missing from Redis, in seconds. Default 30. */
+  MESSAGING_SCHEDULED_SWEEP_SECONDS: int(30, 1),
+  /**
+   * How long a delivery job's lock lasts without renewal, in ms; a worker that died mid-job has its jobs taken over
+   * after about this long (BullMQ's lockDuration and stalledInterval). Default 30000.
+   */
+  MESSAGING_SCHEDULED_LOCK_MS: int(30_000, 1000),
   /** Test-only switch: lets tests age uploads. Default off. */
   CONFAB_DEV_ENDPOINTS: bool(false),
 });
@@ -42,6 +51,7 @@ export interface MessagingConfig extends CommonConfig {
   queueExpiresMs: number | undefined;
   outboxPollMs: number;
   devEndpoints: boolean;
+  scheduled: { concurrency: number; sweepSeconds: number; lockMs: number };
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): MessagingConfig {
@@ -63,5 +73,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     queueExpiresMs: e.CONFAB_EVENTS_QUEUE_EXPIRES_MS || undefined,
     outboxPollMs: e.CONFAB_OUTBOX_POLL_MS,
     devEndpoints: e.CONFAB_DEV_ENDPOINTS,
+    scheduled: {
+      concurrency: e.MESSAGING_SCHEDULED_CONCURRENCY,
+      sweepSeconds: e.MESSAGING_SCHEDULED_SWEEP_SECONDS,
+      lockMs: e.MESSAGING_SCHEDULED_LOCK_MS,
+    },
   };
 }

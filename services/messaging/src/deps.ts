@@ -3,6 +3,7 @@ import type { IdentityVerifier } from '@confab/identity';
 import type { Logger } from '@confab/logging';
 import type { MessagingConfig } from './config.js';
 import type { Domain } from './domain/context.js';
+import type { DeliveryQueue } from './domain/scheduled-messages.js';
 
 /** Everything the HTTP app and the consumers need, built once in main.ts (or by a test). */
 export interface MessagingDeps {
@@ -12,4 +13,6 @@ export interface MessagingDeps {
   bus: EventBus;
   relay: OutboxRelay;
   verifier: IdentityVerifier;
+  /** Delivery jobs of scheduled messages. */
+  deliveries: DeliveryQueue;
 }

@@ -14,6 +14,9 @@ import { ReadModelRepository } from './repositories/readmodel.repository.js';
 import { SqlPool } from './repositories/sql.js';
 import { Store } from './repositories/store.js';
 import { UserTopicsRepository } from './repositories/user_topics.repository.js';
+import { DraftsRepository } from './repositories/drafts.repository.js';
+import { SavedSnippetsRepository } from './repositories/saved_snippets.repository.js';
+import { ScheduledMessagesRepository } from './repositories/scheduled_messages.repository.js';
 import { LocalDiskStore } from './storage/local-disk.js';
 
 /** Wires repositories, caches, permissions, renderer and file store (shared by the API process and the worker). */
@@ -38,6 +41,9 @@ export function buildDomain(config: MessagingConfig, logger: Logger, afterCommit
     attachments: new AttachmentsRepository(store),
     userTopics: new UserTopicsRepository(store),
     reactions: new ReactionsRepository(store),
+    drafts: new DraftsRepository(store),
+    scheduledMessages: new ScheduledMessagesRepository(store),
+    savedSnippets: new SavedSnippetsRepository(store),
     directory,
     permissions: new Permissions({
       groupsOf: (realmId) => directory.groupsOf(realmId),

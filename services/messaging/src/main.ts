@@ -7,6 +7,7 @@ import { loadConfig } from './config.js';
 import { buildDomain } from './domain-factory.js';
 import type { MessagingDeps } from './deps.js';
 import { registerConsumers } from './events/consumers.js';
+import { BullDeliveryQueue } from './jobs/scheduled-delivery.js';
 
 async function main(): Promise<void> {
   let logger: Logger | undefined;
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
     const relay = new OutboxRelay({ databaseUrl: config.db.url, bus, logger, pollIntervalMs: config.outboxPollMs });
     const { domain, prisma, sql, backfill } = buildDomain(config, logger, () => relay.kick());
     registerConsumers({ bus, store: domain.store, readModel: domain.readModel, directory: domain.directory });
+    const deliveries = BullDeliveryQueue.open(config.redis.url, config.redis.prefix, logger);
     const deps: MessagingDeps = {
       config,
       logger,
@@ -29,6 +31,7 @@ async function main(): Promise<void> {
       bus,
       relay,
       verifier: new IdentityVerifier(config.internalSecret),
+      deliveries,
     };
     await backfill
       .fillIfEmpty()
@@ -41,6 +44,7 @@ async function main(): Promise<void> {
       ['http', () => server.close()],
       ['outbox relay', () => relay.stop()],
       ['event bus', () => bus.close()],
+      ['delivery queue', () => deliveries.close()],
       ['database', () => Promise.all([prisma.$disconnect(), sql.end()])],
     ]);
   } catch (err) {

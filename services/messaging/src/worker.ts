@@ -6,12 +6,22 @@ import { Redis } from 'ioredis';
 import { loadConfig } from './config.js';
 import { buildDomain } from './domain-factory.js';
 import { MAINTENANCE_QUEUE, maintenanceHandlers, type MaintenanceJobName } from './jobs/catalog.js';
+import { startScheduledDelivery } from './jobs/scheduled-worker.js';
 
 /** The messaging worker: periodic maintenance on BullMQ (one scheduler entry, whatever the number of workers). */
 async function main(): Promise<void> {
   let logger: Logger | undefined;
   try {
-    const config = loadConfig();
+    const loaded = loadConfig();
+    // Each concurrent delivery holds a connection for its transaction.
+    const config = {
+      ...loaded,
+      db: {
+        ...loaded.db,
+        poolSize: Math.max(loaded.db.poolSize, loaded.scheduled.concurrency + 2),
+        sqlPoolSize: Math.max(loaded.db.sqlPoolSize, loaded.scheduled.concurrency + 2),
+      },
+    };
     logger = createLogger({ name: 'messaging-worker', level: config.logLevel });
     const log = logger;
     const bus = new EventBus({
@@ -45,8 +55,13 @@ async function main(): Promise<void> {
       { connection, prefix, concurrency: 1 },
     );
     worker.on('failed', (job, err) => log.warn({ err: err.message, job: job?.name }, 'maintenance job failed'));
+    // Redis outages are retried; without listeners BullMQ's own connections print them as unhandled errors.
+    worker.on('error', (err) => log.warn({ err: err.message }, 'maintenance worker error'));
+    queue.on('error', (err: Error) => log.warn({ err: err.message }, 'maintenance queue error'));
+    const scheduled = await startScheduledDelivery({ domain, config, logger: log });
     log.info({ queue: MAINTENANCE_QUEUE }, 'messaging worker started');
     closeOnSignals(logger, [
+      ['scheduled delivery', () => scheduled.close()],
       ['worker', () => worker.close()],
       ['queue', () => queue.close()],
       ['outbox relay', () => relay.stop()],

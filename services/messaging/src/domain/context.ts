@@ -7,6 +7,9 @@ import type { ReactionsRepository } from '../repositories/reactions.repository.j
 import type { ReadModelRepository } from '../repositories/readmodel.repository.js';
 import type { Store } from '../repositories/store.js';
 import type { UserTopicsRepository } from '../repositories/user_topics.repository.js';
+import type { DraftsRepository } from '../repositories/drafts.repository.js';
+import type { SavedSnippetsRepository } from '../repositories/saved_snippets.repository.js';
+import type { ScheduledMessagesRepository } from '../repositories/scheduled_messages.repository.js';
 import type { FileStore } from '../storage/file-store.js';
 import type { Permissions } from './permissions.js';
 import type { Renderer } from './render.js';
@@ -21,6 +24,9 @@ export interface Domain {
   attachments: AttachmentsRepository;
   userTopics: UserTopicsRepository;
   reactions: ReactionsRepository;
+  drafts: DraftsRepository;
+  scheduledMessages: ScheduledMessagesRepository;
+  savedSnippets: SavedSnippetsRepository;
   directory: Directory;
   permissions: Permissions;
   renderer: Renderer;

@@ -5,6 +5,9 @@ import { listStreams, listSubscriptions } from './channel-queries.js';
 import type { Actor, Domain } from './context.js';
 import { FLAG } from './flags.js';
 import { isGuest } from './permissions.js';
+import { draftDict } from './drafts.js';
+import { snippetDict } from './saved-snippets.js';
+import { scheduledDict } from './scheduled-messages.js';
 
 /** Zulip's MAX_UNREAD_MESSAGES: older unread messages are left out (old_unreads_missing). */
 const MAX_UNREAD_MESSAGES = 50_000;
@@ -92,6 +95,18 @@ export async function initialState(
   // Keeping unreads current needs both message and flag events, so Zulip sends them only when both are wanted.
   if (want('update_message_flags') && want('message')) {
     state.unread_msgs = await unreadMessages(domain, actor);
+  }
+  // Zulip sends no stored drafts to a user who turned synchronization off.
+  if (want('drafts')) {
+    state.drafts = actor.user.enableDraftsSynchronization
+      ? (await domain.drafts.list(actor.user.id)).map(draftDict)
+      : [];
+  }
+  if (want('scheduled_messages')) {
+    state.scheduled_messages = (await domain.scheduledMessages.undelivered(actor.user.id)).map(scheduledDict);
+  }
+  if (want('saved_snippets')) {
+    state.saved_snippets = (await domain.savedSnippets.list(actor.user.id)).map(snippetDict);
   }
   return state;
 }

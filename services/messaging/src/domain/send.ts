@@ -1,8 +1,9 @@
 import { ConfabError, invalid } from '@confab/errors';
-import { contracts, outboxRecord } from '@confab/events';
+import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
 import type { SendFacts, SentRows } from '../repositories/messages.repository.js';
+import { writeOutboxWith } from '../repositories/store.js';
 import type { SendWrite } from '../repositories/send-sql.js';
-import { inTransaction } from '../repositories/sql.js';
+import { inTransaction, type SqlExecutor } from '../repositories/sql.js';
 import type { TopicPolicyChange } from '../repositories/user_topics.repository.js';
 import { extractChannelIndicator, extractDirectRecipients } from './addressee.js';
 import { claimAttachments } from './attachments.js';
@@ -192,8 +193,44 @@ async function mentionedUsers(domain: Domain, rendered: Rendered): Promise<numbe
   return [...ids];
 }
 
+/** What a send would write, after every check (Zulip's check_message) and the rendering. */
+export interface PreparedSend {
+  write: SendWrite;
+  claimable: Awaited<ReturnType<Domain['attachments']['claimable']>>;
+  placeholder: StoredMessage;
+  meta: { realmId: number; requestId: string };
+  channel: Channel | null;
+  automatic: number | undefined;
+  /** The message as checked: channel or participants, normalized topic and content, rendered HTML. */
+  checked: {
+    channelId: number | null;
+    participantIds: number[];
+    topic: string;
+    content: string;
+    renderedContent: string;
+  };
+}
+
+export interface SendOptions {
+  /**
+   * Further writes committed in the same transaction as the message (a scheduled message marked delivered); they
+   * return their events. Throwing rolls the message back.
+   */
+  alongside?: (executor: SqlExecutor, messageId: number) => Promise<OutboxRecord[]>;
+}
+
 /** POST /messages: every rule of Zulip's check_message, then one transaction for the message, its rows and events. */
-export async function sendMessage(domain: Domain, actor: Actor, input: SendInput): Promise<SendResult> {
+export async function sendMessage(
+  domain: Domain,
+  actor: Actor,
+  input: SendInput,
+  options: SendOptions = {},
+): Promise<SendResult> {
+  return commitSend(domain, await prepareSend(domain, actor, input), options);
+}
+
+/** Every check of a send and its rendering, writing no message (scheduling one, or before committing). */
+export async function prepareSend(domain: Domain, actor: Actor, input: SendInput): Promise<PreparedSend> {
   for (const [name, value] of [
     ['queue_id', input.queueId],
     ['local_id', input.localId],
@@ -378,15 +415,48 @@ export async function sendMessage(domain: Domain, actor: Actor, input: SendInput
     };
   }
 
+  return {
+    write,
+    claimable,
+    placeholder,
+    meta,
+    channel,
+    automatic,
+    checked: {
+      channelId: channel?.id ?? null,
+      participantIds: target.kind === 'direct' ? target.participants.map((u) => u.id) : [],
+      topic,
+      content,
+      renderedContent: result.html,
+    },
+  };
+}
+
+async function commitSend(domain: Domain, prepared: PreparedSend, options: SendOptions): Promise<SendResult> {
+  const { write, claimable, placeholder, meta, channel } = prepared;
+  let automatic = prepared.automatic;
   let sent: SentRows;
-  if (claimable.length === 0) {
+  const alongside = options.alongside;
+  if (claimable.length === 0 && alongside) {
+    // One plain SQL transaction (no Prisma round trips): the message, the further writes and their events.
+    sent = await domain.store.sql.transaction(async (executor) => {
+      const rows = await domain.messages.send(write, executor);
+      await writeOutboxWith(executor, await alongside(executor, rows.messageId));
+      return rows;
+    });
+    domain.store.committed();
+  } else if (claimable.length === 0) {
     // The common case: one statement, which is its own transaction.
     sent = await domain.messages.send(write);
     domain.store.committed();
   } else {
     sent = await domain.store.transaction(async (tx) => {
       const rows = await domain.messages.send(write, inTransaction(tx));
-      const events = await claimAttachments(domain, tx, claimable, { ...placeholder, id: rows.messageId }, meta);
+      const events =
+        claimable.length === 0
+          ? []
+          : await claimAttachments(domain, tx, claimable, { ...placeholder, id: rows.messageId }, meta);
+      if (alongside) events.push(...(await alongside(inTransaction(tx), rows.messageId)));
       return { result: rows, events };
     });
   }

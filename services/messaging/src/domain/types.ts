@@ -29,6 +29,8 @@ export interface UserSettings {
   automaticallyFollowTopicsPolicy: number;
   automaticallyUnmuteTopicsInMutedStreamsPolicy: number;
   automaticallyFollowTopicsWhereMentioned: boolean;
+  /** Off: the server keeps no drafts for the user. */
+  enableDraftsSynchronization: boolean;
 }
 
 export interface User extends UserSettings {

@@ -49,9 +49,13 @@ export function registerConsumers({ bus, store, readModel, directory }: Consumer
       once(
         async (tx, e) => {
           // Settings can overtake the user's creation (different publishers); retrying waits for it.
-          if (!(await readModel.applyUserSettings(tx, e.payload.user_id, pickUserSettings(e.payload.settings)))) {
+          const settings = pickUserSettings(e.payload.settings);
+          if (!(await readModel.applyUserSettings(tx, e.payload.user_id, settings))) {
             throw new Error(`user ${e.payload.user_id} is not known yet`);
           }
+          // Zulip deletes every stored draft when synchronization is turned off (no events: clients keep theirs).
+          if (settings.enableDraftsSynchronization === false)
+            await tx.draft.deleteMany({ where: { userId: e.payload.user_id } });
         },
         (e) => directory.forgetUser(e.payload.user_id),
       ),

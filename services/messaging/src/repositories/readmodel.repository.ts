@@ -39,6 +39,7 @@ export function toUser(row: UserRow): User {
     automaticallyFollowTopicsPolicy: row.automaticallyFollowTopicsPolicy,
     automaticallyUnmuteTopicsInMutedStreamsPolicy: row.automaticallyUnmuteTopicsInMutedStreamsPolicy,
     automaticallyFollowTopicsWhereMentioned: row.automaticallyFollowTopicsWhereMentioned,
+    enableDraftsSynchronization: row.enableDraftsSynchronization,
   };
 }
 
@@ -105,6 +106,7 @@ export function pickUserSettings(settings: Record<string, unknown>): Partial<Use
   assign('automaticallyFollowTopicsPolicy', int('automatically_follow_topics_policy'));
   assign('automaticallyUnmuteTopicsInMutedStreamsPolicy', int('automatically_unmute_topics_in_muted_streams_policy'));
   assign('automaticallyFollowTopicsWhereMentioned', bool('automatically_follow_topics_where_mentioned'));
+  assign('enableDraftsSynchronization', bool('enable_drafts_synchronization'));
   return out;
 }
 

@@ -42,6 +42,32 @@ export class SqlPool implements SqlExecutor {
     return result.rows as T[];
   }
 
+  /** Statements on one connection in one transaction (committed when `fn` resolves, rolled back when it throws). */
+  async transaction<T>(fn: (executor: SqlExecutor) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    const executor: SqlExecutor = {
+      query: async <R>(text: string, values: readonly unknown[], options: { prepare?: boolean } = {}) => {
+        const name = options.prepare === false ? undefined : statementName(text);
+        const result = await client.query({ name, text, values: values as unknown[] });
+        return result.rows as R[];
+      },
+    };
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      const value = await fn(executor);
+      await client.query('COMMIT');
+      return value;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+
   end(): Promise<void> {
     return this.pool.end();
   }

@@ -1,6 +1,6 @@
-import { writeOutbox, type OutboxRecord } from '@confab/events';
+import { outboxInsert, writeOutbox, type OutboxRecord } from '@confab/events';
 import type { Db, Tx } from './prisma.js';
-import type { SqlPool } from './sql.js';
+import type { SqlExecutor, SqlPool } from './sql.js';
 
 /**
  * The database and the one way to change it: a transaction whose outbox records are written with it, after which
@@ -46,4 +46,11 @@ export class Store {
       return false;
     }
   }
+}
+
+/** The same INSERT through a plain SQL transaction. */
+export async function writeOutboxWith(executor: SqlExecutor, events: readonly OutboxRecord[]): Promise<void> {
+  if (events.length === 0) return;
+  const { text, values } = outboxInsert(events);
+  await executor.query(text, values);
 }

@@ -1,0 +1,151 @@
+import { ConfabError, invalid } from '@confab/errors';
+import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
+import { parseValue, t, type Infer } from '@confab/http';
+import type { StoredDraft } from '../repositories/drafts.repository.js';
+import { validId } from '../repositories/prisma.js';
+import { accessChannelById } from './channel-access.js';
+import type { Actor, Domain } from './context.js';
+import { MAX_TOPIC_LENGTH, normalizeContent, truncate } from './text.js';
+
+/** Zulip's DraftData (extra keys forbidden); `content` must not be blank. */
+export const draftSchema = t.object({
+  type: t.literal('', 'stream', 'private'),
+  to: t.list(t.int()),
+  topic: t.string(),
+  content: t.refine(t.string(), (value) => (value.trim() === '' ? '{var_name} cannot be blank' : undefined)),
+  timestamp: t.optional(t.nullable(t.float())),
+});
+export type DraftData = Infer<typeof draftSchema>;
+
+const notFound = () => new ConfabError('Draft does not exist', { status: 404 });
+
+/** Zulip's draft_endpoint: every draft endpoint is refused while the user has synchronization off. */
+export function checkDraftsEnabled(actor: Actor): void {
+  if (!actor.user.enableDraftsSynchronization) throw invalid('User has disabled synchronizing drafts.');
+}
+
+/** A JSON form field checked against a schema, with Zulip's messages (after the synchronization check). */
+export function parseJsonField<T>(
+  raw: string | undefined,
+  name: string,
+  schema: Parameters<typeof parseValue<T>>[0],
+): T {
+  if (raw === undefined) {
+    throw new ConfabError(`Missing '${name}' argument`, { code: 'REQUEST_VARIABLE_MISSING', data: { var_name: name } });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw invalid(`${name} is not valid JSON`);
+  }
+  return parseValue(schema, value, name);
+}
+
+export function draftDict(draft: StoredDraft): contracts.DraftRecord {
+  return {
+    id: draft.id,
+    type: draft.type,
+    to: draft.to,
+    topic: draft.topic,
+    content: draft.content,
+    timestamp: Math.floor(draft.lastEditTime.getTime() / 1000),
+  };
+}
+
+/** Zulip's further_validated_draft_dict: normalized content, timestamp, topic and an accessible recipient. */
+async function validateDraft(
+  domain: Domain,
+  actor: Actor,
+  data: DraftData,
+): Promise<Omit<StoredDraft, 'id' | 'userId'>> {
+  const content = normalizeContent(data.content);
+  let timestamp = data.timestamp ?? Date.now() / 1000;
+  timestamp = Math.round(timestamp * 1e6) / 1e6;
+  if (timestamp < 0) throw invalid('Timestamp must not be negative.');
+  const lastEditTime = new Date(timestamp * 1000);
+  if (data.type === 'stream') {
+    const topic = truncate(data.topic, MAX_TOPIC_LENGTH, '...');
+    if (topic.includes('\u0000')) throw invalid('Topic must not contain null bytes');
+    if (data.to.length !== 1) throw invalid('Must specify exactly 1 channel ID for channel messages');
+    const channelId = data.to[0]!;
+    if (!validId(channelId)) throw invalid('Invalid channel ID');
+    const { channel } = await accessChannelById(domain, actor, channelId);
+    return { type: 'stream', to: [channel.id], topic, content, lastEditTime };
+  }
+  if (data.type === 'private' && data.to.length > 0) {
+    const ids = [...new Set(data.to)];
+    const found = new Map((await domain.readModel.usersByIds(actor.realm.id, ids)).map((u) => [u.id, u]));
+    for (const id of ids) {
+      const user = found.get(id);
+      if (!user) throw invalid(`Invalid user ID ${id}`);
+      if (!user.isActive) throw invalid(`'${user.email}' is no longer using Zulip.`);
+    }
+    return { type: 'private', to: displayedRecipients(actor.user.id, ids), topic: '', content, lastEditTime };
+  }
+  // Unaddressed (or a direct draft without recipients): Zulip stores no recipient and shows type "".
+  return { type: '', to: [], topic: '', content, lastEditTime };
+}
+
+/** Zulip shows a one-to-one conversation as the other user, a group conversation as all its participants. */
+export function displayedRecipients(selfId: number, ids: readonly number[]): number[] {
+  const all = [...new Set([...ids, selfId])].sort((a, b) => a - b);
+  if (all.length <= 2) return [all.find((id) => id !== selfId) ?? selfId];
+  return all;
+}
+
+const meta = (actor: Actor) => ({ realmId: actor.realm.id, requestId: actor.requestId });
+
+export async function listDrafts(domain: Domain, actor: Actor) {
+  checkDraftsEnabled(actor);
+  const drafts = await domain.drafts.list(actor.user.id);
+  return { count: drafts.length, drafts: drafts.map(draftDict) };
+}
+
+/** POST /drafts: all drafts are checked before any is stored (all or nothing). */
+export async function createDrafts(domain: Domain, actor: Actor, drafts: readonly DraftData[]): Promise<number[]> {
+  const validated: Omit<StoredDraft, 'id' | 'userId'>[] = [];
+  for (const data of drafts) validated.push(await validateDraft(domain, actor, data));
+  return domain.store.transaction(async (tx) => {
+    const created = await domain.drafts.createMany(
+      tx,
+      validated.map((d) => ({ ...d, userId: actor.user.id })),
+    );
+    const events: OutboxRecord[] =
+      created.length === 0
+        ? []
+        : [
+            outboxRecord(
+              contracts.draftsAdded,
+              { user_id: actor.user.id, drafts: created.map(draftDict) },
+              meta(actor),
+            ),
+          ];
+    return { result: created.map((d) => d.id), events };
+  });
+}
+
+export async function editDraft(domain: Domain, actor: Actor, id: number, data: DraftData): Promise<void> {
+  const existing = validId(id) ? await domain.drafts.get(actor.user.id, id) : null;
+  if (!existing) throw notFound();
+  const draft: StoredDraft = { ...existing, ...(await validateDraft(domain, actor, data)) };
+  await domain.store.transaction(async (tx) => {
+    if (!(await domain.drafts.update(tx, draft))) throw notFound();
+    return {
+      result: undefined,
+      events: [outboxRecord(contracts.draftUpdated, { user_id: actor.user.id, draft: draftDict(draft) }, meta(actor))],
+    };
+  });
+}
+
+export async function deleteDraft(domain: Domain, actor: Actor, id: number): Promise<void> {
+  checkDraftsEnabled(actor);
+  if (!validId(id)) throw notFound();
+  await domain.store.transaction(async (tx) => {
+    if (!(await domain.drafts.delete(tx, actor.user.id, id))) throw notFound();
+    return {
+      result: undefined,
+      events: [outboxRecord(contracts.draftRemoved, { user_id: actor.user.id, draft_id: id }, meta(actor))],
+    };
+  });
+}

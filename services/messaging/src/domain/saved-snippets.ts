@@ -1,0 +1,87 @@
+import { ConfabError } from '@confab/errors';
+import { contracts, outboxRecord } from '@confab/events';
+import type { StoredSnippet } from '../repositories/saved_snippets.repository.js';
+import { validId } from '../repositories/prisma.js';
+import type { Actor, Domain } from './context.js';
+
+/** Zulip's SavedSnippet.MAX_TITLE_LENGTH. */
+export const MAX_SNIPPET_TITLE_LENGTH = 60;
+
+const notFound = () => new ConfabError('Saved snippet does not exist.', { status: 404 });
+const meta = (actor: Actor) => ({ realmId: actor.realm.id, requestId: actor.requestId });
+
+export function snippetDict(snippet: StoredSnippet): contracts.SavedSnippetRecord {
+  return {
+    id: snippet.id,
+    title: snippet.title,
+    content: snippet.content,
+    date_created: Math.floor(snippet.dateCreated.getTime() / 1000),
+  };
+}
+
+export async function listSnippets(domain: Domain, actor: Actor) {
+  return { saved_snippets: (await domain.savedSnippets.list(actor.user.id)).map(snippetDict) };
+}
+
+/** Title and content arrive stripped and non-empty (checked by the route's parameters). */
+export async function createSnippet(domain: Domain, actor: Actor, title: string, content: string): Promise<number> {
+  return domain.store.transaction(async (tx) => {
+    const snippet = await domain.savedSnippets.create(tx, {
+      realmId: actor.realm.id,
+      userId: actor.user.id,
+      title,
+      content,
+    });
+    return {
+      result: snippet.id,
+      events: [
+        outboxRecord(
+          contracts.savedSnippetAdded,
+          { user_id: actor.user.id, saved_snippet: snippetDict(snippet) },
+          meta(actor),
+        ),
+      ],
+    };
+  });
+}
+
+/** No field given is a successful no-op without an event (Zulip returns early, before looking the snippet up). */
+export async function editSnippet(
+  domain: Domain,
+  actor: Actor,
+  id: number,
+  change: { title?: string | undefined; content?: string | undefined },
+): Promise<void> {
+  if (change.title === undefined && change.content === undefined) return;
+  if (!validId(id)) throw notFound();
+  const data: { title?: string; content?: string } = {};
+  if (change.title !== undefined) data.title = change.title;
+  if (change.content !== undefined) data.content = change.content;
+  await domain.store.transaction(async (tx) => {
+    const snippet = await domain.savedSnippets.update(tx, actor.user.id, id, data);
+    if (!snippet) throw notFound();
+    return {
+      result: undefined,
+      events: [
+        outboxRecord(
+          contracts.savedSnippetUpdated,
+          { user_id: actor.user.id, saved_snippet: snippetDict(snippet) },
+          meta(actor),
+        ),
+      ],
+    };
+  });
+}
+
+export async function deleteSnippet(domain: Domain, actor: Actor, id: number): Promise<void> {
+  if (!validId(id)) throw notFound();
+  await domain.store.transaction(async (tx) => {
+    if (!(await domain.savedSnippets.delete(tx, actor.user.id, id))) throw notFound();
+    return {
+      result: undefined,
+      events: [
+        outboxRecord(contracts.savedSnippetRemoved, { user_id: actor.user.id, saved_snippet_id: id }, meta(actor)),
+      ],
+    };
+  });
+}

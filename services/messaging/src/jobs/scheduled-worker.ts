@@ -1,0 +1,68 @@
+import { DelayedError, Worker } from 'bullmq';
+import type { Logger } from '@confab/logging';
+import type { MessagingConfig } from '../config.js';
+import type { Domain } from '../domain/context.js';
+import { deliverScheduled } from '../domain/scheduled-messages.js';
+import { BullDeliveryQueue, SCHEDULED_QUEUE, bullConnection, type DeliveryJobData } from './scheduled-delivery.js';
+
+/**
+ * Delivers scheduled messages from their delayed jobs. At start, and every `sweepSeconds`, pending rows whose job
+ * is missing from Redis (Redis lost its data, or was down when the message was scheduled) get it back; the database
+ * stays the source of truth, and the guarded update makes a second job for the same row harmless.
+ */
+export async function startScheduledDelivery(ctx: { domain: Domain; config: MessagingConfig; logger: Logger }) {
+  const { domain, config, logger } = ctx;
+  const queue = BullDeliveryQueue.open(config.redis.url, config.redis.prefix, logger);
+  const worker = new Worker<DeliveryJobData>(
+    SCHEDULED_QUEUE,
+    async (job, token) => {
+      const id = job.data.scheduledMessageId;
+      // A delivery superseded by an edit is tried again with the row as it is now.
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        const result = await deliverScheduled(domain, id);
+        if (result.outcome === 'not-due') {
+          await job.moveToDelayed(result.at.getTime(), token);
+          throw new DelayedError();
+        }
+        if (result.outcome !== 'superseded') return result.outcome;
+      }
+      return 'superseded';
+    },
+    {
+      connection: bullConnection(config.redis.url),
+      prefix: `${config.redis.prefix}:bull`,
+      concurrency: config.scheduled.concurrency,
+      lockDuration: config.scheduled.lockMs,
+      stalledInterval: config.scheduled.lockMs,
+    },
+  );
+  worker.on('failed', (job, err) =>
+    logger.warn({ err: err.message, scheduledMessageId: job?.data.scheduledMessageId }, 'scheduled delivery failed'),
+  );
+  worker.on('error', (err) => logger.warn({ err: err.message }, 'scheduled delivery worker error'));
+
+  // One sweep at a time: while Redis is down a sweep waits for it, and later ticks must not pile up behind it.
+  let sweeping = false;
+  const sweep = async () => {
+    if (sweeping) return;
+    sweeping = true;
+    try {
+      await queue.reconcile(domain, logger);
+    } catch (err) {
+      logger.warn({ err }, 'could not re-enqueue pending scheduled messages; will retry');
+    } finally {
+      sweeping = false;
+    }
+  };
+  await sweep();
+  const timer = setInterval(() => void sweep(), config.scheduled.sweepSeconds * 1000);
+  timer.unref();
+  logger.info({ queue: SCHEDULED_QUEUE, concurrency: config.scheduled.concurrency }, 'scheduled delivery started');
+  return {
+    async close() {
+      clearInterval(timer);
+      await worker.close();
+      await queue.close();
+    },
+  };
+}

@@ -1,0 +1,145 @@
+import type { Tx } from './prisma.js';
+import type { SqlExecutor } from './sql.js';
+import type { Store } from './store.js';
+
+export interface StoredScheduledMessage {
+  id: number;
+  realmId: number;
+  senderId: number;
+  type: 'stream' | 'private';
+  channelId: number | null;
+  userIds: number[];
+  topic: string;
+  content: string;
+  renderedContent: string;
+  scheduledAt: Date;
+  readBySender: boolean | null;
+  sendingClient: string;
+  delivered: boolean;
+  deliveredMessageId: number | null;
+  failed: boolean;
+  failureMessage: string | null;
+  version: number;
+}
+
+export type NewScheduledMessage = Pick<
+  StoredScheduledMessage,
+  | 'realmId'
+  | 'senderId'
+  | 'type'
+  | 'channelId'
+  | 'userIds'
+  | 'topic'
+  | 'content'
+  | 'renderedContent'
+  | 'scheduledAt'
+  | 'readBySender'
+  | 'sendingClient'
+>;
+
+export type ScheduledMessageChange = Partial<
+  Pick<
+    StoredScheduledMessage,
+    'type' | 'channelId' | 'userIds' | 'topic' | 'content' | 'renderedContent' | 'scheduledAt' | 'sendingClient'
+  >
+>;
+
+type Row = Omit<StoredScheduledMessage, 'type'> & { type: string; createdAt: Date };
+
+function toStored({ createdAt: _createdAt, ...row }: Row): StoredScheduledMessage {
+  return { ...row, type: row.type as StoredScheduledMessage['type'] };
+}
+
+/**
+ * The scheduled_messages table, the source of truth of scheduled delivery: a row is pending until the transaction
+ * that sends its message also sets `delivered` (guarded, so a message is sent at most once), or until a lasting
+ * failure sets `failed`.
+ */
+export class ScheduledMessagesRepository {
+  constructor(private readonly store: Store) {}
+
+  /** The sender's undelivered scheduled messages (failed ones included), soonest first. */
+  async undelivered(senderId: number): Promise<StoredScheduledMessage[]> {
+    const rows = await this.store.db.scheduledMessage.findMany({
+      where: { senderId, delivered: false },
+      orderBy: [{ scheduledAt: 'asc' }, { id: 'asc' }],
+    });
+    return rows.map(toStored);
+  }
+
+  /** One row, read with plain SQL (the delivery path avoids Prisma's per-query cost). */
+  async get(id: number): Promise<StoredScheduledMessage | null> {
+    const [row] = await this.store.sql.query<Row>(
+      `SELECT id, realm_id AS "realmId", sender_id AS "senderId", type, channel_id AS "channelId",
+              user_ids AS "userIds", topic, content, rendered_content AS "renderedContent",
+              scheduled_at AS "scheduledAt", read_by_sender AS "readBySender", sending_client AS "sendingClient",
+              delivered, delivered_message_id AS "deliveredMessageId", failed, failure_message AS "failureMessage",
+              version, created_at AS "createdAt"
+         FROM scheduled_messages WHERE id = $1`,
+      [id],
+    );
+    return row ? toStored(row) : null;
+  }
+
+  async create(tx: Tx, data: NewScheduledMessage): Promise<StoredScheduledMessage> {
+    return toStored(await tx.scheduledMessage.create({ data }));
+  }
+
+  /**
+   * Applies an edit to an undelivered message (clearing a failure and raising the version); null when it was
+   * delivered or deleted meanwhile (the row lock orders this against a delivery in progress).
+   */
+  async edit(
+    tx: Tx,
+    id: number,
+    senderId: number,
+    change: ScheduledMessageChange,
+  ): Promise<StoredScheduledMessage | null> {
+    const { count } = await tx.scheduledMessage.updateMany({
+      where: { id, senderId, delivered: false },
+      data: { ...change, failed: false, failureMessage: null, version: { increment: 1 } },
+    });
+    if (count === 0) return null;
+    const row = await tx.scheduledMessage.findUnique({ where: { id } });
+    return row ? toStored(row) : null;
+  }
+
+  async delete(tx: Tx, id: number, senderId: number): Promise<boolean> {
+    const { count } = await tx.scheduledMessage.deleteMany({ where: { id, senderId } });
+    return count > 0;
+  }
+
+  /**
+   * The guarded claim, run in the transaction that sends the message: pending → delivered, only if the row is
+   * still the version the message was prepared from. Concurrent claims wait for each other's row lock; the loser
+   * sees `delivered` and gets false (and rolls its message back).
+   */
+  async markDelivered(executor: SqlExecutor, id: number, version: number, messageId: number): Promise<boolean> {
+    const rows = await executor.query<{ id: number }>(
+      `UPDATE scheduled_messages SET delivered = true, delivered_message_id = $3
+        WHERE id = $1 AND version = $2 AND delivered = false AND failed = false RETURNING id`,
+      [id, version, messageId],
+    );
+    return rows.length > 0;
+  }
+
+  /** A lasting failure: the row stays for the sender to fix. Null when it changed meanwhile. */
+  async markFailed(tx: Tx, id: number, version: number, message: string): Promise<StoredScheduledMessage | null> {
+    const { count } = await tx.scheduledMessage.updateMany({
+      where: { id, version, delivered: false, failed: false },
+      data: { failed: true, failureMessage: message },
+    });
+    const row = count > 0 ? await tx.scheduledMessage.findUnique({ where: { id } }) : null;
+    return row ? toStored(row) : null;
+  }
+
+  /** Pending rows (not delivered, not failed) with their delivery times, for re-enqueueing after a Redis loss. */
+  async pending(afterId: number, limit: number): Promise<{ id: number; scheduledAt: Date }[]> {
+    return this.store.db.scheduledMessage.findMany({
+      where: { delivered: false, failed: false, id: { gt: afterId } },
+      select: { id: true, scheduledAt: true },
+      orderBy: { id: 'asc' },
+      take: limit,
+    });
+  }
+}

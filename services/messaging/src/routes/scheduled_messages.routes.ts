@@ -1,0 +1,90 @@
+import { p, route } from '@confab/http';
+import { actorFor } from '../domain/actor.js';
+import { clientName } from '../domain/client.js';
+import {
+  createScheduled,
+  deleteScheduled,
+  editScheduled,
+  listScheduled,
+  type DeliveryQueue,
+} from '../domain/scheduled-messages.js';
+import type { MessagingDeps } from '../deps.js';
+
+const type = () => p.enum('direct', 'private', 'stream', 'channel');
+const at = (seconds: number) => new Date(seconds * 1000);
+
+/** Scheduled messages (Zulip's /scheduled_messages); `queue` holds their delivery jobs. */
+export function scheduledMessageRoutes(deps: MessagingDeps, queue: DeliveryQueue) {
+  const { domain } = deps;
+  return [
+    route({
+      method: 'GET',
+      path: '/scheduled_messages',
+      auth: 'user',
+      async handler({ identity, requestId }) {
+        return listScheduled(domain, await actorFor(domain, identity, requestId));
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/scheduled_messages',
+      auth: 'user',
+      // In Zulip's order, so the first missing or invalid parameter is the one Zulip reports.
+      params: {
+        type: type(),
+        to: p.string(),
+        topic: p.string().alias('subject').optional(),
+        content: p.string(),
+        scheduled_delivery_timestamp: p.int(),
+        read_by_sender: p.bool().optional(),
+      },
+      async handler({ identity, params, req, requestId }) {
+        const actor = await actorFor(domain, identity, requestId);
+        const id = await createScheduled(domain, queue, actor, {
+          type: params.type,
+          to: params.to,
+          topic: params.topic,
+          content: params.content,
+          deliverAt: at(params.scheduled_delivery_timestamp),
+          readBySender: params.read_by_sender,
+          client: clientName(req.headers['user-agent'], undefined),
+        });
+        return { scheduled_message_id: id };
+      },
+    }),
+    route({
+      method: 'PATCH',
+      path: '/scheduled_messages/{scheduled_message_id:int}',
+      auth: 'user',
+      params: {
+        type: type().optional(),
+        to: p.string().optional(),
+        topic: p.string().alias('subject').optional(),
+        content: p.string().optional(),
+        scheduled_delivery_timestamp: p.int().optional(),
+      },
+      async handler({ identity, params, path, req, requestId }) {
+        const actor = await actorFor(domain, identity, requestId);
+        const seconds = params.scheduled_delivery_timestamp;
+        await editScheduled(domain, queue, actor, path.scheduled_message_id, {
+          type: params.type,
+          to: params.to,
+          topic: params.topic,
+          content: params.content,
+          deliverAt: seconds === undefined ? undefined : at(seconds),
+          client: clientName(req.headers['user-agent'], undefined),
+        });
+        return {};
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/scheduled_messages/{scheduled_message_id:int}',
+      auth: 'user',
+      async handler({ identity, path, requestId }) {
+        await deleteScheduled(domain, queue, await actorFor(domain, identity, requestId), path.scheduled_message_id);
+        return {};
+      },
+    }),
+  ];
+}

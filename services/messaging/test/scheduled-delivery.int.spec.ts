@@ -1,0 +1,211 @@
+import { randomBytes } from 'node:crypto';
+import { createDatabase, dropDatabase, LOCAL_DEFAULTS, migrate } from '@confab/devkit';
+import { createLogger } from '@confab/logging';
+import { loadConfig } from '../src/config';
+import { buildDomain } from '../src/domain-factory';
+import { subscribeToChannels } from '../src/domain/channels';
+import type { Actor, Domain } from '../src/domain/context';
+import { createScheduled, deliverScheduled, editScheduled, type DeliveryQueue } from '../src/domain/scheduled-messages';
+
+const postgresUrl = process.env.DATABASE_URL ?? LOCAL_DEFAULTS.postgresUrl;
+const dbName = `confab_test_scheduled_${randomBytes(4).toString('hex')}`;
+const REALM = 7;
+
+const realmRecord = {
+  realm_id: REALM,
+  string_id: 'zulip',
+  name: 'Zulip',
+  description: '',
+  url: 'http://zulip.localhost:9991',
+  date_created: new Date().toISOString(),
+  deactivated: false,
+  empty_topic_display_name: 'general chat',
+  mandatory_topics: false,
+  message_content_delete_limit_seconds: 600,
+  waiting_period_threshold: 0,
+  permissions: { can_create_public_channel_group: 'role:members', can_add_subscribers_group: 'role:members' },
+} as const;
+
+const userRecord = (id: number, name: string) => ({
+  user_id: id,
+  realm_id: REALM,
+  email: `${name}@zulip.com`,
+  delivery_email: `${name}@zulip.com`,
+  full_name: name,
+  role: 400 as const,
+  is_bot: false,
+  bot_type: null,
+  bot_owner_id: null,
+  is_active: true,
+  timezone: '',
+  date_joined: new Date().toISOString(),
+});
+
+/** Records what would go to BullMQ; the tests call the delivery themselves. */
+class RecordingQueue implements DeliveryQueue {
+  readonly scheduled: [number, Date][] = [];
+  async schedule(id: number, at: Date): Promise<void> {
+    this.scheduled.push([id, at]);
+  }
+  async cancel(): Promise<void> {}
+}
+
+describe('scheduled delivery against PostgreSQL', () => {
+  let domain: Domain;
+  let close: () => Promise<void>;
+  let hamlet: Actor;
+  let verona: number;
+  const queue = new RecordingQueue();
+
+  beforeAll(async () => {
+    const url = await createDatabase(postgresUrl, dbName);
+    await migrate({ name: 'messaging', dir: 'services/messaging', databaseEnv: 'MESSAGING_DATABASE_URL' }, url);
+    const config = loadConfig({ MESSAGING_DATABASE_URL: url, MESSAGING_DB_POOL: '4', MESSAGING_SQL_POOL: '6' });
+    const built = buildDomain(config, createLogger({ name: 'test', level: 'silent' }), () => undefined);
+    domain = built.domain;
+    close = async () => {
+      await built.prisma.$disconnect();
+      await built.sql.end();
+    };
+    await domain.store.db.$transaction(async (tx) => {
+      await domain.readModel.upsertRealm(tx, realmRecord);
+      await domain.readModel.upsertUser(tx, userRecord(1, 'hamlet'));
+      await domain.readModel.upsertUser(tx, userRecord(2, 'othello'));
+    });
+    const realm = (await domain.readModel.realmById(REALM))!;
+    hamlet = { user: (await domain.readModel.userById(1))!, realm, requestId: 'test' };
+    await subscribeToChannels(domain, hamlet, {
+      subscriptions: [{ name: 'Verona' }],
+      principals: [1, 2],
+      authorizationErrorsFatal: true,
+      settings: {
+        inviteOnly: false,
+        isWebPublic: false,
+        isDefaultStream: false,
+        historyPublicToSubscribers: undefined,
+        messageRetentionDays: 'realm_default',
+        topicsPolicy: undefined,
+        folderId: undefined,
+        permissions: {},
+      },
+    });
+    verona = (await domain.directory.channelByName(REALM, 'Verona'))!.id;
+  });
+
+  afterAll(async () => {
+    await close();
+    await dropDatabase(postgresUrl, dbName);
+  });
+
+  /** Scheduled a minute ahead, then made due (as if the time had come). */
+  async function dueMessage(content: string): Promise<number> {
+    const id = await createScheduled(domain, queue, hamlet, {
+      type: 'stream',
+      to: String(verona),
+      topic: 'later',
+      content,
+      deliverAt: new Date(Date.now() + 60_000),
+      readBySender: undefined,
+      client: 'test',
+    });
+    await domain.store.db.scheduledMessage.update({ where: { id }, data: { scheduledAt: new Date() } });
+    return id;
+  }
+  const sentWith = (content: string) => domain.store.db.message.count({ where: { content } });
+
+  it('enqueues the job at the scheduled time when created', async () => {
+    const id = await createScheduled(domain, queue, hamlet, {
+      type: 'direct',
+      to: '[2]',
+      topic: undefined,
+      content: 'queued',
+      deliverAt: new Date(Date.now() + 120_000),
+      readBySender: undefined,
+      client: 'test',
+    });
+    expect(queue.scheduled.find(([q]) => q === id)?.[1].getTime()).toBeGreaterThan(Date.now() + 100_000);
+  });
+
+  it('sends a message once when many deliveries of the same row race', async () => {
+    const id = await dueMessage('raced');
+    const outcomes = await Promise.all(Array.from({ length: 6 }, () => deliverScheduled(domain, id)));
+    expect(outcomes.filter((o) => o.outcome === 'delivered')).toHaveLength(1);
+    expect(await sentWith('raced')).toBe(1);
+    const row = await domain.store.db.scheduledMessage.findUniqueOrThrow({ where: { id } });
+    expect(row.delivered).toBe(true);
+    const message = await domain.store.db.message.findFirstOrThrow({ where: { content: 'raced' } });
+    expect(row.deliveredMessageId).toBe(message.id);
+    // The removal is announced with the message, in the same transaction.
+    const removed = await domain.store.db.outbox.findMany({ where: { routingKey: 'scheduled_message.removed' } });
+    expect(
+      removed.some(
+        (r) => (r.envelope as { payload: { scheduled_message_id: number } }).payload.scheduled_message_id === id,
+      ),
+    ).toBe(true);
+    expect(await deliverScheduled(domain, id)).toEqual({ outcome: 'gone' });
+  });
+
+  it('does not deliver before the time, and tells the job when the time moved', async () => {
+    const id = await dueMessage('moved');
+    const later = new Date(Date.now() + 3_600_000);
+    await editScheduled(domain, queue, hamlet, id, {
+      type: undefined,
+      to: undefined,
+      topic: undefined,
+      content: undefined,
+      deliverAt: later,
+      client: 'test',
+    });
+    const result = await deliverScheduled(domain, id);
+    expect(result).toEqual({ outcome: 'not-due', at: later });
+    expect(await sentWith('moved')).toBe(0);
+  });
+
+  it('sends the edited text when an edit commits before the delivery', async () => {
+    const id = await dueMessage('before edit');
+    await editScheduled(domain, queue, hamlet, id, {
+      type: undefined,
+      to: undefined,
+      topic: undefined,
+      content: 'after edit',
+      deliverAt: undefined,
+      client: 'test',
+    });
+    await domain.store.db.scheduledMessage.update({ where: { id }, data: { scheduledAt: new Date() } });
+    expect(await deliverScheduled(domain, id)).toEqual({ outcome: 'delivered' });
+    expect(await sentWith('before edit')).toBe(0);
+    expect(await sentWith('after edit')).toBe(1);
+  });
+
+  it('marks a message failed when the send is refused at delivery time, and sends nothing', async () => {
+    const id = await dueMessage('refused');
+    // The channel is archived after scheduling: the delivery-time checks refuse it.
+    await domain.store.db.channel.update({ where: { id: verona }, data: { isArchived: true } });
+    domain.directory.forgetChannel(verona);
+    try {
+      expect(await deliverScheduled(domain, id)).toEqual({ outcome: 'failed' });
+    } finally {
+      await domain.store.db.channel.update({ where: { id: verona }, data: { isArchived: false } });
+      domain.directory.forgetChannel(verona);
+    }
+    const row = await domain.store.db.scheduledMessage.findUniqueOrThrow({ where: { id } });
+    expect({ failed: row.failed, delivered: row.delivered, failureMessage: row.failureMessage }).toEqual({
+      failed: true,
+      delivered: false,
+      failureMessage: "Not authorized to send to channel 'Verona'",
+    });
+    expect(await sentWith('refused')).toBe(0);
+    expect(await deliverScheduled(domain, id)).toEqual({ outcome: 'gone' });
+  });
+
+  it('refuses to send more than 10 minutes late (Zulip’s cutoff)', async () => {
+    const id = await dueMessage('too late');
+    await domain.store.db.scheduledMessage.update({
+      where: { id },
+      data: { scheduledAt: new Date(Date.now() - 11 * 60_000) },
+    });
+    expect(await deliverScheduled(domain, id)).toEqual({ outcome: 'failed' });
+    const row = await domain.store.db.scheduledMessage.findUniqueOrThrow({ where: { id } });
+    expect(row.failureMessage).toBe('Message could not be sent at the scheduled time.');
+  });
+});
