@@ -2,7 +2,7 @@ import type { ApiClient, World } from '@confab/devkit';
 import { EventCapture } from './support/event-capture';
 import { expectError, expectSuccess } from './support/expect';
 import { internalRequest } from './support/internal';
-import { newWorld } from './support/system';
+import { newWorld, system } from './support/system';
 
 interface Scheduled {
   scheduled_message_id: number;
@@ -351,6 +351,11 @@ describe('scheduled messages', () => {
       );
       await sleep(1000);
       expect(await newestWith(world.as('hamlet'), content)).toHaveLength(1);
+      // The worker reports how late deliveries were, and the queue's depth, on its metrics port.
+      const port = system().processes['messaging-worker']!.env.CONFAB_WORKER_METRICS_PORT;
+      const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      expect(metrics).toMatch(/job_lateness_seconds_count\{[^}]*queue="scheduled-messages"[^}]*\} [1-9]/);
+      expect(metrics).toMatch(/job_queue_depth\{[^}]*queue="scheduled-messages",state="delayed"[^}]*\} \d+/);
     });
 
     it('delivers a direct message to its recipients', async () => {

@@ -50,12 +50,12 @@ export function metricsRoute(app: Express): void {
 
 const jobLateness = new Histogram({
   name: 'job_lateness_seconds',
-  help: 'Time from when a job was due to when a worker started it (first attempt), by queue',
+  help: 'How late jobs ran: from when a job was due to when a worker took it up (scheduled messages: to delivery)',
   labelNames: ['queue'] as const,
   buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
 });
 
-/** Records how late a job started: `dueAt` is when it was due (enqueue time plus its delay), in ms since the epoch. */
+/** Records how late a job ran: `dueAt` is when it was due (e.g. enqueue time plus its delay), in ms since the epoch. */
 export function observeJobStart(queue: string, dueAt: number, now = Date.now()): void {
   jobLateness.observe({ queue }, Math.max(0, now - dueAt) / 1000);
 }

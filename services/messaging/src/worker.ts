@@ -1,6 +1,6 @@
 import { Queue, Worker } from 'bullmq';
 import { EventBus, OutboxRelay } from '@confab/events';
-import { closeOnSignals, exitOnStartupFailure } from '@confab/http';
+import { closeOnSignals, exitOnStartupFailure, listen, metricsApp, registerJobQueueDepth } from '@confab/http';
 import { createLogger, type Logger } from '@confab/logging';
 import { Redis } from 'ioredis';
 import { loadConfig } from './config.js';
@@ -59,6 +59,10 @@ async function main(): Promise<void> {
     worker.on('error', (err) => log.warn({ err: err.message }, 'maintenance worker error'));
     queue.on('error', (err: Error) => log.warn({ err: err.message }, 'maintenance queue error'));
     const scheduled = await startScheduledDelivery({ domain, config, logger: log });
+    registerJobQueueDepth(MAINTENANCE_QUEUE, () => queue.getJobCounts('waiting', 'delayed', 'active', 'failed'));
+    const metrics = config.workerMetricsPort
+      ? await listen(metricsApp('messaging-worker'), config.workerMetricsPort)
+      : null;
     log.info({ queue: MAINTENANCE_QUEUE }, 'messaging worker started');
     closeOnSignals(logger, [
       ['scheduled delivery', () => scheduled.close()],
@@ -68,6 +72,7 @@ async function main(): Promise<void> {
       ['event bus', () => bus.close()],
       ['database', () => Promise.all([prisma.$disconnect(), sql.end()])],
       ['redis', () => connection.quit()],
+      ['metrics', async () => metrics?.close()],
     ]);
   } catch (err) {
     exitOnStartupFailure(logger, err);

@@ -313,7 +313,9 @@ export async function deleteScheduled(domain: Domain, queue: DeliveryQueue, acto
 }
 
 export type DeliveryOutcome =
-  { outcome: 'delivered' | 'failed' | 'gone' | 'superseded' } | { outcome: 'not-due'; at: Date };
+  | { outcome: 'failed' | 'gone' | 'superseded' }
+  | { outcome: 'delivered'; dueAt: Date }
+  | { outcome: 'not-due'; at: Date };
 
 /**
  * Delivers one scheduled message (the worker's job): the send and the guarded pending → delivered update commit in
@@ -356,7 +358,7 @@ export async function deliverScheduled(domain: Domain, id: number, now: Date = n
       if (superseded) return { outcome: 'superseded' };
       throw err;
     }
-    return { outcome: 'delivered' };
+    return { outcome: 'delivered', dueAt: row.scheduledAt };
   } catch (err) {
     // Refusals (permissions, a channel gone, ...) last; anything else (database, broker) is retried by the queue.
     if (!(err instanceof ConfabError) || err.status >= 500) throw err;

@@ -1,4 +1,5 @@
 import { DelayedError, Worker } from 'bullmq';
+import { observeJobStart, registerJobQueueDepth } from '@confab/http';
 import type { Logger } from '@confab/logging';
 import type { MessagingConfig } from '../config.js';
 import type { Domain } from '../domain/context.js';
@@ -13,6 +14,7 @@ import { BullDeliveryQueue, SCHEDULED_QUEUE, bullConnection, type DeliveryJobDat
 export async function startScheduledDelivery(ctx: { domain: Domain; config: MessagingConfig; logger: Logger }) {
   const { domain, config, logger } = ctx;
   const queue = BullDeliveryQueue.open(config.redis.url, config.redis.prefix, logger);
+  registerJobQueueDepth(SCHEDULED_QUEUE, () => queue.queue.getJobCounts('waiting', 'delayed', 'active', 'failed'));
   const worker = new Worker<DeliveryJobData>(
     SCHEDULED_QUEUE,
     async (job, token) => {
@@ -24,6 +26,7 @@ export async function startScheduledDelivery(ctx: { domain: Domain; config: Mess
           await job.moveToDelayed(result.at.getTime(), token);
           throw new DelayedError();
         }
+        if (result.outcome === 'delivered') observeJobStart(SCHEDULED_QUEUE, result.dueAt.getTime());
         if (result.outcome !== 'superseded') return result.outcome;
       }
       return 'superseded';
