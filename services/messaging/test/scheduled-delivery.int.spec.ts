@@ -172,7 +172,7 @@ describe('scheduled delivery against PostgreSQL', () => {
       client: 'test',
     });
     await domain.store.db.scheduledMessage.update({ where: { id }, data: { scheduledAt: new Date() } });
-    expect(await deliverScheduled(domain, id)).toEqual({ outcome: 'delivered' });
+    expect(await deliverScheduled(domain, id)).toEqual({ outcome: 'delivered', dueAt: expect.any(Date) });
     expect(await sentWith('before edit')).toBe(0);
     expect(await sentWith('after edit')).toBe(1);
   });
