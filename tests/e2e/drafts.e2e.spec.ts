@@ -116,6 +116,25 @@ describe('drafts', () => {
     expect(await drafts(client)).toEqual([]);
   });
 
+  it('answers ids beyond any stored one as unknown, never with a server error', async () => {
+    const client = world.as('prospero');
+    const draft = { type: '', to: [], topic: '', content: 'x' };
+    expectError(await client.patch('/drafts/99999999999', { draft }), 404, 'BAD_REQUEST', 'Draft does not exist');
+    expectError(await client.delete('/drafts/99999999999'), 404, 'BAD_REQUEST', 'Draft does not exist');
+    expectError(
+      await client.post('/drafts', { drafts: [{ type: 'stream', to: [99999999999], topic: 't', content: 'x' }] }),
+      400,
+      'BAD_REQUEST',
+      'Invalid channel ID',
+    );
+    expectError(
+      await client.post('/drafts', { drafts: [{ type: 'private', to: [99999999999], topic: '', content: 'x' }] }),
+      400,
+      'BAD_REQUEST',
+      'Invalid user ID 99999999999',
+    );
+  });
+
   it('refuses a private channel the user cannot see', async () => {
     const iago = world.as('iago');
     expectSuccess(

@@ -146,6 +146,13 @@ describe('saved snippets', () => {
     expect(await snippets(client)).toMatchObject([{ id, title: 'Mine', content: 'mine' }]);
   });
 
+  it('answers ids beyond any stored one as unknown, never with a server error', async () => {
+    const client = world.as('polonius');
+    const missing = 'Saved snippet does not exist.';
+    expectError(await client.patch('/saved_snippets/99999999999', { title: 'x' }), 404, 'BAD_REQUEST', missing);
+    expectError(await client.delete('/saved_snippets/99999999999'), 404, 'BAD_REQUEST', missing);
+  });
+
   it('deletes a snippet once and announces it', async () => {
     const client = world.as('aaron');
     const id = await create(client, 'Temp', 'temp');

@@ -159,6 +159,36 @@ describe('scheduled messages', () => {
       expect(await scheduled(world.as('cordelia'))).toEqual([]);
     });
 
+    it('answers ids beyond any stored one as unknown, never with a server error', async () => {
+      const client = world.as('cordelia');
+      const missing = 'Scheduled message does not exist';
+      expectError(await client.patch('/scheduled_messages/99999999999', { content: 'x' }), 404, 'BAD_REQUEST', missing);
+      expectError(await client.delete('/scheduled_messages/99999999999'), 404, 'BAD_REQUEST', missing);
+      const at = inSeconds(600);
+      const channel = await client.post('/scheduled_messages', {
+        type: 'stream',
+        to: '99999999999',
+        topic: 't',
+        content: 'x',
+        scheduled_delivery_timestamp: at,
+      });
+      expect({ status: channel.status, code: channel.body.code }).toEqual({
+        status: 400,
+        code: 'STREAM_DOES_NOT_EXIST',
+      });
+      expectError(
+        await client.post('/scheduled_messages', {
+          type: 'direct',
+          to: '[99999999999]',
+          content: 'x',
+          scheduled_delivery_timestamp: at,
+        }),
+        400,
+        'BAD_REQUEST',
+        'Invalid user ID 99999999999',
+      );
+    });
+
     it('refuses a channel that does not exist with STREAM_DOES_NOT_EXIST and its id', async () => {
       expectError(
         await world.as('cordelia').post('/scheduled_messages', {

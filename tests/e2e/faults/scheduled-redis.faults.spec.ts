@@ -32,7 +32,8 @@ describe('Redis restarted (and emptied) around scheduled deliveries', () => {
   }, 180_000);
 
   afterAll(async () => {
-    await stack?.stop({ cleanUp: false });
+    // Drops the run's databases (on the shared PostgreSQL) and its exchanges; then the private Redis goes.
+    await stack?.stop({ cleanUp: true });
     await redis?.destroy();
   });
 
