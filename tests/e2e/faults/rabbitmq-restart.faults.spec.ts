@@ -48,7 +48,8 @@ describe('RabbitMQ restarted during a send burst', () => {
   }, 240_000);
 
   afterAll(async () => {
-    await stack?.stop({ cleanUp: false });
+    // Its databases live on the shared PostgreSQL: drop them (the broker is private and goes with its data).
+    await stack?.stop({ cleanUp: true }).catch(() => undefined);
     await rabbit?.destroy();
   });
 
