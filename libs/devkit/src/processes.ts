@@ -29,7 +29,7 @@ export class ManagedProcess {
     mkdirSync(dirname(this.logFile), { recursive: true });
     this.log = createWriteStream(this.logFile, { flags: 'a' });
     // Node flags NODE_OPTIONS refuses (e.g. --cpu-prof for a profile of a benchmark run).
-    const nodeArgs = (this.env.CONFAB_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+    const nodeArgs = (this.env.CONFAB_NODE_ARGS ?? process.env.CONFAB_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
     const child = spawn(process.execPath, [...nodeArgs, join(REPO_ROOT, this.spec.dir, this.spec.entry)], {
       cwd: join(REPO_ROOT, this.spec.dir),
       env: { ...process.env, ...this.env },

@@ -187,8 +187,8 @@ export async function messageDicts(
     if (m.channelId !== null) channelIds.add(m.channelId);
   }
   const [users, channels, reactions] = await Promise.all([
-    domain.readModel.usersByIds(actor.realm.id, [...userIds]),
-    domain.channels.channelsByIds([...channelIds]),
+    domain.directory.usersByIds(actor.realm.id, [...userIds]),
+    domain.directory.channelsByIds([...channelIds]),
     domain.reactions.forMessages(messages.map((m) => m.id)),
   ]);
   const userById = new Map(users.map((u) => [u.id, u]));

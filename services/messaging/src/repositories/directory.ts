@@ -29,6 +29,27 @@ class TtlCache<K, V> {
     return value;
   }
 
+  /** Many keys at once: the cached ones from memory, the rest with one load (and cached). */
+  async getMany(keys: readonly K[], loadMany: (missing: K[]) => Promise<Map<K, V>>): Promise<V[]> {
+    const now = Date.now();
+    const out: V[] = [];
+    const missing: K[] = [];
+    for (const key of new Set(keys)) {
+      const hit = this.map.get(key);
+      if (hit && hit.expiresAt > now) out.push(hit.value);
+      else missing.push(key);
+    }
+    if (missing.length === 0) return out;
+    for (const [key, value] of await loadMany(missing)) {
+      out.push(value);
+      if (this.ttlMs > 0 && value !== null) {
+        if (this.map.size >= this.maxEntries) this.map.clear();
+        this.map.set(key, { value, expiresAt: now + this.ttlMs });
+      }
+    }
+    return out;
+  }
+
   delete(key: K): void {
     this.map.delete(key);
   }
@@ -79,6 +100,24 @@ export class Directory {
       realmId,
       async () => new Map((await this.readModel.groupsInRealm(realmId)).map((g) => [g.id, g])),
     );
+  }
+
+  /** The organization's users among `ids` (unknown ids left out), as `user` would give them one by one. */
+  async usersByIds(realmId: number, ids: readonly number[]): Promise<User[]> {
+    const found = await this.users.getMany(
+      ids,
+      async (missing) => new Map((await this.readModel.usersByIds(realmId, missing)).map((u) => [u.id, u])),
+    );
+    return found.filter((u): u is User => u !== null && u.realmId === realmId);
+  }
+
+  /** The channels among `ids` (unknown ids left out), as `channel` would give them one by one. */
+  async channelsByIds(ids: readonly number[]): Promise<Channel[]> {
+    const found = await this.channelsById.getMany(
+      ids,
+      async (missing) => new Map((await this.channels.channelsByIds(missing)).map((c) => [c.id, c])),
+    );
+    return found.filter((c): c is Channel => c !== null).sort((a, b) => a.id - b.id);
   }
 
   channel(id: number): Promise<Channel | null> {

@@ -2,7 +2,7 @@ import type { StoredMessage } from '../domain/types.js';
 import { FLAG } from '../domain/flags.js';
 import type { NarrowSql } from './message-query.js';
 import { sendFactsQuery, sendStatement, type SendWrite } from './send-sql.js';
-import type { SqlExecutor } from './sql.js';
+import { inTransaction, type SqlExecutor } from './sql.js';
 import { RECIPIENT_DIRECT } from '../domain/types.js';
 import type { Tx } from './prisma.js';
 import { validId } from './prisma.js';
@@ -81,6 +81,11 @@ export class MessagesRepository {
     return this.store.db;
   }
 
+  /** Message rows through the plain pool (Prisma decoding 50 rows of text costs more than the query), or the tx. */
+  private reader(tx: Tx | undefined): SqlExecutor {
+    return tx ? inTransaction(tx) : this.store.sql;
+  }
+
   /** The recipient of a direct conversation, created on first use (the mapping never changes, so it is cached). */
   async directRecipient(realmId: number, userIds: readonly number[]): Promise<number> {
     const key = `${realmId}:${userIds.join(',')}`;
@@ -137,9 +142,9 @@ export class MessagesRepository {
 
   async messageById(id: number, tx?: Tx): Promise<StoredMessage | null> {
     if (!validId(id)) return null;
-    const rows = await (tx ?? this.db).$queryRawUnsafe<MessageRow[]>(
+    const rows = await this.reader(tx).query<MessageRow>(
       `SELECT ${MESSAGE_COLUMNS} FROM messages m JOIN recipients r ON r.id = m.recipient_id WHERE m.id = $1`,
-      id,
+      [id],
     );
     return rows[0] ? toMessage(rows[0]) : null;
   }
@@ -262,9 +267,9 @@ export class MessagesRepository {
   async messagesByIds(ids: readonly number[], tx?: Tx): Promise<StoredMessage[]> {
     const wanted = [...new Set(ids.filter(validId))];
     if (wanted.length === 0) return [];
-    const rows = await (tx ?? this.db).$queryRawUnsafe<MessageRow[]>(
+    const rows = await this.reader(tx).query<MessageRow>(
       `SELECT ${MESSAGE_COLUMNS} FROM messages m JOIN recipients r ON r.id = m.recipient_id WHERE m.id = ANY($1::int[]) ORDER BY m.id`,
-      wanted,
+      [wanted],
     );
     return rows.map(toMessage);
   }

@@ -10,10 +10,18 @@ export class ReactionsRepository {
   async forMessages(messageIds: readonly number[]): Promise<Map<number, Reaction[]>> {
     const out = new Map<number, Reaction[]>();
     if (messageIds.length === 0) return out;
-    const rows = await this.store.db.reaction.findMany({
-      where: { messageId: { in: [...messageIds] } },
-      orderBy: { id: 'asc' },
-    });
+    // The plain pool: every message fetch asks for these, and Prisma's row decoding is the costly part.
+    const rows = await this.store.sql.query<{
+      messageId: number;
+      userId: number;
+      emojiName: string;
+      emojiCode: string;
+      reactionType: string;
+    }>(
+      `SELECT message_id AS "messageId", user_id AS "userId", emoji_name AS "emojiName", emoji_code AS "emojiCode",
+        reaction_type AS "reactionType" FROM reactions WHERE message_id = ANY($1::int[]) ORDER BY id`,
+      [[...messageIds]],
+    );
     for (const row of rows) {
       const list = out.get(row.messageId) ?? [];
       list.push({
