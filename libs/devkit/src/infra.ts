@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { connect as netConnect, createServer } from 'node:net';
 
 /** Addresses of PostgreSQL (base URL without a database), Redis and RabbitMQ. */
@@ -16,6 +17,19 @@ export const LOCAL_DEFAULTS = {
   redisUrl: 'redis://127.0.0.1:6379',
   amqpUrl: 'amqp://guest:guest@127.0.0.1:5672',
 };
+
+/** Where Debian's PostgreSQL puts its local socket. */
+const POSTGRES_SOCKET_DIR = '/var/run/postgresql';
+
+/**
+ * The machine's own PostgreSQL: through its Unix socket when there is one (no loopback TCP stack on every query:
+ * about a quarter more sends per second measured here), else over TCP.
+ */
+export function localPostgresUrl(): string {
+  return existsSync(`${POSTGRES_SOCKET_DIR}/.s.PGSQL.5432`)
+    ? `postgresql://postgres@localhost/postgres?host=${POSTGRES_SOCKET_DIR}`
+    : LOCAL_DEFAULTS.postgresUrl;
+}
 
 export function portOpen(host: string, port: number, timeoutMs = 1000): Promise<boolean> {
   return new Promise((resolve) => {
@@ -131,7 +145,7 @@ export async function resolveInfrastructure(log: (line: string) => void = () => 
   if (!custom) await ensureLocalServices(log);
   return {
     kind: 'local',
-    postgresUrl: env.DATABASE_URL ?? LOCAL_DEFAULTS.postgresUrl,
+    postgresUrl: env.DATABASE_URL ?? localPostgresUrl(),
     redisUrl: env.REDIS_URL ?? LOCAL_DEFAULTS.redisUrl,
     amqpUrl: env.AMQP_URL ?? LOCAL_DEFAULTS.amqpUrl,
     async stop() {},

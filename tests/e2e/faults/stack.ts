@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LOCAL_DEFAULTS, Stack, type Infrastructure } from '@confab/devkit';
+import { LOCAL_DEFAULTS, localPostgresUrl, Stack, type Infrastructure } from '@confab/devkit';
 
 /** A whole system of the fault test's own, over the infrastructure it chooses (some of it private). */
 export async function startFaultStack(
@@ -12,7 +12,7 @@ export async function startFaultStack(
   const stack = new Stack({
     infra: {
       kind: 'local',
-      postgresUrl: infra.postgresUrl ?? process.env.DATABASE_URL ?? LOCAL_DEFAULTS.postgresUrl,
+      postgresUrl: infra.postgresUrl ?? process.env.DATABASE_URL ?? localPostgresUrl(),
       redisUrl: infra.redisUrl ?? process.env.REDIS_URL ?? LOCAL_DEFAULTS.redisUrl,
       amqpUrl: infra.amqpUrl ?? process.env.AMQP_URL ?? LOCAL_DEFAULTS.amqpUrl,
       stop: async () => undefined,
