@@ -2,6 +2,7 @@ import type { World } from '@confab/devkit';
 import { expectError, expectSuccess } from './support/expect';
 import { createGroup, eventually, systemGroups } from './support/groups';
 import { newWorld } from './support/system';
+import { extraMembers, updateRealm } from './support/world-facts';
 
 /** Channel and mention permissions held by user groups (the groups service owns them; messaging follows its events). */
 describe('group-valued permissions in messaging', () => {
@@ -86,6 +87,69 @@ describe('group-valued permissions in messaging', () => {
         .post('/messages', { type: 'stream', to: 'Verona', topic: 'owls', content: 'fyi @_*owls*' }),
       'POST',
       '/messages',
+    );
+  });
+
+  it('follows a membership change made through the groups service within a second: wildcards and deletion', async () => {
+    const iago = world.as('iago');
+    const heralds = await createGroup(iago, 'heralds');
+    const extras = await extraMembers(world, 16);
+    expectSuccess(
+      await iago.post('/channels/create', {
+        name: 'agora',
+        subscribers: [world.user('hamlet').id, world.user('othello').id, world.user('iago').id, ...extras],
+        can_delete_any_message_group: heralds,
+      }),
+      'POST',
+      '/channels/create',
+    );
+    await updateRealm(world, { permissions: { can_mention_many_users_group: heralds } });
+    const hamlet = world.as('hamlet');
+    const wildcard = () =>
+      hamlet.post('/messages', { type: 'stream', to: 'agora', topic: 'news', content: '@**all** hear' });
+    const othellos = (
+      await world.as('othello').post('/messages', { type: 'stream', to: 'agora', topic: 'news', content: 'mine' })
+    ).body.id as number;
+    expectError(
+      await wildcard(),
+      400,
+      'STREAM_WILDCARD_MENTION_NOT_ALLOWED',
+      'You do not have permission to use channel wildcard mentions in this channel.',
+    );
+    expectError(
+      await hamlet.delete(`/messages/${othellos}`),
+      400,
+      'BAD_REQUEST',
+      "You don't have permission to delete this message",
+    );
+
+    // Hamlet joins the group through the groups service; messaging learns it from the event within a second.
+    expectSuccess(
+      await iago.post(`/user_groups/${heralds}/members`, { add: JSON.stringify([world.user('hamlet').id]) }),
+      'POST',
+      `/user_groups/${heralds}/members`,
+    );
+    await eventually(async () => expectSuccess(await wildcard(), 'POST', '/messages'), 1000);
+    await eventually(
+      async () => expectSuccess(await hamlet.delete(`/messages/${othellos}`), 'DELETE', `/messages/${othellos}`),
+      1000,
+    );
+
+    // And leaves it: both permissions go again.
+    expectSuccess(
+      await iago.post(`/user_groups/${heralds}/members`, { delete: JSON.stringify([world.user('hamlet').id]) }),
+      'POST',
+      `/user_groups/${heralds}/members`,
+    );
+    await eventually(
+      async () =>
+        expectError(
+          await wildcard(),
+          400,
+          'STREAM_WILDCARD_MENTION_NOT_ALLOWED',
+          'You do not have permission to use channel wildcard mentions in this channel.',
+        ),
+      1000,
     );
   });
 });
