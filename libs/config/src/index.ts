@@ -101,4 +101,30 @@ export function commonConfig(e: {
   };
 }
 
+/** ioredis connection options from a redis:// or rediss:// URL. */
+export interface RedisConnectionOptions {
+  host: string;
+  port: number;
+  db: number;
+  username?: string;
+  password?: string;
+  tls?: Record<string, never>;
+  /** null: BullMQ's blocking commands wait through reconnections instead of failing. */
+  maxRetriesPerRequest: null;
+}
+
+/** Options for BullMQ's own connections (it opens and closes them itself), read from the Redis URL. */
+export function redisConnectionOptions(url: string): RedisConnectionOptions {
+  const u = new URL(url);
+  return {
+    host: u.hostname,
+    port: Number(u.port || 6379),
+    db: Number(u.pathname.replace(/^\//, '') || 0),
+    ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
+    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
+    ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
+    maxRetriesPerRequest: null,
+  };
+}
+
 export { z };

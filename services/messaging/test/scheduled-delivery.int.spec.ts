@@ -1,45 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { createDatabase, dropDatabase, LOCAL_DEFAULTS, migrate } from '@confab/devkit';
+import { createDatabase, dropDatabase, migrate } from '@confab/devkit';
 import { createLogger } from '@confab/logging';
 import { loadConfig } from '../src/config';
 import { buildDomain } from '../src/domain-factory';
 import { subscribeToChannels } from '../src/domain/channels';
 import type { Actor, Domain } from '../src/domain/context';
 import { createScheduled, deliverScheduled, editScheduled, type DeliveryQueue } from '../src/domain/scheduled-messages';
+import { postgresUrl, REALM, realmRecord, userRecord } from './fixtures';
 
-const postgresUrl = process.env.DATABASE_URL ?? LOCAL_DEFAULTS.postgresUrl;
 const dbName = `confab_test_scheduled_${randomBytes(4).toString('hex')}`;
-const REALM = 7;
-
-const realmRecord = {
-  realm_id: REALM,
-  string_id: 'zulip',
-  name: 'Zulip',
-  description: '',
-  url: 'http://zulip.localhost:9991',
-  date_created: new Date().toISOString(),
-  deactivated: false,
-  empty_topic_display_name: 'general chat',
-  mandatory_topics: false,
-  message_content_delete_limit_seconds: 600,
-  waiting_period_threshold: 0,
-  permissions: { can_create_public_channel_group: 'role:members', can_add_subscribers_group: 'role:members' },
-} as const;
-
-const userRecord = (id: number, name: string) => ({
-  user_id: id,
-  realm_id: REALM,
-  email: `${name}@zulip.com`,
-  delivery_email: `${name}@zulip.com`,
-  full_name: name,
-  role: 400 as const,
-  is_bot: false,
-  bot_type: null,
-  bot_owner_id: null,
-  is_active: true,
-  timezone: '',
-  date_joined: new Date().toISOString(),
-});
 
 /** Records what would go to BullMQ; the tests call the delivery themselves. */
 class RecordingQueue implements DeliveryQueue {

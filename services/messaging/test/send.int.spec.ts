@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createDatabase, dropDatabase, LOCAL_DEFAULTS, migrate } from '@confab/devkit';
+import { createDatabase, dropDatabase, migrate } from '@confab/devkit';
 import { contracts, parseEnvelope } from '@confab/events';
 import { createLogger } from '@confab/logging';
 import { loadConfig } from '../src/config';
@@ -8,40 +8,9 @@ import { subscribeToChannels } from '../src/domain/channels';
 import type { Actor, Domain } from '../src/domain/context';
 import { FLAG } from '../src/domain/flags';
 import { sendMessage, type SendInput } from '../src/domain/send';
+import { postgresUrl, REALM, realmRecord, userRecord } from './fixtures';
 
-const postgresUrl = process.env.DATABASE_URL ?? LOCAL_DEFAULTS.postgresUrl;
 const dbName = `confab_test_messaging_${randomBytes(4).toString('hex')}`;
-const REALM = 7;
-
-const realmRecord = {
-  realm_id: REALM,
-  string_id: 'zulip',
-  name: 'Zulip',
-  description: '',
-  url: 'http://zulip.localhost:9991',
-  date_created: new Date().toISOString(),
-  deactivated: false,
-  empty_topic_display_name: 'general chat',
-  mandatory_topics: false,
-  message_content_delete_limit_seconds: 600,
-  waiting_period_threshold: 0,
-  permissions: { can_create_public_channel_group: 'role:members', can_add_subscribers_group: 'role:members' },
-} as const;
-
-const userRecord = (id: number, name: string, role: 100 | 200 | 400 | 600 = 400) => ({
-  user_id: id,
-  realm_id: REALM,
-  email: `${name}@zulip.com`,
-  delivery_email: `${name}@zulip.com`,
-  full_name: name[0]!.toUpperCase() + name.slice(1),
-  role,
-  is_bot: false,
-  bot_type: null,
-  bot_owner_id: null,
-  is_active: true,
-  timezone: '',
-  date_joined: new Date().toISOString(),
-});
 
 const send = (overrides: Partial<SendInput>): SendInput => ({
   type: 'stream',

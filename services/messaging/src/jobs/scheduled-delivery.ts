@@ -1,4 +1,5 @@
-import { Queue, type ConnectionOptions } from 'bullmq';
+import { Queue } from 'bullmq';
+import { redisConnectionOptions as bullConnection } from '@confab/config';
 import type { Logger } from '@confab/logging';
 import type { Domain } from '../domain/context.js';
 import type { DeliveryQueue } from '../domain/scheduled-messages.js';
@@ -13,19 +14,7 @@ export interface DeliveryJobData {
 /** BullMQ refuses integer custom ids, and the prefix keeps the key readable. */
 export const jobIdOf = (id: number) => `sm-${id}`;
 
-/** ioredis options for BullMQ from a redis:// URL (blocking commands need maxRetriesPerRequest null). */
-export function bullConnection(url: string): ConnectionOptions {
-  const u = new URL(url);
-  return {
-    host: u.hostname,
-    port: Number(u.port || 6379),
-    db: Number(u.pathname.replace(/^\//, '') || 0),
-    ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
-    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
-    ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
-    maxRetriesPerRequest: null,
-  };
-}
+export { bullConnection };
 
 const jobOptions = (id: number, at: Date) => ({
   jobId: jobIdOf(id),

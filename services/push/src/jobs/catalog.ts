@@ -38,16 +38,4 @@ export function bullPrefix(redisPrefix: string): string {
   return `${redisPrefix}:bull`;
 }
 
-/** ioredis options for BullMQ from a redis:// URL; BullMQ opens (and closes) its own connections with them. */
-export function bullConnection(url: string) {
-  const u = new URL(url);
-  return {
-    host: u.hostname,
-    port: Number(u.port || 6379),
-    db: Number(u.pathname.replace(/^\//, '') || 0),
-    ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
-    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
-    ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
-    maxRetriesPerRequest: null,
-  };
-}
+export { redisConnectionOptions as bullConnection } from '@confab/config';

@@ -1,0 +1,72 @@
+import type { ApiClient } from '@confab/devkit';
+import { eventually, sleep } from './stack';
+
+/** Schedules messages into one topic of a channel and reads back, through GET /messages, how often each arrived. */
+export class ScheduledProbe {
+  constructor(
+    private readonly client: ApiClient,
+    private readonly channelId: number,
+  ) {}
+
+  /** Schedules `count` messages (contents `<tag> <i>`) due at `dueAt(i)`, in parallel batches of 25. */
+  async scheduleAll(tag: string, dueAt: (i: number) => number, count: number): Promise<string[]> {
+    const contents = Array.from({ length: count }, (_, i) => `${tag} ${i}`);
+    // In parallel batches, so that all are scheduled well before the first is due.
+    for (let start = 0; start < count; start += 25) {
+      const statuses = await Promise.all(
+        contents.slice(start, start + 25).map(async (content, j) => {
+          const response = await this.client.post('/scheduled_messages', {
+            type: 'stream',
+            to: String(this.channelId),
+            topic: tag,
+            content,
+            scheduled_delivery_timestamp: dueAt(start + j),
+          });
+          return response.status;
+        }),
+      );
+      expect(statuses.every((s) => s === 200)).toBe(true);
+    }
+    return contents;
+  }
+
+  /** How many times each content appears in the topic (empty while the read fails). */
+  async deliveredCounts(tag: string): Promise<Map<string, number>> {
+    const response = await this.client.get('/messages', {
+      anchor: 'newest',
+      num_before: 1000,
+      num_after: 0,
+      apply_markdown: false,
+      narrow: [
+        { operator: 'channel', operand: this.channelId },
+        { operator: 'topic', operand: tag },
+      ],
+    });
+    if (response.status !== 200) return new Map();
+    const counts = new Map<string, number>();
+    for (const m of response.body.messages as { content: string }[])
+      counts.set(m.content, (counts.get(m.content) ?? 0) + 1);
+    return counts;
+  }
+
+  /** Scheduled messages still waiting. */
+  async pending(): Promise<number> {
+    const response = await this.client.get('/scheduled_messages');
+    expect(response.status).toBe(200);
+    return (response.body.scheduled_messages as unknown[]).length;
+  }
+
+  /** Waits until every content has arrived, lets any duplicate land, then checks each arrived exactly once. */
+  async expectEachOnce(tag: string, contents: string[], timeoutMs = 60_000): Promise<void> {
+    await eventually(
+      () => this.deliveredCounts(tag),
+      (c) => c.size === contents.length,
+      timeoutMs,
+    );
+    await sleep(2000);
+    const final = await this.deliveredCounts(tag);
+    expect(contents.filter((c) => final.get(c) !== 1)).toEqual([]);
+    expect([...final.values()].reduce((a, b) => a + b, 0)).toBe(contents.length);
+    expect(await this.pending()).toBe(0);
+  }
+}
