@@ -15,7 +15,7 @@ const missing = (name: string) =>
 async function channelAudience(domain: Domain, actor: Actor, channelId: number): Promise<number[]> {
   const subscribers = (await domain.channels.subscribers([channelId])).get(channelId) ?? [];
   if (subscribers.length > MAX_CHANNEL_SIZE_FOR_TYPING) return [];
-  const users = await domain.readModel.usersByIds(actor.realm.id, subscribers);
+  const users = await domain.directory.usersByIds(actor.realm.id, subscribers);
   return users.filter((u) => u.isActive && u.receivesTypingNotifications).map((u) => u.id);
 }
 
@@ -56,7 +56,7 @@ export async function setTypingStatus(
     if (!actor.user.sendPrivateTypingNotifications)
       throw invalid('User has disabled typing notifications for direct messages');
     const ids = [...new Set([...input.to, actor.user.id])];
-    const users = new Map((await domain.readModel.usersByIds(actor.realm.id, ids)).map((u) => [u.id, u]));
+    const users = new Map((await domain.directory.usersByIds(actor.realm.id, ids)).map((u) => [u.id, u]));
     for (const id of ids) if (!users.has(id)) throw invalid(`Invalid user ID ${id}`);
     const recipients = ids.map((id) => users.get(id)!);
     payload = {
@@ -66,7 +66,7 @@ export async function setTypingStatus(
       user_ids: recipients.filter((u) => u.isActive && u.receivesTypingNotifications).map((u) => u.id),
     };
   }
-  await domain.store.transaction(async () => ({ result: undefined, events: [outboxRecord(contract, payload, meta)] }));
+  await domain.store.publish([outboxRecord(contract, payload, meta)]);
 }
 
 /** POST /messages/{message_id}/typing: the sender is editing their message. */
@@ -91,12 +91,11 @@ export async function setEditTypingStatus(
       throw invalid('User has disabled typing notifications for direct messages');
     const participants = message.dmUserIds ?? [];
     recipient = { type: 'direct' as const, user_ids: participants };
-    const users = await domain.readModel.usersByIds(actor.realm.id, participants);
+    const users = await domain.directory.usersByIds(actor.realm.id, participants);
     userIds = users.filter((u) => u.isActive && u.receivesTypingNotifications).map((u) => u.id);
   }
   const payload = { sender_id: actor.user.id, message_id: message.id, recipient, user_ids: userIds };
-  await domain.store.transaction(async () => ({
-    result: undefined,
-    events: [outboxRecord(contract, payload, { realmId: actor.realm.id, requestId: actor.requestId })],
-  }));
+  await domain.store.publish([
+    outboxRecord(contract, payload, { realmId: actor.realm.id, requestId: actor.requestId }),
+  ]);
 }

@@ -2,6 +2,7 @@ import type { Channel, ChannelPermission, PermissionValue, Subscription, TopicsP
 import { RECIPIENT_CHANNEL } from '../domain/types.js';
 import { storable, validId, type Prisma, type Tx } from './prisma.js';
 import type { Store } from './store.js';
+import { inTransaction } from './sql.js';
 
 type ChannelRow = Prisma.ChannelGetPayload<object>;
 type SubscriptionRow = Prisma.SubscriptionGetPayload<object>;
@@ -150,10 +151,11 @@ export class ChannelsRepository {
     const out = new Map<number, number[]>(channelIds.map((id) => [id, []]));
     const ids = [...new Set(channelIds.filter(validId))];
     if (ids.length === 0) return out;
-    const rows = await (tx ?? this.db).$queryRawUnsafe<{ channel_id: number; user_id: number }[]>(
+    // Asked on every typing notification, reaction and channel send: the plain pool outside transactions.
+    const rows = await (tx ? inTransaction(tx) : this.store.sql).query<{ channel_id: number; user_id: number }>(
       `SELECT s.channel_id, s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
         WHERE s.channel_id = ANY($1::int[]) AND s.active AND u.is_active ORDER BY s.channel_id, s.user_id`,
-      ids,
+      [ids],
     );
     for (const row of rows) out.get(row.channel_id)?.push(row.user_id);
     return out;

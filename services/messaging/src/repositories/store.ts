@@ -38,6 +38,13 @@ export class Store {
     return result;
   }
 
+  /** Events that go with no change of our own (typing): one INSERT on the plain pool, then the relay is woken. */
+  async publish(events: readonly OutboxRecord[]): Promise<void> {
+    if (events.length === 0) return;
+    await writeOutboxWith(this.sql, events);
+    this.afterCommit();
+  }
+
   async ping(): Promise<boolean> {
     try {
       await this.db.$queryRawUnsafe('SELECT 1');
