@@ -6,6 +6,7 @@ import type { Actor, Domain } from './context.js';
 import { accessMessage } from './fetch.js';
 import { EDITABLE_FLAGS, FLAG, type FlagName } from './flags.js';
 import { topicKey } from './text.js';
+import { inTransaction } from '../repositories/sql.js';
 import type { Channel, StoredMessage } from './types.js';
 
 const NON_API_FLAGS = new Set(['is_private', 'active_mobile_push_notification']);
@@ -47,7 +48,7 @@ export async function updateFlags(
   // Flags may be set on messages without a row (e.g. starring channel history), after checking access.
   for (const id of historical) await accessMessage(domain, actor, id);
   await domain.store.transaction(async (tx) => {
-    await domain.messages.createHistoricalRows(tx, actor.user.id, historical);
+    await domain.messages.createHistoricalRows(inTransaction(tx), actor.user.id, historical);
     await domain.messages.setFlag(tx, actor.user.id, messageIds, bit, op === 'add');
     const event = outboxRecord(
       contracts.messageFlagsChanged,

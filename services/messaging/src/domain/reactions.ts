@@ -46,7 +46,7 @@ export async function addReaction(
   if (!REACTION_TYPES.includes(type)) throw invalid('Invalid emoji type.');
   const audience = await messageAudience(domain, message);
   const meta = { realmId: actor.realm.id, requestId: actor.requestId };
-  await domain.store.transaction(async (tx) => {
+  await domain.store.sqlTransaction(async (tx) => {
     if (flags === null) await domain.messages.createHistoricalRows(tx, actor.user.id, [message.id]);
     const added = await domain.reactions.add(tx, {
       messageId: message.id,
@@ -121,7 +121,7 @@ export async function removeReaction(
   // No stored reaction has an unknown type or a code the database could not hold.
   if (!REACTION_TYPES.includes(type) || code.includes('\u0000')) throw missing();
   const audience = await messageAudience(domain, message);
-  await domain.store.transaction(async (tx) => {
+  await domain.store.sqlTransaction(async (tx) => {
     const removed = await domain.reactions.remove(tx, {
       messageId: message.id,
       userId: actor.user.id,

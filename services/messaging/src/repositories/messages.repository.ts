@@ -292,12 +292,13 @@ export class MessagesRepository {
   }
 
   /** Rows for messages the user never received but acts on (Zulip's historical UserMessage rows). */
-  async createHistoricalRows(tx: Tx, userId: number, messageIds: readonly number[]): Promise<void> {
+  async createHistoricalRows(executor: SqlExecutor, userId: number, messageIds: readonly number[]): Promise<void> {
     if (messageIds.length === 0) return;
-    await tx.userMessage.createMany({
-      data: messageIds.map((messageId) => ({ userId, messageId, flags: FLAG.read | FLAG.historical })),
-      skipDuplicates: true,
-    });
+    await executor.query(
+      `INSERT INTO user_messages (user_id, message_id, flags) SELECT $1, m, $3 FROM unnest($2::int[]) AS m
+       ON CONFLICT (user_id, message_id) DO NOTHING`,
+      [userId, [...messageIds], FLAG.read | FLAG.historical],
+    );
   }
 
   async setFlag(tx: Tx, userId: number, messageIds: readonly number[], bit: number, on: boolean): Promise<number> {

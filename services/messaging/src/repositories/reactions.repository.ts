@@ -1,5 +1,6 @@
 import type { Reaction, ReactionType } from '../domain/types.js';
 import type { Tx } from './prisma.js';
+import type { SqlExecutor } from './sql.js';
 import type { Store } from './store.js';
 
 /** Emoji reactions on messages. */
@@ -37,30 +38,23 @@ export class ReactionsRepository {
   }
 
   /** Adds a reaction; false when the same user already reacted with the same emoji. */
-  async add(tx: Tx, reaction: Reaction): Promise<boolean> {
-    const inserted = await tx.$executeRawUnsafe(
+  async add(executor: SqlExecutor, reaction: Reaction): Promise<boolean> {
+    const rows = await executor.query<{ id: number }>(
       `INSERT INTO reactions (message_id, user_id, emoji_name, emoji_code, reaction_type) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (message_id, user_id, reaction_type, emoji_code) DO NOTHING`,
-      reaction.messageId,
-      reaction.userId,
-      reaction.emojiName,
-      reaction.emojiCode,
-      reaction.reactionType,
+       ON CONFLICT (message_id, user_id, reaction_type, emoji_code) DO NOTHING RETURNING id`,
+      [reaction.messageId, reaction.userId, reaction.emojiName, reaction.emojiCode, reaction.reactionType],
     );
-    return inserted === 1;
+    return rows.length === 1;
   }
 
   /** Removes the user's reaction with this emoji; returns it (with its stored name) or null. */
   async remove(
-    tx: Tx,
+    executor: SqlExecutor,
     key: { messageId: number; userId: number; emojiCode: string; reactionType: ReactionType },
   ): Promise<Reaction | null> {
-    const rows = await tx.$queryRawUnsafe<{ emoji_name: string }[]>(
+    const rows = await executor.query<{ emoji_name: string }>(
       `DELETE FROM reactions WHERE message_id = $1 AND user_id = $2 AND emoji_code = $3 AND reaction_type = $4 RETURNING emoji_name`,
-      key.messageId,
-      key.userId,
-      key.emojiCode,
-      key.reactionType,
+      [key.messageId, key.userId, key.emojiCode, key.reactionType],
     );
     return rows[0] ? { ...key, emojiName: rows[0].emoji_name } : null;
   }

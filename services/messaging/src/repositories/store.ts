@@ -38,6 +38,24 @@ export class Store {
     return result;
   }
 
+  /**
+   * The same contract as `transaction`, on the plain pool: for hot paths whose statements are all plain SQL (a
+   * Prisma interactive transaction costs several round trips and its query engine's CPU).
+   */
+  async sqlTransaction<T>(fn: (executor: SqlExecutor) => Promise<{ result: T; events: OutboxRecord[] }>): Promise<T> {
+    let wroteEvents = false;
+    const result = await this.sql.transaction(async (executor) => {
+      const { result: value, events } = await fn(executor);
+      if (events.length > 0) {
+        await writeOutboxWith(executor, events);
+        wroteEvents = true;
+      }
+      return value;
+    });
+    if (wroteEvents) this.afterCommit();
+    return result;
+  }
+
   /** Events that go with no change of our own (typing): one INSERT on the plain pool, then the relay is woken. */
   async publish(events: readonly OutboxRecord[]): Promise<void> {
     if (events.length === 0) return;
