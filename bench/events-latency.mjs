@@ -42,6 +42,18 @@ function call(baseUrl, user, method, path, params) {
   });
 }
 
+/** Publishes a message.sent envelope on the stack's exchange and waits for the broker's confirmation. */
+const publishConfirmed = (channel, envelope) =>
+  new Promise((resolve, reject) =>
+    channel.publish(
+      info.exchange,
+      'message.sent',
+      Buffer.from(JSON.stringify(envelope)),
+      { persistent: true },
+      (err) => (err ? reject(err) : resolve()),
+    ),
+  );
+
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 // The gateway's credential cache is kept warm for the whole run (its expiry sends every poll of a user to settings
@@ -189,15 +201,7 @@ try {
       };
       const envelope = events.makeEnvelope(events.contracts.messageSent, payload, { realmId: w.realm.realm_id });
       const startedAt = performance.now();
-      await new Promise((resolve, reject) =>
-        channel.publish(
-          info.exchange,
-          'message.sent',
-          Buffer.from(JSON.stringify(envelope)),
-          { persistent: true },
-          (err) => (err ? reject(err) : resolve()),
-        ),
-      );
+      await publishConfirmed(channel, envelope);
       return { id, startedAt, reaching: queuesOf(from) + queuesOf(to) };
     });
     await connection.close();
@@ -281,15 +285,7 @@ Failed polls retried during the run: ${errors.length}. Target: p99 under 50 ms â
     };
     const envelope = events.makeEnvelope(events.contracts.messageSent, payload, { realmId: world.realm.realm_id });
     const startedAt = performance.now();
-    await new Promise((resolve, reject) =>
-      channel.publish(
-        info.exchange,
-        'message.sent',
-        Buffer.from(JSON.stringify(envelope)),
-        { persistent: true },
-        (err) => (err ? reject(err) : resolve()),
-      ),
-    );
+    await publishConfirmed(channel, envelope);
     return { id, startedAt };
   });
   await connection.close();

@@ -1,5 +1,6 @@
 import express, { type Request, type Response, type NextFunction, type Express } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, register } from 'prom-client';
+import { listen } from './app.js';
 
 let defaultsCollected = false;
 
@@ -60,27 +61,38 @@ export function observeJobStart(queue: string, dueAt: number, now = Date.now()):
   jobLateness.observe({ queue }, Math.max(0, now - dueAt) / 1000);
 }
 
-/** Job counts by state (waiting, delayed, active, failed ...) read when Prometheus scrapes. */
-const jobDepthSources = new Map<string, () => Promise<Record<string, number>>>();
+/** A job queue that counts its jobs by state (a BullMQ Queue is one). */
+export interface CountedJobQueue {
+  readonly name: string;
+  getJobCounts(...states: string[]): Promise<Record<string, number>>;
+}
+
+/** Job queues whose depth by state is read when Prometheus scrapes. */
+const jobQueues = new Map<string, CountedJobQueue>();
 
 new Gauge({
   name: 'job_queue_depth',
   help: 'Jobs in a job queue, by queue and state',
   labelNames: ['queue', 'state'] as const,
   async collect() {
-    for (const [queue, source] of jobDepthSources) {
-      const counts = await source().catch(() => ({}));
-      for (const [state, count] of Object.entries(counts)) this.set({ queue, state }, count);
+    for (const [name, queue] of jobQueues) {
+      const counts = await queue
+        .getJobCounts('waiting', 'delayed', 'active', 'failed')
+        .catch(() => ({}));
+      for (const [state, count] of Object.entries(counts)) this.set({ queue: name, state }, count);
     }
   },
 });
 
-export function registerJobQueueDepth(queue: string, source: () => Promise<Record<string, number>>): void {
-  jobDepthSources.set(queue, source);
+export function registerJobQueueDepth(queue: CountedJobQueue): void {
+  jobQueues.set(queue.name, queue);
 }
 
-/** A worker process's /metrics (and /healthz), on a port of its own since it serves no API. */
-export function metricsApp(service: string): Express {
+/**
+ * A worker process's /metrics (and /healthz) on a port of its own, since it serves no API; none when `port` is 0.
+ */
+export async function serveWorkerMetrics(service: string, port: number): Promise<{ close(): Promise<void> } | null> {
+  if (!port) return null;
   collectProcessMetrics(service);
   const app = express();
   app.disable('x-powered-by');
@@ -88,5 +100,5 @@ export function metricsApp(service: string): Express {
     res.json({ status: 'ok' });
   });
   metricsRoute(app);
-  return app;
+  return listen(app, port);
 }

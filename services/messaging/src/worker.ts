@@ -1,6 +1,6 @@
 import { Queue, Worker } from 'bullmq';
 import { EventBus, OutboxRelay } from '@confab/events';
-import { closeOnSignals, exitOnStartupFailure, listen, metricsApp, registerJobQueueDepth } from '@confab/http';
+import { closeOnSignals, exitOnStartupFailure, registerJobQueueDepth, serveWorkerMetrics } from '@confab/http';
 import { createLogger, type Logger } from '@confab/logging';
 import { Redis } from 'ioredis';
 import { loadConfig } from './config.js';
@@ -59,10 +59,8 @@ async function main(): Promise<void> {
     worker.on('error', (err) => log.warn({ err: err.message }, 'maintenance worker error'));
     queue.on('error', (err: Error) => log.warn({ err: err.message }, 'maintenance queue error'));
     const scheduled = await startScheduledDelivery({ domain, config, logger: log });
-    registerJobQueueDepth(MAINTENANCE_QUEUE, () => queue.getJobCounts('waiting', 'delayed', 'active', 'failed'));
-    const metrics = config.workerMetricsPort
-      ? await listen(metricsApp('messaging-worker'), config.workerMetricsPort)
-      : null;
+    registerJobQueueDepth(queue);
+    const metrics = await serveWorkerMetrics('messaging-worker', config.workerMetricsPort);
     log.info({ queue: MAINTENANCE_QUEUE }, 'messaging worker started');
     closeOnSignals(logger, [
       ['scheduled delivery', () => scheduled.close()],

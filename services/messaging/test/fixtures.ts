@@ -1,4 +1,9 @@
-import { LOCAL_DEFAULTS } from '@confab/devkit';
+import { randomBytes } from 'node:crypto';
+import { createDatabase, dropDatabase, LOCAL_DEFAULTS, migrate } from '@confab/devkit';
+import { createLogger } from '@confab/logging';
+import { loadConfig } from '../src/config';
+import { buildDomain } from '../src/domain-factory';
+import type { Domain } from '../src/domain/context';
 
 /** Organization and users as the settings service announces them, for messaging's integration specs. */
 
@@ -36,3 +41,27 @@ export const userRecord = (id: number, name: string, role: 100 | 200 | 400 | 600
   timezone: '',
   date_joined: new Date().toISOString(),
 });
+
+/** A migrated database of the spec's own and the domain over it, with pools of the given sizes; `drop` ends both. */
+export async function migratedDomain(
+  name: string,
+  pools: { prisma: number; sql: number },
+): Promise<{ domain: Domain; drop: () => Promise<void> }> {
+  const dbName = `confab_test_${name}_${randomBytes(4).toString('hex')}`;
+  const url = await createDatabase(postgresUrl, dbName);
+  await migrate({ name: 'messaging', dir: 'services/messaging', databaseEnv: 'MESSAGING_DATABASE_URL' }, url);
+  const config = loadConfig({
+    MESSAGING_DATABASE_URL: url,
+    MESSAGING_DB_POOL: String(pools.prisma),
+    MESSAGING_SQL_POOL: String(pools.sql),
+  });
+  const built = buildDomain(config, createLogger({ name: 'test', level: 'silent' }), () => undefined);
+  return {
+    domain: built.domain,
+    drop: async () => {
+      await built.prisma.$disconnect();
+      await built.sql.end();
+      await dropDatabase(postgresUrl, dbName);
+    },
+  };
+}

@@ -1,14 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { createDatabase, dropDatabase, migrate } from '@confab/devkit';
-import { createLogger } from '@confab/logging';
-import { loadConfig } from '../src/config';
-import { buildDomain } from '../src/domain-factory';
 import { subscribeToChannels } from '../src/domain/channels';
 import type { Actor, Domain } from '../src/domain/context';
 import { createScheduled, deliverScheduled, editScheduled, type DeliveryQueue } from '../src/domain/scheduled-messages';
-import { postgresUrl, REALM, realmRecord, userRecord } from './fixtures';
-
-const dbName = `confab_test_scheduled_${randomBytes(4).toString('hex')}`;
+import { migratedDomain, REALM, realmRecord, userRecord } from './fixtures';
 
 /** Records what would go to BullMQ; the tests call the delivery themselves. */
 class RecordingQueue implements DeliveryQueue {
@@ -27,15 +20,7 @@ describe('scheduled delivery against PostgreSQL', () => {
   const queue = new RecordingQueue();
 
   beforeAll(async () => {
-    const url = await createDatabase(postgresUrl, dbName);
-    await migrate({ name: 'messaging', dir: 'services/messaging', databaseEnv: 'MESSAGING_DATABASE_URL' }, url);
-    const config = loadConfig({ MESSAGING_DATABASE_URL: url, MESSAGING_DB_POOL: '4', MESSAGING_SQL_POOL: '6' });
-    const built = buildDomain(config, createLogger({ name: 'test', level: 'silent' }), () => undefined);
-    domain = built.domain;
-    close = async () => {
-      await built.prisma.$disconnect();
-      await built.sql.end();
-    };
+    ({ domain, drop: close } = await migratedDomain('scheduled', { prisma: 4, sql: 6 }));
     await domain.store.db.$transaction(async (tx) => {
       await domain.readModel.upsertRealm(tx, realmRecord);
       await domain.readModel.upsertUser(tx, userRecord(1, 'hamlet'));
@@ -63,7 +48,6 @@ describe('scheduled delivery against PostgreSQL', () => {
 
   afterAll(async () => {
     await close();
-    await dropDatabase(postgresUrl, dbName);
   });
 
   /** Scheduled a minute ahead, then made due (as if the time had come). */

@@ -1,16 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { createDatabase, dropDatabase, migrate } from '@confab/devkit';
 import { contracts, parseEnvelope } from '@confab/events';
-import { createLogger } from '@confab/logging';
-import { loadConfig } from '../src/config';
-import { buildDomain } from '../src/domain-factory';
 import { subscribeToChannels } from '../src/domain/channels';
 import type { Actor, Domain } from '../src/domain/context';
 import { FLAG } from '../src/domain/flags';
 import { sendMessage, type SendInput } from '../src/domain/send';
-import { postgresUrl, REALM, realmRecord, userRecord } from './fixtures';
-
-const dbName = `confab_test_messaging_${randomBytes(4).toString('hex')}`;
+import { migratedDomain, REALM, realmRecord, userRecord } from './fixtures';
 
 const send = (overrides: Partial<SendInput>): SendInput => ({
   type: 'stream',
@@ -30,15 +23,7 @@ describe('sending against PostgreSQL', () => {
   let hamlet: Actor;
 
   beforeAll(async () => {
-    const url = await createDatabase(postgresUrl, dbName);
-    await migrate({ name: 'messaging', dir: 'services/messaging', databaseEnv: 'MESSAGING_DATABASE_URL' }, url);
-    const config = loadConfig({ MESSAGING_DATABASE_URL: url, MESSAGING_DB_POOL: '2', MESSAGING_SQL_POOL: '4' });
-    const built = buildDomain(config, createLogger({ name: 'test', level: 'silent' }), () => undefined);
-    domain = built.domain;
-    close = async () => {
-      await built.prisma.$disconnect();
-      await built.sql.end();
-    };
+    ({ domain, drop: close } = await migratedDomain('messaging', { prisma: 2, sql: 4 }));
     await domain.store.db.$transaction(async (tx) => {
       await domain.readModel.upsertRealm(tx, realmRecord);
       for (const [id, name] of [
@@ -70,7 +55,6 @@ describe('sending against PostgreSQL', () => {
 
   afterAll(async () => {
     await close();
-    await dropDatabase(postgresUrl, dbName);
   });
 
   const rowsOf = (messageId: number) =>

@@ -1,5 +1,5 @@
 import { Worker } from 'bullmq';
-import { closeOnSignals, exitOnStartupFailure, listen, metricsApp, observeJobStart } from '@confab/http';
+import { closeOnSignals, exitOnStartupFailure, observeJobStart, serveWorkerMetrics } from '@confab/http';
 import { createLogger, runWithLogContext, type Logger } from '@confab/logging';
 import { loadConfig } from './config.js';
 import {
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
     timer.unref();
     void sweep().catch((err: unknown) => log.warn({ err }, 'registration sweep failed'));
 
-    const metrics = config.workerMetricsPort ? await listen(metricsApp('push-worker'), config.workerMetricsPort) : null;
+    const metrics = await serveWorkerMetrics('push-worker', config.workerMetricsPort);
     log.info({ relay: config.relay.url || null, concurrency: config.workerConcurrency }, 'push worker running');
     closeOnSignals(log, [
       ['sweep', async () => clearInterval(timer)],

@@ -9,29 +9,39 @@ import {
 } from '@confab/devkit';
 import { eventually, readiness, sleep, startFaultStack } from './stack';
 
-/** Collects the message ids of a queue's `message` events, in arrival order (duplicates kept, to be counted). */
-async function drainMessages(
-  client: ApiClient,
-  queueId: string,
-  cursor: { lastEventId: number },
-  ids: number[],
-  until: (ids: number[]) => boolean,
-): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  while (!until(ids)) {
-    if (Date.now() > deadline) throw new Error(`queue still short after 90 s: ${ids.length} message events`);
-    const response = await client.get('/events', {
-      queue_id: queueId,
-      last_event_id: cursor.lastEventId,
+/** A registered queue, read without blocking; collects the message ids of its `message` events, duplicates kept. */
+class MessageQueue {
+  readonly ids: number[] = [];
+
+  constructor(
+    private readonly client: ApiClient,
+    private readonly queueId: string,
+    private lastEventId: number,
+  ) {}
+
+  /** One GET /events; true when it returned events. */
+  async poll(): Promise<boolean> {
+    const response = await this.client.get('/events', {
+      queue_id: this.queueId,
+      last_event_id: this.lastEventId,
       dont_block: true,
     });
     expect({ status: response.status, result: response.body.result }).toEqual({ status: 200, result: 'success' });
     const events = response.body.events as { id: number; type: string; message?: { id: number } }[];
     for (const event of events) {
-      cursor.lastEventId = Math.max(cursor.lastEventId, event.id);
-      if (event.type === 'message') ids.push(event.message!.id);
+      this.lastEventId = Math.max(this.lastEventId, event.id);
+      if (event.type === 'message') this.ids.push(event.message!.id);
     }
-    if (events.length === 0) await sleep(200);
+    return events.length > 0;
+  }
+
+  /** Polls until `count` distinct messages have arrived (90 s at most). */
+  async drainUntil(count: number): Promise<void> {
+    const deadline = Date.now() + 90_000;
+    while (new Set(this.ids).size < count) {
+      if (Date.now() > deadline) throw new Error(`queue still short after 90 s: ${this.ids.length} message events`);
+      if (!(await this.poll())) await sleep(200);
+    }
   }
 }
 
@@ -107,13 +117,12 @@ describe('RabbitMQ restarted during a send burst', () => {
     expect(failed).toEqual([]);
 
     const expected = new Set(sent);
-    const cursor = { lastEventId: registration.body.last_event_id as number };
-    const received: number[] = [];
-    await drainMessages(hamlet, queueId, cursor, received, (ids) => new Set(ids).size >= expected.size);
+    const queue = new MessageQueue(hamlet, queueId, registration.body.last_event_id as number);
+    await queue.drainUntil(expected.size);
     // Let any late duplicate arrive, then read the queue once more before counting.
     await sleep(3000);
-    let polled = false;
-    await drainMessages(hamlet, queueId, cursor, received, () => (polled ? true : ((polled = true), false)));
+    while (await queue.poll());
+    const received = queue.ids;
     expect([...new Set(received)].sort((a, b) => a - b)).toEqual([...expected].sort((a, b) => a - b));
     expect(received.length).toBe(expected.size);
 

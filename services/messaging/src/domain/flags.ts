@@ -14,8 +14,8 @@ export const FLAG = {
 
 export type FlagName = keyof typeof FLAG;
 
-/** Flags clients see (is_private is internal to the index, as in Zulip). */
-const VISIBLE: FlagName[] = [
+/** Flags clients see, in Zulip's order (is_private is internal to the index, as in Zulip). */
+export const VISIBLE_FLAGS: readonly FlagName[] = [
   'read',
   'starred',
   'collapsed',
@@ -29,7 +29,7 @@ const VISIBLE: FlagName[] = [
 
 /** The API's flag list, with the deprecated `wildcard_mentioned` for older clients (as Zulip adds it). */
 export function flagNames(bits: number): string[] {
-  const names: string[] = VISIBLE.filter((name) => (bits & FLAG[name]) !== 0);
+  const names: string[] = VISIBLE_FLAGS.filter((name) => (bits & FLAG[name]) !== 0);
   if (bits & (FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned)) names.push('wildcard_mentioned');
   return names;
 }

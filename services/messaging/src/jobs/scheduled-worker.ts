@@ -14,7 +14,7 @@ import { BullDeliveryQueue, SCHEDULED_QUEUE, bullConnection, type DeliveryJobDat
 export async function startScheduledDelivery(ctx: { domain: Domain; config: MessagingConfig; logger: Logger }) {
   const { domain, config, logger } = ctx;
   const queue = BullDeliveryQueue.open(config.redis.url, config.redis.prefix, logger);
-  registerJobQueueDepth(SCHEDULED_QUEUE, () => queue.queue.getJobCounts('waiting', 'delayed', 'active', 'failed'));
+  registerJobQueueDepth(queue.queue);
   const worker = new Worker<DeliveryJobData>(
     SCHEDULED_QUEUE,
     async (job, token) => {

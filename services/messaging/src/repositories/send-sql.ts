@@ -1,5 +1,5 @@
 import type { OutboxRecord } from '@confab/events';
-import { FLAG, type FlagName } from '../domain/flags.js';
+import { FLAG, VISIBLE_FLAGS } from '../domain/flags.js';
 import type { TopicPolicyChange } from './user_topics.repository.js';
 
 export interface NewMessage {
@@ -54,24 +54,13 @@ export interface SendWrite {
   };
 }
 
-/** Flags clients see, in Zulip's order; the deprecated `wildcard_mentioned` follows for older clients. */
-const VISIBLE: FlagName[] = [
-  'read',
-  'starred',
-  'collapsed',
-  'mentioned',
-  'stream_wildcard_mentioned',
-  'topic_wildcard_mentioned',
-  'group_mentioned',
-  'has_alert_word',
-  'historical',
-];
-const VISIBLE_MASK = VISIBLE.reduce((mask, name) => mask | FLAG[name], 0);
+// The deprecated `wildcard_mentioned` follows the visible flags for older clients.
+const VISIBLE_MASK = VISIBLE_FLAGS.reduce((mask, name) => mask | FLAG[name], 0);
 const WILDCARD_MASK = FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned;
 
 /** SQL for the list of flag names of `um.flags` (the same list flagNames() builds in JS). */
 const FLAG_NAMES_SQL = `to_jsonb(array_remove(ARRAY[${[
-  ...VISIBLE.map((name) => `CASE WHEN um.flags & ${FLAG[name]} <> 0 THEN '${name}' END`),
+  ...VISIBLE_FLAGS.map((name) => `CASE WHEN um.flags & ${FLAG[name]} <> 0 THEN '${name}' END`),
   `CASE WHEN um.flags & ${WILDCARD_MASK} <> 0 THEN 'wildcard_mentioned' END`,
 ].join(', ')}], NULL))`;
 

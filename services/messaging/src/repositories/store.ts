@@ -21,21 +21,12 @@ export class Store {
   }
 
   async transaction<T>(fn: (tx: Tx) => Promise<{ result: T; events: OutboxRecord[] }>): Promise<T> {
-    let wroteEvents = false;
-    const result = await this.db.$transaction(
-      async (tx) => {
-        const { result: value, events } = await fn(tx);
-        if (events.length > 0) {
-          await writeOutbox(tx, events);
-          wroteEvents = true;
-        }
-        return value;
-        // Bulk subscription changes can take a while; the default 5 s would cut them off.
-      },
-      { timeout: 30_000, maxWait: 10_000 },
+    return this.withOutbox(
+      // Bulk subscription changes can take a while; the default 5 s would cut them off.
+      (body) => this.db.$transaction(body, { timeout: 30_000, maxWait: 10_000 }),
+      writeOutbox,
+      fn,
     );
-    if (wroteEvents) this.afterCommit();
-    return result;
   }
 
   /**
@@ -43,11 +34,20 @@ export class Store {
    * Prisma interactive transaction costs several round trips and its query engine's CPU).
    */
   async sqlTransaction<T>(fn: (executor: SqlExecutor) => Promise<{ result: T; events: OutboxRecord[] }>): Promise<T> {
+    return this.withOutbox((body) => this.sql.transaction(body), writeOutboxWith, fn);
+  }
+
+  /** Runs `fn` in a transaction of `run`, writes its events in the same transaction, and wakes the relay after it. */
+  private async withOutbox<X, T>(
+    run: (body: (executor: X) => Promise<T>) => Promise<T>,
+    write: (executor: X, events: readonly OutboxRecord[]) => Promise<void>,
+    fn: (executor: X) => Promise<{ result: T; events: OutboxRecord[] }>,
+  ): Promise<T> {
     let wroteEvents = false;
-    const result = await this.sql.transaction(async (executor) => {
+    const result = await run(async (executor) => {
       const { result: value, events } = await fn(executor);
       if (events.length > 0) {
-        await writeOutboxWith(executor, events);
+        await write(executor, events);
         wroteEvents = true;
       }
       return value;

@@ -39,7 +39,7 @@ export class TestNotificationQueue implements TestNotificationDispatcher {
     const warn = (err: Error) => this.logger.warn({ err: err.message }, 'push queue error');
     this.testQueue.on('error', warn);
     this.testEvents.on('error', warn);
-    registerJobQueueDepth(TEST_QUEUE, () => this.testQueue.getJobCounts('waiting', 'delayed', 'active', 'failed'));
+    registerJobQueueDepth(this.testQueue);
   }
 
   /** Resolves once the job events are being listened to (before that, waiting could miss them). */
@@ -84,9 +84,7 @@ export class RegistrationQueue implements RegistrationScheduler {
   ) {
     this.registerQueue = new Queue(REGISTER_QUEUE, common(options));
     this.registerQueue.on('error', (err: Error) => this.logger.warn({ err: err.message }, 'push queue error'));
-    registerJobQueueDepth(REGISTER_QUEUE, () =>
-      this.registerQueue.getJobCounts('waiting', 'delayed', 'active', 'failed'),
-    );
+    registerJobQueueDepth(this.registerQueue);
   }
 
   async schedule(device: Pick<PushDevice, 'id' | 'registrationKey'>, requestId: string): Promise<void> {
