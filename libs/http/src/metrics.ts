@@ -76,9 +76,7 @@ new Gauge({
   labelNames: ['queue', 'state'] as const,
   async collect() {
     for (const [name, queue] of jobQueues) {
-      const counts = await queue
-        .getJobCounts('waiting', 'delayed', 'active', 'failed')
-        .catch(() => ({}));
+      const counts = await queue.getJobCounts('waiting', 'delayed', 'active', 'failed').catch(() => ({}));
       for (const [state, count] of Object.entries(counts)) this.set({ queue: name, state }, count);
     }
   },
