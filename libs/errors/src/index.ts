@@ -66,6 +66,15 @@ export function rateLimited(retryAfterSeconds: number): ConfabError {
   });
 }
 
+/** 503 SERVICE_UNAVAILABLE with Retry-After: a dependency (database, broker, another service) cannot answer now. */
+export function serviceUnavailable(): ConfabError {
+  return new ConfabError('Service temporarily unavailable, retry later', {
+    status: 503,
+    code: 'SERVICE_UNAVAILABLE',
+    headers: { 'Retry-After': '1' },
+  });
+}
+
 export function isConfabError(err: unknown): err is ConfabError {
   return err instanceof ConfabError;
 }

@@ -1,4 +1,4 @@
-import { ConfabError } from '@confab/errors';
+import { serviceUnavailable } from '@confab/errors';
 import { IDENTITY_HEADER, signIdentity } from '@confab/identity';
 import type { Logger } from '@confab/logging';
 
@@ -74,12 +74,12 @@ export class HttpStateProviders implements StateProviders {
       });
     } catch (err) {
       this.log.warn({ err, provider: name }, 'initial state unavailable');
-      throw unavailable();
+      throw serviceUnavailable();
     }
     if (response.status === 404) return {};
     if (response.status !== 200) {
       this.log.warn({ provider: name, status: response.status }, 'initial state request failed');
-      throw unavailable();
+      throw serviceUnavailable();
     }
     const body = (await response.json()) as Record<string, unknown>;
     return Object.fromEntries(Object.entries(body).filter(([key]) => !NOT_STATE.has(key)));
@@ -90,8 +90,4 @@ export class HttpStateProviders implements StateProviders {
     const fragments = await Promise.all(names.map((name) => this.fetchOne(name, this.providers[name]!, query)));
     return Object.assign({}, ...fragments) as Record<string, unknown>;
   }
-}
-
-function unavailable(): ConfabError {
-  return new ConfabError('Service temporarily unavailable, retry later', { status: 503, code: 'SERVICE_UNAVAILABLE' });
 }

@@ -1,14 +1,7 @@
-import { ConfabError } from '@confab/errors';
+import { ConfabError, serviceUnavailable } from '@confab/errors';
 import { IDENTITY_HEADER, signIdentity } from '@confab/identity';
 import type { Owners } from '../domain/ports.js';
 import type { Caller, RealmInfo } from '../domain/types.js';
-
-const unavailable = () =>
-  new ConfabError('Service temporarily unavailable, retry later', {
-    status: 503,
-    code: 'SERVICE_UNAVAILABLE',
-    headers: { 'Retry-After': '1' },
-  });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -45,7 +38,7 @@ export class OwnersClient implements Owners {
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
       });
     } catch {
-      throw unavailable();
+      throw serviceUnavailable();
     }
     const parsed = (await response.json().catch(() => ({}))) as Record<string, unknown>;
     return { status: response.status, body: parsed };
@@ -59,7 +52,7 @@ export class OwnersClient implements Owners {
       const { result: _result, msg, code, ...data } = answer.body;
       throw new ConfabError(msg, { code: typeof code === 'string' ? code : 'BAD_REQUEST', data });
     }
-    throw unavailable();
+    throw serviceUnavailable();
   }
 
   /** Retries while the owner answers 404 or 503 (it has not heard of the new account yet). */
@@ -116,7 +109,7 @@ export class OwnersClient implements Owners {
       role: spec.role,
     });
     const user = answer.user as { user_id?: unknown; email?: unknown } | undefined;
-    if (typeof user?.user_id !== 'number') throw unavailable();
+    if (typeof user?.user_id !== 'number') throw serviceUnavailable();
     return { userId: user.user_id, email: String(user.email) };
   }
 

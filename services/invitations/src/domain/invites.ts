@@ -1,4 +1,4 @@
-import { ConfabError } from '@confab/errors';
+import { ConfabError, serviceUnavailable } from '@confab/errors';
 import { ROLE_ADMINISTRATOR, ROLE_OWNER, type Role } from '@confab/identity';
 import type { InviteRepository, Owners } from './ports.js';
 import {
@@ -46,8 +46,7 @@ export async function createMultiuseInvite(
   await ctx.owners.checkChannels(caller, streamIds);
   if (groupIds.length > 0) await ctx.owners.checkGroups(caller, groupIds);
   const realm = await ctx.owners.realm(caller.realmId);
-  if (!realm)
-    throw new ConfabError('Service temporarily unavailable, retry later', { status: 503, code: 'SERVICE_UNAVAILABLE' });
+  if (!realm) throw serviceUnavailable();
   const now = ctx.now?.() ?? new Date();
   const invite = await ctx.repo.create({
     key: generateKey(),

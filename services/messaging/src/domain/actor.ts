@@ -1,13 +1,6 @@
-import { ConfabError } from '@confab/errors';
+import { serviceUnavailable } from '@confab/errors';
 import type { UserIdentity } from '@confab/identity';
 import type { Actor, Domain } from './context.js';
-
-const notYetKnown = () =>
-  new ConfabError('Service temporarily unavailable, retry later', {
-    status: 503,
-    code: 'SERVICE_UNAVAILABLE',
-    headers: { 'Retry-After': '1' },
-  });
 
 /**
  * The caller's user and organization records. Events normally deliver them before the first request; when one has
@@ -26,6 +19,6 @@ export async function actorFor(domain: Domain, identity: UserIdentity, requestId
     await domain.fetchMissing.user(identity.userId);
     user = await domain.directory.user(identity.userId);
   }
-  if (!user || !realm || user.realmId !== realm.id) throw notYetKnown();
+  if (!user || !realm || user.realmId !== realm.id) throw serviceUnavailable();
   return { user, realm, requestId };
 }

@@ -1,9 +1,6 @@
-import { ConfabError } from '@confab/errors';
+import { ConfabError, serviceUnavailable } from '@confab/errors';
 import { signIdentity, IDENTITY_HEADER } from '@confab/identity';
 import type { GroupDirectory } from '../domain/ports.js';
-
-const unavailable = () =>
-  new ConfabError('Service temporarily unavailable, retry later', { status: 503, code: 'SERVICE_UNAVAILABLE' });
 
 /**
  * The groups service's internal API: `GET /internal/groups/members?realm_id=R&group_ids=[..]` answers
@@ -17,7 +14,7 @@ export class GroupsClient implements GroupDirectory {
   ) {}
 
   async activeMembers(realmId: number, groupIds: readonly number[]): Promise<number[]> {
-    if (!this.baseUrl) throw unavailable();
+    if (!this.baseUrl) throw serviceUnavailable();
     const query = new URLSearchParams({ realm_id: String(realmId), group_ids: JSON.stringify(groupIds) });
     let response: Response;
     try {
@@ -26,14 +23,14 @@ export class GroupsClient implements GroupDirectory {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch {
-      throw unavailable();
+      throw serviceUnavailable();
     }
     const body = (await response.json().catch(() => ({}))) as { user_ids?: unknown; msg?: unknown; code?: unknown };
     if (response.status === 400 && typeof body.msg === 'string') {
       throw new ConfabError(body.msg, { code: typeof body.code === 'string' ? body.code : 'BAD_REQUEST' });
     }
     if (!response.ok || !Array.isArray(body.user_ids) || !body.user_ids.every((id) => Number.isInteger(id)))
-      throw unavailable();
+      throw serviceUnavailable();
     return body.user_ids as number[];
   }
 }
