@@ -1,5 +1,6 @@
 import type { World } from '@confab/devkit';
 import { expectError, expectSuccess } from './support/expect';
+import { eventually } from './support/groups';
 import { newWorld } from './support/system';
 
 describe('GET /users/me', () => {
@@ -146,5 +147,48 @@ describe('DELETE /users/{user_id}', () => {
       '/users/{user_id}/reactivate',
     );
     expect((await world.as('hamlet').get(`/users/${prospero.id}`)).body.user.is_active).toBe(true);
+  });
+});
+
+describe('GET /users/me max_message_id', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await newWorld();
+  });
+
+  async function maxMessageId(name: 'hamlet' | 'othello' | 'polonius' | 'iago'): Promise<number> {
+    const response = await world.as(name).get('/users/me');
+    expectSuccess(response, 'GET', '/users/me');
+    return response.body.max_message_id as number;
+  }
+
+  it('follows the messages each user receives, sent by them or to them', async () => {
+    const channel = await world.as('hamlet').post('/messages', {
+      type: 'stream',
+      to: 'Denmark',
+      topic: 'max id',
+      content: 'to the channel',
+    });
+    expectSuccess(channel, 'POST', '/messages');
+    const channelId = channel.body.id as number;
+    // Sender and subscribers receive it; Polonius (a guest) is not subscribed to Denmark.
+    await eventually(async () => {
+      expect(await maxMessageId('hamlet')).toBe(channelId);
+      expect(await maxMessageId('othello')).toBe(channelId);
+    });
+    expect(await maxMessageId('polonius')).toBeLessThan(channelId);
+
+    const dm = await world.as('iago').post('/messages', {
+      type: 'direct',
+      to: [world.user('othello').id],
+      content: 'just for you',
+    });
+    expectSuccess(dm, 'POST', '/messages');
+    const dmId = dm.body.id as number;
+    await eventually(async () => {
+      expect(await maxMessageId('iago')).toBe(dmId);
+      expect(await maxMessageId('othello')).toBe(dmId);
+    });
+    expect(await maxMessageId('hamlet')).toBe(channelId);
   });
 });

@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { GroupsClient } from './adapters/groups-client.js';
 import { createMailer } from './adapters/mailer.js';
 import { buildApp } from './app.js';
+import { registerConsumers } from './events/consumers.js';
 import { loadConfig } from './config.js';
 import type { SettingsDeps } from './deps.js';
 import { RedisFailureLimiter } from './repositories/auth-failures.js';
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
       groups: new GroupsClient(config.groupsUrl, config.internalSecret),
       meetings: buildMeetingProvider(config, repo, meetingTokens, logger),
     };
+    registerConsumers(bus, repo);
     await bus.start();
     relay.start();
     const server = await listen(buildApp(deps), config.port);

@@ -227,17 +227,13 @@ export class SettingsRepository {
     return this.db.user.count({ where: { realmId, role: 100, isActive: true, isBot: false } });
   }
 
-  /** Raises users' max_message_id to the given values (never lowers it). */
-  async raiseMaxMessageIds(maxima: ReadonlyMap<number, number>): Promise<void> {
-    if (maxima.size === 0) return;
-    const ids = [...maxima.keys()];
-    const values = ids.map((id) => maxima.get(id)!);
+  /** Raises users' max_message_id to `messageId` (never lowers it). */
+  async raiseMaxMessageId(userIds: readonly number[], messageId: number): Promise<void> {
+    if (userIds.length === 0) return;
     await this.db.$executeRawUnsafe(
-      `UPDATE users AS u SET max_message_id = v.max_id
-         FROM unnest($1::int[], $2::int[]) AS v(id, max_id)
-        WHERE u.id = v.id AND u.max_message_id < v.max_id`,
-      ids,
-      values,
+      'UPDATE users SET max_message_id = $2 WHERE id = ANY($1::int[]) AND max_message_id < $2',
+      userIds,
+      messageId,
     );
   }
 
