@@ -1,4 +1,4 @@
-import { ConfabError } from '@confab/errors';
+import { ConfabError, invalid } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
 import type { StoredSnippet } from '../repositories/saved_snippets.repository.js';
 import { validId } from '../repositories/prisma.js';
@@ -8,6 +8,12 @@ import type { Actor, Domain } from './context.js';
 export const MAX_SNIPPET_TITLE_LENGTH = 60;
 
 const notFound = () => new ConfabError('Saved snippet does not exist.', { status: 404 });
+/** A NUL cannot be stored (PostgreSQL text); refused like message content and topics are. */
+function checkStorable(change: { title?: string | undefined; content?: string | undefined }): void {
+  if (change.title?.includes('\u0000')) throw invalid('Title must not contain null bytes');
+  if (change.content?.includes('\u0000')) throw invalid('Content must not contain null bytes');
+}
+
 const meta = (actor: Actor) => ({ realmId: actor.realm.id, requestId: actor.requestId });
 
 export function snippetDict(snippet: StoredSnippet): contracts.SavedSnippetRecord {
@@ -25,6 +31,7 @@ export async function listSnippets(domain: Domain, actor: Actor) {
 
 /** Title and content arrive stripped and non-empty (checked by the route's parameters). */
 export async function createSnippet(domain: Domain, actor: Actor, title: string, content: string): Promise<number> {
+  checkStorable({ title, content });
   return domain.store.transaction(async (tx) => {
     const snippet = await domain.savedSnippets.create(tx, {
       realmId: actor.realm.id,
@@ -53,6 +60,7 @@ export async function editSnippet(
   change: { title?: string | undefined; content?: string | undefined },
 ): Promise<void> {
   if (change.title === undefined && change.content === undefined) return;
+  checkStorable(change);
   if (!validId(id)) throw notFound();
   const data: { title?: string; content?: string } = {};
   if (change.title !== undefined) data.title = change.title;
