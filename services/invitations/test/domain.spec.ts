@@ -9,7 +9,7 @@ class MemoryRepo implements InviteRepository {
   invites: Invite[] = [];
   signups: Signup[] = [];
   async create(data: NewInvite) {
-    const invite = { ...data, id: this.invites.length + 1, createdAt: new Date(), revokedAt: null };
+    const invite = { ...data, id: this.invites.length + 1, revokedAt: null };
     this.invites.push(invite);
     return invite;
   }
@@ -142,6 +142,8 @@ describe('createMultiuseInvite', () => {
       null,
       '2026-01-01T00:01:00.000Z',
     ]);
+    // Creation and expiry come from one clock reading.
+    expect(ctx.repo.invites.map((i) => i.createdAt.toISOString())).toEqual(Array(3).fill(now.toISOString()));
   });
 });
 

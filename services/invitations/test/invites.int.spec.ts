@@ -16,6 +16,7 @@ const newInvite = (extra: Partial<NewInvite> = {}): NewInvite => ({
   groupIds: [],
   includeRealmDefaultSubscriptions: true,
   welcomeMessageCustomText: null,
+  createdAt: new Date(),
   expiresAt: null,
   ...extra,
 });
@@ -34,6 +35,15 @@ describe('PrismaInviteRepository (real PostgreSQL)', () => {
   afterAll(async () => {
     await prisma.$disconnect();
     await dropDatabase(POSTGRES, name);
+  });
+
+  it('keeps the creation time it is given, to the microsecond the column holds', async () => {
+    const createdAt = new Date('2026-03-04T05:06:07.891Z');
+    const expiresAt = new Date(createdAt.getTime() + 14_400 * 60_000);
+    const made = await repo.create(newInvite({ createdAt, expiresAt }));
+    const read = await repo.byId(made.id);
+    expect(read?.createdAt.toISOString()).toBe(createdAt.toISOString());
+    expect(read?.expiresAt?.toISOString()).toBe(expiresAt.toISOString());
   });
 
   it('stores a link and finds it by key; lists only active ones', async () => {

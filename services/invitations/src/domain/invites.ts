@@ -58,6 +58,7 @@ export async function createMultiuseInvite(
     groupIds,
     includeRealmDefaultSubscriptions: input.includeRealmDefaultSubscriptions,
     welcomeMessageCustomText: welcomeTextFor(caller, input.welcomeMessageCustomText),
+    createdAt: now,
     expiresAt: expiryFrom(
       now,
       input.expiresInMinutes === undefined ? ctx.defaultExpiryMinutes : input.expiresInMinutes,

@@ -17,7 +17,8 @@ export interface Invite {
   revokedAt: Date | null;
 }
 
-export type NewInvite = Omit<Invite, 'id' | 'createdAt' | 'revokedAt'>;
+/** `createdAt` comes from the same clock reading as the expiry, so `expiry_date - invited` is exact. */
+export type NewInvite = Omit<Invite, 'id' | 'revokedAt'>;
 
 /** Who is asking, as the gateway's identity token says. */
 export interface Caller {
