@@ -6,3 +6,4 @@ export * from './infra.js';
 export * from './processes.js';
 export * from './stack.js';
 export * from './private-infra.js';
+export * from './infra-choice.js';

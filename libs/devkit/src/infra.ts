@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect as netConnect, createServer } from 'node:net';
+import { chooseInfrastructure, infraMode, testcontainersProbe, type InfraChoice } from './infra-choice.js';
 
 /** Addresses of PostgreSQL (base URL without a database), Redis and RabbitMQ. */
 export interface Infrastructure {
@@ -90,16 +91,18 @@ export async function ensureLocalServices(log: (line: string) => void = () => un
   }
 }
 
-/** True when a Docker (or compatible) engine answers, so testcontainers can start containers. */
-export async function containerRuntimeAvailable(): Promise<boolean> {
-  if (process.env.CONFAB_TEST_INFRA === 'local') return false;
-  try {
-    const { getContainerRuntimeClient } = await import('testcontainers');
-    await Promise.race([getContainerRuntimeClient(), sleep(5000).then(() => Promise.reject(new Error('timeout')))]);
-    return true;
-  } catch {
-    return false;
-  }
+let choice: Promise<InfraChoice> | undefined;
+
+/**
+ * Whether tests start their PostgreSQL, Redis and RabbitMQ as containers (`CONFAB_TEST_INFRA`, the engine and its
+ * images decide; see infra-choice.ts). Decided once per process: the fault tests ask for each server they start.
+ */
+export async function useContainers(log: (line: string) => void = () => undefined): Promise<boolean> {
+  choice ??= chooseInfrastructure(infraMode(), testcontainersProbe).then((made) => {
+    if (made.note) log(made.note);
+    return made;
+  });
+  return (await choice).kind === 'containers';
 }
 
 async function startContainers(): Promise<Infrastructure> {
@@ -136,7 +139,7 @@ async function startContainers(): Promise<Infrastructure> {
  * the machine (DATABASE_URL, REDIS_URL and AMQP_URL override the local defaults).
  */
 export async function resolveInfrastructure(log: (line: string) => void = () => undefined): Promise<Infrastructure> {
-  if (await containerRuntimeAvailable()) {
+  if (await useContainers(log)) {
     log('starting PostgreSQL, Redis and RabbitMQ containers (testcontainers)');
     return startContainers();
   }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { GenericContainer } from 'testcontainers';
-import { containerRuntimeAvailable, freePort, portOpen } from './infra.js';
+import { useContainers, freePort, portOpen } from './infra.js';
 
 /**
  * PostgreSQL, Redis and RabbitMQ instances of a test's own, which it may stop, restart or kill without disturbing
@@ -175,7 +175,7 @@ async function container(
 }
 
 export async function privatePostgres(): Promise<PrivateServer> {
-  if (await containerRuntimeAvailable()) {
+  if (await useContainers()) {
     return container(
       'postgres:16-alpine',
       5432,
@@ -187,12 +187,11 @@ export async function privatePostgres(): Promise<PrivateServer> {
 }
 
 export async function privateRedis(): Promise<PrivateServer> {
-  if (await containerRuntimeAvailable()) return container('redis:7-alpine', 6379, (h, p) => `redis://${h}:${p}`);
+  if (await useContainers()) return container('redis:7-alpine', 6379, (h, p) => `redis://${h}:${p}`);
   return localRedis();
 }
 
 export async function privateRabbitMQ(): Promise<PrivateServer> {
-  if (await containerRuntimeAvailable())
-    return container('rabbitmq:3.13-alpine', 5672, (h, p) => `amqp://guest:guest@${h}:${p}`);
+  if (await useContainers()) return container('rabbitmq:3.13-alpine', 5672, (h, p) => `amqp://guest:guest@${h}:${p}`);
   return localRabbitMQ();
 }
