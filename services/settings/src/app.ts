@@ -26,7 +26,7 @@ export function buildApp(deps: SettingsDeps): HttpApp {
     internalRoutes: [...internalRoutes(deps), ...invitationInternalRoutes(deps)],
     pageRoutes: pageRoutes(deps),
     readiness: async () => ({
-      database: await deps.repo.ping(),
+      database: await deps.db.ping(),
       redis: await deps.redis.ping().then(
         () => true,
         () => false,

@@ -10,12 +10,8 @@ import { registerConsumers } from './events/consumers.js';
 import { loadConfig } from './config.js';
 import type { SettingsDeps } from './deps.js';
 import { RedisFailureLimiter } from './repositories/auth-failures.js';
-import { EmailChangeRepository } from './repositories/email-changes.repository.js';
-import { MeetingTokenRepository } from './repositories/meeting-tokens.repository.js';
-import { NavigationViewRepository } from './repositories/navigation-views.repository.js';
+import { PrismaDatabase } from './repositories/database.js';
 import { createPrisma } from './repositories/prisma.js';
-import { SettingsRepository } from './repositories/settings.repository.js';
-import { UserSettingsRepository } from './repositories/user-settings.repository.js';
 import { buildMeetingProvider } from './wiring.js';
 
 async function main(): Promise<void> {
@@ -33,19 +29,14 @@ async function main(): Promise<void> {
       queueExpiresMs: config.queueExpiresMs,
     });
     const relay = new OutboxRelay({ databaseUrl: config.db.url, bus, logger, pollIntervalMs: config.outboxPollMs });
-    const repo = new SettingsRepository(prisma, () => relay.kick());
-    const meetingTokens = new MeetingTokenRepository(prisma);
+    const db = new PrismaDatabase(prisma, () => relay.kick());
     const mailer = await createMailer(config.mail, logger);
     const limiter = (allowed: number, windowSeconds: number, name?: string) =>
       new RedisFailureLimiter(redis, config.redis.prefix, allowed, windowSeconds, name);
     const deps: SettingsDeps = {
       config,
       logger,
-      repo,
-      userSettings: new UserSettingsRepository(prisma),
-      navigationViews: new NavigationViewRepository(prisma),
-      emailChanges: new EmailChangeRepository(prisma),
-      meetingTokens,
+      db,
       redis,
       bus,
       relay,
@@ -58,9 +49,9 @@ async function main(): Promise<void> {
       ),
       mailer,
       groups: new GroupsClient(config.groupsUrl, config.internalSecret),
-      meetings: buildMeetingProvider(config, repo, meetingTokens, logger),
+      meetings: buildMeetingProvider(config, db, logger),
     };
-    registerConsumers(bus, repo);
+    registerConsumers(bus, db);
     await bus.start();
     relay.start();
     const server = await listen(buildApp(deps), config.port);

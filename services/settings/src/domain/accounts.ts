@@ -1,7 +1,7 @@
 import { contracts, outboxRecord } from '@confab/events';
 import { ConfabError, invalid } from '@confab/errors';
 import { ROLE_ADMINISTRATOR, ROLE_OWNER, type UserIdentity } from '@confab/identity';
-import type { SettingsRepository } from '../repositories/settings.repository.js';
+import type { Database } from './store.js';
 import type { User } from './types.js';
 import { userRecord } from './users.js';
 
@@ -9,22 +9,22 @@ export const adminRequired = () =>
   new ConfabError('Must be an organization administrator', { code: 'UNAUTHORIZED_PRINCIPAL' });
 const ownerRequired = () => new ConfabError('Must be an organization owner', { code: 'UNAUTHORIZED_PRINCIPAL' });
 
-async function targetUser(repo: SettingsRepository, actor: UserIdentity, userId: number): Promise<User> {
-  const user = await repo.userById(userId);
+async function targetUser(db: Database, actor: UserIdentity, userId: number): Promise<User> {
+  const user = await db.store.users.byId(userId);
   if (!user || user.realmId !== actor.realmId) throw invalid('No such user');
   return user;
 }
 
 async function setActive(
-  repo: SettingsRepository,
+  db: Database,
   actor: UserIdentity,
   user: User,
   active: boolean,
   requestId: string,
 ): Promise<void> {
   const contract = active ? contracts.userReactivated : contracts.userDeactivated;
-  await repo.transaction(async (tx) => {
-    const updated = await repo.setUserActive(tx, user.id, active);
+  await db.write(async (store) => {
+    const updated = await store.users.setActive(user.id, active);
     return {
       result: undefined,
       events: [outboxRecord(contract, { user: userRecord(updated) }, { realmId: actor.realmId, requestId })],
@@ -34,31 +34,31 @@ async function setActive(
 
 /** DELETE /users/{user_id} and DELETE /users/me: Zulip's rules about administrators and the last owner. */
 export async function deactivateUser(
-  repo: SettingsRepository,
+  db: Database,
   actor: UserIdentity,
   userId: number,
   requestId: string,
 ): Promise<void> {
   const self = userId === actor.userId;
   if (!self && actor.role > ROLE_ADMINISTRATOR) throw adminRequired();
-  const user = await targetUser(repo, actor, userId);
+  const user = await targetUser(db, actor, userId);
   if (!self && user.role === ROLE_OWNER && actor.role !== ROLE_OWNER) throw ownerRequired();
-  if (user.role === ROLE_OWNER && user.isActive && (await repo.countActiveOwners(actor.realmId)) <= 1) {
+  if (user.role === ROLE_OWNER && user.isActive && (await db.store.users.countActiveOwners(actor.realmId)) <= 1) {
     throw invalid('Cannot deactivate the only organization owner');
   }
   if (!user.isActive) return;
-  await setActive(repo, actor, user, false, requestId);
+  await setActive(db, actor, user, false, requestId);
 }
 
 /** POST /users/{user_id}/reactivate (administrators). */
 export async function reactivateUser(
-  repo: SettingsRepository,
+  db: Database,
   actor: UserIdentity,
   userId: number,
   requestId: string,
 ): Promise<void> {
   if (actor.role > ROLE_ADMINISTRATOR) throw adminRequired();
-  const user = await targetUser(repo, actor, userId);
+  const user = await targetUser(db, actor, userId);
   if (user.isActive) throw invalid('User is already active');
-  await setActive(repo, actor, user, true, requestId);
+  await setActive(db, actor, user, true, requestId);
 }

@@ -1,17 +1,13 @@
-import type { NavigationViewRepository } from '../repositories/navigation-views.repository.js';
-import type { SettingsRepository } from '../repositories/settings.repository.js';
-import type { UserSettingsRepository } from '../repositories/user-settings.repository.js';
 import type { MeetingProvider } from './meetings/provider.js';
 import { navigationViewRecord } from './navigation-views.js';
 import { FEATURE_LEVEL, SERVICE_VERSION, TEXT_LIMITS } from './server-limits.js';
 import { EMOJISETS } from './settings-catalog.js';
+import type { Database } from './store.js';
 import { settingsSnapshot } from './user-settings.js';
 import { availableNotificationSounds } from './validators.js';
 
 export interface InitialStateContext {
-  repo: SettingsRepository;
-  userSettings: UserSettingsRepository;
-  navigationViews: NavigationViewRepository;
+  db: Database;
   meetings: MeetingProvider;
 }
 
@@ -20,12 +16,13 @@ export interface InitialStateContext {
  * text limits, the feature level, the empty-topic name, `has_meetingprovider_token` and `navigation_views`.
  */
 export async function initialState(ctx: InitialStateContext, userId: number): Promise<Record<string, unknown> | null> {
-  const user = await ctx.repo.userById(userId);
-  const realm = user && (await ctx.repo.realmById(user.realmId));
+  const { store } = ctx.db;
+  const user = await store.users.byId(userId);
+  const realm = user && (await store.realms.byId(user.realmId));
   if (!user || !realm) return null;
   const [stored, views, hasToken] = await Promise.all([
-    ctx.userSettings.get(user.id),
-    ctx.navigationViews.list(user.id),
+    store.settings.get(user.id),
+    store.navigationViews.list(user.id),
     ctx.meetings.hasToken(user),
   ]);
   return {

@@ -2,10 +2,10 @@ import { p, parseValue, route, t } from '@confab/http';
 import { invalid, notFound } from '@confab/errors';
 import type { SettingsDeps } from '../deps.js';
 import { authenticateApiKey } from '../domain/auth.js';
+import { realmsAfter, userSettingsAfter, usersAfter } from '../domain/backfill.js';
 import { initialState, wantedState } from '../domain/initial-state.js';
 import { createDevOrganization, DEV_PASSWORD_DEFAULT, setRealmPolicies } from '../domain/provisioning.js';
 import { realmRecord } from '../domain/realms.js';
-import { settingsSnapshot } from '../domain/user-settings.js';
 import { userRecord } from '../domain/users.js';
 
 const authenticateBody = t.object({ email: t.string(), api_key: t.string() });
@@ -33,7 +33,7 @@ export function internalRoutes(deps: SettingsDeps) {
       json: true,
       async handler({ body }) {
         const { email, api_key } = parseValue(authenticateBody, body.json, 'body');
-        return { identity: await authenticateApiKey(deps.repo, email, api_key) };
+        return { identity: await authenticateApiKey(deps.db, email, api_key) };
       },
     }),
     route({
@@ -42,8 +42,7 @@ export function internalRoutes(deps: SettingsDeps) {
       auth: 'service',
       params: { after_id: p.int().default(0) },
       async handler({ params }) {
-        const realms = await deps.repo.realmsAfter(params.after_id, 500);
-        return { realms: realms.map((r) => realmRecord(r, deps.config.externalUrl)) };
+        return { realms: await realmsAfter(deps.db, params.after_id, deps.config.externalUrl) };
       },
     }),
     route({
@@ -52,8 +51,7 @@ export function internalRoutes(deps: SettingsDeps) {
       auth: 'service',
       params: { after_id: p.int().default(0) },
       async handler({ params }) {
-        const users = await deps.repo.usersAfter(params.after_id, 1000);
-        return { users: users.map(userRecord) };
+        return { users: await usersAfter(deps.db, params.after_id) };
       },
     }),
     route({
@@ -75,15 +73,7 @@ export function internalRoutes(deps: SettingsDeps) {
       auth: 'service',
       params: { after_id: p.int().default(0) },
       async handler({ params }) {
-        const users = await deps.repo.usersAfter(params.after_id, 500);
-        const stored = await deps.userSettings.getMany(users.map((u) => u.id));
-        return {
-          user_settings: users.map((u) => ({
-            user_id: u.id,
-            realm_id: u.realmId,
-            settings: settingsSnapshot(stored.get(u.id)!, u),
-          })),
-        };
+        return { user_settings: await userSettingsAfter(deps.db, params.after_id) };
       },
     }),
   ];
@@ -99,7 +89,7 @@ export function internalRoutes(deps: SettingsDeps) {
           const eventIds: string[] = [];
           const created = await createDevOrganization(
             {
-              repo: deps.repo,
+              db: deps.db,
               externalUrl: deps.config.externalUrl,
               passwordHashCost: deps.config.passwordHashCost,
               requestId,
@@ -130,7 +120,7 @@ export function internalRoutes(deps: SettingsDeps) {
           const spec = parseValue(devRealmPolicies, body.json, 'body');
           const realm = await setRealmPolicies(
             {
-              repo: deps.repo,
+              db: deps.db,
               externalUrl: deps.config.externalUrl,
               passwordHashCost: deps.config.passwordHashCost,
               requestId,
