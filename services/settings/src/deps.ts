@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import type { SettingsConfig } from './config.js';
 import type { FailureLimiter } from './domain/auth.js';
 import type { MeetingProvider } from './domain/meetings/provider.js';
-import type { GroupDirectory, Mailer } from './domain/ports.js';
+import type { EmojiFiles, GroupDirectory, Mailer, PresenceStore } from './domain/ports.js';
 import type { Database } from './domain/store.js';
 
 /** Everything the HTTP app and the consumers need, built once in main.ts (or by a test). */
@@ -13,6 +13,10 @@ export interface SettingsDeps {
   config: SettingsConfig;
   logger: Logger;
   db: Database;
+  /** Presence (in Redis, shared by every replica). */
+  presence: PresenceStore;
+  /** Custom emoji images. */
+  files: EmojiFiles;
   redis: Redis;
   bus: EventBus;
   relay: OutboxRelay;

@@ -3,14 +3,17 @@ import { closeOnSignals, exitOnStartupFailure, listen } from '@confab/http';
 import { IdentityVerifier } from '@confab/identity';
 import { createLogger, type Logger } from '@confab/logging';
 import { Redis } from 'ioredis';
+import { DirectoryEmojiFiles } from './adapters/emoji-files.js';
 import { GroupsClient } from './adapters/groups-client.js';
 import { createMailer } from './adapters/mailer.js';
 import { buildApp } from './app.js';
+import { backfillSystemGroups } from './domain/system-groups.js';
 import { registerConsumers } from './events/consumers.js';
 import { loadConfig } from './config.js';
 import type { SettingsDeps } from './deps.js';
 import { RedisFailureLimiter } from './repositories/auth-failures.js';
 import { PrismaDatabase } from './repositories/database.js';
+import { RedisPresenceStore } from './repositories/presence.redis.js';
 import { createPrisma } from './repositories/prisma.js';
 import { buildMeetingProvider } from './wiring.js';
 
@@ -37,6 +40,8 @@ async function main(): Promise<void> {
       config,
       logger,
       db,
+      presence: new RedisPresenceStore(redis, config.redis.prefix, config.presenceRetentionSeconds),
+      files: new DirectoryEmojiFiles(config.emojiDir),
       redis,
       bus,
       relay,
@@ -54,6 +59,10 @@ async function main(): Promise<void> {
     registerConsumers(bus, db);
     await bus.start();
     relay.start();
+    const log = logger;
+    backfillSystemGroups(db, deps.groups, logger).catch((err: unknown) =>
+      log.warn({ err }, 'system groups backfill failed; group settings are sent as member lists until events arrive'),
+    );
     const server = await listen(buildApp(deps), config.port);
     logger.info(
       { port: server.port, meeting_provider: config.meetings.provider || 'none' },

@@ -1,6 +1,8 @@
 import { contracts, outboxRecord } from '@confab/events';
 import { ConfabError, invalid } from '@confab/errors';
 import { ROLE_ADMINISTRATOR, ROLE_OWNER, type UserIdentity } from '@confab/identity';
+import type { PresenceStore } from './ports.js';
+import { forgetPresence } from './presence.js';
 import type { Database } from './store.js';
 import type { User } from './types.js';
 import { userRecord } from './users.js';
@@ -34,11 +36,12 @@ async function setActive(
 
 /** DELETE /users/{user_id} and DELETE /users/me: Zulip's rules about administrators and the last owner. */
 export async function deactivateUser(
-  db: Database,
+  ctx: { db: Database; presence: PresenceStore },
   actor: UserIdentity,
   userId: number,
   requestId: string,
 ): Promise<void> {
+  const { db } = ctx;
   const self = userId === actor.userId;
   if (!self && actor.role > ROLE_ADMINISTRATOR) throw adminRequired();
   const user = await targetUser(db, actor, userId);
@@ -48,6 +51,8 @@ export async function deactivateUser(
   }
   if (!user.isActive) return;
   await setActive(db, actor, user, false, requestId);
+  // Nobody should see a deactivated user online; their presence would otherwise linger until it expires.
+  await forgetPresence(ctx, user);
 }
 
 /** POST /users/{user_id}/reactivate (administrators). */

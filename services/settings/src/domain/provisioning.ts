@@ -161,9 +161,11 @@ export async function setRealmPolicies(
   realmId: number,
   policies: RealmPatch,
 ): Promise<Realm | null> {
-  if (!(await ctx.db.store.realms.byId(realmId))) return null;
+  const current = await ctx.db.store.realms.byId(realmId);
+  if (!current) return null;
+  const permissions = policies.permissions && { ...current.permissions, ...policies.permissions };
   return ctx.db.write(async (store) => {
-    const realm = await store.realms.update(realmId, policies);
+    const realm = await store.realms.update(realmId, { ...policies, permissions });
     const event = outboxRecord(
       contracts.realmUpdated,
       { realm: realmRecord(realm, ctx.externalUrl) },

@@ -6,15 +6,17 @@ import type { FailureLimiter } from './auth.js';
 import { hashPassword, verifyPassword } from './credentials.js';
 import { startEmailChange, validateEmailChange, type EmailChangeContext } from './email-change.js';
 import { isStrongPassword, type PasswordPolicy } from './password-strength.js';
-import type { GroupDirectory } from './ports.js';
+import type { GroupDirectory, PresenceStore } from './ports.js';
+import { presenceSharingChanged } from './presence.js';
 import { resolveSettings, SETTINGS_BY_NAME, type SettingValue } from './settings-catalog.js';
-import type { Database } from './store.js';
+import type { Database, Store } from './store.js';
 import type { Realm, StoredSettings, User } from './types.js';
 import { userRecord } from './users.js';
 import { checkFullName, checkSettingValues } from './validators.js';
 
 export interface SettingsChangeContext extends EmailChangeContext {
   db: Database;
+  presence: PresenceStore;
   failures: FailureLimiter;
   groups: GroupDirectory;
   config: EmailChangeContext['config'] & { passwordHashCost: number; passwordPolicy: PasswordPolicy };
@@ -72,6 +74,20 @@ function applyValues(
   return changed;
 }
 
+/** Sets a user's own settings inside a unit of work: the names that changed, and their event. */
+export async function setOwnSettings(
+  store: Store,
+  user: User,
+  values: Record<string, SettingValue>,
+  requestId: string,
+): Promise<{ changed: string[]; events: OutboxRecord[] }> {
+  const stored = (await store.settings.lockMany([user.id])).get(user.id)!;
+  const changed = applyValues(stored, values, true, false);
+  if (changed.length === 0) return { changed, events: [] };
+  await store.settings.save(stored);
+  return { changed, events: [settingsChangedEvent(user, stored, changed, requestId)] };
+}
+
 async function checkOldPassword(ctx: SettingsChangeContext, user: User, oldPassword: string): Promise<void> {
   // The same per-username budget as logging in: a settings form is no way around the login rate limit.
   const key = `${user.realmId}:${user.deliveryEmail.toLowerCase()}`;
@@ -126,7 +142,7 @@ export async function changeSettings(
   if (changingEmail) await startEmailChange(ctx, realm, user, newEmail, requestId);
 
   const timezone = change.timezone !== undefined && change.timezone !== user.timezone ? change.timezone : undefined;
-  await ctx.db.write(async (store) => {
+  const changedNames = await ctx.db.write(async (store) => {
     const events: OutboxRecord[] = [];
     const stored = (await store.settings.lockMany([user.id])).get(user.id)!;
     const changed = applyValues(stored, change.settings, true, false);
@@ -142,8 +158,10 @@ export async function changeSettings(
     }
     if (timezone !== undefined) changed.push('timezone');
     if (changed.length > 0) events.push(settingsChangedEvent(updated, stored, changed, requestId));
-    return { result: undefined, events };
+    return { result: changed, events };
   });
+  if (changedNames.includes('presence_enabled'))
+    await presenceSharingChanged(ctx, user, change.settings.presence_enabled === true, requestId);
 }
 
 /** The users target_users names: user_ids (any state, same realm) and the active members of group_ids; no bots. */

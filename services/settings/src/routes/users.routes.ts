@@ -41,7 +41,7 @@ export function userRoutes(deps: SettingsDeps) {
       path: '/users/me',
       auth: 'human',
       async handler({ identity, requestId }) {
-        await deactivateUser(db, identity, identity.userId, requestId);
+        await deactivateUser(deps, identity, identity.userId, requestId);
         return {};
       },
     }),
@@ -50,7 +50,7 @@ export function userRoutes(deps: SettingsDeps) {
       path: '/users/{user_id:int}',
       auth: 'user',
       async handler({ identity, path, requestId }) {
-        await deactivateUser(db, identity, path.user_id, requestId);
+        await deactivateUser(deps, identity, path.user_id, requestId);
         return {};
       },
     }),

@@ -1,6 +1,6 @@
 -- AlterTable
 ALTER TABLE "realms" ADD COLUMN     "allow_message_editing" BOOLEAN NOT NULL DEFAULT true,
-ADD COLUMN     "enable_read_receipts" BOOLEAN NOT NULL DEFAULT true,
+ADD COLUMN     "enable_read_receipts" BOOLEAN NOT NULL DEFAULT false,
 ADD COLUMN     "message_content_edit_limit_seconds" INTEGER DEFAULT 600,
 ADD COLUMN     "message_retention_days" INTEGER,
 ADD COLUMN     "move_messages_between_streams_limit_seconds" INTEGER DEFAULT 604800,
