@@ -3,7 +3,7 @@ import type { PresenceEntry, PresenceRules, PresenceStore, PresenceWrite } from 
 
 /**
  * Presence in Redis, four keys per organization (hash-tagged by realm so they share a cluster slot; see the
- * README): `seq` the update counter, `u` a hash user id → "active|idle|update id", `id` and `t` sorted sets of
+ * README): `seq` the update counter, `u` a hash user id → "active:idle:update id", `id` and `t` sorted sets of
  * user ids by update id and by idle (last connected) time. Every change is one script (one round trip) that also
  * drops entries older than the retention and renews the keys' expiry, so an organization nobody reports for
  * disappears by itself.
@@ -14,8 +14,8 @@ local now = tonumber(ARGV[2])
 local cur = redis.call('HGET', KEYS[2], user)
 local a, c, id = nil, nil, 0
 if cur then
-  local s1 = string.find(cur, '|', 1, true)
-  local s2 = string.find(cur, '|', s1 + 1, true)
+  local s1 = string.find(cur, ':', 1, true)
+  local s2 = string.find(cur, ':', s1 + 1, true)
   local astr = string.sub(cur, 1, s1 - 1)
   if astr ~= '' then a = tonumber(astr) end
   c = tonumber(string.sub(cur, s1 + 1, s2 - 1))
@@ -50,7 +50,7 @@ if changed == 1 then
   id = redis.call('INCR', KEYS[1])
   local astr = ''
   if na then astr = string.format('%d', na) end
-  redis.call('HSET', KEYS[2], user, astr .. '|' .. string.format('%d', nc) .. '|' .. string.format('%d', id))
+  redis.call('HSET', KEYS[2], user, astr .. ':' .. string.format('%d', nc) .. ':' .. string.format('%d', id))
   redis.call('ZADD', KEYS[3], id, user)
   redis.call('ZADD', KEYS[4], nc, user)
   local old = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', '(' .. ARGV[10], 'LIMIT', 0, 100)
@@ -103,7 +103,7 @@ interface PresenceCommands {
 }
 
 function parseEntry(userId: number, value: string): PresenceEntry {
-  const [active, idle, id] = value.split('|');
+  const [active, idle, id] = value.split(':');
   return {
     userId,
     activeTimestamp: active ? Number(active) : null,
