@@ -18,7 +18,7 @@ function context(): InitialStateContext {
         settings: { get: () => Promise.resolve({ userId: 1, values: {}, selfEdited: [] }) },
         navigationViews: { list: () => Promise.resolve([]) },
         alertWords: { list: () => Promise.resolve(['tea']) },
-      } as Record<string, unknown>,
+      },
       { get: (target, key: string) => target[key] ?? refuse() },
     ),
   } as unknown as Database;
