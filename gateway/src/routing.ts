@@ -69,6 +69,7 @@ export function resolveRoute(pathname: string): RouteTarget | null {
   if (prefix('/join')(pathname)) return to('invitations', true);
   // Pages a browser opens from a mailed email-change link or a meeting provider's OAuth redirect.
   if (prefix('/accounts/confirm_new_email', '/calls/meetingprovider/complete')(pathname)) return to('settings', true);
-  if (prefix('/user_uploads')(pathname)) return to('messaging');
+  // Inline image previews in rendered messages point at /thumbnail (a redirect to the image).
+  if (prefix('/user_uploads')(pathname) || pathname === '/thumbnail') return to('messaging');
   return null;
 }
