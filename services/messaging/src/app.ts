@@ -35,6 +35,7 @@ export function buildApp(deps: MessagingDeps): HttpApp {
       mountThumbnails(app, deps);
     },
     internalRoutes: [...internalRoutes(deps), ...invitationInternalRoutes(deps)],
+    causal: deps.causal,
     bodyLimits: { maxFieldBytes: 5 * 1024 * 1024, maxFileBytes: deps.config.uploads.maxFileBytes },
     readiness: async () => ({
       database: await deps.domain.store.ping(),

@@ -1,4 +1,4 @@
-import { EventBus, OutboxRelay } from '@confab/events';
+import { CausalLog, EventBus, OutboxRelay } from '@confab/events';
 import { closeOnSignals, exitOnStartupFailure, listen } from '@confab/http';
 import { IdentityVerifier } from '@confab/identity';
 import { createLogger, type Logger } from '@confab/logging';
@@ -34,6 +34,7 @@ async function main(): Promise<void> {
     });
     const relay = new OutboxRelay({ databaseUrl: config.db.url, bus, logger, pollIntervalMs: config.outboxPollMs });
     const repo = new SettingsRepository(prisma, () => relay.kick());
+    const causalLog = new CausalLog(redis, config.redis.prefix);
     const meetingTokens = new MeetingTokenRepository(prisma);
     const mailer = await createMailer(config.mail, logger);
     const limiter = (allowed: number, windowSeconds: number, name?: string) =>
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
       mailer,
       groups: new GroupsClient(config.groupsUrl, config.internalSecret),
       meetings: buildMeetingProvider(config, repo, meetingTokens, logger),
+      causal: { record: (userId, events) => causalLog.record(userId, events) },
     };
     registerConsumers(bus, repo);
     await bus.start();

@@ -1,4 +1,4 @@
-import { writeOutbox, type OutboxRecord } from '@confab/events';
+import { UnitOfWork, writeOutbox, type OutboxRecord } from '@confab/events';
 import type { Realm, Role, User } from '../domain/types.js';
 import type { Db, Prisma, Tx } from './prisma.js';
 
@@ -72,6 +72,7 @@ export interface NewUser {
 
 export interface UserChanges {
   fullName?: string;
+  role?: Role;
   timezone?: string;
   passwordHash?: string;
   email?: string;
@@ -79,25 +80,23 @@ export interface UserChanges {
 
 /** The settings service's door to its users, realms and credentials (other tables have their own repositories). */
 export class SettingsRepository {
+  private readonly unit: UnitOfWork<Tx>;
+
   constructor(
     readonly db: Db,
     /** Called after a transaction that wrote outbox rows commits (wakes the outbox relay). */
-    private readonly afterCommit: () => void = () => undefined,
-  ) {}
+    afterCommit: () => void = () => undefined,
+  ) {
+    this.unit = new UnitOfWork<Tx>({
+      transaction: (body) => this.db.$transaction(body),
+      writeOutbox,
+      afterCommit,
+    });
+  }
 
   /** Runs `fn` in a transaction; the outbox records it returns are written in the same transaction. */
-  async transaction<T>(fn: (tx: Tx) => Promise<{ result: T; events: OutboxRecord[] }>): Promise<T> {
-    let wroteEvents = false;
-    const result = await this.db.$transaction(async (tx) => {
-      const { result: value, events } = await fn(tx);
-      if (events.length > 0) {
-        await writeOutbox(tx, events);
-        wroteEvents = true;
-      }
-      return value;
-    });
-    if (wroteEvents) this.afterCommit();
-    return result;
+  transaction<T>(fn: (tx: Tx) => Promise<{ result: T; events: OutboxRecord[] }>): Promise<T> {
+    return this.unit.run(fn);
   }
 
   async realmByStringId(stringId: string): Promise<Realm | null> {
@@ -194,6 +193,7 @@ export class SettingsRepository {
       where: { id: userId },
       data: {
         ...(data.fullName !== undefined ? { fullName: data.fullName } : {}),
+        ...(data.role !== undefined ? { role: data.role } : {}),
         ...(data.timezone !== undefined ? { timezone: data.timezone } : {}),
         ...(data.passwordHash !== undefined ? { passwordHash: data.passwordHash } : {}),
         ...(data.email !== undefined
