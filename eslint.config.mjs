@@ -1,6 +1,7 @@
 // Type-aware lint: floating promises and misused promises are errors everywhere.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import architecture from './eslint.architecture.cjs';
 
 export default tseslint.config(
   {
@@ -12,6 +13,7 @@ export default tseslint.config(
       'bench/out/**',
       '**/*.js',
       '**/*.mjs',
+      '**/*.cjs',
       '**/prisma.config.ts',
     ],
   },
@@ -32,6 +34,8 @@ export default tseslint.config(
       '@typescript-eslint/restrict-template-expressions': 'off',
     },
   },
+  // Layering: domain → storage/HTTP, library → service and service → service imports fail the build.
+  ...architecture.architectureRules,
   {
     // Test code reads arbitrary JSON responses.
     files: ['tests/**/*.ts', '**/test/**/*.ts', 'libs/devkit/src/client.ts', 'bench/**/*.ts'],

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { ConfabError, unauthorized } from '@confab/errors';
-import type { UserIdentity } from '@confab/identity';
+import { causalLogKey, causalLogPrefix, parseCausalEntries } from '@confab/events';
+import type { CausalEvent, UserIdentity } from '@confab/identity';
 import type { BasicCredentials } from './credentials.js';
 
 /** One request's standing against its rate limit, for the X-RateLimit-* headers. */
@@ -17,7 +18,14 @@ export interface RateLimitState {
 /** Asks the settings service who owns a key (only on cache misses). */
 export type VerifyCredentials = (credentials: BasicCredentials) => Promise<UserIdentity>;
 
-// Cache hit and rate-limit count in one round trip: the user id comes out of the cached identity.
+/**
+ * Whether a cached identity may predate the user's own recent change (docs/architecture.md, read-your-writes): true
+ * while this gateway has not yet applied one of their events that drops cached credentials.
+ */
+export type MayBeStale = (events: readonly CausalEvent[]) => boolean;
+
+// Cache hit, rate-limit count and the user's recent causal events in one round trip: the user id comes out of the
+// cached identity.
 const LOOKUP_AND_COUNT = `
 local v = redis.call('GET', KEYS[1])
 if not v then return nil end
@@ -26,7 +34,7 @@ if not ok then return nil end
 local rk = ARGV[1] .. identity.userId .. ':' .. ARGV[2]
 local c = redis.call('INCR', rk)
 if c == 1 then redis.call('EXPIRE', rk, ARGV[3]) end
-return {v, c}
+return {v, c, redis.call('LRANGE', ARGV[4] .. identity.userId, 0, -1)}
 `;
 
 const WINDOW_SECONDS = 60;
@@ -60,6 +68,7 @@ export class Authenticator {
       perUserPerMinute: number;
       perIpPerMinute: number;
       verify: VerifyCredentials;
+      mayBeStale?: MayBeStale;
     },
   ) {
     redis.defineCommand('confabAuthLookup', { numberOfKeys: 1, lua: LOOKUP_AND_COUNT });
@@ -86,27 +95,42 @@ export class Authenticator {
     const rlPrefix = `${this.options.prefix}:rl:user:`;
     const hit = await (
       this.redis as unknown as {
-        confabAuthLookup(key: string, ...args: (string | number)[]): Promise<[string, number] | null>;
+        confabAuthLookup(key: string, ...args: (string | number)[]): Promise<[string, number, string[]] | null>;
       }
-    ).confabAuthLookup(cacheKey, rlPrefix, index, WINDOW_SECONDS + 1);
+    ).confabAuthLookup(cacheKey, rlPrefix, index, WINDOW_SECONDS + 1, causalLogPrefix(this.options.prefix));
     if (hit) {
-      return {
-        identity: JSON.parse(hit[0]) as UserIdentity,
-        rate: rateLimitState(this.options.perUserPerMinute, hit[1], nowMs),
-      };
+      const causal = parseCausalEntries(hit[2]);
+      const rate = rateLimitState(this.options.perUserPerMinute, hit[1], nowMs);
+      if (!this.options.mayBeStale?.(causal)) {
+        return { identity: withCausal(JSON.parse(hit[0]) as UserIdentity, causal), rate };
+      }
+      // The user changed their own account a moment ago: ask the owner rather than trust the cache.
+      const identity = await this.options.verify(credentials);
+      await this.cache(cacheKey, identity).exec();
+      return { identity: withCausal(identity, causal), rate };
     }
     const identity = await this.options.verify(credentials);
     const rateKey = `${rlPrefix}${identity.userId}:${index}`;
-    const results = await this.redis
+    const results = await this.cache(cacheKey, identity)
+      .incr(rateKey)
+      .expire(rateKey, WINDOW_SECONDS + 1, 'NX')
+      .lrange(causalLogKey(this.options.prefix, identity.userId), 0, -1)
+      .exec();
+    const count = Number(results?.[3]?.[1] ?? 1);
+    const causal = parseCausalEntries((results?.[5]?.[1] as string[] | undefined) ?? []);
+    return {
+      identity: withCausal(identity, causal),
+      rate: rateLimitState(this.options.perUserPerMinute, count, nowMs),
+    };
+  }
+
+  /** Caches a verified identity, listed under its user so that `forgetUser` finds it. */
+  private cache(cacheKey: string, identity: UserIdentity) {
+    return this.redis
       .multi()
       .set(cacheKey, JSON.stringify(identity), 'EX', this.options.cacheTtlSeconds)
       .sadd(this.userKeysSet(identity.userId), cacheKey)
-      .expire(this.userKeysSet(identity.userId), this.options.cacheTtlSeconds * 2)
-      .incr(rateKey)
-      .expire(rateKey, WINDOW_SECONDS + 1, 'NX')
-      .exec();
-    const count = Number(results?.[3]?.[1] ?? 1);
-    return { identity, rate: rateLimitState(this.options.perUserPerMinute, count, nowMs) };
+      .expire(this.userKeysSet(identity.userId), this.options.cacheTtlSeconds * 2);
   }
 
   /** Counts an unauthenticated request against its client address. */
@@ -127,6 +151,10 @@ export class Authenticator {
     const keys = await this.redis.smembers(set);
     await this.redis.del(set, ...keys);
   }
+}
+
+function withCausal(identity: UserIdentity, causal: CausalEvent[]): UserIdentity {
+  return causal.length > 0 ? { ...identity, causal } : identity;
 }
 
 /** Turns the settings service's refusal into the same error for the client. */

@@ -20,6 +20,13 @@ async function main(): Promise<void> {
     const settingsUrl = config.services.settings!;
     const serviceToken = () => signIdentity({ kind: 'service', service: 'gateway' }, config.internalSecret);
 
+    // Cached credentials are dropped when the user they belong to changes in a way that matters for access.
+    const bus = new EventBus({
+      url: config.amqp.url,
+      exchange: config.amqp.exchange,
+      logger: log,
+      queueExpiresMs: config.queueExpiresMs,
+    });
     const authenticator = new Authenticator(redis, {
       prefix: config.redis.prefix,
       cacheTtlSeconds: config.authCacheTtlSeconds,
@@ -35,15 +42,10 @@ async function main(): Promise<void> {
         if (!response.ok || !body.identity) throw refusal(response.status, body);
         return body.identity;
       },
+      // A user's own change to their account (deactivation, role, key) counts before this gateway has heard of it.
+      mayBeStale: (events) => bus.unhandled(events).length > 0,
     });
 
-    // Cached credentials are dropped when the user they belong to changes in a way that matters for access.
-    const bus = new EventBus({
-      url: config.amqp.url,
-      exchange: config.amqp.exchange,
-      logger: log,
-      queueExpiresMs: config.queueExpiresMs,
-    });
     const forget = async (userId: number) => authenticator.forgetUser(userId);
     bus
       .consumer('gateway.auth-cache')

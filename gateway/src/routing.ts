@@ -84,6 +84,7 @@ export function resolveRoute(pathname: string): RouteTarget | null {
   if (prefix('/accounts/confirm_new_email', '/calls/meetingprovider/complete')(pathname)) return to('settings', true);
   // Custom emoji images and the emoji data are static files in Zulip, fetched without credentials.
   if (prefix('/user_avatars', '/static/generated/emoji')(pathname)) return to('settings', true);
-  if (prefix('/user_uploads')(pathname)) return to('messaging');
+  // Inline image previews in rendered messages point at /thumbnail (a redirect to the image).
+  if (prefix('/user_uploads')(pathname) || pathname === '/thumbnail') return to('messaging');
   return null;
 }

@@ -192,3 +192,58 @@ describe('GET /users/me max_message_id', () => {
     expect(await maxMessageId('hamlet')).toBe(channelId);
   });
 });
+
+describe('PATCH /users/{user_id}', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await newWorld();
+  });
+  const role = async (name: 'hamlet' | 'othello' | 'iago' | 'desdemona') =>
+    (await world.as('iago').get(`/users/${world.user(name).id}`)).body.user.role as number;
+
+  it('lets administrators change roles and names, as Zulip does', async () => {
+    const hamlet = world.user('hamlet').id;
+    expectSuccess(
+      await world.as('iago').patch(`/users/${hamlet}`, { role: 300, full_name: '  Prince Hamlet ' }),
+      'PATCH',
+      `/users/${hamlet}`,
+    );
+    expect(await role('hamlet')).toBe(300);
+    expect((await world.as('othello').get(`/users/${hamlet}`)).body.user.full_name).toBe('Prince Hamlet');
+    expectSuccess(await world.as('iago').patch(`/users/${hamlet}`, { role: 400 }), 'PATCH', `/users/${hamlet}`);
+    expect(await role('hamlet')).toBe(400);
+  });
+
+  it("refuses members, ownership changes by administrators, the only owner's demotion and unknown roles", async () => {
+    const othello = world.user('othello').id;
+    const desdemona = world.user('desdemona').id;
+    expectError(
+      await world.as('hamlet').patch(`/users/${othello}`, { role: 200 }),
+      400,
+      'BAD_REQUEST',
+      'Insufficient permission',
+    );
+    expectError(
+      await world.as('iago').patch(`/users/${othello}`, { role: 100 }),
+      400,
+      'UNAUTHORIZED_PRINCIPAL',
+      'Must be an organization owner',
+    );
+    expectError(
+      await world.as('iago').patch(`/users/${desdemona}`, { role: 200 }),
+      400,
+      'UNAUTHORIZED_PRINCIPAL',
+      'Must be an organization owner',
+    );
+    expectError(
+      await world.as('desdemona').patch(`/users/${desdemona}`, { role: 200 }),
+      400,
+      'BAD_REQUEST',
+      'The owner permission cannot be removed from the only organization owner.',
+    );
+    expectError(await world.as('iago').patch(`/users/${othello}`, { role: 500 }), 400, 'BAD_REQUEST', 'Invalid role');
+    expectError(await world.as('iago').patch('/users/999999', { role: 400 }), 400, 'BAD_REQUEST', 'No such user');
+    expect(await role('othello')).toBe(400);
+    expect(await role('desdemona')).toBe(100);
+  });
+});

@@ -69,6 +69,11 @@ export const commonEnv = {
   CONFAB_EVENTS_EXCHANGE: z.string().min(1).default('confab.events'),
   /** Port a worker process (no HTTP API) serves Prometheus /metrics on; 0 serves none. */
   CONFAB_WORKER_METRICS_PORT: int(0, 0, 65_535),
+  /**
+   * How long a request waits for this service to apply its user's own recent changes made in another service
+   * before answering 503 (read-your-writes), in ms. Default 5000.
+   */
+  CONFAB_CAUSAL_WAIT_MS: int(5000, 0),
 };
 
 export interface CommonConfig {
@@ -79,6 +84,8 @@ export interface CommonConfig {
   amqp: { url: string; exchange: string };
   /** 0 when the process serves no separate metrics port. */
   workerMetricsPort: number;
+  /** Longest wait for a user's own changes from other services to arrive (ms). */
+  causalWaitMs: number;
 }
 
 export function commonConfig(e: {
@@ -90,6 +97,7 @@ export function commonConfig(e: {
   AMQP_URL: string;
   CONFAB_EVENTS_EXCHANGE: string;
   CONFAB_WORKER_METRICS_PORT: number;
+  CONFAB_CAUSAL_WAIT_MS: number;
 }): CommonConfig {
   return {
     env: e.NODE_ENV,
@@ -98,6 +106,7 @@ export function commonConfig(e: {
     redis: { url: e.REDIS_URL, prefix: e.CONFAB_REDIS_PREFIX },
     amqp: { url: e.AMQP_URL, exchange: e.CONFAB_EVENTS_EXCHANGE },
     workerMetricsPort: e.CONFAB_WORKER_METRICS_PORT,
+    causalWaitMs: e.CONFAB_CAUSAL_WAIT_MS,
   };
 }
 

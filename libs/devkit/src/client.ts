@@ -19,6 +19,9 @@ export interface RequestOptions {
   files?: { field: string; filename: string; contentType: string; data: Buffer }[];
 }
 
+/** Paths the gateway serves outside /api/v1 (pages and files a browser or app opens). */
+const NON_API_PREFIXES = ['/api/', '/join', '/user_uploads', '/thumbnail'];
+
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
 /** Zulip's encoding: strings as they are, everything else (numbers, booleans, lists, objects) as JSON text. */
@@ -85,19 +88,14 @@ export class ApiClient {
     return this.request<T>('DELETE', path, params, options);
   }
 
-  /** `path` is relative to /api/v1 unless it starts with a slash-prefixed non-API path such as /join/... */
+  /** `path` is relative to /api/v1 unless it is one of the non-API paths (/join/..., /user_uploads/..., /thumbnail). */
   request<T = Record<string, any>>(
     method: string,
     path: string,
     params: Params = {},
     options: RequestOptions = {},
   ): Promise<ApiResponse<T>> {
-    const url = new URL(
-      path.startsWith('/api/') || path.startsWith('/join') || path.startsWith('/user_uploads')
-        ? path
-        : `/api/v1${path}`,
-      this.baseUrl,
-    );
+    const url = new URL(NON_API_PREFIXES.some((p) => path.startsWith(p)) ? path : `/api/v1${path}`, this.baseUrl);
     const headers: Record<string, string> = {};
     if (this.options.email !== undefined && this.options.apiKey !== undefined) {
       headers.authorization = `Basic ${Buffer.from(`${this.options.email}:${this.options.apiKey}`).toString('base64')}`;

@@ -4,7 +4,7 @@ export const INFRA_IMAGES = ['postgres:16-alpine', 'redis:7-alpine', 'rabbitmq:3
 /** `CONFAB_TEST_INFRA`: `local` forces the machine's services, `containers` forces testcontainers, unset decides. */
 export type InfraMode = 'auto' | 'local' | 'containers';
 
-export function infraMode(value: string | undefined = process.env.CONFAB_TEST_INFRA): InfraMode {
+export function infraMode(value: string | undefined): InfraMode {
   if (value === undefined || value === '' || value === 'auto') return 'auto';
   if (value === 'local' || value === 'containers') return value;
   throw new Error(`CONFAB_TEST_INFRA must be "local" or "containers" (or unset to decide), not "${value}"`);
@@ -78,7 +78,8 @@ export const testcontainersProbe: ContainerProbe = {
       const name = ImageName.fromString(image);
       if (await client.image.exists(name)) return null;
       await within(client.image.pull(name), 120_000, 'pulling');
-      return null;
+      // A failed pull can end without an error: only the image being there counts.
+      return (await client.image.exists(name)) ? null : 'not present after pulling';
     } catch (err) {
       return (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 200);
     }

@@ -98,7 +98,7 @@ let choice: Promise<InfraChoice> | undefined;
  * images decide; see infra-choice.ts). Decided once per process: the fault tests ask for each server they start.
  */
 export async function useContainers(log: (line: string) => void = () => undefined): Promise<boolean> {
-  choice ??= chooseInfrastructure(infraMode(), testcontainersProbe).then((made) => {
+  choice ??= chooseInfrastructure(infraMode(process.env.CONFAB_TEST_INFRA), testcontainersProbe).then((made) => {
     if (made.note) log(made.note);
     return made;
   });

@@ -1,5 +1,6 @@
 import { connect, type Channel, type ConfirmChannel, type ConsumeMessage, type RecoveringChannelModel } from 'amqplib';
 import { runWithLogContext, type Logger } from '@confab/logging';
+import type { CausalEvent } from '@confab/identity';
 import { parseEnvelope, type EventContract, type EventEnvelope, type OutboxRecord } from './envelope.js';
 import { eventsHandled, registerDepthSource } from './metrics.js';
 
@@ -64,6 +65,9 @@ export class EventBus {
   private connected = false;
   private stopped = false;
   private readonly log: Logger;
+  /** Events this process's consumers finished with (applied or dead-lettered), `<consumer> <event id>`, oldest first. */
+  private readonly done = new Set<string>();
+  private doneWaiters: (() => void)[] = [];
 
   constructor(private readonly options: BusOptions) {
     this.log = options.logger.child({ component: 'event-bus' });
@@ -85,6 +89,40 @@ export class EventBus {
     const consumer = new Consumer(name, options);
     this.consumers.push(consumer);
     return consumer;
+  }
+
+  /** Whether `consumer` in this process has finished with the event. */
+  handled(consumer: string, eventId: string): boolean {
+    return this.done.has(`${consumer} ${eventId}`);
+  }
+
+  /** The (consumer, event) pairs of this process that still have to handle these events (by their routing keys). */
+  unhandled(events: readonly CausalEvent[]): { consumer: string; eventId: string }[] {
+    return events.flatMap((event) =>
+      this.consumers
+        .filter((c) => c.bindings.has(event.type) && !this.handled(c.name, event.id))
+        .map((c) => ({ consumer: c.name, eventId: event.id })),
+    );
+  }
+
+  /** Resolves when any consumer of this process finishes with an event, or after `ms`. */
+  nextHandled(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.doneWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  private finished(consumer: string, eventId: string): void {
+    this.done.add(`${consumer} ${eventId}`);
+    // Bounded: a user's causal events are at most a minute old, far fewer than this many events ago.
+    if (this.done.size > 100_000) this.done.delete(this.done.values().next().value!);
+    const waiters = this.doneWaiters;
+    this.doneWaiters = [];
+    for (const wake of waiters) wake();
   }
 
   /** Connects (waiting up to `timeoutMs` for the first connection; recovery continues in the background). */
@@ -205,6 +243,7 @@ export class EventBus {
       try {
         await runWithLogContext({ requestId: envelope.request_id ?? undefined }, () => binding.handler(envelope));
         safely(() => channel.ack(msg));
+        this.finished(consumer.name, envelope.event_id);
         eventsHandled.inc({ consumer: consumer.name, outcome: 'ok' });
         return;
       } catch (err) {
@@ -215,6 +254,8 @@ export class EventBus {
           );
           safely(() => channel.nack(msg, false, false));
           eventsHandled.inc({ consumer: consumer.name, outcome: 'dead_lettered' });
+          // Never going to be applied: nobody should wait for it.
+          this.finished(consumer.name, envelope.event_id);
           return;
         }
         eventsHandled.inc({ consumer: consumer.name, outcome: 'retried' });

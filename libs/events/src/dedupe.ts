@@ -19,6 +19,8 @@ export async function claimEvent(tx: RawExecutor, consumer: string, eventId: str
   return inserted === 1;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export interface RawQuerier {
   $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
 }
@@ -28,12 +30,26 @@ export interface RawQuerier {
  * tests and the development seed use to wait for propagation).
  */
 export async function isEventProcessed(db: RawQuerier, eventId: string): Promise<boolean> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(eventId)) return false;
+  if (!UUID.test(eventId)) return false;
   const rows = await db.$queryRawUnsafe<unknown[]>(
     'SELECT 1 FROM processed_events WHERE event_id = $1::uuid LIMIT 1',
     eventId,
   );
   return rows.length > 0;
+}
+
+/** Which consumers of this service have recorded handling these events (for read-your-writes across replicas). */
+export async function processedEvents(
+  db: RawQuerier,
+  eventIds: readonly string[],
+): Promise<{ consumer: string; eventId: string }[]> {
+  const ids = eventIds.filter((id) => UUID.test(id));
+  if (ids.length === 0) return [];
+  const rows = await db.$queryRawUnsafe<{ consumer: string; event_id: string }[]>(
+    'SELECT consumer, event_id::text AS event_id FROM processed_events WHERE event_id = ANY($1::uuid[])',
+    ids,
+  );
+  return rows.map((row) => ({ consumer: row.consumer, eventId: row.event_id }));
 }
 
 /** The one INSERT of a transaction's outbox rows, for services that run it through their own SQL client. */

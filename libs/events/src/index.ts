@@ -4,3 +4,5 @@ export * from './envelope.js';
 export * from './relay.js';
 export * as contracts from './contracts/index.js';
 export * from './metrics.js';
+export * from './causal.js';
+export * from './unit-of-work.js';

@@ -1,8 +1,15 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { ConfabError, NOT_LOGGED_IN, isConfabError, unauthorized } from '@confab/errors';
-import { IDENTITY_HEADER, type Identity, type IdentityVerifier } from '@confab/identity';
+import { ConfabError, NOT_LOGGED_IN, isConfabError, serviceUnavailable, unauthorized } from '@confab/errors';
+import {
+  collectCausalEvents,
+  IDENTITY_HEADER,
+  type CausalEvent,
+  type Identity,
+  type IdentityVerifier,
+  type UserIdentity,
+} from '@confab/identity';
 import { runWithLogContext, type Logger } from '@confab/logging';
 import { DEFAULT_BODY_LIMITS, parseUrlEncoded, readBody, type BodyLimits } from './body.js';
 import { ignoredParameters, parseParams } from './params.js';
@@ -188,6 +195,31 @@ export interface HttpAppOptions {
   bodyLimits?: BodyLimits;
   /** Extra middleware mounted before the API router (e.g. metrics). */
   before?: ((app: express.Express) => void) | undefined;
+  /** Read-your-writes (docs/architecture.md): both sides are optional, and each service takes the part it plays. */
+  causal?: CausalOptions;
+}
+
+export interface CausalOptions {
+  /** Owners: record the events a user's request caused before answering it (the gateway carries them onwards). */
+  record?: (userId: number, events: readonly CausalEvent[]) => Promise<void>;
+  /** Copy holders: whether this service has applied the user's own recent events (false after waiting too long). */
+  caughtUp?: (identity: UserIdentity & { causal: readonly CausalEvent[] }) => Promise<boolean>;
+}
+
+/** Runs a user's request in read-your-writes order: after their earlier events, recording the ones it causes. */
+async function withCausality<T>(causal: CausalOptions | undefined, identity: Identity, run: () => Promise<T>) {
+  if (causal === undefined || identity.kind !== 'user') return run();
+  if (
+    causal.caughtUp &&
+    identity.causal?.length &&
+    !(await causal.caughtUp({ ...identity, causal: identity.causal }))
+  ) {
+    throw serviceUnavailable();
+  }
+  if (!causal.record) return run();
+  const { result, events } = await collectCausalEvents(run);
+  if (events.length > 0) await causal.record(identity.userId, events);
+  return result;
 }
 
 function checkIdentity(route: Route, identity: Identity | null): Identity {
@@ -254,7 +286,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       const { values, used } = parseParams(route.params, source);
       const userId = identity.kind === 'user' ? identity.userId : undefined;
       const result = await runWithLogContext({ requestId, userId }, () =>
-        route.handler({ params: values, path: match.path, identity, body, req, res, log, requestId }),
+        withCausality(options.causal, identity, async () =>
+          route.handler({ params: values, path: match.path, identity, body, req, res, log, requestId }),
+        ),
       );
       if (result instanceof RawResponse) {
         for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);

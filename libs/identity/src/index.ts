@@ -1,4 +1,7 @@
 import jwt from 'jsonwebtoken';
+import type { CausalEvent } from './causal.js';
+
+export * from './causal.js';
 
 /** Name of the header the gateway stamps on every request it forwards. */
 export const IDENTITY_HEADER = 'x-confab-identity';
@@ -18,6 +21,8 @@ export interface UserIdentity {
   role: Role;
   email: string;
   isBot: boolean;
+  /** Events of the user's own recent writes that may not have reached every service yet (newest first). */
+  causal?: readonly CausalEvent[];
 }
 
 /** A request to a public endpoint that passed through the gateway without credentials. */
@@ -40,6 +45,8 @@ interface Claims {
   role?: Role;
   email?: string;
   is_bot?: boolean;
+  /** Causal events as [routing key, event id] pairs. */
+  cz?: [string, string][];
   svc?: string;
   exp?: number;
 }
@@ -58,6 +65,7 @@ function toClaims(identity: Identity): Claims {
         role: identity.role,
         email: identity.email,
         is_bot: identity.isBot,
+        ...(identity.causal?.length ? { cz: identity.causal.map((e): [string, string] => [e.type, e.id]) } : {}),
       };
     case 'anonymous':
       return { typ: 'anon' };
@@ -85,11 +93,20 @@ function fromClaims(claims: Claims): Identity | null {
       role: claims.role,
       email: claims.email,
       isBot: claims.is_bot,
+      ...(Array.isArray(claims.cz) ? { causal: causalFromClaims(claims.cz) } : {}),
     };
   }
   if (claims.typ === 'anon') return { kind: 'anonymous' };
   if (claims.typ === 'svc' && typeof claims.svc === 'string') return { kind: 'service', service: claims.svc };
   return null;
+}
+
+function causalFromClaims(pairs: unknown[]): CausalEvent[] {
+  return pairs.flatMap((pair) =>
+    Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'string'
+      ? [{ type: pair[0], id: pair[1] }]
+      : [],
+  );
 }
 
 /** Signs a short-lived identity token (HS256; 60 s unless told otherwise). */
@@ -168,7 +185,7 @@ export class IdentitySigner {
 function cacheKey(identity: Identity): string {
   switch (identity.kind) {
     case 'user':
-      return `u:${identity.userId}:${identity.realmId}:${identity.role}:${identity.isBot ? 1 : 0}:${identity.email}`;
+      return `u:${identity.userId}:${identity.realmId}:${identity.role}:${identity.isBot ? 1 : 0}:${identity.email}:${identity.causal?.map((e) => e.id).join(',') ?? ''}`;
     case 'anonymous':
       return 'anon';
     case 'service':

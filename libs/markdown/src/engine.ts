@@ -4,6 +4,7 @@ import { list } from './block/list.js';
 import { paragraph } from './block/paragraph.js';
 import { stashBlock } from './block/stash-block.js';
 import { emojiNames, emoticons, unicodeEmoji } from './core/emoji.js';
+import { inlineImages } from './core/inline-images.js';
 import { autolink } from './inline/autolink.js';
 import { channelLink } from './inline/channels.js';
 import { codeSpan } from './inline/code.js';
@@ -33,6 +34,7 @@ export function createEngine(): MarkdownIt {
   md.core.ruler.after('inline', 'zulip_emoji_names', emojiNames);
   md.core.ruler.after('zulip_emoji_names', 'zulip_emoticons', emoticons);
   md.core.ruler.after('zulip_emoticons', 'zulip_unicode_emoji', unicodeEmoji);
+  md.core.ruler.after('zulip_unicode_emoji', 'zulip_inline_images', inlineImages);
 
   // Fences are handled by the preprocessor; setext headings and reference links do not exist in Zulip.
   md.block.ruler.disable(['fence', 'lheading', 'reference', 'html_block']);

@@ -76,7 +76,7 @@ describe('emoji rendering', () => {
   it('translates emoticons only when the sender opted in', () => {
     expect(renderMessage('hi :)').html).toBe('<p>hi :)</p>');
     expect(renderMessage('hi :) <3', { translateEmoticons: true }).html).toBe(
-      `<p>hi ${span('', '1f642', 'slightly_smiling_face')} ${span('', '2764', 'heart')}</p>`,
+      `<p>hi ${span('', '1f642', 'smile')} ${span('', '2764', 'heart')}</p>`,
     );
     expect(renderMessage('a:) `:)`', { translateEmoticons: true }).html).toBe('<p>a:) <code>:)</code></p>');
   });

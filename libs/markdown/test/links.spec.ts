@@ -37,9 +37,12 @@ describe('links', () => {
     );
   });
 
-  it('does not treat ![alt](url) as an image', () => {
+  it('does not treat ![alt](url) as an image (the bare link still gets its preview)', () => {
     expect(render('![logo](https://example.com/logo.png)').html).toBe(
-      '<p>![logo](<a href="https://example.com/logo.png">https://example.com/logo.png</a>)</p>',
+      '<p>![logo](<a href="https://example.com/logo.png">https://example.com/logo.png</a>)</p>\n' +
+        '<div class="message_inline_image"><a href="https://example.com/logo.png">' +
+        '<img data-src-fullsize="/thumbnail?url=https%3A%2F%2Fexample.com%2Flogo.png&amp;size=full" ' +
+        'src="/thumbnail?url=https%3A%2F%2Fexample.com%2Flogo.png&amp;size=thumbnail"></a></div>',
     );
   });
 

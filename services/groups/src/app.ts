@@ -11,6 +11,7 @@ export function buildApp(deps: GroupsDeps): HttpApp {
     verifier: deps.verifier,
     routes: userGroupRoutes(deps),
     internalRoutes: [...internalRoutes(deps), ...invitationInternalRoutes(deps)],
+    causal: deps.causal,
     readiness: async () => ({ database: await deps.db.ping(), broker: deps.bus.isConnected() }),
   });
 }

@@ -1,4 +1,5 @@
 import type { EventBus, OutboxRelay } from '@confab/events';
+import type { CausalOptions } from '@confab/http';
 import type { IdentityVerifier } from '@confab/identity';
 import type { Logger } from '@confab/logging';
 import type { GroupsConfig } from './config.js';
@@ -12,4 +13,6 @@ export interface GroupsDeps {
   bus: EventBus;
   relay: OutboxRelay;
   verifier: IdentityVerifier;
+  /** Read-your-writes: records users' own changes here, waits for their changes in settings. */
+  causal?: CausalOptions;
 }

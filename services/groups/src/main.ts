@@ -1,7 +1,8 @@
-import { EventBus, OutboxRelay } from '@confab/events';
+import { CausalLog, causalGate, EventBus, OutboxRelay, processedEvents } from '@confab/events';
 import { closeOnSignals, exitOnStartupFailure, listen } from '@confab/http';
 import { IdentityVerifier } from '@confab/identity';
 import { createLogger, type Logger } from '@confab/logging';
+import { Redis } from 'ioredis';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import type { GroupsDeps } from './deps.js';
@@ -26,7 +27,26 @@ async function main(): Promise<void> {
     });
     const relay = new OutboxRelay({ databaseUrl: config.db.url, bus, logger, pollIntervalMs: config.outboxPollMs });
     const db = new PrismaGroupsDatabase(prisma, () => relay.kick());
-    const deps: GroupsDeps = { config, logger, db, bus, relay, verifier: new IdentityVerifier(config.internalSecret) };
+    const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 2 });
+    redis.on('error', (err: Error) => log.warn({ err: err.message }, 'redis error'));
+    const causalLog = new CausalLog(redis, config.redis.prefix);
+    const applied = causalGate({
+      bus,
+      processedElsewhere: (ids) => processedEvents(prisma, ids),
+      timeoutMs: config.causalWaitMs,
+    });
+    const deps: GroupsDeps = {
+      config,
+      logger,
+      db,
+      bus,
+      relay,
+      verifier: new IdentityVerifier(config.internalSecret),
+      causal: {
+        record: (userId, events) => causalLog.record(userId, events),
+        caughtUp: async (identity) => (await applied(identity.causal)).caughtUp,
+      },
+    };
     registerConsumers(bus, db);
     await bus.start();
     relay.start();
@@ -49,6 +69,7 @@ async function main(): Promise<void> {
       ['outbox relay', () => relay.stop()],
       ['event bus', () => bus.close()],
       ['database', () => prisma.$disconnect()],
+      ['redis', () => redis.quit()],
     ]);
   } catch (err) {
     exitOnStartupFailure(logger, err);

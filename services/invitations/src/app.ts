@@ -11,6 +11,7 @@ export function buildApp(deps: InvitationsDeps): HttpApp {
     verifier: deps.verifier,
     routes: inviteRoutes(deps),
     internalRoutes: internalRoutes(deps),
+    causal: deps.causal,
     pageRoutes: joinPageRoutes(deps),
     readiness: async () => ({ database: await deps.repo.ping(), broker: deps.bus.isConnected() }),
   });

@@ -1,3 +1,4 @@
+import type { CausalOptions } from '@confab/http';
 import type { EventBus } from '@confab/events';
 import type { IdentityVerifier } from '@confab/identity';
 import type { Logger } from '@confab/logging';
@@ -13,4 +14,6 @@ export interface InvitationsDeps {
   /** Consumes `user.deactivated` (links die with their creator's account). */
   bus: EventBus;
   verifier: IdentityVerifier;
+  /** Read-your-writes: waits for a user's own changes in settings (deactivations) before acting for them. */
+  causal?: CausalOptions;
 }

@@ -1,4 +1,4 @@
-import { EventBus } from '@confab/events';
+import { causalGate, EventBus, processedEvents } from '@confab/events';
 import { closeOnSignals, exitOnStartupFailure, listen } from '@confab/http';
 import { IdentityVerifier } from '@confab/identity';
 import { createLogger, type Logger } from '@confab/logging';
@@ -23,6 +23,11 @@ async function main(): Promise<void> {
       queueExpiresMs: config.queueExpiresMs,
     });
     const repo = new PrismaInviteRepository(prisma);
+    const applied = causalGate({
+      bus,
+      processedElsewhere: (ids) => processedEvents(prisma, ids),
+      timeoutMs: config.causalWaitMs,
+    });
     const deps: InvitationsDeps = {
       config,
       logger,
@@ -30,6 +35,7 @@ async function main(): Promise<void> {
       bus,
       owners: new OwnersClient({ urls: config.urls, secret: config.internalSecret, joinWaitMs: config.joinWaitMs }),
       verifier: new IdentityVerifier(config.internalSecret),
+      causal: { caughtUp: async (identity) => (await applied(identity.causal)).caughtUp },
     };
     registerConsumers(bus, repo);
     await bus.start();

@@ -1,6 +1,6 @@
 import { createHttpApp, type HttpApp } from '@confab/http';
 import type { MessagingDeps } from './deps.js';
-import { attachmentRoutes, mountFileDownloads } from './routes/attachments.routes.js';
+import { attachmentRoutes, mountFileDownloads, mountThumbnails } from './routes/attachments.routes.js';
 import { internalRoutes } from './routes/internal.routes.js';
 import { invitationInternalRoutes } from './routes/invitations.internal.routes.js';
 import { messageRoutes } from './routes/messages.routes.js';
@@ -30,8 +30,12 @@ export function buildApp(deps: MessagingDeps): HttpApp {
       ...scheduledMessageRoutes(deps, deps.deliveries),
       ...savedSnippetRoutes(deps),
     ],
-    before: (app) => mountFileDownloads(app, deps),
+    before: (app) => {
+      mountFileDownloads(app, deps);
+      mountThumbnails(app, deps);
+    },
     internalRoutes: [...internalRoutes(deps), ...invitationInternalRoutes(deps)],
+    causal: deps.causal,
     bodyLimits: { maxFieldBytes: 5 * 1024 * 1024, maxFileBytes: deps.config.uploads.maxFileBytes },
     readiness: async () => ({
       database: await deps.domain.store.ping(),

@@ -1,4 +1,5 @@
 import type { EventBus, OutboxRelay } from '@confab/events';
+import type { CausalOptions } from '@confab/http';
 import type { IdentityVerifier } from '@confab/identity';
 import type { Logger } from '@confab/logging';
 import type { MessagingConfig } from './config.js';
@@ -15,4 +16,6 @@ export interface MessagingDeps {
   verifier: IdentityVerifier;
   /** Delivery jobs of scheduled messages. */
   deliveries: DeliveryQueue;
+  /** Read-your-writes: waits for a user's own changes in settings and groups before acting for them. */
+  causal?: CausalOptions;
 }

@@ -1,4 +1,4 @@
-import { EventBus, OutboxRelay } from '@confab/events';
+import { causalGate, EventBus, OutboxRelay, processedEvents } from '@confab/events';
 import { closeOnSignals, exitOnStartupFailure, listen } from '@confab/http';
 import { IdentityVerifier } from '@confab/identity';
 import { createLogger, type Logger } from '@confab/logging';
@@ -24,6 +24,11 @@ async function main(): Promise<void> {
     const { domain, prisma, sql, backfill } = buildDomain(config, logger, () => relay.kick());
     registerConsumers({ bus, store: domain.store, readModel: domain.readModel, directory: domain.directory });
     const deliveries = BullDeliveryQueue.open(config.redis.url, config.redis.prefix, logger);
+    const applied = causalGate({
+      bus,
+      processedElsewhere: (ids) => processedEvents(prisma, ids),
+      timeoutMs: config.causalWaitMs,
+    });
     const deps: MessagingDeps = {
       config,
       logger,
@@ -32,6 +37,13 @@ async function main(): Promise<void> {
       relay,
       verifier: new IdentityVerifier(config.internalSecret),
       deliveries,
+      causal: {
+        async caughtUp(identity) {
+          const outcome = await applied(identity.causal);
+          if (outcome.appliedElsewhere) domain.directory.forgetPeopleOf(identity.realmId);
+          return outcome.caughtUp;
+        },
+      },
     };
     await backfill
       .fillIfEmpty()

@@ -31,6 +31,7 @@ export function buildApp(deps: SettingsDeps): HttpApp {
     ],
     internalRoutes: [...internalRoutes(deps), ...invitationInternalRoutes(deps)],
     pageRoutes: pageRoutes(deps),
+    causal: deps.causal,
     readiness: async () => ({
       database: await deps.db.ping(),
       redis: await deps.redis.ping().then(

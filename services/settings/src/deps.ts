@@ -1,4 +1,5 @@
 import type { EventBus, OutboxRelay } from '@confab/events';
+import type { CausalOptions } from '@confab/http';
 import type { IdentityVerifier } from '@confab/identity';
 import type { Logger } from '@confab/logging';
 import type { Redis } from 'ioredis';
@@ -28,4 +29,6 @@ export interface SettingsDeps {
   mailer: Mailer;
   groups: GroupDirectory;
   meetings: MeetingProvider;
+  /** Read-your-writes: records the events of users' own changes for the services that copy them. */
+  causal?: CausalOptions;
 }

@@ -1,4 +1,4 @@
-import { EventBus, OutboxRelay } from '@confab/events';
+import { CausalLog, EventBus, OutboxRelay } from '@confab/events';
 import { closeOnSignals, exitOnStartupFailure, listen } from '@confab/http';
 import { IdentityVerifier } from '@confab/identity';
 import { createLogger, type Logger } from '@confab/logging';
@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     });
     const relay = new OutboxRelay({ databaseUrl: config.db.url, bus, logger, pollIntervalMs: config.outboxPollMs });
     const db = new PrismaDatabase(prisma, () => relay.kick());
+    const causalLog = new CausalLog(redis, config.redis.prefix);
     const mailer = await createMailer(config.mail, logger);
     const limiter = (allowed: number, windowSeconds: number, name?: string) =>
       new RedisFailureLimiter(redis, config.redis.prefix, allowed, windowSeconds, name);
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
       mailer,
       groups: new GroupsClient(config.groupsUrl, config.internalSecret),
       meetings: buildMeetingProvider(config, db, logger),
+      causal: { record: (userId, events) => causalLog.record(userId, events) },
     };
     registerConsumers(bus, db);
     await bus.start();

@@ -3,6 +3,7 @@ import cldrNames from 'emojibase-data/en/shortcodes/cldr.json';
 import emojibaseNames from 'emojibase-data/en/shortcodes/emojibase.json';
 import githubNames from 'emojibase-data/en/shortcodes/github.json';
 import joypixelsNames from 'emojibase-data/en/shortcodes/joypixels.json';
+import { NOT_ZULIP_NAMES, ZULIP_CANONICAL_NAMES } from './zulip-names.js';
 
 /** A built-in (Unicode) emoji: canonical name, Zulip-style code and the other names it answers to. */
 export interface EmojiInfo {
@@ -68,7 +69,27 @@ function buildCatalog(): Catalog {
       }
     }
   }
+  applyZulipNames(byName, byCode);
   return { byName, byCode };
+}
+
+/** Gives the emoji Zulip's canonical names where they differ (see zulip-names.ts), keeping old names as aliases. */
+function applyZulipNames(byName: Map<string, EmojiInfo>, byCode: Map<string, EmojiInfo>): void {
+  const forget = (name: string) => {
+    const holder = byName.get(name);
+    if (holder === undefined) return;
+    holder.aliases = holder.aliases.filter((alias) => alias !== name);
+    byName.delete(name);
+  };
+  for (const name of NOT_ZULIP_NAMES) forget(name);
+  for (const [code, name] of ZULIP_CANONICAL_NAMES) {
+    const info = byCode.get(code);
+    if (info === undefined || info.name === name) continue;
+    forget(name);
+    info.aliases = [info.name, ...info.aliases];
+    info.name = name;
+    byName.set(name, info);
+  }
 }
 
 let catalog: Catalog | undefined;

@@ -1,4 +1,4 @@
-import type { OutboxRecord } from '@confab/events';
+import type { Written } from '@confab/events';
 import type { Group, GroupPatch, GroupUser, NewGroup, RealmInfo } from './types.js';
 
 /**
@@ -47,10 +47,7 @@ export interface GroupStore {
   removeSubgroups(groupId: number, subgroupIds: readonly number[]): Promise<void>;
 }
 
-export interface Written<T> {
-  result: T;
-  events: OutboxRecord[];
-}
+export type { Written } from '@confab/events';
 
 /** Transactions over the store. Writes to one organization are serialized, so checks made inside stay true. */
 export interface GroupsDatabase {

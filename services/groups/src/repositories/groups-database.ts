@@ -1,7 +1,7 @@
-import { claimEvent, isEventProcessed, writeOutbox } from '@confab/events';
+import { claimEvent, isEventProcessed, UnitOfWork, writeOutbox } from '@confab/events';
 import type { GroupsDatabase, GroupStore, Written } from '../domain/store.js';
 import { PrismaGroupStore } from './group-store.js';
-import type { Db } from './prisma.js';
+import type { Db, Tx } from './prisma.js';
 
 /** Namespace of this service's advisory locks (two-key form: namespace, realm id). */
 const REALM_LOCK_NAMESPACE = 0x6772_6f75;
@@ -11,11 +11,19 @@ const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 };
 
 /** The groups service's database: reads, and writes serialized per organization with their events in the outbox. */
 export class PrismaGroupsDatabase implements GroupsDatabase {
+  private readonly unit: UnitOfWork<Tx>;
+
   constructor(
     readonly db: Db,
     /** Called after a transaction that wrote outbox rows commits (wakes the outbox relay). */
-    private readonly afterCommit: () => void = () => undefined,
-  ) {}
+    afterCommit: () => void = () => undefined,
+  ) {
+    this.unit = new UnitOfWork<Tx>({
+      transaction: (body) => this.db.$transaction(body, TRANSACTION_OPTIONS),
+      writeOutbox,
+      afterCommit,
+    });
+  }
 
   read<T>(fn: (store: GroupStore) => Promise<T>): Promise<T> {
     return fn(new PrismaGroupStore(this.db));
@@ -35,24 +43,21 @@ export class PrismaGroupsDatabase implements GroupsDatabase {
     return outcome.claimed ? outcome.result : undefined;
   }
 
-  private async transaction<T>(
+  private transaction<T>(
     realmId: number,
     claim: { consumer: string; eventId: string } | null,
     fn: (store: GroupStore) => Promise<Written<T>>,
   ): Promise<{ claimed: boolean; result: T | undefined }> {
-    let wroteEvents = false;
-    const outcome = await this.db.$transaction(async (tx) => {
-      if (claim && !(await claimEvent(tx, claim.consumer, claim.eventId))) return { claimed: false, result: undefined };
+    return this.unit.run<{ claimed: boolean; result: T | undefined }>(async (tx) => {
+      if (claim && !(await claimEvent(tx, claim.consumer, claim.eventId))) {
+        return { result: { claimed: false, result: undefined }, events: [] };
+      }
       // One writer per organization at a time: membership checks (cycles, `old` values, objections) and the
       // flattened membership published with each change then describe one serial history.
       await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock($1::int, $2::int)', REALM_LOCK_NAMESPACE, realmId);
       const { result, events } = await fn(new PrismaGroupStore(tx));
-      await writeOutbox(tx, events);
-      wroteEvents = events.length > 0;
-      return { claimed: true, result };
-    }, TRANSACTION_OPTIONS);
-    if (wroteEvents) this.afterCommit();
-    return outcome;
+      return { result: { claimed: true, result }, events };
+    });
   }
 
   /** True until the first organization is known (then the backfill from the settings service is due). */

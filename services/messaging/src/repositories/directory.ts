@@ -142,6 +142,16 @@ export class Directory {
     this.groups.delete(realmId);
   }
 
+  /**
+   * Forgets what this process knows of an organization's people: another replica applied a change to them (a
+   * user's own recent change, see docs/architecture.md) and this cache did not hear of it.
+   */
+  forgetPeopleOf(realmId: number): void {
+    this.realms.delete(realmId);
+    this.groups.delete(realmId);
+    this.users.clear();
+  }
+
   forgetChannel(id: number): void {
     this.channelsById.delete(id);
     this.channelsByName.deleteWhere((c) => c?.id === id);

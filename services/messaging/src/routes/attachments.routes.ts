@@ -4,6 +4,7 @@ import { route } from '@confab/http';
 import { IDENTITY_HEADER } from '@confab/identity';
 import { actorFor } from '../domain/actor.js';
 import { deleteAttachment, downloadFile, listAttachments, uploadFile } from '../domain/attachments.js';
+import { thumbnailTarget } from '../domain/thumbnails.js';
 import type { MessagingDeps } from '../deps.js';
 
 export function attachmentRoutes(deps: MessagingDeps) {
@@ -62,6 +63,29 @@ export function mountFileDownloads(app: Express, deps: MessagingDeps): void {
       if (isConfabError(err)) return html(err.status, err.message);
       deps.logger.error({ err }, 'serving an upload failed');
       return html(500, 'Internal server error');
+    }
+  });
+}
+
+/**
+ * GET /thumbnail?url=…&size=thumbnail|full: where the inline image previews in rendered messages point. Confab has no
+ * image proxy, so (as Zulip does without one) it redirects to the image itself; uploads stay behind authentication.
+ */
+export function mountThumbnails(app: Express, deps: MessagingDeps): void {
+  app.get('/thumbnail', (req: Request, res: Response) => {
+    const header = req.headers[IDENTITY_HEADER];
+    if (deps.verifier.verify(typeof header === 'string' ? header : undefined)?.kind !== 'user') {
+      return res
+        .status(401)
+        .type('text/html')
+        .send('<p>Not logged in: API authentication or user session required</p>');
+    }
+    const query = new URLSearchParams(req.url.slice(req.url.indexOf('?') + 1));
+    try {
+      res.redirect(302, thumbnailTarget(query.get('url'), query.get('size')));
+    } catch (err) {
+      if (!isConfabError(err)) throw err;
+      res.status(err.status).type('text/html').send(`<p>${err.message}</p>`);
     }
   });
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { writeOutbox, type OutboxRecord } from '@confab/events';
+import { UnitOfWork, writeOutbox, type OutboxRecord } from '@confab/events';
 import type { DeviceStatus, PushDevice, TokenKind } from '../domain/types.js';
 import { isUniqueViolation, type Db, type Prisma, type Tx } from './prisma.js';
 
@@ -42,25 +42,23 @@ export interface DeviceRegistration {
 
 /** The push service's only door to its database. */
 export class PushRepository {
+  private readonly unit: UnitOfWork<Tx>;
+
   constructor(
     readonly db: Db,
     /** Called after a transaction that wrote outbox rows commits (wakes the outbox relay). */
-    private readonly afterCommit: () => void = () => undefined,
-  ) {}
+    afterCommit: () => void = () => undefined,
+  ) {
+    this.unit = new UnitOfWork<Tx>({
+      transaction: (body) => this.db.$transaction(body),
+      writeOutbox,
+      afterCommit,
+    });
+  }
 
   /** Runs `fn` in a transaction; the outbox records it returns are written in the same transaction. */
-  async transaction<T>(fn: (tx: Tx) => Promise<{ result: T; events: OutboxRecord[] }>): Promise<T> {
-    let wroteEvents = false;
-    const result = await this.db.$transaction(async (tx) => {
-      const { result: value, events } = await fn(tx);
-      if (events.length > 0) {
-        await writeOutbox(tx, events);
-        wroteEvents = true;
-      }
-      return value;
-    });
-    if (wroteEvents) this.afterCommit();
-    return result;
+  transaction<T>(fn: (tx: Tx) => Promise<{ result: T; events: OutboxRecord[] }>): Promise<T> {
+    return this.unit.run(fn);
   }
 
   /** Records a legacy token; registering the same token again only refreshes it. */

@@ -85,6 +85,7 @@ export interface NewUser {
 
 export interface UserChanges {
   fullName?: string | undefined;
+  role?: Role | undefined;
   timezone?: string | undefined;
   passwordHash?: string | undefined;
   email?: string | undefined;

@@ -150,6 +150,7 @@ export class PrismaUserStore implements UserStore {
       where: { id: userId },
       data: {
         ...(data.fullName !== undefined ? { fullName: data.fullName } : {}),
+        ...(data.role !== undefined ? { role: data.role } : {}),
         ...(data.timezone !== undefined ? { timezone: data.timezone } : {}),
         ...(data.passwordHash !== undefined ? { passwordHash: data.passwordHash } : {}),
         ...(data.email !== undefined

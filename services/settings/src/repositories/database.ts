@@ -1,4 +1,4 @@
-import { writeOutbox } from '@confab/events';
+import { UnitOfWork, writeOutbox } from '@confab/events';
 import { AlreadyExists, type Database, type Store, type Written } from '../domain/store.js';
 import { PrismaRealmStore, PrismaUserStore } from './accounts.store.js';
 import {
@@ -13,7 +13,7 @@ import {
   PrismaNavigationViewStore,
   PrismaUserSettingsStore,
 } from './personal.store.js';
-import { isUniqueViolation, type Client, type Db } from './prisma.js';
+import { isUniqueViolation, type Client, type Db, type Tx } from './prisma.js';
 import { PrismaRealmEmojiStore, PrismaSystemGroupStore } from './realm-content.store.js';
 
 function storeOn(client: Client): Store {
@@ -33,36 +33,27 @@ function storeOn(client: Client): Store {
   };
 }
 
-/** The settings database: reads on the pool, writes as one transaction with their outbox rows. */
+/** The settings database: reads on the pool, writes through @confab/events' unit of work. */
 export class PrismaDatabase implements Database {
   readonly store: Store;
+  private readonly unit: UnitOfWork<Tx>;
 
   constructor(
     readonly db: Db,
     /** Called after a transaction that wrote outbox rows commits (wakes the outbox relay). */
-    private readonly afterCommit: () => void = () => undefined,
+    afterCommit: () => void = () => undefined,
   ) {
     this.store = storeOn(db);
+    this.unit = new UnitOfWork<Tx>({ transaction: (body) => db.$transaction(body), writeOutbox, afterCommit });
   }
 
   async write<T>(fn: (store: Store) => Promise<Written<T>>): Promise<T> {
-    let wroteEvents = false;
-    let result: T;
     try {
-      result = await this.db.$transaction(async (tx) => {
-        const { result: value, events } = await fn(storeOn(tx));
-        if (events.length > 0) {
-          await writeOutbox(tx, events);
-          wroteEvents = true;
-        }
-        return value;
-      });
+      return await this.unit.run((tx) => fn(storeOn(tx)));
     } catch (err) {
       if (isUniqueViolation(err)) throw new AlreadyExists();
       throw err;
     }
-    if (wroteEvents) this.afterCommit();
-    return result;
   }
 
   async ping(): Promise<boolean> {

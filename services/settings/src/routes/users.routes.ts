@@ -1,6 +1,6 @@
-import { p, route } from '@confab/http';
+import { p, route, t } from '@confab/http';
 import type { SettingsDeps } from '../deps.js';
-import { deactivateUser, reactivateUser } from '../domain/accounts.js';
+import { deactivateUser, reactivateUser, updateUser } from '../domain/accounts.js';
 import { getUser, listUsers, ownUser } from '../domain/directory.js';
 
 export function userRoutes(deps: SettingsDeps) {
@@ -51,6 +51,19 @@ export function userRoutes(deps: SettingsDeps) {
       auth: 'user',
       async handler({ identity, path, requestId }) {
         await deactivateUser(deps, identity, path.user_id, requestId);
+        return {};
+      },
+    }),
+    route({
+      method: 'PATCH',
+      path: '/users/{user_id:int}',
+      auth: 'user',
+      params: {
+        role: p.json(t.literal(100, 200, 300, 400, 600)).optional(),
+        full_name: p.string().optional(),
+      },
+      async handler({ identity, path, params, requestId }) {
+        await updateUser(db, identity, path.user_id, { role: params.role, fullName: params.full_name }, requestId);
         return {};
       },
     }),

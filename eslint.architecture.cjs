@@ -1,0 +1,98 @@
+// The layering rules of docs/architecture.md, as ESLint configuration (spread into eslint.config.mjs, and loaded by
+// its own test, infra/test/architecture.spec.ts, which lints planted violations).
+const SERVICES = ['settings', 'messaging', 'groups', 'invitations', 'push', 'events'];
+const PACKAGE = { events: '@confab/events-service' };
+const packageOf = (service) => PACKAGE[service] ?? `@confab/${service}`;
+
+/**
+ * Services whose domain still imports storage or HTTP code while it is being moved behind ports. Each entry goes
+ * when its service is done; new entries are not allowed.
+ */
+const DOMAIN_RULE_EXCEPTIONS = ['messaging', 'push'];
+
+const DOMAIN_MESSAGE =
+  'The domain declares the storage interfaces it needs and knows no HTTP; repositories implement them (docs/architecture.md).';
+
+const domainRule = {
+  files: SERVICES.filter((s) => !DOMAIN_RULE_EXCEPTIONS.includes(s)).map((s) => `services/${s}/src/domain/**/*.ts`),
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          { group: ['**/repositories', '**/repositories/**'], message: DOMAIN_MESSAGE },
+          { group: ['**/generated/**', '@prisma/*', 'pg', 'ioredis', 'amqplib', 'bullmq'], message: DOMAIN_MESSAGE },
+          { group: ['@confab/http', 'express'], message: DOMAIN_MESSAGE },
+        ],
+      },
+    ],
+  },
+};
+
+const LIB_MESSAGE = 'Libraries know no service: what a service needs from a library goes in by parameters.';
+const libRule = {
+  files: ['libs/*/src/**/*.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: ['**/services/**', '**/gateway/**', ...SERVICES.map(packageOf), '@confab/gateway'],
+            message: LIB_MESSAGE,
+          },
+        ],
+      },
+    ],
+  },
+};
+
+const SERVICE_MESSAGE =
+  'A service never imports another: facts cross by events, questions by the internal contracts (docs/architecture.md).';
+const serviceRules = [...SERVICES, 'gateway'].map((self) => {
+  const others = SERVICES.filter((s) => s !== self);
+  return {
+    files: [self === 'gateway' ? 'gateway/src/**/*.ts' : `services/${self}/src/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                ...others.flatMap((s) => [`**/services/${s}/**`, `**/${s}/src/**`, packageOf(s)]),
+                ...(self === 'gateway' ? [] : ['**/gateway/src/**', '@confab/gateway']),
+              ],
+              message: SERVICE_MESSAGE,
+            },
+          ],
+        },
+      ],
+    },
+  };
+});
+
+// A domain file matches both its service's rule and the domain rule: ESLint keeps the last one for the same rule
+// name, so the domain rule carries the service patterns too.
+const domainWithServiceRules = SERVICES.filter((s) => !DOMAIN_RULE_EXCEPTIONS.includes(s)).map((self) => {
+  const service = serviceRules.find((r) => r.files[0] === `services/${self}/src/**/*.ts`);
+  return {
+    files: [`services/${self}/src/domain/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...domainRule.rules['no-restricted-imports'][1].patterns,
+            ...service.rules['no-restricted-imports'][1].patterns,
+          ],
+        },
+      ],
+    },
+  };
+});
+
+module.exports = {
+  DOMAIN_RULE_EXCEPTIONS,
+  architectureRules: [libRule, ...serviceRules, ...domainWithServiceRules],
+};
