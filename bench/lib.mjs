@@ -13,8 +13,8 @@ export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
  * A whole Confab deployment of its own (fresh databases, random ports), with rate limits out of the way and quiet
  * logs, so a benchmark measures the code and not the limiter or the terminal.
  */
-export async function startBenchStack(extraEnv = {}) {
-  const infra = await devkit.resolveInfrastructure((l) => console.log(`[bench] ${l}`));
+export async function startBenchStack(extraEnv = {}, givenInfra = undefined) {
+  const infra = givenInfra ?? (await devkit.resolveInfrastructure((l) => console.log(`[bench] ${l}`)));
   const runId = `bench${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
   const stack = new devkit.Stack({
     infra,
@@ -36,9 +36,10 @@ export async function startBenchStack(extraEnv = {}) {
 }
 
 /** Runs autocannon and returns requests/s and latency percentiles (ms). */
-export function load({ url, headers = {}, method = 'GET', body, requests, connections, duration, title }) {
+export function load({ url, headers = {}, method = 'GET', body, requests, connections, duration, amount, title }) {
   return new Promise((resolve, reject) => {
-    const options = { url, headers, method, body, requests, connections, duration, title };
+    const given = { url, headers, method, body, requests, connections, duration, amount, title };
+    const options = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
     const instance = autocannon(options, (err, result) => {
       if (err) return reject(err);
       resolve({

@@ -2,7 +2,7 @@ import { connect, type Channel, type ConfirmChannel, type ConsumeMessage, type R
 import { runWithLogContext, type Logger } from '@confab/logging';
 import type { CausalEvent } from '@confab/identity';
 import { parseEnvelope, type EventContract, type EventEnvelope, type OutboxRecord } from './envelope.js';
-import { eventsHandled, registerDepthSource } from './metrics.js';
+import { eventsHandled, eventsReceived, registerDepthSource } from './metrics.js';
 
 export interface BusOptions {
   url: string;
@@ -17,11 +17,11 @@ export interface BusOptions {
 }
 
 type Handler<T> = (event: EventEnvelope<T>) => Promise<void>;
+type BatchHandler<T> = (events: EventEnvelope<T>[]) => Promise<void>;
 
-interface Binding {
-  contract: EventContract<unknown>;
-  handler: Handler<unknown>;
-}
+type Binding =
+  | { contract: EventContract<unknown>; batch: false; handler: Handler<unknown> }
+  | { contract: EventContract<unknown>; batch: true; handler: BatchHandler<unknown> };
 
 export interface ConsumerOptions {
   /** Messages the broker may hand over before acknowledgement; handling stays sequential. Default 50. */
@@ -30,6 +30,8 @@ export interface ConsumerOptions {
   perProcess?: boolean;
   /** Attempts before a failing event goes to the dead-letter queue. Default 10 (about 30 s of backoff). */
   maxAttempts?: number;
+  /** Most events of one type handed to a batch handler at once. Default: the prefetch. */
+  maxBatch?: number;
 }
 
 /** A named consumer: one durable queue bound to the routing keys of its contracts, handled in order. */
@@ -42,10 +44,17 @@ export class Consumer {
   ) {}
 
   on<T>(contract: EventContract<T>, handler: Handler<T>): this {
-    this.bindings.set(contract.type, {
-      contract: contract,
-      handler: handler as Handler<unknown>,
-    });
+    this.bindings.set(contract.type, { contract, batch: false, handler: handler as Handler<unknown> });
+    return this;
+  }
+
+  /**
+   * Handles events of this type in batches: consecutive deliveries that were waiting while the previous ones were
+   * handled go to one call (a lone event goes at once, alone), in delivery order. The handler must be idempotent
+   * for the whole batch: on failure the batch is retried, then its events one by one, so a bad one fails alone.
+   */
+  onBatch<T>(contract: EventContract<T>, handler: BatchHandler<T>): this {
+    this.bindings.set(contract.type, { contract, batch: true, handler: handler as BatchHandler<unknown> });
     return this;
   }
 }
@@ -215,20 +224,41 @@ export class EventBus {
     if (!perProcess) registerDepthSource(consumer.name, async () => (await channel.checkQueue(q.queue)).messageCount);
     await channel.prefetch(consumer.options.prefetch ?? 50);
 
-    // Handle deliveries one after another, in the order the broker delivered them.
-    let chain = Promise.resolve();
+    // Handle deliveries one after another, in the order the broker delivered them; what arrives meanwhile waits in
+    // `pending`, where consecutive events of a batch-handled type are taken together.
+    const pending: ConsumeMessage[] = [];
+    let draining = false;
+    const drain = async () => {
+      while (pending.length > 0) {
+        const first = pending[0]!;
+        const binding = consumer.bindings.get(first.fields.routingKey);
+        if (binding?.batch) {
+          const limit = consumer.options.maxBatch ?? consumer.options.prefetch ?? 50;
+          let n = 1;
+          while (n < pending.length && n < limit && pending[n]!.fields.routingKey === first.fields.routingKey) n++;
+          await this.handleBatch(channel, consumer, binding, pending.splice(0, n));
+        } else {
+          await this.handle(channel, consumer, pending.shift()!);
+        }
+      }
+      draining = false;
+    };
     await channel.consume(q.queue, (msg) => {
       if (!msg) return;
-      chain = chain.then(() => this.handle(channel, consumer, msg));
+      eventsReceived.inc({ consumer: consumer.name });
+      pending.push(msg);
+      if (draining) return;
+      draining = true;
+      drain().catch((err: unknown) => this.log.error({ err, consumer: consumer.name }, 'consumer loop failed'));
     });
   }
 
-  private async handle(channel: Channel, consumer: Consumer, msg: ConsumeMessage): Promise<void> {
+  /** The envelope of a delivery, or null after dead-lettering one that is not valid for its contract. */
+  private parse(channel: Channel, consumer: Consumer, msg: ConsumeMessage): EventEnvelope<unknown> | null {
     const binding = consumer.bindings.get(msg.fields.routingKey);
-    let envelope: EventEnvelope<unknown>;
     try {
       if (!binding) throw new Error(`no handler for ${msg.fields.routingKey}`);
-      envelope = parseEnvelope(binding.contract, JSON.parse(msg.content.toString('utf8')));
+      return parseEnvelope(binding.contract, JSON.parse(msg.content.toString('utf8')));
     } catch (err) {
       this.log.error(
         { err, consumer: consumer.name, routing_key: msg.fields.routingKey },
@@ -236,33 +266,87 @@ export class EventBus {
       );
       eventsHandled.inc({ consumer: consumer.name, outcome: 'dead_lettered' });
       safely(() => channel.nack(msg, false, false));
-      return;
+      return null;
     }
-    const maxAttempts = consumer.options.maxAttempts ?? 10;
+  }
+
+  private async handle(channel: Channel, consumer: Consumer, msg: ConsumeMessage): Promise<void> {
+    const envelope = this.parse(channel, consumer, msg);
+    if (!envelope) return;
+    const binding = consumer.bindings.get(msg.fields.routingKey)!;
+    const run = binding.batch
+      ? () => binding.handler([envelope])
+      : () => runWithLogContext({ requestId: envelope.request_id ?? undefined }, () => binding.handler(envelope));
+    await this.attempt(consumer, [envelope], run, (ok) => {
+      safely(() => (ok ? channel.ack(msg) : channel.nack(msg, false, false)));
+      this.finished(consumer.name, envelope.event_id);
+    });
+  }
+
+  private async handleBatch(
+    channel: Channel,
+    consumer: Consumer,
+    binding: Extract<Binding, { batch: true }>,
+    messages: ConsumeMessage[],
+  ): Promise<void> {
+    if (messages.length === 1) return this.handle(channel, consumer, messages[0]!);
+    const valid: { msg: ConsumeMessage; envelope: EventEnvelope<unknown> }[] = [];
+    for (const msg of messages) {
+      const envelope = this.parse(channel, consumer, msg);
+      if (envelope) valid.push({ msg, envelope });
+    }
+    const envelopes = valid.map((v) => v.envelope);
+    // A few quick attempts for the batch together; a batch that keeps failing is split so that a bad event fails
+    // alone and the good ones go through.
+    const together = await this.attempt(
+      consumer,
+      envelopes,
+      () => binding.handler(envelopes),
+      (ok) => {
+        if (!ok) return;
+        for (const { msg, envelope } of valid) {
+          safely(() => channel.ack(msg));
+          this.finished(consumer.name, envelope.event_id);
+        }
+      },
+      3,
+    );
+    if (!together) for (const { msg } of valid) await this.handle(channel, consumer, msg);
+  }
+
+  /**
+   * Runs `run` until it succeeds or the attempts are used up (backoff between them), then calls `settle` with the
+   * outcome; true when it succeeded. With `attempts` given, a final failure is left to the caller (not settled).
+   */
+  private async attempt(
+    consumer: Consumer,
+    envelopes: EventEnvelope<unknown>[],
+    run: () => Promise<void>,
+    settle: (ok: boolean) => void,
+    attempts?: number,
+  ): Promise<boolean> {
+    const maxAttempts = attempts ?? consumer.options.maxAttempts ?? 10;
+    const ids = envelopes.map((e) => e.event_id);
     for (let attempt = 1; ; attempt++) {
       try {
-        await runWithLogContext({ requestId: envelope.request_id ?? undefined }, () => binding.handler(envelope));
-        safely(() => channel.ack(msg));
-        this.finished(consumer.name, envelope.event_id);
-        eventsHandled.inc({ consumer: consumer.name, outcome: 'ok' });
-        return;
+        await run();
+        settle(true);
+        eventsHandled.inc({ consumer: consumer.name, outcome: 'ok' }, envelopes.length);
+        return true;
       } catch (err) {
         if (attempt >= maxAttempts || this.stopped) {
+          if (attempts !== undefined && !this.stopped) return false;
           this.log.error(
-            { err, consumer: consumer.name, event_id: envelope.event_id, type: envelope.type },
+            { err, consumer: consumer.name, event_ids: ids, type: envelopes[0]?.type },
             'event handling failed; dead-lettered',
           );
-          safely(() => channel.nack(msg, false, false));
-          eventsHandled.inc({ consumer: consumer.name, outcome: 'dead_lettered' });
-          // Never going to be applied: nobody should wait for it.
-          this.finished(consumer.name, envelope.event_id);
-          return;
+          // Never going to be applied: nobody should wait for it (settle marks it finished).
+          settle(false);
+          eventsHandled.inc({ consumer: consumer.name, outcome: 'dead_lettered' }, envelopes.length);
+          return false;
         }
-        eventsHandled.inc({ consumer: consumer.name, outcome: 'retried' });
-        this.log.warn(
-          { err, consumer: consumer.name, event_id: envelope.event_id, attempt },
-          'event handling failed; retrying',
-        );
+        eventsHandled.inc({ consumer: consumer.name, outcome: 'retried' }, envelopes.length);
+        this.log.warn({ err, consumer: consumer.name, event_ids: ids, attempt }, 'event handling failed; retrying');
         await sleep(Math.min(5000, 100 * 2 ** (attempt - 1)));
       }
     }

@@ -12,6 +12,12 @@ export const eventsHandled = new Counter({
   labelNames: ['consumer', 'outcome'] as const,
 });
 
+export const eventsReceived = new Counter({
+  name: 'events_received_total',
+  help: 'Deliveries a consumer received from the broker (handled or still waiting in its process)',
+  labelNames: ['consumer'] as const,
+});
+
 /** Outbox lag and consumer queue depths are read when Prometheus scrapes, from these registered sources. */
 const lagSources = new Set<() => Promise<number>>();
 const depthSources = new Map<string, () => Promise<number>>();

@@ -3,7 +3,15 @@ import pg from 'pg';
 import { connect } from 'amqplib';
 import { createDatabase, dropDatabase, LOCAL_DEFAULTS } from '@confab/devkit';
 import { createLogger } from '@confab/logging';
-import { claimEvent, contracts, EventBus, OutboxRelay, outboxRecord, type EventEnvelope } from '@confab/events';
+import {
+  claimEvent,
+  contracts,
+  EventBus,
+  eventsReceived,
+  OutboxRelay,
+  outboxRecord,
+  type EventEnvelope,
+} from '@confab/events';
 
 const postgresUrl = process.env.DATABASE_URL ?? LOCAL_DEFAULTS.postgresUrl;
 const amqpUrl = process.env.AMQP_URL ?? LOCAL_DEFAULTS.amqpUrl;
@@ -176,5 +184,91 @@ describe('outbox relay and consumers (RabbitMQ, PostgreSQL)', () => {
     expect(() =>
       outboxRecord(contracts.userCreated, { user: { ...user(1, 'x'), role: 500 as 400 } }, { realmId: 1 }),
     ).toThrow();
+  });
+});
+
+describe('batch consumers (RabbitMQ)', () => {
+  const suffix = randomBytes(4).toString('hex');
+  const exchange = `confab.test.batch.${suffix}`;
+  const queue = `${exchange}.test.batch`;
+  let bus: EventBus;
+  let publisher: Awaited<ReturnType<typeof connect>>;
+  let channel: Awaited<ReturnType<Awaited<ReturnType<typeof connect>>['createChannel']>>;
+  const calls: string[][] = [];
+  let hold: Promise<void> | undefined;
+  let release: () => void = () => undefined;
+
+  beforeAll(async () => {
+    bus = new EventBus({ url: amqpUrl, exchange, logger, queueExpiresMs: 60_000 });
+    bus
+      .consumer('test.batch', { maxAttempts: 2 })
+      .onBatch(contracts.userDeactivated, async (events) => {
+        const names = events.map((e) => e.payload.user.full_name);
+        if (hold) await hold;
+        if (names.includes('poison')) throw new Error('a bad event in the batch');
+        calls.push(names);
+      })
+      .on(contracts.userReactivated, async (event) => {
+        calls.push([`single:${event.payload.user.full_name}`]);
+      });
+    await bus.start();
+    publisher = await connect(amqpUrl);
+    channel = await publisher.createChannel();
+  });
+
+  afterAll(async () => {
+    await channel.deleteQueue(queue);
+    await channel.deleteQueue(`${queue}.dlq`);
+    await channel.deleteExchange(exchange);
+    await channel.deleteExchange(`${exchange}.dlx`);
+    await publisher.close();
+    await bus.close();
+  });
+
+  const publish = (contract: typeof contracts.userDeactivated, name: string, id = 100) => {
+    expected++;
+    const record = outboxRecord(contract, { user: user(id, name) }, { realmId: 1 });
+    channel.publish(exchange, record.routingKey, Buffer.from(JSON.stringify(record.envelope)));
+    return record.eventId;
+  };
+  let expected = 0;
+  /** Every message published so far has reached the consumer's process. */
+  const allDelivered = async () => {
+    const metric = await eventsReceived.get();
+    return metric.values.find((v) => v.labels.consumer === 'test.batch')?.value === expected;
+  };
+
+  it('hands a lone event over at once, and events that waited meanwhile as one batch, in order', async () => {
+    calls.length = 0;
+    hold = new Promise((resolve) => (release = resolve));
+    publish(contracts.userDeactivated, 'first');
+    await eventually(allDelivered);
+    for (const name of ['a', 'b', 'c']) publish(contracts.userDeactivated, name);
+    publish(contracts.userReactivated, 'between');
+    publish(contracts.userDeactivated, 'd');
+    await eventually(allDelivered);
+    hold = undefined;
+    release();
+    await eventually(async () => calls.flat().includes('d'));
+    expect(calls).toEqual([['first'], ['a', 'b', 'c'], ['single:between'], ['d']]);
+  });
+
+  it('splits a failing batch so that only the bad event is dead-lettered', async () => {
+    calls.length = 0;
+    hold = new Promise((resolve) => (release = resolve));
+    publish(contracts.userDeactivated, 'start');
+    await eventually(allDelivered);
+    publish(contracts.userDeactivated, 'good1');
+    const poison = publish(contracts.userDeactivated, 'poison');
+    publish(contracts.userDeactivated, 'good2');
+    await eventually(allDelivered);
+    hold = undefined;
+    release();
+    await eventually(async () => calls.flat().includes('good2'));
+    expect(calls).toEqual([['start'], ['good1'], ['good2']]);
+    expect(bus.handled('test.batch', poison)).toBe(true);
+    let dead: false | { content: Buffer } = false;
+    await eventually(async () => Boolean((dead = await channel.get(`${queue}.dlq`, { noAck: true }))));
+    expect(JSON.parse((dead as unknown as { content: Buffer }).content.toString()).event_id).toBe(poison);
   });
 });

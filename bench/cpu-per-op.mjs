@@ -1,0 +1,231 @@
+// CPU per operation, per process: the figure to improve (throughput on a shared machine is too noisy). A stack of its
+// own on private PostgreSQL, Redis and RabbitMQ servers (so their CPU is this run's alone), then for each operation a
+// warm-up and a measured run through the gateway; the CPU every process spent (utime + stime from /proc/<pid>/stat,
+// children included for PostgreSQL and RabbitMQ) is divided by the operations. Only the public API is used, so the
+// same script measures any checkout. Usage:
+//   pnpm --filter @confab/bench cpu [operations] [connections] [label]      (defaults 3000, 16, "")
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import process from 'node:process';
+import devkit from '@confab/devkit';
+import { load, machine, record, startBenchStack } from './lib.mjs';
+
+const OPERATIONS = Number(process.argv[2] ?? 3000);
+const CONNECTIONS = Number(process.argv[3] ?? 16);
+const LABEL = process.argv[4] ?? '';
+const WARM_UP = Math.min(500, Math.ceil(OPERATIONS / 5));
+const TICKS_PER_SECOND = 100; // Linux USER_HZ
+
+/**
+ * CPU seconds (user + system) a process has used so far, with `children` also what its exited children used
+ * (PostgreSQL's backends come and go; the postmaster reaps them).
+ */
+function cpuSeconds(pid, children = false) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const own = Number(fields[11]) + Number(fields[12]);
+    const reaped = children ? Number(fields[13]) + Number(fields[14]) : 0;
+    return (own + reaped) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+function processTable() {
+  const table = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      table.push({ pid: Number(entry), ppid, cmdline });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return table;
+}
+
+/** A process and all its descendants. */
+function tree(table, root) {
+  const pids = [root];
+  for (let i = 0; i < pids.length; i++) for (const p of table) if (p.ppid === pids[i]) pids.push(p.pid);
+  return pids;
+}
+
+/** The process listening on a TCP port (from /proc/net/tcp and the processes' socket descriptors). */
+function listener(port) {
+  const inodes = new Set();
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(file, 'utf8').split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      if (cols.length < 10 || cols[3] !== '0A') continue; // 0A: LISTEN
+      if (parseInt(cols[1].split(':')[1], 16) === port) inodes.add(cols[9]);
+    }
+  }
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      for (const fd of readdirSync(`/proc/${entry}/fd`)) {
+        const target = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${entry}/fd/${fd}`))?.[1];
+        if (target && inodes.has(target)) return Number(entry);
+      }
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  throw new Error(`nothing listens on port ${port}`);
+}
+
+/** The root process of every part of the system: Confab's own, and the private servers (found by their ports). */
+function processRoots(stack, servers) {
+  const roots = {};
+  for (const [name, proc] of stack.processes) roots[name] = proc.pid;
+  roots.postgresql = listener(servers.postgres.port);
+  roots.redis = listener(servers.redis.port);
+  roots.rabbitmq = listener(servers.rabbitmq.port);
+  return roots;
+}
+
+/** CPU seconds so far of each part: its root with everything it reaped, plus its live descendants. */
+function snapshot(roots) {
+  const table = processTable();
+  return Object.fromEntries(
+    Object.entries(roots).map(([name, root]) => {
+      const live = tree(table, root).slice(1);
+      return [name, cpuSeconds(root, true) + live.reduce((sum, pid) => sum + cpuSeconds(pid), 0)];
+    }),
+  );
+}
+
+const portOf = (url) => Number(new URL(url).port);
+const form = (params) =>
+  Object.entries(params)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`)
+    .join('&');
+
+process.env.CONFAB_TEST_INFRA = 'local';
+const [postgres, redis, rabbitmq] = await Promise.all([
+  devkit.privatePostgres(),
+  devkit.privateRedis(),
+  devkit.privateRabbitMQ(),
+]);
+const servers = {
+  postgres: { port: portOf(postgres.url) },
+  redis: { port: portOf(redis.url) },
+  rabbitmq: { port: portOf(rabbitmq.url) },
+};
+const infra = {
+  kind: 'local',
+  postgresUrl: postgres.url,
+  redisUrl: redis.url,
+  amqpUrl: rabbitmq.url,
+  stop: async () => undefined,
+};
+const { stack, info } = await startBenchStack({}, infra);
+const rows = [];
+try {
+  const world = await devkit.createWorld(info);
+  const hamlet = world.user('hamlet');
+  const headers = {
+    authorization: `Basic ${Buffer.from(`${hamlet.email}:${hamlet.apiKey}`).toString('base64')}`,
+    host: world.host,
+    'content-type': 'application/x-www-form-urlencoded',
+  };
+  const api = `${info.gatewayUrl}/api/v1`;
+  const client = world.as('hamlet');
+  const verona = (await client.get('/get_stream_id', { stream: 'Verona' })).body.stream_id;
+  const subscribers = (await client.get(`/streams/${verona}/members`)).body.subscribers?.length ?? 'all';
+  for (let i = 0; i < 60; i++) {
+    await client.post('/messages', { type: 'stream', to: verona, topic: 'history', content: `message ${i}` });
+  }
+  const targets = [];
+  for (let i = 0; i < OPERATIONS + WARM_UP; i++) {
+    const sent = await world
+      .as('othello')
+      .post('/messages', { type: 'stream', to: verona, topic: 'react', content: `r${i}` });
+    targets.push(sent.body.id);
+  }
+  const groups = processRoots(stack, servers);
+  let next = 0;
+
+  const operations = [
+    {
+      name: 'channel send',
+      request: () => ({
+        method: 'POST',
+        path: '/api/v1/messages',
+        body: form({ type: 'stream', to: verona, topic: 'bench', content: 'hello from the bench' }),
+      }),
+    },
+    {
+      name: 'history read (50)',
+      request: () => ({
+        method: 'GET',
+        path: `/api/v1/messages?${form({ anchor: 'newest', num_before: 50, num_after: 0, narrow: [{ operator: 'channel', operand: verona }] })}`,
+      }),
+    },
+    {
+      name: 'reaction add',
+      request: () => ({
+        method: 'POST',
+        path: `/api/v1/messages/${targets[next++ % targets.length]}/reactions`,
+        body: form({ emoji_name: 'octopus' }),
+      }),
+    },
+    {
+      name: 'typing start',
+      request: () => ({
+        method: 'POST',
+        path: '/api/v1/typing',
+        body: form({ type: 'stream', stream_id: verona, topic: 'bench', op: 'start' }),
+      }),
+    },
+    { name: 'GET /users/me', request: () => ({ method: 'GET', path: '/api/v1/users/me' }) },
+  ];
+
+  for (const op of operations) {
+    const run = (amount) =>
+      load({
+        url: api,
+        headers,
+        connections: CONNECTIONS,
+        amount,
+        requests: [{ setupRequest: (req) => ({ ...req, ...op.request() }) }],
+        title: op.name,
+      });
+    await run(WARM_UP);
+    const before = snapshot(groups);
+    const result = await run(OPERATIONS);
+    const after = snapshot(groups);
+    const perOp = Object.fromEntries(
+      Object.keys(groups).map((name) => [name, ((after[name] - before[name]) * 1000) / result.total]),
+    );
+    const total = Object.values(perOp).reduce((a, b) => a + b, 0);
+    rows.push({ op: op.name, perOp, total, result });
+    console.log(
+      `[bench] ${op.name}: ${total.toFixed(2)} ms CPU/op, ${result.requestsPerSecond.toFixed(0)}/s, p50 ${result.p50} ms, p99 ${result.p99} ms, errors ${result.errors + result.non2xx}`,
+    );
+  }
+
+  const names = Object.keys(rows[0].perOp).filter((n) => rows.some((r) => r.perOp[n] >= 0.005));
+  const table = [
+    `| operation | ${names.join(' | ')} | **total** | ops/s | p50 ms | p99 ms | errors |`,
+    `|---|${names.map(() => '---:').join('|')}|---:|---:|---:|---:|---:|`,
+    ...rows.map(
+      (r) =>
+        `| ${r.op} | ${names.map((n) => r.perOp[n].toFixed(2)).join(' | ')} | **${r.total.toFixed(2)}** | ${r.result.requestsPerSecond.toFixed(0)} | ${r.result.p50} | ${r.result.p99} | ${r.result.errors + r.result.non2xx} |`,
+    ),
+  ];
+  record(`## CPU per operation${LABEL ? ` — ${LABEL}` : ''} (bench/cpu-per-op.mjs, ${new Date().toISOString().slice(0, 10)})
+
+${machine()}. A stack of its own on private PostgreSQL, Redis and RabbitMQ; ${OPERATIONS} operations per row after ${WARM_UP}
+of warm-up, ${CONNECTIONS} connections, through the gateway as hamlet; channel sends to Verona (${subscribers} subscribers).
+CPU ms per operation, per process (user + system time from /proc):
+
+${table.join('\n')}`);
+} finally {
+  await stack.stop({ cleanUp: true });
+  await Promise.all([postgres.destroy(), redis.destroy(), rabbitmq.destroy()]);
+}
