@@ -175,12 +175,15 @@ export class PrismaUserStore implements UserStore {
     return this.db.user.count({ where: { realmId, role: 100, isActive: true, isBot: false } });
   }
 
-  async raiseMaxMessageId(userIds: readonly number[], messageId: number): Promise<void> {
-    if (userIds.length === 0) return;
+  async raiseMaxMessageIds(maxima: ReadonlyMap<number, number>): Promise<void> {
+    if (maxima.size === 0) return;
+    const ids = [...maxima.keys()];
     await this.db.$executeRawUnsafe(
-      'UPDATE users SET max_message_id = $2 WHERE id = ANY($1::int[]) AND max_message_id < $2',
-      userIds,
-      messageId,
+      `UPDATE users AS u SET max_message_id = v.max_id
+         FROM unnest($1::int[], $2::int[]) AS v(id, max_id)
+        WHERE u.id = v.id AND u.max_message_id < v.max_id`,
+      ids,
+      ids.map((id) => maxima.get(id)!),
     );
   }
 
