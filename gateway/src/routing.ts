@@ -31,7 +31,20 @@ const API_RULES: Rule[] = [
     target: to('push'),
   },
   { match: (p) => /^\/users\/me\/[0-9]+\/topics\/?$/.test(p), target: to('messaging') },
-  { match: prefix('/users', '/settings', '/navigation_views', '/calls'), target: to('settings') },
+  {
+    match: prefix(
+      '/users',
+      '/settings',
+      '/navigation_views',
+      '/calls',
+      '/realm/presence',
+      '/realm/emoji',
+      '/realm/profile_fields',
+      '/realm/linkifiers',
+      '/bot_storage',
+    ),
+    target: to('settings'),
+  },
   {
     match: prefix(
       '/messages',
@@ -69,6 +82,8 @@ export function resolveRoute(pathname: string): RouteTarget | null {
   if (prefix('/join')(pathname)) return to('invitations', true);
   // Pages a browser opens from a mailed email-change link or a meeting provider's OAuth redirect.
   if (prefix('/accounts/confirm_new_email', '/calls/meetingprovider/complete')(pathname)) return to('settings', true);
+  // Custom emoji images and the emoji data are static files in Zulip, fetched without credentials.
+  if (prefix('/user_avatars', '/static/generated/emoji')(pathname)) return to('settings', true);
   // Inline image previews in rendered messages point at /thumbnail (a redirect to the image).
   if (prefix('/user_uploads')(pathname) || pathname === '/thumbnail') return to('messaging');
   return null;

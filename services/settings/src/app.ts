@@ -6,6 +6,9 @@ import { internalRoutes } from './routes/internal.routes.js';
 import { invitationInternalRoutes } from './routes/invitations.internal.routes.js';
 import { navigationViewRoutes } from './routes/navigation_views.routes.js';
 import { pageRoutes } from './routes/pages.routes.js';
+import { personalRoutes } from './routes/personal.routes.js';
+import { presenceRoutes } from './routes/presence.routes.js';
+import { realmRoutes } from './routes/realm.routes.js';
 import { serverSettingsRoutes } from './routes/server_settings.routes.js';
 import { settingsRoutes } from './routes/settings.routes.js';
 import { userRoutes } from './routes/users.routes.js';
@@ -22,12 +25,15 @@ export function buildApp(deps: SettingsDeps): HttpApp {
       ...settingsRoutes(deps),
       ...navigationViewRoutes(deps),
       ...callRoutes(deps),
+      ...presenceRoutes(deps),
+      ...personalRoutes(deps),
+      ...realmRoutes(deps),
     ],
     internalRoutes: [...internalRoutes(deps), ...invitationInternalRoutes(deps)],
     pageRoutes: pageRoutes(deps),
     causal: deps.causal,
     readiness: async () => ({
-      database: await deps.repo.ping(),
+      database: await deps.db.ping(),
       redis: await deps.redis.ping().then(
         () => true,
         () => false,

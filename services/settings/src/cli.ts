@@ -10,8 +10,8 @@ import {
   type ProvisioningContext,
 } from './domain/provisioning.js';
 import type { Role } from './domain/types.js';
+import { PrismaDatabase } from './repositories/database.js';
 import { createPrisma } from './repositories/prisma.js';
-import { SettingsRepository } from './repositories/settings.repository.js';
 
 const HELP = `Confab admin CLI (settings service). Uses SETTINGS_DATABASE_URL; the running service publishes the events.
 
@@ -58,14 +58,14 @@ async function main(): Promise<void> {
   });
   const url = process.env.SETTINGS_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/confab_settings';
   const prisma = createPrisma(url, 2);
-  const repo = new SettingsRepository(prisma);
+  const db = new PrismaDatabase(prisma);
   const ctx: ProvisioningContext = {
-    repo,
+    db,
     externalUrl: process.env.CONFAB_EXTERNAL_URL ?? 'http://127.0.0.1:9991',
     passwordHashCost: 15,
   };
   const realmOf = async (subdomain: string) => {
-    const realm = await repo.realmByStringId(subdomain);
+    const realm = await db.store.realms.byStringId(subdomain);
     if (!realm) throw new Error(`no organization with subdomain '${subdomain}'`);
     return realm;
   };
@@ -101,10 +101,10 @@ async function main(): Promise<void> {
       }
       case 'api-key': {
         const realm = await realmOf(required(values, 'realm'));
-        const user = await repo.userByEmail(realm.id, required(values, 'email'));
+        const user = await db.store.users.byEmail(realm.id, required(values, 'email'));
         if (!user) throw new Error('no such user');
         const key = generateApiKey();
-        await repo.addApiKey(user.id, hashApiKey(key));
+        await db.store.users.addApiKey(user.id, hashApiKey(key));
         console.log(JSON.stringify({ user_id: user.id, email: user.email, api_key: key }));
         break;
       }

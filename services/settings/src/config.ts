@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { bool, commonConfig, commonEnv, int, parseEnv, port, secret, url, z, type CommonConfig } from '@confab/config';
 
 const optionalUrl = z.union([z.literal(''), z.string().url()]).default('');
@@ -62,6 +63,15 @@ const Env = z.object({
   CONFAB_MEETING_OAUTH_TIMEOUT_MS: int(5000, 100),
   /** Key that seals stored provider tokens (AES-256-GCM); changing it makes users authorize again. */
   CONFAB_MEETING_TOKEN_KEY: secret('confab-dev-meeting-token-key-change-me'),
+  /**
+   * Where files are written; this service keeps custom emoji images under `<dir>/emoji`. Development default:
+   * <repository>/.confab; elsewhere a directory per deployment under the system's temporary directory.
+   */
+  CONFAB_DATA_DIR: z.string().optional(),
+  /** Presence of users not seen for this many days is forgotten. Default 30 (clients ask for 14 at most by default). */
+  CONFAB_PRESENCE_RETENTION_DAYS: int(30, 1, 3650),
+  /** The messaging service's upload limit (the same variable), announced to clients as max_file_upload_size_mib. */
+  MESSAGING_MAX_FILE_UPLOAD_MIB: int(25, 1, 10_240),
 });
 
 export interface SettingsConfig extends CommonConfig {
@@ -80,6 +90,10 @@ export interface SettingsConfig extends CommonConfig {
   emailChangeLimit: { allowed: number; windowSeconds: number };
   passwordPolicy: { minLength: number; minGuesses: number };
   meetings: MeetingConfig;
+  /** Custom emoji images: `<CONFAB_DATA_DIR>/emoji/<realm id>/<file>`. */
+  emojiDir: string;
+  presenceRetentionSeconds: number;
+  maxFileUploadMib: number;
 }
 
 export interface MeetingConfig {
@@ -99,13 +113,18 @@ export interface MeetingConfig {
   tokenKey: string;
 }
 
-/** <repository>/.confab/mail, next to the development logs (this file is services/settings/dist/config.js). */
-const DEV_MAIL_DIR = resolve(__dirname, '..', '..', '..', '.confab', 'mail');
+/** <repository>/.confab, next to the development logs (this file is services/settings/dist/config.js). */
+const DEV_DATA_DIR = resolve(__dirname, '..', '..', '..', '.confab');
+const DEV_MAIL_DIR = join(DEV_DATA_DIR, 'mail');
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): SettingsConfig {
   const e = parseEnv(Env, env);
+  const common = commonConfig(e);
+  const dataDir =
+    e.CONFAB_DATA_DIR ||
+    (e.NODE_ENV === 'development' ? DEV_DATA_DIR : join(tmpdir(), 'confab-data', common.redis.prefix));
   return {
-    ...commonConfig(e),
+    ...common,
     port: e.SETTINGS_PORT,
     db: { url: e.SETTINGS_DATABASE_URL, poolSize: e.SETTINGS_DB_POOL },
     externalUrl: e.CONFAB_EXTERNAL_URL.replace(/\/+$/, ''),
@@ -140,5 +159,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
       tokenKey: e.CONFAB_MEETING_TOKEN_KEY,
     },
+    emojiDir: join(dataDir, 'emoji'),
+    presenceRetentionSeconds: e.CONFAB_PRESENCE_RETENTION_DAYS * 86_400,
+    maxFileUploadMib: e.MESSAGING_MAX_FILE_UPLOAD_MIB,
   };
 }

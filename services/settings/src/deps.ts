@@ -6,22 +6,18 @@ import type { Redis } from 'ioredis';
 import type { SettingsConfig } from './config.js';
 import type { FailureLimiter } from './domain/auth.js';
 import type { MeetingProvider } from './domain/meetings/provider.js';
-import type { GroupDirectory, Mailer } from './domain/ports.js';
-import type { EmailChangeRepository } from './repositories/email-changes.repository.js';
-import type { MeetingTokenRepository } from './repositories/meeting-tokens.repository.js';
-import type { NavigationViewRepository } from './repositories/navigation-views.repository.js';
-import type { SettingsRepository } from './repositories/settings.repository.js';
-import type { UserSettingsRepository } from './repositories/user-settings.repository.js';
+import type { EmojiFiles, GroupDirectory, Mailer, PresenceStore } from './domain/ports.js';
+import type { Database } from './domain/store.js';
 
 /** Everything the HTTP app and the consumers need, built once in main.ts (or by a test). */
 export interface SettingsDeps {
   config: SettingsConfig;
   logger: Logger;
-  repo: SettingsRepository;
-  userSettings: UserSettingsRepository;
-  navigationViews: NavigationViewRepository;
-  emailChanges: EmailChangeRepository;
-  meetingTokens: MeetingTokenRepository;
+  db: Database;
+  /** Presence (in Redis, shared by every replica). */
+  presence: PresenceStore;
+  /** Custom emoji images. */
+  files: EmojiFiles;
   redis: Redis;
   bus: EventBus;
   relay: OutboxRelay;

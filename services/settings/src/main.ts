@@ -3,19 +3,18 @@ import { closeOnSignals, exitOnStartupFailure, listen } from '@confab/http';
 import { IdentityVerifier } from '@confab/identity';
 import { createLogger, type Logger } from '@confab/logging';
 import { Redis } from 'ioredis';
+import { DirectoryEmojiFiles } from './adapters/emoji-files.js';
 import { GroupsClient } from './adapters/groups-client.js';
 import { createMailer } from './adapters/mailer.js';
 import { buildApp } from './app.js';
+import { backfillSystemGroups } from './domain/system-groups.js';
 import { registerConsumers } from './events/consumers.js';
 import { loadConfig } from './config.js';
 import type { SettingsDeps } from './deps.js';
 import { RedisFailureLimiter } from './repositories/auth-failures.js';
-import { EmailChangeRepository } from './repositories/email-changes.repository.js';
-import { MeetingTokenRepository } from './repositories/meeting-tokens.repository.js';
-import { NavigationViewRepository } from './repositories/navigation-views.repository.js';
+import { PrismaDatabase } from './repositories/database.js';
+import { RedisPresenceStore } from './repositories/presence.redis.js';
 import { createPrisma } from './repositories/prisma.js';
-import { SettingsRepository } from './repositories/settings.repository.js';
-import { UserSettingsRepository } from './repositories/user-settings.repository.js';
 import { buildMeetingProvider } from './wiring.js';
 
 async function main(): Promise<void> {
@@ -33,20 +32,17 @@ async function main(): Promise<void> {
       queueExpiresMs: config.queueExpiresMs,
     });
     const relay = new OutboxRelay({ databaseUrl: config.db.url, bus, logger, pollIntervalMs: config.outboxPollMs });
-    const repo = new SettingsRepository(prisma, () => relay.kick());
+    const db = new PrismaDatabase(prisma, () => relay.kick());
     const causalLog = new CausalLog(redis, config.redis.prefix);
-    const meetingTokens = new MeetingTokenRepository(prisma);
     const mailer = await createMailer(config.mail, logger);
     const limiter = (allowed: number, windowSeconds: number, name?: string) =>
       new RedisFailureLimiter(redis, config.redis.prefix, allowed, windowSeconds, name);
     const deps: SettingsDeps = {
       config,
       logger,
-      repo,
-      userSettings: new UserSettingsRepository(prisma),
-      navigationViews: new NavigationViewRepository(prisma),
-      emailChanges: new EmailChangeRepository(prisma),
-      meetingTokens,
+      db,
+      presence: new RedisPresenceStore(redis, config.redis.prefix, config.presenceRetentionSeconds),
+      files: new DirectoryEmojiFiles(config.emojiDir),
       redis,
       bus,
       relay,
@@ -59,12 +55,16 @@ async function main(): Promise<void> {
       ),
       mailer,
       groups: new GroupsClient(config.groupsUrl, config.internalSecret),
-      meetings: buildMeetingProvider(config, repo, meetingTokens, logger),
+      meetings: buildMeetingProvider(config, db, logger),
       causal: { record: (userId, events) => causalLog.record(userId, events) },
     };
-    registerConsumers(bus, repo);
+    registerConsumers(bus, db);
     await bus.start();
     relay.start();
+    const log = logger;
+    backfillSystemGroups(db, deps.groups, logger).catch((err: unknown) =>
+      log.warn({ err }, 'system groups backfill failed; group settings are sent as member lists until events arrive'),
+    );
     const server = await listen(buildApp(deps), config.port);
     logger.info(
       { port: server.port, meeting_provider: config.meetings.provider || 'none' },

@@ -4,18 +4,12 @@ import type { SettingsConfig } from './config.js';
 import { OAuthMeetingProvider } from './domain/meetings/oauth-provider.js';
 import { LinkMeetingProvider, NoMeetingProvider, type MeetingProvider } from './domain/meetings/provider.js';
 import { TokenSealer } from './domain/meetings/token-sealer.js';
-import type { MeetingTokenRepository } from './repositories/meeting-tokens.repository.js';
-import type { SettingsRepository } from './repositories/settings.repository.js';
+import type { Database } from './domain/store.js';
 
 export const OAUTH_COMPLETE_PATH = '/calls/meetingprovider/complete';
 
 /** The meeting provider the configuration names (CONFAB_MEETING_PROVIDER). */
-export function buildMeetingProvider(
-  config: SettingsConfig,
-  repo: SettingsRepository,
-  tokens: MeetingTokenRepository,
-  logger: Logger,
-): MeetingProvider {
+export function buildMeetingProvider(config: SettingsConfig, db: Database, logger: Logger): MeetingProvider {
   const meetings = config.meetings;
   switch (meetings.provider) {
     case '':
@@ -26,8 +20,7 @@ export function buildMeetingProvider(
       return new OAuthMeetingProvider(
         { name: meetings.name, ...meetings.oauth, redirectUri: `${config.externalUrl}${OAUTH_COMPLETE_PATH}` },
         new HttpMeetingApi(meetings.oauth),
-        tokens,
-        repo,
+        db,
         new TokenSealer(meetings.tokenKey),
         logger,
       );

@@ -9,12 +9,8 @@ import { addNavigationView, updateNavigationView } from '../src/domain/navigatio
 import { createDevOrganization } from '../src/domain/provisioning';
 import type { User } from '../src/domain/types';
 import { changeSettings, type SettingsChangeContext } from '../src/domain/user-settings';
-import { EmailChangeRepository } from '../src/repositories/email-changes.repository';
-import { MeetingTokenRepository } from '../src/repositories/meeting-tokens.repository';
-import { NavigationViewRepository } from '../src/repositories/navigation-views.repository';
+import { PrismaDatabase } from '../src/repositories/database';
 import { createPrisma, type Db } from '../src/repositories/prisma';
-import { SettingsRepository } from '../src/repositories/settings.repository';
-import { UserSettingsRepository } from '../src/repositories/user-settings.repository';
 
 // Creating and migrating a database takes a few seconds.
 jest.setTimeout(60_000);
@@ -24,8 +20,7 @@ const dbName = `confab_test_settings_accounts_${randomBytes(4).toString('hex')}`
 
 describe('personal settings, navigation views, email changes and meeting tokens against PostgreSQL', () => {
   let prisma: Db;
-  let repo: SettingsRepository;
-  let userSettings: UserSettingsRepository;
+  let db: PrismaDatabase;
   let ctx: SettingsChangeContext;
   let users: Record<string, User>;
 
@@ -44,18 +39,15 @@ describe('personal settings, navigation views, email changes and meeting tokens 
     const url = await createDatabase(postgresUrl, dbName);
     await migrate({ name: 'settings', dir: 'services/settings', databaseEnv: 'SETTINGS_DATABASE_URL' }, url);
     prisma = createPrisma(url, 6);
-    repo = new SettingsRepository(prisma);
-    userSettings = new UserSettingsRepository(prisma);
+    db = new PrismaDatabase(prisma);
     const created = await createDevOrganization(
-      { repo, externalUrl: 'http://localhost:9991', passwordHashCost: 10 },
+      { db, externalUrl: 'http://localhost:9991', passwordHashCost: 10 },
       { stringId: '', password: 'secret-pass', jwtKey: null },
     );
     users = Object.fromEntries(created!.users.map(({ user }) => [user.email.split('@')[0]!, user]));
     const noLimit = { retryAfter: () => Promise.resolve(0), recordFailure: () => Promise.resolve() };
     ctx = {
-      repo,
-      userSettings,
-      emailChanges: new EmailChangeRepository(prisma),
+      db,
       emailChangeLimiter: noLimit,
       failures: noLimit,
       mailer: { enabled: false, send: () => Promise.reject(new Error('no mail')) },
@@ -88,7 +80,7 @@ describe('personal settings, navigation views, email changes and meeting tokens 
     await Promise.all(
       names.map((name) => changeSettings(ctx, identity(hamlet), { settings: { [name]: true } }, 'req')),
     );
-    const stored = await userSettings.get(hamlet.id);
+    const stored = await db.store.settings.get(hamlet.id);
     for (const name of names) expect(stored.values[name]).toBe(true);
     expect([...stored.selfEdited].sort()).toEqual([...names].sort());
     const events = (await outbox('user_settings.changed')).map(
@@ -113,7 +105,7 @@ describe('personal settings, navigation views, email changes and meeting tokens 
       changed: ['color_scheme', 'timezone'],
       settings: { color_scheme: 2, timezone: 'Asia/Tokyo' },
     });
-    expect((await repo.userById(cordelia.id))!.timezone).toBe('Asia/Tokyo');
+    expect((await db.store.users.byId(cordelia.id))!.timezone).toBe('Asia/Tokyo');
     const updates = (await outbox('user.updated')).map((e) => parseEnvelope(contracts.userUpdated, e).payload.user);
     expect(updates.filter((u) => u.user_id === cordelia.id)).toHaveLength(1);
   });
@@ -132,7 +124,7 @@ describe('personal settings, navigation views, email changes and meeting tokens 
     );
     expect(await outbox('user_settings.changed')).toHaveLength(before + 3);
     for (const user of targets) {
-      const stored = await userSettings.get(user.id);
+      const stored = await db.store.settings.get(user.id);
       expect(stored.values.demote_inactive_streams).toBe(3);
       expect(stored.selfEdited).toEqual([]);
     }
@@ -141,21 +133,20 @@ describe('personal settings, navigation views, email changes and meeting tokens 
   });
 
   it('refuses a duplicate navigation view even when two requests race', async () => {
-    const nav = { repo, navigationViews: new NavigationViewRepository(prisma) };
     const aaron = identity(users.aaron!);
     const results = await Promise.allSettled(
       [1, 2, 3].map(() =>
-        addNavigationView(nav, aaron, { fragment: 'narrow/channel/9', isPinned: true, name: 'Nine' }, 'req'),
+        addNavigationView(db, aaron, { fragment: 'narrow/channel/9', isPinned: true, name: 'Nine' }, 'req'),
       ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     for (const r of results)
       if (r.status === 'rejected') expect((r.reason as Error).message).toBe('Navigation view already exists.');
-    expect(await nav.navigationViews.list(aaron.userId)).toEqual([
+    expect(await db.store.navigationViews.list(aaron.userId)).toEqual([
       { fragment: 'narrow/channel/9', isPinned: true, name: 'Nine' },
     ]);
     await expect(
-      updateNavigationView(nav, aaron, 'narrow/channel/10', { isPinned: false, name: undefined }, 'req'),
+      updateNavigationView(db, aaron, 'narrow/channel/10', { isPinned: false, name: undefined }, 'req'),
     ).rejects.toMatchObject({
       status: 404,
       code: 'NOT_FOUND',
@@ -163,9 +154,8 @@ describe('personal settings, navigation views, email changes and meeting tokens 
   });
 
   it('uses an email-change request and an OAuth state only once', async () => {
-    const emailChanges = new EmailChangeRepository(prisma);
     const shiva = users.shiva!;
-    const request = await emailChanges.create({
+    const request = await db.store.emailChanges.create({
       userId: shiva.id,
       oldEmail: shiva.email,
       newEmail: 'shiva@new.test',
@@ -173,11 +163,13 @@ describe('personal settings, navigation views, email changes and meeting tokens 
       expiresAt: new Date(Date.now() + 60_000),
     });
     const claims = await Promise.all(
-      [1, 2, 3].map(() => prisma.$transaction((tx) => emailChanges.claim(tx, request.id, new Date()))),
+      [1, 2, 3].map(() =>
+        db.write(async (store) => ({ result: await store.emailChanges.claim(request.id, new Date()), events: [] })),
+      ),
     );
     expect(claims.filter(Boolean)).toHaveLength(1);
 
-    const tokens = new MeetingTokenRepository(prisma);
+    const tokens = db.store.meetingTokens;
     await tokens.addState('state-hash', shiva.id, new Date(Date.now() + 60_000));
     const takes = await Promise.all([1, 2, 3].map(() => tokens.takeState('state-hash', new Date())));
     expect(takes.filter((t) => t === shiva.id)).toHaveLength(1);

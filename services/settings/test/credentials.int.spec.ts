@@ -7,8 +7,8 @@ import { contracts, parseEnvelope } from '@confab/events';
 import { authenticateApiKey, fetchApiKeyByJwt, fetchApiKeyByPassword } from '../src/domain/auth';
 import { createDevOrganization, createUsers, type ProvisioningContext } from '../src/domain/provisioning';
 import { RedisFailureLimiter } from '../src/repositories/auth-failures';
+import { PrismaDatabase } from '../src/repositories/database';
 import { createPrisma, type Db } from '../src/repositories/prisma';
-import { SettingsRepository } from '../src/repositories/settings.repository';
 
 const postgresUrl = process.env.DATABASE_URL ?? LOCAL_DEFAULTS.postgresUrl;
 const dbName = `confab_test_settings_${randomBytes(4).toString('hex')}`;
@@ -26,7 +26,7 @@ async function refusal(promise: Promise<unknown>): Promise<{ status: number; cod
 
 describe('settings credentials against PostgreSQL and Redis', () => {
   let prisma: Db;
-  let repo: SettingsRepository;
+  let db: PrismaDatabase;
   let redis: Redis;
   let ctx: ProvisioningContext;
   const prefix = `confab-test-${randomBytes(4).toString('hex')}`;
@@ -35,9 +35,9 @@ describe('settings credentials against PostgreSQL and Redis', () => {
     const url = await createDatabase(postgresUrl, dbName);
     await migrate({ name: 'settings', dir: 'services/settings', databaseEnv: 'SETTINGS_DATABASE_URL' }, url);
     prisma = createPrisma(url, 2);
-    repo = new SettingsRepository(prisma);
+    db = new PrismaDatabase(prisma);
     redis = new Redis(process.env.REDIS_URL ?? LOCAL_DEFAULTS.redisUrl);
-    ctx = { repo, externalUrl: 'http://localhost:9991', passwordHashCost: 10 };
+    ctx = { db, externalUrl: 'http://localhost:9991', passwordHashCost: 10 };
     await createDevOrganization(ctx, { stringId: '', password: 'secret-pass', jwtKey: JWT_KEY });
   });
 
@@ -50,7 +50,7 @@ describe('settings credentials against PostgreSQL and Redis', () => {
   });
 
   const limiter = () => new RedisFailureLimiter(redis, prefix, 3, 60);
-  const realm = async () => (await repo.realmByStringId(''))!;
+  const realm = async () => (await db.store.realms.byStringId(''))!;
 
   it('writes realm.created and one user.created per account to the outbox, each valid against its contract', async () => {
     const rows = await prisma.outbox.findMany({ orderBy: { id: 'asc' } });
@@ -64,7 +64,7 @@ describe('settings credentials against PostgreSQL and Redis', () => {
   });
 
   it('stores passwords and API keys only as hashes', async () => {
-    const user = await repo.userByEmail((await realm()).id, 'iago@zulip.com');
+    const user = await db.store.users.byEmail((await realm()).id, 'iago@zulip.com');
     expect(user!.passwordHash).toMatch(/^scrypt\$10\$/);
     expect(user!.passwordHash).not.toContain('secret-pass');
     const keys = await prisma.apiKey.findMany({ where: { userId: user!.id } });
@@ -72,9 +72,9 @@ describe('settings credentials against PostgreSQL and Redis', () => {
   });
 
   it('issues a key by password that authenticates, with the login email in any case', async () => {
-    const issued = await fetchApiKeyByPassword(repo, limiter(), await realm(), 'IAGO@zulip.com', 'secret-pass');
+    const issued = await fetchApiKeyByPassword(db, limiter(), await realm(), 'IAGO@zulip.com', 'secret-pass');
     expect(issued).toMatchObject({ email: 'iago@zulip.com', api_key: expect.stringMatching(/^[A-Za-z0-9]{32}$/) });
-    const identity = await authenticateApiKey(repo, ' iago@ZULIP.com ', issued.api_key);
+    const identity = await authenticateApiKey(db, ' iago@ZULIP.com ', issued.api_key);
     expect(identity).toMatchObject({ kind: 'user', userId: issued.user_id, role: 200, isBot: false });
   });
 
@@ -82,13 +82,13 @@ describe('settings credentials against PostgreSQL and Redis', () => {
     const l = limiter();
     const r = await realm();
     for (let i = 0; i < 3; i++) {
-      expect(await refusal(fetchApiKeyByPassword(repo, l, r, 'hamlet@zulip.com', 'nope'))).toEqual({
+      expect(await refusal(fetchApiKeyByPassword(db, l, r, 'hamlet@zulip.com', 'nope'))).toEqual({
         status: 401,
         code: 'AUTHENTICATION_FAILED',
         msg: 'Your username or password is incorrect',
       });
     }
-    expect(await refusal(fetchApiKeyByPassword(repo, l, r, 'hamlet@zulip.com', 'secret-pass'))).toEqual({
+    expect(await refusal(fetchApiKeyByPassword(db, l, r, 'hamlet@zulip.com', 'secret-pass'))).toEqual({
       status: 429,
       code: 'RATE_LIMIT_HIT',
       msg: 'API usage exceeded rate limit',
@@ -99,18 +99,18 @@ describe('settings credentials against PostgreSQL and Redis', () => {
     const [bot] = await createUsers(ctx, await realm(), [
       { email: 'second-bot@zulip.com', fullName: 'Second', role: 400, bot: { ownerEmail: 'hamlet@zulip.com' } },
     ]);
-    expect(await refusal(authenticateApiKey(repo, 'second-bot@zulip.com', 'x'))).toMatchObject({
+    expect(await refusal(authenticateApiKey(db, 'second-bot@zulip.com', 'x'))).toMatchObject({
       status: 401,
       msg: 'Malformed API key',
     });
-    expect(await refusal(authenticateApiKey(repo, 'second-bot@zulip.com', 'B'.repeat(32)))).toMatchObject({
+    expect(await refusal(authenticateApiKey(db, 'second-bot@zulip.com', 'B'.repeat(32)))).toMatchObject({
       msg: 'Invalid API key',
     });
-    expect(await refusal(authenticateApiKey(repo, 'hamlet@zulip.com', bot!.apiKey))).toMatchObject({
+    expect(await refusal(authenticateApiKey(db, 'hamlet@zulip.com', bot!.apiKey))).toMatchObject({
       msg: 'Invalid API key',
     });
-    await repo.transaction(async (tx) => ({ result: await repo.setUserActive(tx, bot!.user.id, false), events: [] }));
-    expect(await refusal(authenticateApiKey(repo, 'second-bot@zulip.com', bot!.apiKey))).toEqual({
+    await db.write(async (store) => ({ result: await store.users.setActive(bot!.user.id, false), events: [] }));
+    expect(await refusal(authenticateApiKey(db, 'second-bot@zulip.com', bot!.apiKey))).toEqual({
       status: 401,
       code: 'UNAUTHORIZED',
       msg: 'Account is deactivated',
@@ -129,13 +129,9 @@ describe('settings credentials against PostgreSQL and Redis', () => {
 
   it('issues keys for tokens signed with the organization key only', async () => {
     const r = await realm();
-    const good = await fetchApiKeyByJwt(
-      repo,
-      r,
-      jwt.sign({ email: 'shiva@zulip.com' }, JWT_KEY, { algorithm: 'HS256' }),
-    );
+    const good = await fetchApiKeyByJwt(db, r, jwt.sign({ email: 'shiva@zulip.com' }, JWT_KEY, { algorithm: 'HS256' }));
     expect(good.user.email).toBe('shiva@zulip.com');
     const hs512 = jwt.sign({ email: 'shiva@zulip.com' }, JWT_KEY, { algorithm: 'HS512' });
-    expect(await refusal(fetchApiKeyByJwt(repo, r, hs512))).toMatchObject({ msg: 'Bad JSON web token' });
+    expect(await refusal(fetchApiKeyByJwt(db, r, hs512))).toMatchObject({ msg: 'Bad JSON web token' });
   });
 });

@@ -1,26 +1,23 @@
 import { createHash } from 'node:crypto';
 import { createLogger } from '@confab/logging';
 import { confirmEmailChange, inspectEmailChangeLink, type EmailChangeContext } from '../src/domain/email-change';
-import type { EmailChange, EmailChangeRepository } from '../src/repositories/email-changes.repository';
-import type { SettingsRepository } from '../src/repositories/settings.repository';
+import type { Database } from '../src/domain/store';
+import type { EmailChange } from '../src/domain/types';
 
 const KEY = 'abcdefghijklmnopqrstuvwx';
 const hash = (key: string) => createHash('sha256').update(key).digest('hex');
 
 function context(request: EmailChange | null): { ctx: EmailChangeContext; transactions: number[] } {
   const transactions: number[] = [];
-  const emailChanges = {
-    byKeyHash: (h: string) => Promise.resolve(h === hash(KEY) ? request : null),
-  } as unknown as EmailChangeRepository;
-  const repo = {
-    transaction: () => {
+  const db = {
+    store: { emailChanges: { byKeyHash: (h: string) => Promise.resolve(h === hash(KEY) ? request : null) } },
+    write: () => {
       transactions.push(1);
       return Promise.reject(new Error('no change expected'));
     },
-  } as unknown as SettingsRepository;
+  } as unknown as Database;
   const ctx: EmailChangeContext = {
-    repo,
-    emailChanges,
+    db,
     emailChangeLimiter: { retryAfter: () => Promise.resolve(0), recordFailure: () => Promise.resolve() },
     mailer: { enabled: true, send: () => Promise.resolve() },
     logger: createLogger({ name: 'test', level: 'silent' }),

@@ -2,9 +2,8 @@ import { createLogger } from '@confab/logging';
 import { OAuthMeetingProvider, type OAuthProviderSettings } from '../src/domain/meetings/oauth-provider';
 import { TokenSealer } from '../src/domain/meetings/token-sealer';
 import type { MeetingApi, TokenSet } from '../src/domain/ports';
+import type { Database, MeetingTokenStore } from '../src/domain/store';
 import type { User } from '../src/domain/types';
-import type { MeetingTokenRepository } from '../src/repositories/meeting-tokens.repository';
-import type { SettingsRepository } from '../src/repositories/settings.repository';
 
 const user = { id: 7, realmId: 3 } as User;
 const settings: OAuthProviderSettings = {
@@ -22,24 +21,25 @@ const settings: OAuthProviderSettings = {
 function setup(overrides: Partial<OAuthProviderSettings> = {}, api: Partial<MeetingApi> = {}) {
   const sealed = new Map<number, { provider: string; sealed: string }>();
   const published: string[] = [];
-  const tokens = {
+  const meetingTokens = {
     get: (userId: number, provider: string) =>
       Promise.resolve(sealed.get(userId)?.provider === provider ? sealed.get(userId)!.sealed : null),
-    put: (_tx: unknown, userId: number, provider: string, value: string) =>
+    put: (userId: number, provider: string, value: string) =>
       Promise.resolve(void sealed.set(userId, { provider, sealed: value })),
-    remove: (_tx: unknown, userId: number) => Promise.resolve(sealed.delete(userId)),
-  } as unknown as MeetingTokenRepository;
-  const repo = {
-    transaction: async (
+    remove: (userId: number) => Promise.resolve(sealed.delete(userId)),
+  } as unknown as MeetingTokenStore;
+  const db = {
+    store: { meetingTokens },
+    write: async (
       fn: (
-        tx: unknown,
+        store: unknown,
       ) => Promise<{ result: unknown; events: { routingKey: string; envelope: { payload: unknown } }[] }>,
     ) => {
-      const { result, events } = await fn({});
+      const { result, events } = await fn({ meetingTokens });
       for (const e of events) published.push(`${e.routingKey} ${JSON.stringify(e.envelope.payload)}`);
       return result;
     },
-  } as unknown as SettingsRepository;
+  } as unknown as Database;
   const fullApi: MeetingApi = {
     exchangeCode: () => Promise.reject(new Error('not used')),
     refresh: () => Promise.reject(new Error('not used')),
@@ -50,8 +50,7 @@ function setup(overrides: Partial<OAuthProviderSettings> = {}, api: Partial<Meet
   const provider = new OAuthMeetingProvider(
     { ...settings, ...overrides },
     fullApi,
-    tokens,
-    repo,
+    db,
     sealer,
     createLogger({ name: 'test', level: 'silent' }),
   );

@@ -25,6 +25,16 @@ export const realmRecord = z.object({
   message_content_delete_limit_seconds: z.number().int().nullable(),
   /** Days before a member counts as a full member. */
   waiting_period_threshold: z.number().int(),
+  /** Editing and moving messages (Zulip's defaults until the organization changes them); null limits: none. */
+  allow_message_editing: z.boolean().default(true),
+  message_content_edit_limit_seconds: z.number().int().nullable().default(600),
+  move_messages_within_stream_limit_seconds: z.number().int().nullable().default(604_800),
+  move_messages_between_streams_limit_seconds: z.number().int().nullable().default(604_800),
+  /** Whether users share presence at all in this organization. */
+  presence_disabled: z.boolean().default(false),
+  enable_read_receipts: z.boolean().default(false),
+  /** Null: messages are kept forever. */
+  message_retention_days: z.number().int().nullable().default(null),
   /** Group-valued organization permissions, keyed by Zulip's setting name without the `realm_` prefix. */
   permissions: z.record(z.string(), groupRef),
 });

@@ -4,6 +4,7 @@ import * as channels from './channels.js';
 import type { Delivery, Fanout } from './fanout.js';
 import * as groups from './groups.js';
 import * as messages from './messages.js';
+import * as people from './people.js';
 import * as personal from './personal.js';
 
 export const FANOUT_CONSUMER = 'events.fanout';
@@ -61,6 +62,18 @@ export function registerConsumers({ bus, fanout, readModel, prefetch }: Consumer
   fan(contracts.savedSnippetUpdated, (p) => personal.savedSnippetChanged(p, 'update'));
   fan(contracts.savedSnippetRemoved, personal.savedSnippetRemoved);
 
+  fan(contracts.presenceChanged, people.presenceChanged);
+  fan(contracts.userStatusChanged, people.userStatusChanged);
+  fan(contracts.mutedUserAdded, people.mutedUsersChanged);
+  fan(contracts.mutedUserRemoved, people.mutedUsersChanged);
+  fan(contracts.alertWordsChanged, people.alertWordsChanged);
+  fan(contracts.realmEmojiAdded, people.realmEmojiChanged);
+  fan(contracts.realmEmojiDeactivated, people.realmEmojiChanged);
+  fan(contracts.userUpdated, people.userUpdated);
+  fan(contracts.userRoleChanged, people.userRoleChanged);
+  fan(contracts.userDeactivated, people.userActiveChanged);
+  fan(contracts.userReactivated, people.userActiveChanged);
+
   fan(contracts.streamCreated, channels.streamCreated);
   fan(contracts.subscriptionAdded, channels.subscriptionAdded);
   fan(contracts.subscriptionRemoved, channels.subscriptionRemoved);
@@ -89,5 +102,5 @@ export function registerConsumers({ bus, fanout, readModel, prefetch }: Consumer
 
   recordOnly(contracts.realmCreated, (p) => readModel.saveRealm(p.realm));
   recordOnly(contracts.realmUpdated, (p) => readModel.saveRealm(p.realm));
-  recordOnly(contracts.userCreated);
+  fan(contracts.userCreated, people.userCreated);
 }

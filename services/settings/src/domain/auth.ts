@@ -1,8 +1,8 @@
 import jwt from 'jsonwebtoken';
 import { ConfabError, rateLimited, unauthorized, invalid } from '@confab/errors';
 import type { UserIdentity } from '@confab/identity';
-import type { SettingsRepository } from '../repositories/settings.repository.js';
 import { generateApiKey, hashApiKey, isWellFormedApiKey, verifyPassword } from './credentials.js';
+import type { Database } from './store.js';
 import type { Realm, User } from './types.js';
 import { identityOf } from './users.js';
 
@@ -28,15 +28,15 @@ export function isValidEmail(email: string): boolean {
   );
 }
 
-async function issueApiKey(repo: SettingsRepository, user: User): Promise<string> {
+async function issueApiKey(db: Database, user: User): Promise<string> {
   const key = generateApiKey();
-  await repo.addApiKey(user.id, hashApiKey(key));
+  await db.store.users.addApiKey(user.id, hashApiKey(key));
   return key;
 }
 
 /** POST /fetch_api_key: Zulip's checks in Zulip's order, a fresh API key on success. */
 export async function fetchApiKeyByPassword(
-  repo: SettingsRepository,
+  db: Database,
   limiter: FailureLimiter,
   realm: Realm | null,
   username: string,
@@ -49,7 +49,7 @@ export async function fetchApiKeyByPassword(
   const wait = await limiter.retryAfter(limiterKey);
   if (wait > 0) throw rateLimited(wait);
   if (realm.deactivated) throw realmDeactivated();
-  const user = await repo.userByEmail(realm.id, login);
+  const user = await db.store.users.byEmail(realm.id, login);
   if (user && !user.isActive) throw userDeactivated();
   if (!realm.emailAuthEnabled) {
     throw new ConfabError('Password authentication is disabled in this organization', {
@@ -61,12 +61,12 @@ export async function fetchApiKeyByPassword(
     await limiter.recordFailure(limiterKey);
     throw authFailed();
   }
-  return { api_key: await issueApiKey(repo, user), email: user.deliveryEmail, user_id: user.id };
+  return { api_key: await issueApiKey(db, user), email: user.deliveryEmail, user_id: user.id };
 }
 
 /** POST /jwt/fetch_api_key: an HS256 token signed with the organization's key, carrying an `email` claim. */
 export async function fetchApiKeyByJwt(
-  repo: SettingsRepository,
+  db: Database,
   realm: Realm | null,
   token: string,
 ): Promise<{ api_key: string; user: User }> {
@@ -82,24 +82,20 @@ export async function fetchApiKeyByJwt(
   const email = typeof claims === 'object' && claims !== null ? (claims as { email?: unknown }).email : undefined;
   if (typeof email !== 'string' || email === '') throw invalid('No email specified in JSON web token claims');
   if (realm.deactivated) throw realmDeactivated();
-  const user = await repo.userByEmail(realm.id, email);
+  const user = await db.store.users.byEmail(realm.id, email);
   if (!user) throw authFailed();
   if (!user.isActive) throw userDeactivated();
-  return { api_key: await issueApiKey(repo, user), user };
+  return { api_key: await issueApiKey(db, user), user };
 }
 
 /**
  * What the gateway asks for every uncached request: whose key is this? Failures carry Zulip's messages; over
  * Basic authentication they are all 401 UNAUTHORIZED.
  */
-export async function authenticateApiKey(
-  repo: SettingsRepository,
-  email: string,
-  apiKey: string,
-): Promise<UserIdentity> {
+export async function authenticateApiKey(db: Database, email: string, apiKey: string): Promise<UserIdentity> {
   const key = apiKey.trim();
   if (!isWellFormedApiKey(key)) throw unauthorized('Malformed API key');
-  const found = await repo.byApiKeyHash(hashApiKey(key));
+  const found = await db.store.users.byApiKeyHash(hashApiKey(key));
   const login = email.trim().toLowerCase();
   if (!found || (found.user.deliveryEmail.toLowerCase() !== login && found.user.email.toLowerCase() !== login)) {
     throw unauthorized('Invalid API key');

@@ -3,24 +3,16 @@ import { contracts, outboxRecord } from '@confab/events';
 import { ConfabError, invalid, rateLimited } from '@confab/errors';
 import { ROLE_ADMINISTRATOR } from '@confab/identity';
 import type { Logger } from '@confab/logging';
-import { isUniqueViolation } from '../repositories/prisma.js';
-import {
-  EMAIL_CHANGE_PENDING,
-  EMAIL_CHANGE_REPLACED,
-  type EmailChange,
-  type EmailChangeRepository,
-} from '../repositories/email-changes.repository.js';
-import type { SettingsRepository } from '../repositories/settings.repository.js';
 import type { FailureLimiter } from './auth.js';
 import { isValidEmail } from './auth.js';
 import type { Mailer } from './ports.js';
 import { realmUrl } from './realms.js';
-import type { Realm, User } from './types.js';
+import { AlreadyExists, type Database } from './store.js';
+import { EMAIL_CHANGE_PENDING, EMAIL_CHANGE_REPLACED, type EmailChange, type Realm, type User } from './types.js';
 import { userRecord } from './users.js';
 
 export interface EmailChangeContext {
-  repo: SettingsRepository;
-  emailChanges: EmailChangeRepository;
+  db: Database;
   emailChangeLimiter: FailureLimiter;
   mailer: Mailer;
   logger: Logger;
@@ -57,7 +49,7 @@ export async function validateEmailChange(
 ): Promise<void> {
   if (realm.emailChangesDisabled && !isAdmin) throw disabledError();
   if (!isValidEmail(newEmail)) throw invalid('Invalid address.');
-  const existing = await ctx.repo.userByEmail(realm.id, newEmail);
+  const existing = await ctx.db.store.users.byEmail(realm.id, newEmail);
   if (existing && existing.id !== user.id)
     throw invalid(existing.isActive ? 'Already has an account.' : 'Account has been deactivated.');
   if (!ctx.mailer.enabled) throw invalid('Outgoing email is not configured on this server.');
@@ -76,13 +68,16 @@ export async function startEmailChange(
   if (wait > 0) throw rateLimited(wait);
   await ctx.emailChangeLimiter.recordFailure(limiterKey);
   const key = generateKey();
-  const request = await ctx.emailChanges.create({
-    userId: user.id,
-    oldEmail: user.deliveryEmail,
-    newEmail,
-    keyHash: hashKey(key),
-    expiresAt: new Date(Date.now() + ctx.config.mail.linkValiditySeconds * 1000),
-  });
+  const request = await ctx.db.write(async (store) => ({
+    result: await store.emailChanges.create({
+      userId: user.id,
+      oldEmail: user.deliveryEmail,
+      newEmail,
+      keyHash: hashKey(key),
+      expiresAt: new Date(Date.now() + ctx.config.mail.linkValiditySeconds * 1000),
+    }),
+    events: [],
+  }));
   const base = realmUrl(realm, ctx.config.externalUrl);
   const link = `${base}${CONFIRM_PATH}/${key}`;
   const days = Math.max(1, Math.round(ctx.config.mail.linkValiditySeconds / 86_400));
@@ -104,7 +99,7 @@ export async function startEmailChange(
     });
   } catch (err) {
     ctx.logger.error({ err, request_id: requestId }, 'sending the email-change confirmation failed');
-    await ctx.emailChanges.setStatus(request.id, EMAIL_CHANGE_REPLACED).catch(() => undefined);
+    await ctx.db.store.emailChanges.setStatus(request.id, EMAIL_CHANGE_REPLACED).catch(() => undefined);
     throw new ConfabError('The confirmation email could not be sent; try again later.', {
       status: 502,
       code: 'EMAIL_SEND_FAILED',
@@ -116,7 +111,7 @@ export type LinkProblem = 'not_found' | 'expired' | 'used';
 
 /** What a confirmation link stands for, or why it no longer works. */
 export async function inspectEmailChangeLink(ctx: EmailChangeContext, key: string): Promise<EmailChange | LinkProblem> {
-  const request = await ctx.emailChanges.byKeyHash(hashKey(key));
+  const request = await ctx.db.store.emailChanges.byKeyHash(hashKey(key));
   if (!request) return 'not_found';
   if (request.status !== EMAIL_CHANGE_PENDING) return 'used';
   if (request.expiresAt <= new Date()) return 'expired';
@@ -141,21 +136,21 @@ export async function confirmEmailChange(
   if (typeof found === 'string') return { kind: 'link', problem: found };
   let outcome: ConfirmOutcome;
   try {
-    outcome = await ctx.repo.transaction<ConfirmOutcome>(async (tx) => {
-      if (!(await ctx.emailChanges.claim(tx, found.id, new Date())))
+    outcome = await ctx.db.write<ConfirmOutcome>(async (store) => {
+      if (!(await store.emailChanges.claim(found.id, new Date())))
         return { result: { kind: 'link', problem: 'used' }, events: [] };
-      const user = await ctx.repo.lockUser(tx, found.userId);
-      const realm = user && (await ctx.repo.realmById(user.realmId));
+      const user = await store.users.lock(found.userId);
+      const realm = user && (await store.realms.byId(user.realmId));
       // A newer change already went through: this link describes an address the account no longer has.
       if (!user || !realm || user.deliveryEmail !== found.oldEmail)
         return { result: { kind: 'link', problem: 'expired' }, events: [] };
       if (realm.deactivated) throw invalid('This organization has been deactivated');
       if (!user.isActive) throw invalid('Account is deactivated');
       if (realm.emailChangesDisabled && user.role > ROLE_ADMINISTRATOR) throw disabledError();
-      const existing = await ctx.repo.userByEmail(realm.id, found.newEmail);
+      const existing = await store.users.byEmail(realm.id, found.newEmail);
       if (existing && existing.id !== user.id)
         throw invalid(existing.isActive ? 'Already has an account.' : 'Account has been deactivated.');
-      const updated = await ctx.repo.updateUser(tx, user.id, { email: found.newEmail });
+      const updated = await store.users.update(user.id, { email: found.newEmail });
       return {
         result: { kind: 'changed', oldEmail: found.oldEmail, newEmail: found.newEmail },
         events: [
@@ -165,7 +160,7 @@ export async function confirmEmailChange(
     });
   } catch (err) {
     if (err instanceof ConfabError) return { kind: 'refused', message: err.message };
-    if (isUniqueViolation(err)) return { kind: 'refused', message: 'Already has an account.' };
+    if (err instanceof AlreadyExists) return { kind: 'refused', message: 'Already has an account.' };
     throw err;
   }
   if (outcome.kind === 'changed') await notifyOldAddress(ctx, found, requestId);

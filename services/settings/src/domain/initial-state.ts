@@ -1,69 +1,153 @@
-import type { NavigationViewRepository } from '../repositories/navigation-views.repository.js';
-import type { SettingsRepository } from '../repositories/settings.repository.js';
-import type { UserSettingsRepository } from '../repositories/user-settings.repository.js';
+import { listAlertWords } from './alert-words.js';
 import type { MeetingProvider } from './meetings/provider.js';
+import { listMutedUsers } from './muted-users.js';
 import { navigationViewRecord } from './navigation-views.js';
-import { FEATURE_LEVEL, SERVICE_VERSION, TEXT_LIMITS } from './server-limits.js';
+import type { PresenceStore } from './ports.js';
+import { presenceMap } from './presence.js';
+import { listRealmEmoji } from './realm-emoji.js';
+import {
+  CUSTOM_PROFILE_FIELD_TYPES,
+  ownUserState,
+  realmBotsState,
+  realmSettingsState,
+  realmUsersState,
+  type RealmStateConfig,
+} from './realm-state.js';
+import { FEATURE_LEVEL, SERVICE_VERSION } from './server-limits.js';
 import { EMOJISETS } from './settings-catalog.js';
+import type { Database } from './store.js';
+import type { Realm, User } from './types.js';
 import { settingsSnapshot } from './user-settings.js';
+import { realmStatuses } from './user-status.js';
 import { availableNotificationSounds } from './validators.js';
 
 export interface InitialStateContext {
-  repo: SettingsRepository;
-  userSettings: UserSettingsRepository;
-  navigationViews: NavigationViewRepository;
+  db: Database;
   meetings: MeetingProvider;
+  presence: PresenceStore;
+  config: RealmStateConfig;
 }
+
+/** The client options of POST /register that shape this service's part. */
+export interface StateOptions {
+  /** null: everything. */
+  fetchEventTypes: readonly string[] | null;
+  clientGravatar: boolean;
+  slimPresence: boolean;
+  presenceHistoryLimitDays?: number | undefined;
+  presenceLastUpdateId?: number | undefined;
+}
+
+interface Subject {
+  user: User;
+  realm: Realm;
+  /** Everyone in the organization, loaded once for the parts that list users. */
+  users: () => Promise<User[]>;
+}
+
+/** One part of the state: the event types that ask for it (Zulip's `want(...)`; null: always sent) and its keys. */
+interface Section {
+  wantedBy: readonly string[] | null;
+  build(ctx: InitialStateContext, subject: Subject, options: StateOptions): Promise<Record<string, unknown>>;
+}
+
+const SECTIONS: readonly Section[] = [
+  {
+    wantedBy: null,
+    build: () =>
+      Promise.resolve({ zulip_feature_level: FEATURE_LEVEL, zulip_version: SERVICE_VERSION, zulip_merge_base: '' }),
+  },
+  {
+    wantedBy: ['realm'],
+    build: async (ctx, { realm, users }) => realmSettingsState(ctx.db, ctx.config, realm, await users()),
+  },
+  {
+    wantedBy: ['realm_user'],
+    build: async (_ctx, { user, users }, options) => ({
+      ...ownUserState(user),
+      ...realmUsersState(await users(), options.clientGravatar),
+    }),
+  },
+  {
+    wantedBy: ['realm_bot'],
+    build: async (_ctx, { user, users }) => ({ realm_bots: realmBotsState(user, await users()) }),
+  },
+  {
+    wantedBy: ['user_settings'],
+    build: async (ctx, { user }) => ({
+      user_settings: {
+        ...settingsSnapshot(await ctx.db.store.settings.get(user.id), user),
+        available_notification_sounds: availableNotificationSounds(),
+        emojiset_choices: EMOJISETS.map((e) => ({ key: e.key, text: e.text })),
+      },
+    }),
+  },
+  {
+    wantedBy: ['navigation_views'],
+    build: async (ctx, { user }) => ({
+      navigation_views: (await ctx.db.store.navigationViews.list(user.id)).map(navigationViewRecord),
+    }),
+  },
+  {
+    wantedBy: ['video_calls', 'has_meetingprovider_token'],
+    build: async (ctx, { user }) => ({
+      has_meetingprovider_token: await ctx.meetings.hasToken(user),
+      meeting_provider: ctx.meetings.kind === 'none' ? null : { name: ctx.meetings.name, kind: ctx.meetings.kind },
+    }),
+  },
+  {
+    wantedBy: ['custom_profile_fields'],
+    build: () => Promise.resolve({ custom_profile_fields: [], custom_profile_field_types: CUSTOM_PROFILE_FIELD_TYPES }),
+  },
+  { wantedBy: ['realm_linkifiers'], build: () => Promise.resolve({ realm_linkifiers: [] }) },
+  { wantedBy: ['realm_filters'], build: () => Promise.resolve({ realm_filters: [] }) },
+  {
+    wantedBy: ['alert_words'],
+    build: async (ctx, { user }) => ({ alert_words: await listAlertWords(ctx.db, user.id) }),
+  },
+  {
+    wantedBy: ['muted_users'],
+    build: async (ctx, { user }) => ({ muted_users: await listMutedUsers(ctx.db, user.id) }),
+  },
+  {
+    wantedBy: ['presence'],
+    build: (ctx, { realm }, options) =>
+      presenceMap(ctx, realm, {
+        slim: options.slimPresence,
+        lastUpdateId: options.presenceLastUpdateId,
+        historyLimitDays: options.presenceHistoryLimitDays,
+      }),
+  },
+  {
+    wantedBy: ['user_status'],
+    build: async (ctx, { user }) => ({ user_status: await realmStatuses(ctx.db, user) }),
+  },
+  {
+    wantedBy: ['realm_emoji'],
+    build: async (ctx, { realm }) => ({ realm_emoji: await listRealmEmoji(ctx.db, realm.id) }),
+  },
+];
+
+const wanted = (section: Section, types: readonly string[] | null) =>
+  types === null || section.wantedBy === null || section.wantedBy.some((type) => types.includes(type));
 
 /**
- * The parts of POST /register's answer this service owns, for the events service to merge: `user_settings`, the
- * text limits, the feature level, the empty-topic name, `has_meetingprovider_token` and `navigation_views`.
+ * The parts of POST /register's answer this service owns, for the events service to merge (its initial-state
+ * protocol): only the sections `fetch_event_types` asks for are computed. Null for an unknown user.
  */
-export async function initialState(ctx: InitialStateContext, userId: number): Promise<Record<string, unknown> | null> {
-  const user = await ctx.repo.userById(userId);
-  const realm = user && (await ctx.repo.realmById(user.realmId));
+export async function initialState(
+  ctx: InitialStateContext,
+  userId: number,
+  options: StateOptions,
+): Promise<Record<string, unknown> | null> {
+  const { store } = ctx.db;
+  const user = await store.users.byId(userId);
+  const realm = user && (await store.realms.byId(user.realmId));
   if (!user || !realm) return null;
-  const [stored, views, hasToken] = await Promise.all([
-    ctx.userSettings.get(user.id),
-    ctx.navigationViews.list(user.id),
-    ctx.meetings.hasToken(user),
-  ]);
-  return {
-    user_id: user.id,
-    user_settings: {
-      ...settingsSnapshot(stored, user),
-      available_notification_sounds: availableNotificationSounds(),
-      emojiset_choices: EMOJISETS.map((e) => ({ key: e.key, text: e.text })),
-    },
-    ...TEXT_LIMITS,
-    zulip_feature_level: FEATURE_LEVEL,
-    zulip_version: SERVICE_VERSION,
-    zulip_merge_base: '',
-    realm_empty_topic_display_name: realm.emptyTopicDisplayName,
-    has_meetingprovider_token: hasToken,
-    meeting_provider: ctx.meetings.kind === 'none' ? null : { name: ctx.meetings.name, kind: ctx.meetings.kind },
-    navigation_views: views.map(navigationViewRecord),
-  };
-}
-
-/** Which event type asks for each part (Zulip's `want(...)` in fetch_initial_state_data); others always go. */
-const WANTED_BY: Record<string, readonly string[]> = {
-  user_id: ['realm_user'],
-  user_settings: ['user_settings'],
-  navigation_views: ['navigation_views'],
-  has_meetingprovider_token: ['video_calls', 'has_meetingprovider_token'],
-  meeting_provider: ['video_calls', 'has_meetingprovider_token'],
-  realm_empty_topic_display_name: ['realm'],
-  ...Object.fromEntries(Object.keys(TEXT_LIMITS).map((key) => [key, ['realm']])),
-};
-
-/** The state limited to what `fetch_event_types` asks for (null: everything). */
-export function wantedState(state: Record<string, unknown>, fetchEventTypes: readonly string[] | null) {
-  if (fetchEventTypes === null) return state;
-  return Object.fromEntries(
-    Object.entries(state).filter(([key]) => {
-      const wantedBy = WANTED_BY[key];
-      return wantedBy === undefined || wantedBy.some((type) => fetchEventTypes.includes(type));
-    }),
+  let everyone: Promise<User[]> | undefined;
+  const subject: Subject = { user, realm, users: () => (everyone ??= store.users.inRealm(realm.id)) };
+  const parts = await Promise.all(
+    SECTIONS.filter((s) => wanted(s, options.fetchEventTypes)).map((s) => s.build(ctx, subject, options)),
   );
+  return Object.assign({}, ...parts) as Record<string, unknown>;
 }

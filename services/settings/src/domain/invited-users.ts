@@ -1,14 +1,14 @@
 import { invalid, notFound } from '@confab/errors';
 import type { Role } from '@confab/identity';
-import type { SettingsRepository } from '../repositories/settings.repository.js';
 import { isValidEmail } from './auth.js';
 import { isStrongPassword, type PasswordPolicy } from './password-strength.js';
 import { createUsers } from './provisioning.js';
+import type { Database } from './store.js';
 import type { User } from './types.js';
 import { checkFullName } from './validators.js';
 
 export interface InvitedUserContext {
-  repo: SettingsRepository;
+  db: Database;
   externalUrl: string;
   passwordHashCost: number;
   passwordPolicy: PasswordPolicy;
@@ -31,18 +31,18 @@ export async function createInvitedUser(
   ctx: InvitedUserContext,
   spec: InvitedUserSpec,
 ): Promise<{ user: User; eventIds: string[] }> {
-  const realm = await ctx.repo.realmById(spec.realmId);
+  const realm = await ctx.db.store.realms.byId(spec.realmId);
   if (!realm) throw notFound('No such organization');
   if (realm.deactivated) throw invalid('This organization has been deactivated');
   const email = spec.email.trim();
   if (!isValidEmail(email)) throw invalid('Enter a valid email address.');
   const fullName = checkFullName(spec.fullName);
   if (!isStrongPassword(spec.password, ctx.passwordPolicy)) throw invalid('The password is too weak.');
-  if (await ctx.repo.userByEmail(realm.id, email.toLowerCase())) throw invalid('Email is already in use.');
+  if (await ctx.db.store.users.byEmail(realm.id, email.toLowerCase())) throw invalid('Email is already in use.');
   const eventIds: string[] = [];
   const [created] = await createUsers(
     {
-      repo: ctx.repo,
+      db: ctx.db,
       externalUrl: ctx.externalUrl,
       passwordHashCost: ctx.passwordHashCost,
       requestId: ctx.requestId,

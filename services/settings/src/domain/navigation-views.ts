@@ -1,14 +1,8 @@
 import { contracts, outboxRecord } from '@confab/events';
 import { invalid, notFound } from '@confab/errors';
 import type { UserIdentity } from '@confab/identity';
-import type { NavigationView, NavigationViewRepository } from '../repositories/navigation-views.repository.js';
-import { isUniqueViolation } from '../repositories/prisma.js';
-import type { SettingsRepository } from '../repositories/settings.repository.js';
-
-export interface NavigationContext {
-  repo: SettingsRepository;
-  navigationViews: NavigationViewRepository;
-}
+import { AlreadyExists, type Database } from './store.js';
+import type { NavigationView } from './types.js';
 
 /** Zulip's built-in left-sidebar views; they can be pinned or unpinned but not renamed. */
 export const BUILT_IN_VIEW_FRAGMENTS: readonly string[] = [
@@ -34,15 +28,15 @@ const meta = (actor: UserIdentity, requestId: string) => ({ realmId: actor.realm
 const owner = (actor: UserIdentity) => ({ user_id: actor.userId, realm_id: actor.realmId });
 
 export async function listNavigationViews(
-  ctx: NavigationContext,
+  db: Database,
   actor: UserIdentity,
 ): Promise<contracts.NavigationViewRecord[]> {
-  return (await ctx.navigationViews.list(actor.userId)).map(navigationViewRecord);
+  return (await db.store.navigationViews.list(actor.userId)).map(navigationViewRecord);
 }
 
 /** POST /navigation_views: settings for a built-in view (no name) or a new custom view (a name required). */
 export async function addNavigationView(
-  ctx: NavigationContext,
+  db: Database,
   actor: UserIdentity,
   input: { fragment: string; isPinned: boolean; name: string | undefined },
   requestId: string,
@@ -52,12 +46,12 @@ export async function addNavigationView(
   } else if (!input.name) {
     throw invalid('Custom views must have a valid name.');
   }
-  if (await ctx.navigationViews.find(actor.userId, input.fragment)) throw alreadyExists();
-  if (input.name !== undefined && (await ctx.navigationViews.nameTaken(actor.userId, input.name)))
+  if (await db.store.navigationViews.find(actor.userId, input.fragment)) throw alreadyExists();
+  if (input.name !== undefined && (await db.store.navigationViews.nameTaken(actor.userId, input.name)))
     throw alreadyExists();
   try {
-    await ctx.repo.transaction(async (tx) => {
-      const view = await ctx.navigationViews.create(tx, actor.userId, {
+    await db.write(async (store) => {
+      const view = await store.navigationViews.create(actor.userId, {
         fragment: input.fragment,
         isPinned: input.isPinned,
         name: input.name ?? null,
@@ -70,14 +64,14 @@ export async function addNavigationView(
       return { result: undefined, events: [event] };
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw alreadyExists();
+    if (err instanceof AlreadyExists) throw alreadyExists();
     throw err;
   }
 }
 
 /** PATCH /navigation_views/{fragment}, with Zulip's checks in Zulip's order (name rules before existence). */
 export async function updateNavigationView(
-  ctx: NavigationContext,
+  db: Database,
   actor: UserIdentity,
   fragment: string,
   input: { isPinned: boolean | undefined; name: string | undefined },
@@ -85,17 +79,15 @@ export async function updateNavigationView(
 ): Promise<void> {
   if (BUILT_IN_VIEW_FRAGMENTS.includes(fragment) && input.name !== undefined)
     throw invalid('Built-in views cannot have a custom name.');
-  if (input.name !== undefined && (await ctx.navigationViews.nameTaken(actor.userId, input.name)))
+  if (input.name !== undefined && (await db.store.navigationViews.nameTaken(actor.userId, input.name)))
     throw alreadyExists();
-  if (!(await ctx.navigationViews.find(actor.userId, fragment))) throw doesNotExist();
+  if (!(await db.store.navigationViews.find(actor.userId, fragment))) throw doesNotExist();
   const data: { is_pinned?: boolean; name?: string } = {};
   if (input.name !== undefined) data.name = input.name;
   if (input.isPinned !== undefined) data.is_pinned = input.isPinned;
   try {
-    await ctx.repo.transaction(async (tx) => {
-      if (
-        !(await ctx.navigationViews.update(tx, actor.userId, fragment, { isPinned: input.isPinned, name: input.name }))
-      )
+    await db.write(async (store) => {
+      if (!(await store.navigationViews.update(actor.userId, fragment, { isPinned: input.isPinned, name: input.name })))
         throw doesNotExist();
       const event = outboxRecord(
         contracts.navigationViewUpdated,
@@ -105,19 +97,19 @@ export async function updateNavigationView(
       return { result: undefined, events: [event] };
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw alreadyExists();
+    if (err instanceof AlreadyExists) throw alreadyExists();
     throw err;
   }
 }
 
 export async function removeNavigationView(
-  ctx: NavigationContext,
+  db: Database,
   actor: UserIdentity,
   fragment: string,
   requestId: string,
 ): Promise<void> {
-  await ctx.repo.transaction(async (tx) => {
-    if (!(await ctx.navigationViews.remove(tx, actor.userId, fragment))) throw doesNotExist();
+  await db.write(async (store) => {
+    if (!(await store.navigationViews.remove(actor.userId, fragment))) throw doesNotExist();
     const event = outboxRecord(contracts.navigationViewRemoved, { ...owner(actor), fragment }, meta(actor, requestId));
     return { result: undefined, events: [event] };
   });

@@ -1,3 +1,5 @@
+import type { contracts } from '@confab/events';
+
 /** What the domain needs from the outside world; adapters/ implements each over the network. */
 
 export interface OutgoingMail {
@@ -19,6 +21,57 @@ export interface GroupDirectory {
    * error (e.g. "Invalid user group ID: 7") when a group does not exist there.
    */
   activeMembers(realmId: number, groupIds: readonly number[]): Promise<number[]>;
+  /** Whether an active user is in the group, directly or through subgroups. */
+  isMember(realmId: number, userId: number, groupId: number): Promise<boolean>;
+  /** Groups of any organization with an id above `afterId`, in id order, a page at a time. */
+  groupsAfter(afterId: number): Promise<contracts.GroupRecord[]>;
+}
+
+/** Where custom emoji images are kept (a directory, or any blob store). */
+export interface EmojiFiles {
+  save(realmId: number, fileName: string, data: Buffer): Promise<void>;
+  /** The image, or null when there is none. */
+  read(realmId: number, fileName: string): Promise<Buffer | null>;
+}
+
+/** One user's presence: Unix seconds; `activeTimestamp` null when the user was never active (only idle). */
+export interface PresenceEntry {
+  userId: number;
+  activeTimestamp: number | null;
+  idleTimestamp: number;
+  /** The realm's update counter when this entry last changed (Zulip's `last_update_id`). */
+  lastUpdateId: number;
+}
+
+/** What recording a presence report did. */
+export interface PresenceWrite {
+  /** The user had no entry before. */
+  created: boolean;
+  /** The entry changed (and took a new update id). */
+  changed: boolean;
+  /** The user had not been active for longer than `onlineGapSeconds` and now is. */
+  becameOnline: boolean;
+  entry: PresenceEntry;
+}
+
+/** Thresholds of Zulip's presence rules, applied atomically by the store. */
+export interface PresenceRules {
+  /** A timestamp moves only when it is older than this (several open clients report every minute). */
+  minUpdateSeconds: number;
+  /** Not active for longer than this and now active: "came online". */
+  onlineGapSeconds: number;
+}
+
+/** Presence: kept outside the database, shared by every replica, forgotten by itself after `retention`. */
+export interface PresenceStore {
+  /** Applies one report (`active` or idle) at `now` under Zulip's rules. */
+  report(realmId: number, userId: number, now: number, active: boolean, rules: PresenceRules): Promise<PresenceWrite>;
+  /** Replaces the user's entry (presence sharing switched on or off). */
+  reset(realmId: number, userId: number, entry: { active: number | null; idle: number }): Promise<PresenceWrite>;
+  /** Entries changed after `afterUpdateId`, or (when null) connected at or after `since`. */
+  realm(realmId: number, query: { afterUpdateId: number | null; since: number }): Promise<PresenceEntry[]>;
+  user(realmId: number, userId: number): Promise<PresenceEntry | null>;
+  remove(realmId: number, userId: number): Promise<void>;
 }
 
 /** Tokens from an OAuth provider; `expiresAt` in epoch milliseconds. */

@@ -1,16 +1,15 @@
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
 import { invalid } from '@confab/errors';
 import { ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_MEMBER, ROLE_MODERATOR, ROLE_OWNER } from '@confab/identity';
-import { isUniqueViolation } from '../repositories/prisma.js';
-import type { SettingsRepository } from '../repositories/settings.repository.js';
 import { generateApiKey, hashApiKey, hashPassword } from './credentials.js';
 import { DEFAULT_REALM_PERMISSIONS, isValidSubdomain, realmRecord } from './realms.js';
-import { BOT_TYPE_GENERIC, type Realm, type Role, type User } from './types.js';
+import { AlreadyExists, type Database } from './store.js';
+import { BOT_TYPE_GENERIC, type Realm, type RealmPatch, type Role, type User } from './types.js';
 import { isValidEmail } from './auth.js';
 import { userRecord } from './users.js';
 
 export interface ProvisioningContext {
-  repo: SettingsRepository;
+  db: Database;
   externalUrl: string;
   passwordHashCost: number;
   requestId?: string | undefined;
@@ -38,8 +37,8 @@ export async function createRealm(
 ): Promise<Realm> {
   if (!isValidSubdomain(spec.stringId)) throw invalid(`Invalid subdomain '${spec.stringId}'`);
   try {
-    return await ctx.repo.transaction(async (tx) => {
-      const realm = await ctx.repo.createRealm(tx, { ...spec, permissions: DEFAULT_REALM_PERMISSIONS });
+    return await ctx.db.write(async (store) => {
+      const realm = await store.realms.create({ ...spec, permissions: DEFAULT_REALM_PERMISSIONS });
       const events = [
         outboxRecord(
           contracts.realmCreated,
@@ -51,7 +50,7 @@ export async function createRealm(
       return { result: realm, events };
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw invalid(`Subdomain '${spec.stringId}' is already in use`);
+    if (err instanceof AlreadyExists) throw invalid(`Subdomain '${spec.stringId}' is already in use`);
     throw err;
   }
 }
@@ -69,7 +68,7 @@ export async function createUsers(
     specs.map((s) => (s.password ? hashPassword(s.password, ctx.passwordHashCost) : Promise.resolve(null))),
   );
   try {
-    return await ctx.repo.transaction(async (tx) => {
+    return await ctx.db.write(async (store) => {
       const created: ProvisionedUser[] = [];
       const events: OutboxRecord[] = [];
       for (const [index, spec] of specs.entries()) {
@@ -78,11 +77,11 @@ export async function createUsers(
           const ownerEmail = spec.bot.ownerEmail.toLowerCase();
           const owner =
             created.find((c) => c.user.deliveryEmail.toLowerCase() === ownerEmail)?.user ??
-            (await ctx.repo.userByEmail(realm.id, ownerEmail));
+            (await store.users.byEmail(realm.id, ownerEmail));
           if (!owner) throw invalid(`No such bot owner '${spec.bot.ownerEmail}'`);
           botOwnerId = owner.id;
         }
-        const user = await ctx.repo.createUser(tx, {
+        const user = await store.users.create({
           realmId: realm.id,
           email: spec.email,
           fullName: spec.fullName,
@@ -93,7 +92,7 @@ export async function createUsers(
           passwordHash: hashes[index] ?? null,
         });
         const apiKey = generateApiKey();
-        await ctx.repo.addApiKey(user.id, hashApiKey(apiKey), tx);
+        await store.users.addApiKey(user.id, hashApiKey(apiKey));
         created.push({ user, apiKey });
         events.push(
           outboxRecord(
@@ -107,7 +106,7 @@ export async function createUsers(
       return { result: created, events };
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw invalid('Email is already in use.');
+    if (err instanceof AlreadyExists) throw invalid('Email is already in use.');
     throw err;
   }
 }
@@ -141,7 +140,7 @@ export async function createDevOrganization(
   ctx: ProvisioningContext,
   options: { stringId: string; name?: string; password: string; jwtKey: string | null },
 ): Promise<{ realm: Realm; users: ProvisionedUser[] } | null> {
-  if (await ctx.repo.realmByStringId(options.stringId)) return null;
+  if (await ctx.db.store.realms.byStringId(options.stringId)) return null;
   const realm = await createRealm(ctx, {
     stringId: options.stringId,
     name: options.name ?? 'Zulip Dev',
@@ -160,11 +159,13 @@ export async function createDevOrganization(
 export async function setRealmPolicies(
   ctx: ProvisioningContext,
   realmId: number,
-  policies: { nameChangesDisabled?: boolean | undefined; emailChangesDisabled?: boolean | undefined },
+  policies: RealmPatch,
 ): Promise<Realm | null> {
-  if (!(await ctx.repo.realmById(realmId))) return null;
-  return ctx.repo.transaction(async (tx) => {
-    const realm = await ctx.repo.updateRealm(tx, realmId, policies);
+  const current = await ctx.db.store.realms.byId(realmId);
+  if (!current) return null;
+  const permissions = policies.permissions && { ...current.permissions, ...policies.permissions };
+  return ctx.db.write(async (store) => {
+    const realm = await store.realms.update(realmId, { ...policies, permissions });
     const event = outboxRecord(
       contracts.realmUpdated,
       { realm: realmRecord(realm, ctx.externalUrl) },

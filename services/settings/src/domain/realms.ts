@@ -16,13 +16,23 @@ export const DEFAULT_REALM_PERMISSIONS: Record<string, GroupRef> = {
   can_invite_users_group: 'role:members',
   can_manage_all_groups: 'role:owners',
   can_mention_many_users_group: 'role:administrators',
+  can_create_write_only_bots_group: 'role:members',
+  can_manage_billing_group: 'role:administrators',
   can_move_messages_between_channels_group: 'role:members',
+  can_move_messages_between_topics_group: 'role:everyone',
   can_resolve_topics_group: 'role:everyone',
   can_set_delete_message_policy_group: 'role:moderators',
+  can_set_topics_policy_group: 'role:members',
+  can_summarize_topics_group: 'role:everyone',
   create_multiuse_invite_group: 'role:administrators',
   direct_message_initiator_group: 'role:everyone',
   direct_message_permission_group: 'role:everyone',
 };
+
+/** Every group-valued permission of the organization: what it set, and Zulip's default for the rest. */
+export function realmPermissions(realm: Pick<Realm, 'permissions'>): Record<string, GroupRef> {
+  return { ...DEFAULT_REALM_PERMISSIONS, ...realm.permissions };
+}
 
 /** Subdomains are lower-case letters, digits and dashes; '' is the server's default organization. */
 export function isValidSubdomain(stringId: string): boolean {
@@ -61,7 +71,14 @@ export function realmRecord(realm: Realm, externalUrl: string): contracts.RealmR
     mandatory_topics: realm.mandatoryTopics,
     message_content_delete_limit_seconds: realm.messageContentDeleteLimitSeconds,
     waiting_period_threshold: realm.waitingPeriodThreshold,
-    permissions: realm.permissions,
+    allow_message_editing: realm.allowMessageEditing,
+    message_content_edit_limit_seconds: realm.messageContentEditLimitSeconds,
+    move_messages_within_stream_limit_seconds: realm.moveMessagesWithinStreamLimitSeconds,
+    move_messages_between_streams_limit_seconds: realm.moveMessagesBetweenStreamsLimitSeconds,
+    presence_disabled: realm.presenceDisabled,
+    enable_read_receipts: realm.enableReadReceipts,
+    message_retention_days: realm.messageRetentionDays,
+    permissions: realmPermissions(realm),
   };
 }
 

@@ -20,6 +20,16 @@ export interface Realm {
   waitingPeriodThreshold: number;
   nameChangesDisabled: boolean;
   emailChangesDisabled: boolean;
+  presenceDisabled: boolean;
+  allowMessageEditing: boolean;
+  /** Null: no time limit. */
+  messageContentEditLimitSeconds: number | null;
+  moveMessagesWithinStreamLimitSeconds: number | null;
+  moveMessagesBetweenStreamsLimitSeconds: number | null;
+  enableReadReceipts: boolean;
+  /** Null: messages are kept forever (Zulip's -1). */
+  messageRetentionDays: number | null;
+  /** As stored; `realmPermission` (realms.ts) fills in Zulip's defaults for settings added later. */
   permissions: Record<string, GroupRef>;
 }
 
@@ -43,3 +53,94 @@ export interface User {
 }
 
 export const BOT_TYPE_GENERIC = 1;
+
+export interface NewRealm {
+  stringId: string;
+  name: string;
+  description?: string;
+  jwtKey?: string | null;
+  permissions: Realm['permissions'];
+}
+
+/** Organization settings without an API of their own yet (development and tests set them). */
+export interface RealmPatch {
+  nameChangesDisabled?: boolean | undefined;
+  emailChangesDisabled?: boolean | undefined;
+  presenceDisabled?: boolean | undefined;
+  waitingPeriodThreshold?: number | undefined;
+  permissions?: Realm['permissions'] | undefined;
+}
+
+export interface NewUser {
+  realmId: number;
+  email: string;
+  fullName: string;
+  role: Role;
+  isBot?: boolean;
+  botType?: number | null;
+  botOwnerId?: number | null;
+  passwordHash?: string | null;
+  timezone?: string;
+}
+
+export interface UserChanges {
+  fullName?: string | undefined;
+  role?: Role | undefined;
+  timezone?: string | undefined;
+  passwordHash?: string | undefined;
+  email?: string | undefined;
+}
+
+/** Personal settings as stored (only values ever set; defaults live in the catalog). */
+export interface StoredSettings {
+  userId: number;
+  values: Record<string, unknown>;
+  selfEdited: string[];
+}
+
+export interface NavigationView {
+  fragment: string;
+  isPinned: boolean;
+  name: string | null;
+}
+
+export const EMAIL_CHANGE_PENDING = 0;
+export const EMAIL_CHANGE_CONFIRMED = 1;
+export const EMAIL_CHANGE_REPLACED = 2;
+
+export interface EmailChange {
+  id: number;
+  userId: number;
+  oldEmail: string;
+  newEmail: string;
+  status: number;
+  expiresAt: Date;
+}
+
+/** A user's status (Zulip's UserStatus); empty strings mean unset. */
+export interface UserStatus {
+  userId: number;
+  statusText: string;
+  emojiName: string;
+  emojiCode: string;
+  reactionType: string;
+  timestamp: Date;
+}
+
+export interface RealmEmoji {
+  id: number;
+  realmId: number;
+  name: string;
+  authorId: number | null;
+  /** `<id>.<ext>` once the image is stored. */
+  fileName: string;
+  isAnimated: boolean;
+  deactivated: boolean;
+}
+
+export interface NewRealmEmoji {
+  realmId: number;
+  name: string;
+  authorId: number;
+  isAnimated: boolean;
+}

@@ -1,22 +1,22 @@
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
 import { invalid } from '@confab/errors';
 import { ROLE_ADMINISTRATOR, type UserIdentity } from '@confab/identity';
-import type { SettingsRepository } from '../repositories/settings.repository.js';
-import type { StoredSettings, UserSettingsRepository } from '../repositories/user-settings.repository.js';
 import { adminRequired } from './accounts.js';
 import type { FailureLimiter } from './auth.js';
 import { hashPassword, verifyPassword } from './credentials.js';
 import { startEmailChange, validateEmailChange, type EmailChangeContext } from './email-change.js';
 import { isStrongPassword, type PasswordPolicy } from './password-strength.js';
-import type { GroupDirectory } from './ports.js';
+import type { GroupDirectory, PresenceStore } from './ports.js';
+import { presenceSharingChanged } from './presence.js';
 import { resolveSettings, SETTINGS_BY_NAME, type SettingValue } from './settings-catalog.js';
-import type { Realm, User } from './types.js';
+import type { Database, Store } from './store.js';
+import type { Realm, StoredSettings, User } from './types.js';
 import { userRecord } from './users.js';
 import { checkFullName, checkSettingValues } from './validators.js';
 
 export interface SettingsChangeContext extends EmailChangeContext {
-  repo: SettingsRepository;
-  userSettings: UserSettingsRepository;
+  db: Database;
+  presence: PresenceStore;
   failures: FailureLimiter;
   groups: GroupDirectory;
   config: EmailChangeContext['config'] & { passwordHashCost: number; passwordPolicy: PasswordPolicy };
@@ -74,6 +74,20 @@ function applyValues(
   return changed;
 }
 
+/** Sets a user's own settings inside a unit of work: the names that changed, and their event. */
+export async function setOwnSettings(
+  store: Store,
+  user: User,
+  values: Record<string, SettingValue>,
+  requestId: string,
+): Promise<{ changed: string[]; events: OutboxRecord[] }> {
+  const stored = (await store.settings.lockMany([user.id])).get(user.id)!;
+  const changed = applyValues(stored, values, true, false);
+  if (changed.length === 0) return { changed, events: [] };
+  await store.settings.save(stored);
+  return { changed, events: [settingsChangedEvent(user, stored, changed, requestId)] };
+}
+
 async function checkOldPassword(ctx: SettingsChangeContext, user: User, oldPassword: string): Promise<void> {
   // The same per-username budget as logging in: a settings form is no way around the login rate limit.
   const key = `${user.realmId}:${user.deliveryEmail.toLowerCase()}`;
@@ -86,8 +100,8 @@ async function checkOldPassword(ctx: SettingsChangeContext, user: User, oldPassw
 }
 
 async function loadActor(ctx: SettingsChangeContext, actor: UserIdentity): Promise<{ user: User; realm: Realm }> {
-  const user = await ctx.repo.userById(actor.userId);
-  const realm = user && (await ctx.repo.realmById(user.realmId));
+  const user = await ctx.db.store.users.byId(actor.userId);
+  const realm = user && (await ctx.db.store.realms.byId(user.realmId));
   if (!user || !realm) throw invalid('Account is deactivated');
   return { user, realm };
 }
@@ -128,14 +142,14 @@ export async function changeSettings(
   if (changingEmail) await startEmailChange(ctx, realm, user, newEmail, requestId);
 
   const timezone = change.timezone !== undefined && change.timezone !== user.timezone ? change.timezone : undefined;
-  await ctx.repo.transaction(async (tx) => {
+  const changedNames = await ctx.db.write(async (store) => {
     const events: OutboxRecord[] = [];
-    const stored = (await ctx.userSettings.lockMany(tx, [user.id])).get(user.id)!;
+    const stored = (await store.settings.lockMany([user.id])).get(user.id)!;
     const changed = applyValues(stored, change.settings, true, false);
-    if (changed.length > 0) await ctx.userSettings.save(tx, stored);
+    if (changed.length > 0) await store.settings.save(stored);
     let updated = user;
     if (fullName !== undefined || timezone !== undefined || passwordHash !== undefined) {
-      updated = await ctx.repo.updateUser(tx, user.id, { fullName, timezone, passwordHash });
+      updated = await store.users.update(user.id, { fullName, timezone, passwordHash });
     }
     if (fullName !== undefined || timezone !== undefined) {
       events.push(
@@ -144,18 +158,20 @@ export async function changeSettings(
     }
     if (timezone !== undefined) changed.push('timezone');
     if (changed.length > 0) events.push(settingsChangedEvent(updated, stored, changed, requestId));
-    return { result: undefined, events };
+    return { result: changed, events };
   });
+  if (changedNames.includes('presence_enabled'))
+    await presenceSharingChanged(ctx, user, change.settings.presence_enabled === true, requestId);
 }
 
 /** The users target_users names: user_ids (any state, same realm) and the active members of group_ids; no bots. */
 async function resolveTargets(ctx: SettingsChangeContext, realmId: number, target: TargetUsers): Promise<User[]> {
-  const listed = await ctx.repo.usersInRealm(realmId, target.user_ids);
+  const listed = await ctx.db.store.users.inRealm(realmId, target.user_ids);
   const found = new Set(listed.map((u) => u.id));
   const missing = target.user_ids.find((id) => !found.has(id));
   if (missing !== undefined) throw invalid(`Invalid user ID: ${missing}`);
   const memberIds = target.group_ids.length > 0 ? await ctx.groups.activeMembers(realmId, target.group_ids) : [];
-  const members = await ctx.repo.usersInRealm(
+  const members = await ctx.db.store.users.inRealm(
     realmId,
     memberIds.filter((id) => !found.has(id)),
   );
@@ -177,18 +193,15 @@ async function changeSettingsForOthers(
   checkSettingValues(change.settings);
   const users = await resolveTargets(ctx, actor.realmId, target);
   if (users.length === 0 || Object.keys(change.settings).length === 0) return;
-  await ctx.repo.transaction(async (tx) => {
-    const rows = await ctx.userSettings.lockMany(
-      tx,
-      users.map((u) => u.id),
-    );
+  await ctx.db.write(async (store) => {
+    const rows = await store.settings.lockMany(users.map((u) => u.id));
     const events: OutboxRecord[] = [];
     for (const user of users) {
       const stored = rows.get(user.id)!;
       // Zulip counts an administrator's own row as edited by themselves (acting user = modified user).
       const changed = applyValues(stored, change.settings, user.id === actor.userId, target.skip_if_already_edited);
       if (changed.length === 0) continue;
-      await ctx.userSettings.save(tx, stored);
+      await store.settings.save(stored);
       events.push(settingsChangedEvent(user, stored, changed, requestId));
     }
     return { result: undefined, events };

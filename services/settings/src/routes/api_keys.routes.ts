@@ -1,12 +1,11 @@
 import { p, route } from '@confab/http';
 import type { SettingsDeps } from '../deps.js';
 import { fetchApiKeyByJwt, fetchApiKeyByPassword } from '../domain/auth.js';
-import { subdomainFromHost } from '../domain/realms.js';
+import { realmForHost } from '../domain/directory.js';
 import { apiUserRecord } from '../domain/users.js';
 
 export function apiKeyRoutes(deps: SettingsDeps) {
-  const realmOf = (host: string | undefined) =>
-    deps.repo.realmByStringId(subdomainFromHost(host, deps.config.externalUrl));
+  const realmOf = (host: string | undefined) => realmForHost(deps.db, host, deps.config.externalUrl);
 
   return [
     route({
@@ -16,7 +15,7 @@ export function apiKeyRoutes(deps: SettingsDeps) {
       params: { username: p.string(), password: p.string() },
       async handler({ params, req }) {
         const realm = await realmOf(req.headers.host);
-        return fetchApiKeyByPassword(deps.repo, deps.failures, realm, params.username, params.password);
+        return fetchApiKeyByPassword(deps.db, deps.failures, realm, params.username, params.password);
       },
     }),
     route({
@@ -26,7 +25,7 @@ export function apiKeyRoutes(deps: SettingsDeps) {
       params: { include_profile: p.bool().default(false), token: p.string().default('') },
       async handler({ params, req }) {
         const realm = await realmOf(req.headers.host);
-        const { api_key, user } = await fetchApiKeyByJwt(deps.repo, realm, params.token);
+        const { api_key, user } = await fetchApiKeyByJwt(deps.db, realm, params.token);
         const result: Record<string, unknown> = { api_key, email: user.deliveryEmail };
         if (params.include_profile) {
           result.user = apiUserRecord(user, { clientGravatar: false, includeCustomProfileFields: false });

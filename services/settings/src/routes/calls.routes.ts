@@ -3,21 +3,16 @@ import { route } from '@confab/http';
 import type { SettingsDeps } from '../deps.js';
 import { OAuthMeetingProvider } from '../domain/meetings/oauth-provider.js';
 import { notConfigured } from '../domain/meetings/provider.js';
-import type { User } from '../domain/types.js';
+import { caller } from '../domain/directory.js';
 
 export function callRoutes(deps: SettingsDeps) {
-  const caller = async (userId: number): Promise<User> => {
-    const user = await deps.repo.userById(userId);
-    if (!user) throw invalid('Account is deactivated');
-    return user;
-  };
   return [
     route({
       method: 'POST',
       path: '/calls/meetingprovider/create',
       auth: 'user',
       async handler({ identity, requestId }) {
-        return { url: await deps.meetings.createMeeting(await caller(identity.userId), requestId) };
+        return { url: await deps.meetings.createMeeting(await caller(deps.db, identity), requestId) };
       },
     }),
     route({
@@ -32,7 +27,7 @@ export function callRoutes(deps: SettingsDeps) {
           if (provider.kind === 'none') throw notConfigured();
           throw invalid(`${provider.name} needs no authorization`);
         }
-        return { url: await provider.authorizationUrl(await caller(identity.userId)) };
+        return { url: await provider.authorizationUrl(await caller(deps.db, identity)) };
       },
     }),
   ];

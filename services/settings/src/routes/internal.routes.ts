@@ -1,11 +1,11 @@
-import { p, parseValue, route, t } from '@confab/http';
+import { ParamIssue, p, parseValue, route, t, type Schema } from '@confab/http';
 import { invalid, notFound } from '@confab/errors';
 import type { SettingsDeps } from '../deps.js';
 import { authenticateApiKey } from '../domain/auth.js';
-import { initialState, wantedState } from '../domain/initial-state.js';
+import { realmsAfter, userSettingsAfter, usersAfter } from '../domain/backfill.js';
+import { initialState } from '../domain/initial-state.js';
 import { createDevOrganization, DEV_PASSWORD_DEFAULT, setRealmPolicies } from '../domain/provisioning.js';
 import { realmRecord } from '../domain/realms.js';
-import { settingsSnapshot } from '../domain/user-settings.js';
 import { userRecord } from '../domain/users.js';
 
 const authenticateBody = t.object({ email: t.string(), api_key: t.string() });
@@ -18,8 +18,25 @@ const devRealmBody = t.object(
   },
   { extra: 'forbid' },
 );
+/** Group-valued permissions to change: setting name → system group name ("role:members") or group id. */
+const groupRefs: Schema<Record<string, string | number>> = {
+  parse(value, loc) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ParamIssue('dict_type', loc);
+    const out: Record<string, string | number> = {};
+    for (const [key, ref] of Object.entries(value as Record<string, unknown>))
+      out[key] = t.union(t.string(), t.int()).parse(ref, [...loc, key]);
+    return out;
+  },
+};
+
 const devRealmPolicies = t.object(
-  { name_changes_disabled: t.optional(t.bool()), email_changes_disabled: t.optional(t.bool()) },
+  {
+    name_changes_disabled: t.optional(t.bool()),
+    email_changes_disabled: t.optional(t.bool()),
+    presence_disabled: t.optional(t.bool()),
+    waiting_period_threshold: t.optional(t.int({ min: 0 })),
+    permissions: t.optional(groupRefs),
+  },
   { extra: 'forbid' },
 );
 
@@ -33,7 +50,7 @@ export function internalRoutes(deps: SettingsDeps) {
       json: true,
       async handler({ body }) {
         const { email, api_key } = parseValue(authenticateBody, body.json, 'body');
-        return { identity: await authenticateApiKey(deps.repo, email, api_key) };
+        return { identity: await authenticateApiKey(deps.db, email, api_key) };
       },
     }),
     route({
@@ -42,8 +59,7 @@ export function internalRoutes(deps: SettingsDeps) {
       auth: 'service',
       params: { after_id: p.int().default(0) },
       async handler({ params }) {
-        const realms = await deps.repo.realmsAfter(params.after_id, 500);
-        return { realms: realms.map((r) => realmRecord(r, deps.config.externalUrl)) };
+        return { realms: await realmsAfter(deps.db, params.after_id, deps.config.externalUrl) };
       },
     }),
     route({
@@ -52,8 +68,7 @@ export function internalRoutes(deps: SettingsDeps) {
       auth: 'service',
       params: { after_id: p.int().default(0) },
       async handler({ params }) {
-        const users = await deps.repo.usersAfter(params.after_id, 1000);
-        return { users: users.map(userRecord) };
+        return { users: await usersAfter(deps.db, params.after_id) };
       },
     }),
     route({
@@ -61,11 +76,23 @@ export function internalRoutes(deps: SettingsDeps) {
       path: '/users/{user_id:int}/initial-state',
       auth: 'service',
       // The events service's initial-state protocol (services/events/README.md).
-      params: { fetch_event_types: p.json(t.nullable(t.list(t.string()))).default(null) },
+      params: {
+        fetch_event_types: p.json(t.nullable(t.list(t.string()))).default(null),
+        client_gravatar: p.bool().default(true),
+        slim_presence: p.bool().default(false),
+        presence_history_limit_days: p.int().optional(),
+        presence_last_update_id: p.int().optional(),
+      },
       async handler({ path, params }) {
-        const state = await initialState(deps, path.user_id);
+        const state = await initialState(deps, path.user_id, {
+          fetchEventTypes: params.fetch_event_types,
+          clientGravatar: params.client_gravatar,
+          slimPresence: params.slim_presence,
+          presenceHistoryLimitDays: params.presence_history_limit_days,
+          presenceLastUpdateId: params.presence_last_update_id,
+        });
         if (!state) throw notFound('No such user');
-        return wantedState(state, params.fetch_event_types);
+        return state;
       },
     }),
     route({
@@ -75,15 +102,7 @@ export function internalRoutes(deps: SettingsDeps) {
       auth: 'service',
       params: { after_id: p.int().default(0) },
       async handler({ params }) {
-        const users = await deps.repo.usersAfter(params.after_id, 500);
-        const stored = await deps.userSettings.getMany(users.map((u) => u.id));
-        return {
-          user_settings: users.map((u) => ({
-            user_id: u.id,
-            realm_id: u.realmId,
-            settings: settingsSnapshot(stored.get(u.id)!, u),
-          })),
-        };
+        return { user_settings: await userSettingsAfter(deps.db, params.after_id) };
       },
     }),
   ];
@@ -99,7 +118,7 @@ export function internalRoutes(deps: SettingsDeps) {
           const eventIds: string[] = [];
           const created = await createDevOrganization(
             {
-              repo: deps.repo,
+              db: deps.db,
               externalUrl: deps.config.externalUrl,
               passwordHashCost: deps.config.passwordHashCost,
               requestId,
@@ -130,13 +149,19 @@ export function internalRoutes(deps: SettingsDeps) {
           const spec = parseValue(devRealmPolicies, body.json, 'body');
           const realm = await setRealmPolicies(
             {
-              repo: deps.repo,
+              db: deps.db,
               externalUrl: deps.config.externalUrl,
               passwordHashCost: deps.config.passwordHashCost,
               requestId,
             },
             path.realm_id,
-            { nameChangesDisabled: spec.name_changes_disabled, emailChangesDisabled: spec.email_changes_disabled },
+            {
+              nameChangesDisabled: spec.name_changes_disabled,
+              emailChangesDisabled: spec.email_changes_disabled,
+              presenceDisabled: spec.presence_disabled,
+              waitingPeriodThreshold: spec.waiting_period_threshold,
+              permissions: spec.permissions,
+            },
           );
           if (!realm) throw notFound('No such organization');
           return { realm: realmRecord(realm, deps.config.externalUrl) };

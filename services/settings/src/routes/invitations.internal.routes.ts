@@ -23,7 +23,7 @@ export function invitationInternalRoutes(deps: SettingsDeps) {
         const spec = parseValue(newUserBody, body.json, 'body');
         const { user, eventIds } = await createInvitedUser(
           {
-            repo: deps.repo,
+            db: deps.db,
             externalUrl: deps.config.externalUrl,
             passwordHashCost: deps.config.passwordHashCost,
             passwordPolicy: deps.config.passwordPolicy,

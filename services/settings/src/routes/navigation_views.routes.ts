@@ -14,7 +14,7 @@ export function navigationViewRoutes(deps: SettingsDeps) {
       path: '/navigation_views',
       auth: 'user',
       async handler({ identity }) {
-        return { navigation_views: await listNavigationViews(deps, identity) };
+        return { navigation_views: await listNavigationViews(deps.db, identity) };
       },
     }),
     route({
@@ -28,7 +28,7 @@ export function navigationViewRoutes(deps: SettingsDeps) {
       },
       async handler({ identity, params, requestId }) {
         await addNavigationView(
-          deps,
+          deps.db,
           identity,
           { fragment: params.fragment, isPinned: params.is_pinned, name: params.name },
           requestId,
@@ -43,7 +43,7 @@ export function navigationViewRoutes(deps: SettingsDeps) {
       params: { is_pinned: p.bool().optional(), name: p.string({ nonBlank: true }).optional() },
       async handler({ identity, path, params, requestId }) {
         await updateNavigationView(
-          deps,
+          deps.db,
           identity,
           path.fragment.trim(),
           { isPinned: params.is_pinned, name: params.name },
@@ -57,7 +57,7 @@ export function navigationViewRoutes(deps: SettingsDeps) {
       path: '/navigation_views/{fragment:path}',
       auth: 'user',
       async handler({ identity, path, requestId }) {
-        await removeNavigationView(deps, identity, path.fragment.trim(), requestId);
+        await removeNavigationView(deps.db, identity, path.fragment.trim(), requestId);
         return {};
       },
     }),

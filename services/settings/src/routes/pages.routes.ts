@@ -1,8 +1,11 @@
 import { ConfabError } from '@confab/errors';
-import { escapeHtml, htmlPage, p, route } from '@confab/http';
+import { escapeHtml, htmlPage, p, RawResponse, route } from '@confab/http';
 import type { SettingsDeps } from '../deps.js';
 import { CONFIRM_PATH, confirmEmailChange, inspectEmailChangeLink, type LinkProblem } from '../domain/email-change.js';
+import { serverEmojiData } from '../domain/emoji.js';
 import { OAuthMeetingProvider } from '../domain/meetings/oauth-provider.js';
+import { emojiImage } from '../domain/realm-emoji.js';
+import { EMOJI_DATA_PATH } from '../domain/realm-state.js';
 import { OAUTH_COMPLETE_PATH } from '../wiring.js';
 
 const LINK_PROBLEMS: Record<LinkProblem, string> = {
@@ -14,9 +17,42 @@ const LINK_PROBLEMS: Record<LinkProblem, string> = {
 const linkProblemPage = (problem: LinkProblem) =>
   htmlPage(404, 'Confirmation link not valid', `<p>${escapeHtml(LINK_PROBLEMS[problem])}</p>`);
 
-/** Pages a browser opens (through the gateway, without credentials): email-change links and OAuth redirects. */
+const notFoundFile = () => new RawResponse(404, 'Not Found', { 'content-type': 'text/plain' });
+
+/**
+ * Pages a browser opens (through the gateway, without credentials): email-change links and OAuth redirects; and
+ * files clients fetch without credentials, as from Zulip's web server: custom emoji images and the emoji data.
+ */
 export function pageRoutes(deps: SettingsDeps) {
+  let emojiData: Buffer | undefined;
   return [
+    route({
+      method: 'GET',
+      path: '/user_avatars/{realm_id:int}/emoji/images/{file_name:str}',
+      auth: 'public',
+      async handler({ path }) {
+        const image = await emojiImage(deps, path.realm_id, path.file_name);
+        if (!image) return notFoundFile();
+        // File names are never reused (they are the emoji's id), so the image can be cached for good.
+        return new RawResponse(200, image.data, {
+          'content-type': image.contentType,
+          'cache-control': 'public, max-age=31536000, immutable',
+          'x-content-type-options': 'nosniff',
+        });
+      },
+    }),
+    route({
+      method: 'GET',
+      path: EMOJI_DATA_PATH,
+      auth: 'public',
+      handler() {
+        emojiData ??= Buffer.from(JSON.stringify(serverEmojiData()));
+        return new RawResponse(200, emojiData, {
+          'content-type': 'application/json',
+          'cache-control': 'public, max-age=86400',
+        });
+      },
+    }),
     route({
       // Opening the link only shows a form: mail scanners that fetch links must not change anyone's address.
       method: 'GET',

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { route } from '@confab/http';
 import type { SettingsDeps } from '../deps.js';
+import { realmForHost } from '../domain/directory.js';
 import { realmUrl, renderDescription, subdomainFromHost } from '../domain/realms.js';
 import { invalid } from '@confab/errors';
 import { FEATURE_LEVEL, SERVICE_VERSION } from '../domain/server-limits.js';
@@ -15,7 +16,7 @@ export function serverSettingsRoutes(deps: SettingsDeps) {
       auth: 'public',
       async handler({ req }) {
         const subdomain = subdomainFromHost(req.headers.host, deps.config.externalUrl);
-        const realm = await deps.repo.realmByStringId(subdomain);
+        const realm = await realmForHost(deps.db, req.headers.host, deps.config.externalUrl);
         if (!realm && subdomain !== '') throw invalid('Invalid subdomain');
         const passwordEnabled = realm?.emailAuthEnabled ?? true;
         const authenticationMethods: Record<string, boolean> = {

@@ -1,30 +1,22 @@
-import { invalid } from '@confab/errors';
 import { p, route, t } from '@confab/http';
 import type { SettingsDeps } from '../deps.js';
 import { deactivateUser, reactivateUser, updateUser } from '../domain/accounts.js';
-import { apiUserRecord, ownUserRecord } from '../domain/users.js';
-import type { User } from '../domain/types.js';
-
-const noSuchUser = () => invalid('No such user');
+import { getUser, listUsers, ownUser } from '../domain/directory.js';
 
 export function userRoutes(deps: SettingsDeps) {
+  const { db } = deps;
   const userView = { client_gravatar: p.bool().default(true), include_custom_profile_fields: p.bool().default(false) };
-  const format = (user: User, params: { client_gravatar: boolean; include_custom_profile_fields: boolean }) =>
-    apiUserRecord(user, {
-      clientGravatar: params.client_gravatar,
-      includeCustomProfileFields: params.include_custom_profile_fields,
-    });
+  const view = (params: { client_gravatar: boolean; include_custom_profile_fields: boolean }) => ({
+    clientGravatar: params.client_gravatar,
+    includeCustomProfileFields: params.include_custom_profile_fields,
+  });
 
   return [
     route({
       method: 'GET',
       path: '/users/me',
       auth: 'user',
-      async handler({ identity }) {
-        const user = await deps.repo.userById(identity.userId);
-        if (!user) throw noSuchUser();
-        return ownUserRecord(user);
-      },
+      handler: ({ identity }) => ownUser(db, identity),
     }),
     route({
       method: 'GET',
@@ -32,8 +24,7 @@ export function userRoutes(deps: SettingsDeps) {
       auth: 'user',
       params: { ...userView, user_ids: p.intList().optional() },
       async handler({ identity, params }) {
-        const users = await deps.repo.usersInRealm(identity.realmId, params.user_ids);
-        return { members: users.map((u) => format(u, params)) };
+        return { members: await listUsers(db, identity, params.user_ids, view(params)) };
       },
     }),
     route({
@@ -42,9 +33,7 @@ export function userRoutes(deps: SettingsDeps) {
       auth: 'user',
       params: userView,
       async handler({ identity, path, params }) {
-        const user = await deps.repo.userById(path.user_id);
-        if (!user || user.realmId !== identity.realmId) throw noSuchUser();
-        return { user: format(user, params) };
+        return { user: await getUser(db, identity, { id: path.user_id }, view(params)) };
       },
     }),
     route({
@@ -52,7 +41,7 @@ export function userRoutes(deps: SettingsDeps) {
       path: '/users/me',
       auth: 'human',
       async handler({ identity, requestId }) {
-        await deactivateUser(deps.repo, identity, identity.userId, requestId);
+        await deactivateUser(deps, identity, identity.userId, requestId);
         return {};
       },
     }),
@@ -61,7 +50,7 @@ export function userRoutes(deps: SettingsDeps) {
       path: '/users/{user_id:int}',
       auth: 'user',
       async handler({ identity, path, requestId }) {
-        await deactivateUser(deps.repo, identity, path.user_id, requestId);
+        await deactivateUser(deps, identity, path.user_id, requestId);
         return {};
       },
     }),
@@ -74,13 +63,7 @@ export function userRoutes(deps: SettingsDeps) {
         full_name: p.string().optional(),
       },
       async handler({ identity, path, params, requestId }) {
-        await updateUser(
-          deps.repo,
-          identity,
-          path.user_id,
-          { role: params.role, fullName: params.full_name },
-          requestId,
-        );
+        await updateUser(db, identity, path.user_id, { role: params.role, fullName: params.full_name }, requestId);
         return {};
       },
     }),
@@ -89,7 +72,7 @@ export function userRoutes(deps: SettingsDeps) {
       path: '/users/{user_id:int}/reactivate',
       auth: 'user',
       async handler({ identity, path, requestId }) {
-        await reactivateUser(deps.repo, identity, path.user_id, requestId);
+        await reactivateUser(db, identity, path.user_id, requestId);
         return {};
       },
     }),
@@ -99,9 +82,7 @@ export function userRoutes(deps: SettingsDeps) {
       auth: 'user',
       params: userView,
       async handler({ identity, path, params }) {
-        const user = await deps.repo.userByEmail(identity.realmId, path.email);
-        if (!user) throw noSuchUser();
-        return { user: format(user, params) };
+        return { user: await getUser(db, identity, { email: path.email }, view(params)) };
       },
     }),
   ];

@@ -2,9 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { contracts, outboxRecord } from '@confab/events';
 import { ConfabError, invalid } from '@confab/errors';
 import type { Logger } from '@confab/logging';
-import type { MeetingTokenRepository } from '../../repositories/meeting-tokens.repository.js';
-import type { SettingsRepository } from '../../repositories/settings.repository.js';
 import { OAuthRefusedError, type MeetingApi, type TokenSet } from '../ports.js';
+import type { Database } from '../store.js';
 import type { User } from '../types.js';
 import type { MeetingProvider } from './provider.js';
 import type { TokenSealer } from './token-sealer.js';
@@ -41,8 +40,7 @@ export class OAuthMeetingProvider implements MeetingProvider {
   constructor(
     private readonly settings: OAuthProviderSettings,
     private readonly api: MeetingApi,
-    private readonly tokens: MeetingTokenRepository,
-    private readonly repo: SettingsRepository,
+    private readonly db: Database,
     private readonly sealer: TokenSealer,
     private readonly logger: Logger,
   ) {
@@ -68,7 +66,7 @@ export class OAuthMeetingProvider implements MeetingProvider {
   }
 
   private async loadToken(userId: number): Promise<TokenSet | null> {
-    const sealed = await this.tokens.get(userId, this.providerKey);
+    const sealed = await this.db.store.meetingTokens.get(userId, this.providerKey);
     return sealed === null ? null : this.sealer.open(sealed, this.context(userId));
   }
 
@@ -83,15 +81,15 @@ export class OAuthMeetingProvider implements MeetingProvider {
     announce: boolean,
     requestId: string | null,
   ): Promise<void> {
-    await this.repo.transaction(async (tx) => {
-      await this.tokens.put(tx, user.id, this.providerKey, this.sealer.seal(token, this.context(user.id)));
+    await this.db.write(async (store) => {
+      await store.meetingTokens.put(user.id, this.providerKey, this.sealer.seal(token, this.context(user.id)));
       return { result: undefined, events: announce ? [this.tokenEvent(user, true, requestId)] : [] };
     });
   }
 
   private async dropToken(user: User, requestId: string | null): Promise<void> {
-    await this.repo.transaction(async (tx) => {
-      const removed = await this.tokens.remove(tx, user.id);
+    await this.db.write(async (store) => {
+      const removed = await store.meetingTokens.remove(user.id);
       return { result: undefined, events: removed ? [this.tokenEvent(user, false, requestId)] : [] };
     });
   }
@@ -108,7 +106,11 @@ export class OAuthMeetingProvider implements MeetingProvider {
   async authorizationUrl(user: User): Promise<string> {
     this.checkConfigured();
     const state = randomBytes(24).toString('base64url');
-    await this.tokens.addState(hashState(state), user.id, new Date(Date.now() + STATE_LIFETIME_MS));
+    const expiresAt = new Date(Date.now() + STATE_LIFETIME_MS);
+    await this.db.write(async (store) => ({
+      result: await store.meetingTokens.addState(hashState(state), user.id, expiresAt),
+      events: [],
+    }));
     const url = new URL(this.settings.authorizeUrl);
     url.searchParams.set('response_type', 'code');
     url.searchParams.set('client_id', this.settings.clientId);
@@ -121,8 +123,8 @@ export class OAuthMeetingProvider implements MeetingProvider {
   /** The redirect back from the provider: exchanges the code and stores the token for the user the state names. */
   async completeAuthorization(code: string, state: string, requestId: string): Promise<void> {
     this.checkConfigured();
-    const userId = await this.tokens.takeState(hashState(state), new Date());
-    const user = userId === null ? null : await this.repo.userById(userId);
+    const userId = await this.db.store.meetingTokens.takeState(hashState(state), new Date());
+    const user = userId === null ? null : await this.db.store.users.byId(userId);
     if (!user) throw invalid(`Invalid ${this.name} session identifier`);
     let token: TokenSet;
     try {

@@ -1,0 +1,115 @@
+import type { contracts, PayloadOf } from '@confab/events';
+import { acceptsType } from '../domain/descriptor.js';
+import { gravatarUrl, type QueueContext } from '../domain/shaping.js';
+import type { Builder, Delivery } from './fanout.js';
+
+/** Zulip's role values for the is_* flags of user objects. */
+const ROLE_OWNER = 100;
+const ROLE_ADMINISTRATOR = 200;
+const ROLE_GUEST = 600;
+
+/** An event for every queue of the realm that takes its type. */
+function realmWide(realmId: number, type: string, events: Builder): Delivery[] {
+  return [{ realm: realmId, build: (ctx) => (acceptsType(ctx.queue, type) ? events(ctx) : []) }];
+}
+
+/** An event for the user's own queues that take its type. */
+function own(userId: number, type: string, event: Record<string, unknown>): Delivery[] {
+  return [{ users: [userId], build: (ctx) => (acceptsType(ctx.queue, type) ? [event] : []) }];
+}
+
+/**
+ * Zulip's `presence` event in its legacy shape (one `website` client), which the mobile apps parse: sent to the
+ * whole organization when a user comes online or switches presence sharing.
+ */
+export function presenceChanged(payload: PayloadOf<typeof contracts.presenceChanged>): Delivery[] {
+  const event = {
+    type: 'presence',
+    user_id: payload.user_id,
+    email: payload.email,
+    server_timestamp: payload.server_timestamp,
+    presence: {
+      website: { client: 'website', status: payload.status, timestamp: payload.timestamp, pushable: false },
+    },
+  };
+  return realmWide(payload.realm_id, 'presence', () => [event]);
+}
+
+/** Zulip's `user_status` event: the user id and the fields that were set. */
+export function userStatusChanged(payload: PayloadOf<typeof contracts.userStatusChanged>): Delivery[] {
+  const { realm_id, ...fields } = payload;
+  const event = { type: 'user_status', ...fields };
+  return realmWide(realm_id, 'user_status', () => [event]);
+}
+
+/** Zulip's `muted_users` event: the user's whole list, to their own queues. */
+export function mutedUsersChanged(payload: PayloadOf<typeof contracts.mutedUserAdded>): Delivery[] {
+  return own(payload.user_id, 'muted_users', { type: 'muted_users', muted_users: payload.muted_users });
+}
+
+/** Zulip's `alert_words` event: the user's whole list, to their own queues. */
+export function alertWordsChanged(payload: PayloadOf<typeof contracts.alertWordsChanged>): Delivery[] {
+  return own(payload.user_id, 'alert_words', { type: 'alert_words', alert_words: payload.alert_words });
+}
+
+/** Zulip's `realm_emoji` update event: every custom emoji of the organization after the change. */
+export function realmEmojiChanged(payload: PayloadOf<typeof contracts.realmEmojiAdded>): Delivery[] {
+  const event = { type: 'realm_emoji', op: 'update', realm_emoji: payload.realm_emoji };
+  return realmWide(payload.realm_id, 'realm_emoji', () => [event]);
+}
+
+/** Django's isoformat of an aware datetime, as Zulip's user objects carry `date_joined`. */
+const isoformat = (iso: string) => new Date(iso).toISOString().replace(/\.(\d{3})Z$/, '.$1000+00:00');
+
+/** Zulip's user object (realm_user add), shaped for the queue's client_gravatar choice. */
+function person(user: contracts.UserRecord, ctx: QueueContext): Record<string, unknown> {
+  const record: Record<string, unknown> = {
+    user_id: user.user_id,
+    email: user.email,
+    delivery_email: user.delivery_email,
+    full_name: user.full_name,
+    date_joined: isoformat(user.date_joined),
+    is_active: user.is_active,
+    is_owner: user.role === ROLE_OWNER,
+    is_admin: user.role <= ROLE_ADMINISTRATOR,
+    is_guest: user.role === ROLE_GUEST,
+    is_bot: user.is_bot,
+    bot_type: user.bot_type,
+    role: user.role,
+    timezone: user.timezone,
+    avatar_url: ctx.queue.clientGravatar ? null : gravatarUrl(user.delivery_email),
+    avatar_version: 1,
+  };
+  if (user.is_bot) record.bot_owner_id = user.bot_owner_id;
+  else record.profile_data = {};
+  return record;
+}
+
+export function userCreated(payload: PayloadOf<typeof contracts.userCreated>): Delivery[] {
+  return realmWide(payload.user.realm_id, 'realm_user', (ctx) => [
+    { type: 'realm_user', op: 'add', person: person(payload.user, ctx) },
+  ]);
+}
+
+/** Zulip's realm_user update events carry one change each; a profile change sends the name and the time zone. */
+export function userUpdated(payload: PayloadOf<typeof contracts.userUpdated>): Delivery[] {
+  const { user } = payload;
+  const events = [
+    { type: 'realm_user', op: 'update', person: { user_id: user.user_id, full_name: user.full_name } },
+    { type: 'realm_user', op: 'update', person: { user_id: user.user_id, timezone: user.timezone } },
+  ];
+  return realmWide(user.realm_id, 'realm_user', () => events);
+}
+
+export function userRoleChanged(payload: PayloadOf<typeof contracts.userRoleChanged>): Delivery[] {
+  const { user } = payload;
+  const event = { type: 'realm_user', op: 'update', person: { user_id: user.user_id, role: user.role } };
+  return realmWide(user.realm_id, 'realm_user', () => [event]);
+}
+
+/** Deactivation and reactivation (Zulip 8+ sends them as updates of `is_active`). */
+export function userActiveChanged(payload: PayloadOf<typeof contracts.userDeactivated>): Delivery[] {
+  const { user } = payload;
+  const event = { type: 'realm_user', op: 'update', person: { user_id: user.user_id, is_active: user.is_active } };
+  return realmWide(user.realm_id, 'realm_user', () => [event]);
+}

@@ -1,0 +1,65 @@
+import { invalid } from '@confab/errors';
+import type { UserIdentity } from '@confab/identity';
+import { subdomainFromHost } from './realms.js';
+import type { Database } from './store.js';
+import type { Realm, User } from './types.js';
+import { apiUserRecord, ownUserRecord } from './users.js';
+
+const noSuchUser = () => invalid('No such user');
+
+export interface UserView {
+  clientGravatar: boolean;
+  includeCustomProfileFields: boolean;
+}
+
+/** GET /users/me. */
+export async function ownUser(db: Database, identity: UserIdentity): Promise<Record<string, unknown>> {
+  const user = await db.store.users.byId(identity.userId);
+  if (!user) throw noSuchUser();
+  return ownUserRecord(user);
+}
+
+/** GET /users: the organization's users, or those among `userIds`. */
+export async function listUsers(
+  db: Database,
+  identity: UserIdentity,
+  userIds: readonly number[] | undefined,
+  view: UserView,
+): Promise<Record<string, unknown>[]> {
+  const users = await db.store.users.inRealm(identity.realmId, userIds);
+  return users.map((u) => apiUserRecord(u, view));
+}
+
+/** GET /users/{user_id} and GET /users/{email}. */
+export async function getUser(
+  db: Database,
+  identity: UserIdentity,
+  key: { id: number } | { email: string },
+  view: UserView,
+): Promise<Record<string, unknown>> {
+  const user = await findUser(db, identity.realmId, key);
+  if (!user) throw noSuchUser();
+  return apiUserRecord(user, view);
+}
+
+/** A user of the realm by id or email, any state; null when there is none. */
+export async function findUser(
+  db: Database,
+  realmId: number,
+  key: { id: number } | { email: string },
+): Promise<User | null> {
+  const user = 'id' in key ? await db.store.users.byId(key.id) : await db.store.users.byEmail(realmId, key.email);
+  return user && user.realmId === realmId ? user : null;
+}
+
+/** The calling user, who must still exist (a deleted account answers like a deactivated one). */
+export async function caller(db: Database, identity: UserIdentity): Promise<User> {
+  const user = await db.store.users.byId(identity.userId);
+  if (!user) throw invalid('Account is deactivated');
+  return user;
+}
+
+/** The organization a request is for, by its Host header. */
+export function realmForHost(db: Database, host: string | undefined, externalUrl: string): Promise<Realm | null> {
+  return db.store.realms.byStringId(subdomainFromHost(host, externalUrl));
+}

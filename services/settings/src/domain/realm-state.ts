@@ -1,0 +1,162 @@
+import { createHash } from 'node:crypto';
+import { ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_MODERATOR, ROLE_OWNER } from '@confab/identity';
+import { DEFAULT_EXTERNAL_ACCOUNTS } from './data/external-accounts.js';
+import { inSystemGroup } from './permissions.js';
+import { OFFLINE_THRESHOLD_SECONDS, PRESENCE_PING_INTERVAL_SECONDS } from './presence.js';
+import { realmPermissions, realmUrl } from './realms.js';
+import { TEXT_LIMITS } from './server-limits.js';
+import type { Database } from './store.js';
+import type { GroupRef, Realm, User } from './types.js';
+import { apiUserRecord, avatarUrl } from './users.js';
+
+/** Where this server serves its Unicode emoji data (GET, no authentication). */
+export const EMOJI_DATA_PATH = '/static/generated/emoji/emoji_api.json';
+
+export interface RealmStateConfig {
+  externalUrl: string;
+  /** The messaging service's upload limit, which clients check before uploading. */
+  maxFileUploadMib: number;
+}
+
+/** Zulip's legacy wildcard_mention_policy values, derived from can_mention_many_users_group for older clients. */
+const WILDCARD_POLICY: Record<string, number> = {
+  'role:everyone': 1,
+  'role:members': 2,
+  'role:fullmembers': 3,
+  'role:administrators': 5,
+  'role:nobody': 6,
+  'role:moderators': 7,
+};
+
+/** Zulip's custom_profile_field_types (Confab has no custom profile fields yet, but clients read the types). */
+export const CUSTOM_PROFILE_FIELD_TYPES = {
+  SHORT_TEXT: { id: 1, name: 'Text (short)' },
+  LONG_TEXT: { id: 2, name: 'Text (long)' },
+  SELECT: { id: 3, name: 'List of options' },
+  DATE: { id: 4, name: 'Date picker' },
+  URL: { id: 5, name: 'Link' },
+  USER: { id: 6, name: 'Users' },
+  EXTERNAL_ACCOUNT: { id: 7, name: 'External account' },
+  PRONOUNS: { id: 8, name: 'Pronouns' },
+};
+
+/** Zulip's realm icon when none is uploaded: Gravatar's identicon for the subdomain. */
+export function realmIconUrl(realm: Pick<Realm, 'stringId'>): string {
+  return `https://secure.gravatar.com/avatar/${createHash('md5').update(realm.stringId).digest('hex')}?d=identicon`;
+}
+
+/**
+ * A group-valued setting as clients read it: the system group's id (learned from the groups service's events),
+ * or, until that is known, the same people as an anonymous group.
+ */
+function groupSettingValue(
+  ref: GroupRef,
+  realm: Realm,
+  systemGroups: ReadonlyMap<string, number>,
+  users: readonly User[],
+): number | { direct_members: number[]; direct_subgroups: number[] } {
+  if (typeof ref === 'number') return ref;
+  const id = systemGroups.get(ref);
+  if (id !== undefined) return id;
+  const members = users.filter((u) => u.isActive && inSystemGroup(ref, u, realm)).map((u) => u.id);
+  return { direct_members: members, direct_subgroups: [] };
+}
+
+/** The organization's settings part of POST /register (Zulip's `realm` section, as far as Confab has them). */
+export async function realmSettingsState(
+  db: Database,
+  config: RealmStateConfig,
+  realm: Realm,
+  users: readonly User[],
+): Promise<Record<string, unknown>> {
+  const systemGroups = await db.store.systemGroups.ofRealm(realm.id);
+  const permissions = realmPermissions(realm);
+  const groupSettings = Object.fromEntries(
+    Object.entries(permissions).map(([name, ref]) => [
+      `realm_${name}`,
+      groupSettingValue(ref, realm, systemGroups, users),
+    ]),
+  );
+  const url = realmUrl(realm, config.externalUrl);
+  const mentionRef = permissions.can_mention_many_users_group;
+  return {
+    ...TEXT_LIMITS,
+    realm_name: realm.name,
+    realm_description: realm.description,
+    realm_url: url,
+    realm_uri: url,
+    realm_date_created: Math.floor(realm.dateCreated.getTime() / 1000),
+    realm_icon_url: realmIconUrl(realm),
+    realm_icon_source: 'G',
+    realm_empty_topic_display_name: realm.emptyTopicDisplayName,
+    realm_mandatory_topics: realm.mandatoryTopics,
+    realm_topics_policy: realm.mandatoryTopics ? 'disable_empty_topic' : 'allow_empty_topic',
+    realm_waiting_period_threshold: realm.waitingPeriodThreshold,
+    realm_allow_message_editing: realm.allowMessageEditing,
+    realm_message_content_edit_limit_seconds: realm.messageContentEditLimitSeconds,
+    realm_message_content_delete_limit_seconds: realm.messageContentDeleteLimitSeconds,
+    realm_move_messages_within_stream_limit_seconds: realm.moveMessagesWithinStreamLimitSeconds,
+    realm_move_messages_between_streams_limit_seconds: realm.moveMessagesBetweenStreamsLimitSeconds,
+    realm_allow_edit_history: true,
+    realm_enable_read_receipts: realm.enableReadReceipts,
+    realm_presence_disabled: realm.presenceDisabled,
+    realm_message_retention_days: realm.messageRetentionDays ?? -1,
+    realm_name_changes_disabled: realm.nameChangesDisabled,
+    realm_email_changes_disabled: realm.emailChangesDisabled,
+    realm_avatar_changes_disabled: false,
+    realm_wildcard_mention_policy: typeof mentionRef === 'string' ? (WILDCARD_POLICY[mentionRef] ?? 5) : 5,
+    realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
+    ...groupSettings,
+    max_file_upload_size_mib: config.maxFileUploadMib,
+    server_emoji_data_url: `${url}${EMOJI_DATA_PATH}`,
+    server_presence_ping_interval_seconds: PRESENCE_PING_INTERVAL_SECONDS,
+    server_presence_offline_threshold_seconds: OFFLINE_THRESHOLD_SECONDS,
+  };
+}
+
+/** The current user's own part of Zulip's `realm_user` section. */
+export function ownUserState(user: User): Record<string, unknown> {
+  return {
+    user_id: user.id,
+    email: user.email,
+    delivery_email: user.deliveryEmail,
+    full_name: user.fullName,
+    avatar_source: 'G',
+    avatar_url: avatarUrl(user),
+    avatar_url_medium: avatarUrl(user),
+    is_admin: user.role <= ROLE_ADMINISTRATOR,
+    is_owner: user.role === ROLE_OWNER,
+    is_moderator: user.role === ROLE_MODERATOR,
+    is_guest: user.role === ROLE_GUEST,
+  };
+}
+
+/** `realm_users`, `realm_non_active_users` and `cross_realm_bots` (Confab has no cross-realm system bots). */
+export function realmUsersState(users: readonly User[], clientGravatar: boolean): Record<string, unknown> {
+  const view = { clientGravatar, includeCustomProfileFields: true };
+  return {
+    realm_users: users.filter((u) => u.isActive).map((u) => apiUserRecord(u, view)),
+    realm_non_active_users: users.filter((u) => !u.isActive).map((u) => apiUserRecord(u, view)),
+    cross_realm_bots: [],
+  };
+}
+
+/** `realm_bots`: the bots this user administers (all of them for administrators), in Zulip's bot format. */
+export function realmBotsState(user: User, users: readonly User[]): Record<string, unknown>[] {
+  const isAdmin = user.role <= ROLE_ADMINISTRATOR;
+  return users
+    .filter((u) => u.isBot && (isAdmin || u.botOwnerId === user.id))
+    .map((bot) => ({
+      user_id: bot.id,
+      email: bot.email,
+      full_name: bot.fullName,
+      bot_type: bot.botType,
+      is_active: bot.isActive,
+      avatar_url: avatarUrl(bot),
+      owner_id: bot.botOwnerId,
+      default_sending_stream: null,
+      default_events_register_stream: null,
+      default_all_public_streams: false,
+      services: [],
+    }));
+}

@@ -1,0 +1,186 @@
+import type { OutboxRecord } from '@confab/events';
+import type {
+  EmailChange,
+  NavigationView,
+  NewRealm,
+  NewRealmEmoji,
+  NewUser,
+  Realm,
+  RealmEmoji,
+  RealmPatch,
+  StoredSettings,
+  User,
+  UserChanges,
+  UserStatus,
+} from './types.js';
+
+/**
+ * What the domain needs from its database, in one transaction (or outside any, for reads). `repositories/`
+ * implements it; the domain never sees how.
+ */
+export interface Store {
+  realms: RealmStore;
+  users: UserStore;
+  settings: UserSettingsStore;
+  navigationViews: NavigationViewStore;
+  emailChanges: EmailChangeStore;
+  meetingTokens: MeetingTokenStore;
+  statuses: UserStatusStore;
+  mutedUsers: MutedUserStore;
+  alertWords: AlertWordStore;
+  emoji: RealmEmojiStore;
+  botStorage: BotStorageStore;
+  systemGroups: SystemGroupStore;
+}
+
+/** What a unit of work returns: its result and the events that commit with it. */
+export interface Written<T> {
+  result: T;
+  events: OutboxRecord[];
+}
+
+/** The one unit of work: the changes and their outbox rows commit together, then the relay is woken. */
+export interface Database {
+  /** Reads outside any transaction. */
+  readonly store: Store;
+  /** Throws `AlreadyExists` when a write collides with a unique row (a concurrent request got there first). */
+  write<T>(fn: (store: Store) => Promise<Written<T>>): Promise<T>;
+  ping(): Promise<boolean>;
+}
+
+/** A write collided with an existing row (a unique key). */
+export class AlreadyExists extends Error {
+  constructor() {
+    super('already exists');
+    this.name = 'AlreadyExists';
+  }
+}
+
+export interface RealmStore {
+  byId(id: number): Promise<Realm | null>;
+  byStringId(stringId: string): Promise<Realm | null>;
+  /** Organizations with an id above `afterId`, in id order (other services' backfills). */
+  after(afterId: number, limit: number): Promise<Realm[]>;
+  create(realm: NewRealm): Promise<Realm>;
+  update(realmId: number, patch: RealmPatch): Promise<Realm>;
+}
+
+export interface UserStore {
+  byId(id: number): Promise<User | null>;
+  byEmail(realmId: number, email: string): Promise<User | null>;
+  /** Users of the realm (all, or those among `ids`), in id order. */
+  inRealm(realmId: number, ids?: readonly number[]): Promise<User[]>;
+  after(afterId: number, limit: number): Promise<User[]>;
+  create(user: NewUser): Promise<User>;
+  update(userId: number, changes: UserChanges): Promise<User>;
+  /** The user, locked until the transaction ends. */
+  lock(userId: number): Promise<User | null>;
+  setActive(userId: number, active: boolean): Promise<User>;
+  countActiveOwners(realmId: number): Promise<number>;
+  /** Raises users' max_message_id to the given values in one statement (never lowers one). */
+  raiseMaxMessageIds(maxima: ReadonlyMap<number, number>): Promise<void>;
+  addApiKey(userId: number, keyHash: string): Promise<void>;
+  /** The user holding this API key (by hash), with their organization. */
+  byApiKeyHash(keyHash: string): Promise<{ user: User; realm: Realm } | null>;
+}
+
+export interface UserSettingsStore {
+  get(userId: number): Promise<StoredSettings>;
+  /** Rows of these users (users without one get an empty row: all defaults). */
+  getMany(userIds: readonly number[]): Promise<Map<number, StoredSettings>>;
+  /** The rows of these users, locked until the transaction ends, so concurrent edits never lose each other's keys. */
+  lockMany(userIds: readonly number[]): Promise<Map<number, StoredSettings>>;
+  save(settings: StoredSettings): Promise<void>;
+}
+
+export interface NavigationViewStore {
+  list(userId: number): Promise<NavigationView[]>;
+  find(userId: number, fragment: string): Promise<NavigationView | null>;
+  nameTaken(userId: number, name: string): Promise<boolean>;
+  create(userId: number, view: NavigationView): Promise<NavigationView>;
+  /** False when the view does not exist (any more). */
+  update(
+    userId: number,
+    fragment: string,
+    data: { isPinned?: boolean | undefined; name?: string | undefined },
+  ): Promise<boolean>;
+  remove(userId: number, fragment: string): Promise<boolean>;
+}
+
+export interface EmailChangeStore {
+  /** Records a new request; older pending requests of the user stop working (Zulip keeps one live link). */
+  create(change: Omit<EmailChange, 'id' | 'status'> & { keyHash: string }): Promise<EmailChange>;
+  byKeyHash(keyHash: string): Promise<EmailChange | null>;
+  /** Marks a pending, unexpired request used; false when another request got there first or it is not usable. */
+  claim(id: number, now: Date): Promise<boolean>;
+  setStatus(id: number, status: number): Promise<void>;
+}
+
+export interface MeetingTokenStore {
+  /** The sealed token of the user for this provider, or null. */
+  get(userId: number, provider: string): Promise<string | null>;
+  put(userId: number, provider: string, sealed: string): Promise<void>;
+  remove(userId: number): Promise<boolean>;
+  /** Records an OAuth `state` in flight (and sweeps expired ones). */
+  addState(stateHash: string, userId: number, expiresAt: Date): Promise<void>;
+  /** Consumes a state: the user it was issued to, or null when it is unknown, used or expired. */
+  takeState(stateHash: string, now: Date): Promise<number | null>;
+}
+
+export interface UserStatusStore {
+  get(userId: number): Promise<UserStatus | null>;
+  /** Statuses of the realm's active users. */
+  inRealm(realmId: number): Promise<UserStatus[]>;
+  /** Sets the fields given (undefined leaves a field as it is); creates the row when needed. */
+  upsert(
+    userId: number,
+    fields: { statusText?: string; emojiName?: string; emojiCode?: string; reactionType?: string },
+    at: Date,
+  ): Promise<UserStatus>;
+}
+
+export interface MutedUserStore {
+  /** Users this user muted, oldest first. */
+  list(userId: number): Promise<{ mutedUserId: number; dateMuted: Date }[]>;
+  /** False when the user was muted already. */
+  add(userId: number, mutedUserId: number, at: Date): Promise<boolean>;
+  /** False when the user was not muted. */
+  remove(userId: number, mutedUserId: number): Promise<boolean>;
+}
+
+export interface AlertWordStore {
+  /** The user's words, in the order they were added. */
+  list(userId: number): Promise<string[]>;
+  add(userId: number, realmId: number, words: readonly string[]): Promise<void>;
+  /** Removes words regardless of case. */
+  remove(userId: number, words: readonly string[]): Promise<void>;
+}
+
+export interface RealmEmojiStore {
+  /** Every custom emoji of the realm, deactivated ones too, in id order. */
+  inRealm(realmId: number): Promise<RealmEmoji[]>;
+  /** The active emoji with this name. */
+  activeByName(realmId: number, name: string): Promise<RealmEmoji | null>;
+  create(emoji: NewRealmEmoji): Promise<RealmEmoji>;
+  setFileName(id: number, fileName: string): Promise<RealmEmoji>;
+  deactivate(id: number): Promise<void>;
+  /** The emoji stored under this file name in the realm (serving images). */
+  byFileName(realmId: number, fileName: string): Promise<RealmEmoji | null>;
+}
+
+export interface BotStorageStore {
+  /** Entries of the bot; all of them, or those among `keys`. */
+  get(botId: number, keys?: readonly string[]): Promise<Map<string, string>>;
+  /** Characters used: key and value lengths summed, of every entry or of the given keys. */
+  size(botId: number, keys?: readonly string[]): Promise<number>;
+  put(botId: number, entries: ReadonlyMap<string, string>): Promise<void>;
+  /** Removes the given keys (all when undefined); the number removed. */
+  remove(botId: number, keys?: readonly string[]): Promise<number>;
+}
+
+/** The realm's system groups (from the groups service's events): `role:members` → group id. */
+export interface SystemGroupStore {
+  ofRealm(realmId: number): Promise<Map<string, number>>;
+  save(realmId: number, name: string, groupId: number): Promise<void>;
+  isEmpty(): Promise<boolean>;
+}

@@ -1,0 +1,202 @@
+import type { RealmStore, UserStore } from '../domain/store.js';
+import type { NewRealm, NewUser, Realm, RealmPatch, Role, User, UserChanges } from '../domain/types.js';
+import { validId, type Client, type Prisma } from './prisma.js';
+
+type RealmRow = Prisma.RealmGetPayload<object>;
+type UserRow = Prisma.UserGetPayload<object>;
+
+function toRealm(row: RealmRow): Realm {
+  return {
+    id: row.id,
+    stringId: row.stringId,
+    name: row.name,
+    description: row.description,
+    dateCreated: row.dateCreated,
+    deactivated: row.deactivated,
+    emailAuthEnabled: row.emailAuthEnabled,
+    jwtKey: row.jwtKey,
+    emptyTopicDisplayName: row.emptyTopicDisplayName,
+    mandatoryTopics: row.mandatoryTopics,
+    messageContentDeleteLimitSeconds: row.messageContentDeleteLimitSeconds,
+    waitingPeriodThreshold: row.waitingPeriodThreshold,
+    nameChangesDisabled: row.nameChangesDisabled,
+    emailChangesDisabled: row.emailChangesDisabled,
+    presenceDisabled: row.presenceDisabled,
+    allowMessageEditing: row.allowMessageEditing,
+    messageContentEditLimitSeconds: row.messageContentEditLimitSeconds,
+    moveMessagesWithinStreamLimitSeconds: row.moveMessagesWithinStreamLimitSeconds,
+    moveMessagesBetweenStreamsLimitSeconds: row.moveMessagesBetweenStreamsLimitSeconds,
+    enableReadReceipts: row.enableReadReceipts,
+    messageRetentionDays: row.messageRetentionDays,
+    permissions: (row.permissions ?? {}) as Realm['permissions'],
+  };
+}
+
+function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    realmId: row.realmId,
+    email: row.email,
+    deliveryEmail: row.deliveryEmail,
+    fullName: row.fullName,
+    role: row.role as Role,
+    isBot: row.isBot,
+    botType: row.botType,
+    botOwnerId: row.botOwnerId,
+    isActive: row.isActive,
+    isImportedStub: row.isImportedStub,
+    timezone: row.timezone,
+    dateJoined: row.dateJoined,
+    avatarVersion: row.avatarVersion,
+    passwordHash: row.passwordHash,
+    maxMessageId: row.maxMessageId,
+  };
+}
+
+export class PrismaRealmStore implements RealmStore {
+  constructor(private readonly db: Client) {}
+
+  async byId(id: number): Promise<Realm | null> {
+    if (!validId(id)) return null;
+    const row = await this.db.realm.findUnique({ where: { id } });
+    return row ? toRealm(row) : null;
+  }
+
+  async byStringId(stringId: string): Promise<Realm | null> {
+    const row = await this.db.realm.findUnique({ where: { stringId } });
+    return row ? toRealm(row) : null;
+  }
+
+  async after(afterId: number, limit: number): Promise<Realm[]> {
+    const rows = await this.db.realm.findMany({ where: { id: { gt: afterId } }, orderBy: { id: 'asc' }, take: limit });
+    return rows.map(toRealm);
+  }
+
+  async create(data: NewRealm): Promise<Realm> {
+    const row = await this.db.realm.create({
+      data: {
+        stringId: data.stringId,
+        name: data.name,
+        description: data.description ?? '',
+        jwtKey: data.jwtKey ?? null,
+        permissions: data.permissions,
+      },
+    });
+    return toRealm(row);
+  }
+
+  async update(realmId: number, patch: RealmPatch): Promise<Realm> {
+    const data: Prisma.RealmUpdateInput = {};
+    if (patch.nameChangesDisabled !== undefined) data.nameChangesDisabled = patch.nameChangesDisabled;
+    if (patch.emailChangesDisabled !== undefined) data.emailChangesDisabled = patch.emailChangesDisabled;
+    if (patch.presenceDisabled !== undefined) data.presenceDisabled = patch.presenceDisabled;
+    if (patch.waitingPeriodThreshold !== undefined) data.waitingPeriodThreshold = patch.waitingPeriodThreshold;
+    if (patch.permissions !== undefined) data.permissions = patch.permissions;
+    return toRealm(await this.db.realm.update({ where: { id: realmId }, data }));
+  }
+}
+
+export class PrismaUserStore implements UserStore {
+  constructor(private readonly db: Client) {}
+
+  async byId(id: number): Promise<User | null> {
+    if (!validId(id)) return null;
+    const row = await this.db.user.findUnique({ where: { id } });
+    return row ? toUser(row) : null;
+  }
+
+  async byEmail(realmId: number, email: string): Promise<User | null> {
+    const row = await this.db.user.findUnique({
+      where: { realmId_emailKey: { realmId, emailKey: email.trim().toLowerCase() } },
+    });
+    return row ? toUser(row) : null;
+  }
+
+  async inRealm(realmId: number, ids?: readonly number[]): Promise<User[]> {
+    const rows = await this.db.user.findMany({
+      where: { realmId, ...(ids ? { id: { in: ids.filter(validId) } } : {}) },
+      orderBy: { id: 'asc' },
+    });
+    return rows.map(toUser);
+  }
+
+  async after(afterId: number, limit: number): Promise<User[]> {
+    const rows = await this.db.user.findMany({ where: { id: { gt: afterId } }, orderBy: { id: 'asc' }, take: limit });
+    return rows.map(toUser);
+  }
+
+  async create(data: NewUser): Promise<User> {
+    const row = await this.db.user.create({
+      data: {
+        realmId: data.realmId,
+        email: data.email,
+        deliveryEmail: data.email,
+        emailKey: data.email.toLowerCase(),
+        fullName: data.fullName,
+        role: data.role,
+        isBot: data.isBot ?? false,
+        botType: data.botType ?? null,
+        botOwnerId: data.botOwnerId ?? null,
+        passwordHash: data.passwordHash ?? null,
+        timezone: data.timezone ?? '',
+      },
+    });
+    return toUser(row);
+  }
+
+  /** Profile and credential changes; a new email sets both addresses (email addresses are visible to everyone). */
+  async update(userId: number, data: UserChanges): Promise<User> {
+    const row = await this.db.user.update({
+      where: { id: userId },
+      data: {
+        ...(data.fullName !== undefined ? { fullName: data.fullName } : {}),
+        ...(data.role !== undefined ? { role: data.role } : {}),
+        ...(data.timezone !== undefined ? { timezone: data.timezone } : {}),
+        ...(data.passwordHash !== undefined ? { passwordHash: data.passwordHash } : {}),
+        ...(data.email !== undefined
+          ? { email: data.email, deliveryEmail: data.email, emailKey: data.email.toLowerCase() }
+          : {}),
+      },
+    });
+    return toUser(row);
+  }
+
+  async lock(userId: number): Promise<User | null> {
+    if (!validId(userId)) return null;
+    await this.db.$queryRawUnsafe('SELECT id FROM users WHERE id = $1 FOR UPDATE', userId);
+    return this.byId(userId);
+  }
+
+  async setActive(userId: number, active: boolean): Promise<User> {
+    return toUser(await this.db.user.update({ where: { id: userId }, data: { isActive: active } }));
+  }
+
+  countActiveOwners(realmId: number): Promise<number> {
+    return this.db.user.count({ where: { realmId, role: 100, isActive: true, isBot: false } });
+  }
+
+  async raiseMaxMessageIds(maxima: ReadonlyMap<number, number>): Promise<void> {
+    if (maxima.size === 0) return;
+    const ids = [...maxima.keys()];
+    await this.db.$executeRawUnsafe(
+      `UPDATE users AS u SET max_message_id = v.max_id
+         FROM unnest($1::int[], $2::int[]) AS v(id, max_id)
+        WHERE u.id = v.id AND u.max_message_id < v.max_id`,
+      ids,
+      ids.map((id) => maxima.get(id)!),
+    );
+  }
+
+  async addApiKey(userId: number, keyHash: string): Promise<void> {
+    await this.db.apiKey.create({ data: { userId, keyHash } });
+  }
+
+  async byApiKeyHash(keyHash: string): Promise<{ user: User; realm: Realm } | null> {
+    const row = await this.db.apiKey.findUnique({
+      where: { keyHash },
+      include: { user: { include: { realm: true } } },
+    });
+    if (!row) return null;
+    return { user: toUser(row.user), realm: toRealm(row.user.realm) };
+  }
+}

@@ -1,0 +1,67 @@
+import { UnitOfWork, writeOutbox } from '@confab/events';
+import { AlreadyExists, type Database, type Store, type Written } from '../domain/store.js';
+import { PrismaRealmStore, PrismaUserStore } from './accounts.store.js';
+import {
+  PrismaAlertWordStore,
+  PrismaBotStorageStore,
+  PrismaMutedUserStore,
+  PrismaUserStatusStore,
+} from './personal-state.store.js';
+import {
+  PrismaEmailChangeStore,
+  PrismaMeetingTokenStore,
+  PrismaNavigationViewStore,
+  PrismaUserSettingsStore,
+} from './personal.store.js';
+import { isUniqueViolation, type Client, type Db, type Tx } from './prisma.js';
+import { PrismaRealmEmojiStore, PrismaSystemGroupStore } from './realm-content.store.js';
+
+function storeOn(client: Client): Store {
+  return {
+    realms: new PrismaRealmStore(client),
+    users: new PrismaUserStore(client),
+    settings: new PrismaUserSettingsStore(client),
+    navigationViews: new PrismaNavigationViewStore(client),
+    emailChanges: new PrismaEmailChangeStore(client),
+    meetingTokens: new PrismaMeetingTokenStore(client),
+    statuses: new PrismaUserStatusStore(client),
+    mutedUsers: new PrismaMutedUserStore(client),
+    alertWords: new PrismaAlertWordStore(client),
+    emoji: new PrismaRealmEmojiStore(client),
+    botStorage: new PrismaBotStorageStore(client),
+    systemGroups: new PrismaSystemGroupStore(client),
+  };
+}
+
+/** The settings database: reads on the pool, writes through @confab/events' unit of work. */
+export class PrismaDatabase implements Database {
+  readonly store: Store;
+  private readonly unit: UnitOfWork<Tx>;
+
+  constructor(
+    readonly db: Db,
+    /** Called after a transaction that wrote outbox rows commits (wakes the outbox relay). */
+    afterCommit: () => void = () => undefined,
+  ) {
+    this.store = storeOn(db);
+    this.unit = new UnitOfWork<Tx>({ transaction: (body) => db.$transaction(body), writeOutbox, afterCommit });
+  }
+
+  async write<T>(fn: (store: Store) => Promise<Written<T>>): Promise<T> {
+    try {
+      return await this.unit.run((tx) => fn(storeOn(tx)));
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AlreadyExists();
+      throw err;
+    }
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      await this.db.$queryRawUnsafe('SELECT 1');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}

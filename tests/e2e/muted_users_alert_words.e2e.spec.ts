@@ -1,0 +1,202 @@
+import type { World } from '@confab/devkit';
+import { EventQueue } from './support/event-queues';
+import { EventTap } from './support/events';
+import { expectError, expectSuccess } from './support/expect';
+import { newWorld } from './support/system';
+
+describe('muted users', () => {
+  let world: World;
+  let tap: EventTap;
+  beforeAll(async () => {
+    world = await newWorld();
+    tap = await EventTap.open(['muted_user.*']);
+  });
+  afterAll(() => tap.close());
+
+  it('mutes and unmutes, in /register and as muted_users events to the user, and publishes the fact', async () => {
+    const hamlet = world.user('hamlet');
+    const cordelia = world.user('cordelia');
+    const queue = await EventQueue.register(world.as('hamlet'), { event_types: ['muted_users'] });
+    const before = Math.floor(Date.now() / 1000);
+    expectSuccess(
+      await world.as('hamlet').post(`/users/me/muted_users/${cordelia.id}`),
+      'POST',
+      '/users/me/muted_users/{muted_user_id}',
+    );
+    const added = await queue.next((e) => e.type === 'muted_users');
+    expect(added.muted_users).toEqual([{ id: cordelia.id, timestamp: expect.any(Number) }]);
+    expect(added.muted_users[0].timestamp).toBeGreaterThanOrEqual(before);
+
+    const published = await tap.next((e) => e.type === 'muted_user.added' && e.payload.user_id === hamlet.id);
+    expect(published.payload).toEqual({
+      user_id: hamlet.id,
+      realm_id: world.realm.realm_id,
+      muted_user_id: cordelia.id,
+      muted_users: added.muted_users,
+    });
+
+    const state = await EventQueue.register(world.as('hamlet'), { fetch_event_types: ['muted_users'] });
+    expect(state.registration.muted_users).toEqual(added.muted_users);
+    await state.delete();
+    // Muting is personal.
+    const other = await EventQueue.register(world.as('othello'), { fetch_event_types: ['muted_users'] });
+    expect(other.registration.muted_users).toEqual([]);
+    await other.delete();
+
+    expectSuccess(
+      await world.as('hamlet').delete(`/users/me/muted_users/${cordelia.id}`),
+      'DELETE',
+      '/users/me/muted_users/{muted_user_id}',
+    );
+    await queue.next((e) => e.type === 'muted_users' && e.muted_users.length === 0);
+    await tap.next((e) => e.type === 'muted_user.removed' && e.payload.muted_user_id === cordelia.id);
+    await queue.delete();
+  });
+
+  it("refuses with Zulip's errors", async () => {
+    const client = world.as('othello');
+    const othello = world.user('othello');
+    const iago = world.user('iago');
+    expectError(await client.post(`/users/me/muted_users/${othello.id}`), 400, 'BAD_REQUEST', 'Cannot mute self');
+    expectError(await client.post('/users/me/muted_users/999999999'), 400, 'BAD_REQUEST', 'No such user');
+    expectError(await client.delete(`/users/me/muted_users/${iago.id}`), 400, 'BAD_REQUEST', 'User is not muted');
+    expectSuccess(
+      await client.post(`/users/me/muted_users/${iago.id}`),
+      'POST',
+      '/users/me/muted_users/{muted_user_id}',
+    );
+    expectError(await client.post(`/users/me/muted_users/${iago.id}`), 400, 'BAD_REQUEST', 'User already muted');
+    // Bots can be muted too.
+    expectSuccess(
+      await client.post(`/users/me/muted_users/${world.user('default-bot').id}`),
+      'POST',
+      '/users/me/muted_users/{muted_user_id}',
+    );
+  });
+});
+
+describe('alert words', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await newWorld();
+  });
+
+  it('adds words once each regardless of case, removes them, and tells the user', async () => {
+    const client = world.as('prospero');
+    const queue = await EventQueue.register(client, { event_types: ['alert_words'] });
+    const added = await client.post('/users/me/alert_words', { alert_words: ['foo', ' Bar ', 'bar', '  '] });
+    expectSuccess(added, 'POST', '/users/me/alert_words');
+    expect(added.body.alert_words).toEqual(['foo', 'bar']);
+    const more = await client.post('/users/me/alert_words', { alert_words: ['FOO', 'baz'] });
+    expect(more.body.alert_words).toEqual(['foo', 'bar', 'baz']);
+    const removed = await client.delete('/users/me/alert_words', { alert_words: ['BAR', 'never added'] });
+    expectSuccess(removed, 'DELETE', '/users/me/alert_words');
+    expect(removed.body.alert_words).toEqual(['foo', 'baz']);
+
+    const listed = await client.get('/users/me/alert_words');
+    expectSuccess(listed, 'GET', '/users/me/alert_words');
+    expect(listed.body.alert_words).toEqual(['foo', 'baz']);
+    await queue.next((e) => e.type === 'alert_words' && JSON.stringify(e.alert_words) === '["foo","baz"]');
+    const state = await EventQueue.register(client, { fetch_event_types: ['alert_words'] });
+    expect(state.registration.alert_words).toEqual(['foo', 'baz']);
+    expect((await world.as('aaron').get('/users/me/alert_words')).body.alert_words).toEqual([]);
+    await state.delete();
+    await queue.delete();
+  });
+
+  it("refuses with Zulip's errors", async () => {
+    const client = world.as('aaron');
+    expectError(
+      await client.post('/users/me/alert_words', { alert_words: ['x'.repeat(101)] }),
+      400,
+      'BAD_REQUEST',
+      'alert_words[0] is too long (limit: 100 characters)',
+    );
+    expectError(
+      await client.post('/users/me/alert_words', { alert_words: 'foo' }),
+      400,
+      'BAD_REQUEST',
+      'alert_words is not valid JSON',
+    );
+    expectError(
+      await client.post('/users/me/alert_words', {}),
+      400,
+      'REQUEST_VARIABLE_MISSING',
+      "Missing 'alert_words' argument",
+    );
+  });
+});
+
+describe('bot storage', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await newWorld();
+  });
+
+  it('stores, reads, updates and removes entries of a bot', async () => {
+    const bot = world.as('default-bot');
+    const initial = { 'key 1': 'value 1', 'key 2': 'value 2', 'key 3': 'value 3' };
+    expectSuccess(await bot.request('PUT', '/bot_storage', { storage: initial }), 'PUT', '/bot_storage', {
+      undocumented: true,
+    });
+    const some = await bot.get('/bot_storage', { keys: ['key 1', 'key 3'] });
+    expectSuccess(some, 'GET', '/bot_storage', { undocumented: true });
+    expect(some.body.storage).toEqual({ 'key 1': 'value 1', 'key 3': 'value 3' });
+    await bot.request('PUT', '/bot_storage', { storage: { 'key 1': 'new value', 'key 4': 'value 4' } });
+    expect((await bot.get('/bot_storage')).body.storage).toEqual({
+      'key 1': 'new value',
+      'key 2': 'value 2',
+      'key 3': 'value 3',
+      'key 4': 'value 4',
+    });
+    expectError(
+      await bot.get('/bot_storage', { keys: ['key 1', 'nonexistent key'] }),
+      400,
+      'BAD_REQUEST',
+      'Key does not exist.',
+    );
+    expectError(
+      await bot.delete('/bot_storage', { keys: ['key 3', 'nonexistent key'] }),
+      400,
+      'BAD_REQUEST',
+      'Key does not exist.',
+    );
+    expect(Object.keys((await bot.get('/bot_storage')).body.storage)).toHaveLength(4);
+    expectSuccess(await bot.delete('/bot_storage', { keys: ['key 1', 'key 2'] }), 'DELETE', '/bot_storage', {
+      undocumented: true,
+    });
+    expect((await bot.get('/bot_storage')).body.storage).toEqual({ 'key 3': 'value 3', 'key 4': 'value 4' });
+    await bot.delete('/bot_storage');
+    expect((await bot.get('/bot_storage')).body.storage).toEqual({});
+  });
+
+  it("refuses people and bad values with Zulip's errors", async () => {
+    const human = world.as('hamlet');
+    expectError(await human.request('PUT', '/bot_storage', { storage: {} }), 400, 'BAD_REQUEST', 'Must be a bot user');
+    expectError(await human.get('/bot_storage'), 400, 'BAD_REQUEST', 'Must be a bot user');
+    expectError(await human.delete('/bot_storage'), 400, 'BAD_REQUEST', 'Must be a bot user');
+    const bot = world.as('default-bot');
+    expectError(
+      await bot.request('PUT', '/bot_storage', { storage: { foo: [1, 2, 3] } }),
+      400,
+      'BAD_REQUEST',
+      'storage["foo"] is not a string',
+    );
+    // Zulip's limit is 10,000,000 characters per bot, keys and values together.
+    const big = 'x'.repeat(4_000_000);
+    for (const key of ['a', 'b']) {
+      const put = await bot.request('PUT', '/bot_storage', { storage: { [key]: big } });
+      expectSuccess(put, 'PUT', '/bot_storage', { undocumented: true });
+    }
+    expectError(
+      await bot.request('PUT', '/bot_storage', { storage: { c: big } }),
+      400,
+      'BAD_REQUEST',
+      'Request exceeds storage limit by 2000003 characters. The limit is 10000000 characters.',
+    );
+    // Replacing a value counts only the difference.
+    expectSuccess(await bot.request('PUT', '/bot_storage', { storage: { b: big } }), 'PUT', '/bot_storage', {
+      undocumented: true,
+    });
+  });
+});
