@@ -4,6 +4,8 @@
 // children included for PostgreSQL and RabbitMQ) is divided by the operations. Only the public API is used, so the
 // same script measures any checkout. Usage:
 //   pnpm --filter @confab/bench cpu [operations] [connections] [label]      (defaults 3000, 16, "")
+// BENCH_OPS="channel send,GET /users/me" measures only those rows; BENCH_PROFILE=<dir> starts every process with
+// --cpu-prof into <dir> (for reading where the time goes; such a run is not recorded, profiling slows everything).
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import process from 'node:process';
 import devkit from '@confab/devkit';
@@ -14,6 +16,8 @@ const CONNECTIONS = Number(process.argv[3] ?? 16);
 const LABEL = process.argv[4] ?? '';
 const WARM_UP = Math.min(500, Math.ceil(OPERATIONS / 5));
 const TICKS_PER_SECOND = 100; // Linux USER_HZ
+const ONLY = process.env.BENCH_OPS ? new Set(process.env.BENCH_OPS.split(',').map((s) => s.trim())) : undefined;
+const PROFILE_DIR = process.env.BENCH_PROFILE;
 
 /**
  * CPU seconds (user + system) a process has used so far, with `children` also what its exited children used
@@ -123,7 +127,10 @@ const infra = {
   amqpUrl: rabbitmq.url,
   stop: async () => undefined,
 };
-const { stack, info } = await startBenchStack({}, infra);
+const { stack, info } = await startBenchStack(
+  PROFILE_DIR ? { CONFAB_NODE_ARGS: `--cpu-prof --cpu-prof-dir=${PROFILE_DIR}` } : {},
+  infra,
+);
 const rows = [];
 try {
   const world = await devkit.createWorld(info);
@@ -186,6 +193,7 @@ try {
   ];
 
   for (const op of operations) {
+    if (ONLY && !ONLY.has(op.name)) continue;
     const run = (amount) =>
       load({
         url: api,
@@ -218,7 +226,8 @@ try {
         `| ${r.op} | ${names.map((n) => r.perOp[n].toFixed(2)).join(' | ')} | **${r.total.toFixed(2)}** | ${r.result.requestsPerSecond.toFixed(0)} | ${r.result.p50} | ${r.result.p99} | ${r.result.errors + r.result.non2xx} |`,
     ),
   ];
-  record(`## CPU per operation${LABEL ? ` — ${LABEL}` : ''} (bench/cpu-per-op.mjs, ${new Date().toISOString().slice(0, 10)})
+  if (!PROFILE_DIR)
+    record(`## CPU per operation${LABEL ? ` — ${LABEL}` : ''} (bench/cpu-per-op.mjs, ${new Date().toISOString().slice(0, 10)})
 
 ${machine()}. A stack of its own on private PostgreSQL, Redis and RabbitMQ; ${OPERATIONS} operations per row after ${WARM_UP}
 of warm-up, ${CONNECTIONS} connections, through the gateway as hamlet; channel sends to Verona (${subscribers} subscribers).

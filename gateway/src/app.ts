@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { Agent } from 'node:http';
 import express, { type Request, type Response } from 'express';
 import { createProxyMiddleware, type RequestHandler } from 'http-proxy-middleware';
@@ -7,10 +7,11 @@ import {
   collectProcessMetrics,
   healthRoutes,
   notFoundResponse,
+  observeRequest,
   requestContext,
+  requestIdOf,
   requestMetrics,
   sendError,
-  type HttpApp,
   type ReadinessCheck,
 } from '@confab/http';
 import { IDENTITY_HEADER, type Identity, type IdentitySigner } from '@confab/identity';
@@ -19,7 +20,7 @@ import type { Authenticator, RateLimitState } from './auth.js';
 import type { GatewayConfig, ServiceName } from './config.js';
 import { parseBasicAuth } from './credentials.js';
 import type { ApiDocs } from './docs.js';
-import { resolveRoute } from './routing.js';
+import { resolveRoute, type RouteTarget } from './routing.js';
 
 export interface GatewayDeps {
   docs?: ApiDocs;
@@ -30,7 +31,7 @@ export interface GatewayDeps {
   readiness: ReadinessCheck;
 }
 
-function setRateLimitHeaders(res: Response, rate: RateLimitState): void {
+function setRateLimitHeaders(res: ServerResponse, rate: RateLimitState): void {
   res.setHeader('X-RateLimit-Limit', String(rate.limit));
   res.setHeader('X-RateLimit-Remaining', String(rate.remaining));
   res.setHeader('X-RateLimit-Reset', String(rate.reset));
@@ -83,7 +84,7 @@ function createProxies(
   return proxies;
 }
 
-function clientIp(req: Request, trustProxy: boolean): string {
+function clientIp(req: IncomingMessage, trustProxy: boolean): string {
   if (trustProxy) {
     const forwarded = req.headers['x-forwarded-for'];
     const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
@@ -95,8 +96,12 @@ function clientIp(req: Request, trustProxy: boolean): string {
 /**
  * The gateway: route → authenticate (Basic, cached) → rate-limit → stamp the identity token → stream the request
  * to the owning service. Unknown paths are 404 without authentication.
+ *
+ * Proxied requests are the hot path (docs/architecture.md, "The gateway"): they are answered by a bare request
+ * listener, without express's router, request decoration or a log context per request; express serves only the
+ * gateway's own pages (health, API docs) and the 404s.
  */
-export function buildGateway(deps: GatewayDeps): HttpApp {
+export function buildGateway(deps: GatewayDeps): RequestListener {
   const { config, logger, authenticator, signer } = deps;
   const proxies = createProxies(config, logger);
   const app = express();
@@ -118,13 +123,20 @@ export function buildGateway(deps: GatewayDeps): HttpApp {
       res.type('html').send(await docs.page());
     });
   }
+  app.use((_req: Request, res: Response) => notFoundResponse(res));
 
-  app.use(async (req: Request, res: Response) => {
-    const queryIndex = req.url.indexOf('?');
-    const pathname = queryIndex === -1 ? req.url : req.url.slice(0, queryIndex);
-    const target = resolveRoute(pathname);
-    if (!target) return notFoundResponse(res);
-    res.locals.route = target.service;
+  async function forward(req: IncomingMessage, res: ServerResponse, target: RouteTarget): Promise<void> {
+    const started = process.hrtime.bigint();
+    const requestId = requestIdOf(req);
+    res.setHeader('X-Request-Id', requestId);
+    res.once('finish', () => {
+      observeRequest(
+        req.method ?? 'GET',
+        target.service,
+        res.statusCode,
+        Number(process.hrtime.bigint() - started) / 1e9,
+      );
+    });
     try {
       const proxy = proxies[target.service];
       if (!proxy) {
@@ -145,13 +157,21 @@ export function buildGateway(deps: GatewayDeps): HttpApp {
       }
       setRateLimitHeaders(res, rate);
       if (rate.retryAfter > 0) throw rateLimited(rate.retryAfter);
-      req.headers[IDENTITY_HEADER] = signer.sign(identity);
-      req.headers['x-request-id'] = res.locals.requestId as string;
-      delete req.headers.authorization;
+      const headers = req.headers;
+      headers[IDENTITY_HEADER] = signer.sign(identity);
+      headers['x-request-id'] = requestId;
+      delete headers.authorization;
       await proxy(req, res);
     } catch (err) {
       sendError(res, err, logger);
     }
-  });
-  return app;
+  }
+
+  return (req, res) => {
+    const url = req.url ?? '/';
+    const queryIndex = url.indexOf('?');
+    const target = resolveRoute(queryIndex === -1 ? url : url.slice(0, queryIndex));
+    if (target) void forward(req, res, target);
+    else app(req, res);
+  };
 }

@@ -15,7 +15,9 @@ async function main(): Promise<void> {
     const config = loadConfig();
     const log = createLogger({ name: 'gateway', level: config.logLevel });
     logger = log;
-    const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 2 });
+    // Auto-pipelining: the lookups of requests that arrive together leave in one write (docs/architecture.md, "The
+    // gateway"), so a busy gateway makes one Redis round trip per batch of requests, not per request.
+    const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
     redis.on('error', (err: Error) => log.warn({ err: err.message }, 'redis error'));
     const settingsUrl = config.services.settings!;
     const serviceToken = () => signIdentity({ kind: 'service', service: 'gateway' }, config.internalSecret);

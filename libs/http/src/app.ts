@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { ConfabError, NOT_LOGGED_IN, isConfabError, serviceUnavailable, unauthorized } from '@confab/errors';
 import {
   collectCausalEvents,
@@ -30,9 +30,10 @@ export function sendSuccess(res: Response, data: Record<string, unknown>, ignore
 
 /**
  * The one place errors become responses: a ConfabError gives Zulip's envelope, status and headers; anything
- * else is logged with an id and answered with an opaque 500 carrying that id.
+ * else is logged with an id and answered with an opaque 500 carrying that id. Works on a bare `ServerResponse` too
+ * (the gateway answers most requests without express).
  */
-export function sendError(res: Response, err: unknown, log: Logger): void {
+export function sendError(res: ServerResponse, err: unknown, log: Logger): void {
   if (res.headersSent) {
     log.error({ err }, 'error after the response started');
     res.destroy();
@@ -40,31 +41,31 @@ export function sendError(res: Response, err: unknown, log: Logger): void {
   }
   if (isConfabError(err)) {
     for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
-    const body = { result: 'error', msg: err.message, code: err.code, ...err.data };
-    res.status(err.status).type('application/json').send(JSON.stringify(body));
+    writeJson(res, err.status, { result: 'error', msg: err.message, code: err.code, ...err.data });
     return;
   }
   if (isUnavailable(err)) {
     log.warn({ err }, 'a dependency is unreachable');
     res.setHeader('Retry-After', '1');
-    res
-      .status(503)
-      .type('application/json')
-      .send(
-        JSON.stringify({
-          result: 'error',
-          msg: 'Service temporarily unavailable, retry later',
-          code: 'SERVICE_UNAVAILABLE',
-        }),
-      );
+    writeJson(res, 503, {
+      result: 'error',
+      msg: 'Service temporarily unavailable, retry later',
+      code: 'SERVICE_UNAVAILABLE',
+    });
     return;
   }
   const errorId = randomUUID();
   log.error({ err, error_id: errorId }, 'unhandled error');
-  res
-    .status(500)
-    .type('application/json')
-    .send(JSON.stringify({ result: 'error', msg: 'Internal server error', error_id: errorId }));
+  writeJson(res, 500, { result: 'error', msg: 'Internal server error', error_id: errorId });
+}
+
+/** A JSON answer on a bare response, with the headers express would give it. */
+export function writeJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 /** Error codes meaning the database or another dependency cannot be reached right now (Prisma, pg, sockets). */
@@ -118,11 +119,16 @@ export function notFoundResponse(res: Response): void {
 
 /** Takes the caller's request id (the gateway's) or makes one, and runs the rest of the request in its context. */
 export function requestContext(req: Request, res: Response, next: NextFunction): void {
-  const incoming = req.headers[REQUEST_ID_HEADER];
-  const requestId = typeof incoming === 'string' && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
+  const requestId = requestIdOf(req);
   res.locals.requestId = requestId;
   res.setHeader('X-Request-Id', requestId);
   runWithLogContext({ requestId }, next);
+}
+
+/** The caller's request id when it is a sane one, or a new one. */
+export function requestIdOf(req: IncomingMessage): string {
+  const incoming = req.headers[REQUEST_ID_HEADER];
+  return typeof incoming === 'string' && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
 }
 
 export interface ReadinessCheck {
@@ -314,7 +320,7 @@ export interface RunningServer {
 }
 
 /** Listens with keep-alive timeouts longer than the gateway's idle-socket timeout, so reused sockets stay open. */
-export function listen(app: express.Express, port: number, host = '0.0.0.0'): Promise<RunningServer> {
+export function listen(app: express.Express | RequestListener, port: number, host = '0.0.0.0'): Promise<RunningServer> {
   const server = createServer(app);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
