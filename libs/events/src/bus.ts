@@ -354,27 +354,24 @@ export class EventBus {
 
   /** Publishes the records and resolves once the broker has confirmed every one of them. */
   async publish(records: readonly OutboxRecord[]): Promise<void> {
+    await this.publishRaw(
+      records.map((r) => ({ eventId: r.eventId, routingKey: r.routingKey, json: JSON.stringify(r.envelope) })),
+    );
+  }
+
+  /** Publishes envelopes already in JSON (the outbox relay's rows) and waits once for the broker's confirms. */
+  async publishRaw(records: readonly { eventId: string; routingKey: string; json: string }[]): Promise<void> {
     const channel = this.publishChannel;
     if (!channel) throw new Error('RabbitMQ is not connected');
-    await Promise.all(
-      records.map(
-        (record) =>
-          new Promise<void>((resolve, reject) => {
-            channel.publish(
-              this.options.exchange,
-              record.routingKey,
-              Buffer.from(JSON.stringify(record.envelope)),
-              {
-                persistent: true,
-                contentType: 'application/json',
-                messageId: record.eventId,
-                type: record.routingKey,
-              },
-              (err: unknown) => (err ? reject(err instanceof Error ? err : new Error('publish nacked')) : resolve()),
-            );
-          }),
-      ),
-    );
+    for (const record of records) {
+      channel.publish(this.options.exchange, record.routingKey, Buffer.from(record.json), {
+        persistent: true,
+        contentType: 'application/json',
+        messageId: record.eventId,
+        type: record.routingKey,
+      });
+    }
+    await channel.waitForConfirms();
   }
 
   async close(): Promise<void> {

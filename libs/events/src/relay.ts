@@ -1,7 +1,6 @@
 import pg from 'pg';
 import type { Logger } from '@confab/logging';
 import type { EventBus } from './bus.js';
-import type { EventEnvelope, OutboxRecord } from './envelope.js';
 import { eventsPublished, registerLagSource } from './metrics.js';
 
 export interface RelayOptions {
@@ -21,7 +20,8 @@ interface OutboxRow {
   id: string;
   event_id: string;
   routing_key: string;
-  envelope: EventEnvelope;
+  /** The envelope's JSON as stored: published as it is, never parsed here. */
+  envelope: string;
 }
 
 /**
@@ -107,19 +107,16 @@ export class OutboxRelay {
         return -1;
       }
       const { rows } = await client.query<OutboxRow>(
-        'SELECT id, event_id, routing_key, envelope FROM outbox ORDER BY id LIMIT $1',
+        'SELECT id, event_id, routing_key, envelope::text AS envelope FROM outbox ORDER BY id LIMIT $1',
         [batchSize],
       );
       if (rows.length === 0) {
         await client.query('COMMIT');
         return 0;
       }
-      const records: OutboxRecord[] = rows.map((r) => ({
-        eventId: r.event_id,
-        routingKey: r.routing_key,
-        envelope: r.envelope,
-      }));
-      await this.options.bus.publish(records);
+      await this.options.bus.publishRaw(
+        rows.map((r) => ({ eventId: r.event_id, routingKey: r.routing_key, json: r.envelope })),
+      );
       await client.query('DELETE FROM outbox WHERE id = ANY($1::bigint[])', [rows.map((r) => r.id)]);
       await client.query('COMMIT');
       for (const r of rows) eventsPublished.inc({ routing_key: r.routing_key });

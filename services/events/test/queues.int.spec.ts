@@ -31,6 +31,14 @@ const descriptor = (userId: number, overrides: Partial<QueueDescriptor> = {}): Q
 
 const event = (n: number) => JSON.stringify({ type: 'update_message_flags', messages: [n] });
 
+async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 afterAll(async () => {
   const cleaner = clients[0]!;
   const keys = await cleaner.keys(`${prefix}*`);
@@ -72,15 +80,49 @@ describe('QueueStore (Redis)', () => {
     expect((await store.read(live)).map((e) => e.id)).toEqual([0]);
   });
 
+  it('appends several broker events in one step: each at most once, in order, one wake-up for all', async () => {
+    const one = await store.create(descriptor(11));
+    const two = await store.create(descriptor(12));
+    const [x, y] = [`e-${randomBytes(4).toString('hex')}`, `e-${randomBytes(4).toString('hex')}`];
+    expect(await store.append([[one, event(1)]], { eventId: x, ttlSeconds: 60 })).toEqual([one]);
+    const listener = redis();
+    const notices: string[] = [];
+    await listener.subscribe(store.wakeChannel);
+    listener.on('message', (_channel, message: string) => notices.push(message));
+    const results = await store.appendBatch(
+      [
+        { eventId: x, pairs: [[one, event(1)]] },
+        {
+          eventId: y,
+          pairs: [
+            [one, event(2)],
+            [two, event(2)],
+            ['gone', event(2)],
+          ],
+        },
+        { pairs: [[two, event(3)]] },
+      ],
+      60,
+    );
+    expect(results).toEqual([null, [one, two], [two]]);
+    expect((await store.read(one)).map((e) => e.json)).toEqual([event(1), event(2)]);
+    expect((await store.read(two)).map((e) => e.json)).toEqual([event(2), event(3)]);
+    await waitFor(() => notices.length > 0);
+    expect(notices.map((n) => JSON.parse(n) as { q: string[] })).toEqual([{ q: [one, two] }]);
+  });
+
   it('indexes queues by user and realm, and forgets deleted ones', async () => {
     const a = await store.create(descriptor(7));
     const b = await store.create(descriptor(7, { allPublicStreams: true }));
-    expect([...(await store.queuesOfUsers([7])).keys()].sort()).toEqual([a, b].sort());
-    expect(await store.queuesOfRealm(1, true)).toContain(b);
+    const index = await store.indexes({ users: [7], realms: [1], publicRealms: [1] });
+    expect(index.users.get(7)!.sort()).toEqual([a, b].sort());
+    expect(index.realms.get(1)).toEqual(expect.arrayContaining([a, b]));
+    expect(index.publicRealms.get(1)).toContain(b);
+    expect(index.publicRealms.get(1)).not.toContain(a);
     expect((await store.descriptors([a])).get(a)).toMatchObject({ userId: 7 });
     expect(await store.delete(a, 8)).toBe(false);
     expect(await store.delete(a, 7)).toBe(true);
-    expect([...(await store.queuesOfUsers([7])).keys()]).toEqual([b]);
+    expect((await store.indexes({ users: [7], realms: [], publicRealms: [] })).users.get(7)).toEqual([b]);
     expect(await store.poll(a, 7, -1, false)).toEqual({ status: 'bad' });
   });
 

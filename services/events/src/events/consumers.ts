@@ -23,8 +23,13 @@ interface ConsumerDeps {
  */
 export function registerConsumers({ bus, fanout, readModel, prefetch }: ConsumerDeps): void {
   const consumer = bus.consumer(FANOUT_CONSUMER, { prefetch });
+  // Deliveries that waited while earlier ones were handled go out together: one lookup, one append, one wake-up.
   const fan = <T>(contract: EventContract<T>, deliveries: (payload: T, event: EventEnvelope<T>) => Delivery[]) =>
-    consumer.on(contract, (event) => fanout.deliver(event.event_id, deliveries(event.payload, event)));
+    consumer.onBatch(contract, (events) =>
+      fanout.deliverBatch(
+        events.map((event) => ({ eventId: event.event_id, deliveries: deliveries(event.payload, event) })),
+      ),
+    );
   const recordOnly = <T>(contract: EventContract<T>, apply?: (payload: T) => Promise<void>) =>
     consumer.on(contract, async (event) => {
       await apply?.(event.payload);

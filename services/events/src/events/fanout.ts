@@ -60,54 +60,88 @@ export class Fanout {
   }
 
   async deliver(eventId: string, deliveries: readonly Delivery[]): Promise<void> {
-    const pairs: [string, string][] = [];
-    // Builders hand the same object to queues that see the same thing: serialise it once.
-    const serialized = new Map<object, string>();
-    const origins = new Map<string, { userId?: number; realmId?: number }>();
-    const stale: { queueId: string; userId?: number; realmId?: number }[] = [];
-    for (const delivery of deliveries) {
-      const targets = new Map<string, { userId?: number; realmId?: number }>();
-      if (delivery.publicStreamsRealm !== undefined) {
-        const realmId = delivery.publicStreamsRealm;
-        for (const id of await this.store.queuesOfRealm(realmId, true)) targets.set(id, { realmId });
-      }
-      if (delivery.realm !== undefined) {
-        const realmId = delivery.realm;
-        for (const id of await this.store.queuesOfRealm(realmId)) targets.set(id, { realmId });
-      }
-      if (delivery.users) {
-        for (const [id, userId] of await this.store.queuesOfUsers(delivery.users)) targets.set(id, { userId });
-      }
-      const descriptors = await this.descriptors([...targets.keys()]);
-      const topicNames = new Map<number, string>();
-      for (const d of descriptors.values()) {
-        if (!topicNames.has(d.realmId))
-          topicNames.set(d.realmId, await this.readModel.emptyTopicDisplayName(d.realmId));
-      }
-      for (const [queueId, origin] of targets) {
-        const queue = descriptors.get(queueId);
-        if (!queue) {
-          stale.push({ queueId, ...origin });
-          continue;
-        }
-        const emptyTopicDisplayName = topicNames.get(queue.realmId)!;
-        for (const event of delivery.build({ queueId, queue, emptyTopicDisplayName })) {
-          let json = serialized.get(event);
-          if (json === undefined) serialized.set(event, (json = JSON.stringify(event)));
-          pairs.push([queueId, json]);
-          origins.set(queueId, origin);
-        }
+    await this.deliverBatch([{ eventId, deliveries }]);
+  }
+
+  /**
+   * Delivers several broker events together (docs/architecture.md, "Hot paths and batching"): one round trip finds every
+   * queue they go to, one atomic step appends them all (each event still at most once, by its id) and sends one
+   * wake-up notice. Events are appended in the order given, so each queue sees them in broker order.
+   */
+  async deliverBatch(batch: readonly { eventId: string; deliveries: readonly Delivery[] }[]): Promise<void> {
+    const users = new Set<number>();
+    const realms = new Set<number>();
+    const publicRealms = new Set<number>();
+    for (const { deliveries } of batch) {
+      for (const d of deliveries) {
+        if (d.users) for (const u of d.users) users.add(u);
+        if (d.realm !== undefined) realms.add(d.realm);
+        if (d.publicStreamsRealm !== undefined) publicRealms.add(d.publicStreamsRealm);
       }
     }
-    const appended = await this.store.append(pairs, { eventId, ttlSeconds: this.dedupeTtlSeconds });
-    if (appended === null) return;
-    const reached = new Set(appended);
+    const index = await this.store.indexes({
+      users: [...users],
+      realms: [...realms],
+      publicRealms: [...publicRealms],
+    });
+    const targetsOf = (delivery: Delivery) => {
+      const targets = new Map<string, { userId?: number; realmId?: number }>();
+      const realmId = delivery.publicStreamsRealm;
+      if (realmId !== undefined) for (const id of index.publicRealms.get(realmId) ?? []) targets.set(id, { realmId });
+      if (delivery.realm !== undefined) {
+        const realm = delivery.realm;
+        for (const id of index.realms.get(realm) ?? []) targets.set(id, { realmId: realm });
+      }
+      if (delivery.users) {
+        for (const userId of delivery.users)
+          for (const id of index.users.get(userId) ?? []) targets.set(id, { userId });
+      }
+      return targets;
+    };
+    const perEvent = batch.map(({ deliveries }) => deliveries.map((d) => ({ delivery: d, targets: targetsOf(d) })));
+    const allQueues = new Set<string>();
+    for (const event of perEvent) for (const { targets } of event) for (const id of targets.keys()) allQueues.add(id);
+    const descriptors = await this.descriptors([...allQueues]);
+    const topicNames = new Map<number, string>();
+    for (const d of descriptors.values()) {
+      if (!topicNames.has(d.realmId)) topicNames.set(d.realmId, await this.readModel.emptyTopicDisplayName(d.realmId));
+    }
+
+    const origins = new Map<string, { userId?: number; realmId?: number }>();
+    const stale = new Map<string, { userId?: number; realmId?: number }>();
+    const appends = perEvent.map((event, i) => {
+      const pairs: [string, string][] = [];
+      // Builders hand the same object to queues that see the same thing: serialise it once.
+      const serialized = new Map<object, string>();
+      for (const { delivery, targets } of event) {
+        for (const [queueId, origin] of targets) {
+          const queue = descriptors.get(queueId);
+          if (!queue) {
+            stale.set(queueId, origin);
+            continue;
+          }
+          const emptyTopicDisplayName = topicNames.get(queue.realmId)!;
+          for (const built of delivery.build({ queueId, queue, emptyTopicDisplayName })) {
+            let json = serialized.get(built);
+            if (json === undefined) serialized.set(built, (json = JSON.stringify(built)));
+            pairs.push([queueId, json]);
+            origins.set(queueId, origin);
+          }
+        }
+      }
+      return { eventId: batch[i]!.eventId, pairs };
+    });
+    const results = await this.store.appendBatch(appends, this.dedupeTtlSeconds);
     // Queues that were cached but have expired since.
-    for (const [queueId, origin] of origins) if (!reached.has(queueId)) stale.push({ queueId, ...origin });
-    if (stale.length > 0) {
-      for (const { queueId } of stale) this.descriptorCache.delete(queueId);
-      await this.store.forget(stale);
-      this.log.debug({ count: stale.length }, 'dropped expired queues from indexes');
+    results.forEach((appended, i) => {
+      if (appended === null) return;
+      const reached = new Set(appended);
+      for (const [queueId] of appends[i]!.pairs) if (!reached.has(queueId)) stale.set(queueId, origins.get(queueId)!);
+    });
+    if (stale.size > 0) {
+      for (const queueId of stale.keys()) this.descriptorCache.delete(queueId);
+      await this.store.forget([...stale].map(([queueId, origin]) => ({ queueId, ...origin })));
+      this.log.debug({ count: stale.size }, 'dropped expired queues from indexes');
     }
   }
 }

@@ -15,7 +15,7 @@ export type PollResult =
   | { status: 'bad' | 'pruned' | 'notin' };
 
 type ScriptRedis = Redis & {
-  confabAppend(...args: (string | number)[]): Promise<string[] | number>;
+  confabAppend(...args: (string | number)[]): Promise<(string[] | number)[]>;
   confabPoll(...args: (string | number)[]): Promise<(string | number)[]>;
   confabEndWait(...args: (string | number)[]): Promise<number>;
   confabDelete(...args: (string | number)[]): Promise<number>;
@@ -134,37 +134,63 @@ export class QueueStore {
     deliveries: readonly (readonly [queueId: string, json: string])[],
     dedupe?: { eventId: string; ttlSeconds: number },
   ): Promise<string[] | null> {
-    const args: (string | number)[] = [
-      this.prefix,
-      dedupe ? this.key('done', dedupe.eventId) : '',
-      dedupe?.ttlSeconds ?? 0,
-      this.wakeChannel,
-    ];
-    for (const [queueId, json] of deliveries) args.push(queueId, json);
-    const result = await this.redis.confabAppend(...args);
-    return result === -1 ? null : (result as string[]);
+    const [result] = await this.appendBatch([{ eventId: dedupe?.eventId, pairs: deliveries }], dedupe?.ttlSeconds ?? 0);
+    return result ?? null;
+  }
+
+  /**
+   * Appends the events of several broker events in one atomic step (one round trip, one wake-up notice): per broker
+   * event, the queue ids it reached, or null when it had been delivered before (its id is the de-duplication key).
+   */
+  async appendBatch(
+    batch: readonly { eventId?: string; pairs: readonly (readonly [queueId: string, json: string])[] }[],
+    ttlSeconds: number,
+  ): Promise<(string[] | null)[]> {
+    const args: (string | number)[] = [this.prefix, ttlSeconds, this.wakeChannel];
+    for (const { eventId, pairs } of batch) {
+      args.push(eventId ? this.key('done', eventId) : '', pairs.length);
+      for (const [queueId, json] of pairs) args.push(queueId, json);
+    }
+    const results = (await this.redis.confabAppend(...args)) as (string[] | number)[];
+    return results.map((r) => (r === -1 ? null : (r as string[])));
   }
 
   async isHandled(eventId: string): Promise<boolean> {
     return (await this.redis.exists(this.key('done', eventId))) === 1;
   }
 
-  /** Queue ids indexed under these users (possibly including expired ones). */
-  async queuesOfUsers(userIds: readonly number[]): Promise<Map<string, number>> {
-    const out = new Map<string, number>();
-    if (userIds.length === 0) return out;
+  /**
+   * The queues indexed under these users and realms, in one round trip: the queue ids of each user, of each realm (`realms`) or of each realm's queues that follow all public channels (`publicRealms`).
+   */
+  async indexes(want: {
+    users: readonly number[];
+    realms: readonly number[];
+    publicRealms: readonly number[];
+  }): Promise<{ users: Map<number, string[]>; realms: Map<number, string[]>; publicRealms: Map<number, string[]> }> {
+    const out = {
+      users: new Map<number, string[]>(),
+      realms: new Map<number, string[]>(),
+      publicRealms: new Map<number, string[]>(),
+    };
+    const total = want.users.length + want.realms.length + want.publicRealms.length;
+    if (total === 0) return out;
     const pipeline = this.redis.pipeline();
-    for (const userId of userIds) pipeline.smembers(this.key('u', userId));
+    for (const userId of want.users) pipeline.smembers(this.key('u', userId));
+    for (const realmId of want.realms) pipeline.smembers(this.key('r', realmId));
+    for (const realmId of want.publicRealms) pipeline.smembers(this.key('rall', realmId));
     const results = (await pipeline.exec()) ?? [];
     results.forEach(([err, members], i) => {
       if (err) throw err;
-      for (const queueId of members as string[]) out.set(queueId, userIds[i]!);
+      const ids = members as string[];
+      if (i < want.users.length) {
+        out.users.set(want.users[i]!, ids);
+      } else if (i < want.users.length + want.realms.length) {
+        out.realms.set(want.realms[i - want.users.length]!, ids);
+      } else {
+        out.publicRealms.set(want.publicRealms[i - want.users.length - want.realms.length]!, ids);
+      }
     });
     return out;
-  }
-
-  async queuesOfRealm(realmId: number, onlyAllPublicStreams = false): Promise<string[]> {
-    return this.redis.smembers(this.key(onlyAllPublicStreams ? 'rall' : 'r', realmId));
   }
 
   /** Descriptors of these queues (absent for expired ones). */

@@ -5,32 +5,51 @@
  */
 
 /**
- * Appends events to queues, atomically and at most once per broker event.
- * ARGV: prefix, dedupe key ('' = none), dedupe ttl seconds, wake channel ('' = none), then pairs of queue id and
- * event JSON. Publishes the queue ids that got an event on the wake channel (one notice for the whole fan-out) and
- * returns them, or -1 when the dedupe key was already set.
+ * Appends events to queues, for several broker events at once: each with its de-duplication key (skipped, answered
+ * -1, when that event was delivered before) and its (queue id, event JSON) pairs. Queues that have expired are
+ * skipped. One wake-up message lists every queue that got something, for the polls waiting on any replica.
+ * ARGV: prefix, de-duplication ttl (s), wake channel ('' = none), then per event: done key ('' = none), n, n pairs.
+ * Returns, per event, the queue ids appended to, or -1.
  */
 export const APPEND = `
 local prefix = ARGV[1]
-if ARGV[2] ~= '' then
-  if redis.call('SET', ARGV[2], '1', 'NX', 'EX', tonumber(ARGV[3])) == false then return -1 end
-end
-local appended = {}
-for i = 5, #ARGV, 2 do
-  local q = prefix .. 'q:' .. ARGV[i]
-  local ttl = redis.call('PTTL', q)
-  if ttl > 0 then
-    local id = redis.call('HINCRBY', q, 'next_id', 1) - 1
-    local ev = q .. ':ev'
-    redis.call('XADD', ev, id .. '-1', 'e', ARGV[i + 1])
-    redis.call('PEXPIRE', ev, ttl)
-    appended[#appended + 1] = ARGV[i]
+local ttl = tonumber(ARGV[2])
+local results = {}
+local woken = {}
+local wokenList = {}
+local i = 4
+while i <= #ARGV do
+  local done = ARGV[i]
+  local n = tonumber(ARGV[i + 1])
+  local first = i + 2
+  i = first + 2 * n
+  if done ~= '' and not redis.call('SET', done, '1', 'NX', 'EX', ttl) then
+    results[#results + 1] = -1
+  else
+    local appended = {}
+    for j = first, first + 2 * n - 1, 2 do
+      local qid = ARGV[j]
+      local q = prefix .. 'q:' .. qid
+      local qttl = redis.call('PTTL', q)
+      if qttl > 0 then
+        local id = redis.call('HINCRBY', q, 'next_id', 1) - 1
+        local ev = q .. ':ev'
+        redis.call('XADD', ev, id .. '-1', 'e', ARGV[j + 1])
+        redis.call('PEXPIRE', ev, qttl)
+        appended[#appended + 1] = qid
+        if not woken[qid] then
+          woken[qid] = true
+          wokenList[#wokenList + 1] = qid
+        end
+      end
+    end
+    results[#results + 1] = appended
   end
 end
-if ARGV[4] ~= '' and #appended > 0 then
-  redis.call('PUBLISH', ARGV[4], cjson.encode({q = appended}))
+if ARGV[3] ~= '' and #wokenList > 0 then
+  redis.call('PUBLISH', ARGV[3], cjson.encode({q = wokenList}))
 end
-return appended
+return results
 `;
 
 /**
