@@ -29,6 +29,8 @@ RUN rm -rf node_modules */node_modules */*/node_modules \
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production CHECKPOINT_DISABLE=1 PRISMA_HIDE_UPDATE_MESSAGE=1
+# The V8 flags of libs/devkit/src/catalog.ts (NODE_FLAGS), for every process the image runs.
+ENV NODE_OPTIONS=--max-semi-space-size=32
 WORKDIR /app
 # Owned by root and read-only to the process user: the processes write nothing under /app.
 COPY --from=build /app /app

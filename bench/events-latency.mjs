@@ -62,6 +62,8 @@ const { stack, info } = await startBenchStack({
   CONFAB_PROXY_MAX_SOCKETS: String(QUEUES * 2),
   CONFAB_OUTBOX_POLL_MS: '100',
   CONFAB_AUTH_CACHE_TTL_SECONDS: '3600',
+  // BENCH_PROFILE=<dir>: every process writes a CPU profile there (the run is then not recorded).
+  ...(process.env.BENCH_PROFILE ? { CONFAB_NODE_ARGS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` } : {}),
 });
 let stopping = false;
 try {
@@ -227,7 +229,7 @@ ${row('publish of message.sent on the exchange (events service + gateway)', viaB
 Failed polls retried during the run: ${errors.length}. Target: p99 under 50 ms — ${percentile(latencies, 99) < 50 ? 'met' : 'not met'} on this run.
 `;
     console.log(section);
-    if (process.env.BENCH_RECORD !== '0') record(section);
+    if (process.env.BENCH_RECORD !== '0' && !process.env.BENCH_PROFILE) record(section);
     process.exitCode = 0;
     throw Object.assign(new Error('done'), { done: true });
   }
@@ -313,7 +315,7 @@ Target: p99 under 50 ms from POST /messages — ${p99 < 50 ? 'met' : 'not met'} 
 `;
   console.log(section);
 
-  if (process.env.BENCH_RECORD !== '0') record(section);
+  if (process.env.BENCH_RECORD !== '0' && !process.env.BENCH_PROFILE) record(section);
 } catch (err) {
   if (!err.done) throw err;
 } finally {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { commonEnv } from '../../libs/config/src';
-import { plannedProcesses } from '../../libs/devkit/src/catalog';
+import { NODE_FLAGS, plannedProcesses } from '../../libs/devkit/src/catalog';
 
 // No Docker engine runs here: these are static checks of docker-compose.yml and the Dockerfile.
 const REPO = join(__dirname, '..', '..');
@@ -15,6 +15,13 @@ const serviceUrl = (name: string) => {
   const spec = plannedProcesses().find((p) => p.name === name)!;
   return `http://${spec.name}:${spec.devPort}`;
 };
+
+describe('Dockerfile', () => {
+  it('runs every process with the V8 flags the catalog starts them with', () => {
+    const runtime = read('Dockerfile').split(/^FROM /m).at(-1)!;
+    expect(/^ENV NODE_OPTIONS=(.*)$/m.exec(runtime)?.[1]).toBe(NODE_FLAGS.join(' '));
+  });
+});
 
 describe('docker-compose.yml', () => {
   it('runs every process of the catalog from the one image, by name', () => {

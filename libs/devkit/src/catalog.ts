@@ -4,6 +4,14 @@ import { join, resolve } from 'node:path';
 /** The repository's root directory (libs/devkit/dist → ../../..). */
 export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 
+/**
+ * V8 flags every Confab process runs with, wherever it starts (this catalog's launcher, and `NODE_OPTIONS` in the
+ * Dockerfile, which Compose and Kubernetes inherit). A larger young generation: request-serving processes allocate
+ * many short-lived objects, and with V8's default the scavenger ran so often that it was up to a fifth of a busy
+ * process's CPU (bench/RESULTS.md, "CPU per operation").
+ */
+export const NODE_FLAGS: readonly string[] = ['--max-semi-space-size=32'];
+
 export interface ProcessSpec {
   /** Process name, as printed in logs. */
   name: string;

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { REPO_ROOT, type ProcessSpec } from './catalog.js';
+import { NODE_FLAGS, REPO_ROOT, type ProcessSpec } from './catalog.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -30,7 +30,7 @@ export class ManagedProcess {
     this.log = createWriteStream(this.logFile, { flags: 'a' });
     // Node flags NODE_OPTIONS refuses (e.g. --cpu-prof for a profile of a benchmark run).
     const nodeArgs = (this.env.CONFAB_NODE_ARGS ?? process.env.CONFAB_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-    const child = spawn(process.execPath, [...nodeArgs, join(REPO_ROOT, this.spec.dir, this.spec.entry)], {
+    const child = spawn(process.execPath, [...NODE_FLAGS, ...nodeArgs, join(REPO_ROOT, this.spec.dir, this.spec.entry)], {
       cwd: join(REPO_ROOT, this.spec.dir),
       env: { ...process.env, ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
