@@ -6,6 +6,7 @@
 //   pnpm --filter @confab/bench cpu [operations] [connections] [label]      (defaults 3000, 16, "")
 // BENCH_OPS="channel send,GET /users/me" measures only those rows; BENCH_PROFILE=<dir> starts every process with
 // --cpu-prof into <dir> (for reading where the time goes; such a run is not recorded, profiling slows everything).
+// BENCH_STATEMENTS=1 prints the statements PostgreSQL spent most time on (pg_stat_statements), per operation.
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import process from 'node:process';
 import devkit from '@confab/devkit';
@@ -103,6 +104,47 @@ function snapshot(roots) {
   );
 }
 
+/**
+ * ANALYZE every database, as autovacuum does within a minute of such growth: the set-up writes thousands of rows in
+ * seconds, and with the statistics of the empty tables the planner sorts a whole channel for each page of history.
+ */
+async function analyze(url) {
+  const pg = await import('pg');
+  const admin = new pg.default.Client({ connectionString: `${url}/postgres` });
+  await admin.connect();
+  const { rows } = await admin.query(
+    `SELECT datname FROM pg_database WHERE NOT datistemplate AND datname <> 'postgres'`,
+  );
+  await admin.end();
+  for (const { datname } of rows) {
+    const client = new pg.default.Client({ connectionString: `${url}/${datname}` });
+    await client.connect();
+    await client.query('ANALYZE');
+    await client.end();
+  }
+}
+
+/** The statements PostgreSQL spent most time on since the last call, per operation, then the counters reset. */
+async function topStatements(url, operations) {
+  const pg = await import('pg');
+  const client = new pg.default.Client({ connectionString: `${url}/postgres` });
+  await client.connect();
+  try {
+    await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    const { rows } = await client.query(
+      `SELECT calls, total_exec_time, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS query
+         FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 12`,
+    );
+    for (const r of rows)
+      console.log(
+        `  ${(r.total_exec_time / operations).toFixed(3)} ms/op  ${(r.calls / operations).toFixed(2)} calls/op  ${r.query}`,
+      );
+    await client.query('SELECT pg_stat_statements_reset()');
+  } finally {
+    await client.end();
+  }
+}
+
 const portOf = (url) => Number(new URL(url).port);
 const form = (params) =>
   Object.entries(params)
@@ -110,6 +152,8 @@ const form = (params) =>
     .join('&');
 
 process.env.CONFAB_TEST_INFRA = 'local';
+const STATEMENTS = process.env.BENCH_STATEMENTS === '1';
+if (STATEMENTS) process.env.CONFAB_PRIVATE_PG_OPTIONS = '-c shared_preload_libraries=pg_stat_statements';
 const [postgres, redis, rabbitmq] = await Promise.all([
   devkit.privatePostgres(),
   devkit.privateRedis(),
@@ -203,10 +247,12 @@ try {
         requests: [{ setupRequest: (req) => ({ ...req, ...op.request() }) }],
         title: op.name,
       });
+    await analyze(postgres.url);
     await run(WARM_UP);
     const before = snapshot(groups);
     const result = await run(OPERATIONS);
     const after = snapshot(groups);
+    if (STATEMENTS) await topStatements(postgres.url, result.total);
     const perOp = Object.fromEntries(
       Object.keys(groups).map((name) => [name, ((after[name] - before[name]) * 1000) / result.total]),
     );

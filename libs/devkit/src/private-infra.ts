@@ -54,7 +54,7 @@ async function localPostgres(): Promise<PrivateServer> {
   const port = await freePort();
   const asPostgres = (cmd: string, args: string[]) => run('runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args]);
   await asPostgres('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 ${process.env.CONFAB_PRIVATE_PG_OPTIONS ?? ''}`;
   const server: PrivateServer = {
     url: `postgresql://postgres@127.0.0.1:${port}`,
     async start() {

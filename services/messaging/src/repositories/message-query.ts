@@ -14,8 +14,18 @@ export class NarrowSql {
     readonly scope: SearchScope,
   ) {
     this.values.push(userId);
-    if (scope.kind === 'history')
-      this.conditions.push(`m.recipient_id = ANY(${this.param(scope.recipientIds)}::int[])`);
+    if (scope.kind === 'history') this.conditions.push(this.recipientIn(scope.recipientIds));
+  }
+
+  /**
+   * `m.recipient_id` among these. One recipient (a channel, a conversation) is written as an equality so that
+   * PostgreSQL walks the (recipient_id, id) index in id order and stops at the limit; `= ANY(array)` cannot be
+   * read in id order and made it sort every message of the channel for each page (bench/RESULTS.md).
+   */
+  private recipientIn(ids: readonly number[]): string {
+    return ids.length === 1
+      ? `m.recipient_id = ${this.param(ids[0])}::int`
+      : `m.recipient_id = ANY(${this.param(ids)}::int[])`;
   }
 
   param(value: unknown): string {
@@ -47,7 +57,7 @@ export class NarrowSql {
         this.conditions.push(term.negated ? 'TRUE' : 'FALSE');
         return;
       case 'recipients':
-        this.conditions.push(not(`m.recipient_id = ANY(${this.param(term.recipientIds)}::int[])`, term.negated));
+        this.conditions.push(not(this.recipientIn(term.recipientIds), term.negated));
         return;
       case 'topic':
         // Stored topics cannot contain NUL (text cannot), so such a topic matches nothing.
