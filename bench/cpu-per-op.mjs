@@ -171,10 +171,15 @@ const infra = {
   amqpUrl: rabbitmq.url,
   stop: async () => undefined,
 };
+const destroyServers = () => Promise.all([postgres.destroy(), redis.destroy(), rabbitmq.destroy()]);
+// A stack that fails to start must not leave the private servers running.
 const { stack, info } = await startBenchStack(
   PROFILE_DIR ? { CONFAB_NODE_ARGS: `--cpu-prof --cpu-prof-dir=${PROFILE_DIR}` } : {},
   infra,
-);
+).catch(async (err) => {
+  await destroyServers();
+  throw err;
+});
 const rows = [];
 try {
   const world = await devkit.createWorld(info);
@@ -282,5 +287,5 @@ CPU ms per operation, per process (user + system time from /proc):
 ${table.join('\n')}`);
 } finally {
   await stack.stop({ cleanUp: true });
-  await Promise.all([postgres.destroy(), redis.destroy(), rabbitmq.destroy()]);
+  await destroyServers();
 }
