@@ -10,6 +10,9 @@ const Env = z.object({
   MESSAGING_DB_POOL: int(4, 1, 100),
   /** Connections in this process's plain SQL pool (sending and reading messages). Default 10. */
   MESSAGING_SQL_POOL: int(10, 1, 100),
+  /** Group commit: send statements in flight at once, and the most sends one statement carries (1: no sharing). */
+  MESSAGING_SEND_LANES: int(1, 1, 100),
+  MESSAGING_SEND_BATCH: int(16, 1, 100),
   /** The settings service, for backfilling users and organizations into an empty read model. */
   SETTINGS_URL: url('http://127.0.0.1:9101'),
   /** The address clients reach the gateway at. */
@@ -43,7 +46,7 @@ const Env = z.object({
 
 export interface MessagingConfig extends CommonConfig {
   port: number;
-  db: { url: string; poolSize: number; sqlPoolSize: number };
+  db: { url: string; poolSize: number; sqlPoolSize: number; sendLanes: number; sendBatch: number };
   settingsUrl: string;
   externalUrl: string;
   cacheTtlMs: number;
@@ -60,7 +63,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     ...common,
     port: e.MESSAGING_PORT,
-    db: { url: e.MESSAGING_DATABASE_URL, poolSize: e.MESSAGING_DB_POOL, sqlPoolSize: e.MESSAGING_SQL_POOL },
+    db: {
+      url: e.MESSAGING_DATABASE_URL,
+      poolSize: e.MESSAGING_DB_POOL,
+      sqlPoolSize: e.MESSAGING_SQL_POOL,
+      sendLanes: e.MESSAGING_SEND_LANES,
+      sendBatch: e.MESSAGING_SEND_BATCH,
+    },
     settingsUrl: e.SETTINGS_URL.replace(/\/+$/, ''),
     externalUrl: e.CONFAB_EXTERNAL_URL.replace(/\/+$/, ''),
     cacheTtlMs: e.MESSAGING_CACHE_TTL_MS,

@@ -37,7 +37,7 @@ export function buildDomain(config: MessagingConfig, logger: Logger, afterCommit
     store,
     readModel,
     channels,
-    messages: new MessagesRepository(store),
+    messages: new MessagesRepository(store, { lanes: config.db.sendLanes, maxBatch: config.db.sendBatch }),
     attachments: new AttachmentsRepository(store),
     userTopics: new UserTopicsRepository(store),
     reactions: new ReactionsRepository(store),

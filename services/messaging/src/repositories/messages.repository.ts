@@ -1,20 +1,15 @@
 import type { StoredMessage } from '../domain/types.js';
 import { FLAG } from '../domain/flags.js';
 import type { NarrowSql } from './message-query.js';
-import { sendFactsQuery, sendStatement, type SendWrite } from './send-sql.js';
+import { GroupCommit, type SentRows } from './group-commit.js';
+import { sendFactsQuery, type SendWrite } from './send-sql.js';
 import { inTransaction, type SqlExecutor } from './sql.js';
 import { RECIPIENT_DIRECT } from '../domain/types.js';
 import type { Tx } from './prisma.js';
 import { validId } from './prisma.js';
 import type { Store } from './store.js';
 
-export interface SentRows {
-  messageId: number;
-  userIds: number[];
-  flags: number[];
-  /** The sender's new topic policy when the statement decided it (SendWrite.senderPolicy). */
-  senderPolicy: number | null;
-}
+export type { SentRows } from './group-commit.js';
 
 /** What the sender's automatic topic policy and post permission need, read before sending. */
 export interface SendFacts {
@@ -75,7 +70,15 @@ export function toMessage(row: MessageRow): StoredMessage {
 export class MessagesRepository {
   private readonly dmRecipients = new Map<string, number>();
 
-  constructor(private readonly store: Store) {}
+  /** Concurrent sends share statements (group commit, see group-commit.ts). */
+  readonly group: GroupCommit;
+
+  constructor(
+    private readonly store: Store,
+    groupCommit: { lanes: number; maxBatch: number },
+  ) {
+    this.group = new GroupCommit(store.sql, groupCommit);
+  }
 
   private get db() {
     return this.store.db;
@@ -104,20 +107,12 @@ export class MessagesRepository {
     return id;
   }
 
-  /** Writes a message with its rows and events in one statement (see send-sql.ts); `executor` joins a transaction. */
-  async send(write: SendWrite, executor: SqlExecutor = this.store.sql): Promise<SentRows> {
-    const { text, values } = sendStatement(write);
-    // Messages that change several users' topic policies have texts of their own; those are not kept prepared.
-    const prepare = write.policies.length <= 1;
-    const [row] = await executor.query<{
-      id: number;
-      user_ids: number[];
-      flags: number[];
-      sender_policy: number | null;
-    }>(text, values, {
-      prepare,
-    });
-    return { messageId: row!.id, userIds: row!.user_ids, flags: row!.flags, senderPolicy: row!.sender_policy };
+  /**
+   * Writes a message with its rows and events in one statement (see send-sql.ts), sharing it with concurrent sends
+   * (group-commit.ts); `executor` joins a transaction instead.
+   */
+  send(write: SendWrite, executor?: SqlExecutor): Promise<SentRows> {
+    return executor ? this.group.alone(write, executor) : this.group.send(write);
   }
 
   async sendFacts(input: Parameters<typeof sendFactsQuery>[0]): Promise<SendFacts> {

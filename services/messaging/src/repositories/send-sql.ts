@@ -70,12 +70,42 @@ const FLAG_NAMES_SQL = `to_jsonb(array_remove(ARRAY[${[
  * statement is atomic, so the send needs no explicit transaction and one round trip.
  */
 export function sendStatement(write: SendWrite): { text: string; values: unknown[] } {
-  const { message, delivery } = write;
   const values: unknown[] = [];
-  const param = (value: unknown, cast = '') => {
+  const { ctes, result } = sendParts(write, paramsInto(values), '');
+  return { text: `WITH ${ctes.join(',\n')}\n    ${result}`, values };
+}
+
+/**
+ * Several sends in one statement (group commit, see MessageWriter): each send's CTEs under names of its own, and one
+ * result row per send, in the order given (column `i`). One statement is one transaction: if any send fails, all
+ * fail, and the caller sends them one by one instead.
+ */
+export function sendBatchStatement(writes: readonly SendWrite[]): { text: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const param = paramsInto(values);
+  const parts = writes.map((write, i) => sendParts(write, param, `_${i}`));
+  const ctes = parts.flatMap((p) => p.ctes);
+  const results = parts.map((p, i) => `(${p.result.replace(/^SELECT /, `SELECT ${i} AS i, `)})`);
+  return { text: `WITH ${ctes.join(',\n')}\n    ${results.join('\n    UNION ALL ')}\n    ORDER BY i`, values };
+}
+
+/** Whether a send may share a statement with others: no writes that two sends could make to the same row. */
+export function batchable(write: SendWrite): boolean {
+  return write.policies.length === 0 && write.otherEvents.length === 0 && !write.setFirstMessageId;
+}
+
+type Param = (value: unknown, cast?: string) => string;
+
+function paramsInto(values: unknown[]): Param {
+  return (value, cast = '') => {
     values.push(value);
     return `$${values.length}${cast}`;
   };
+}
+
+/** One send's CTEs (names ending in `sfx`) and the SELECT of its result row. */
+function sendParts(write: SendWrite, param: Param, sfx: string): { ctes: string[]; result: string } {
+  const { message, delivery } = write;
   const sender = param(message.senderId, '::int');
   const channel = param(message.channelId, '::int');
   const recipient = param(message.recipientId, '::int');
@@ -91,7 +121,7 @@ export function sendStatement(write: SendWrite): { text: string; values: unknown
           WHERE s.channel_id = ${channel} AND s.active AND u.is_active
          UNION SELECT unnest(${extra})`;
   const ctes = [
-    `m AS (
+    `m${sfx} AS (
       INSERT INTO messages (realm_id, sender_id, recipient_id, channel_id, topic, topic_key, content, rendered_content,
                             date_sent, sending_client, is_me_message, has_attachment, has_image, has_link)
       VALUES (${[
@@ -112,32 +142,32 @@ export function sendStatement(write: SendWrite): { text: string; values: unknown
       ].join(', ')})
       RETURNING id
     )`,
-    `r AS (${receivers})`,
-    `um AS (
+    `r${sfx} AS (${receivers})`,
+    `um${sfx} AS (
       INSERT INTO user_messages (user_id, message_id, flags)
-      SELECT r.user_id, m.id, ${param(delivery.baseFlags, '::int')}${flagTerms} FROM r, m
+      SELECT r.user_id, m.id, ${param(delivery.baseFlags, '::int')}${flagTerms} FROM r${sfx} r, m${sfx} m
       RETURNING user_id, flags
     )`,
-    `sent AS (
+    `sent${sfx} AS (
       INSERT INTO outbox (event_id, routing_key, envelope)
       SELECT ${param(write.sentEvent.eventId, '::uuid')}, ${param(write.sentEvent.routingKey)},
         jsonb_set(jsonb_set(jsonb_set(${param(JSON.stringify(write.sentEvent.envelope), '::jsonb')},
-          '{payload,message,id}', to_jsonb(m.id)),
-          '{payload,user_ids}', COALESCE((SELECT jsonb_agg(um.user_id ORDER BY um.user_id <> ${sender}, um.user_id) FROM um), '[]'::jsonb)),
-          '{payload,flags}', COALESCE((SELECT jsonb_object_agg(um.user_id::text, ${FLAG_NAMES_SQL}) FROM um
+          '{payload,message,id}', to_jsonb(m${sfx}.id)),
+          '{payload,user_ids}', COALESCE((SELECT jsonb_agg(um.user_id ORDER BY um.user_id <> ${sender}, um.user_id) FROM um${sfx} um), '[]'::jsonb)),
+          '{payload,flags}', COALESCE((SELECT jsonb_object_agg(um.user_id::text, ${FLAG_NAMES_SQL}) FROM um${sfx} um
                                         WHERE um.flags & ${VISIBLE_MASK} <> 0), '{}'::jsonb))
-      FROM m
+      FROM m${sfx}
     )`,
   ];
   if (write.otherEvents.length > 0) {
     const rows = write.otherEvents.map(
       (e) => `(${param(e.eventId, '::uuid')}, ${param(e.routingKey)}, ${param(JSON.stringify(e.envelope), '::jsonb')})`,
     );
-    ctes.push(`other AS (INSERT INTO outbox (event_id, routing_key, envelope) VALUES ${rows.join(', ')})`);
+    ctes.push(`other${sfx} AS (INSERT INTO outbox (event_id, routing_key, envelope) VALUES ${rows.join(', ')})`);
   }
   if (write.policies.length > 0) {
     const p = write.policies;
-    ctes.push(`topics AS (
+    ctes.push(`topics${sfx} AS (
       INSERT INTO user_topics (user_id, channel_id, topic_name, topic_key, visibility_policy, last_updated)
       SELECT *, ${param(message.dateSent, '::timestamptz')} FROM unnest(${param(
         p.map((c) => c.userId),
@@ -168,7 +198,7 @@ export function sendStatement(write: SendWrite): { text: string; values: unknown
     const unmute = param(sp.unmute, '::int');
     // Zulip's visibility_policy_for_send_message in SQL, on the state before this statement (CTE snapshot).
     ctes.unshift(
-      `facts AS (
+      `facts${sfx} AS (
       SELECT COALESCE((SELECT visibility_policy FROM user_topics WHERE user_id = ${sender} AND channel_id = ${channel} AND topic_key = ${topicKey}), 0) AS cur,
         COALESCE((SELECT is_muted FROM subscriptions WHERE user_id = ${sender} AND channel_id = ${channel} AND active), false) AS muted,
         CASE WHEN ${param(sp.historyPublic, '::boolean')}
@@ -177,45 +207,44 @@ export function sendStatement(write: SendWrite): { text: string; values: unknown
                         WHERE ux.user_id = ${sender} AND x.recipient_id = ${recipient} AND x.topic_key = ${topicKey})
         END AS had
     )`,
-      `pol AS (
+      `pol${sfx} AS (
       SELECT CASE
         WHEN cur = 3 THEN NULL
         WHEN ${follow} IN (1, 2) THEN 3
         WHEN cur <> 0 THEN CASE WHEN muted AND ${unmute} IN (1, 2) AND cur <> 2 THEN 2 END
         WHEN NOT had AND ${follow} = 3 THEN 3
         WHEN muted AND (${unmute} IN (1, 2) OR (NOT had AND ${unmute} = 3)) THEN 2
-      END AS policy FROM facts
+      END AS policy FROM facts${sfx}
     )`,
     );
     ctes.push(
-      `spol AS (
+      `spol${sfx} AS (
       INSERT INTO user_topics (user_id, channel_id, topic_name, topic_key, visibility_policy, last_updated)
       SELECT ${sender}, ${channel}, ${param(sp.topicName)}, ${topicKey}, pol.policy, ${param(message.dateSent, '::timestamptz')}
-        FROM pol WHERE pol.policy IS NOT NULL
+        FROM pol${sfx} pol WHERE pol.policy IS NOT NULL
       ON CONFLICT (user_id, channel_id, topic_key) DO UPDATE SET visibility_policy = EXCLUDED.visibility_policy,
         topic_name = EXCLUDED.topic_name, last_updated = EXCLUDED.last_updated
     )`,
-      `sevent AS (
+      `sevent${sfx} AS (
       INSERT INTO outbox (event_id, routing_key, envelope)
       SELECT ${param(sp.event.eventId, '::uuid')}, ${param(sp.event.routingKey)},
         jsonb_set(${param(JSON.stringify(sp.event.envelope), '::jsonb')}, '{payload,visibility_policy}', to_jsonb(pol.policy))
-        FROM pol WHERE pol.policy IS NOT NULL
+        FROM pol${sfx} pol WHERE pol.policy IS NOT NULL
     )`,
     );
   }
   if (write.setFirstMessageId && message.channelId !== null) {
     ctes.push(
-      `first AS (UPDATE channels SET first_message_id = m.id FROM m WHERE channels.id = ${channel} AND channels.first_message_id IS NULL)`,
+      `first${sfx} AS (UPDATE channels SET first_message_id = m${sfx}.id FROM m${sfx} WHERE channels.id = ${channel} AND channels.first_message_id IS NULL)`,
     );
   }
-  const policy = write.senderPolicy && message.channelId !== null ? '(SELECT policy FROM pol)' : 'NULL::int';
-  const text = `WITH ${ctes.join(',\n')}
-    SELECT m.id,
-      COALESCE((SELECT array_agg(user_id ORDER BY user_id) FROM um), '{}') AS user_ids,
-      COALESCE((SELECT array_agg(flags ORDER BY user_id) FROM um), '{}') AS flags,
+  const policy = write.senderPolicy && message.channelId !== null ? `(SELECT policy FROM pol${sfx})` : 'NULL::int';
+  const result = `SELECT m${sfx}.id,
+      COALESCE((SELECT array_agg(user_id ORDER BY user_id) FROM um${sfx}), '{}') AS user_ids,
+      COALESCE((SELECT array_agg(flags ORDER BY user_id) FROM um${sfx}), '{}') AS flags,
       ${policy} AS sender_policy
-    FROM m`;
-  return { text, values };
+    FROM m${sfx}`;
+  return { ctes, result };
 }
 
 /**

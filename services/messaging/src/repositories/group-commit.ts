@@ -1,0 +1,100 @@
+import { batchable, sendBatchStatement, sendStatement, type SendWrite } from './send-sql.js';
+import type { SqlExecutor } from './sql.js';
+
+/** What the send statement returns for one message. */
+export interface SentRows {
+  messageId: number;
+  userIds: number[];
+  flags: number[];
+  /** The sender's new topic policy when the statement decided it (SendWrite.senderPolicy). */
+  senderPolicy: number | null;
+}
+
+interface ResultRow {
+  id: number;
+  user_ids: number[];
+  flags: number[];
+  sender_policy: number | null;
+}
+
+interface Waiting {
+  write: SendWrite;
+  resolve: (rows: SentRows) => void;
+  reject: (err: unknown) => void;
+}
+
+const toSent = (row: ResultRow): SentRows => ({
+  messageId: row.id,
+  userIds: row.user_ids,
+  flags: row.flags,
+  senderPolicy: row.sender_policy,
+});
+
+/**
+ * Group commit for sends (docs/architecture.md, "Hot paths and batching"): a send that finds fewer than `lanes`
+ * statements in flight is written at once, alone, so a lone send waits for nothing; sends that arrive while the
+ * lanes are busy wait for the next free lane and are written together, up to `maxBatch` in one statement (one round
+ * trip, one commit). Each send keeps its own id and result; when a shared statement fails, its sends are written
+ * one by one, so an error belongs to the send that caused it and to no other.
+ */
+export class GroupCommit {
+  private readonly waiting: Waiting[] = [];
+  private busy = 0;
+  /** Statements written, and the most sends one of them carried. */
+  readonly stats = { statements: 0, largestBatch: 0 };
+
+  constructor(
+    private readonly sql: SqlExecutor,
+    private readonly options: { lanes: number; maxBatch: number },
+  ) {}
+
+  /** Writes one send (a statement of its own when it may not share one, see `batchable`). */
+  send(write: SendWrite): Promise<SentRows> {
+    if (!batchable(write)) return this.alone(write);
+    return new Promise<SentRows>((resolve, reject) => {
+      this.waiting.push({ write, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.busy < this.options.lanes && this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, this.options.maxBatch);
+      this.busy += 1;
+      void this.flush(batch).finally(() => {
+        this.busy -= 1;
+        this.pump();
+      });
+    }
+  }
+
+  private async flush(batch: Waiting[]): Promise<void> {
+    if (batch.length === 1) {
+      const [only] = batch as [Waiting];
+      await this.alone(only.write).then(only.resolve, only.reject);
+      return;
+    }
+    let rows: ResultRow[];
+    try {
+      const { text, values } = sendBatchStatement(batch.map((w) => w.write));
+      this.stats.statements += 1;
+      this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);
+      rows = await this.sql.query<ResultRow>(text, values);
+    } catch {
+      // One of them (or the batch) failed: each send on its own, so only a bad one fails.
+      await Promise.all(batch.map((w) => this.alone(w.write).then(w.resolve, w.reject)));
+      return;
+    }
+    batch.forEach((w, i) => w.resolve(toSent(rows[i]!)));
+  }
+
+  /** One send as one statement; `executor` joins a transaction. */
+  async alone(write: SendWrite, executor: SqlExecutor = this.sql): Promise<SentRows> {
+    const { text, values } = sendStatement(write);
+    this.stats.statements += 1;
+    this.stats.largestBatch = Math.max(this.stats.largestBatch, 1);
+    // Messages that change several users' topic policies have texts of their own; those are not kept prepared.
+    const [row] = await executor.query<ResultRow>(text, values, { prepare: write.policies.length <= 1 });
+    return toSent(row!);
+  }
+}

@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { subscribeToChannels } from '../src/domain/channels';
+import type { Actor, Domain } from '../src/domain/context';
+import { sendMessage } from '../src/domain/send';
+import type { SendWrite } from '../src/repositories/send-sql';
+import { migratedDomain, REALM, realmRecord, userRecord } from './fixtures';
+
+/** Group commit (repositories/group-commit.ts) on a real PostgreSQL: concurrent sends share statements. */
+describe('group commit of sends', () => {
+  let domain: Domain;
+  let close: () => Promise<void>;
+  let hamlet: Actor;
+  let template: SendWrite;
+
+  beforeAll(async () => {
+    ({ domain, drop: close } = await migratedDomain('groupcommit', { prisma: 2, sql: 4 }));
+    await domain.store.db.$transaction(async (tx) => {
+      await domain.readModel.upsertRealm(tx, realmRecord);
+      await domain.readModel.upsertUser(tx, userRecord(1, 'hamlet'));
+      await domain.readModel.upsertUser(tx, userRecord(2, 'othello'));
+    });
+    const realm = (await domain.readModel.realmById(REALM))!;
+    hamlet = { user: (await domain.readModel.userById(1))!, realm, requestId: 'test' };
+    await subscribeToChannels(domain, hamlet, {
+      subscriptions: [{ name: 'Verona' }],
+      principals: [1, 2],
+      authorizationErrorsFatal: true,
+      settings: {
+        inviteOnly: false,
+        isWebPublic: false,
+        isDefaultStream: false,
+        historyPublicToSubscribers: undefined,
+        messageRetentionDays: 'realm_default',
+        topicsPolicy: undefined,
+        folderId: undefined,
+        permissions: {},
+      },
+    });
+    // Two sends through the domain: the second is the common shape (channel known, topic policy settled).
+    const send = domain.messages.send.bind(domain.messages);
+    domain.messages.send = (write, executor) => {
+      template = write;
+      return send(write, executor);
+    };
+    for (const content of ['first', 'second'])
+      await sendMessage(domain, hamlet, {
+        type: 'stream',
+        to: 'Verona',
+        topic: 'lunch',
+        content,
+        queueId: undefined,
+        localId: undefined,
+        readBySender: undefined,
+        client: 'test',
+      });
+    domain.messages.send = send;
+  });
+
+  afterAll(async () => {
+    await close();
+  });
+
+  /** A copy of a real send's write with new content and a new event id (or the given one). */
+  const variant = (content: string, eventId = randomUUID()): SendWrite => {
+    const write = structuredClone(template);
+    write.message.content = content;
+    write.sentEvent.eventId = eventId;
+    (write.sentEvent.envelope as { event_id: string }).event_id = eventId;
+    return write;
+  };
+
+  const contentOf = async (id: number) =>
+    (await domain.store.db.message.findUnique({ where: { id }, select: { content: true } }))?.content;
+
+  it('writes concurrent sends together, each with its own id, rows and complete message.sent event', async () => {
+    const before = { ...domain.messages.group.stats };
+    const writes = Array.from({ length: 24 }, (_, i) => variant(`together ${i}`));
+    const sent = await Promise.all(writes.map((w) => domain.messages.send(w)));
+    expect(new Set(sent.map((s) => s.messageId)).size).toBe(24);
+    for (const [i, s] of sent.entries()) {
+      expect(await contentOf(s.messageId)).toBe(`together ${i}`);
+      expect(s.userIds).toEqual([1, 2]);
+    }
+    const stats = domain.messages.group.stats;
+    expect(stats.largestBatch).toBeGreaterThan(1);
+    expect(stats.statements - before.statements).toBeLessThan(24);
+    const events = await domain.store.db.outbox.findMany({
+      where: { eventId: { in: writes.map((w) => w.sentEvent.eventId) } },
+    });
+    const ids = events.map((e) => (e.envelope as { payload: { message: { id: number }; user_ids: number[] } }).payload);
+    expect(ids.map((p) => p.message.id).sort((a, b) => a - b)).toEqual(
+      sent.map((s) => s.messageId).sort((a, b) => a - b),
+    );
+    for (const p of ids) expect(p.user_ids).toEqual([1, 2]);
+  });
+
+  it('fails only the bad send of a batch; the others are written', async () => {
+    const taken = template.sentEvent.eventId; // already in the outbox: its unique key refuses a second row
+    const writes = Array.from({ length: 12 }, (_, i) => (i === 5 ? variant('bad', taken) : variant(`mixed ${i}`)));
+    const results = await Promise.allSettled(writes.map((w) => domain.messages.send(w)));
+    expect(results.map((r) => r.status)).toEqual(writes.map((_, i) => (i === 5 ? 'rejected' : 'fulfilled')));
+    expect(await domain.store.db.message.count({ where: { content: 'bad' } })).toBe(0);
+    for (const [i, r] of results.entries()) {
+      if (r.status === 'fulfilled') expect(await contentOf(r.value.messageId)).toBe(`mixed ${i}`);
+    }
+  });
+
+  it('writes a lone send at once, alone', async () => {
+    const before = domain.messages.group.stats.statements;
+    const { messageId } = await domain.messages.send(variant('lone'));
+    expect(await contentOf(messageId)).toBe('lone');
+    expect(domain.messages.group.stats.statements - before).toBe(1);
+  });
+});
