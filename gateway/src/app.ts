@@ -20,7 +20,9 @@ import type { Authenticator, RateLimitState } from './auth.js';
 import type { GatewayConfig, ServiceName } from './config.js';
 import { parseBasicAuth } from './credentials.js';
 import type { ApiDocs } from './docs.js';
-import { resolveRoute, type RouteTarget } from './routing.js';
+import { API_PREFIX, resolveRoute, type RouteTarget } from './routing.js';
+import { sessionRoutes } from './session-routes.js';
+import { checkSessionLive, sessionCredentials, type SessionStore } from './sessions.js';
 
 export interface GatewayDeps {
   docs?: ApiDocs;
@@ -29,7 +31,12 @@ export interface GatewayDeps {
   authenticator: Authenticator;
   signer: IdentitySigner;
   readiness: ReadinessCheck;
+  /** Browser sessions (sessions.ts): /json/* and /accounts/login|logout; off when absent. */
+  sessions?: SessionStore;
 }
+
+/** Zulip's session-authenticated twin of /api/v1 (what its web app calls). */
+const JSON_PREFIX = '/json';
 
 function setRateLimitHeaders(res: ServerResponse, rate: RateLimitState): void {
   res.setHeader('X-RateLimit-Limit', String(rate.limit));
@@ -125,7 +132,25 @@ export function buildGateway(deps: GatewayDeps): RequestListener {
   }
   app.use((_req: Request, res: Response) => notFoundResponse(res));
 
-  async function forward(req: IncomingMessage, res: ServerResponse, target: RouteTarget): Promise<void> {
+  const sessions = deps.sessions;
+  const sessionRoute = sessions
+    ? sessionRoutes({
+        sessions,
+        authenticator,
+        signer,
+        settingsUrl: config.services.settings!,
+        logger,
+        clientIp: (req) => clientIp(req, config.trustProxy),
+        setRateLimitHeaders,
+      })
+    : undefined;
+
+  async function forward(
+    req: IncomingMessage,
+    res: ServerResponse,
+    target: RouteTarget,
+    viaSession = false,
+  ): Promise<void> {
     const started = process.hrtime.bigint();
     const requestId = requestIdOf(req);
     res.setHeader('X-Request-Id', requestId);
@@ -150,6 +175,12 @@ export function buildGateway(deps: GatewayDeps): RequestListener {
       if (target.public) {
         identity = { kind: 'anonymous' };
         rate = await authenticator.countAnonymous(clientIp(req, config.trustProxy));
+      } else if (viaSession && sessions) {
+        const { credentials, session, id } = await sessionCredentials(req, sessions);
+        const authenticated = await authenticator.authenticate(credentials);
+        await checkSessionLive(sessions, id, session, authenticated.identity);
+        identity = authenticated.identity;
+        rate = authenticated.rate;
       } else {
         const authenticated = await authenticator.authenticate(parseBasicAuth(req.headers.authorization));
         identity = authenticated.identity;
@@ -161,6 +192,11 @@ export function buildGateway(deps: GatewayDeps): RequestListener {
       headers[IDENTITY_HEADER] = signer.sign(identity);
       headers['x-request-id'] = requestId;
       delete headers.authorization;
+      if (viaSession) {
+        // The session id never leaves the gateway.
+        delete headers.cookie;
+        delete headers['x-csrftoken'];
+      }
       await proxy(req, res);
     } catch (err) {
       sendError(res, err, logger);
@@ -170,7 +206,18 @@ export function buildGateway(deps: GatewayDeps): RequestListener {
   return (req, res) => {
     const url = req.url ?? '/';
     const queryIndex = url.indexOf('?');
-    const target = resolveRoute(queryIndex === -1 ? url : url.slice(0, queryIndex));
+    const path = queryIndex === -1 ? url : url.slice(0, queryIndex);
+    if (sessionRoute && path.startsWith(`${JSON_PREFIX}/`)) {
+      const apiUrl = `${API_PREFIX}${url.slice(JSON_PREFIX.length)}`;
+      const apiTarget = resolveRoute(`${API_PREFIX}${path.slice(JSON_PREFIX.length)}`);
+      if (apiTarget) {
+        req.url = apiUrl;
+        void forward(req, res, apiTarget, true);
+        return;
+      }
+    }
+    if (sessionRoute?.(req, res, path)) return;
+    const target = resolveRoute(path);
     if (target) void forward(req, res, target);
     else app(req, res);
   };

@@ -28,6 +28,8 @@ const Env = z.object({
    * below the number of connected clients would hold their polls back in the gateway. Default 100000.
    */
   CONFAB_PROXY_EVENTS_MAX_SOCKETS: int(100_000, 1),
+  /** How long a browser session lasts after sign-in, in seconds. Default 14 days. */
+  CONFAB_SESSION_TTL_SECONDS: int(14 * 24 * 3600, 1),
   CONFAB_EVENTS_QUEUE_EXPIRES_MS: int(0, 0),
   /** Port of the Prometheus /metrics listener, kept off the public port. 0 disables it. Default 9464. */
   CONFAB_GATEWAY_METRICS_PORT: port(9464),
@@ -45,6 +47,7 @@ export interface GatewayConfig extends CommonConfig {
   proxyMaxSockets: number;
   proxyEventsMaxSockets: number;
   queueExpiresMs: number | undefined;
+  sessionTtlSeconds: number;
   metricsPort: number;
 }
 
@@ -70,6 +73,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     proxyMaxSockets: e.CONFAB_PROXY_MAX_SOCKETS,
     proxyEventsMaxSockets: e.CONFAB_PROXY_EVENTS_MAX_SOCKETS,
     queueExpiresMs: e.CONFAB_EVENTS_QUEUE_EXPIRES_MS || undefined,
+    sessionTtlSeconds: e.CONFAB_SESSION_TTL_SECONDS,
     metricsPort: e.CONFAB_GATEWAY_METRICS_PORT,
   };
 }

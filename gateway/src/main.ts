@@ -8,6 +8,7 @@ import { buildGateway } from './app.js';
 import { Authenticator, refusal } from './auth.js';
 import { loadConfig } from './config.js';
 import { ApiDocs } from './docs.js';
+import { SessionStore } from './sessions.js';
 
 async function main(): Promise<void> {
   let logger: Logger | undefined;
@@ -48,14 +49,19 @@ async function main(): Promise<void> {
       mayBeStale: (events) => bus.unhandled(events).length > 0,
     });
 
+    const sessions = new SessionStore(redis, { prefix: config.redis.prefix, ttlSeconds: config.sessionTtlSeconds });
     const forget = async (userId: number) => authenticator.forgetUser(userId);
+    const endSessions = async (userId: number) => {
+      await Promise.all([authenticator.forgetUser(userId), sessions.endAllOf(userId)]);
+    };
     bus
       .consumer('gateway.auth-cache')
-      .on(contracts.userDeactivated, (e) => forget(e.payload.user.user_id))
+      .on(contracts.userDeactivated, (e) => endSessions(e.payload.user.user_id))
       .on(contracts.userReactivated, (e) => forget(e.payload.user.user_id))
       .on(contracts.userRoleChanged, (e) => forget(e.payload.user.user_id))
       .on(contracts.userUpdated, (e) => forget(e.payload.user.user_id))
-      .on(contracts.userApiKeyChanged, (e) => forget(e.payload.user_id));
+      .on(contracts.userApiKeyChanged, (e) => endSessions(e.payload.user_id))
+      .on(contracts.userPasswordChanged, (e) => endSessions(e.payload.user_id));
     await bus.start();
 
     const app = buildGateway({
@@ -64,6 +70,7 @@ async function main(): Promise<void> {
       logger: log,
       authenticator,
       signer: new IdentitySigner(config.internalSecret),
+      sessions,
       readiness: async () => ({
         redis: await redis.ping().then(
           () => true,

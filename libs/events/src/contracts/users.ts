@@ -30,3 +30,5 @@ export const userDeactivated = defineEvent('user.deactivated', userSnapshot);
 export const userReactivated = defineEvent('user.reactivated', userSnapshot);
 /** The user's API keys were replaced; cached credentials must be dropped. */
 export const userApiKeyChanged = defineEvent('user.api_key_changed', z.object({ user_id: z.number().int() }));
+/** The user's password was changed; the gateway ends their browser sessions. */
+export const userPasswordChanged = defineEvent('user.password_changed', z.object({ user_id: z.number().int() }));

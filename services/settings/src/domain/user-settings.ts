@@ -156,6 +156,12 @@ export async function changeSettings(
         outboxRecord(contracts.userUpdated, { user: userRecord(updated) }, { realmId: user.realmId, requestId }),
       );
     }
+    if (passwordHash !== undefined) {
+      // The gateway ends the user's browser sessions (gateway/src/sessions.ts).
+      events.push(
+        outboxRecord(contracts.userPasswordChanged, { user_id: user.id }, { realmId: user.realmId, requestId }),
+      );
+    }
     if (timezone !== undefined) changed.push('timezone');
     if (changed.length > 0) events.push(settingsChangedEvent(updated, stored, changed, requestId));
     return { result: changed, events };
