@@ -15,7 +15,7 @@ export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
 const MENTION_BITS =
   FLAG.mentioned | FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned | FLAG.group_mentioned;
 
-type Anchor = number | 'first_unread';
+export type Anchor = number | 'first_unread';
 
 /** Zulip's parse_anchor_value. */
 export function parseAnchor(raw: string | undefined, useFirstUnread: boolean): Anchor {
@@ -62,7 +62,7 @@ async function usersFor(domain: Domain, actor: Actor, operand: RawTerm['operand'
 }
 
 /** Resolves a narrow into storage terms and decides whether channel history (not only the user's rows) is searched. */
-async function resolveNarrow(
+export async function resolveNarrow(
   domain: Domain,
   actor: Actor,
   narrow: readonly RawTerm[],
@@ -242,14 +242,55 @@ export async function fetchMessages(domain: Domain, actor: Actor, input: FetchIn
   }
   if (input.numBefore === undefined) throw invalid("Missing 'num_before' argument");
   if (input.numAfter === undefined) throw invalid("Missing 'num_after' argument");
-  const numBefore = input.numBefore;
-  const numAfter = input.numAfter;
-  if (numBefore + numAfter > MAX_MESSAGES_PER_FETCH) {
+  if (input.numBefore + input.numAfter > MAX_MESSAGES_PER_FETCH) {
     throw invalid(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
   }
+  const { kept, anchor, foundAnchor, foundOldest, foundNewest } = await fetchRange(domain, narrowSql, {
+    anchor: input.anchor,
+    includeAnchor: input.includeAnchor,
+    numBefore: input.numBefore,
+    numAfter: input.numAfter,
+  });
+  const messages = await domain.messages.messagesByIds(kept.map((r) => r.id));
+  const flags = new Map(kept.map((r) => [r.id, r.flags]));
+  const dicts = await messageDicts(domain, actor, messages, flags, input.options);
+  if (isSearch) {
+    const words = terms.flatMap((t) => (t.kind === 'search' && !t.negated ? t.text.split(/\s+/).filter(Boolean) : []));
+    const byId = new Map(messages.map((m) => [m.id, m]));
+    for (const dict of dicts) {
+      const m = byId.get(dict.id as number)!;
+      dict.match_content = highlight(m.renderedContent, words);
+      dict.match_subject = highlight(escapeHtml(m.topic), words);
+    }
+  }
+  return {
+    messages: dicts,
+    anchor,
+    found_anchor: foundAnchor,
+    found_oldest: foundOldest,
+    found_newest: foundNewest,
+    history_limited: false,
+  };
+}
+
+/**
+ * The ids (and the user's flags) of up to `numBefore` messages before the anchor and `numAfter` after it in a
+ * narrow, with Zulip's found_* bookkeeping: what GET /messages and POST /messages/flags/narrow act on.
+ */
+export async function fetchRange(
+  domain: Domain,
+  narrowSql: NarrowSql,
+  input: { anchor: Anchor; includeAnchor: boolean; numBefore: number; numAfter: number },
+): Promise<{
+  kept: { id: number; flags: number }[];
+  anchor: number;
+  foundAnchor: boolean;
+  foundOldest: boolean;
+  foundNewest: boolean;
+}> {
+  const { numBefore, numAfter } = input;
   if (numBefore > 0 && numAfter > 0 && !input.includeAnchor)
     throw invalid('The anchor can only be excluded at an end of the range');
-
   let anchor: number;
   if (input.anchor === 'first_unread')
     anchor = (await domain.messages.firstUnread(narrowSql)) ?? LARGER_THAN_MAX_MESSAGE_ID;
@@ -270,27 +311,12 @@ export async function fetchMessages(domain: Domain, actor: Actor, input: FetchIn
   let after = anchoredRight ? [] : rows.filter((r) => r.id > anchor);
   if (numBefore) before = before.slice(-numBefore);
   if (numAfter) after = after.slice(0, numAfter);
-  const kept = [...before, ...atAnchor, ...after];
-
-  const messages = await domain.messages.messagesByIds(kept.map((r) => r.id));
-  const flags = new Map(kept.map((r) => [r.id, r.flags]));
-  const dicts = await messageDicts(domain, actor, messages, flags, input.options);
-  if (isSearch) {
-    const words = terms.flatMap((t) => (t.kind === 'search' && !t.negated ? t.text.split(/\s+/).filter(Boolean) : []));
-    const byId = new Map(messages.map((m) => [m.id, m]));
-    for (const dict of dicts) {
-      const m = byId.get(dict.id as number)!;
-      dict.match_content = highlight(m.renderedContent, words);
-      dict.match_subject = highlight(escapeHtml(m.topic), words);
-    }
-  }
   return {
-    messages: dicts,
+    kept: [...before, ...atAnchor, ...after],
     anchor,
-    found_anchor: atAnchor.length === 1,
-    found_oldest: anchoredLeft || before.length < numBefore,
-    found_newest: anchoredRight || after.length < numAfter,
-    history_limited: false,
+    foundAnchor: atAnchor.length === 1,
+    foundOldest: anchoredLeft || before.length < numBefore,
+    foundNewest: anchoredRight || after.length < numAfter,
   };
 }
 

@@ -4,6 +4,7 @@ import { actorFor } from '../domain/actor.js';
 import { clientName } from '../domain/client.js';
 import { fetchMessages, fetchOneMessage, parseAnchor } from '../domain/fetch.js';
 import { narrowSchema } from '../domain/narrow.js';
+import { updateFlagsForNarrow } from '../domain/flags-narrow.js';
 import { channelTopics, deleteMessage, markAsRead, updateFlags } from '../domain/message-actions.js';
 import { sendMessage } from '../domain/send.js';
 import type { MessagingDeps } from '../deps.js';
@@ -100,6 +101,32 @@ export function messageRoutes(deps: MessagingDeps) {
       async handler({ identity, params, requestId }) {
         const actor = await actorFor(domain, identity, requestId);
         return updateFlags(domain, actor, { messages: params.messages, op: params.op, flag: params.flag });
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/messages/flags/narrow',
+      auth: 'user',
+      params: {
+        anchor: p.string(),
+        include_anchor: p.bool().default(true),
+        num_before: p.int({ min: 0 }),
+        num_after: p.int({ min: 0 }),
+        narrow: p.json(narrowSchema).default([]),
+        op: p.string(),
+        flag: p.string(),
+      },
+      async handler({ identity, params, requestId }) {
+        const actor = await actorFor(domain, identity, requestId);
+        return updateFlagsForNarrow(domain, actor, {
+          anchor: parseAnchor(params.anchor, false),
+          includeAnchor: params.include_anchor,
+          numBefore: params.num_before,
+          numAfter: params.num_after,
+          narrow: params.narrow,
+          op: params.op,
+          flag: params.flag,
+        });
       },
     }),
     route({
