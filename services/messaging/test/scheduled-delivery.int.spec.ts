@@ -1,5 +1,6 @@
 import { subscribeToChannels } from '../src/domain/channels';
 import type { Actor, Domain } from '../src/domain/context';
+import { deliverDueBatch } from '../src/domain/scheduled-batch';
 import { createScheduled, deliverScheduled, editScheduled, type DeliveryQueue } from '../src/domain/scheduled-messages';
 import { migratedDomain, REALM, realmRecord, userRecord } from './fixtures';
 
@@ -160,5 +161,43 @@ describe('scheduled delivery against PostgreSQL', () => {
     expect(await deliverScheduled(domain, id)).toEqual({ outcome: 'failed' });
     const row = await domain.store.db.scheduledMessage.findUniqueOrThrow({ where: { id } });
     expect(row.failureMessage).toBe('Message could not be sent at the scheduled time.');
+  });
+
+  it('delivers due messages in batches, each exactly once when batches race, with their rows and events', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 30; i++) ids.push(await dueMessage(`batched ${i}`));
+    const [a, b] = await Promise.all([
+      deliverDueBatch(domain, new Date(), 20),
+      deliverDueBatch(domain, new Date(), 20),
+    ]);
+    const rest = await deliverDueBatch(domain, new Date(), 20);
+    expect(a.length + b.length + rest.length).toBe(30);
+    for (let i = 0; i < 30; i++) expect([i, await sentWith(`batched ${i}`)]).toEqual([i, 1]);
+    const rows = await domain.store.db.scheduledMessage.findMany({ where: { id: { in: ids } } });
+    const messages = await domain.store.db.message.findMany({ where: { content: { startsWith: 'batched ' } } });
+    expect(rows.every((r) => r.delivered && !r.failed)).toBe(true);
+    expect(rows.map((r) => r.deliveredMessageId).sort()).toEqual(messages.map((m) => m.id).sort());
+    const removed = await domain.store.db.outbox.findMany({ where: { routingKey: 'scheduled_message.removed' } });
+    const announced = removed.map(
+      (r) => (r.envelope as { payload: { scheduled_message_id: number } }).payload.scheduled_message_id,
+    );
+    for (const id of ids) expect(announced).toContain(id);
+    for (const id of ids) expect(await deliverScheduled(domain, id)).toEqual({ outcome: 'gone' });
+  });
+
+  it('leaves a message the batch cannot send to its own job, which records the refusal', async () => {
+    const id = await dueMessage('refused in batch');
+    await domain.store.db.channel.update({ where: { id: verona }, data: { isArchived: true } });
+    domain.directory.forgetChannel(verona);
+    try {
+      expect(await deliverDueBatch(domain)).toEqual([]);
+      const row = await domain.store.db.scheduledMessage.findUniqueOrThrow({ where: { id } });
+      expect({ delivered: row.delivered, failed: row.failed }).toEqual({ delivered: false, failed: false });
+      expect(await deliverScheduled(domain, id)).toEqual({ outcome: 'failed' });
+    } finally {
+      await domain.store.db.channel.update({ where: { id: verona }, data: { isArchived: false } });
+      domain.directory.forgetChannel(verona);
+    }
+    expect(await sentWith('refused in batch')).toBe(0);
   });
 });

@@ -63,7 +63,7 @@ export function scheduledDict(m: StoredScheduledMessage): contracts.ScheduledMes
 }
 
 /** The send a scheduled message stands for, as POST /messages would receive it. */
-function sendInput(
+export function sendInput(
   m: Pick<StoredScheduledMessage, 'type' | 'channelId' | 'userIds' | 'content' | 'sendingClient'> & {
     topic: string | undefined;
     readBySender: boolean | null;

@@ -3,6 +3,7 @@ import { observeJobStart, registerJobQueueDepth } from '@confab/http';
 import type { Logger } from '@confab/logging';
 import type { MessagingConfig } from '../config.js';
 import type { Domain } from '../domain/context.js';
+import { deliverDueBatch, DELIVERY_BATCH } from '../domain/scheduled-batch.js';
 import { deliverScheduled } from '../domain/scheduled-messages.js';
 import { BullDeliveryQueue, SCHEDULED_QUEUE, bullConnection, type DeliveryJobData } from './scheduled-delivery.js';
 
@@ -15,10 +16,33 @@ export async function startScheduledDelivery(ctx: { domain: Domain; config: Mess
   const { domain, config, logger } = ctx;
   const queue = BullDeliveryQueue.open(config.redis.url, config.redis.prefix, logger);
   registerJobQueueDepth(queue.queue);
+
+  // Jobs that fire together share batched deliveries: one batch at a time in this process (others wait for it, and
+  // most find their row delivered); it repeats while batches come back full. Each job then delivers its own row if it
+  // is still pending (not due yet, refused, or skipped by the batch), as before.
+  let batching: Promise<void> | undefined;
+  const deliverDue = () => {
+    batching ??= (async () => {
+      try {
+        for (;;) {
+          const due = await deliverDueBatch(domain);
+          for (const at of due) observeJobStart(SCHEDULED_QUEUE, at.getTime());
+          if (due.length < DELIVERY_BATCH) break;
+        }
+      } catch (err) {
+        logger.warn({ err }, 'batched scheduled delivery failed; jobs deliver their own rows');
+      } finally {
+        batching = undefined;
+      }
+    })();
+    return batching;
+  };
+
   const worker = new Worker<DeliveryJobData>(
     SCHEDULED_QUEUE,
     async (job, token) => {
       const id = job.data.scheduledMessageId;
+      await deliverDue();
       // A delivery superseded by an edit is tried again with the row as it is now.
       for (let attempt = 0; attempt < 3; attempt += 1) {
         const result = await deliverScheduled(domain, id);

@@ -88,6 +88,29 @@ export class GroupCommit {
     batch.forEach((w, i) => w.resolve(toSent(rows[i]!)));
   }
 
+  /**
+   * Several sends inside the caller's transaction: one statement when they may share it, else (or when the shared
+   * statement fails, rolled back to a savepoint) one statement each, in order.
+   */
+  async inTransaction(writes: readonly SendWrite[], executor: SqlExecutor): Promise<SentRows[]> {
+    if (writes.length > 1 && writes.every(batchable)) {
+      await executor.query('SAVEPOINT group_commit', [], { prepare: false });
+      try {
+        const { text, values } = sendBatchStatement(writes);
+        this.stats.statements += 1;
+        this.stats.largestBatch = Math.max(this.stats.largestBatch, writes.length);
+        const rows = await executor.query<ResultRow>(text, values);
+        await executor.query('RELEASE SAVEPOINT group_commit', [], { prepare: false });
+        return rows.map(toSent);
+      } catch {
+        await executor.query('ROLLBACK TO SAVEPOINT group_commit', [], { prepare: false });
+      }
+    }
+    const sent: SentRows[] = [];
+    for (const write of writes) sent.push(await this.alone(write, executor));
+    return sent;
+  }
+
   /** One send as one statement; `executor` joins a transaction. */
   async alone(write: SendWrite, executor: SqlExecutor = this.sql): Promise<SentRows> {
     const { text, values } = sendStatement(write);

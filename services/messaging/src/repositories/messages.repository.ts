@@ -115,6 +115,11 @@ export class MessagesRepository {
     return executor ? this.group.alone(write, executor) : this.group.send(write);
   }
 
+  /** Several messages in the caller's transaction, in one statement where they may share it. */
+  sendMany(writes: readonly SendWrite[], executor: SqlExecutor): Promise<SentRows[]> {
+    return this.group.inTransaction(writes, executor);
+  }
+
   async sendFacts(input: Parameters<typeof sendFactsQuery>[0]): Promise<SendFacts> {
     const { text, values } = sendFactsQuery(input);
     const [row] = await this.store.sql.query<{

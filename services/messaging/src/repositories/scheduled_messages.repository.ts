@@ -46,6 +46,12 @@ export type ScheduledMessageChange = Partial<
 
 type Row = Omit<StoredScheduledMessage, 'type'> & { type: string; createdAt: Date };
 
+const COLUMNS = `id, realm_id AS "realmId", sender_id AS "senderId", type, channel_id AS "channelId",
+  user_ids AS "userIds", topic, content, rendered_content AS "renderedContent",
+  scheduled_at AS "scheduledAt", read_by_sender AS "readBySender", sending_client AS "sendingClient",
+  delivered, delivered_message_id AS "deliveredMessageId", failed, failure_message AS "failureMessage",
+  version, created_at AS "createdAt"`;
+
 function toStored({ createdAt: _createdAt, ...row }: Row): StoredScheduledMessage {
   return { ...row, type: row.type as StoredScheduledMessage['type'] };
 }
@@ -69,16 +75,35 @@ export class ScheduledMessagesRepository {
 
   /** One row, read with plain SQL (the delivery path avoids Prisma's per-query cost). */
   async get(id: number): Promise<StoredScheduledMessage | null> {
-    const [row] = await this.store.sql.query<Row>(
-      `SELECT id, realm_id AS "realmId", sender_id AS "senderId", type, channel_id AS "channelId",
-              user_ids AS "userIds", topic, content, rendered_content AS "renderedContent",
-              scheduled_at AS "scheduledAt", read_by_sender AS "readBySender", sending_client AS "sendingClient",
-              delivered, delivered_message_id AS "deliveredMessageId", failed, failure_message AS "failureMessage",
-              version, created_at AS "createdAt"
-         FROM scheduled_messages WHERE id = $1`,
-      [id],
-    );
+    const [row] = await this.store.sql.query<Row>(`SELECT ${COLUMNS} FROM scheduled_messages WHERE id = $1`, [id]);
     return row ? toStored(row) : null;
+  }
+
+  /**
+   * Pending rows due by `dueBy`, oldest first, locked for the caller's transaction; rows another transaction holds
+   * (another delivery) are skipped.
+   */
+  async claimDue(executor: SqlExecutor, dueBy: Date, limit: number): Promise<StoredScheduledMessage[]> {
+    const rows = await executor.query<Row>(
+      `SELECT ${COLUMNS} FROM scheduled_messages
+        WHERE delivered = false AND failed = false AND scheduled_at <= $1
+        ORDER BY scheduled_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      [dueBy, limit],
+    );
+    return rows.map(toStored);
+  }
+
+  /** Marks claimed rows delivered with their messages (rows locked by `claimDue` in the same transaction). */
+  async markManyDelivered(
+    executor: SqlExecutor,
+    delivered: readonly { id: number; messageId: number }[],
+  ): Promise<void> {
+    if (delivered.length === 0) return;
+    await executor.query(
+      `UPDATE scheduled_messages AS s SET delivered = true, delivered_message_id = v.message_id
+         FROM unnest($1::int[], $2::int[]) AS v(id, message_id) WHERE s.id = v.id`,
+      [delivered.map((d) => d.id), delivered.map((d) => d.messageId)],
+    );
   }
 
   async create(tx: Tx, data: NewScheduledMessage): Promise<StoredScheduledMessage> {

@@ -1,0 +1,64 @@
+import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
+import type { Domain } from './context.js';
+import { LATE_CUTOFF_MS, sendInput } from './scheduled-messages.js';
+import { prepareSend } from './send.js';
+
+/** Most scheduled messages one transaction delivers. */
+export const DELIVERY_BATCH = 50;
+
+/**
+ * Delivers due scheduled messages together (docs/architecture.md, "Hot paths and batching"): one transaction claims
+ * up to `limit` due rows (rows another delivery holds are skipped), checks and renders each as POST /messages
+ * would, and writes them all — the messages in one shared statement where they may share it, the rows marked
+ * delivered, their events — so a burst due in the same second costs a few round trips per batch, not per message.
+ * A row that cannot be sent as it is (a refusal, too late, uploads to claim) is left alone: its own job delivers it
+ * or records why not (deliverScheduled). Returns the due times of the messages delivered.
+ */
+export async function deliverDueBatch(domain: Domain, now = new Date(), limit = DELIVERY_BATCH): Promise<Date[]> {
+  let dueTimes: Date[] = [];
+  const firstInChannel: number[] = [];
+  await domain.store.sqlTransaction(async (executor) => {
+    const rows = await domain.scheduledMessages.claimDue(executor, new Date(now.getTime() + 1000), limit);
+    // Checked and rendered side by side: each check reads on its own connection, not the claiming one.
+    const checked = await Promise.all(
+      rows.map(async (row) => {
+        if (now.getTime() > row.scheduledAt.getTime() + LATE_CUTOFF_MS) return null;
+        const [user, realm] = await Promise.all([
+          domain.directory.user(row.senderId),
+          domain.directory.realm(row.realmId),
+        ]);
+        if (!user?.isActive || !realm || realm.deactivated) return null;
+        try {
+          const prepared = await prepareSend(domain, { user, realm, requestId: `scheduled-${row.id}` }, sendInput(row));
+          if (prepared.claimable.length > 0) return null;
+          return { id: row.id, senderId: row.senderId, realmId: row.realmId, dueAt: row.scheduledAt, prepared };
+        } catch {
+          return null;
+        }
+      }),
+    );
+    const ready = checked.filter((r) => r !== null);
+    if (ready.length === 0) return { result: undefined, events: [] };
+    const sent = await domain.messages.sendMany(
+      ready.map((r) => r.prepared.write),
+      executor,
+    );
+    await domain.scheduledMessages.markManyDelivered(
+      executor,
+      ready.map((r, i) => ({ id: r.id, messageId: sent[i]!.messageId })),
+    );
+    const events: OutboxRecord[] = ready.map((r) =>
+      outboxRecord(
+        contracts.scheduledMessageRemoved,
+        { user_id: r.senderId, scheduled_message_id: r.id },
+        { realmId: r.realmId, requestId: `scheduled-${r.id}` },
+      ),
+    );
+    dueTimes = ready.map((r) => r.dueAt);
+    for (const { prepared } of ready)
+      if (prepared.channel?.firstMessageId === null) firstInChannel.push(prepared.channel.id);
+    return { result: undefined, events };
+  });
+  for (const channelId of firstInChannel) domain.directory.forgetChannel(channelId);
+  return dueTimes;
+}
