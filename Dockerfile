@@ -20,6 +20,8 @@ RUN set -e; for schema in services/*/prisma/schema.prisma; do \
       (cd "$dir" && env "$var=postgresql://localhost:5432/generate" node_modules/.bin/prisma generate); \
     done
 RUN node_modules/.bin/tsc -b tsconfig.json
+# The web client (web/dist), served by the gateway at /.
+RUN cd web && node_modules/.bin/vite build --logLevel warn
 # Production dependencies only. The prisma CLI stays for the migration step: it is a dependency of infra/, linked
 # where the services' prisma.config.ts files resolve `prisma/config` from.
 RUN rm -rf node_modules */node_modules */*/node_modules \

@@ -57,6 +57,8 @@ function build() {
   }
   log('compiling TypeScript');
   run(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-b', 'tsconfig.json']);
+  log('building the web client (web/dist)');
+  run(join(ROOT, 'web', 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], { cwd: join(ROOT, 'web') });
   return pnpm;
 }
 
@@ -100,6 +102,7 @@ async function up() {
     const url = info.gatewayUrl;
     console.log(`
 \x1b[32mConfab is running at ${url}\x1b[0m  (logs: ${logDir}; Ctrl-C stops everything)
+\x1b[32mWeb client: ${url}/\x1b[0m
 
 Log in as any development account with the password "${password}":
   owner desdemona@zulip.com, administrator iago@zulip.com, moderator shiva@zulip.com,

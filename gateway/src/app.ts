@@ -22,7 +22,8 @@ import { parseBasicAuth } from './credentials.js';
 import type { ApiDocs } from './docs.js';
 import { API_PREFIX, resolveRoute, type RouteTarget } from './routing.js';
 import { sessionRoutes } from './session-routes.js';
-import { checkSessionLive, sessionCredentials, type SessionStore } from './sessions.js';
+import { staticSite } from './static.js';
+import { checkSessionLive, sessionCredentials, withoutChallenge, type SessionStore } from './sessions.js';
 
 export interface GatewayDeps {
   docs?: ApiDocs;
@@ -33,6 +34,8 @@ export interface GatewayDeps {
   readiness: ReadinessCheck;
   /** Browser sessions (sessions.ts): /json/* and /accounts/login|logout; off when absent. */
   sessions?: SessionStore;
+  /** The built web client served at / (static.ts); none when absent. */
+  webDir?: string;
 }
 
 /** Zulip's session-authenticated twin of /api/v1 (what its web app calls). */
@@ -132,6 +135,7 @@ export function buildGateway(deps: GatewayDeps): RequestListener {
   }
   app.use((_req: Request, res: Response) => notFoundResponse(res));
 
+  const site = staticSite(deps.webDir);
   const sessions = deps.sessions;
   const sessionRoute = sessions
     ? sessionRoutes({
@@ -199,7 +203,7 @@ export function buildGateway(deps: GatewayDeps): RequestListener {
       }
       await proxy(req, res);
     } catch (err) {
-      sendError(res, err, logger);
+      sendError(res, viaSession ? withoutChallenge(err) : err, logger);
     }
   }
 
@@ -219,6 +223,6 @@ export function buildGateway(deps: GatewayDeps): RequestListener {
     if (sessionRoute?.(req, res, path)) return;
     const target = resolveRoute(path);
     if (target) void forward(req, res, target);
-    else app(req, res);
+    else if (!site(req, res, path)) app(req, res);
   };
 }

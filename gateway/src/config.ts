@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { bool, commonConfig, commonEnv, int, parseEnv, port, url, z, type CommonConfig } from '@confab/config';
 
 const optionalUrl = z.union([z.literal(''), z.string().url()]).default('');
@@ -30,6 +31,8 @@ const Env = z.object({
   CONFAB_PROXY_EVENTS_MAX_SOCKETS: int(100_000, 1),
   /** How long a browser session lasts after sign-in, in seconds. Default 14 days. */
   CONFAB_SESSION_TTL_SECONDS: int(14 * 24 * 3600, 1),
+  /** The built web client (web/dist) the gateway serves at /; empty: the one beside this checkout. */
+  CONFAB_WEB_DIR: z.string().default(''),
   CONFAB_EVENTS_QUEUE_EXPIRES_MS: int(0, 0),
   /** Port of the Prometheus /metrics listener, kept off the public port. 0 disables it. Default 9464. */
   CONFAB_GATEWAY_METRICS_PORT: port(9464),
@@ -48,6 +51,7 @@ export interface GatewayConfig extends CommonConfig {
   proxyEventsMaxSockets: number;
   queueExpiresMs: number | undefined;
   sessionTtlSeconds: number;
+  webDir: string;
   metricsPort: number;
 }
 
@@ -74,6 +78,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     proxyEventsMaxSockets: e.CONFAB_PROXY_EVENTS_MAX_SOCKETS,
     queueExpiresMs: e.CONFAB_EVENTS_QUEUE_EXPIRES_MS || undefined,
     sessionTtlSeconds: e.CONFAB_SESSION_TTL_SECONDS,
+    webDir: e.CONFAB_WEB_DIR || join(__dirname, '..', '..', 'web', 'dist'),
     metricsPort: e.CONFAB_GATEWAY_METRICS_PORT,
   };
 }

@@ -71,6 +71,7 @@ async function main(): Promise<void> {
       authenticator,
       signer: new IdentitySigner(config.internalSecret),
       sessions,
+      webDir: config.webDir,
       readiness: async () => ({
         redis: await redis.ping().then(
           () => true,

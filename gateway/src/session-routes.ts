@@ -12,6 +12,7 @@ import {
   isSecure,
   sessionCookies,
   sessionCredentials,
+  withoutChallenge,
   type SessionStore,
 } from './sessions.js';
 
@@ -169,7 +170,7 @@ export function sessionRoutes(deps: SessionRoutesDeps) {
       writeJson(res, 405, { result: 'error', msg: 'Method Not Allowed', code: 'BAD_REQUEST' });
       return true;
     }
-    handler(req, res).catch((err: unknown) => sendError(res, err, deps.logger));
+    handler(req, res).catch((err: unknown) => sendError(res, withoutChallenge(err), deps.logger));
     return true;
   };
 }

@@ -188,3 +188,14 @@ export async function checkSessionLive(
     throw unauthorized();
   }
 }
+
+/**
+ * A 401 on the session path carries no Basic challenge (as Zulip's /json): a browser would answer one with its own
+ * credentials prompt and hold the page's request until someone dismisses it.
+ */
+export function withoutChallenge(err: unknown): unknown {
+  if (err instanceof ConfabError && err.status === 401) {
+    return new ConfabError(err.message, { status: 401, code: err.code, data: err.data });
+  }
+  return err;
+}

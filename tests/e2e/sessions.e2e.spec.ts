@@ -100,7 +100,10 @@ describe('browser sessions (POST /accounts/login, /json/*, POST /accounts/logout
 
   it('answers 401 on /json without a cookie, with a forged or malformed one', async () => {
     const anonymous = world.anonymous();
-    expectError(await anonymous.get('/json/users/me'), 401, 'UNAUTHORIZED', NOT_LOGGED_IN);
+    const none = await anonymous.get('/json/users/me');
+    expectError(none, 401, 'UNAUTHORIZED', NOT_LOGGED_IN);
+    // No Basic challenge: a browser would open its own password prompt and hold the page's request.
+    expect(none.headers['www-authenticate']).toBeUndefined();
     for (const cookie of [
       `confab_session=${randomBytes(32).toString('base64url')}`,
       'confab_session=not-a-session',

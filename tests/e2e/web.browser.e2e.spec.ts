@@ -1,0 +1,152 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEV_PASSWORD, type World } from '@confab/devkit';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { newWorld } from './support/system';
+
+jest.setTimeout(120_000);
+
+/** Debian's chromium package (scripts/confab.mjs installs it for `npm test`). */
+const CHROMIUM = process.env.CONFAB_CHROMIUM ?? '/usr/bin/chromium';
+/** The README's screenshots are refreshed with CONFAB_WEB_SCREENSHOTS=1; other runs keep theirs out of the tree. */
+const SCREENSHOTS = process.env.CONFAB_WEB_SCREENSHOTS
+  ? join(__dirname, '..', '..', 'web', 'screenshots')
+  : mkdtempSync(join(tmpdir(), 'confab-web-'));
+
+describe('the web client in a real browser', () => {
+  let world: World;
+  let browser: Browser;
+  let origin: string;
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
+    world = await newWorld();
+    const client = world.anonymous();
+    origin = `http://${client.options.host ?? new URL(client.baseUrl).host}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--host-resolver-rules=MAP *.localhost 127.0.0.1'],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function signIn(page: Page, email: string): Promise<void> {
+    await page.goto(`${origin}/`);
+    await page.fill('#email', email);
+    await page.fill('#password', DEV_PASSWORD);
+    await page.click('#signin');
+    await page.waitForSelector('#narrow-title');
+  }
+
+  it('refuses a wrong password on the sign-in form, and makes no request to another host', async () => {
+    const page = await browser.newPage();
+    const hosts = new Set<string>();
+    page.on('request', (r) => hosts.add(new URL(r.url()).host));
+    try {
+      const opened = await page.goto(`${origin}/`);
+      expect(opened?.status()).toBe(200);
+      expect(opened?.headers()['content-security-policy']).toContain("default-src 'self'");
+      await page.fill('#email', 'hamlet@zulip.com');
+      await page.fill('#password', 'wrong');
+      await page.click('#signin');
+      expect(await page.textContent('[role="alert"]')).toBe('Your username or password is incorrect');
+      await page.screenshot({ path: join(SCREENSHOTS, 'sign-in.png') });
+      expect([...hosts]).toEqual([new URL(origin).host]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('signs in, shows channels with unread counts that update live, sends and marks read, signs out', async () => {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 700 } });
+    const page = await context.newPage();
+    try {
+      await signIn(page, 'hamlet@zulip.com');
+      await page.click('[data-stream="Verona"]');
+      expect(await page.textContent('#narrow-title')).toBe('#Verona');
+
+      // Someone else writes in another channel: its unread count appears without reloading.
+      const sent = await world
+        .as('othello')
+        .post('/messages', { type: 'stream', to: 'Denmark', topic: 'castle', content: 'Who goes there?' });
+      expect(sent.status).toBe(200);
+      await page.waitForSelector('[data-stream="Denmark"] .unread');
+      expect(await page.textContent('[data-stream="Denmark"] .unread')).toBe('1');
+
+      // Opening it shows the message and marks it read (read back through the API).
+      await page.click('[data-stream="Denmark"]');
+      await page.waitForSelector(`.message[data-id="${sent.body.id}"]`);
+      expect(await page.textContent(`.message[data-id="${sent.body.id}"] .content`)).toBe('Who goes there?');
+      await page.waitForSelector('[data-stream="Denmark"] .unread', { state: 'detached' });
+      const flags = await world.as('hamlet').get(`/messages/${sent.body.id}`);
+      expect(flags.body.message.flags).toContain('read');
+
+      // Compose: the message comes back through the event queue.
+      await page.fill('#compose-topic', 'castle');
+      await page.fill('#compose-content', 'Nay, answer me: stand, and **unfold** yourself.');
+      await page.click('#compose-send');
+      await page.waitForSelector('.message strong >> text=unfold');
+      expect(await page.inputValue('#compose-content')).toBe('');
+      await page.screenshot({ path: join(SCREENSHOTS, 'channel.png') });
+
+      await page.click('#signout');
+      await page.waitForSelector('#signin');
+      const me = await page.evaluate(async () => (await fetch('/json/users/me')).status);
+      expect(me).toBe(401);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('registers again when the event queue is gone (BAD_EVENT_QUEUE_ID) and keeps receiving', async () => {
+    const page = await browser.newPage();
+    try {
+      let registers = 0;
+      page.on('request', (r) => {
+        if (r.url().includes('/json/register')) registers += 1;
+      });
+      let expire = true;
+      await page.route('**/json/events?*', async (route) => {
+        if (!expire) return route.continue();
+        expire = false;
+        await route.fulfill({
+          status: 400,
+          contentType: 'application/json',
+          body: JSON.stringify({ result: 'error', msg: 'Bad event queue ID: gone', code: 'BAD_EVENT_QUEUE_ID' }),
+        });
+      });
+      await signIn(page, 'cordelia@zulip.com');
+      await page.waitForFunction(() => document.querySelector('.status')?.textContent === 'Connected');
+      await page.click('[data-stream="Verona"]');
+      const sent = await world
+        .as('othello')
+        .post('/messages', { type: 'stream', to: 'Verona', topic: 'news', content: 'Still there?' });
+      await page.waitForSelector(`.message[data-id="${sent.body.id}"]`);
+      expect(registers).toBeGreaterThanOrEqual(2);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('is usable at phone size: the conversation list opens from the menu button', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 780 }, isMobile: true });
+    const page = await context.newPage();
+    try {
+      await signIn(page, 'othello@zulip.com');
+      expect(await page.isVisible('#sidebar')).toBe(false);
+      await page.click('button.menu');
+      expect(await page.getAttribute('button.menu', 'aria-expanded')).toBe('true');
+      await page.click('[data-stream="Denmark"]');
+      expect(await page.isVisible('#sidebar')).toBe(false);
+      await page.waitForSelector('.message');
+      expect(await page.isVisible('#compose-content')).toBe(true);
+      await page.screenshot({ path: join(SCREENSHOTS, 'phone.png') });
+    } finally {
+      await context.close();
+    }
+  });
+});

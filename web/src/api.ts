@@ -1,0 +1,65 @@
+/** The session-authenticated API (/json/*, the gateway's twin of /api/v1) and sign-in/out. */
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    msg: string,
+  ) {
+    super(msg);
+  }
+}
+
+function csrfToken(): string {
+  const match = /(?:^|;\s*)confab_csrftoken=([^;]*)/.exec(document.cookie);
+  return match ? decodeURIComponent(match[1]) : '';
+}
+
+type Params = Record<string, string | number | boolean | unknown[] | object | undefined>;
+
+function encode(params: Params): URLSearchParams {
+  const form = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined) continue;
+    form.set(key, typeof value === 'string' ? value : JSON.stringify(value));
+  }
+  return form;
+}
+
+async function call<T>(method: string, url: string, params: Params = {}, signal?: AbortSignal): Promise<T> {
+  const safe = method === 'GET';
+  const target = safe ? `${url}?${encode(params).toString()}` : url;
+  const response = await fetch(target, {
+    method,
+    credentials: 'same-origin',
+    headers: safe ? {} : { 'X-CSRFToken': csrfToken() },
+    body: safe ? undefined : encode(params),
+    signal,
+  });
+  let body: Record<string, unknown> = {};
+  try {
+    body = (await response.json()) as Record<string, unknown>;
+  } catch {
+    // A proxy's HTML error page: keep the status.
+  }
+  if (!response.ok || body.result !== 'success') {
+    const code = typeof body.code === 'string' ? body.code : 'BAD_REQUEST';
+    throw new ApiError(response.status, code, typeof body.msg === 'string' ? body.msg : response.statusText);
+  }
+  return body as T;
+}
+
+export const api = {
+  get: <T>(path: string, params?: Params, signal?: AbortSignal) => call<T>('GET', `/json${path}`, params, signal),
+  post: <T>(path: string, params?: Params) => call<T>('POST', `/json${path}`, params),
+  patch: <T>(path: string, params?: Params) => call<T>('PATCH', `/json${path}`, params),
+  delete: <T>(path: string, params?: Params) => call<T>('DELETE', `/json${path}`, params),
+};
+
+export function login(username: string, password: string) {
+  return call<{ email: string; user_id: number }>('POST', '/accounts/login', { username, password });
+}
+
+export function logout() {
+  return call('POST', '/accounts/logout');
+}

@@ -1,0 +1,295 @@
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { api, logout } from './api';
+import { EventLoop, type RegisterState, type ServerEvent } from './events';
+import {
+  conversationKey,
+  inNarrow,
+  narrowFilter,
+  narrowKey,
+  unreadFromRegister,
+  type Message,
+  type Narrow,
+  type Subscription,
+  type User,
+} from './state';
+
+interface Loaded {
+  me: number;
+  users: Map<number, User>;
+  subscriptions: Subscription[];
+}
+
+export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [unread, setUnread] = useState(new Map<string, Set<number>>());
+  const [narrow, setNarrow] = useState<Narrow | null>(null);
+  const [messages, setMessages] = useState<Message[]>([]);
+  const [status, setStatus] = useState<'live' | 'reconnecting'>('live');
+  const [menuOpen, setMenuOpen] = useState(false);
+  const narrowRef = useRef<Narrow | null>(null);
+  const meRef = useRef(0);
+  narrowRef.current = narrow;
+
+  useEffect(() => {
+    const onState = (state: RegisterState) => {
+      const me = state.user_id as number;
+      meRef.current = me;
+      const users = new Map<number, User>();
+      for (const u of (state.realm_users as User[] | undefined) ?? []) users.set(u.user_id, u);
+      const subscriptions = [...((state.subscriptions as Subscription[] | undefined) ?? [])].sort((a, b) =>
+        a.name.localeCompare(b.name),
+      );
+      setLoaded({ me, users, subscriptions });
+      setUnread(unreadFromRegister(state.unread_msgs as never, me));
+      setNarrow((current) => current ?? (subscriptions[0] ? { kind: 'stream', streamId: subscriptions[0].stream_id } : null));
+    };
+    const onEvents = (events: ServerEvent[]) => {
+      for (const event of events) applyEvent(event);
+    };
+    const loop = new EventLoop(onState, onEvents, setStatus, onSignedOut);
+    loop.start();
+    return () => loop.stop();
+  }, []);
+
+  function applyEvent(event: ServerEvent) {
+    const me = meRef.current;
+    if (event.type === 'message') {
+      const message = event.message as Message;
+      const flags = (event.flags as string[] | undefined) ?? [];
+      const current = narrowRef.current;
+      if (current && inNarrow(message, current, me)) {
+        setMessages((list) => (list.some((m) => m.id === message.id) ? list : [...list, { ...message, flags }]));
+      }
+      if (!flags.includes('read') && message.sender_id !== me) {
+        setUnread((map) => {
+          const next = new Map(map);
+          const key = conversationKey(message, me);
+          next.set(key, new Set([...(next.get(key) ?? []), message.id]));
+          return next;
+        });
+      }
+    } else if (event.type === 'update_message_flags' && event.flag === 'read' && event.op === 'add') {
+      const ids = new Set((event.messages as number[]) ?? []);
+      setUnread((map) => new Map([...map].map(([key, set]) => [key, new Set([...set].filter((id) => !ids.has(id)))])));
+    } else if (event.type === 'delete_message') {
+      const ids = new Set((event.message_ids as number[] | undefined) ?? [event.message_id as number]);
+      setMessages((list) => list.filter((m) => !ids.has(m.id)));
+    }
+  }
+
+  // History of the open conversation (newest first page, more on scrolling up).
+  useEffect(() => {
+    if (!narrow) return;
+    let cancelled = false;
+    setMessages([]);
+    api
+      .get<{ messages: Message[] }>('/messages', {
+        anchor: 'newest',
+        num_before: 50,
+        num_after: 0,
+        narrow: narrowFilter(narrow),
+        apply_markdown: true,
+      })
+      .then((answer) => {
+        if (!cancelled) setMessages(answer.messages);
+      })
+      .catch(() => undefined);
+    return () => {
+      cancelled = true;
+    };
+  }, [narrow && JSON.stringify(narrow)]);
+
+  // Messages on screen are read.
+  useEffect(() => {
+    if (!narrow || !loaded) return;
+    const key = narrowKey(narrow, loaded.me);
+    const ids = messages.filter((m) => unread.get(key)?.has(m.id)).map((m) => m.id);
+    if (ids.length === 0) return;
+    void api.post('/messages/flags', { messages: ids, op: 'add', flag: 'read' }).catch(() => undefined);
+  }, [messages, narrow, loaded, unread]);
+
+  async function loadOlder() {
+    if (!narrow || messages.length === 0) return;
+    const answer = await api.get<{ messages: Message[] }>('/messages', {
+      anchor: messages[0].id,
+      include_anchor: false,
+      num_before: 50,
+      num_after: 0,
+      narrow: narrowFilter(narrow),
+    });
+    setMessages((list) => [...answer.messages.filter((m) => !list.some((x) => x.id === m.id)), ...list]);
+  }
+
+  if (!loaded) return <p class="loading">Connecting…</p>;
+  const unreadCount = (key: string) => unread.get(key)?.size ?? 0;
+  const others = [...loaded.users.values()].filter((u) => u.user_id !== loaded.me);
+  const title = !narrow
+    ? ''
+    : narrow.kind === 'stream'
+      ? `#${loaded.subscriptions.find((s) => s.stream_id === narrow.streamId)?.name ?? ''}`
+      : narrow.userIds.map((id) => loaded.users.get(id)?.full_name ?? id).join(', ');
+  const open = (next: Narrow) => {
+    setNarrow(next);
+    setMenuOpen(false);
+  };
+
+  return (
+    <div class={`chat ${menuOpen ? 'menu-open' : ''}`}>
+      <header class="topbar">
+        <button class="menu" aria-expanded={menuOpen} aria-controls="sidebar" onClick={() => setMenuOpen(!menuOpen)}>
+          ☰<span class="visually-hidden">Conversations</span>
+        </button>
+        <h1 id="narrow-title">{title}</h1>
+        <span class={`status ${status}`} role="status">
+          {status === 'live' ? 'Connected' : 'Reconnecting…'}
+        </span>
+        <button
+          id="signout"
+          onClick={() => {
+            void logout().finally(onSignedOut);
+          }}
+        >
+          Sign out
+        </button>
+      </header>
+      <nav id="sidebar" aria-label="Conversations">
+        <h2>Channels</h2>
+        <ul>
+          {loaded.subscriptions.map((s) => {
+            const count = unreadCount(`s:${s.stream_id}`);
+            const current = narrow?.kind === 'stream' && narrow.streamId === s.stream_id;
+            return (
+              <li key={s.stream_id}>
+                <button
+                  class="conversation"
+                  data-stream={s.name}
+                  aria-current={current ? 'page' : undefined}
+                  onClick={() => open({ kind: 'stream', streamId: s.stream_id })}
+                >
+                  <span class="swatch" style={{ background: s.color ?? '#888' }} aria-hidden="true" />#{s.name}
+                  {count > 0 && (
+                    <span class="unread" aria-label={`${count} unread`}>
+                      {count}
+                    </span>
+                  )}
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+        <h2>Direct messages</h2>
+        <ul>
+          {others.map((u) => {
+            const count = unreadCount(`d:${u.user_id}`);
+            return (
+              <li key={u.user_id}>
+                <button
+                  class="conversation"
+                  data-user={u.email}
+                  aria-current={narrow?.kind === 'dm' && narrow.userIds.join() === String(u.user_id) ? 'page' : undefined}
+                  onClick={() => open({ kind: 'dm', userIds: [u.user_id] })}
+                >
+                  {u.full_name}
+                  {count > 0 && (
+                    <span class="unread" aria-label={`${count} unread`}>
+                      {count}
+                    </span>
+                  )}
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+      <main class="messages-pane">
+        {narrow && <MessageList messages={messages} onTop={loadOlder} />}
+        {narrow && <Compose narrow={narrow} />}
+      </main>
+    </div>
+  );
+}
+
+function MessageList({ messages, onTop }: { messages: Message[]; onTop: () => Promise<void> }) {
+  const list = useRef<HTMLOListElement>(null);
+  const last = messages[messages.length - 1]?.id;
+  useEffect(() => {
+    const el = list.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [last]);
+  const time = useMemo(() => new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }), []);
+  return (
+    <ol
+      class="messages"
+      ref={list}
+      aria-live="polite"
+      aria-label="Messages"
+      onScroll={(e) => {
+        if (e.currentTarget.scrollTop === 0) void onTop().catch(() => undefined);
+      }}
+    >
+      {messages.map((m) => (
+        <li key={m.id} class="message" data-id={m.id}>
+          <div class="meta">
+            <strong>{m.sender_full_name}</strong>
+            {m.type === 'stream' && <span class="topic">{m.subject}</span>}
+            <time dateTime={new Date(m.timestamp * 1000).toISOString()}>{time.format(m.timestamp * 1000)}</time>
+          </div>
+          <div class="content" dangerouslySetInnerHTML={{ __html: m.content }} />
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function Compose({ narrow }: { narrow: Narrow }) {
+  const [topic, setTopic] = useState(narrow.kind === 'stream' ? (narrow.topic ?? '') : '');
+  const [content, setContent] = useState('');
+  const [error, setError] = useState('');
+  async function send(event: Event) {
+    event.preventDefault();
+    if (!content.trim()) return;
+    setError('');
+    try {
+      await api.post(
+        '/messages',
+        narrow.kind === 'stream'
+          ? { type: 'stream', to: narrow.streamId, topic: topic || '(no topic)', content }
+          : { type: 'direct', to: narrow.userIds, content },
+      );
+      setContent('');
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  }
+  return (
+    <form class="compose" onSubmit={(e) => void send(e)}>
+      {narrow.kind === 'stream' && (
+        <input
+          id="compose-topic"
+          aria-label="Topic"
+          placeholder="Topic"
+          value={topic}
+          onInput={(e) => setTopic(e.currentTarget.value)}
+        />
+      )}
+      <textarea
+        id="compose-content"
+        aria-label="Message"
+        placeholder="Message"
+        value={content}
+        onInput={(e) => setContent(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && !e.shiftKey) void send(e);
+        }}
+      />
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      <button id="compose-send" type="submit">
+        Send
+      </button>
+    </form>
+  );
+}

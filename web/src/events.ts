@@ -1,0 +1,92 @@
+import { api, ApiError } from './api';
+
+export interface ServerEvent {
+  id: number;
+  type: string;
+  [key: string]: unknown;
+}
+
+export interface RegisterState {
+  queue_id: string;
+  last_event_id: number;
+  [key: string]: unknown;
+}
+
+/**
+ * The event loop of a Zulip client: register a queue, long-poll /events, hand each batch over. A dropped poll is
+ * retried with growing pauses; an expired queue (BAD_EVENT_QUEUE_ID) means registering again, with fresh state.
+ */
+export class EventLoop {
+  private stopped = false;
+  private controller = new AbortController();
+
+  constructor(
+    private readonly onState: (state: RegisterState) => void,
+    private readonly onEvents: (events: ServerEvent[]) => void,
+    private readonly onStatus: (status: 'live' | 'reconnecting') => void,
+    private readonly onSignedOut: () => void,
+  ) {}
+
+  start(): void {
+    void this.run();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.controller.abort();
+  }
+
+  private async run(): Promise<void> {
+    let pause = 500;
+    while (!this.stopped) {
+      let state: RegisterState;
+      try {
+        state = await api.post<RegisterState>('/register', { apply_markdown: true, client_gravatar: false });
+      } catch (err) {
+        if (this.signedOut(err)) return;
+        this.onStatus('reconnecting');
+        await this.wait(pause);
+        pause = Math.min(pause * 2, 10_000);
+        continue;
+      }
+      this.onState(state);
+      this.onStatus('live');
+      pause = 500;
+      let last = state.last_event_id;
+      for (;;) {
+        if (this.stopped) return;
+        try {
+          const answer = await api.get<{ events: ServerEvent[] }>(
+            '/events',
+            { queue_id: state.queue_id, last_event_id: last },
+            this.controller.signal,
+          );
+          const events = answer.events.filter((e) => e.type !== 'heartbeat');
+          if (answer.events.length > 0) last = Math.max(last, ...answer.events.map((e) => e.id));
+          if (events.length > 0) this.onEvents(events);
+          this.onStatus('live');
+          pause = 500;
+        } catch (err) {
+          if (this.stopped || this.signedOut(err)) return;
+          if (err instanceof ApiError && err.code === 'BAD_EVENT_QUEUE_ID') break;
+          this.onStatus('reconnecting');
+          await this.wait(pause);
+          pause = Math.min(pause * 2, 10_000);
+        }
+      }
+    }
+  }
+
+  private signedOut(err: unknown): boolean {
+    if (err instanceof ApiError && err.status === 401) {
+      this.stopped = true;
+      this.onSignedOut();
+      return true;
+    }
+    return false;
+  }
+
+  private wait(ms: number): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, ms));
+  }
+}

@@ -1,0 +1,74 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { api, ApiError, login } from './api';
+import { ChatApp } from './chat';
+import './style.css';
+
+function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  async function submit(event: Event) {
+    event.preventDefault();
+    setBusy(true);
+    setError('');
+    try {
+      await login(email, password);
+      setPassword('');
+      onSignedIn();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <main class="signin">
+      <h1>Sign in to Confab</h1>
+      <form onSubmit={(e) => void submit(e)} aria-describedby={error ? 'signin-error' : undefined}>
+        <label for="email">Email</label>
+        <input
+          id="email"
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onInput={(e) => setEmail(e.currentTarget.value)}
+        />
+        <label for="password">Password</label>
+        <input
+          id="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onInput={(e) => setPassword(e.currentTarget.value)}
+        />
+        {error && (
+          <p id="signin-error" role="alert" class="error">
+            {error}
+          </p>
+        )}
+        <button id="signin" type="submit" disabled={busy}>
+          Sign in
+        </button>
+      </form>
+    </main>
+  );
+}
+
+function Root() {
+  const [state, setState] = useState<'checking' | 'out' | 'in'>('checking');
+  useEffect(() => {
+    api.get('/users/me').then(
+      () => setState('in'),
+      (err: unknown) => setState(err instanceof ApiError && err.status === 401 ? 'out' : 'out'),
+    );
+  }, []);
+  if (state === 'checking') return <p class="loading">Loading…</p>;
+  if (state === 'out') return <SignIn onSignedIn={() => setState('in')} />;
+  return <ChatApp onSignedOut={() => setState('out')} />;
+}
+
+render(<Root />, document.getElementById('app')!);

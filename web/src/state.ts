@@ -1,0 +1,81 @@
+/** What the client keeps from /register and the events that follow. */
+
+export interface User {
+  user_id: number;
+  full_name: string;
+  email: string;
+}
+
+export interface Subscription {
+  stream_id: number;
+  name: string;
+  color?: string;
+}
+
+export interface Message {
+  id: number;
+  sender_id: number;
+  sender_full_name: string;
+  content: string;
+  timestamp: number;
+  type: 'stream' | 'private';
+  stream_id?: number;
+  subject: string;
+  display_recipient: string | { id: number; full_name: string }[];
+  flags?: string[];
+}
+
+export type Narrow = { kind: 'stream'; streamId: number; topic?: string } | { kind: 'dm'; userIds: number[] };
+
+/** Where a message's unread count is kept: one channel, or one direct-message conversation. */
+export function conversationKey(message: Message, me: number): string {
+  if (message.type === 'stream') return `s:${message.stream_id}`;
+  const others = Array.isArray(message.display_recipient)
+    ? message.display_recipient.map((r) => r.id).filter((id) => id !== me)
+    : [];
+  return `d:${(others.length > 0 ? others : [me]).sort((a, b) => a - b).join(',')}`;
+}
+
+export function narrowKey(narrow: Narrow, me: number): string {
+  if (narrow.kind === 'stream') return `s:${narrow.streamId}`;
+  const others = narrow.userIds.filter((id) => id !== me);
+  return `d:${(others.length > 0 ? others : [me]).sort((a, b) => a - b).join(',')}`;
+}
+
+export function inNarrow(message: Message, narrow: Narrow, me: number): boolean {
+  if (conversationKey(message, me) !== narrowKey(narrow, me)) return false;
+  return narrow.kind !== 'stream' || narrow.topic === undefined || message.subject === narrow.topic;
+}
+
+export function narrowFilter(narrow: Narrow): { operator: string; operand: unknown }[] {
+  if (narrow.kind === 'dm') return [{ operator: 'dm', operand: narrow.userIds }];
+  const filter: { operator: string; operand: unknown }[] = [{ operator: 'channel', operand: narrow.streamId }];
+  if (narrow.topic !== undefined) filter.push({ operator: 'topic', operand: narrow.topic });
+  return filter;
+}
+
+interface UnreadMsgs {
+  streams?: { stream_id: number; unread_message_ids: number[] }[];
+  pms?: { other_user_id?: number; sender_id?: number; unread_message_ids: number[] }[];
+  huddles?: { user_ids_string: string; unread_message_ids: number[] }[];
+}
+
+/** Unread message ids by conversation, from /register's unread_msgs. */
+export function unreadFromRegister(unread: UnreadMsgs | undefined, me: number): Map<string, Set<number>> {
+  const map = new Map<string, Set<number>>();
+  const add = (key: string, ids: number[]) => {
+    const set = map.get(key) ?? new Set<number>();
+    for (const id of ids) set.add(id);
+    map.set(key, set);
+  };
+  for (const s of unread?.streams ?? []) add(`s:${s.stream_id}`, s.unread_message_ids);
+  for (const p of unread?.pms ?? []) add(`d:${p.other_user_id ?? p.sender_id}`, p.unread_message_ids);
+  for (const h of unread?.huddles ?? []) {
+    const ids = h.user_ids_string
+      .split(',')
+      .map(Number)
+      .filter((id) => id !== me);
+    add(`d:${ids.sort((a, b) => a - b).join(',')}`, h.unread_message_ids);
+  }
+  return map;
+}
