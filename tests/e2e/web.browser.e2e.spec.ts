@@ -102,6 +102,49 @@ describe('the web client in a real browser', () => {
     }
   });
 
+  it('previews through the server, shows typing, reacts and deletes, all live', async () => {
+    const page = await browser.newPage();
+    try {
+      await signIn(page, 'iago@zulip.com');
+      await page.click('[data-stream="Scotland"]');
+      await page.fill('#compose-topic', 'moors');
+      await page.fill('#compose-content', 'Thrice **the** brinded cat hath mewed.');
+      // Writing sends typing notifications others see.
+      const othello = world.as('othello');
+      const stream = (await othello.get('/get_stream_id', { stream: 'Scotland' })).body.stream_id as number;
+      expect(
+        (await othello.post('/typing', { type: 'stream', stream_id: stream, topic: 'moors', op: 'start' })).status,
+      ).toBe(200);
+      await page.waitForSelector('.typing >> text=Othello, the Moor of Venice is typing…');
+      await othello.post('/typing', { type: 'stream', stream_id: stream, topic: 'moors', op: 'stop' });
+      await page.waitForFunction(() => document.querySelector('.typing')?.textContent === '');
+
+      await page.click('#compose-preview-button');
+      expect(await page.innerHTML('#compose-preview')).toBe('<p>Thrice <strong>the</strong> brinded cat hath mewed.</p>');
+      await page.click('#compose-send');
+      const mine = page.locator('.message', { hasText: 'brinded cat' });
+      await mine.waitFor();
+      const id = Number(await mine.getAttribute('data-id'));
+
+      // A reaction from someone else arrives live; mine toggles through the API.
+      await othello.post(`/messages/${id}/reactions`, { emoji_name: '+1' });
+      await page.waitForSelector(`.message[data-id="${id}"] .reaction >> text=👍 1`);
+      await page.click(`.message[data-id="${id}"] button.react`);
+      await page.waitForSelector(`.message[data-id="${id}"] .reaction.mine >> text=👍 2`);
+      const reactions = (await othello.get(`/messages/${id}`)).body.message.reactions as { user_id: number }[];
+      expect(reactions.map((r) => r.user_id).sort()).toEqual(
+        [world.user('iago').id, world.user('othello').id].sort(),
+      );
+
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.click(`.message[data-id="${id}"] button.delete`);
+      await page.waitForSelector(`.message[data-id="${id}"]`, { state: 'detached' });
+      expect((await othello.get(`/messages/${id}`)).status).toBe(400);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('registers again when the event queue is gone (BAD_EVENT_QUEUE_ID) and keeps receiving', async () => {
     const page = await browser.newPage();
     try {

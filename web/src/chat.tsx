@@ -1,4 +1,6 @@
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { Compose } from './compose';
+import { MessageList } from './messages';
 import { api, logout } from './api';
 import { EventLoop, type RegisterState, type ServerEvent } from './events';
 import {
@@ -9,6 +11,7 @@ import {
   unreadFromRegister,
   type Message,
   type Narrow,
+  type Reaction,
   type Subscription,
   type User,
 } from './state';
@@ -26,6 +29,7 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
   const [messages, setMessages] = useState<Message[]>([]);
   const [status, setStatus] = useState<'live' | 'reconnecting'>('live');
   const [menuOpen, setMenuOpen] = useState(false);
+  const [typing, setTyping] = useState(new Map<string, Set<number>>());
   const narrowRef = useRef<Narrow | null>(null);
   const meRef = useRef(0);
   narrowRef.current = narrow;
@@ -71,6 +75,29 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
     } else if (event.type === 'update_message_flags' && event.flag === 'read' && event.op === 'add') {
       const ids = new Set((event.messages as number[]) ?? []);
       setUnread((map) => new Map([...map].map(([key, set]) => [key, new Set([...set].filter((id) => !ids.has(id)))])));
+    } else if (event.type === 'reaction') {
+      const id = event.message_id as number;
+      const r = event as unknown as Reaction & { op: string };
+      const same = (x: Reaction) => x.user_id === r.user_id && x.emoji_code === r.emoji_code && x.reaction_type === r.reaction_type;
+      setMessages((list) =>
+        list.map((m) => {
+          if (m.id !== id) return m;
+          const rest = (m.reactions ?? []).filter((x) => !same(x));
+          const added = { emoji_name: r.emoji_name, emoji_code: r.emoji_code, reaction_type: r.reaction_type, user_id: r.user_id };
+          return { ...m, reactions: r.op === 'add' ? [...rest, added] : rest };
+        }),
+      );
+    } else if (event.type === 'typing') {
+      const sender = (event.sender as { user_id: number }).user_id;
+      const key = event.message_type === 'stream' ? `s:${event.stream_id as number}` : `d:${sender}`;
+      setTyping((map) => {
+        const next = new Map(map);
+        const set = new Set(next.get(key) ?? []);
+        if (event.op === 'start') set.add(sender);
+        else set.delete(sender);
+        next.set(key, set);
+        return next;
+      });
     } else if (event.type === 'delete_message') {
       const ids = new Set((event.message_ids as number[] | undefined) ?? [event.message_id as number]);
       setMessages((list) => list.filter((m) => !ids.has(m.id)));
@@ -202,94 +229,17 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
         </ul>
       </nav>
       <main class="messages-pane">
-        {narrow && <MessageList messages={messages} onTop={loadOlder} />}
+        {narrow && <MessageList messages={messages} me={loaded.me} onTop={loadOlder} />}
+        {narrow && (
+          <p class="typing" aria-live="polite">
+            {[...(typing.get(narrowKey(narrow, loaded.me)) ?? [])]
+              .filter((id) => id !== loaded.me)
+              .map((id) => `${loaded.users.get(id)?.full_name ?? 'Someone'} is typing…`)
+              .join(' ')}
+          </p>
+        )}
         {narrow && <Compose narrow={narrow} />}
       </main>
     </div>
-  );
-}
-
-function MessageList({ messages, onTop }: { messages: Message[]; onTop: () => Promise<void> }) {
-  const list = useRef<HTMLOListElement>(null);
-  const last = messages[messages.length - 1]?.id;
-  useEffect(() => {
-    const el = list.current;
-    if (el) el.scrollTop = el.scrollHeight;
-  }, [last]);
-  const time = useMemo(() => new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }), []);
-  return (
-    <ol
-      class="messages"
-      ref={list}
-      aria-live="polite"
-      aria-label="Messages"
-      onScroll={(e) => {
-        if (e.currentTarget.scrollTop === 0) void onTop().catch(() => undefined);
-      }}
-    >
-      {messages.map((m) => (
-        <li key={m.id} class="message" data-id={m.id}>
-          <div class="meta">
-            <strong>{m.sender_full_name}</strong>
-            {m.type === 'stream' && <span class="topic">{m.subject}</span>}
-            <time dateTime={new Date(m.timestamp * 1000).toISOString()}>{time.format(m.timestamp * 1000)}</time>
-          </div>
-          <div class="content" dangerouslySetInnerHTML={{ __html: m.content }} />
-        </li>
-      ))}
-    </ol>
-  );
-}
-
-function Compose({ narrow }: { narrow: Narrow }) {
-  const [topic, setTopic] = useState(narrow.kind === 'stream' ? (narrow.topic ?? '') : '');
-  const [content, setContent] = useState('');
-  const [error, setError] = useState('');
-  async function send(event: Event) {
-    event.preventDefault();
-    if (!content.trim()) return;
-    setError('');
-    try {
-      await api.post(
-        '/messages',
-        narrow.kind === 'stream'
-          ? { type: 'stream', to: narrow.streamId, topic: topic || '(no topic)', content }
-          : { type: 'direct', to: narrow.userIds, content },
-      );
-      setContent('');
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    }
-  }
-  return (
-    <form class="compose" onSubmit={(e) => void send(e)}>
-      {narrow.kind === 'stream' && (
-        <input
-          id="compose-topic"
-          aria-label="Topic"
-          placeholder="Topic"
-          value={topic}
-          onInput={(e) => setTopic(e.currentTarget.value)}
-        />
-      )}
-      <textarea
-        id="compose-content"
-        aria-label="Message"
-        placeholder="Message"
-        value={content}
-        onInput={(e) => setContent(e.currentTarget.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter' && !e.shiftKey) void send(e);
-        }}
-      />
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
-      <button id="compose-send" type="submit">
-        Send
-      </button>
-    </form>
   );
 }

@@ -41,7 +41,11 @@ export class EventLoop {
     while (!this.stopped) {
       let state: RegisterState;
       try {
-        state = await api.post<RegisterState>('/register', { apply_markdown: true, client_gravatar: false });
+        state = await api.post<RegisterState>('/register', {
+          apply_markdown: true,
+          client_gravatar: false,
+          client_capabilities: { stream_typing_notifications: true },
+        });
       } catch (err) {
         if (this.signedOut(err)) return;
         this.onStatus('reconnecting');

@@ -23,6 +23,24 @@ export interface Message {
   subject: string;
   display_recipient: string | { id: number; full_name: string }[];
   flags?: string[];
+  reactions?: Reaction[];
+}
+
+export interface Reaction {
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+  user_id: number;
+}
+
+/** A Unicode emoji's glyph from its code ("1f44d", "1f1e9-1f1ea"); other kinds show their name. */
+export function emojiGlyph(reaction: Pick<Reaction, 'emoji_code' | 'emoji_name' | 'reaction_type'>): string {
+  if (reaction.reaction_type !== 'unicode_emoji') return `:${reaction.emoji_name}:`;
+  try {
+    return String.fromCodePoint(...reaction.emoji_code.split('-').map((hex) => parseInt(hex, 16)));
+  } catch {
+    return `:${reaction.emoji_name}:`;
+  }
 }
 
 export type Narrow = { kind: 'stream'; streamId: number; topic?: string } | { kind: 'dm'; userIds: number[] };
