@@ -85,6 +85,7 @@ describe('updating flags by narrow', () => {
   });
 
   it('removes a flag around the newest message, and answers nulls for an empty range', async () => {
+    const queue = await EventQueue.register(world.as('hamlet'), { event_types: ['update_message_flags'] });
     const unmarked = await world.as('hamlet').post('/messages/flags/narrow', {
       anchor: 'newest',
       num_before: 1,
@@ -96,6 +97,11 @@ describe('updating flags by narrow', () => {
     expectSuccess(unmarked, 'POST', '/messages/flags/narrow');
     expect(unmarked.body).toMatchObject({ processed_count: 1, updated_count: 1, first_processed_id: ids[5] });
     expect(await unreadInTopic()).toEqual([ids[5]]);
+    // Marked unread: the event says where the message belongs, so clients can count it again.
+    const verona = (await world.as('hamlet').get('/get_stream_id', { stream: 'Verona' })).body.stream_id;
+    const event = await queue.next((e) => e.type === 'update_message_flags');
+    expect(event).toMatchObject({ op: 'remove', flag: 'read', messages: [ids[5]] });
+    expect(event.message_details).toEqual({ [ids[5]!]: { type: 'stream', stream_id: verona, topic: topicName } });
 
     const empty = await world.as('hamlet').post('/messages/flags/narrow', {
       anchor: 'newest',
@@ -155,5 +161,31 @@ describe('updating flags by narrow', () => {
       flag: 'read',
     });
     expectError(missing, 400, 'REQUEST_VARIABLE_MISSING', "Missing 'num_after' argument");
+  });
+
+  it('describes direct messages marked unread, with the other participants and mentions', async () => {
+    const hamlet = world.as('hamlet');
+    const othelloId = world.user('othello').id;
+    const sent = await world
+      .as('othello')
+      .post('/messages', {
+        type: 'direct',
+        to: [world.user('hamlet').id],
+        content: `hi @**${world.user('hamlet').fullName}**`,
+      });
+    const id = sent.body.id as number;
+    expectSuccess(
+      await hamlet.post('/messages/flags', { messages: [id], op: 'add', flag: 'read' }),
+      'POST',
+      '/messages/flags',
+    );
+    const queue = await EventQueue.register(hamlet, { event_types: ['update_message_flags'] });
+    expectSuccess(
+      await hamlet.post('/messages/flags', { messages: [id], op: 'remove', flag: 'read' }),
+      'POST',
+      '/messages/flags',
+    );
+    const event = await queue.next((e) => e.type === 'update_message_flags');
+    expect(event.message_details).toEqual({ [id]: { type: 'private', user_ids: [othelloId], mentioned: true } });
   });
 });

@@ -78,5 +78,24 @@ export const messageFlagsChanged = defineEvent(
     op: z.enum(['add', 'remove']),
     flag: z.string(),
     messages: ids,
+    /**
+     * Marking messages unread (flag read, op remove): what clients need to put each one back into their unread
+     * counts (Zulip's message_details), keyed by message id.
+     */
+    message_details: z
+      .record(
+        z.string(),
+        z.object({
+          type: z.enum(['stream', 'private']),
+          mentioned: z.boolean().optional(),
+          user_ids: ids.optional(),
+          stream_id: z.number().int().optional(),
+          topic: z.string().optional(),
+        }),
+      )
+      .optional(),
   }),
 );
+
+/** One message's entry in message.flags_changed's message_details. */
+export type MessageFlagDetail = NonNullable<z.infer<typeof messageFlagsChanged.schema>['message_details']>[string];

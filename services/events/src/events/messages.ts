@@ -1,7 +1,7 @@
 import type { contracts, PayloadOf } from '@confab/events';
 import { acceptsType } from '../domain/descriptor.js';
 import { matchesNarrow } from '../domain/narrow.js';
-import { clientMessage, topicFor } from '../domain/shaping.js';
+import { clientMessage, topicFor, type QueueContext } from '../domain/shaping.js';
 import type { Delivery } from './fanout.js';
 
 type MessageSent = PayloadOf<typeof contracts.messageSent>;
@@ -87,6 +87,9 @@ export function messageFlagsChanged(payload: PayloadOf<typeof contracts.messageF
                 flag: payload.flag,
                 messages: payload.messages,
                 all: false,
+                ...(payload.message_details
+                  ? { message_details: messageDetailsFor(ctx, payload.message_details) }
+                  : {}),
               },
             ]
           : [],
@@ -184,4 +187,15 @@ export function userTopicChanged(payload: PayloadOf<typeof contracts.userTopicCh
           : [],
     },
   ];
+}
+
+/** message_details with each channel message's topic as this queue shows an empty topic. */
+function messageDetailsFor(
+  ctx: QueueContext,
+  details: NonNullable<PayloadOf<typeof contracts.messageFlagsChanged>['message_details']>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [id, d] of Object.entries(details))
+    out[id] = d.topic === undefined ? d : { ...d, topic: topicFor(ctx, d.topic) };
+  return out;
 }

@@ -151,7 +151,7 @@ export class QueueStore {
       args.push(eventId ? this.key('done', eventId) : '', pairs.length);
       for (const [queueId, json] of pairs) args.push(queueId, json);
     }
-    const results = (await this.redis.confabAppend(...args));
+    const results = await this.redis.confabAppend(...args);
     return results.map((r) => (r === -1 ? null : (r as string[])));
   }
 

@@ -33,10 +33,12 @@ export async function updateFlags(
   const bit = FLAG[flag as FlagName];
   let messageIds = [...new Set(input.messages)];
   const ignoredChannels = new Set<number>();
+  let unmarked: StoredMessage[] = [];
   if (flag === 'read' && op === 'remove') {
     // Unread channel messages must be in channels the user is subscribed to (Zulip's invariant).
     const subscribed = new Set((await domain.channels.subscriptionsOfUser(actor.user.id)).map((s) => s.channelId));
     const messages = await domain.messages.messagesByIds(messageIds);
+    unmarked = messages;
     const outside = new Set(
       messages.filter((m) => m.channelId !== null && !subscribed.has(m.channelId)).map((m) => m.id),
     );
@@ -50,14 +52,40 @@ export async function updateFlags(
   await domain.store.transaction(async (tx) => {
     await domain.messages.createHistoricalRows(inTransaction(tx), actor.user.id, historical);
     await domain.messages.setFlag(tx, actor.user.id, messageIds, bit, op === 'add');
+    const details =
+      flag === 'read' && op === 'remove' ? unreadDetails(actor, unmarked, messageIds, existing) : undefined;
     const event = outboxRecord(
       contracts.messageFlagsChanged,
-      { user_id: actor.user.id, op, flag, messages: messageIds },
+      { user_id: actor.user.id, op, flag, messages: messageIds, ...(details ? { message_details: details } : {}) },
       { realmId: actor.realm.id, requestId: actor.requestId },
     );
     return { result: undefined, events: [event] };
   });
   return { messages: messageIds, ignored_because_not_subscribed_channels: [...ignoredChannels] };
+}
+
+const MENTION_BITS =
+  FLAG.mentioned | FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned | FLAG.group_mentioned;
+
+/** Zulip's message_details of messages marked unread: what clients need to count them as unread again. */
+function unreadDetails(
+  actor: Actor,
+  messages: readonly StoredMessage[],
+  ids: readonly number[],
+  flags: Map<number, number>,
+): Record<string, contracts.MessageFlagDetail> {
+  const wanted = new Set(ids);
+  const details: Record<string, contracts.MessageFlagDetail> = {};
+  for (const m of messages) {
+    if (!wanted.has(m.id)) continue;
+    const detail: contracts.MessageFlagDetail =
+      m.channelId !== null
+        ? { type: 'stream', stream_id: m.channelId, topic: m.topic }
+        : { type: 'private', user_ids: (m.dmUserIds ?? []).filter((id) => id !== actor.user.id) };
+    if (((flags.get(m.id) ?? 0) & MENTION_BITS) !== 0) detail.mentioned = true;
+    details[String(m.id)] = detail;
+  }
+  return details;
 }
 
 async function canDelete(domain: Domain, actor: Actor, message: StoredMessage, channel: Channel | null): Promise<void> {
