@@ -69,6 +69,26 @@ describe('POST /messages/{message_id}/reactions', () => {
     expectSuccess(response, 'POST', `/messages/${messageId}/reactions`);
   });
 
+  it('takes Zulip’s name for it (zulip_extra_emoji), as the apps send it, for adding and removing', async () => {
+    const othello = world.as('othello');
+    const added = await othello.post(`/messages/${messageId}/reactions`, {
+      emoji_name: 'zulip',
+      emoji_code: 'zulip',
+      reaction_type: 'zulip_extra_emoji',
+    });
+    expectSuccess(added, 'POST', `/messages/${messageId}/reactions`);
+    const mine = () =>
+      reactionsOf(messageId).then((all) => all.filter((r) => r.emoji_code === 'zulip').map((r) => r.user_id));
+    expect(await mine()).toEqual(expect.arrayContaining([world.user('othello').id]));
+    const removed = await othello.delete(`/messages/${messageId}/reactions`, {
+      emoji_name: 'zulip',
+      emoji_code: 'zulip',
+      reaction_type: 'zulip_extra_emoji',
+    });
+    expectSuccess(removed, 'DELETE', `/messages/${messageId}/reactions`);
+    expect(await mine()).not.toContain(world.user('othello').id);
+  });
+
   it('validates emoji names, codes and types', async () => {
     expectError(
       await hamlet.post(`/messages/${messageId}/reactions`, { emoji_name: 'no_such_emoji' }),

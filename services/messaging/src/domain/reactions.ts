@@ -10,6 +10,11 @@ import { VISIBILITY_FOLLOWED } from './types.js';
 
 const REACTION_TYPES: readonly ReactionType[] = ['unicode_emoji', 'realm_emoji', 'service_extra_emoji'];
 
+/** Zulip's own name for the type API.md calls service_extra_emoji; the apps send it, so both are accepted. */
+function reactionTypeOf(given: string | undefined): ReactionType | undefined {
+  return (given === 'zulip_extra_emoji' ? 'service_extra_emoji' : given) as ReactionType | undefined;
+}
+
 /** Confab has no custom emoji yet, so realm_emoji codes never resolve. */
 const noRealmEmoji = () => undefined;
 
@@ -29,7 +34,7 @@ export async function addReaction(
   const { message, flags } = await accessMessage(domain, actor, messageId);
   let name = input.emojiName;
   let code = input.emojiCode;
-  let type = input.reactionType as ReactionType | undefined;
+  let type = reactionTypeOf(input.reactionType);
   if (code === undefined || type === undefined) ({ code, type } = emojiFromName(name));
   const existing = (await domain.reactions.forMessages([message.id])).get(message.id) ?? [];
   if (existing.some((r) => r.userId === actor.user.id && r.emojiCode === code && r.reactionType === type)) {
@@ -116,7 +121,7 @@ export async function removeReaction(
       throw invalid('At least one of the following arguments must be present: emoji_name, emoji_code');
     code = emojiFromName(input.emojiName).code;
   }
-  const type = input.reactionType as ReactionType;
+  const type = reactionTypeOf(input.reactionType) as ReactionType;
   const missing = () => new ConfabError("Reaction doesn't exist.", { code: 'REACTION_DOES_NOT_EXIST' });
   // No stored reaction has an unknown type or a code the database could not hold.
   if (!REACTION_TYPES.includes(type) || code.includes('\u0000')) throw missing();
