@@ -110,3 +110,60 @@ describe('POST /user_topics', () => {
     });
   });
 });
+
+describe('PATCH /users/me/subscriptions/muted_topics (the deprecated form)', () => {
+  let world: World;
+  let verona: number;
+  beforeAll(async () => {
+    world = await newWorld();
+    verona = (await world.as('hamlet').get('/get_stream_id', { stream: 'Verona' })).body.stream_id;
+  });
+
+  const policyOf = async (topic: string) => {
+    const registered = await world.as('hamlet').post('/register', { fetch_event_types: ['user_topic'] });
+    const entries = registered.body.user_topics as {
+      stream_id: number;
+      topic_name: string;
+      visibility_policy: number;
+    }[];
+    return entries.find((e) => e.stream_id === verona && e.topic_name === topic)?.visibility_policy ?? 0;
+  };
+
+  it('mutes and unmutes by channel id or name, repeating either without error', async () => {
+    const hamlet = world.as('hamlet');
+    const path = '/users/me/subscriptions/muted_topics';
+    expectSuccess(await hamlet.patch(path, { stream_id: verona, topic: 'legacy', op: 'add' }), 'PATCH', path);
+    expect(await policyOf('legacy')).toBe(1);
+    expectSuccess(await hamlet.patch(path, { stream: 'Verona', topic: 'legacy', op: 'add' }), 'PATCH', path);
+    expect(await policyOf('legacy')).toBe(1);
+    expectSuccess(await hamlet.patch(path, { stream: 'Verona', topic: 'legacy', op: 'remove' }), 'PATCH', path);
+    expect(await policyOf('legacy')).toBe(0);
+    expectSuccess(await hamlet.patch(path, { stream_id: verona, topic: 'legacy', op: 'remove' }), 'PATCH', path);
+  });
+
+  it('refuses what Zulip refuses', async () => {
+    const hamlet = world.as('hamlet');
+    const path = '/users/me/subscriptions/muted_topics';
+    expectError(
+      await hamlet.patch(path, { topic: 'x', op: 'add' }),
+      400,
+      'BAD_REQUEST',
+      "Missing 'stream_id' argument",
+    );
+    const both = await hamlet.patch(path, { stream_id: verona, stream: 'Verona', topic: 'x', op: 'add' });
+    expectError(both, 400, 'BAD_REQUEST', 'Unsupported parameter combination: stream_id, stream');
+    expect(both.body.parameters).toBe('stream_id, stream');
+    expectError(
+      await hamlet.patch(path, { stream: 'No such place', topic: 'x', op: 'add' }),
+      400,
+      'BAD_REQUEST',
+      "Invalid channel name 'No such place'",
+    );
+    expectError(
+      await hamlet.patch(path, { stream_id: verona, topic: 'x', op: 'toggle' }),
+      400,
+      'BAD_REQUEST',
+      'Invalid op',
+    );
+  });
+});

@@ -44,3 +44,22 @@ export async function setTopicVisibility(
     };
   });
 }
+
+/**
+ * PATCH /users/me/subscriptions/muted_topics, the deprecated form of POST /user_topics: muting sets policy 1,
+ * unmuting 0, for a channel given by id or by name.
+ */
+export async function setTopicMuted(
+  domain: Domain,
+  actor: Actor,
+  input: { channel: number | string; topic: string; muted: boolean },
+): Promise<void> {
+  let channelId: number;
+  if (typeof input.channel === 'number') channelId = input.channel;
+  else {
+    const channel = await domain.directory.channelByName(actor.realm.id, input.channel);
+    if (!channel) throw invalid(`Invalid channel name '${input.channel}'`);
+    channelId = channel.id;
+  }
+  await setTopicVisibility(domain, actor, { channelId, topic: input.topic, policy: input.muted ? 1 : 0 });
+}

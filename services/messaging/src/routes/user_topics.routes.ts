@@ -1,6 +1,7 @@
+import { ConfabError, invalid } from '@confab/errors';
 import { p, route, t } from '@confab/http';
 import { actorFor } from '../domain/actor.js';
-import { setTopicVisibility } from '../domain/user-topics.js';
+import { setTopicMuted, setTopicVisibility } from '../domain/user-topics.js';
 import type { MessagingDeps } from '../deps.js';
 
 export function userTopicRoutes(deps: MessagingDeps) {
@@ -17,6 +18,35 @@ export function userTopicRoutes(deps: MessagingDeps) {
           channelId: params.stream_id,
           topic: params.topic,
           policy: params.visibility_policy,
+        });
+        return {};
+      },
+    }),
+    route({
+      // The deprecated form of POST /user_topics that older clients (zulip-terminal) still use: mute is policy 1,
+      // unmute is 0; like Zulip since feature level 170, repeating either is not an error.
+      method: 'PATCH',
+      path: '/users/me/subscriptions/muted_topics',
+      auth: 'user',
+      params: {
+        stream_id: p.int().optional(),
+        stream: p.string().optional(),
+        topic: p.string(),
+        op: p.enum('add', 'remove'),
+      },
+      async handler({ identity, params, requestId }) {
+        if (params.stream_id === undefined && params.stream === undefined)
+          throw invalid("Missing 'stream_id' argument");
+        if (params.stream_id !== undefined && params.stream !== undefined) {
+          throw new ConfabError('Unsupported parameter combination: stream_id, stream', {
+            data: { parameters: 'stream_id, stream' },
+          });
+        }
+        const actor = await actorFor(domain, identity, requestId);
+        await setTopicMuted(domain, actor, {
+          channel: params.stream_id ?? params.stream!,
+          topic: params.topic,
+          muted: params.op === 'add',
         });
         return {};
       },
