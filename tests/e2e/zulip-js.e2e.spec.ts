@@ -9,6 +9,8 @@ interface ZulipClient {
     render(params: Record<string, unknown>): Promise<Record<string, any>>;
     retrieve(params: Record<string, unknown>): Promise<Record<string, any>>;
     getById(params: Record<string, unknown>): Promise<Record<string, any>>;
+    update(params: Record<string, unknown>): Promise<Record<string, any>>;
+    getHistoryById(params: Record<string, unknown>): Promise<Record<string, any>>;
     deleteById(params: Record<string, unknown>): Promise<Record<string, any>>;
     flags: { add(params: Record<string, unknown>): Promise<Record<string, any>> };
   };
@@ -41,7 +43,7 @@ describe('zulip-js against Confab', () => {
     http.globalAgent = originalAgent;
   });
 
-  it('sends, renders, reacts, reads and deletes', async () => {
+  it('sends, renders, reacts, reads, edits, moves and deletes', async () => {
     const hamlet = world.user('hamlet');
     const client = await zulipInit({ username: hamlet.email, apiKey: hamlet.apiKey, realm: world.realm.url });
 
@@ -90,6 +92,27 @@ describe('zulip-js against Confab', () => {
 
     const single = await client.messages.getById({ message_id: sent.id });
     expect(single).toMatchObject({ result: 'success', raw_content: 'Hello from **zulip-js** :octopus:' });
+
+    const edited = await client.messages.update({ message_id: sent.id, content: 'Edited from **zulip-js**' });
+    expect(edited).toMatchObject({ result: 'success', msg: '', detached_uploads: [] });
+    const moved = await client.messages.update({ message_id: sent.id, topic: 'zulip-js edits' });
+    expect(moved.result).toBe('success');
+    const after = await client.messages.getById({ message_id: sent.id });
+    expect(after).toMatchObject({
+      raw_content: 'Edited from **zulip-js**',
+      message: { subject: 'zulip-js edits', last_edit_timestamp: expect.any(Number) },
+    });
+    const history = await client.messages.getHistoryById({ message_id: sent.id });
+    expect(history.result).toBe('success');
+    expect(history.message_history).toEqual([
+      expect.objectContaining({ content: 'Hello from **zulip-js** :octopus:', topic: 'zulip-js' }),
+      expect.objectContaining({
+        prev_content: 'Hello from **zulip-js** :octopus:',
+        content: 'Edited from **zulip-js**',
+        topic: 'zulip-js',
+      }),
+      expect.objectContaining({ prev_topic: 'zulip-js', topic: 'zulip-js edits', content: 'Edited from **zulip-js**' }),
+    ]);
 
     const unreacted = await client.reactions.remove({ message_id: sent.id, emoji_name: 'octopus' });
     expect(unreacted.result).toBe('success');

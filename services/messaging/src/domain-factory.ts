@@ -7,6 +7,7 @@ import { Backfill, SettingsClient } from './events/backfill.js';
 import { AttachmentsRepository } from './repositories/attachments.repository.js';
 import { ChannelsRepository } from './repositories/channels.repository.js';
 import { Directory } from './repositories/directory.js';
+import { MessageEditRepository } from './repositories/message-edit.repository.js';
 import { MessagesRepository } from './repositories/messages.repository.js';
 import { createPrisma } from './repositories/prisma.js';
 import { ReactionsRepository } from './repositories/reactions.repository.js';
@@ -38,6 +39,7 @@ export function buildDomain(config: MessagingConfig, logger: Logger, afterCommit
     readModel,
     channels,
     messages: new MessagesRepository(store, { lanes: config.db.sendLanes, maxBatch: config.db.sendBatch }),
+    edits: new MessageEditRepository(sql, () => store.committed()),
     attachments: new AttachmentsRepository(store),
     userTopics: new UserTopicsRepository(store),
     reactions: new ReactionsRepository(store),

@@ -23,11 +23,18 @@ export const realmRecord = {
   mandatory_topics: false,
   message_content_delete_limit_seconds: 600,
   waiting_period_threshold: 0,
+  allow_message_editing: true,
+  message_content_edit_limit_seconds: 600,
+  move_messages_within_stream_limit_seconds: 604_800,
+  move_messages_between_streams_limit_seconds: 604_800,
+  presence_disabled: false,
+  enable_read_receipts: false,
+  message_retention_days: null,
   permissions: { can_create_public_channel_group: 'role:members', can_add_subscribers_group: 'role:members' },
 } as const;
 
 /** A user of the organization: `name` is the email's local part, capitalised as the full name. */
-export const userRecord = (id: number, name: string, role: 100 | 200 | 400 | 600 = 400) => ({
+export const userRecord = (id: number, name: string, role: 100 | 200 | 300 | 400 | 600 = 400) => ({
   user_id: id,
   realm_id: REALM,
   email: `${name}@zulip.com`,

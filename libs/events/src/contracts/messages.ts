@@ -99,3 +99,33 @@ export const messageFlagsChanged = defineEvent(
 
 /** One message's entry in message.flags_changed's message_details. */
 export type MessageFlagDetail = NonNullable<z.infer<typeof messageFlagsChanged.schema>['message_details']>[string];
+
+/**
+ * A message was edited or moved (Zulip's `update_message` event). `flags` names every user to tell and their flags
+ * on the edited message after the edit (subscribers without a row get `["read"]`, as Zulip sends them). The
+ * content fields are present only when the content changed; the channel and topic fields only for channel
+ * messages, `orig_subject`/`subject` only when the topic changed, `new_stream_id` only when the channel did.
+ */
+export const messageUpdated = defineEvent(
+  'message.updated',
+  z.object({
+    user_id: z.number().int().nullable(),
+    edit_timestamp: z.number().int(),
+    message_id: z.number().int(),
+    message_ids: ids,
+    rendering_only: z.boolean(),
+    flags: z.record(z.string(), z.array(z.string())),
+    stream_name: z.string().optional(),
+    stream_id: z.number().int().optional(),
+    new_stream_id: z.number().int().optional(),
+    propagate_mode: z.enum(['change_one', 'change_later', 'change_all']).optional(),
+    orig_subject: z.string().optional(),
+    subject: z.string().optional(),
+    topic_links: z.array(z.object({ text: z.string(), url: z.string() })).optional(),
+    orig_content: z.string().optional(),
+    orig_rendered_content: z.string().optional(),
+    content: z.string().optional(),
+    rendered_content: z.string().optional(),
+    is_me_message: z.boolean().optional(),
+  }),
+);

@@ -73,6 +73,27 @@ export function messageDeleted(payload: PayloadOf<typeof contracts.messageDelete
   ];
 }
 
+/**
+ * Zulip's update_message (process_message_update_event): every user told gets the edit with their own flags; the
+ * empty topic is shown by name to clients without `empty_topic_name`.
+ */
+export function messageUpdated(payload: PayloadOf<typeof contracts.messageUpdated>): Delivery[] {
+  const { flags, orig_subject: origSubject, subject, ...rest } = payload;
+  return [
+    {
+      users: Object.keys(flags).map(Number),
+      build: (ctx) => {
+        if (!acceptsType(ctx.queue, 'update_message')) return [];
+        const event: Record<string, unknown> = { type: 'update_message', ...rest };
+        if (origSubject !== undefined) event.orig_subject = topicFor(ctx, origSubject);
+        if (subject !== undefined) event.subject = topicFor(ctx, subject);
+        event.flags = flags[String(ctx.queue.userId)] ?? [];
+        return [event];
+      },
+    },
+  ];
+}
+
 export function messageFlagsChanged(payload: PayloadOf<typeof contracts.messageFlagsChanged>): Delivery[] {
   return [
     {

@@ -11,6 +11,7 @@ import type { DraftsRepository } from '../repositories/drafts.repository.js';
 import type { SavedSnippetsRepository } from '../repositories/saved_snippets.repository.js';
 import type { ScheduledMessagesRepository } from '../repositories/scheduled_messages.repository.js';
 import type { FileStore } from '../storage/file-store.js';
+import type { MessageEditStore } from './edit-store.js';
 import type { Permissions } from './permissions.js';
 import type { Renderer } from './render.js';
 import type { Realm, User } from './types.js';
@@ -21,6 +22,8 @@ export interface Domain {
   readModel: ReadModelRepository;
   channels: ChannelsRepository;
   messages: MessagesRepository;
+  /** Editing and moving messages (a port this domain owns; docs/architecture.md, "Data access"). */
+  edits: MessageEditStore;
   attachments: AttachmentsRepository;
   userTopics: UserTopicsRepository;
   reactions: ReactionsRepository;

@@ -117,7 +117,7 @@ async function checkCanSendDirect(domain: Domain, actor: Actor, participants: re
   }
 }
 
-function checkTopicsPolicy(actor: Actor, channel: Channel, topic: string): void {
+export function checkTopicsPolicy(actor: Actor, channel: Channel, topic: string): void {
   let policy = channel.topicsPolicy;
   if (policy === 'inherit') policy = actor.realm.mandatoryTopics ? 'disable_empty_topic' : 'allow_empty_topic';
   if (policy === 'disable_empty_topic' && topic === '') throw invalid('Topics are required in this organization.');
@@ -141,7 +141,7 @@ async function resolveTarget(domain: Domain, actor: Actor, input: SendInput): Pr
 }
 
 /** Group mentions are checked against each group's can_mention_group. */
-async function checkGroupMentions(domain: Domain, actor: Actor, groupIds: readonly number[]): Promise<void> {
+export async function checkGroupMentions(domain: Domain, actor: Actor, groupIds: readonly number[]): Promise<void> {
   if (groupIds.length === 0) return;
   const groups = await domain.directory.groupsOf(actor.realm.id);
   for (const id of groupIds) {
@@ -153,7 +153,7 @@ async function checkGroupMentions(domain: Domain, actor: Actor, groupIds: readon
   }
 }
 
-async function checkWildcards(
+export async function checkWildcards(
   domain: Domain,
   actor: Actor,
   channel: Channel,
@@ -184,7 +184,7 @@ async function checkWildcards(
 }
 
 /** Users mentioned directly or through a mentioned group (they get the `mentioned` flag). */
-async function mentionedUsers(domain: Domain, rendered: Rendered): Promise<number[]> {
+export async function mentionedUsers(domain: Domain, rendered: Rendered): Promise<number[]> {
   const ids = new Set(rendered.mentionedUserIds);
   if (rendered.mentionedGroupIds.length > 0) {
     for (const members of (await domain.readModel.groupMembers(rendered.mentionedGroupIds)).values())

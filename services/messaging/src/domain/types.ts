@@ -16,6 +16,11 @@ export interface Realm {
   mandatoryTopics: boolean;
   messageContentDeleteLimitSeconds: number | null;
   waitingPeriodThreshold: number;
+  /** Editing and moving messages; null limits mean none. */
+  allowMessageEditing: boolean;
+  messageContentEditLimitSeconds: number | null;
+  moveWithinChannelLimitSeconds: number | null;
+  moveBetweenChannelsLimitSeconds: number | null;
   permissions: Record<string, GroupRef>;
   deactivated: boolean;
 }

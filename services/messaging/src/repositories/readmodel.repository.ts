@@ -16,6 +16,10 @@ function toRealm(row: RealmRow): Realm {
     mandatoryTopics: row.mandatoryTopics,
     messageContentDeleteLimitSeconds: row.messageContentDeleteLimitSeconds,
     waitingPeriodThreshold: row.waitingPeriodThreshold,
+    allowMessageEditing: row.allowMessageEditing,
+    messageContentEditLimitSeconds: row.messageContentEditLimitSeconds,
+    moveWithinChannelLimitSeconds: row.moveWithinChannelLimitSeconds,
+    moveBetweenChannelsLimitSeconds: row.moveBetweenChannelsLimitSeconds,
     permissions: (row.permissions ?? {}) as Realm['permissions'],
     deactivated: row.deactivated,
   };
@@ -62,6 +66,10 @@ function realmData(r: contracts.RealmRecord) {
     mandatoryTopics: r.mandatory_topics,
     messageContentDeleteLimitSeconds: r.message_content_delete_limit_seconds,
     waitingPeriodThreshold: r.waiting_period_threshold,
+    allowMessageEditing: r.allow_message_editing,
+    messageContentEditLimitSeconds: r.message_content_edit_limit_seconds,
+    moveWithinChannelLimitSeconds: r.move_messages_within_stream_limit_seconds,
+    moveBetweenChannelsLimitSeconds: r.move_messages_between_streams_limit_seconds,
     permissions: r.permissions,
     deactivated: r.deactivated,
   };

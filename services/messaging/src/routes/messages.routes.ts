@@ -6,6 +6,8 @@ import { fetchMessages, fetchOneMessage, parseAnchor } from '../domain/fetch.js'
 import { narrowSchema } from '../domain/narrow.js';
 import { updateFlagsForNarrow } from '../domain/flags-narrow.js';
 import { channelTopics, deleteMessage, markAsRead, updateFlags } from '../domain/message-actions.js';
+import { editMessage } from '../domain/message-edit.js';
+import { messageHistory } from '../domain/message-history.js';
 import { sendMessage } from '../domain/send.js';
 import type { MessagingDeps } from '../deps.js';
 
@@ -169,6 +171,40 @@ export function messageRoutes(deps: MessagingDeps) {
       async handler({ identity, params, path, requestId }) {
         const actor = await actorFor(domain, identity, requestId);
         return { topics: await channelTopics(domain, actor, path.stream_id, params.allow_empty_topic_name) };
+      },
+    }),
+    route({
+      method: 'PATCH',
+      path: '/messages/{message_id:int}',
+      auth: 'user',
+      params: {
+        content: p.string().optional(),
+        prev_content_sha256: p.string().optional(),
+        propagate_mode: p.enum('change_one', 'change_later', 'change_all').default('change_one'),
+        send_notification_to_new_thread: p.bool().default(true),
+        send_notification_to_old_thread: p.bool().default(false),
+        stream_id: p.int({ min: 0 }).optional(),
+        topic: p.string().alias('subject').optional(),
+      },
+      async handler({ identity, params, path, requestId }) {
+        const actor = await actorFor(domain, identity, requestId);
+        return editMessage(domain, actor, path.message_id, {
+          content: params.content,
+          topic: params.topic,
+          streamId: params.stream_id,
+          propagateMode: params.propagate_mode,
+          prevContentSha256: params.prev_content_sha256,
+        });
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/messages/{message_id:int}/history',
+      auth: 'user',
+      params: { allow_empty_topic_name: p.bool().default(false) },
+      async handler({ identity, params, path, requestId }) {
+        const actor = await actorFor(domain, identity, requestId);
+        return messageHistory(domain, actor, path.message_id, params.allow_empty_topic_name);
       },
     }),
     route({

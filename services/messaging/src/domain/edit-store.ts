@@ -1,0 +1,90 @@
+import type { Written } from '@confab/events';
+
+/**
+ * One entry of a message's edit history, as Zulip stores it (newest first): who, when, and what it replaced. A
+ * content edit has `prev_content`/`prev_rendered_content`; a move has `prev_topic`/`topic` and or
+ * `prev_stream`/`stream`.
+ */
+export interface EditHistoryEntry {
+  user_id: number | null;
+  timestamp: number;
+  prev_content?: string;
+  prev_rendered_content?: string;
+  prev_topic?: string;
+  topic?: string;
+  prev_stream?: number;
+  stream?: number;
+}
+
+/** New content of the edited message, rendered. */
+export interface ContentChange {
+  content: string;
+  renderedContent: string;
+  isMeMessage: boolean;
+  hasImage: boolean;
+  hasLink: boolean;
+}
+
+/** Where moved messages go. */
+export interface MoveTarget {
+  recipientId: number;
+  channelId: number;
+  topic: string;
+  topicKey: string;
+}
+
+/** One edit written to storage: the target message and the messages moved with it. */
+export interface EditWrite {
+  targetId: number;
+  /** Every changed message, the target included. */
+  messageIds: readonly number[];
+  editTime: Date;
+  content?: ContentChange;
+  move?: MoveTarget;
+  /** The target's history entry, and the one (topic and channel only) of the others moved with it. */
+  targetEntry: EditHistoryEntry;
+  othersEntry: EditHistoryEntry;
+}
+
+/** Where a message is when its edit locks it. */
+export interface LockedMessage {
+  channelId: number | null;
+  topicKey: string;
+  content: string;
+  renderedContent: string;
+}
+
+/** What editing needs from storage inside its transaction. */
+export interface EditUnit {
+  /** Locks the message against concurrent edits and deletion; null when it no longer exists. */
+  lock(messageId: number): Promise<LockedMessage | null>;
+  /** Ids of a channel topic's messages, ascending: from `fromId` on, and only those `userId` received when given. */
+  topicMessageIds(
+    recipientId: number,
+    topicKey: string,
+    options: { fromId?: number; receivedBy?: number },
+  ): Promise<number[]>;
+  /** The message's rows: user id → flags. */
+  rows(messageId: number): Promise<Map<number, number>>;
+  /** Writes new flags of some users' rows of one message. */
+  setFlags(messageId: number, flags: ReadonlyMap<number, number>): Promise<void>;
+  /** Every user with a subscription row to the channel, active or not. */
+  everSubscribed(channelId: number): Promise<number[]>;
+  removeRows(userIds: readonly number[], messageIds: readonly number[]): Promise<void>;
+  /** Adds rows (with `flags`) where there are none. */
+  addRows(userIds: readonly number[], messageIds: readonly number[], flags: number): Promise<void>;
+  apply(write: EditWrite): Promise<void>;
+}
+
+/** Message editing's storage: one transaction per edit (its events written with it), and the stored history. */
+export interface MessageEditStore {
+  edit<T>(fn: (unit: EditUnit) => Promise<Written<T>>): Promise<T>;
+  /** A channel topic's messages (only those `receivedBy` received, when given), oldest first. */
+  topicMessageDates(
+    recipientId: number,
+    topicKey: string,
+    options: { receivedBy?: number },
+  ): Promise<{ id: number; dateSent: Date }[]>;
+  /** The message's edit history, newest first; empty when it was never edited. */
+  history(messageId: number): Promise<EditHistoryEntry[]>;
+}

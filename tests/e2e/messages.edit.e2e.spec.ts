@@ -1,0 +1,346 @@
+import type { ApiClient, World } from '@confab/devkit';
+import { EventQueue, type ClientEvent } from './support/event-queues';
+import { expectError, expectSuccess } from './support/expect';
+import { newWorld } from './support/system';
+import { updateRealm } from './support/world-facts';
+
+const sendTo = async (client: ApiClient, to: string, topic: string, content: string) => {
+  const response = await client.post('/messages', { type: 'stream', to, topic, content });
+  expectSuccess(response, 'POST', '/messages');
+  return response.body.id as number;
+};
+
+const patch = (client: ApiClient, id: number, params: Record<string, unknown>) =>
+  client.patch(`/messages/${id}`, params);
+
+const expectEdited = async (client: ApiClient, id: number, params: Record<string, unknown>) => {
+  const response = await patch(client, id, params);
+  expectSuccess(response, 'PATCH', `/messages/${id}`);
+  expect(response.body.detached_uploads).toEqual([]);
+};
+
+const fetchOne = async (client: ApiClient, id: number) => {
+  const response = await client.get(`/messages/${id}`);
+  expectSuccess(response, 'GET', `/messages/${id}`);
+  return response.body.message as Record<string, any>;
+};
+
+const topicIds = async (client: ApiClient, channel: string, topic: string) => {
+  const response = await client.get('/messages', {
+    anchor: 'newest',
+    num_before: 100,
+    num_after: 0,
+    narrow: [
+      { operator: 'channel', operand: channel },
+      { operator: 'topic', operand: topic },
+    ],
+  });
+  expectSuccess(response, 'GET', '/messages');
+  return (response.body.messages as { id: number }[]).map((m) => m.id);
+};
+
+const updateFor = (queue: EventQueue, id: number, where: (e: ClientEvent) => boolean = () => true) =>
+  queue.next((e) => e.type === 'update_message' && (e.message_ids as number[]).includes(id) && where(e));
+
+describe('PATCH /messages/{message_id}: editing content', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await newWorld();
+  });
+
+  it("changes the sender's message, re-renders it, and tells the other readers with their flags", async () => {
+    const othello = await EventQueue.register(world.as('othello'), { event_types: ['update_message'] });
+    const id = await sendTo(world.as('hamlet'), 'Verona', 'edits', 'first draft');
+    await expectEdited(world.as('hamlet'), id, { content: 'second **draft** for @**Othello, the Moor of Venice**' });
+
+    const event = await updateFor(othello, id);
+    expect(event).toMatchObject({
+      user_id: world.user('hamlet').id,
+      message_id: id,
+      message_ids: [id],
+      rendering_only: false,
+      orig_content: 'first draft',
+      orig_rendered_content: '<p>first draft</p>',
+      content: 'second **draft** for @**Othello, the Moor of Venice**',
+      is_me_message: false,
+      stream_id: expect.any(Number),
+      stream_name: 'Verona',
+      edit_timestamp: expect.any(Number),
+    });
+    expect(event.rendered_content).toContain('<strong>draft</strong>');
+    expect(event.flags).toContain('mentioned');
+    expect(event).not.toHaveProperty('subject');
+
+    // Read back: new content, an edit time, and Othello now counts as mentioned.
+    const message = await fetchOne(world.as('othello'), id);
+    expect(message.content).toContain('<strong>draft</strong>');
+    expect(message.last_edit_timestamp).toBe(event.edit_timestamp);
+    expect(message.flags).toContain('mentioned');
+    const mentions = await world.as('othello').get('/messages', {
+      anchor: 'newest',
+      num_before: 20,
+      num_after: 0,
+      narrow: [{ operator: 'is', operand: 'mentioned' }],
+    });
+    expect((mentions.body.messages as { id: number }[]).map((m) => m.id)).toContain(id);
+
+    // Removing the mention clears the flag.
+    await expectEdited(world.as('hamlet'), id, { content: 'third draft' });
+    const cleared = await updateFor(othello, id, (e) => e.content === 'third draft');
+    expect(cleared.flags).not.toContain('mentioned');
+    expect((await fetchOne(world.as('othello'), id)).flags).not.toContain('mentioned');
+  });
+
+  it('keeps the history of every version, oldest first', async () => {
+    const id = await sendTo(world.as('hamlet'), 'Verona', 'history', 'version one');
+    await expectEdited(world.as('hamlet'), id, { content: 'version two' });
+    await expectEdited(world.as('hamlet'), id, { topic: 'history moved' });
+    const response = await world.as('othello').get(`/messages/${id}/history`);
+    expectSuccess(response, 'GET', `/messages/${id}/history`);
+    const history = response.body.message_history as Record<string, any>[];
+    expect(history).toHaveLength(3);
+    expect(history[0]).toMatchObject({
+      content: 'version one',
+      rendered_content: '<p>version one</p>',
+      topic: 'history',
+      user_id: world.user('hamlet').id,
+    });
+    expect(history[1]).toMatchObject({
+      prev_content: 'version one',
+      content: 'version two',
+      prev_rendered_content: '<p>version one</p>',
+      rendered_content: '<p>version two</p>',
+      topic: 'history',
+    });
+    expect(history[1]!.content_html_diff).toContain('version two');
+    expect(history[2]).toMatchObject({ prev_topic: 'history', topic: 'history moved', content: 'version two' });
+    expect(history[2]).not.toHaveProperty('prev_content');
+
+    const never = await sendTo(world.as('hamlet'), 'Verona', 'history', 'untouched');
+    const single = await world.as('hamlet').get(`/messages/${never}/history`);
+    expect(single.body.message_history).toEqual([
+      expect.objectContaining({ content: 'untouched', topic: 'history', user_id: world.user('hamlet').id }),
+    ]);
+    expectError(await world.as('hamlet').get('/messages/999999999/history'), 400, 'BAD_REQUEST', 'Invalid message(s)');
+  });
+
+  it('edits direct messages for their participants only', async () => {
+    const sent = await world.as('hamlet').post('/messages', {
+      type: 'direct',
+      to: [world.user('othello').id],
+      content: 'between us',
+    });
+    const id = sent.body.id as number;
+    const othello = await EventQueue.register(world.as('othello'), { event_types: ['update_message'] });
+    await expectEdited(world.as('hamlet'), id, { content: 'between us, edited' });
+    const event = await updateFor(othello, id);
+    expect(event).toMatchObject({ content: 'between us, edited', orig_content: 'between us' });
+    expect(event).not.toHaveProperty('stream_id');
+    expectError(await patch(world.as('cordelia'), id, { content: 'x' }), 400, 'BAD_REQUEST', 'Invalid message(s)');
+    expectError(
+      await patch(world.as('hamlet'), id, { topic: 'a topic' }),
+      400,
+      'BAD_REQUEST',
+      'Direct messages cannot have topics.',
+    );
+    expectError(
+      await patch(world.as('hamlet'), id, { stream_id: 1 }),
+      400,
+      'BAD_REQUEST',
+      'Direct messages cannot be moved to channels.',
+    );
+  });
+
+  it("refuses what Zulip refuses, with Zulip's messages", async () => {
+    const id = await sendTo(world.as('hamlet'), 'Verona', 'refusals', 'original');
+    const cases: [ApiClient, Record<string, unknown>, string][] = [
+      [world.as('othello'), { content: 'not mine' }, "You don't have permission to edit this message"],
+      [world.as('iago'), { content: 'admins cannot either' }, "You don't have permission to edit this message"],
+      [world.as('hamlet'), {}, 'Nothing to change'],
+      [world.as('hamlet'), { topic: 'refusals' }, 'Nothing to change'],
+      [world.as('hamlet'), { content: 'x', propagate_mode: 'change_all' }, 'Invalid propagate_mode without topic edit'],
+      [world.as('hamlet'), { content: 'x', stream_id: 1 }, 'Cannot change message content while changing channel'],
+      [world.as('hamlet'), { topic: '✔' }, 'General chat cannot be marked as resolved'],
+      [world.as('hamlet'), { topic: 'bad\u0001topic' }, 'Invalid character in topic, at position 4!'],
+    ];
+    for (const [client, params, msg] of cases) expectError(await patch(client, id, params), 400, 'BAD_REQUEST', msg);
+    expectError(
+      await patch(world.as('hamlet'), id, { content: 'x', prev_content_sha256: 'f'.repeat(64) }),
+      400,
+      'EXPECTATION_MISMATCH',
+      "'prev_content_sha256' value does not match the expected value.",
+    );
+    expectError(await patch(world.as('hamlet'), 999999999, { content: 'x' }), 400, 'BAD_REQUEST', 'Invalid message(s)');
+    const invalidMode = await patch(world.as('hamlet'), id, { topic: 'y', propagate_mode: 'change_some' });
+    expect(invalidMode.status).toBe(400);
+    // Nothing was changed by any of them.
+    expect(await fetchOne(world.as('hamlet'), id)).toMatchObject({ content: '<p>original</p>', subject: 'refusals' });
+    expect((await fetchOne(world.as('hamlet'), id)).last_edit_timestamp).toBeUndefined();
+
+    // A matching hash is accepted; blank content becomes "(deleted)", as in Zulip.
+    const { createHash } = await import('node:crypto');
+    await expectEdited(world.as('hamlet'), id, {
+      content: '   ',
+      prev_content_sha256: createHash('sha256').update('original').digest('hex'),
+    });
+    expect((await fetchOne(world.as('hamlet'), id)).content).toBe('<p>(deleted)</p>');
+  });
+});
+
+describe('PATCH /messages/{message_id}: moving messages', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await newWorld();
+  });
+
+  it('renames a whole topic for everyone (change_all) and tells subscribers', async () => {
+    const hamlet = world.as('hamlet');
+    const first = await sendTo(hamlet, 'Verona', 'old name', 'one');
+    const second = await sendTo(world.as('othello'), 'Verona', 'old name', 'two');
+    const third = await sendTo(hamlet, 'Verona', 'old name', 'three');
+    const cordelia = await EventQueue.register(world.as('cordelia'), { event_types: ['update_message'] });
+
+    await expectEdited(world.as('othello'), second, { topic: 'new name', propagate_mode: 'change_all' });
+    const event = await updateFor(cordelia, second);
+    expect(event).toMatchObject({
+      user_id: world.user('othello').id,
+      message_id: second,
+      message_ids: [first, second, third],
+      propagate_mode: 'change_all',
+      orig_subject: 'old name',
+      subject: 'new name',
+      topic_links: [],
+      stream_name: 'Verona',
+      rendering_only: false,
+    });
+    expect(event).not.toHaveProperty('content');
+    expect(event).not.toHaveProperty('new_stream_id');
+    expect(await topicIds(hamlet, 'Verona', 'new name')).toEqual([first, second, third]);
+    expect(await topicIds(hamlet, 'Verona', 'old name')).toEqual([]);
+    const stream = (await hamlet.get('/get_stream_id', { stream: 'Verona' })).body.stream_id as number;
+    const topics = (await hamlet.get(`/users/me/${stream}/topics`)).body.topics as { name: string }[];
+    expect(topics.map((t) => t.name)).toContain('new name');
+    expect(topics.map((t) => t.name)).not.toContain('old name');
+  });
+
+  it('moves one message or the later ones only', async () => {
+    const hamlet = world.as('hamlet');
+    const ids = [];
+    for (const content of ['a', 'b', 'c', 'd']) ids.push(await sendTo(hamlet, 'Verona', 'split me', content));
+    await expectEdited(hamlet, ids[0]!, { topic: 'just one' });
+    expect(await topicIds(hamlet, 'Verona', 'just one')).toEqual([ids[0]]);
+    await expectEdited(hamlet, ids[2]!, { topic: 'the rest', propagate_mode: 'change_later' });
+    expect(await topicIds(hamlet, 'Verona', 'the rest')).toEqual([ids[2], ids[3]]);
+    expect(await topicIds(hamlet, 'Verona', 'split me')).toEqual([ids[1]]);
+  });
+
+  it('resolves and unresolves topics, under the resolve permission', async () => {
+    const hamlet = world.as('hamlet');
+    const id = await sendTo(hamlet, 'Verona', 'bug 17', 'it crashes');
+    await expectEdited(world.as('othello'), id, { topic: '✔ bug 17', propagate_mode: 'change_all' });
+    expect(await topicIds(hamlet, 'Verona', '✔ bug 17')).toEqual([id]);
+    await expectEdited(world.as('othello'), id, { topic: 'bug 17', propagate_mode: 'change_all' });
+    expect(await topicIds(hamlet, 'Verona', 'bug 17')).toEqual([id]);
+
+    await updateRealm(world, {
+      permissions: {
+        can_resolve_topics_group: 'role:administrators',
+        can_move_messages_between_topics_group: 'role:nobody',
+      },
+    });
+    expectError(
+      await patch(world.as('othello'), id, { topic: '✔ bug 17', propagate_mode: 'change_all' }),
+      400,
+      'BAD_REQUEST',
+      "You don't have permission to resolve topics in this channel.",
+    );
+    expectError(
+      await patch(world.as('othello'), id, { topic: 'renamed', propagate_mode: 'change_all' }),
+      400,
+      'BAD_REQUEST',
+      "You don't have permission to edit this message",
+    );
+    // Administrators may still rename (they can move messages within any channel) and resolve.
+    await expectEdited(world.as('iago'), id, { topic: '✔ bug 17', propagate_mode: 'change_all' });
+    await updateRealm(world, {
+      permissions: {
+        can_resolve_topics_group: 'role:everyone',
+        can_move_messages_between_topics_group: 'role:everyone',
+      },
+    });
+  });
+
+  it('moves messages to another channel: new subscribers see them, those who lose access see them deleted', async () => {
+    const iago = world.as('iago');
+    const created = await iago.post('/channels/create', {
+      name: 'secret plans',
+      subscribers: [world.user('iago').id, world.user('hamlet').id],
+      invite_only: true,
+    });
+    expectSuccess(created, 'POST', '/channels/create');
+    const secretId = (await iago.get('/get_stream_id', { stream: 'secret plans' })).body.stream_id as number;
+    const hamletQueue = await EventQueue.register(world.as('hamlet'), {
+      event_types: ['update_message', 'delete_message'],
+    });
+    const othelloQueue = await EventQueue.register(world.as('othello'), {
+      event_types: ['update_message', 'delete_message'],
+      client_capabilities: { bulk_message_deletion: true },
+    });
+    const id = await sendTo(world.as('hamlet'), 'Verona', 'plans', 'the plan');
+
+    // A member may not move into a private channel they cannot see.
+    expectError(
+      await patch(world.as('othello'), id, { stream_id: secretId }),
+      400,
+      'BAD_REQUEST',
+      'Invalid channel ID',
+    );
+    await expectEdited(iago, id, { stream_id: secretId, topic: 'moved plans' });
+
+    const update = await updateFor(hamletQueue, id);
+    expect(update).toMatchObject({
+      stream_id: expect.any(Number),
+      new_stream_id: secretId,
+      orig_subject: 'plans',
+      subject: 'moved plans',
+      propagate_mode: 'change_one',
+    });
+    const deleted = await othelloQueue.next((e) => e.type === 'delete_message');
+    expect(deleted).toMatchObject({ message_ids: [id], message_type: 'stream', topic: 'plans' });
+    expect(othelloQueue.seen.filter((e) => e.type === 'update_message')).toEqual([]);
+
+    expect(await fetchOne(world.as('hamlet'), id)).toMatchObject({
+      stream_id: secretId,
+      display_recipient: 'secret plans',
+      subject: 'moved plans',
+    });
+    expectError(await world.as('othello').get(`/messages/${id}`), 400, 'BAD_REQUEST', 'Invalid message(s)');
+    const history = (await world.as('hamlet').get(`/messages/${id}/history`)).body.message_history;
+    expect(history[1]).toMatchObject({ prev_stream: expect.any(Number), stream: secretId, prev_topic: 'plans' });
+  });
+
+  it('refuses moves to members without the permission, and editing when the organization turned it off', async () => {
+    const id = await sendTo(world.as('hamlet'), 'Verona', 'stay', 'stay here');
+    await updateRealm(world, { permissions: { can_move_messages_between_channels_group: 'role:nobody' } });
+    const denmark = (await world.as('hamlet').get('/get_stream_id', { stream: 'Denmark' })).body.stream_id as number;
+    expectError(
+      await patch(world.as('hamlet'), id, { stream_id: denmark }),
+      400,
+      'BAD_REQUEST',
+      "You don't have permission to move this message",
+    );
+    await updateRealm(world, {
+      allow_message_editing: false,
+      permissions: { can_move_messages_between_channels_group: 'role:members' },
+    });
+    expectError(
+      await patch(world.as('hamlet'), id, { content: 'changed' }),
+      400,
+      'BAD_REQUEST',
+      'Your organization has turned off message editing',
+    );
+    // Moving is governed by its own permissions.
+    await expectEdited(world.as('hamlet'), id, { stream_id: denmark });
+    await updateRealm(world, { allow_message_editing: true });
+  });
+});
