@@ -199,6 +199,14 @@ describe('PATCH /messages/{message_id}: moving messages', () => {
     const second = await sendTo(world.as('othello'), 'Verona', 'old name', 'two');
     const third = await sendTo(hamlet, 'Verona', 'old name', 'three');
     const cordelia = await EventQueue.register(world.as('cordelia'), { event_types: ['update_message'] });
+    const verona = (await hamlet.get('/get_stream_id', { stream: 'Verona' })).body.stream_id as number;
+    // Hamlet follows the topic; the follow moves with it.
+    expectSuccess(
+      await hamlet.post('/user_topics', { stream_id: verona, topic: 'old name', visibility_policy: 3 }),
+      'POST',
+      '/user_topics',
+    );
+    const hamletQueue = await EventQueue.register(hamlet, { event_types: ['user_topic'] });
 
     await expectEdited(world.as('othello'), second, { topic: 'new name', propagate_mode: 'change_all' });
     const event = await updateFor(cordelia, second);
@@ -217,10 +225,17 @@ describe('PATCH /messages/{message_id}: moving messages', () => {
     expect(event).not.toHaveProperty('new_stream_id');
     expect(await topicIds(hamlet, 'Verona', 'new name')).toEqual([first, second, third]);
     expect(await topicIds(hamlet, 'Verona', 'old name')).toEqual([]);
-    const stream = (await hamlet.get('/get_stream_id', { stream: 'Verona' })).body.stream_id as number;
-    const topics = (await hamlet.get(`/users/me/${stream}/topics`)).body.topics as { name: string }[];
+    const topics = (await hamlet.get(`/users/me/${verona}/topics`)).body.topics as { name: string }[];
     expect(topics.map((t) => t.name)).toContain('new name');
     expect(topics.map((t) => t.name)).not.toContain('old name');
+    const followed = await hamletQueue.next((e) => e.type === 'user_topic' && e.topic_name === 'new name');
+    expect(followed).toMatchObject({ stream_id: verona, visibility_policy: 3 });
+    const cleared = await hamletQueue.next((e) => e.type === 'user_topic' && e.topic_name === 'old name');
+    expect(cleared).toMatchObject({ stream_id: verona, visibility_policy: 0 });
+    const state = await EventQueue.register(hamlet, { fetch_event_types: ['user_topic'] });
+    const policies = state.registration.user_topics as { topic_name: string; visibility_policy: number }[];
+    expect(policies).toContainEqual(expect.objectContaining({ topic_name: 'new name', visibility_policy: 3 }));
+    expect(policies.map((p) => p.topic_name)).not.toContain('old name');
   });
 
   it('moves one message or the later ones only', async () => {

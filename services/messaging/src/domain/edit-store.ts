@@ -1,4 +1,5 @@
 import type { Written } from '@confab/events';
+import type { TopicPolicyChange, VisibilityPolicy } from './types.js';
 
 /**
  * One entry of a message's edit history, as Zulip stores it (newest first): who, when, and what it replaced. A
@@ -74,6 +75,9 @@ export interface EditUnit {
   /** Adds rows (with `flags`) where there are none. */
   addRows(userIds: readonly number[], messageIds: readonly number[], flags: number): Promise<void>;
   apply(write: EditWrite): Promise<void>;
+  /** Users' visibility policies for a topic (users without one are left out). */
+  topicPolicies(channelId: number, topicKey: string): Promise<Map<number, VisibilityPolicy>>;
+  setTopicPolicies(changes: readonly TopicPolicyChange[], at: Date): Promise<void>;
 }
 
 /** Message editing's storage: one transaction per edit (its events written with it), and the stored history. */

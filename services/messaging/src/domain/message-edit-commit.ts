@@ -8,7 +8,9 @@ import type { PropagateMode } from './message-edit.js';
 import { isGuest } from './permissions.js';
 import type { Rendered } from './render.js';
 import { topicKey } from './text.js';
-import type { Channel, StoredMessage } from './types.js';
+import { userTopicEvent } from './topic-policy.js';
+import type { Channel, StoredMessage, TopicPolicyChange, VisibilityPolicy } from './types.js';
+import { VISIBILITY_FOLLOWED, VISIBILITY_MUTED, VISIBILITY_NONE, VISIBILITY_UNMUTED } from './types.js';
 
 /** An edit that passed every check (message-edit.ts): what it changes. */
 export interface EditPlan {
@@ -27,12 +29,10 @@ type UpdatePayload = PayloadOf<typeof contracts.messageUpdated>;
 const setBit = (flags: number, bit: number, on: boolean) => (on ? flags | bit : flags & ~bit);
 
 /** The messages that move with the edited one (Zulip's update_messages_for_topic_edit), as the editor sees them. */
-async function movedMessageIds(domain: Domain, actor: Actor, unit: EditUnit, plan: EditPlan): Promise<number[]> {
+async function movedMessageIds(actor: Actor, unit: EditUnit, plan: EditPlan, seesAll: boolean): Promise<number[]> {
   const { message, origChannel } = plan;
   const moved = plan.topic !== undefined || plan.targetChannel !== undefined;
   if (!moved || plan.propagateMode === 'change_one' || !origChannel) return [message.id];
-  const sub = await domain.channels.subscription(actor.user.id, origChannel.id);
-  const seesAll = canAccessHistory(actor, origChannel, sub?.active ? sub : null);
   const ids = await unit.topicMessageIds(origChannel.recipientId, topicKey(message.topic), {
     fromId: plan.propagateMode === 'change_later' ? message.id : undefined,
     receivedBy: seesAll ? undefined : actor.user.id,
@@ -129,6 +129,58 @@ async function audience(
   return notify;
 }
 
+/** Zulip's get_visibility_policy_after_merge: the more visible of the two policies wins. */
+function mergedPolicy(a: VisibilityPolicy, b: VisibilityPolicy): VisibilityPolicy {
+  const both = new Set([a, b]);
+  if (both.has(VISIBILITY_FOLLOWED)) return VISIBILITY_FOLLOWED;
+  if (both.has(VISIBILITY_UNMUTED)) return VISIBILITY_UNMUTED;
+  if (both.has(VISIBILITY_NONE)) return VISIBILITY_NONE;
+  return VISIBILITY_MUTED;
+}
+
+/**
+ * When a whole topic moved (as far as the mover can see), users' follow and mute settings move with it, merged
+ * with what they had for the destination (Zulip's do_update_message); users who lost the messages lose the policy.
+ */
+async function moveTopicPolicies(
+  actor: Actor,
+  unit: EditUnit,
+  plan: EditPlan,
+  context: { seesAll: boolean; losingAccess: readonly number[]; editTime: Date },
+): Promise<OutboxRecord[]> {
+  const { seesAll, losingAccess, editTime } = context;
+  const from = plan.origChannel;
+  if (!from) return [];
+  const to = plan.targetChannel ?? from;
+  const oldKey = topicKey(plan.message.topic);
+  const newTopic = plan.topic ?? plan.message.topic;
+  const newKey = topicKey(newTopic);
+  if (from.id === to.id && oldKey === newKey) return [];
+  if (plan.propagateMode !== 'change_all') {
+    const left = await unit.topicMessageIds(from.recipientId, oldKey, {
+      receivedBy: seesAll ? undefined : actor.user.id,
+    });
+    if (left.length > 0) return [];
+  }
+  const before = await unit.topicPolicies(from.id, oldKey);
+  const existing = await unit.topicPolicies(to.id, newKey);
+  const losing = new Set(to.id === from.id ? [] : losingAccess);
+  const changes: TopicPolicyChange[] = [];
+  const change = (userId: number, channel: Channel, topicName: string, key: string, policy: VisibilityPolicy) =>
+    changes.push({ userId, channelId: channel.id, topicName, topicKey: key, policy });
+  for (const userId of new Set([...before.keys(), ...existing.keys()])) {
+    if (before.has(userId)) change(userId, from, plan.message.topic, oldKey, VISIBILITY_NONE);
+    if (losing.has(userId)) continue;
+    const current = existing.get(userId) ?? VISIBILITY_NONE;
+    const merged = mergedPolicy(before.get(userId) ?? VISIBILITY_NONE, current);
+    if (merged !== current || (before.has(userId) && merged !== VISIBILITY_NONE))
+      change(userId, to, newTopic, newKey, merged);
+  }
+  await unit.setTopicPolicies(changes, editTime);
+  const meta = { realmId: actor.realm.id, requestId: actor.requestId };
+  return changes.map((c) => userTopicEvent(c, editTime, meta));
+}
+
 /** Writes an edit in one transaction with its events: the rows, the history entries, update_message. */
 export async function commitEdit(domain: Domain, actor: Actor, plan: EditPlan): Promise<void> {
   const { message, origChannel } = plan;
@@ -136,12 +188,17 @@ export async function commitEdit(domain: Domain, actor: Actor, plan: EditPlan): 
   const timestamp = Math.floor(editTime.getTime() / 1000);
   const target = plan.targetChannel ?? origChannel;
   const moved = plan.topic !== undefined || plan.targetChannel !== undefined;
+  let seesAll = true;
+  if (origChannel) {
+    const sub = await domain.channels.subscription(actor.user.id, origChannel.id);
+    seesAll = canAccessHistory(actor, origChannel, sub?.active ? sub : null);
+  }
   await domain.edits.edit(async (unit) => {
     const locked = await unit.lock(message.id);
     // Deleted or moved by someone else since it was checked: the caller tries again from the current state.
     if (!locked || locked.channelId !== message.channelId || locked.topicKey !== topicKey(message.topic))
       throw invalid('Invalid message(s)');
-    const ids = await movedMessageIds(domain, actor, unit, plan);
+    const ids = await movedMessageIds(actor, unit, plan, seesAll);
     const rows = await unit.rows(message.id);
     const changes = mentionFlags(plan, rows);
     await unit.setFlags(message.id, changes);
@@ -205,6 +262,10 @@ export async function commitEdit(domain: Domain, actor: Actor, plan: EditPlan): 
     const meta = { realmId: actor.realm.id, requestId: actor.requestId };
     const events = [outboxRecord(contracts.messageUpdated, payload, meta)];
     if (losing.event) events.push(losing.event);
+    if (moved)
+      events.push(
+        ...(await moveTopicPolicies(actor, unit, plan, { seesAll, losingAccess: losing.losingAccess, editTime })),
+      );
     return { result: undefined, events };
   });
 }

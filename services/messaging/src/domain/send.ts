@@ -4,7 +4,6 @@ import type { SendFacts, SentRows } from '../repositories/messages.repository.js
 import { writeOutboxWith } from '../repositories/store.js';
 import type { SendWrite } from '../repositories/send-sql.js';
 import { inTransaction, type SqlExecutor } from '../repositories/sql.js';
-import type { TopicPolicyChange } from '../repositories/user_topics.repository.js';
 import { extractChannelIndicator, extractDirectRecipients } from './addressee.js';
 import { claimAttachments } from './attachments.js';
 import { checkCanPost } from './channel-access.js';
@@ -16,7 +15,7 @@ import type { Rendered } from './render.js';
 import { isGuest } from './permissions.js';
 import { checkChannelName, firstUnprintable, normalizeContent, normalizeTopic, topicKey } from './text.js';
 import { automaticPolicyOnSend, userTopicEvent } from './topic-policy.js';
-import type { Channel, StoredMessage, Subscription, User, VisibilityPolicy } from './types.js';
+import type { Channel, StoredMessage, Subscription, TopicPolicyChange, User, VisibilityPolicy } from './types.js';
 import { VISIBILITY_FOLLOWED, VISIBILITY_MUTED } from './types.js';
 
 /** Zulip's Realm.WILDCARD_MENTION_THRESHOLD: above this many subscribers or participants, wildcards need permission. */

@@ -149,6 +149,15 @@ export const VISIBILITY_UNMUTED = 2;
 export const VISIBILITY_FOLLOWED = 3;
 export type VisibilityPolicy = 0 | 1 | 2 | 3;
 
+/** A user's new visibility policy for a topic (0 removes it). */
+export interface TopicPolicyChange {
+  userId: number;
+  channelId: number;
+  topicName: string;
+  topicKey: string;
+  policy: VisibilityPolicy;
+}
+
 export interface Attachment {
   id: number;
   realmId: number;

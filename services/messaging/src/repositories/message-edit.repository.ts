@@ -1,6 +1,8 @@
 import { UnitOfWork, type Written } from '@confab/events';
 import type { EditHistoryEntry, EditUnit, EditWrite, LockedMessage, MessageEditStore } from '../domain/edit-store.js';
+import type { TopicPolicyChange, VisibilityPolicy } from '../domain/types.js';
 import type { SqlExecutor, SqlPool } from './sql.js';
+import { writeTopicPolicies } from './user_topics.repository.js';
 import { writeOutboxWith } from './store.js';
 
 /** One plain-SQL transaction per edit (docs/architecture.md, "Data access"): the rows, and the edit's events. */
@@ -48,6 +50,18 @@ export class MessageEditRepository implements MessageEditStore {
 
 class SqlEditUnit implements EditUnit {
   constructor(private readonly db: SqlExecutor) {}
+
+  async topicPolicies(channelId: number, topicKey: string): Promise<Map<number, VisibilityPolicy>> {
+    const rows = await this.db.query<{ user_id: number; visibility_policy: VisibilityPolicy }>(
+      'SELECT user_id, visibility_policy FROM user_topics WHERE channel_id = $1 AND topic_key = $2',
+      [channelId, topicKey],
+    );
+    return new Map(rows.map((r) => [r.user_id, r.visibility_policy]));
+  }
+
+  setTopicPolicies(changes: readonly TopicPolicyChange[], at: Date): Promise<void> {
+    return writeTopicPolicies(this.db, changes, at);
+  }
 
   async lock(messageId: number): Promise<LockedMessage | null> {
     const rows = await this.db.query<{
