@@ -168,4 +168,82 @@ describe('custom emoji', () => {
     expectError(await upload(other.as('shiva'), 'mod_emoji'), 400, 'BAD_REQUEST', 'Insufficient permission');
     expectSuccess(await upload(other.as('iago'), 'admin_emoji'), 'POST', '/realm/emoji/{emoji_name}');
   });
+
+  it('renders custom emoji in messages and accepts them as reactions until deactivated', async () => {
+    const hamlet = world.as('hamlet');
+    expectSuccess(await upload(hamlet, 'confab_wave'), 'POST', '/realm/emoji/{emoji_name}');
+    const [emoji] = byName(await emojiList(hamlet), 'confab_wave');
+    // The uploader's own next request already sees it (read-your-writes), in rendering and in reactions.
+    const sent = await hamlet.post('/messages', {
+      type: 'stream',
+      to: 'Verona',
+      topic: 'custom emoji',
+      content: 'hello :confab_wave:',
+    });
+    expectSuccess(sent, 'POST', '/messages');
+    const id = sent.body.id as number;
+    const message = (await world.as('othello').get(`/messages/${id}`)).body.message as Record<string, any>;
+    expect(message.content).toBe(
+      `<p>hello <img alt=":confab_wave:" class="emoji" src="${emoji!.source_url}" title="confab wave"></p>`,
+    );
+
+    expectError(
+      await hamlet.post(`/messages/${id}/reactions`, {
+        emoji_name: 'other_name',
+        emoji_code: emoji!.id,
+        reaction_type: 'realm_emoji',
+      }),
+      400,
+      'BAD_REQUEST',
+      'Invalid custom emoji name.',
+    );
+    const watcher = await EventQueue.register(world.as('cordelia'), { event_types: ['reaction'] });
+    const reacted = await world.as('othello').post(`/messages/${id}/reactions`, { emoji_name: 'confab_wave' });
+    expectSuccess(reacted, 'POST', '/messages/{message_id}/reactions');
+    const event = await watcher.next((e) => e.type === 'reaction' && e.message_id === id);
+    expect(event).toMatchObject({
+      op: 'add',
+      emoji_name: 'confab_wave',
+      emoji_code: emoji!.id,
+      reaction_type: 'realm_emoji',
+      user_id: world.user('othello').id,
+    });
+    const read = (await hamlet.get(`/messages/${id}`)).body.message as Record<string, any>;
+    expect(read.reactions).toEqual([
+      expect.objectContaining({ emoji_name: 'confab_wave', emoji_code: emoji!.id, reaction_type: 'realm_emoji' }),
+    ]);
+    expectSuccess(
+      await world.as('othello').delete(`/messages/${id}/reactions`, { emoji_name: 'confab_wave' }),
+      'DELETE',
+      '/messages/{message_id}/reactions',
+    );
+
+    expectSuccess(await hamlet.delete('/realm/emoji/confab_wave'), 'DELETE', '/realm/emoji/{emoji_name}');
+    expectError(
+      await hamlet.post(`/messages/${id}/reactions`, {
+        emoji_name: 'confab_wave',
+        emoji_code: emoji!.id,
+        reaction_type: 'realm_emoji',
+      }),
+      400,
+      'BAD_REQUEST',
+      'This custom emoji has been deactivated.',
+    );
+    expectError(
+      await hamlet.post(`/messages/${id}/reactions`, { emoji_name: 'confab_wave' }),
+      400,
+      'BAD_REQUEST',
+      "Emoji 'confab_wave' does not exist",
+    );
+    const after = await hamlet.post('/messages', {
+      type: 'stream',
+      to: 'Verona',
+      topic: 'custom emoji',
+      content: 'bye :confab_wave:',
+    });
+    expect((await hamlet.get(`/messages/${after.body.id as number}`)).body.message.content).toBe(
+      '<p>bye :confab_wave:</p>',
+    );
+    await watcher.delete();
+  });
 });

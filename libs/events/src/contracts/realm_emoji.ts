@@ -19,6 +19,8 @@ const realmEmojiChange = z.object({
   realm_emoji: z.record(z.string(), realmEmojiRecord),
 });
 
+export type RealmEmojiChange = z.infer<typeof realmEmojiChange>;
+
 /** Messaging renders `:name:` and accepts reactions for active custom emoji; deactivated ones keep their image. */
 export const realmEmojiAdded = defineEvent('realm_emoji.added', realmEmojiChange);
 export const realmEmojiDeactivated = defineEvent('realm_emoji.deactivated', realmEmojiChange);

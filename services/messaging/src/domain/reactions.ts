@@ -5,7 +5,7 @@ import type { Actor, Domain } from './context.js';
 import { accessMessage } from './fetch.js';
 import { messageAudience } from './message-actions.js';
 import { topicKey } from './text.js';
-import type { ReactionType } from './types.js';
+import type { CustomEmojiSet, ReactionType } from './types.js';
 import { VISIBILITY_FOLLOWED } from './types.js';
 
 const REACTION_TYPES: readonly ReactionType[] = ['unicode_emoji', 'realm_emoji', 'service_extra_emoji'];
@@ -15,11 +15,9 @@ function reactionTypeOf(given: string | undefined): ReactionType | undefined {
   return (given === 'zulip_extra_emoji' ? 'service_extra_emoji' : given) as ReactionType | undefined;
 }
 
-/** Confab has no custom emoji yet, so realm_emoji codes never resolve. */
-const noRealmEmoji = () => undefined;
-
-function emojiFromName(name: string): { type: ReactionType; code: string } {
-  const found = resolveReactionEmoji(name, noRealmEmoji);
+/** What an emoji name means: the organization's custom emoji first (as in Zulip), then `zulip`, then Unicode. */
+function emojiFromName(emoji: CustomEmojiSet, name: string): { type: ReactionType; code: string } {
+  const found = resolveReactionEmoji(name, (n) => emoji.byName.get(n));
   if (!found) throw invalid(`Emoji '${name}' does not exist`);
   return found;
 }
@@ -35,7 +33,8 @@ export async function addReaction(
   let name = input.emojiName;
   let code = input.emojiCode;
   let type = reactionTypeOf(input.reactionType);
-  if (code === undefined || type === undefined) ({ code, type } = emojiFromName(name));
+  const emoji = await domain.directory.realmEmoji(actor.realm.id);
+  if (code === undefined || type === undefined) ({ code, type } = emojiFromName(emoji, name));
   const existing = (await domain.reactions.forMessages([message.id])).get(message.id) ?? [];
   if (existing.some((r) => r.userId === actor.user.id && r.emojiCode === code && r.reactionType === type)) {
     throw new ConfabError('Reaction already exists.', { code: 'REACTION_ALREADY_EXISTS' });
@@ -45,7 +44,7 @@ export async function addReaction(
     // A vote for an existing reaction keeps that reaction's name (Zulip avoids two names for one emoji).
     name = vote.emojiName;
   } else {
-    const check = checkReactionEmoji({ type, name, code }, noRealmEmoji);
+    const check = checkReactionEmoji({ type, name, code }, (id) => emoji.byId.get(id));
     if (!check.ok) throw invalid(check.message);
   }
   if (!REACTION_TYPES.includes(type)) throw invalid('Invalid emoji type.');
@@ -116,12 +115,13 @@ export async function removeReaction(
 ): Promise<void> {
   const { message } = await accessMessage(domain, actor, messageId);
   let code = input.emojiCode;
+  let type = reactionTypeOf(input.reactionType) as ReactionType;
   if (code === undefined) {
     if (input.emojiName === undefined)
       throw invalid('At least one of the following arguments must be present: emoji_name, emoji_code');
-    code = emojiFromName(input.emojiName).code;
+    // Clients that only know the name (Zulip's get_emoji_data): its code and type as a reaction would have them.
+    ({ code, type } = emojiFromName(await domain.directory.realmEmoji(actor.realm.id), input.emojiName));
   }
-  const type = reactionTypeOf(input.reactionType) as ReactionType;
   const missing = () => new ConfabError("Reaction doesn't exist.", { code: 'REACTION_DOES_NOT_EXIST' });
   // No stored reaction has an unknown type or a code the database could not hold.
   if (!REACTION_TYPES.includes(type) || code.includes('\u0000')) throw missing();

@@ -5,8 +5,9 @@ import type { ReadModelRepository } from '../repositories/readmodel.repository.j
 import type { Rendered, Renderer } from './render.js';
 import type { Realm, User } from './types.js';
 
-/** Mentions and channel links start with these; custom emoji (the other reference) do not exist in Confab. */
+/** Mentions and channel links start with these; custom emoji are written `:name:`. */
 const MAY_REFER = /[@#]/;
+const MAY_HAVE_EMOJI = /:[^\s:]+:/;
 
 /** Zulip-flavoured Markdown (@confab/markdown) with this organization's users, groups and channels resolved. */
 export class MarkdownRenderer implements Renderer {
@@ -58,6 +59,17 @@ export class MarkdownRenderer implements Renderer {
     const context = refs
       ? await this.context(realm, refs, sender)
       : { realmUrl: realm.url, emptyTopicDisplayName: realm.emptyTopicDisplayName };
+    if (MAY_HAVE_EMOJI.test(content)) {
+      const emoji = await this.directory.realmEmoji(realm.id);
+      if (emoji.byName.size > 0) {
+        context.realmEmoji = new Map(
+          [...emoji.byName].map(([name, e]) => [
+            name,
+            { id: e.id, sourceUrl: e.sourceUrl, deactivated: e.deactivated },
+          ]),
+        );
+      }
+    }
     const result = renderMessage(content, context);
     return {
       html: result.html,

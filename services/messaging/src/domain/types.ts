@@ -158,6 +158,20 @@ export interface TopicPolicyChange {
   policy: VisibilityPolicy;
 }
 
+/** A custom emoji of the organization (the settings service owns them); `id` is a realm_emoji reaction's code. */
+export interface CustomEmoji {
+  id: string;
+  name: string;
+  sourceUrl: string;
+  deactivated: boolean;
+}
+
+/** An organization's custom emoji, by name (the active one wins a name) and by id. */
+export interface CustomEmojiSet {
+  byName: ReadonlyMap<string, CustomEmoji>;
+  byId: ReadonlyMap<string, CustomEmoji>;
+}
+
 export interface Attachment {
   id: number;
   realmId: number;

@@ -35,8 +35,15 @@ export function registerConsumers({ bus, store, readModel, directory }: Consumer
     (e) => directory.forgetUser(e.payload.user.user_id),
   );
 
+  const emoji = once<contracts.RealmEmojiChange>(
+    (tx, e) => readModel.upsertRealmEmoji(tx, e.payload.realm_id, Object.values(e.payload.realm_emoji)),
+    (e) => directory.forgetRealmEmoji(e.payload.realm_id),
+  );
+
   bus
     .consumer(READ_MODEL_CONSUMER)
+    .on(contracts.realmEmojiAdded, emoji)
+    .on(contracts.realmEmojiDeactivated, emoji)
     .on(contracts.realmCreated, realm)
     .on(contracts.realmUpdated, realm)
     .on(contracts.userCreated, user)

@@ -1,4 +1,4 @@
-import type { Channel, Group, Realm, User } from '../domain/types.js';
+import type { Channel, CustomEmojiSet, Group, Realm, User } from '../domain/types.js';
 import type { ChannelsRepository } from './channels.repository.js';
 import type { ReadModelRepository } from './readmodel.repository.js';
 
@@ -71,6 +71,7 @@ export class Directory {
   private readonly realms: TtlCache<number, Realm | null>;
   private readonly users: TtlCache<number, User | null>;
   private readonly groups: TtlCache<number, Map<number, Group>>;
+  private readonly emoji: TtlCache<number, CustomEmojiSet>;
   private readonly channelsById: TtlCache<number, Channel | null>;
   private readonly channelsByName: TtlCache<string, Channel | null>;
 
@@ -82,6 +83,7 @@ export class Directory {
     this.realms = new TtlCache(ttlMs);
     this.users = new TtlCache(ttlMs);
     this.groups = new TtlCache(ttlMs);
+    this.emoji = new TtlCache(ttlMs);
     this.channelsById = new TtlCache(ttlMs);
     this.channelsByName = new TtlCache(ttlMs);
   }
@@ -100,6 +102,15 @@ export class Directory {
       realmId,
       async () => new Map((await this.readModel.groupsInRealm(realmId)).map((g) => [g.id, g])),
     );
+  }
+
+  /** The organization's custom emoji. */
+  realmEmoji(realmId: number): Promise<CustomEmojiSet> {
+    return this.emoji.get(realmId, () => this.readModel.realmEmoji(realmId));
+  }
+
+  forgetRealmEmoji(realmId: number): void {
+    this.emoji.delete(realmId);
   }
 
   /** The organization's users among `ids` (unknown ids left out), as `user` would give them one by one. */
@@ -149,6 +160,7 @@ export class Directory {
   forgetPeopleOf(realmId: number): void {
     this.realms.delete(realmId);
     this.groups.delete(realmId);
+    this.emoji.delete(realmId);
     this.users.clear();
   }
 

@@ -1,5 +1,14 @@
 import type { contracts } from '@confab/events';
-import type { Group, GroupSettingValue, Realm, Role, User, UserSettings } from '../domain/types.js';
+import type {
+  CustomEmoji,
+  CustomEmojiSet,
+  Group,
+  GroupSettingValue,
+  Realm,
+  Role,
+  User,
+  UserSettings,
+} from '../domain/types.js';
 import { storable, validId, type Prisma, type Tx } from './prisma.js';
 import type { Store } from './store.js';
 
@@ -171,6 +180,34 @@ export class ReadModelRepository {
         });
       }
     }
+  }
+
+  /** Custom emoji as announced; a deactivated emoji stays deactivated whatever order the events arrive in. */
+  async upsertRealmEmoji(tx: Tx, realmId: number, records: readonly contracts.RealmEmojiRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    await tx.$executeRawUnsafe(
+      `INSERT INTO realm_emoji (realm_id, emoji_id, name, source_url, deactivated)
+       SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::boolean[])
+       ON CONFLICT (realm_id, emoji_id) DO UPDATE SET name = EXCLUDED.name, source_url = EXCLUDED.source_url,
+         deactivated = realm_emoji.deactivated OR EXCLUDED.deactivated`,
+      realmId,
+      records.map((r) => r.id),
+      records.map((r) => r.name),
+      records.map((r) => r.source_url),
+      records.map((r) => r.deactivated),
+    );
+  }
+
+  async realmEmoji(realmId: number): Promise<CustomEmojiSet> {
+    const rows = await this.db.realmEmoji.findMany({ where: { realmId }, orderBy: { emojiId: 'asc' } });
+    const byId = new Map<string, CustomEmoji>();
+    const byName = new Map<string, CustomEmoji>();
+    for (const row of rows) {
+      const emoji = { id: row.emojiId, name: row.name, sourceUrl: row.sourceUrl, deactivated: row.deactivated };
+      byId.set(emoji.id, emoji);
+      if (!emoji.deactivated || !byName.has(emoji.name)) byName.set(emoji.name, emoji);
+    }
+    return { byName, byId };
   }
 
   async realmById(id: number): Promise<Realm | null> {
