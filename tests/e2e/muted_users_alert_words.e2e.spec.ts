@@ -1,8 +1,8 @@
 import type { World } from '@confab/devkit';
 import { EventQueue } from './support/event-queues';
-import { EventTap } from './support/events';
+import { EventTap, waitHandled } from './support/events';
 import { expectError, expectSuccess } from './support/expect';
-import { newWorld } from './support/system';
+import { newWorld, system } from './support/system';
 
 describe('muted users', () => {
   let world: World;
@@ -198,5 +198,104 @@ describe('bot storage', () => {
     expectSuccess(await bot.request('PUT', '/bot_storage', { storage: { b: big } }), 'PUT', '/bot_storage', {
       undocumented: true,
     });
+  });
+});
+
+describe('what muting and alert words do to messages', () => {
+  let world: World;
+  let tap: EventTap;
+  beforeAll(async () => {
+    world = await newWorld();
+    tap = await EventTap.open(['muted_user.*', 'alert_words.*']);
+  });
+  afterAll(() => tap.close());
+
+  /** Other users' sends see a change once messaging has applied its event (their own requests wait for it). */
+  const appliedByMessaging = async (type: string, userId: number) => {
+    const event = await tap.next((e) => e.type === type && e.payload.user_id === userId);
+    await waitHandled(system().serviceUrls.messaging!, event.event_id);
+  };
+
+  const send = async (sender: 'cordelia' | 'othello' | 'hamlet', content: string, topic = 'effects') => {
+    const response = await world.as(sender).post('/messages', { type: 'stream', to: 'Verona', topic, content });
+    expectSuccess(response, 'POST', '/messages');
+    return response.body.id as number;
+  };
+  const flagsOf = async (reader: 'hamlet' | 'othello', id: number) =>
+    (await world.as(reader).get(`/messages/${id}`)).body.message.flags as string[];
+
+  it('marks what a muted user sent read, already sent and from then on, telling the muter', async () => {
+    const cordelia = world.user('cordelia');
+    const before = await send('cordelia', 'sent before the mute');
+    expect(await flagsOf('hamlet', before)).not.toContain('read');
+    const queue = await EventQueue.register(world.as('hamlet'), { event_types: ['update_message_flags', 'message'] });
+    expectSuccess(
+      await world.as('hamlet').post(`/users/me/muted_users/${cordelia.id}`),
+      'POST',
+      '/users/me/muted_users/{muted_user_id}',
+    );
+    const read = await queue.next((e) => e.type === 'update_message_flags' && e.messages.includes(before));
+    expect(read).toMatchObject({ op: 'add', flag: 'read' });
+    expect(await flagsOf('hamlet', before)).toContain('read');
+
+    const after = await send('cordelia', 'sent after the mute');
+    const arrived = await queue.next((e) => e.type === 'message' && e.message.id === after);
+    expect(arrived.flags).toContain('read');
+    expect(await flagsOf('hamlet', after)).toContain('read');
+    // Only for the muter.
+    expect(await flagsOf('othello', after)).not.toContain('read');
+
+    expectSuccess(
+      await world.as('hamlet').delete(`/users/me/muted_users/${cordelia.id}`),
+      'DELETE',
+      '/users/me/muted_users/{muted_user_id}',
+    );
+    await appliedByMessaging('muted_user.removed', world.user('hamlet').id);
+    const unmuted = await send('cordelia', 'sent after unmuting');
+    expect(await flagsOf('hamlet', unmuted)).not.toContain('read');
+    await queue.delete();
+  });
+
+  it('flags messages that contain one of the reader’s alert words, on sending and on editing', async () => {
+    expectSuccess(
+      await world.as('othello').post('/users/me/alert_words', { alert_words: JSON.stringify(['Deploy', 'on call']) }),
+      'POST',
+      '/users/me/alert_words',
+    );
+    await appliedByMessaging('alert_words.changed', world.user('othello').id);
+    const queue = await EventQueue.register(world.as('othello'), { event_types: ['message', 'update_message'] });
+    const hit = await send('hamlet', 'We deploy at noon; who is on call?');
+    const arrived = await queue.next((e) => e.type === 'message' && e.message.id === hit);
+    expect(arrived.flags).toContain('has_alert_word');
+    expect(await flagsOf('othello', hit)).toContain('has_alert_word');
+    expect(await flagsOf('hamlet', hit)).not.toContain('has_alert_word');
+    const miss = await send('hamlet', 'redeployment is not a word match');
+    expect(await flagsOf('othello', miss)).not.toContain('has_alert_word');
+
+    const alerts = await world.as('othello').get('/messages', {
+      anchor: 'newest',
+      num_before: 20,
+      num_after: 0,
+      narrow: [{ operator: 'is', operand: 'alerted' }],
+    });
+    expect((alerts.body.messages as { id: number }[]).map((m) => m.id)).toEqual([hit]);
+
+    // Editing re-checks: the word removed clears the flag, the word added sets it.
+    expectSuccess(
+      await world.as('hamlet').patch(`/messages/${hit}`, { content: 'nothing here' }),
+      'PATCH',
+      `/messages/${hit}`,
+    );
+    const cleared = await queue.next((e) => e.type === 'update_message' && e.message_id === hit);
+    expect(cleared.flags).not.toContain('has_alert_word');
+    expectSuccess(
+      await world.as('hamlet').patch(`/messages/${miss}`, { content: 'time to DEPLOY.' }),
+      'PATCH',
+      `/messages/${miss}`,
+    );
+    const set = await queue.next((e) => e.type === 'update_message' && e.message_id === miss);
+    expect(set.flags).toContain('has_alert_word');
+    expect(await flagsOf('othello', miss)).toContain('has_alert_word');
+    await queue.delete();
   });
 });

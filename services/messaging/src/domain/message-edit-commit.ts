@@ -21,7 +21,14 @@ export interface EditPlan {
   topic?: string;
   /** The new channel, when it changes. */
   targetChannel?: Channel;
-  content?: { change: ContentChange; rendered: Rendered; mentioned: number[]; topicParticipants: number[] };
+  content?: {
+    change: ContentChange;
+    rendered: Rendered;
+    mentioned: number[];
+    topicParticipants: number[];
+    /** Users whose alert words the new content has. */
+    alerted: number[];
+  };
 }
 
 type UpdatePayload = PayloadOf<typeof contracts.messageUpdated>;
@@ -44,14 +51,16 @@ async function movedMessageIds(actor: Actor, unit: EditUnit, plan: EditPlan, see
 function mentionFlags(plan: EditPlan, rows: ReadonlyMap<number, number>): Map<number, number> {
   const changes = new Map<number, number>();
   if (!plan.content) return changes;
-  const { rendered, mentioned, topicParticipants } = plan.content;
+  const { rendered, mentioned, topicParticipants, alerted } = plan.content;
   const mentionedSet = new Set(mentioned);
+  const alertedSet = new Set(alerted);
   const participants = new Set(topicParticipants);
   const channelWildcard = plan.origChannel !== null && rendered.wildcards.channel;
   for (const [userId, flags] of rows) {
     let next = setBit(flags, FLAG.mentioned, mentionedSet.has(userId));
     next = setBit(next, FLAG.stream_wildcard_mentioned, channelWildcard);
     next = setBit(next, FLAG.topic_wildcard_mentioned, participants.has(userId));
+    next = setBit(next, FLAG.has_alert_word, alertedSet.has(userId));
     if (next !== flags) changes.set(userId, next);
   }
   return changes;

@@ -3,11 +3,10 @@ import { ConfabError, invalid } from '@confab/errors';
 import { ROLE_MODERATOR } from '@confab/identity';
 import { accessChannelById, canAccessHistory, checkCanPost } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
-import type { ContentChange } from './edit-store.js';
 import { accessMessage } from './fetch.js';
 import { commitEdit, type EditPlan } from './message-edit-commit.js';
 import { isAdmin } from './permissions.js';
-import type { Rendered } from './render.js';
+import { alertedUsers } from './personal-filters.js';
 import { checkGroupMentions, checkTopicsPolicy, checkWildcards, mentionedUsers } from './send.js';
 import { firstUnprintable, MAX_TOPIC_LENGTH, normalizeContent, topicKey, truncate } from './text.js';
 import type { Channel, ChannelPermission, StoredMessage, Subscription } from './types.js';
@@ -171,7 +170,7 @@ async function renderEdit(
   message: StoredMessage,
   channel: Channel | null,
   raw: string,
-): Promise<{ change: ContentChange; rendered: Rendered; mentioned: number[]; topicParticipants: number[] }> {
+): Promise<NonNullable<EditPlan['content']>> {
   // Zulip replaces content that is only whitespace with "(deleted)".
   const content = raw.trimEnd() === '' ? '(deleted)' : normalizeContent(raw);
   const rendered = await domain.renderer.render(actor.realm, content, actor.user);
@@ -188,6 +187,7 @@ async function renderEdit(
     rendered,
     mentioned: await mentionedUsers(domain, rendered),
     topicParticipants,
+    alerted: alertedUsers(content, (await domain.directory.personalFilters(actor.realm.id)).alertWords),
   };
 }
 

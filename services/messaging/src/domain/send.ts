@@ -11,6 +11,7 @@ import type { Actor, Domain } from './context.js';
 import { defaultReadBySender } from './client.js';
 import { FLAG } from './flags.js';
 import { displayRecipientUsers, messageRecord } from './message-records.js';
+import { alertedUsers } from './personal-filters.js';
 import type { Rendered } from './render.js';
 import { isGuest } from './permissions.js';
 import { checkChannelName, firstUnprintable, normalizeContent, normalizeTopic, topicKey } from './text.js';
@@ -307,6 +308,12 @@ export async function prepareSend(domain: Domain, actor: Actor, input: SendInput
     { userIds: readBySender ? [actor.user.id] : [], bit: FLAG.read },
   ];
   if (channel && result.wildcards.topic) flagged.push({ userIds: participants, bit: FLAG.topic_wildcard_mentioned });
+  // Other users' own settings: a sender they muted arrives read; their alert words flag the message.
+  const filters = await domain.directory.personalFilters(actor.realm.id);
+  const muters = filters.mutedBy.get(actor.user.id) ?? [];
+  if (muters.length > 0) flagged.push({ userIds: [...muters], bit: FLAG.read });
+  const alerted = alertedUsers(content, filters.alertWords);
+  if (alerted.length > 0) flagged.push({ userIds: alerted, bit: FLAG.has_alert_word });
 
   const now = new Date();
   const newMessage = {

@@ -1,4 +1,4 @@
-import { claimEvent, contracts, type EventBus, type EventEnvelope } from '@confab/events';
+import { claimEvent, contracts, outboxRecord, writeOutbox, type EventBus, type EventEnvelope } from '@confab/events';
 import type { Tx } from '../repositories/prisma.js';
 import type { Directory } from '../repositories/directory.js';
 import { pickUserSettings, type ReadModelRepository } from '../repositories/readmodel.repository.js';
@@ -40,8 +40,45 @@ export function registerConsumers({ bus, store, readModel, directory }: Consumer
     (e) => directory.forgetRealmEmoji(e.payload.realm_id),
   );
 
+  const filtersOf = <T extends { realm_id: number }>(e: EventEnvelope<T>) =>
+    directory.forgetPersonalFilters(e.payload.realm_id);
+
   bus
     .consumer(READ_MODEL_CONSUMER)
+    .on(
+      contracts.mutedUserAdded,
+      once(
+        async (tx, e) => {
+          const { user_id: userId, muted_user_id: mutedUserId, realm_id: realmId } = e.payload;
+          await readModel.addMutedUser(tx, { userId, mutedUserId, realmId });
+          // Zulip's do_mark_muted_user_messages_as_read: what the muted user sent is read from now on.
+          const ids = await readModel.markSenderRead(tx, userId, mutedUserId);
+          if (ids.length > 0) {
+            const flags = outboxRecord(
+              contracts.messageFlagsChanged,
+              { user_id: userId, op: 'add', flag: 'read', messages: ids },
+              { realmId, requestId: e.request_id },
+            );
+            await writeOutbox(tx, [flags]);
+          }
+        },
+        (e) => {
+          filtersOf(e);
+          store.committed();
+        },
+      ),
+    )
+    .on(
+      contracts.mutedUserRemoved,
+      once((tx, e) => readModel.removeMutedUser(tx, e.payload.user_id, e.payload.muted_user_id), filtersOf),
+    )
+    .on(
+      contracts.alertWordsChanged,
+      once(
+        (tx, e) => readModel.setAlertWords(tx, e.payload.user_id, e.payload.realm_id, e.payload.alert_words),
+        filtersOf,
+      ),
+    )
     .on(contracts.realmEmojiAdded, emoji)
     .on(contracts.realmEmojiDeactivated, emoji)
     .on(contracts.realmCreated, realm)

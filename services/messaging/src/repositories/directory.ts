@@ -1,4 +1,5 @@
 import type { Channel, CustomEmojiSet, Group, Realm, User } from '../domain/types.js';
+import type { PersonalFilters } from '../domain/personal-filters.js';
 import type { ChannelsRepository } from './channels.repository.js';
 import type { ReadModelRepository } from './readmodel.repository.js';
 
@@ -72,6 +73,7 @@ export class Directory {
   private readonly users: TtlCache<number, User | null>;
   private readonly groups: TtlCache<number, Map<number, Group>>;
   private readonly emoji: TtlCache<number, CustomEmojiSet>;
+  private readonly filters: TtlCache<number, PersonalFilters>;
   private readonly channelsById: TtlCache<number, Channel | null>;
   private readonly channelsByName: TtlCache<string, Channel | null>;
 
@@ -84,6 +86,7 @@ export class Directory {
     this.users = new TtlCache(ttlMs);
     this.groups = new TtlCache(ttlMs);
     this.emoji = new TtlCache(ttlMs);
+    this.filters = new TtlCache(ttlMs);
     this.channelsById = new TtlCache(ttlMs);
     this.channelsByName = new TtlCache(ttlMs);
   }
@@ -107,6 +110,15 @@ export class Directory {
   /** The organization's custom emoji. */
   realmEmoji(realmId: number): Promise<CustomEmojiSet> {
     return this.emoji.get(realmId, () => this.readModel.realmEmoji(realmId));
+  }
+
+  /** Muted users and alert words of an organization's users. */
+  personalFilters(realmId: number): Promise<PersonalFilters> {
+    return this.filters.get(realmId, () => this.readModel.personalFilters(realmId));
+  }
+
+  forgetPersonalFilters(realmId: number): void {
+    this.filters.delete(realmId);
   }
 
   forgetRealmEmoji(realmId: number): void {
@@ -161,6 +173,7 @@ export class Directory {
     this.realms.delete(realmId);
     this.groups.delete(realmId);
     this.emoji.delete(realmId);
+    this.filters.delete(realmId);
     this.users.clear();
   }
 

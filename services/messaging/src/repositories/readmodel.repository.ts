@@ -9,6 +9,7 @@ import type {
   User,
   UserSettings,
 } from '../domain/types.js';
+import type { PersonalFilters } from '../domain/personal-filters.js';
 import { storable, validId, type Prisma, type Tx } from './prisma.js';
 import type { Store } from './store.js';
 
@@ -208,6 +209,51 @@ export class ReadModelRepository {
       if (!emoji.deactivated || !byName.has(emoji.name)) byName.set(emoji.name, emoji);
     }
     return { byName, byId };
+  }
+
+  async addMutedUser(tx: Tx, change: { userId: number; mutedUserId: number; realmId: number }): Promise<void> {
+    await tx.mutedUser.upsert({
+      where: { userId_mutedUserId: { userId: change.userId, mutedUserId: change.mutedUserId } },
+      create: change,
+      update: {},
+    });
+  }
+
+  /** Marks read every message `senderId` sent that `userId` has unread; the ids, ascending. */
+  async markSenderRead(tx: Tx, userId: number, senderId: number): Promise<number[]> {
+    const rows = await tx.$queryRawUnsafe<{ message_id: number }[]>(
+      `UPDATE user_messages um SET flags = um.flags | 1 FROM messages m
+        WHERE m.id = um.message_id AND um.user_id = $1 AND m.sender_id = $2 AND um.flags & 1 = 0
+        RETURNING um.message_id`,
+      userId,
+      senderId,
+    );
+    return rows.map((r) => r.message_id).sort((a, b) => a - b);
+  }
+
+  async removeMutedUser(tx: Tx, userId: number, mutedUserId: number): Promise<void> {
+    await tx.mutedUser.deleteMany({ where: { userId, mutedUserId } });
+  }
+
+  async setAlertWords(tx: Tx, userId: number, realmId: number, words: readonly string[]): Promise<void> {
+    const lower = [...new Set(words.map((w) => w.toLowerCase()))];
+    await tx.alertWords.upsert({
+      where: { userId },
+      create: { userId, realmId, words: lower },
+      update: { words: lower },
+    });
+  }
+
+  /** Who muted whom and everyone's alert words, for one organization. */
+  async personalFilters(realmId: number): Promise<PersonalFilters> {
+    const [muted, words] = await Promise.all([
+      this.db.mutedUser.findMany({ where: { realmId }, select: { userId: true, mutedUserId: true } }),
+      this.db.alertWords.findMany({ where: { realmId }, select: { userId: true, words: true } }),
+    ]);
+    const mutedBy = new Map<number, number[]>();
+    for (const row of muted) mutedBy.set(row.mutedUserId, [...(mutedBy.get(row.mutedUserId) ?? []), row.userId]);
+    const alertWords = new Map(words.filter((w) => w.words.length > 0).map((w) => [w.userId, w.words]));
+    return { mutedBy, alertWords };
   }
 
   async realmById(id: number): Promise<Realm | null> {
