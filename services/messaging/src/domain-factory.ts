@@ -11,6 +11,7 @@ import { MessageEditRepository } from './repositories/message-edit.repository.js
 import { MessagesRepository } from './repositories/messages.repository.js';
 import { createPrisma } from './repositories/prisma.js';
 import { ReactionsRepository } from './repositories/reactions.repository.js';
+import { ReadReceiptsRepository } from './repositories/read-receipts.repository.js';
 import { ReadModelRepository } from './repositories/readmodel.repository.js';
 import { SqlPool } from './repositories/sql.js';
 import { Store } from './repositories/store.js';
@@ -40,6 +41,7 @@ export function buildDomain(config: MessagingConfig, logger: Logger, afterCommit
     channels,
     messages: new MessagesRepository(store, { lanes: config.db.sendLanes, maxBatch: config.db.sendBatch }),
     edits: new MessageEditRepository(sql, () => store.committed()),
+    receipts: new ReadReceiptsRepository(sql),
     attachments: new AttachmentsRepository(store),
     userTopics: new UserTopicsRepository(store),
     reactions: new ReactionsRepository(store),

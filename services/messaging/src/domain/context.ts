@@ -13,6 +13,7 @@ import type { ScheduledMessagesRepository } from '../repositories/scheduled_mess
 import type { FileStore } from '../storage/file-store.js';
 import type { MessageEditStore } from './edit-store.js';
 import type { Permissions } from './permissions.js';
+import type { ReadReceiptSource } from './read-receipts.js';
 import type { Renderer } from './render.js';
 import type { Realm, User } from './types.js';
 
@@ -24,6 +25,7 @@ export interface Domain {
   messages: MessagesRepository;
   /** Editing and moving messages (a port this domain owns; docs/architecture.md, "Data access"). */
   edits: MessageEditStore;
+  receipts: ReadReceiptSource;
   attachments: AttachmentsRepository;
   userTopics: UserTopicsRepository;
   reactions: ReactionsRepository;

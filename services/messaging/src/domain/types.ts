@@ -21,6 +21,7 @@ export interface Realm {
   messageContentEditLimitSeconds: number | null;
   moveWithinChannelLimitSeconds: number | null;
   moveBetweenChannelsLimitSeconds: number | null;
+  enableReadReceipts: boolean;
   permissions: Record<string, GroupRef>;
   deactivated: boolean;
 }
@@ -36,6 +37,8 @@ export interface UserSettings {
   automaticallyFollowTopicsWhereMentioned: boolean;
   /** Off: the server keeps no drafts for the user. */
   enableDraftsSynchronization: boolean;
+  /** Others may see that this user read a message. */
+  sendReadReceipts: boolean;
 }
 
 export interface User extends UserSettings {

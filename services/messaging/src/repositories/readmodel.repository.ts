@@ -30,6 +30,7 @@ function toRealm(row: RealmRow): Realm {
     messageContentEditLimitSeconds: row.messageContentEditLimitSeconds,
     moveWithinChannelLimitSeconds: row.moveWithinChannelLimitSeconds,
     moveBetweenChannelsLimitSeconds: row.moveBetweenChannelsLimitSeconds,
+    enableReadReceipts: row.enableReadReceipts,
     permissions: (row.permissions ?? {}) as Realm['permissions'],
     deactivated: row.deactivated,
   };
@@ -54,6 +55,7 @@ export function toUser(row: UserRow): User {
     automaticallyUnmuteTopicsInMutedStreamsPolicy: row.automaticallyUnmuteTopicsInMutedStreamsPolicy,
     automaticallyFollowTopicsWhereMentioned: row.automaticallyFollowTopicsWhereMentioned,
     enableDraftsSynchronization: row.enableDraftsSynchronization,
+    sendReadReceipts: row.sendReadReceipts,
   };
 }
 
@@ -80,6 +82,7 @@ function realmData(r: contracts.RealmRecord) {
     messageContentEditLimitSeconds: r.message_content_edit_limit_seconds,
     moveWithinChannelLimitSeconds: r.move_messages_within_stream_limit_seconds,
     moveBetweenChannelsLimitSeconds: r.move_messages_between_streams_limit_seconds,
+    enableReadReceipts: r.enable_read_receipts,
     permissions: r.permissions,
     deactivated: r.deactivated,
   };
@@ -125,6 +128,7 @@ export function pickUserSettings(settings: Record<string, unknown>): Partial<Use
   assign('automaticallyUnmuteTopicsInMutedStreamsPolicy', int('automatically_unmute_topics_in_muted_streams_policy'));
   assign('automaticallyFollowTopicsWhereMentioned', bool('automatically_follow_topics_where_mentioned'));
   assign('enableDraftsSynchronization', bool('enable_drafts_synchronization'));
+  assign('sendReadReceipts', bool('send_read_receipts'));
   return out;
 }
 

@@ -8,6 +8,7 @@ import { updateFlagsForNarrow } from '../domain/flags-narrow.js';
 import { channelTopics, deleteMessage, markAsRead, updateFlags } from '../domain/message-actions.js';
 import { editMessage } from '../domain/message-edit.js';
 import { messageHistory } from '../domain/message-history.js';
+import { readReceipts } from '../domain/read-receipts.js';
 import { sendMessage } from '../domain/send.js';
 import type { MessagingDeps } from '../deps.js';
 
@@ -205,6 +206,14 @@ export function messageRoutes(deps: MessagingDeps) {
       async handler({ identity, params, path, requestId }) {
         const actor = await actorFor(domain, identity, requestId);
         return messageHistory(domain, actor, path.message_id, params.allow_empty_topic_name);
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/messages/{message_id:int}/read_receipts',
+      auth: 'user',
+      async handler({ identity, path, requestId }) {
+        return readReceipts(domain, await actorFor(domain, identity, requestId), path.message_id);
       },
     }),
     route({
