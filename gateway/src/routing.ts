@@ -84,6 +84,8 @@ export function resolveRoute(pathname: string): RouteTarget | null {
   if (prefix('/accounts/confirm_new_email', '/calls/meetingprovider/complete')(pathname)) return to('settings', true);
   // Custom emoji images and the emoji data are static files in Zulip, fetched without credentials.
   if (prefix('/user_avatars', '/static/generated/emoji')(pathname)) return to('settings', true);
+  // A temporary upload URL is the credential itself (signed, valid for a minute).
+  if (pathname.startsWith('/user_uploads/temporary/')) return to('messaging', true);
   // Inline image previews in rendered messages point at /thumbnail (a redirect to the image).
   if (prefix('/user_uploads')(pathname) || pathname === '/thumbnail') return to('messaging');
   return null;

@@ -89,23 +89,19 @@ function fetchApiKey(
   const forwarded = req.headers['x-forwarded-for'];
   if (typeof forwarded === 'string') headers['x-forwarded-for'] = forwarded;
   return new Promise((resolve, reject) => {
-    const out = request(
-      new URL('/api/v1/fetch_api_key', deps.settingsUrl),
-      { method: 'POST', headers },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (c: Buffer) => chunks.push(c));
-        response.on('end', () => {
-          try {
-            const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
-            resolve({ status: response.statusCode ?? 502, body: parsed });
-          } catch (err) {
-            reject(err instanceof Error ? err : new Error(String(err)));
-          }
-        });
-        response.on('error', reject);
-      },
-    );
+    const out = request(new URL('/api/v1/fetch_api_key', deps.settingsUrl), { method: 'POST', headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (c: Buffer) => chunks.push(c));
+      response.on('end', () => {
+        try {
+          const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+          resolve({ status: response.statusCode ?? 502, body: parsed });
+        } catch (err) {
+          reject(err instanceof Error ? err : new Error(String(err)));
+        }
+      });
+      response.on('error', reject);
+    });
     out.on('error', reject);
     out.end(body);
   });

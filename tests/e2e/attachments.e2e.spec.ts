@@ -77,6 +77,29 @@ describe('POST /user_uploads and GET /user_uploads/...', () => {
     expect(entry.messages.map((m) => m.id)).toEqual([sent.body.id]);
   });
 
+  it('gives its readers a temporary URL that works without credentials', async () => {
+    const uploaded = await upload(world.as('hamlet'), 'temp.txt', 'temporary contents');
+    const rest = uploaded.url.replace('/user_uploads/', '');
+    const response = await world.as('hamlet').get(`/api/v1/user_uploads/${rest}`);
+    expectSuccess(response, 'GET', '/user_uploads/{realm_id_str}/{filename}');
+    const url = response.body.url as string;
+    expect(url).toMatch(/^\/user_uploads\/temporary\/[^/]+\/temp\.txt$/);
+    const anonymous = await world.anonymous().get(url);
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.text).toBe('temporary contents');
+    const token = url.split('/')[3]!;
+    const forged = url.replace(token, `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`);
+    expect((await world.anonymous().get(forged)).status).toBe(403);
+    // Nobody else has linked it yet: others get no URL for it.
+    const refused = await world.as('othello').get(`/api/v1/user_uploads/${rest}`);
+    expect({ status: refused.status, msg: refused.body.msg }).toEqual({
+      status: 403,
+      msg: 'You are not authorized to view this file.',
+    });
+    const missing = await world.as('hamlet').get(`/api/v1/user_uploads/${world.realm.realm_id}/xx/nothing.txt`);
+    expect({ status: missing.status, msg: missing.body.msg }).toEqual({ status: 404, msg: 'File not found' });
+  });
+
   it('refuses requests without a file or with several', async () => {
     expectError(
       await world.as('hamlet').post('/api/v1/user_uploads', {}, { files: [] }),

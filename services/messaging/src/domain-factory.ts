@@ -58,6 +58,7 @@ export function buildDomain(config: MessagingConfig, logger: Logger, afterCommit
     logger,
     fetchMissing: backfill,
     limits: { maxFileBytes: config.uploads.maxFileBytes },
+    secrets: { uploadUrls: config.internalSecret },
   };
   return { domain, prisma, sql, backfill };
 }

@@ -211,20 +211,23 @@ async function canDownload(domain: Domain, actor: Actor, attachment: Attachment)
 
 const INLINE_TYPES = /^(image\/(png|jpeg|gif|webp|avif|bmp)|video\/|audio\/|application\/pdf$|text\/plain$)/;
 
-/** GET /user_uploads/{path_id}: the file, when the caller may see it. */
-export async function downloadFile(
-  domain: Domain,
-  actor: Actor,
-  pathId: string,
-): Promise<{ data: Buffer; contentType: string; disposition: string }> {
-  const notFound = () => new ConfabError('File not found', { status: 404 });
+/** The upload at `pathId`, when the caller may see it (Zulip's validate_attachment_request). */
+export async function accessUpload(domain: Domain, actor: Actor, pathId: string): Promise<Attachment> {
   const attachment = await domain.attachments.byPathId(pathId);
-  if (!attachment) throw notFound();
+  if (!attachment) throw new ConfabError('File not found', { status: 404 });
   if (!(await canDownload(domain, actor, attachment))) {
     throw new ConfabError('You are not authorized to view this file.', { status: 403 });
   }
-  const stored = await domain.files.get(pathId);
-  if (!stored) throw notFound();
+  return attachment;
+}
+
+/** An upload's bytes and the headers it is served with. */
+export async function readUpload(
+  domain: Domain,
+  attachment: Attachment,
+): Promise<{ data: Buffer; contentType: string; disposition: string }> {
+  const stored = await domain.files.get(attachment.pathId);
+  if (!stored) throw new ConfabError('File not found', { status: 404 });
   const chunks: Buffer[] = [];
   for await (const chunk of stored.stream) chunks.push(chunk as Buffer);
   const kind = INLINE_TYPES.test(attachment.contentType) ? 'inline' : 'attachment';
@@ -234,6 +237,15 @@ export async function downloadFile(
     contentType: attachment.contentType,
     disposition: `${kind}; filename*=UTF-8''${encoded}`,
   };
+}
+
+/** GET /user_uploads/{path_id}: the file, when the caller may see it. */
+export async function downloadFile(
+  domain: Domain,
+  actor: Actor,
+  pathId: string,
+): Promise<{ data: Buffer; contentType: string; disposition: string }> {
+  return readUpload(domain, await accessUpload(domain, actor, pathId));
 }
 
 /** The periodic cleanup: uploads no message claimed within the grace period are deleted. */

@@ -40,6 +40,8 @@ export interface Domain {
   /** Fetches a user or organization this service has not heard of yet from its owner (settings). */
   fetchMissing: MissingFetcher;
   limits: { maxFileBytes: number };
+  /** Keys this service signs with (temporary upload URLs). */
+  secrets: { uploadUrls: string };
 }
 
 export interface MissingFetcher {

@@ -4,6 +4,7 @@ import { route } from '@confab/http';
 import { IDENTITY_HEADER } from '@confab/identity';
 import { actorFor } from '../domain/actor.js';
 import { deleteAttachment, downloadFile, listAttachments, uploadFile } from '../domain/attachments.js';
+import { temporaryDownload, temporaryUploadUrl } from '../domain/temporary-uploads.js';
 import { thumbnailTarget } from '../domain/thumbnails.js';
 import type { MessagingDeps } from '../deps.js';
 
@@ -17,6 +18,15 @@ export function attachmentRoutes(deps: MessagingDeps) {
       async handler({ identity, body, requestId }) {
         const actor = await actorFor(domain, identity, requestId);
         return uploadFile(domain, actor, body.files);
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/user_uploads/{realm_id:int}/{filename:path}',
+      auth: 'user',
+      async handler({ identity, path, requestId }) {
+        const actor = await actorFor(domain, identity, requestId);
+        return temporaryUploadUrl(domain, actor, `${path.realm_id}/${path.filename}`);
       },
     }),
     route({
@@ -44,6 +54,24 @@ export function attachmentRoutes(deps: MessagingDeps) {
  * gateway), or a short HTML error as Zulip serves.
  */
 export function mountFileDownloads(app: Express, deps: MessagingDeps): void {
+  const send = (res: Response, file: { data: Buffer; contentType: string; disposition: string }, cache: string) =>
+    res
+      .status(200)
+      .setHeader('Content-Type', file.contentType)
+      .setHeader('Content-Disposition', file.disposition)
+      .setHeader('Cache-Control', cache)
+      .send(file.data);
+  // A temporary URL (GET /api/v1/user_uploads/{realm_id}/{filename}) needs no credentials while it is valid.
+  app.get(/^\/user_uploads\/temporary\/([^/]+)\/[^/]+$/, async (req: Request, res: Response) => {
+    try {
+      const token = (req.params as Record<string, string>)[0] ?? '';
+      send(res, await temporaryDownload(deps.domain, token), 'private, max-age=60');
+    } catch (err) {
+      if (isConfabError(err)) return res.status(err.status).type('text/html').send(`<p>${err.message}</p>`);
+      deps.logger.error({ err }, 'serving an upload failed');
+      return res.status(500).type('text/html').send('<p>Internal server error</p>');
+    }
+  });
   app.get(/^\/user_uploads\/(.+)$/, async (req: Request, res: Response) => {
     const html = (status: number, text: string) => res.status(status).type('text/html').send(`<p>${text}</p>`);
     const header = req.headers[IDENTITY_HEADER];
@@ -52,13 +80,7 @@ export function mountFileDownloads(app: Express, deps: MessagingDeps): void {
     try {
       const pathId = decodeURIComponent((req.params as Record<string, string>)[0] ?? '');
       const actor = await actorFor(deps.domain, identity, String(res.locals.requestId));
-      const file = await downloadFile(deps.domain, actor, pathId);
-      res
-        .status(200)
-        .setHeader('Content-Type', file.contentType)
-        .setHeader('Content-Disposition', file.disposition)
-        .setHeader('Cache-Control', 'private, max-age=86400');
-      res.send(file.data);
+      send(res, await downloadFile(deps.domain, actor, pathId), 'private, max-age=86400');
     } catch (err) {
       if (isConfabError(err)) return html(err.status, err.message);
       deps.logger.error({ err }, 'serving an upload failed');
