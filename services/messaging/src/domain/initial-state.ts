@@ -8,6 +8,7 @@ import { isGuest } from './permissions.js';
 import { draftDict } from './drafts.js';
 import { snippetDict } from './saved-snippets.js';
 import { scheduledDict } from './scheduled-messages.js';
+import { VISIBILITY_MUTED } from './types.js';
 
 /** Zulip's MAX_UNREAD_MESSAGES: older unread messages are left out (old_unreads_missing). */
 const MAX_UNREAD_MESSAGES = 50_000;
@@ -82,6 +83,18 @@ export async function initialState(
     });
   }
   if (want('user_topic')) state.user_topics = await domain.messages.userTopicsOf(actor.user.id);
+  if (want('muted_topics')) {
+    // Zulip's deprecated form (zulip-terminal reads it): [channel name, topic, last updated] for muted topics.
+    const muted = (await domain.messages.userTopicsOf(actor.user.id)).filter(
+      (t) => t.visibility_policy === VISIBILITY_MUTED,
+    );
+    const channels = new Map(
+      (await domain.directory.channelsByIds([...new Set(muted.map((t) => t.stream_id))])).map((c) => [c.id, c]),
+    );
+    state.muted_topics = muted
+      .filter((t) => channels.has(t.stream_id))
+      .map((t) => [channels.get(t.stream_id)!.name, t.topic_name, t.last_updated]);
+  }
   if (want('message')) state.max_message_id = await domain.messages.maxMessageId(actor.user.id);
   if (want('starred_messages')) state.starred_messages = await domain.messages.flaggedIds(actor.user.id, FLAG.starred);
   if (want('recent_private_conversations')) {
