@@ -63,7 +63,7 @@ describe('zulip-terminal against Confab', () => {
       headers: { 'user-agent': 'ZulipTerminal/0.7.0 ZulipPython/0.9.0' },
     });
     expectRegistration(response);
-    const state = response.body as Record<string, any>;
+    const state = response.body;
 
     const expected: Record<string, string> = {
       queue_id: 'string',
