@@ -56,6 +56,16 @@ function eventClass(event: ClientEvent): string {
       return event.op === 'add' ? 'UpdateMessageFlagsAddEvent' : 'UpdateMessageFlagsRemoveEvent';
     case 'user_topic':
       return 'UserTopicEvent';
+    case 'stream':
+      return event.op === 'update'
+        ? 'ChannelUpdateEvent'
+        : event.op === 'delete'
+          ? 'ChannelDeleteEvent'
+          : 'ChannelCreateEvent';
+    case 'subscription':
+      return event.op === 'update'
+        ? 'SubscriptionUpdateEvent'
+        : `Subscription${event.op === 'add' ? 'Add' : 'Remove'}Event`;
     default:
       throw new Error(`no parser named for ${event.type}`);
   }
@@ -185,6 +195,18 @@ describe(`the Zulip Flutter app (zulip-flutter ${FLUTTER_COMMIT.slice(0, 10)}) a
       content: 'a direct one',
     });
     await arrives(hamlet.queue, (e) => e.type === 'message' && e.message.id === dm.body.id);
+
+    // Channel and subscription settings.
+    expectSuccess(
+      await world.as('iago').patch(`/streams/${verona}`, { description: 'Fair **Verona**' }),
+      'PATCH',
+      `/streams/${verona}`,
+    );
+    await arrives(othello.queue, (e) => e.type === 'stream' && e.property === 'description');
+    await othello.client.post('/users/me/subscriptions/properties', {
+      subscription_data: JSON.stringify([{ stream_id: verona, property: 'color', value: '#76ce90' }]),
+    });
+    await arrives(othello.queue, (e) => e.type === 'subscription' && e.property === 'color');
 
     expectSuccess(await hamlet.client.delete(`/messages/${id}`), 'DELETE', `/messages/${id}`);
     await arrives(othello.queue, (e) => e.type === 'delete_message' && (e.message_ids as number[]).includes(id));

@@ -5,6 +5,7 @@ import { Permissions } from './domain/permissions.js';
 import { MarkdownRenderer } from './domain/render-markdown.js';
 import { Backfill, SettingsClient } from './events/backfill.js';
 import { AttachmentsRepository } from './repositories/attachments.repository.js';
+import { ChannelSettingsRepository } from './repositories/channel-settings.repository.js';
 import { ChannelsRepository } from './repositories/channels.repository.js';
 import { Directory } from './repositories/directory.js';
 import { MessageEditRepository } from './repositories/message-edit.repository.js';
@@ -42,6 +43,7 @@ export function buildDomain(config: MessagingConfig, logger: Logger, afterCommit
     messages: new MessagesRepository(store, { lanes: config.db.sendLanes, maxBatch: config.db.sendBatch }),
     edits: new MessageEditRepository(sql, () => store.committed()),
     receipts: new ReadReceiptsRepository(sql),
+    channelSettings: new ChannelSettingsRepository(sql, () => store.committed()),
     attachments: new AttachmentsRepository(store),
     userTopics: new UserTopicsRepository(store),
     reactions: new ReactionsRepository(store),

@@ -69,3 +69,32 @@ export const subscriptionRemoved = defineEvent(
     streams: z.array(channelRecord),
   }),
 );
+
+/** One changed property of a channel, as Zulip's `stream` update event carries it. */
+export const channelChange = z.object({
+  property: z.string(),
+  value: z.unknown(),
+  /** Description changes carry the rendered description; privacy changes the other privacy fields. */
+  rendered_description: z.string().optional(),
+  history_public_to_subscribers: z.boolean().optional(),
+  is_web_public: z.boolean().optional(),
+});
+
+/**
+ * A channel's settings changed (PATCH /streams/{id}, archiving): `stream` is the channel after the change, `changes`
+ * one entry per changed property (Zulip sends one `stream` update event each), `user_ids` who may see the channel.
+ */
+export const streamUpdated = defineEvent(
+  'stream.updated',
+  z.object({ stream: channelRecord, changes: z.array(channelChange), user_ids: ids }),
+);
+
+/** A user changed their own settings for a channel (Zulip's `subscription` update event, for them only). */
+export const subscriptionUpdated = defineEvent(
+  'subscription.updated',
+  z.object({
+    user_id: z.number().int(),
+    stream_id: z.number().int(),
+    changes: z.array(z.object({ property: z.string(), value: z.unknown() })),
+  }),
+);

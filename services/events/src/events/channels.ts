@@ -104,3 +104,57 @@ export function subscriptionRemoved(payload: PayloadOf<typeof contracts.subscrip
   ];
   return [...deliveries, ...peerDeliveries(payload.changes, channels, 'peer_remove')];
 }
+
+/**
+ * Zulip's `stream` update events, one per changed property. Archiving reaches clients without the
+ * archived_channels capability as the channel's deletion, as Zulip sends it to them.
+ */
+export function streamUpdated(payload: PayloadOf<typeof contracts.streamUpdated>): Delivery[] {
+  const channel = payload.stream;
+  return [
+    {
+      users: payload.user_ids,
+      build: (ctx) => {
+        if (!acceptsType(ctx.queue, 'stream')) return [];
+        const events: Record<string, unknown>[] = [];
+        for (const change of payload.changes) {
+          if (change.property === 'is_archived' && !ctx.queue.capabilities.archivedChannels) {
+            events.push(
+              change.value === true
+                ? {
+                    type: 'stream',
+                    op: 'delete',
+                    streams: [{ stream_id: channel.stream_id }],
+                    stream_ids: [channel.stream_id],
+                  }
+                : { type: 'stream', op: 'create', streams: [streamDict(channel)] },
+            );
+            continue;
+          }
+          if (!visible(ctx.queue, channel) && change.property !== 'is_archived') continue;
+          events.push({ type: 'stream', op: 'update', stream_id: channel.stream_id, name: channel.name, ...change });
+        }
+        return events;
+      },
+    },
+  ];
+}
+
+/** Zulip's `subscription` update event(s), to the user who changed their settings. */
+export function subscriptionUpdated(payload: PayloadOf<typeof contracts.subscriptionUpdated>): Delivery[] {
+  return [
+    {
+      users: [payload.user_id],
+      build: (ctx) =>
+        acceptsType(ctx.queue, 'subscription')
+          ? payload.changes.map((c) => ({
+              type: 'subscription',
+              op: 'update',
+              stream_id: payload.stream_id,
+              property: c.property,
+              value: c.value,
+            }))
+          : [],
+    },
+  ];
+}

@@ -83,6 +83,8 @@ export function registerConsumers({ bus, fanout, readModel, prefetch }: Consumer
   fan(contracts.streamCreated, channels.streamCreated);
   fan(contracts.subscriptionAdded, channels.subscriptionAdded);
   fan(contracts.subscriptionRemoved, channels.subscriptionRemoved);
+  fan(contracts.streamUpdated, channels.streamUpdated);
+  fan(contracts.subscriptionUpdated, channels.subscriptionUpdated);
 
   consumer.on(contracts.groupCreated, async (event) => {
     const { group, direct_members, direct_subgroups } = event.payload;

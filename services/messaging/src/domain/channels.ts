@@ -82,7 +82,7 @@ interface ChannelSpec {
 
 const insufficientPermission = () => invalid('Insufficient permission');
 
-function checkDescription(description: string): void {
+export function checkChannelDescription(description: string): void {
   const bad = firstUnprintable(description.replace(/[\n\r\t]/g, ' '));
   if (bad !== null) throw invalid(`Invalid character in channel description, at position ${bad}.`);
 }
@@ -94,7 +94,7 @@ function parseRetention(value: string | number): number | null {
   throw invalid(`Bad value for 'message_retention_days': ${value}`);
 }
 
-async function checkGroupValue(domain: Domain, actor: Actor, value: GroupSettingValue): Promise<void> {
+export async function checkGroupValue(domain: Domain, actor: Actor, value: GroupSettingValue): Promise<void> {
   const groupIds = typeof value === 'number' ? [value] : value.direct_subgroups;
   let groups = await domain.directory.groupsOf(actor.realm.id);
   if (groupIds.some((id) => !groups.has(id))) {
@@ -130,7 +130,7 @@ async function checkCanCreate(domain: Domain, actor: Actor, settings: NewChannel
   for (const value of Object.values(settings.permissions)) await checkGroupValue(domain, actor, value);
 }
 
-async function renderDescription(domain: Domain, actor: Actor, description: string): Promise<string> {
+export async function renderDescription(domain: Domain, actor: Actor, description: string): Promise<string> {
   if (description === '') return '';
   try {
     return (await domain.renderer.render(actor.realm, description, null)).html;
@@ -271,7 +271,7 @@ async function addSubscriptions(
 }
 
 /** Who can see a channel's existence: everyone but guests for public ones; subscribers and admins otherwise. */
-async function channelAudience(
+export async function channelAudience(
   domain: Domain,
   actor: Actor,
   channel: Channel,
@@ -329,7 +329,7 @@ export async function subscribeToChannels(
   for (const raw of input.subscriptions) {
     const name = raw.name.trim();
     checkChannelName(name);
-    checkDescription(raw.description ?? '');
+    checkChannelDescription(raw.description ?? '');
     if (raw.color !== undefined) {
       // Zulip's check_color, with the name its validator reports.
       if (!/^#[0-9a-fA-F]{6}$/.test(raw.color)) throw invalid('add.color is not a valid hex color code');
@@ -419,7 +419,7 @@ export async function createChannel(
   if (isGuest(actor.user)) throw invalid('Not allowed for guest users');
   const name = input.name.trim();
   checkChannelName(name);
-  checkDescription(input.description);
+  checkChannelDescription(input.description);
   const exists = () =>
     new ConfabError(`Channel '${name}' already exists`, { code: 'CHANNEL_ALREADY_EXISTS', status: 409 });
   if (await domain.channels.channelByName(actor.realm.id, name)) throw exists();

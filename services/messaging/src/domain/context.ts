@@ -11,6 +11,7 @@ import type { DraftsRepository } from '../repositories/drafts.repository.js';
 import type { SavedSnippetsRepository } from '../repositories/saved_snippets.repository.js';
 import type { ScheduledMessagesRepository } from '../repositories/scheduled_messages.repository.js';
 import type { FileStore } from '../storage/file-store.js';
+import type { ChannelSettingsStore } from './channel-settings.js';
 import type { MessageEditStore } from './edit-store.js';
 import type { Permissions } from './permissions.js';
 import type { ReadReceiptSource } from './read-receipts.js';
@@ -26,6 +27,7 @@ export interface Domain {
   /** Editing and moving messages (a port this domain owns; docs/architecture.md, "Data access"). */
   edits: MessageEditStore;
   receipts: ReadReceiptSource;
+  channelSettings: ChannelSettingsStore;
   attachments: AttachmentsRepository;
   userTopics: UserTopicsRepository;
   reactions: ReactionsRepository;

@@ -56,3 +56,14 @@ export function newChannelSettings(values: NewChannelValues): NewChannelSettings
     permissions,
   };
 }
+
+/** PATCH /streams/{stream_id}: each group setting as Zulip's `{new, old}` change. */
+export const channelPermissionChanges = Object.fromEntries(
+  CHANNEL_PERMISSION_SETTINGS.map((name) => [
+    name,
+    p.json(t.object({ new: groupSettingValue, old: t.optional(groupSettingValue) })).optional(),
+  ]),
+) as Record<
+  ChannelPermission,
+  ReturnType<ReturnType<typeof p.json<{ new: GroupSettingValue; old: GroupSettingValue | undefined }>>['optional']>
+>;

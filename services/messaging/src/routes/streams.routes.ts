@@ -1,9 +1,11 @@
 import { p, route, t } from '@confab/http';
 import { actorFor } from '../domain/actor.js';
 import { getStream, getStreamId, listStreams } from '../domain/channel-queries.js';
+import { archiveChannel, channelMembers, updateChannel, type ChannelUpdate } from '../domain/channel-settings.js';
 import { createChannel } from '../domain/channels.js';
+import { CHANNEL_PERMISSION_SETTINGS } from '../domain/types.js';
 import type { MessagingDeps } from '../deps.js';
-import { newChannelParams, newChannelSettings } from './channel.params.js';
+import { channelPermissionChanges, newChannelParams, newChannelSettings } from './channel.params.js';
 
 export function streamRoutes(deps: MessagingDeps) {
   const { domain } = deps;
@@ -44,6 +46,61 @@ export function streamRoutes(deps: MessagingDeps) {
       async handler({ identity, path, requestId }) {
         const actor = await actorFor(domain, identity, requestId);
         return { stream: await getStream(domain, actor, path.stream_id) };
+      },
+    }),
+    route({
+      method: 'PATCH',
+      path: '/streams/{stream_id:int}',
+      auth: 'user',
+      params: {
+        description: p.string().optional(),
+        new_name: p.string().optional(),
+        is_private: p.bool().optional(),
+        is_web_public: p.bool().optional(),
+        history_public_to_subscribers: p.bool().optional(),
+        message_retention_days: p.json(t.union(t.string(), t.int())).optional(),
+        topics_policy: p
+          .json(t.literal('inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'))
+          .optional(),
+        is_archived: p.bool().optional(),
+        ...channelPermissionChanges,
+      },
+      async handler({ identity, params, path, requestId }) {
+        const actor = await actorFor(domain, identity, requestId);
+        const permissions: ChannelUpdate['permissions'] = {};
+        for (const name of CHANNEL_PERMISSION_SETTINGS) {
+          const change = params[name];
+          if (change) permissions[name] = change.old === undefined ? { new: change.new } : change;
+        }
+        await updateChannel(domain, actor, path.stream_id, {
+          newName: params.new_name,
+          description: params.description,
+          isPrivate: params.is_private,
+          isWebPublic: params.is_web_public,
+          historyPublicToSubscribers: params.history_public_to_subscribers,
+          messageRetentionDays: params.message_retention_days,
+          topicsPolicy: params.topics_policy,
+          isArchived: params.is_archived,
+          permissions,
+        });
+        return {};
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/streams/{stream_id:int}',
+      auth: 'user',
+      async handler({ identity, path, requestId }) {
+        await archiveChannel(domain, await actorFor(domain, identity, requestId), path.stream_id);
+        return {};
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/streams/{stream_id:int}/members',
+      auth: 'user',
+      async handler({ identity, path, requestId }) {
+        return channelMembers(domain, await actorFor(domain, identity, requestId), path.stream_id);
       },
     }),
     route({

@@ -2,6 +2,7 @@ import { p, route, t } from '@confab/http';
 import { actorFor } from '../domain/actor.js';
 import { listSubscriptions } from '../domain/channel-queries.js';
 import { subscribeToChannels, unsubscribeFromChannels } from '../domain/channels.js';
+import { updateSubscriptionProperties } from '../domain/subscription-properties.js';
 import type { MessagingDeps } from '../deps.js';
 import { newChannelParams, newChannelSettings } from './channel.params.js';
 
@@ -10,6 +11,24 @@ const principals = p.json(t.union(t.list(t.int()), t.list(t.string()))).optional
 export function subscriptionRoutes(deps: MessagingDeps) {
   const { domain } = deps;
   return [
+    route({
+      method: 'POST',
+      path: '/users/me/subscriptions/properties',
+      auth: 'user',
+      params: {
+        subscription_data: p.json(
+          t.list(t.object({ stream_id: t.int(), property: t.string(), value: { parse: (value: unknown) => value } })),
+        ),
+      },
+      async handler({ identity, params, requestId }) {
+        await updateSubscriptionProperties(
+          domain,
+          await actorFor(domain, identity, requestId),
+          params.subscription_data,
+        );
+        return {};
+      },
+    }),
     route({
       method: 'GET',
       path: '/users/me/subscriptions',

@@ -1,0 +1,258 @@
+import { ConfabError, invalid } from '@confab/errors';
+import { ROLE_OWNER } from '@confab/identity';
+import { contracts, outboxRecord, type Written } from '@confab/events';
+import { basicAccess } from './channel-access.js';
+import { channelRecord, GroupValueFormatter } from './channel-records.js';
+import { channelAudience, checkChannelDescription, checkGroupValue, renderDescription } from './channels.js';
+import type { Actor, Domain } from './context.js';
+import type { SubscriptionPatch } from './subscription-properties.js';
+import { isAdmin, isGuest } from './permissions.js';
+import { checkChannelName, MAX_CHANNEL_DESCRIPTION_LENGTH } from './text.js';
+import type { Channel, ChannelPermission, GroupSettingValue, PermissionValue, TopicsPolicy } from './types.js';
+
+/** What changes in a channel's row. */
+export interface ChannelPatch {
+  name?: string;
+  description?: string;
+  renderedDescription?: string;
+  inviteOnly?: boolean;
+  isWebPublic?: boolean;
+  historyPublicToSubscribers?: boolean;
+  messageRetentionDays?: number | null;
+  topicsPolicy?: TopicsPolicy;
+  isArchived?: boolean;
+  permissions?: Record<ChannelPermission, PermissionValue>;
+}
+
+/** Channel settings' storage (a port this domain owns; docs/architecture.md, "Data access"). */
+export interface ChannelSettingsStore {
+  edit<T>(fn: (unit: ChannelSettingsUnit) => Promise<Written<T>>): Promise<T>;
+}
+
+export interface ChannelSettingsUnit {
+  /** The channel, locked against concurrent changes; null when it does not exist. */
+  lock(channelId: number): Promise<Channel | null>;
+  /** Whether another channel of the organization has this name (case-insensitively). */
+  nameTaken(realmId: number, name: string, exceptId: number): Promise<boolean>;
+  update(channelId: number, patch: ChannelPatch): Promise<void>;
+  /** Users with an active subscription. */
+  subscribers(channelId: number): Promise<number[]>;
+  updateSubscription(userId: number, channelId: number, patch: SubscriptionPatch): Promise<void>;
+}
+
+/** PATCH /streams/{stream_id}'s parameters; a group setting comes as Zulip's `{new, old}`. */
+export interface ChannelUpdate {
+  newName?: string;
+  description?: string;
+  isPrivate?: boolean;
+  isWebPublic?: boolean;
+  historyPublicToSubscribers?: boolean;
+  messageRetentionDays?: string | number;
+  topicsPolicy?: TopicsPolicy;
+  isArchived?: boolean;
+  permissions: Partial<Record<ChannelPermission, { new: GroupSettingValue; old?: GroupSettingValue }>>;
+}
+
+interface Change {
+  property: string;
+  value: unknown;
+  rendered_description?: string;
+  history_public_to_subscribers?: boolean;
+  is_web_public?: boolean;
+}
+
+const sameGroupValue = (a: GroupSettingValue, b: GroupSettingValue) => {
+  const norm = (v: GroupSettingValue) =>
+    typeof v === 'number'
+      ? v
+      : JSON.stringify([[...v.direct_members].sort((x, y) => x - y), [...v.direct_subgroups].sort((x, y) => x - y)]);
+  return norm(a) === norm(b);
+};
+
+/** The channel as an administrator reaches it (Zulip's access_stream_for_delete_or_update). */
+async function administeredChannel(domain: Domain, actor: Actor, channelId: number): Promise<Channel> {
+  const channel = await domain.directory.channel(channelId);
+  if (!channel || channel.realmId !== actor.realm.id) throw invalid('Invalid channel ID');
+  if (isAdmin(actor.user)) return channel;
+  const sub = await domain.channels.subscription(actor.user.id, channel.id);
+  if (!basicAccess(actor, channel, sub?.active ? sub : null)) throw invalid('Invalid channel ID');
+  if (!(await domain.permissions.has(actor.user, actor.realm, channel.permissions.can_administer_channel_group)))
+    throw invalid('You do not have permission to administer this channel.');
+  return channel;
+}
+
+function parseRetention(value: string | number): number | null {
+  if (value === 'realm_default') return null;
+  if (value === 'unlimited') return -1;
+  if (typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= 2_147_483_647) return value;
+  throw invalid(`Bad value for 'message_retention_days': ${value}`);
+}
+
+/** Works out the patch and the events' changes from the request, checking each part as Zulip does. */
+async function plan(
+  domain: Domain,
+  actor: Actor,
+  channel: Channel,
+  input: ChannelUpdate,
+): Promise<{ patch: ChannelPatch; changes: Change[] }> {
+  const patch: ChannelPatch = {};
+  const changes: Change[] = [];
+  if (input.isArchived === false && channel.isArchived) {
+    patch.isArchived = false;
+    changes.push({ property: 'is_archived', value: false });
+  } else if (input.isArchived === true) {
+    throw invalid('Use DELETE /streams/{stream_id} to archive a channel.');
+  }
+  if (
+    input.isPrivate !== undefined ||
+    input.isWebPublic !== undefined ||
+    input.historyPublicToSubscribers !== undefined
+  ) {
+    const inviteOnly = input.isPrivate ?? channel.inviteOnly;
+    const webPublic = input.isWebPublic ?? channel.isWebPublic;
+    if (webPublic && !channel.isWebPublic) throw invalid('Web-public channels are not enabled.');
+    if (inviteOnly && webPublic) throw invalid('Invalid parameters');
+    // Zulip: a public channel always shares its history.
+    const history = !inviteOnly ? true : (input.historyPublicToSubscribers ?? channel.historyPublicToSubscribers);
+    if (
+      inviteOnly !== channel.inviteOnly ||
+      webPublic !== channel.isWebPublic ||
+      history !== channel.historyPublicToSubscribers
+    ) {
+      Object.assign(patch, { inviteOnly, isWebPublic: webPublic, historyPublicToSubscribers: history });
+      changes.push({
+        property: 'invite_only',
+        value: inviteOnly,
+        history_public_to_subscribers: history,
+        is_web_public: webPublic,
+      });
+    }
+  }
+  if (input.messageRetentionDays !== undefined) {
+    const days = parseRetention(input.messageRetentionDays);
+    if (actor.user.role !== ROLE_OWNER)
+      throw new ConfabError('Must be an organization owner', { code: 'UNAUTHORIZED_PRINCIPAL' });
+    if (days !== channel.messageRetentionDays) {
+      patch.messageRetentionDays = days;
+      changes.push({ property: 'message_retention_days', value: days });
+    }
+  }
+  if (input.topicsPolicy !== undefined && input.topicsPolicy !== channel.topicsPolicy) {
+    const allowed = actor.realm.permissions.can_set_topics_policy_group ?? 'role:moderators';
+    if (!(await domain.permissions.has(actor.user, actor.realm, allowed))) throw invalid('Insufficient permission');
+    patch.topicsPolicy = input.topicsPolicy;
+    changes.push({ property: 'topics_policy', value: input.topicsPolicy });
+  }
+  const groups = new GroupValueFormatter(domain, actor.realm);
+  const permissions = { ...channel.permissions };
+  for (const [setting, value] of Object.entries(input.permissions) as [
+    ChannelPermission,
+    { new: GroupSettingValue; old?: GroupSettingValue },
+  ][]) {
+    const current = await groups.format(channel.permissions[setting] ?? 'role:nobody');
+    if (value.old !== undefined && !sameGroupValue(value.old, current))
+      throw new ConfabError("'old' value does not match the expected value.", { code: 'EXPECTATION_MISMATCH' });
+    await checkGroupValue(domain, actor, value.new);
+    if (sameGroupValue(value.new, current)) continue;
+    permissions[setting] = value.new;
+    changes.push({ property: setting, value: value.new });
+  }
+  if (changes.some((c) => c.property.startsWith('can_'))) patch.permissions = permissions;
+  if (input.description !== undefined) {
+    const description = input.description.replace(/\n/g, ' ');
+    checkChannelDescription(description);
+    if (description.length > MAX_CHANNEL_DESCRIPTION_LENGTH)
+      throw invalid(`Channel description is too long (limit: ${MAX_CHANNEL_DESCRIPTION_LENGTH} characters)`);
+    if (description !== channel.description) {
+      const rendered = await renderDescription(domain, actor, description);
+      Object.assign(patch, { description, renderedDescription: rendered });
+      changes.push({ property: 'description', value: description, rendered_description: rendered });
+    }
+  }
+  if (input.newName !== undefined) {
+    const name = input.newName.trim();
+    checkChannelName(name);
+    if (name !== channel.name) {
+      patch.name = name;
+      changes.push({ property: 'name', value: name });
+    }
+  }
+  return { patch, changes };
+}
+
+async function commit(
+  domain: Domain,
+  actor: Actor,
+  channel: Channel,
+  build: (current: Channel, unit: ChannelSettingsUnit) => Promise<{ patch: ChannelPatch; changes: Change[] }>,
+): Promise<void> {
+  await domain.channelSettings.edit(async (unit) => {
+    const current = await unit.lock(channel.id);
+    if (!current) throw invalid('Invalid channel ID');
+    const { patch, changes } = await build(current, unit);
+    if (changes.length === 0) return { result: undefined, events: [] };
+    if (patch.name !== undefined && (await unit.nameTaken(actor.realm.id, patch.name, channel.id)))
+      throw invalid('Channel name already in use.');
+    await unit.update(channel.id, patch);
+    const after: Channel = { ...current, ...patch, permissions: patch.permissions ?? current.permissions };
+    const subscribers = await unit.subscribers(channel.id);
+    // Those who could see it before the change or can see it now.
+    const audience = new Set([
+      ...(await channelAudience(domain, actor, current, subscribers)),
+      ...(await channelAudience(domain, actor, after, subscribers)),
+    ]);
+    const groups = new GroupValueFormatter(domain, actor.realm);
+    const event = outboxRecord(
+      contracts.streamUpdated,
+      {
+        stream: await channelRecord(after, subscribers.length, groups),
+        changes,
+        user_ids: [...audience].sort((a, b) => a - b),
+      },
+      { realmId: actor.realm.id, requestId: actor.requestId },
+    );
+    return { result: undefined, events: [event] };
+  });
+  domain.directory.forgetChannel(channel.id);
+  domain.directory.forgetChannelName(actor.realm.id, channel.name);
+}
+
+/** PATCH /streams/{stream_id} (Zulip's update_stream_backend). */
+export async function updateChannel(
+  domain: Domain,
+  actor: Actor,
+  channelId: number,
+  input: ChannelUpdate,
+): Promise<void> {
+  const channel = await administeredChannel(domain, actor, channelId);
+  // Checked outside the transaction as well, so that bad input never waits for the lock.
+  await plan(domain, actor, channel, input);
+  await commit(domain, actor, channel, (current) => plan(domain, actor, current, input));
+}
+
+/** DELETE /streams/{stream_id}: archiving (Zulip's do_deactivate_stream); it stays readable, takes no messages. */
+export async function archiveChannel(domain: Domain, actor: Actor, channelId: number): Promise<void> {
+  const channel = await administeredChannel(domain, actor, channelId);
+  if (channel.isArchived) throw invalid('Channel is already deactivated');
+  await commit(domain, actor, channel, async (current) =>
+    current.isArchived
+      ? { patch: {}, changes: [] }
+      : { patch: { isArchived: true }, changes: [{ property: 'is_archived', value: true }] },
+  );
+}
+
+/** GET /streams/{stream_id}/members (Zulip's get_subscribers_backend). */
+export async function channelMembers(
+  domain: Domain,
+  actor: Actor,
+  channelId: number,
+): Promise<{ subscribers: number[] }> {
+  const channel = await domain.directory.channel(channelId);
+  if (!channel || channel.realmId !== actor.realm.id) throw invalid('Invalid channel ID');
+  const sub = await domain.channels.subscription(actor.user.id, channel.id);
+  if (!isAdmin(actor.user) && !basicAccess(actor, channel, sub?.active ? sub : null))
+    throw invalid('Invalid channel ID');
+  if (isGuest(actor.user) && !sub?.active) throw invalid('Invalid channel ID');
+  const subscribers = (await domain.channels.subscribers([channel.id])).get(channel.id) ?? [];
+  return { subscribers: [...subscribers].sort((a, b) => a - b) };
+}
