@@ -143,6 +143,8 @@ describe(`the Zulip Flutter app (zulip-flutter ${FLUTTER_COMMIT.slice(0, 10)}) a
     expect((state.subscriptions as { name: string }[]).map((s) => s.name)).toContain('Verona');
     expect(state.realm_name).toEqual(expect.any(String));
     expect(state.user_settings).toMatchObject({ emojiset: expect.any(String), presence_enabled: expect.any(Boolean) });
+    // Every parameter it sends is one Confab understands (idle_queue_timeout "mobile" included).
+    expect(state.ignored_parameters_unsupported).toBeUndefined();
     await queue.delete();
   });
 

@@ -67,6 +67,25 @@ describe('QueueStore (Redis)', () => {
     expect(await store.poll(queueId, 2, 2, false)).toEqual({ status: 'bad' });
   });
 
+  it("keeps a queue for the idle timeout its client asked for, polls included, and others for the server's", async () => {
+    const short = new QueueStore(redis(), prefix, 300);
+    const mobile = await short.create(descriptor(70, { idleTimeoutMs: 60_000 }));
+    const plain = await short.create(descriptor(70));
+    // A poll renews each queue for its own timeout, not the server's.
+    expect(await short.poll(mobile, 70, null, false)).toMatchObject({ status: 'ok' });
+    // Watched without polling it (a poll would renew it).
+    const watcher = redis();
+    const expired = async () => (await watcher.exists(short.key('q', plain))) === 0;
+    const deadline = Date.now() + 5000;
+    while (!(await expired())) {
+      if (Date.now() > deadline) throw new Error('the default queue did not expire');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await short.poll(plain, 70, null, false)).toEqual({ status: 'bad' });
+    expect(await short.poll(mobile, 70, null, false)).toMatchObject({ status: 'ok' });
+    expect(await short.append([[mobile, event(1)]])).toEqual([mobile]);
+  });
+
   it('appends a fan-out at most once per event id and skips expired queues', async () => {
     const live = await store.create(descriptor(1));
     const eventId = `e-${randomBytes(4).toString('hex')}`;

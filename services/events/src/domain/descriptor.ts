@@ -11,6 +11,8 @@ export interface QueueDescriptor {
   applyMarkdown: boolean;
   clientGravatar: boolean;
   capabilities: Capabilities;
+  /** How long the queue lives unpolled, in ms (the client's idle_queue_timeout); absent: the server's default. */
+  idleTimeoutMs?: number;
 }
 
 /** The client_capabilities that change what a queue receives. */

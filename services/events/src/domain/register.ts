@@ -27,6 +27,8 @@ export interface RegisterInput {
   allPublicStreams: boolean;
   clientCapabilities: Record<string, unknown>;
   narrow: [string, string][];
+  /** The client's idle_queue_timeout, in seconds. */
+  idleQueueTimeoutSeconds?: number;
 }
 
 export interface RegisterDeps {
@@ -50,6 +52,7 @@ export async function allocateQueue(deps: Pick<RegisterDeps, 'store'>, who: User
     applyMarkdown: input.applyMarkdown,
     clientGravatar: input.clientGravatar,
     capabilities: capabilitiesFrom(input.clientCapabilities),
+    ...(input.idleQueueTimeoutSeconds === undefined ? {} : { idleTimeoutMs: input.idleQueueTimeoutSeconds * 1000 }),
   };
   return deps.store.create(descriptor);
 }

@@ -1,3 +1,4 @@
+import { invalid } from '@confab/errors';
 import { p, ParamIssue, t, type Schema } from '@confab/http';
 import { CAPABILITY_NAMES } from '../domain/descriptor.js';
 import type { RegisterInput } from '../domain/register.js';
@@ -38,6 +39,24 @@ export const queueParams = {
   client_capabilities: p.json(capabilities).default({}),
 };
 
+/** Zulip's "mobile" idle_queue_timeout: mobile apps keep their queue for 12 hours between polls. */
+export const MOBILE_IDLE_QUEUE_SECONDS = 12 * 3600;
+const MAX_IDLE_QUEUE_SECONDS = 7 * 24 * 3600;
+
+/** idle_queue_timeout: seconds, or "mobile"; the apps send it JSON-encoded ('"mobile"'), others plain. */
+export function parseIdleQueueTimeout(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  let value: unknown = raw;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    // A bare word, such as mobile.
+  }
+  if (value === 'mobile') return MOBILE_IDLE_QUEUE_SECONDS;
+  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return Math.min(value, MAX_IDLE_QUEUE_SECONDS);
+  throw invalid('idle_queue_timeout is not an integer');
+}
+
 export const registerParams = {
   ...queueParams,
   include_subscribers: p.json(t.union(t.bool(), t.literal('partial'))).default(false),
@@ -45,6 +64,7 @@ export const registerParams = {
   presence_last_update_id: p.int().optional(),
   fetch_event_types: p.json(t.nullable(t.list(t.string()))).default(null),
   queue_lifespan_secs: p.int().default(0),
+  idle_queue_timeout: p.string().optional(),
 };
 
 type QueueValues = {
@@ -58,9 +78,15 @@ type QueueValues = {
 };
 
 export function registerInput(
-  values: QueueValues & { include_subscribers?: boolean | 'partial'; fetch_event_types?: string[] | null },
+  values: QueueValues & {
+    include_subscribers?: boolean | 'partial';
+    fetch_event_types?: string[] | null;
+    idle_queue_timeout?: string;
+  },
 ): RegisterInput {
+  const idle = parseIdleQueueTimeout(values.idle_queue_timeout);
   return {
+    ...(idle === undefined ? {} : { idleQueueTimeoutSeconds: idle }),
     applyMarkdown: values.apply_markdown,
     clientGravatar: values.client_gravatar,
     slimPresence: values.slim_presence,

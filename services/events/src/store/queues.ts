@@ -67,7 +67,8 @@ export class QueueStore {
   async create(descriptor: QueueDescriptor): Promise<string> {
     const id = randomUUID();
     const q = this.key('q', id);
-    const indexTtl = this.indexTtlMs;
+    const ttl = descriptor.idleTimeoutMs ?? this.timeoutMs;
+    const indexTtl = Math.max(this.indexTtlMs, ttl + 60_000);
     const multi = this.redis
       .multi()
       .hset(q, {
@@ -77,8 +78,9 @@ export class QueueStore {
         next_id: 0,
         pruned: -1,
         poll: 0,
+        ttl,
       })
-      .pexpire(q, this.timeoutMs)
+      .pexpire(q, ttl)
       .sadd(this.key('u', descriptor.userId), id)
       .pexpire(this.key('u', descriptor.userId), indexTtl)
       .sadd(this.key('r', descriptor.realmId), id)

@@ -64,11 +64,12 @@ local q = ARGV[1] .. 'q:' .. ARGV[2]
 local ev = q .. ':ev'
 local owner = redis.call('HGET', q, 'user_id')
 if owner == false or owner ~= ARGV[3] then return {'bad'} end
-local ttl = tonumber(ARGV[5])
+-- A queue keeps the idle timeout it was registered with (idle_queue_timeout); older ones the server's.
+local ttl = tonumber(redis.call('HGET', q, 'ttl') or ARGV[5])
 redis.call('PEXPIRE', q, ttl)
 redis.call('PEXPIRE', ev, ttl)
 local realm = redis.call('HGET', q, 'realm_id')
-local indexTtl = tonumber(ARGV[7])
+local indexTtl = math.max(tonumber(ARGV[7]), ttl + 60000)
 redis.call('PEXPIRE', ARGV[1] .. 'u:' .. owner, indexTtl)
 redis.call('PEXPIRE', ARGV[1] .. 'r:' .. realm, indexTtl)
 redis.call('PEXPIRE', ARGV[1] .. 'rall:' .. realm, indexTtl)
