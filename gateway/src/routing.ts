@@ -61,6 +61,7 @@ const API_RULES: Rule[] = [
       '/mark_all_as_read',
       '/mark_stream_as_read',
       '/mark_topic_as_read',
+      '/submessage',
     ),
     target: to('messaging'),
   },

@@ -15,6 +15,7 @@ import { ReactionsRepository } from './repositories/reactions.repository.js';
 import { ReadReceiptsRepository } from './repositories/read-receipts.repository.js';
 import { ReadModelRepository } from './repositories/readmodel.repository.js';
 import { SqlPool } from './repositories/sql.js';
+import { SubmessagesRepository } from './repositories/submessages.repository.js';
 import { Store } from './repositories/store.js';
 import { UserTopicsRepository } from './repositories/user_topics.repository.js';
 import { DraftsRepository } from './repositories/drafts.repository.js';
@@ -43,6 +44,7 @@ export function buildDomain(config: MessagingConfig, logger: Logger, afterCommit
     messages: new MessagesRepository(store, { lanes: config.db.sendLanes, maxBatch: config.db.sendBatch }),
     edits: new MessageEditRepository(sql, () => store.committed()),
     receipts: new ReadReceiptsRepository(sql),
+    submessages: new SubmessagesRepository(sql, () => store.committed()),
     channelSettings: new ChannelSettingsRepository(sql, () => store.committed()),
     attachments: new AttachmentsRepository(store),
     userTopics: new UserTopicsRepository(store),

@@ -129,3 +129,16 @@ export const messageUpdated = defineEvent(
     is_me_message: z.boolean().optional(),
   }),
 );
+
+/** A widget's data or an update of it was attached to a message (Zulip's `submessage` event), for `user_ids`. */
+export const submessageAdded = defineEvent(
+  'submessage.added',
+  z.object({
+    message_id: z.number().int(),
+    submessage_id: z.number().int(),
+    sender_id: z.number().int(),
+    msg_type: z.string(),
+    content: z.string(),
+    user_ids: ids,
+  }),
+);

@@ -39,6 +39,7 @@ export function registerConsumers({ bus, fanout, readModel, prefetch }: Consumer
   fan(contracts.messageSent, (p, e) => messages.messageSent(p, e.realm_id ?? 0));
   fan(contracts.messageDeleted, messages.messageDeleted);
   fan(contracts.messageUpdated, messages.messageUpdated);
+  fan(contracts.submessageAdded, messages.submessageAdded);
   fan(contracts.messageFlagsChanged, messages.messageFlagsChanged);
   fan(contracts.reactionAdded, (p) => messages.reactionChanged(p, 'add'));
   fan(contracts.reactionRemoved, (p) => messages.reactionChanged(p, 'remove'));

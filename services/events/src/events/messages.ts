@@ -94,6 +94,20 @@ export function messageUpdated(payload: PayloadOf<typeof contracts.messageUpdate
   ];
 }
 
+/** Zulip's `submessage` event: a widget's data or update, to those who see the message. */
+export function submessageAdded(payload: PayloadOf<typeof contracts.submessageAdded>): Delivery[] {
+  const { user_ids: users, ...fields } = payload;
+  const event = {
+    type: 'submessage',
+    msg_type: fields.msg_type,
+    message_id: fields.message_id,
+    submessage_id: fields.submessage_id,
+    sender_id: fields.sender_id,
+    content: fields.content,
+  };
+  return [{ users, build: (ctx) => (acceptsType(ctx.queue, 'submessage') ? [event] : []) }];
+}
+
 export function messageFlagsChanged(payload: PayloadOf<typeof contracts.messageFlagsChanged>): Delivery[] {
   return [
     {

@@ -15,6 +15,7 @@ import type { ChannelSettingsStore } from './channel-settings.js';
 import type { MessageEditStore } from './edit-store.js';
 import type { Permissions } from './permissions.js';
 import type { ReadReceiptSource } from './read-receipts.js';
+import type { SubmessageStore } from './submessages.js';
 import type { Renderer } from './render.js';
 import type { Realm, User } from './types.js';
 
@@ -27,6 +28,7 @@ export interface Domain {
   /** Editing and moving messages (a port this domain owns; docs/architecture.md, "Data access"). */
   edits: MessageEditStore;
   receipts: ReadReceiptSource;
+  submessages: SubmessageStore;
   channelSettings: ChannelSettingsStore;
   attachments: AttachmentsRepository;
   userTopics: UserTopicsRepository;

@@ -186,10 +186,12 @@ export async function messageDicts(
     for (const id of m.dmUserIds ?? []) userIds.add(id);
     if (m.channelId !== null) channelIds.add(m.channelId);
   }
-  const [users, channels, reactions] = await Promise.all([
+  const withWidgets = messages.filter((m) => m.hasSubmessages).map((m) => m.id);
+  const [users, channels, reactions, submessages] = await Promise.all([
     domain.directory.usersByIds(actor.realm.id, [...userIds]),
     domain.directory.channelsByIds([...channelIds]),
     domain.reactions.forMessages(messages.map((m) => m.id)),
+    domain.submessages.forMessages(withWidgets),
   ]);
   const userById = new Map(users.map((u) => [u.id, u]));
   const channelById = new Map(channels.map((c) => [c.id, c]));
@@ -202,6 +204,7 @@ export async function messageDicts(
             (m.dmUserIds ?? []).map((id) => userById.get(id)).filter((u): u is User => u !== undefined),
           );
     const record = messageRecord(m, sender, actor.realm, display, reactions.get(m.id) ?? []);
+    record.submessages = submessages.get(m.id) ?? [];
     return clientMessage(record, flags.get(m.id) ?? FLAG.read | FLAG.historical, actor.realm, options, {
       lastEditTime: m.lastEditTime,
     });

@@ -12,6 +12,7 @@ import { defaultReadBySender } from './client.js';
 import { FLAG } from './flags.js';
 import { displayRecipientUsers, messageRecord } from './message-records.js';
 import { alertedUsers } from './personal-filters.js';
+import { attachWidget } from './submessages.js';
 import type { Rendered } from './render.js';
 import { isGuest } from './permissions.js';
 import { checkChannelName, firstUnprintable, normalizeContent, normalizeTopic, topicKey } from './text.js';
@@ -226,7 +227,10 @@ export async function sendMessage(
   input: SendInput,
   options: SendOptions = {},
 ): Promise<SendResult> {
-  return commitSend(domain, await prepareSend(domain, actor, input), options);
+  const prepared = await prepareSend(domain, actor, input);
+  const result = await commitSend(domain, prepared, options);
+  await attachWidget(domain, actor, { id: result.id, content: prepared.checked.content });
+  return result;
 }
 
 /** Every check of a send and its rendering, writing no message (scheduling one, or before committing). */

@@ -132,6 +132,8 @@ export interface StoredMessage {
   hasImage: boolean;
   hasLink: boolean;
   lastEditTime: Date | null;
+  /** Widgets (a poll) or their updates are attached; absent: not known to be. */
+  hasSubmessages?: boolean;
   /** Direct messages: the participants' user ids, sorted. */
   dmUserIds: number[] | null;
 }

@@ -24,7 +24,7 @@ export interface SendFacts {
 }
 
 const MESSAGE_COLUMNS = `m.id, m.realm_id, m.sender_id, m.recipient_id, m.channel_id, m.topic, m.content, m.rendered_content,
-  m.date_sent, m.sending_client, m.is_me_message, m.has_attachment, m.has_image, m.has_link, m.last_edit_time, r.dm_key`;
+  m.date_sent, m.sending_client, m.is_me_message, m.has_attachment, m.has_image, m.has_link, m.last_edit_time, m.has_submessages, r.dm_key`;
 
 export interface MessageRow {
   id: number;
@@ -42,6 +42,7 @@ export interface MessageRow {
   has_image: boolean;
   has_link: boolean;
   last_edit_time: Date | null;
+  has_submessages: boolean;
   dm_key: string | null;
 }
 
@@ -62,6 +63,7 @@ export function toMessage(row: MessageRow): StoredMessage {
     hasImage: row.has_image,
     hasLink: row.has_link,
     lastEditTime: row.last_edit_time,
+    hasSubmessages: row.has_submessages,
     dmUserIds: row.dm_key ? row.dm_key.split(',').map(Number) : null,
   };
 }
@@ -321,6 +323,7 @@ export class MessagesRepository {
 
   async deleteMessages(tx: Tx, messageIds: readonly number[]): Promise<void> {
     await tx.$executeRawUnsafe('DELETE FROM user_messages WHERE message_id = ANY($1::int[])', [...messageIds]);
+    await tx.$executeRawUnsafe('DELETE FROM submessages WHERE message_id = ANY($1::int[])', [...messageIds]);
     await tx.$executeRawUnsafe('DELETE FROM messages WHERE id = ANY($1::int[])', [...messageIds]);
   }
 

@@ -9,6 +9,7 @@ import { channelTopics, deleteMessage, markAsRead, updateFlags } from '../domain
 import { editMessage } from '../domain/message-edit.js';
 import { messageHistory } from '../domain/message-history.js';
 import { readReceipts } from '../domain/read-receipts.js';
+import { addSubmessage } from '../domain/submessages.js';
 import { sendMessage } from '../domain/send.js';
 import type { MessagingDeps } from '../deps.js';
 
@@ -206,6 +207,21 @@ export function messageRoutes(deps: MessagingDeps) {
       async handler({ identity, params, path, requestId }) {
         const actor = await actorFor(domain, identity, requestId);
         return messageHistory(domain, actor, path.message_id, params.allow_empty_topic_name);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/submessage',
+      auth: 'user',
+      params: { message_id: p.int(), msg_type: p.string(), content: p.string() },
+      async handler({ identity, params, requestId }) {
+        const actor = await actorFor(domain, identity, requestId);
+        await addSubmessage(domain, actor, {
+          messageId: params.message_id,
+          msgType: params.msg_type,
+          content: params.content,
+        });
+        return {};
       },
     }),
     route({
