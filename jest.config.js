@@ -1,4 +1,4 @@
-// Three tiers (ARCHITECTURE.md): unit specs need nothing running; integration specs (*.int.spec.ts) use the real
+// Three tiers (docs/architecture.md): unit specs need nothing running; integration specs (*.int.spec.ts) use the real
 // Postgres, Redis and RabbitMQ; the e2e suite starts the whole system and talks to it through the gateway.
 const transform = {
   '^.+\\.(t|j)sx?$': [

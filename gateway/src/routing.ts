@@ -22,7 +22,7 @@ const prefix =
 
 const to = (service: ServiceName, isPublic = false): RouteTarget => ({ service, public: isPublic });
 
-/** Which service owns which API path (ARCHITECTURE.md, route ownership); first match wins. */
+/** Which service owns which API path (docs/architecture.md, route ownership); first match wins. */
 const API_RULES: Rule[] = [
   { match: exact('/server_settings', '/fetch_api_key', '/jwt/fetch_api_key'), target: to('settings', true) },
   { match: prefix('/users/me/subscriptions'), target: to('messaging') },

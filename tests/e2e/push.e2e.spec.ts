@@ -155,7 +155,7 @@ describe('POST /users/me/apns_device_token and POST /users/me/pushservice_device
     );
   });
 
-  it("serves API.md's pushservice_device_token path as the same APNs registration", async () => {
+  it("serves docs/api.md's pushservice_device_token path as the same APNs registration", async () => {
     const othello = world.as('othello');
     const added = await othello.post('/users/me/pushservice_device_token', { token, appid: 'org.zulip.Zulip' });
     expectSuccess(added, 'POST', '/users/me/pushservice_device_token', { undocumented: true });

@@ -8,7 +8,7 @@ describe('GET /server_settings', () => {
     world = await newWorld({ name: 'Server Settings Org' });
   });
 
-  it('answers without credentials with every field API.md lists, under both naming schemes', async () => {
+  it('answers without credentials with every field docs/api.md lists, under both naming schemes', async () => {
     const response = await world.anonymous().get('/server_settings');
     expectSuccess(response, 'GET', '/server_settings');
     const body = response.body;

@@ -4,7 +4,7 @@ import { expectError, expectSuccess } from './support/expect';
 import { initialState } from './support/internal';
 import { newWorld } from './support/system';
 
-/** Every parameter API.md lists for PATCH /settings, each with a value other than the default. */
+/** Every parameter docs/api.md lists for PATCH /settings, each with a value other than the default. */
 const API_MD_SETTINGS = {
   twenty_four_hour_time: true,
   web_channel_default_view: 4,
@@ -76,7 +76,7 @@ describe('PATCH /settings', () => {
   });
   afterAll(() => tap.close());
 
-  it('changes every setting API.md lists and returns them in the initial state', async () => {
+  it('changes every setting docs/api.md lists and returns them in the initial state', async () => {
     const hamlet = world.user('hamlet');
     const response = await world.as('hamlet').patch('/settings', API_MD_SETTINGS);
     expectSuccess(response, 'PATCH', '/settings');

@@ -9,7 +9,7 @@ describe('GET /users/me', () => {
     world = await newWorld();
   });
 
-  it("answers exactly API.md's own-user record", async () => {
+  it("answers exactly docs/api.md's own-user record", async () => {
     const response = await world.as('iago').get('/users/me');
     expectSuccess(response, 'GET', '/users/me');
     const iago = world.user('iago');

@@ -8,10 +8,10 @@ export type ClientEvent = Record<string, any> & { id: number; type: string };
 
 /** Fields Zulip sends that its OpenAPI description (feature level ~420) does not list. */
 const UNDESCRIBED_FIELDS: Record<string, string[]> = { message: ['local_message_id'] };
-/** Event types the description does not have at all (API.md's neutral names). */
+/** Event types the description does not have at all (docs/api.md's neutral names). */
 const UNDESCRIBED_TYPES = new Set(['has_meetingprovider_token']);
 
-/** Initial-state fields newer than the description (API.md's meeting provider; a newer personal setting). */
+/** Initial-state fields newer than the description (docs/api.md's meeting provider; a newer personal setting). */
 const NEWER_STATE = ['has_meetingprovider_token', 'meeting_provider'];
 const NEWER_USER_SETTINGS = ['web_inbox_show_channel_folders'];
 

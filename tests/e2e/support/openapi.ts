@@ -11,7 +11,7 @@ import { parse } from 'yaml';
 
 type Schema = Record<string, any>;
 
-/** Fields API.md and newer Zulip versions add beyond the feature-level-420 description. */
+/** Fields docs/api.md and newer Zulip versions add beyond the feature-level-420 description. */
 const NEWER_FIELDS = ['is_imported_stub', 'service_feature_level', 'service_version', 'service_merge_base'];
 
 let spec: Schema | undefined;

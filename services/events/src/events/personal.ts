@@ -24,7 +24,7 @@ export function userSettingsChanged(payload: PayloadOf<typeof contracts.userSett
   );
 }
 
-/** API.md's has_meetingprovider_token event (Zulip's has_zoom_token / has_webex_token). */
+/** docs/api.md's has_meetingprovider_token event (Zulip's has_zoom_token / has_webex_token). */
 export function meetingTokenChanged(payload: PayloadOf<typeof contracts.meetingProviderTokenChanged>): Delivery[] {
   return own(payload.user_id, 'has_meetingprovider_token', () => [
     { type: 'has_meetingprovider_token', value: payload.has_token },

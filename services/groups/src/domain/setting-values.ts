@@ -12,7 +12,7 @@ export interface SettingConfig {
   defaultValue: 'creator' | typeof NOBODY | typeof EVERYONE;
 }
 
-/** Zulip's NamedUserGroup.GROUP_PERMISSION_SETTINGS, with API.md's restriction of can_mention_group. */
+/** Zulip's NamedUserGroup.GROUP_PERMISSION_SETTINGS, with docs/api.md's restriction of can_mention_group. */
 export const SETTING_CONFIG: Record<SettingName, SettingConfig> = {
   can_add_members_group: { allowEveryone: false, forbidden: [INTERNET, EVERYONE], defaultValue: 'creator' },
   can_join_group: { allowEveryone: false, forbidden: [INTERNET, EVERYONE], defaultValue: NOBODY },

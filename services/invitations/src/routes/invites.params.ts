@@ -1,7 +1,7 @@
 import { p, t } from '@confab/http';
 import { INVITE_ROLES, MAX_WELCOME_TEXT_LENGTH } from '../domain/rules.js';
 
-/** POST /invites/multiuse (API.md): every parameter optional, defaults as Zulip's. */
+/** POST /invites/multiuse (docs/api.md): every parameter optional, defaults as Zulip's. */
 export const multiuseInviteParams = {
   invite_expires_in_minutes: p.json(t.nullable(t.int({ min: 1 }))).optional(),
   invite_as: p.json(t.literal(...INVITE_ROLES)).default(400),

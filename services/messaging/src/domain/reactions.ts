@@ -10,7 +10,7 @@ import { VISIBILITY_FOLLOWED } from './types.js';
 
 const REACTION_TYPES: readonly ReactionType[] = ['unicode_emoji', 'realm_emoji', 'service_extra_emoji'];
 
-/** Zulip's own name for the type API.md calls service_extra_emoji; the apps send it, so both are accepted. */
+/** Zulip's own name for the type docs/api.md calls service_extra_emoji; the apps send it, so both are accepted. */
 function reactionTypeOf(given: string | undefined): ReactionType | undefined {
   return (given === 'zulip_extra_emoji' ? 'service_extra_emoji' : given) as ReactionType | undefined;
 }

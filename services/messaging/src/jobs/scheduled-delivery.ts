@@ -4,7 +4,7 @@ import type { Logger } from '@confab/logging';
 import type { Domain } from '../domain/context.js';
 import type { DeliveryQueue } from '../domain/scheduled-messages.js';
 
-/** The BullMQ queue of scheduled deliveries (ARCHITECTURE.md): one delayed job per scheduled message. */
+/** The BullMQ queue of scheduled deliveries (docs/architecture.md): one delayed job per scheduled message. */
 export const SCHEDULED_QUEUE = 'scheduled-messages';
 
 export interface DeliveryJobData {

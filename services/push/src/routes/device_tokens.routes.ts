@@ -4,7 +4,7 @@ import { addToken, removeToken } from '../domain/tokens.js';
 
 /**
  * Legacy (not end-to-end-encrypted) push tokens, deprecated but used by Zulip's mobile apps: APNs under Zulip's path
- * and API.md's `pushservice_device_token`, FCM under `android_gcm_reg_id`.
+ * and docs/api.md's `pushservice_device_token`, FCM under `android_gcm_reg_id`.
  */
 export function deviceTokenRoutes(deps: PushDeps) {
   const apns = (path: string) => [

@@ -16,7 +16,7 @@ export const BUILT_IN_VIEW_FRAGMENTS: readonly string[] = [
   'scheduled',
 ];
 
-// API.md gives the unknown-fragment error the code NOT_FOUND (Zulip itself sends BAD_REQUEST with the 404).
+// docs/api.md gives the unknown-fragment error the code NOT_FOUND (Zulip itself sends BAD_REQUEST with the 404).
 const doesNotExist = () => notFound('Navigation view does not exist.', 'NOT_FOUND');
 const alreadyExists = () => invalid('Navigation view already exists.');
 

@@ -1,6 +1,6 @@
 /**
  * The personal settings PATCH /settings edits, with Zulip's defaults and value sets (zerver/models/users.py
- * UserBaseSettings; API.md narrows web_channel_default_view to 1, 2, 4, web_home_view to recent/inbox/all_messages
+ * UserBaseSettings; docs/api.md narrows web_channel_default_view to 1, 2, 4, web_home_view to recent/inbox/all_messages
  * and emojiset to three values). `timezone` is a setting too but lives on the user (see user-settings.ts).
  */
 export type SettingValue = boolean | number | string;

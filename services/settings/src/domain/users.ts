@@ -14,7 +14,7 @@ export function formatDate(date: Date): string {
   return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000+00:00');
 }
 
-/** The own-user record of GET /users/me (API.md). */
+/** The own-user record of GET /users/me (docs/api.md). */
 export function ownUserRecord(user: User): Record<string, unknown> {
   const record: Record<string, unknown> = {
     user_id: user.id,
