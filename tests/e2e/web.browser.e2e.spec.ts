@@ -120,7 +120,9 @@ describe('the web client in a real browser', () => {
       await page.waitForFunction(() => document.querySelector('.typing')?.textContent === '');
 
       await page.click('#compose-preview-button');
-      expect(await page.innerHTML('#compose-preview')).toBe('<p>Thrice <strong>the</strong> brinded cat hath mewed.</p>');
+      expect(await page.innerHTML('#compose-preview')).toBe(
+        '<p>Thrice <strong>the</strong> brinded cat hath mewed.</p>',
+      );
       await page.click('#compose-send');
       const mine = page.locator('.message', { hasText: 'brinded cat' });
       await mine.waitFor();
@@ -132,14 +134,58 @@ describe('the web client in a real browser', () => {
       await page.click(`.message[data-id="${id}"] button.react`);
       await page.waitForSelector(`.message[data-id="${id}"] .reaction.mine >> text=👍 2`);
       const reactions = (await othello.get(`/messages/${id}`)).body.message.reactions as { user_id: number }[];
-      expect(reactions.map((r) => r.user_id).sort()).toEqual(
-        [world.user('iago').id, world.user('othello').id].sort(),
-      );
+      expect(reactions.map((r) => r.user_id).sort()).toEqual([world.user('iago').id, world.user('othello').id].sort());
 
       page.once('dialog', (dialog) => void dialog.accept());
       await page.click(`.message[data-id="${id}"] button.delete`);
       await page.waitForSelector(`.message[data-id="${id}"]`, { state: 'detached' });
       expect((await othello.get(`/messages/${id}`)).status).toBe(400);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("edits and moves one's own message, and shows others' edits live", async () => {
+    const page = await browser.newPage();
+    try {
+      await signIn(page, 'iago@zulip.com');
+      await page.click('[data-stream="Rome"]');
+      await page.fill('#compose-topic', 'forum');
+      await page.fill('#compose-content', 'Friends, Romans, countrymen');
+      await page.click('#compose-send');
+      const mine = page.locator('.message', { hasText: 'Friends, Romans' });
+      await mine.waitFor();
+      const id = Number(await mine.getAttribute('data-id'));
+
+      // Edit through the page: the Markdown source comes back into the editor, the server renders the result.
+      await page.click(`.message[data-id="${id}"] button.edit`);
+      await page.waitForFunction(
+        (messageId) =>
+          (
+            document.querySelector(
+              `.message[data-id="${messageId}"] textarea.edit-content`,
+            ) as HTMLTextAreaElement | null
+          )?.value === 'Friends, Romans, countrymen',
+        id,
+      );
+      await page.fill(`.message[data-id="${id}"] textarea.edit-content`, 'Friends, Romans, **lend me your ears**');
+      await page.fill(`.message[data-id="${id}"] input.edit-topic`, 'funeral');
+      await page.click(`.message[data-id="${id}"] button.edit-save`);
+      await page.waitForSelector(`.message[data-id="${id}"] .content strong >> text=lend me your ears`);
+      await page.waitForSelector(`.message[data-id="${id}"] .edited`);
+      const othello = world.as('othello');
+      const read = (await othello.get(`/messages/${id}`)).body.message as Record<string, unknown>;
+      expect(read).toMatchObject({ subject: 'funeral', last_edit_timestamp: expect.any(Number) });
+      expect(read.content).toBe('<p>Friends, Romans, <strong>lend me your ears</strong></p>');
+
+      // Someone else's edit arrives live; refusals from the server are shown as they are.
+      const theirs = (
+        await othello.post('/messages', { type: 'stream', to: 'Rome', topic: 'funeral', content: 'I come to bury' })
+      ).body.id as number;
+      await page.waitForSelector(`.message[data-id="${theirs}"]`);
+      await othello.patch(`/messages/${theirs}`, { content: 'I come to bury Caesar, not to praise him' });
+      await page.waitForSelector(`.message[data-id="${theirs}"] .content >> text=not to praise him`);
+      expect(await page.locator(`.message[data-id="${theirs}"] button.edit`).count()).toBe(0);
     } finally {
       await page.close();
     }

@@ -45,7 +45,9 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
       );
       setLoaded({ me, users, subscriptions });
       setUnread(unreadFromRegister(state.unread_msgs as never, me));
-      setNarrow((current) => current ?? (subscriptions[0] ? { kind: 'stream', streamId: subscriptions[0].stream_id } : null));
+      setNarrow(
+        (current) => current ?? (subscriptions[0] ? { kind: 'stream', streamId: subscriptions[0].stream_id } : null),
+      );
     };
     const onEvents = (events: ServerEvent[]) => {
       for (const event of events) applyEvent(event);
@@ -78,12 +80,18 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
     } else if (event.type === 'reaction') {
       const id = event.message_id as number;
       const r = event as unknown as Reaction & { op: string };
-      const same = (x: Reaction) => x.user_id === r.user_id && x.emoji_code === r.emoji_code && x.reaction_type === r.reaction_type;
+      const same = (x: Reaction) =>
+        x.user_id === r.user_id && x.emoji_code === r.emoji_code && x.reaction_type === r.reaction_type;
       setMessages((list) =>
         list.map((m) => {
           if (m.id !== id) return m;
           const rest = (m.reactions ?? []).filter((x) => !same(x));
-          const added = { emoji_name: r.emoji_name, emoji_code: r.emoji_code, reaction_type: r.reaction_type, user_id: r.user_id };
+          const added = {
+            emoji_name: r.emoji_name,
+            emoji_code: r.emoji_code,
+            reaction_type: r.reaction_type,
+            user_id: r.user_id,
+          };
           return { ...m, reactions: r.op === 'add' ? [...rest, added] : rest };
         }),
       );
@@ -98,6 +106,23 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
         next.set(key, set);
         return next;
       });
+    } else if (event.type === 'update_message') {
+      // An edit (new rendered content) and/or a move (new topic or channel) of the listed messages.
+      const ids = new Set((event.message_ids as number[] | undefined) ?? [event.message_id as number]);
+      const current = narrowRef.current;
+      setMessages((list) =>
+        list
+          .map((m) => {
+            if (!ids.has(m.id)) return m;
+            const next: Message = { ...m, last_edit_timestamp: event.edit_timestamp as number };
+            if (m.id === event.message_id && typeof event.rendered_content === 'string')
+              next.content = event.rendered_content;
+            if (typeof event.subject === 'string') next.subject = event.subject;
+            if (typeof event.new_stream_id === 'number') next.stream_id = event.new_stream_id;
+            return next;
+          })
+          .filter((m) => !current || !ids.has(m.id) || inNarrow(m, current, me)),
+      );
     } else if (event.type === 'delete_message') {
       const ids = new Set((event.message_ids as number[] | undefined) ?? [event.message_id as number]);
       setMessages((list) => list.filter((m) => !ids.has(m.id)));
@@ -213,7 +238,9 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
                 <button
                   class="conversation"
                   data-user={u.email}
-                  aria-current={narrow?.kind === 'dm' && narrow.userIds.join() === String(u.user_id) ? 'page' : undefined}
+                  aria-current={
+                    narrow?.kind === 'dm' && narrow.userIds.join() === String(u.user_id) ? 'page' : undefined
+                  }
                   onClick={() => open({ kind: 'dm', userIds: [u.user_id] })}
                 >
                   {u.full_name}

@@ -76,7 +76,12 @@ export function Compose({ narrow }: { narrow: Narrow }) {
         />
       )}
       {preview !== null && (
-        <div id="compose-preview" class="content preview" aria-label="Preview" dangerouslySetInnerHTML={{ __html: preview }} />
+        <div
+          id="compose-preview"
+          class="content preview"
+          aria-label="Preview"
+          dangerouslySetInnerHTML={{ __html: preview }}
+        />
       )}
       <textarea
         id="compose-content"

@@ -1,5 +1,5 @@
-import { useEffect, useMemo, useRef } from 'preact/hooks';
-import { api } from './api';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { api, ApiError } from './api';
 import { emojiGlyph, type Message, type Reaction } from './state';
 
 const THUMBS_UP = { emoji_name: '+1', emoji_code: '1f44d', reaction_type: 'unicode_emoji' };
@@ -17,13 +17,75 @@ function grouped(reactions: Reaction[], me: number) {
   return [...groups.values()];
 }
 
-function toggleReaction(message: Message, emoji: Pick<Reaction, 'emoji_name' | 'emoji_code' | 'reaction_type'>, on: boolean) {
+function toggleReaction(
+  message: Message,
+  emoji: Pick<Reaction, 'emoji_name' | 'emoji_code' | 'reaction_type'>,
+  on: boolean,
+) {
   const params = { emoji_name: emoji.emoji_name, emoji_code: emoji.emoji_code, reaction_type: emoji.reaction_type };
   const path = `/messages/${message.id}/reactions`;
   void (on ? api.post(path, params) : api.delete(path, params)).catch(() => undefined);
 }
 
-/** A conversation's messages: server-rendered HTML, reactions, delete for one's own; older ones load at the top. */
+/**
+ * Editing one's own message in place: its Markdown source (fetched raw), and for channel messages its topic; saving
+ * is PATCH /messages/{id}, which applies the organization's rules (the server's error is shown as it is).
+ */
+function MessageEditor({ message, onDone }: { message: Message; onDone: () => void }) {
+  const [content, setContent] = useState<string | null>(null);
+  const [topic, setTopic] = useState(message.subject);
+  const [error, setError] = useState('');
+  useEffect(() => {
+    void api
+      .get<{ message: { content: string } }>(`/messages/${message.id}`, { apply_markdown: false })
+      .then((answer) => setContent(answer.message.content))
+      .catch((e: unknown) => setError(e instanceof ApiError ? e.message : 'Could not load the message'));
+  }, [message.id]);
+  const save = async () => {
+    const params: Record<string, string> = {};
+    if (content !== null) params.content = content;
+    if (message.type === 'stream' && topic.trim() !== message.subject) params.topic = topic.trim();
+    try {
+      await api.patch(`/messages/${message.id}`, params);
+      onDone();
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : 'Could not save');
+    }
+  };
+  return (
+    <form
+      class="editor"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      {message.type === 'stream' && (
+        <input class="edit-topic" aria-label="Topic" value={topic} onInput={(e) => setTopic(e.currentTarget.value)} />
+      )}
+      <textarea
+        class="edit-content"
+        aria-label="Message"
+        value={content ?? ''}
+        disabled={content === null}
+        onInput={(e) => setContent(e.currentTarget.value)}
+      />
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" class="edit-save">
+        Save
+      </button>
+      <button type="button" class="edit-cancel" onClick={onDone}>
+        Cancel
+      </button>
+    </form>
+  );
+}
+
+/** A conversation's messages: server-rendered HTML, reactions, edit and delete for one's own; older ones load at the top. */
 export function MessageList({ messages, me, onTop }: { messages: Message[]; me: number; onTop: () => Promise<void> }) {
   const list = useRef<HTMLOListElement>(null);
   const last = messages[messages.length - 1]?.id;
@@ -32,6 +94,7 @@ export function MessageList({ messages, me, onTop }: { messages: Message[]; me: 
     if (el) el.scrollTop = el.scrollHeight;
   }, [last]);
   const time = useMemo(() => new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }), []);
+  const [editing, setEditing] = useState<number | null>(null);
   return (
     <ol
       class="messages"
@@ -53,8 +116,17 @@ export function MessageList({ messages, me, onTop }: { messages: Message[]; me: 
               <time dateTime={new Date(m.timestamp * 1000).toISOString()}>{time.format(m.timestamp * 1000)}</time>
               <span class="actions">
                 {!thumbs?.mine && (
-                  <button class="react" aria-label="React with thumbs up" onClick={() => toggleReaction(m, THUMBS_UP, true)}>
+                  <button
+                    class="react"
+                    aria-label="React with thumbs up"
+                    onClick={() => toggleReaction(m, THUMBS_UP, true)}
+                  >
                     +👍
+                  </button>
+                )}
+                {m.sender_id === me && (
+                  <button class="edit" aria-label="Edit message" onClick={() => setEditing(m.id)}>
+                    Edit
                   </button>
                 )}
                 {m.sender_id === me && (
@@ -71,7 +143,12 @@ export function MessageList({ messages, me, onTop }: { messages: Message[]; me: 
                 )}
               </span>
             </div>
-            <div class="content" dangerouslySetInnerHTML={{ __html: m.content }} />
+            {editing === m.id ? (
+              <MessageEditor message={m} onDone={() => setEditing(null)} />
+            ) : (
+              <div class="content" dangerouslySetInnerHTML={{ __html: m.content }} />
+            )}
+            {m.last_edit_timestamp !== undefined && editing !== m.id && <span class="edited">(edited)</span>}
             {reactions.length > 0 && (
               <div class="reactions">
                 {reactions.map((g) => (

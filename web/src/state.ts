@@ -24,6 +24,7 @@ export interface Message {
   display_recipient: string | { id: number; full_name: string }[];
   flags?: string[];
   reactions?: Reaction[];
+  last_edit_timestamp?: number;
 }
 
 export interface Reaction {
