@@ -160,13 +160,7 @@ describe('the web client in a real browser', () => {
       // Edit through the page: the Markdown source comes back into the editor, the server renders the result.
       await page.click(`.message[data-id="${id}"] button.edit`);
       await page.waitForFunction(
-        (messageId) =>
-          (
-            document.querySelector(
-              `.message[data-id="${messageId}"] textarea.edit-content`,
-            ) as HTMLTextAreaElement | null
-          )?.value === 'Friends, Romans, countrymen',
-        id,
+        `document.querySelector('.message[data-id="${id}"] textarea.edit-content')?.value === 'Friends, Romans, countrymen'`,
       );
       await page.fill(`.message[data-id="${id}"] textarea.edit-content`, 'Friends, Romans, **lend me your ears**');
       await page.fill(`.message[data-id="${id}"] input.edit-topic`, 'funeral');
