@@ -159,9 +159,9 @@ describe('the web client in a real browser', () => {
 
       // Edit through the page: the Markdown source comes back into the editor, the server renders the result.
       await page.click(`.message[data-id="${id}"] button.edit`);
-      await page.waitForFunction(
-        `document.querySelector('.message[data-id="${id}"] textarea.edit-content')?.value === 'Friends, Romans, countrymen'`,
-      );
+      const editor = `.message[data-id="${id}"] textarea.edit-content`;
+      await page.waitForSelector(`${editor}:enabled`);
+      expect(await page.inputValue(editor)).toBe('Friends, Romans, countrymen');
       await page.fill(`.message[data-id="${id}"] textarea.edit-content`, 'Friends, Romans, **lend me your ears**');
       await page.fill(`.message[data-id="${id}"] input.edit-topic`, 'funeral');
       await page.click(`.message[data-id="${id}"] button.edit-save`);
