@@ -34,8 +34,12 @@ ENV NODE_ENV=production CHECKPOINT_DISABLE=1 PRISMA_HIDE_UPDATE_MESSAGE=1
 # The V8 flags of libs/devkit/src/catalog.ts (NODE_FLAGS), for every process the image runs.
 ENV NODE_OPTIONS=--max-semi-space-size=32
 WORKDIR /app
-# Owned by root and read-only to the process user: the processes write nothing under /app.
+# Owned by root and read-only to the process user: the processes write nothing under /app. Everything they write
+# (uploads, custom emoji, captured mail in development) goes under CONFAB_DATA_DIR, a volume owned by the node user.
 COPY --from=build /app /app
+ENV CONFAB_DATA_DIR=/data
+RUN mkdir -p /data && chown 1000:1000 /data
+VOLUME /data
 # The node image's unprivileged user (uid 1000); Kubernetes pins the same uid in its securityContext.
 USER node
 EXPOSE 9991

@@ -18,8 +18,21 @@ const serviceUrl = (name: string) => {
 
 describe('Dockerfile', () => {
   it('runs every process with the V8 flags the catalog starts them with', () => {
-    const runtime = read('Dockerfile').split(/^FROM /m).at(-1)!;
+    const runtime = read('Dockerfile')
+      .split(/^FROM /m)
+      .at(-1)!;
     expect(/^ENV NODE_OPTIONS=(.*)$/m.exec(runtime)?.[1]).toBe(NODE_FLAGS.join(' '));
+  });
+
+  it('leaves /app read-only to the process user, who writes under CONFAB_DATA_DIR, a volume it owns', () => {
+    const runtime = read('Dockerfile')
+      .split(/^FROM /m)
+      .at(-1)!;
+    expect(/^ENV CONFAB_DATA_DIR=(.*)$/m.exec(runtime)?.[1]).toBe('/data');
+    expect(runtime).toMatch(/^RUN mkdir -p \/data && chown 1000:1000 \/data$/m);
+    expect(runtime).toMatch(/^VOLUME \/data$/m);
+    // The ownership is set before the image switches to the unprivileged user.
+    expect(runtime.indexOf('chown 1000:1000 /data')).toBeLessThan(runtime.indexOf('USER node'));
   });
 });
 
@@ -33,6 +46,11 @@ describe('docker-compose.yml', () => {
     }
     for (const name of APP)
       expect([name, services[name].image, services[name].build]).toEqual([name, 'confab:dev', '.']);
+  });
+
+  it('mounts one data volume at CONFAB_DATA_DIR in every Confab container', () => {
+    for (const name of APP) expect([name, services[name].volumes]).toEqual([name, ['data:/data']]);
+    expect(Object.keys((compose as unknown as { volumes: Record<string, unknown> }).volumes)).toContain('data');
   });
 
   it('gives every process the common settings, the service URLs, development endpoints and its own port and database', () => {

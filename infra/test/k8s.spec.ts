@@ -239,6 +239,22 @@ describe.each(['base', 'production'] as const)('infra/k8s %s', (which) => {
     }
   });
 
+  it('mounts the shared ReadWriteMany data claim at /data in every process that writes files', () => {
+    // messaging stores uploads (its worker deletes unclaimed ones), settings stores custom emoji images.
+    const writers = ['settings', 'messaging', 'messaging-worker'];
+    for (const spec of plannedProcesses()) {
+      const d = deployment(objects(), spec);
+      const mount = (mainContainer(d).volumeMounts ?? []).find((m: any) => m.mountPath === '/data');
+      const volume = (podSpec(d).volumes ?? []).find((v: any) => v.name === mount?.name);
+      expect([spec.name, volume?.persistentVolumeClaim?.claimName]).toEqual([
+        spec.name,
+        writers.includes(spec.name) ? 'confab-data' : undefined,
+      ]);
+    }
+    const claim = find(objects(), 'PersistentVolumeClaim', 'confab-data');
+    expect(claim?.spec.accessModes).toEqual(['ReadWriteMany']);
+  });
+
   it('runs one image, and only scripts that exist', () => {
     const images = new Set<string>();
     for (const d of [...byKind(objects(), 'Deployment'), ...byKind(objects(), 'Job')]) {

@@ -19,8 +19,10 @@ const Env = z.object({
   CONFAB_EXTERNAL_URL: url('http://127.0.0.1:9991'),
   /** How long organization, user and channel facts stay cached in this process, in ms. Default 5000. */
   MESSAGING_CACHE_TTL_MS: int(5000, 0, 600_000),
-  /** Directory of the local-disk file store; default: a directory per deployment under the system temp dir. */
+  /** Directory of the local-disk file store; default: <CONFAB_DATA_DIR>/uploads, else one per deployment under the system temp dir. */
   MESSAGING_UPLOADS_DIR: z.string().default(''),
+  /** The one directory every process writes under (the image sets /data, a volume). */
+  CONFAB_DATA_DIR: z.string().default(''),
   /** Largest uploaded file, in MiB. Default 25 (Zulip's default max_file_upload_size_mib). */
   MESSAGING_MAX_FILE_UPLOAD_MIB: int(25, 1, 1024),
   /** Unreferenced uploads older than this many weeks are deleted. Default 3. */
@@ -74,7 +76,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     externalUrl: e.CONFAB_EXTERNAL_URL.replace(/\/+$/, ''),
     cacheTtlMs: e.MESSAGING_CACHE_TTL_MS,
     uploads: {
-      dir: e.MESSAGING_UPLOADS_DIR || join(tmpdir(), 'confab-uploads', common.redis.prefix),
+      dir:
+        e.MESSAGING_UPLOADS_DIR ||
+        (e.CONFAB_DATA_DIR
+          ? join(e.CONFAB_DATA_DIR, 'uploads')
+          : join(tmpdir(), 'confab-uploads', common.redis.prefix)),
       maxFileBytes: e.MESSAGING_MAX_FILE_UPLOAD_MIB * 1024 * 1024,
       unclaimedWeeks: e.MESSAGING_UNCLAIMED_UPLOAD_WEEKS,
       cleanupIntervalSeconds: e.MESSAGING_UPLOAD_CLEANUP_INTERVAL_SECONDS,

@@ -33,7 +33,8 @@ const Env = z.object({
   CONFAB_EMAIL_FROM: z.string().min(3).default('noreply@localhost'),
   /**
    * Without an SMTP server, mail goes over SMTP to a capture server inside this process that writes each message
-   * as an .eml file here. Development default: <repository>/.confab/mail; elsewhere off unless set.
+   * as an .eml file here. Development default: <CONFAB_DATA_DIR>/mail (<repository>/.confab/mail); elsewhere off
+   * unless set.
    */
   CONFAB_MAIL_CAPTURE_DIR: z.string().optional(),
   /** How long an email-change confirmation link works, in seconds. Default 86400 (Zulip's one day). */
@@ -64,7 +65,8 @@ const Env = z.object({
   /** Key that seals stored provider tokens (AES-256-GCM); changing it makes users authorize again. */
   CONFAB_MEETING_TOKEN_KEY: secret('confab-dev-meeting-token-key-change-me'),
   /**
-   * Where files are written; this service keeps custom emoji images under `<dir>/emoji`. Development default:
+   * The one directory every process writes under (the image sets /data, a volume): this service keeps custom emoji
+   * images under `<dir>/emoji` and, in development, captured mail under `<dir>/mail`. Development default:
    * <repository>/.confab; elsewhere a directory per deployment under the system's temporary directory.
    */
   CONFAB_DATA_DIR: z.string().optional(),
@@ -115,7 +117,6 @@ export interface MeetingConfig {
 
 /** <repository>/.confab, next to the development logs (this file is services/settings/dist/config.js). */
 const DEV_DATA_DIR = resolve(__dirname, '..', '..', '..', '.confab');
-const DEV_MAIL_DIR = join(DEV_DATA_DIR, 'mail');
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): SettingsConfig {
   const e = parseEnv(Env, env);
@@ -138,7 +139,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mail: {
       smtpUrl: e.CONFAB_SMTP_URL,
       from: e.CONFAB_EMAIL_FROM,
-      captureDir: e.CONFAB_MAIL_CAPTURE_DIR ?? (e.NODE_ENV === 'development' ? DEV_MAIL_DIR : ''),
+      captureDir: e.CONFAB_MAIL_CAPTURE_DIR ?? (e.NODE_ENV === 'development' ? join(dataDir, 'mail') : ''),
       linkValiditySeconds: e.CONFAB_CONFIRMATION_LINK_VALIDITY_SECONDS,
     },
     emailChangeLimit: { allowed: e.CONFAB_EMAIL_CHANGES_ALLOWED, windowSeconds: e.CONFAB_EMAIL_CHANGE_WINDOW_SECONDS },
