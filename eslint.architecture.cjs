@@ -5,16 +5,38 @@ const PACKAGE = { events: '@confab/events-service' };
 const packageOf = (service) => PACKAGE[service] ?? `@confab/${service}`;
 
 /**
- * Services whose domain still imports storage or HTTP code while it is being moved behind ports. Each entry goes
- * when its service is done; new entries are not allowed.
+ * Domain files that still import storage or HTTP code while they are being moved behind ports (issue 14). Every
+ * other domain file of every service is held to the rule, new ones included; an entry goes when its file is done,
+ * and new entries are not allowed.
  */
-const DOMAIN_RULE_EXCEPTIONS = ['messaging', 'push'];
+const LEGACY_DOMAIN_FILES = [
+  'services/messaging/src/domain/attachments.ts',
+  'services/messaging/src/domain/channels.ts',
+  'services/messaging/src/domain/context.ts',
+  'services/messaging/src/domain/drafts.ts',
+  'services/messaging/src/domain/fetch.ts',
+  'services/messaging/src/domain/flags-narrow.ts',
+  'services/messaging/src/domain/message-actions.ts',
+  'services/messaging/src/domain/narrow.ts',
+  'services/messaging/src/domain/render-markdown.ts',
+  'services/messaging/src/domain/saved-snippets.ts',
+  'services/messaging/src/domain/scheduled-messages.ts',
+  'services/messaging/src/domain/send.ts',
+  'services/messaging/src/domain/topic-policy.ts',
+  'services/messaging/src/domain/user-topics.ts',
+  'services/push/src/domain/devices.ts',
+  'services/push/src/domain/test_notifications.ts',
+  'services/push/src/domain/tokens.ts',
+];
+/** Services with legacy domain files (for the test that keeps this list from growing). */
+const DOMAIN_RULE_EXCEPTIONS = [...new Set(LEGACY_DOMAIN_FILES.map((f) => f.split('/')[1]))];
 
 const DOMAIN_MESSAGE =
   'The domain declares the storage interfaces it needs and knows no HTTP; repositories implement them (docs/architecture.md).';
 
 const domainRule = {
-  files: SERVICES.filter((s) => !DOMAIN_RULE_EXCEPTIONS.includes(s)).map((s) => `services/${s}/src/domain/**/*.ts`),
+  files: SERVICES.map((s) => `services/${s}/src/domain/**/*.ts`),
+  ignores: LEGACY_DOMAIN_FILES,
   rules: {
     'no-restricted-imports': [
       'error',
@@ -74,10 +96,11 @@ const serviceRules = [...SERVICES, 'gateway'].map((self) => {
 
 // A domain file matches both its service's rule and the domain rule: ESLint keeps the last one for the same rule
 // name, so the domain rule carries the service patterns too.
-const domainWithServiceRules = SERVICES.filter((s) => !DOMAIN_RULE_EXCEPTIONS.includes(s)).map((self) => {
+const domainWithServiceRules = SERVICES.map((self) => {
   const service = serviceRules.find((r) => r.files[0] === `services/${self}/src/**/*.ts`);
   return {
     files: [`services/${self}/src/domain/**/*.ts`],
+    ignores: LEGACY_DOMAIN_FILES,
     rules: {
       'no-restricted-imports': [
         'error',
@@ -94,5 +117,6 @@ const domainWithServiceRules = SERVICES.filter((s) => !DOMAIN_RULE_EXCEPTIONS.in
 
 module.exports = {
   DOMAIN_RULE_EXCEPTIONS,
+  LEGACY_DOMAIN_FILES,
   architectureRules: [libRule, ...serviceRules, ...domainWithServiceRules],
 };
