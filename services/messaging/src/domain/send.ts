@@ -1,6 +1,6 @@
 import { ConfabError, invalid } from '@confab/errors';
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
-import type { SendFacts, SentRows } from '../repositories/messages.repository.js';
+import type { SentRows } from '../repositories/messages.repository.js';
 import { writeOutboxWith } from '../repositories/store.js';
 import type { SendWrite } from '../repositories/send-sql.js';
 import { inTransaction, type SqlExecutor } from '../repositories/sql.js';
@@ -17,7 +17,15 @@ import type { Rendered } from './render.js';
 import { isGuest } from './permissions.js';
 import { checkChannelName, firstUnprintable, normalizeContent, normalizeTopic, topicKey } from './text.js';
 import { automaticPolicyOnSend, userTopicEvent } from './topic-policy.js';
-import type { Channel, StoredMessage, Subscription, TopicPolicyChange, User, VisibilityPolicy } from './types.js';
+import type {
+  Channel,
+  SendFacts,
+  StoredMessage,
+  Subscription,
+  TopicPolicyChange,
+  User,
+  VisibilityPolicy,
+} from './types.js';
 import { VISIBILITY_FOLLOWED, VISIBILITY_MUTED } from './types.js';
 
 /** Zulip's Realm.WILDCARD_MENTION_THRESHOLD: above this many subscribers or participants, wildcards need permission. */

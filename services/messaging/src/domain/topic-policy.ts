@@ -1,6 +1,5 @@
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
-import type { SendFacts } from '../repositories/messages.repository.js';
-import type { TopicPolicyChange, User, VisibilityPolicy } from './types.js';
+import type { SendFacts, TopicPolicyChange, User, VisibilityPolicy } from './types.js';
 import { VISIBILITY_FOLLOWED, VISIBILITY_NONE, VISIBILITY_UNMUTED } from './types.js';
 
 /** Values of automatically_follow_topics_policy and automatically_unmute_topics_in_muted_streams_policy. */

@@ -187,3 +187,15 @@ export interface Attachment {
   contentType: string;
   createTime: Date;
 }
+
+/** What the sender's automatic topic policy and post permission need, read before sending. */
+export interface SendFacts {
+  subscribed: boolean;
+  senderMuted: boolean | null;
+  senderPolicy: number;
+  topicHadMessages: boolean;
+  /** Current policies of the mentioned users for this topic. */
+  mentionedPolicies: Map<number, number>;
+  /** Mentioned users who are active subscribers (they receive the message). */
+  mentionedSubscribed: Set<number>;
+}

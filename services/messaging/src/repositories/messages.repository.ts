@@ -1,4 +1,4 @@
-import type { StoredMessage } from '../domain/types.js';
+import type { SendFacts, StoredMessage } from '../domain/types.js';
 import { FLAG } from '../domain/flags.js';
 import type { NarrowSql } from './message-query.js';
 import { GroupCommit, type SentRows } from './group-commit.js';
@@ -10,18 +10,6 @@ import { validId } from './prisma.js';
 import type { Store } from './store.js';
 
 export type { SentRows } from './group-commit.js';
-
-/** What the sender's automatic topic policy and post permission need, read before sending. */
-export interface SendFacts {
-  subscribed: boolean;
-  senderMuted: boolean | null;
-  senderPolicy: number;
-  topicHadMessages: boolean;
-  /** Current policies of the mentioned users for this topic. */
-  mentionedPolicies: Map<number, number>;
-  /** Mentioned users who are active subscribers (they receive the message). */
-  mentionedSubscribed: Set<number>;
-}
 
 const MESSAGE_COLUMNS = `m.id, m.realm_id, m.sender_id, m.recipient_id, m.channel_id, m.topic, m.content, m.rendered_content,
   m.date_sent, m.sending_client, m.is_me_message, m.has_attachment, m.has_image, m.has_link, m.last_edit_time, m.has_submessages, r.dm_key`;

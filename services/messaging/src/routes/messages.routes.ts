@@ -3,7 +3,7 @@ import { p, route } from '@confab/http';
 import { actorFor } from '../domain/actor.js';
 import { clientName } from '../domain/client.js';
 import { fetchMessages, fetchOneMessage, parseAnchor } from '../domain/fetch.js';
-import { narrowSchema } from '../domain/narrow.js';
+import { narrowSchema } from './narrow.params.js';
 import { updateFlagsForNarrow } from '../domain/flags-narrow.js';
 import { channelTopics, deleteMessage, markAsRead, updateFlags } from '../domain/message-actions.js';
 import { editMessage } from '../domain/message-edit.js';
