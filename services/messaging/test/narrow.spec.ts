@@ -1,7 +1,7 @@
 import { parseValue } from '@confab/http';
 import { flagNames, FLAG } from '../src/domain/flags';
 import { parseAnchor } from '../src/domain/fetch';
-import { narrowSchema } from '../src/domain/narrow';
+import { narrowSchema } from '../src/routes/narrow.params';
 
 describe('narrow parameter', () => {
   it('accepts dicts and legacy pairs', () => {
