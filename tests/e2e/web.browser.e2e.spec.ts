@@ -185,6 +185,45 @@ describe('the web client in a real browser', () => {
     }
   });
 
+  it('keeps the draft on the server, restores it after a reload, and sends a message later', async () => {
+    const page = await browser.newPage();
+    try {
+      await signIn(page, 'hamlet@zulip.com');
+      await page.click('[data-stream="Venice"]');
+      await page.fill('#compose-topic', 'canals');
+      await page.fill('#compose-content', 'The gondolas are');
+      // Saved on the server as it is written (the API shows it to any client of the user).
+      const hamlet = world.as('hamlet');
+      const venice = (await hamlet.get('/get_stream_id', { stream: 'Venice' })).body.stream_id as number;
+      for (const deadline = Date.now() + 10_000; ;) {
+        const drafts = (await hamlet.get('/drafts')).body.drafts as { to: number[]; topic: string; content: string }[];
+        if (drafts.some((d) => d.to[0] === venice && d.content === 'The gondolas are' && d.topic === 'canals')) break;
+        if (Date.now() > deadline) throw new Error(`draft not saved: ${JSON.stringify(drafts)}`);
+        await page.waitForTimeout(100);
+      }
+      await page.reload();
+      await page.click('[data-stream="Venice"]');
+      await page.waitForSelector('#compose-content');
+      expect(await page.inputValue('#compose-content')).toBe('The gondolas are');
+      expect(await page.inputValue('#compose-topic')).toBe('canals');
+
+      // Sending it later: a scheduled message, which arrives at its time, and the draft is gone.
+      await page.fill('#compose-content', 'The gondolas are late.');
+      const at = new Date(Date.now() + 3000);
+      const local = new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 19);
+      await page.fill('#compose-send-at', local);
+      await page.click('#compose-send-later');
+      await page.waitForSelector('.notice >> text=Scheduled for');
+      expect((await hamlet.get('/scheduled_messages')).body.scheduled_messages).toEqual([
+        expect.objectContaining({ content: 'The gondolas are late.', topic: 'canals', to: venice }),
+      ]);
+      await page.waitForSelector('.message >> text=The gondolas are late.', { timeout: 20_000 });
+      expect((await hamlet.get('/drafts')).body.drafts).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('registers again when the event queue is gone (BAD_EVENT_QUEUE_ID) and keeps receiving', async () => {
     const page = await browser.newPage();
     try {

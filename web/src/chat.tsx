@@ -9,6 +9,7 @@ import {
   narrowFilter,
   narrowKey,
   unreadFromRegister,
+  type Draft,
   type Message,
   type Narrow,
   type Reaction,
@@ -30,6 +31,7 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
   const [status, setStatus] = useState<'live' | 'reconnecting'>('live');
   const [menuOpen, setMenuOpen] = useState(false);
   const [typing, setTyping] = useState(new Map<string, Set<number>>());
+  const [drafts, setDrafts] = useState<Draft[]>([]);
   const narrowRef = useRef<Narrow | null>(null);
   const meRef = useRef(0);
   narrowRef.current = narrow;
@@ -44,6 +46,7 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
         a.name.localeCompare(b.name),
       );
       setLoaded({ me, users, subscriptions });
+      setDrafts((state.drafts as Draft[] | undefined) ?? []);
       setUnread(unreadFromRegister(state.unread_msgs as never, me));
       setNarrow(
         (current) => current ?? (subscriptions[0] ? { kind: 'stream', streamId: subscriptions[0].stream_id } : null),
@@ -106,6 +109,12 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
         next.set(key, set);
         return next;
       });
+    } else if (event.type === 'drafts') {
+      if (event.op === 'add') setDrafts((list) => [...list, ...(event.drafts as Draft[])]);
+      else if (event.op === 'update') {
+        const draft = event.draft as Draft;
+        setDrafts((list) => list.map((d) => (d.id === draft.id ? draft : d)));
+      } else if (event.op === 'remove') setDrafts((list) => list.filter((d) => d.id !== event.draft_id));
     } else if (event.type === 'update_message') {
       // An edit (new rendered content) and/or a move (new topic or channel) of the listed messages.
       const ids = new Set((event.message_ids as number[] | undefined) ?? [event.message_id as number]);
@@ -265,7 +274,7 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
               .join(' ')}
           </p>
         )}
-        {narrow && <Compose narrow={narrow} />}
+        {narrow && <Compose key={narrowKey(narrow, loaded.me)} narrow={narrow} drafts={drafts} />}
       </main>
     </div>
   );

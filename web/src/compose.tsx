@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from './api';
-import type { Narrow } from './state';
+import { draftFor, type Draft, type Narrow } from './state';
 
 const TYPING_REPEAT_MS = 10_000;
+/** How long after the last keystroke the draft is saved on the server. */
+const DRAFT_SAVE_MS = 700;
 
 function typingParams(narrow: Narrow, topic: string, op: 'start' | 'stop') {
   return narrow.kind === 'stream'
@@ -10,13 +12,56 @@ function typingParams(narrow: Narrow, topic: string, op: 'start' | 'stop') {
     : { type: 'direct', to: narrow.userIds, op };
 }
 
-/** The compose box: topic (channels), message, a server-rendered preview, typing notifications while writing. */
-export function Compose({ narrow }: { narrow: Narrow }) {
-  const [topic, setTopic] = useState(narrow.kind === 'stream' ? (narrow.topic ?? '') : '');
-  const [content, setContent] = useState('');
+/**
+ * The compose box: topic (channels), message, a server-rendered preview, typing notifications while writing, the
+ * draft kept on the server as one writes (restored when the conversation is opened again, on any device), and
+ * sending later (a scheduled message).
+ */
+export function Compose({ narrow, drafts }: { narrow: Narrow; drafts: readonly Draft[] }) {
+  const saved = draftFor(drafts, narrow);
+  const [topic, setTopic] = useState(narrow.kind === 'stream' ? (narrow.topic ?? saved?.topic ?? '') : '');
+  const [content, setContent] = useState(saved?.content ?? '');
   const [preview, setPreview] = useState<string | null>(null);
   const [error, setError] = useState('');
+  const [sendAt, setSendAt] = useState('');
+  const [notice, setNotice] = useState('');
   const typingSince = useRef(0);
+  const draftId = useRef<number | null>(saved?.id ?? null);
+  const draftTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  const draftBody = (text: string, topicName: string) => ({
+    type: narrow.kind === 'stream' ? 'stream' : 'private',
+    to: narrow.kind === 'stream' ? [narrow.streamId] : narrow.userIds,
+    topic: narrow.kind === 'stream' ? topicName : '',
+    content: text,
+    timestamp: Math.floor(Date.now() / 1000),
+  });
+  async function saveDraft(text: string, topicName: string) {
+    try {
+      if (!text.trim()) {
+        if (draftId.current !== null) await api.delete(`/drafts/${draftId.current}`);
+        draftId.current = null;
+      } else if (draftId.current !== null) {
+        await api.patch(`/drafts/${draftId.current}`, { draft: draftBody(text, topicName) });
+      } else {
+        const answer = await api.post<{ ids: number[] }>('/drafts', { drafts: [draftBody(text, topicName)] });
+        draftId.current = answer.ids[0] ?? null;
+      }
+    } catch {
+      // Drafts are a convenience: a failed save is retried with the next keystroke.
+    }
+  }
+  function scheduleDraft(text: string, topicName: string) {
+    clearTimeout(draftTimer.current);
+    draftTimer.current = setTimeout(() => void saveDraft(text, topicName), DRAFT_SAVE_MS);
+  }
+  async function discardDraft() {
+    clearTimeout(draftTimer.current);
+    if (draftId.current === null) return;
+    const id = draftId.current;
+    draftId.current = null;
+    await api.delete(`/drafts/${id}`).catch(() => undefined);
+  }
 
   function stopTyping() {
     if (typingSince.current === 0) return;
@@ -28,6 +73,7 @@ export function Compose({ narrow }: { narrow: Narrow }) {
   function onInput(value: string) {
     setContent(value);
     setPreview(null);
+    scheduleDraft(value, topic);
     if (!value) return stopTyping();
     if (Date.now() - typingSince.current > TYPING_REPEAT_MS) {
       typingSince.current = Date.now();
@@ -45,18 +91,26 @@ export function Compose({ narrow }: { narrow: Narrow }) {
     }
   }
 
-  async function send(event: Event) {
+  async function send(event: Event, later = false) {
     event.preventDefault();
     if (!content.trim()) return;
     setError('');
+    setNotice('');
+    const message =
+      narrow.kind === 'stream'
+        ? { type: 'stream', to: narrow.streamId, topic: topic || '(no topic)', content }
+        : { type: 'direct', to: narrow.userIds, content };
     try {
-      await api.post(
-        '/messages',
-        narrow.kind === 'stream'
-          ? { type: 'stream', to: narrow.streamId, topic: topic || '(no topic)', content }
-          : { type: 'direct', to: narrow.userIds, content },
-      );
+      if (later) {
+        const at = new Date(sendAt).getTime();
+        if (!sendAt || Number.isNaN(at)) throw new Error('Choose when to send it');
+        await api.post('/scheduled_messages', { ...message, scheduled_delivery_timestamp: Math.floor(at / 1000) });
+        setNotice(`Scheduled for ${new Date(at).toLocaleString()}`);
+      } else {
+        await api.post('/messages', message);
+      }
       stopTyping();
+      await discardDraft();
       setContent('');
       setPreview(null);
     } catch (err) {
@@ -72,7 +126,10 @@ export function Compose({ narrow }: { narrow: Narrow }) {
           aria-label="Topic"
           placeholder="Topic"
           value={topic}
-          onInput={(e) => setTopic(e.currentTarget.value)}
+          onInput={(e) => {
+            setTopic(e.currentTarget.value);
+            if (content.trim()) scheduleDraft(content, e.currentTarget.value);
+          }}
         />
       )}
       {preview !== null && (
@@ -101,7 +158,25 @@ export function Compose({ narrow }: { narrow: Narrow }) {
         <button id="compose-send" type="submit">
           Send
         </button>
+        <label class="later">
+          <span>Send at</span>
+          <input
+            id="compose-send-at"
+            type="datetime-local"
+            step="1"
+            value={sendAt}
+            onInput={(e) => setSendAt(e.currentTarget.value)}
+          />
+        </label>
+        <button id="compose-send-later" type="button" onClick={(e) => void send(e, true)}>
+          Send later
+        </button>
       </div>
+      {notice && (
+        <p role="status" class="notice">
+          {notice}
+        </p>
+      )}
       {error && (
         <p role="alert" class="error">
           {error}

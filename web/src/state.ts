@@ -98,3 +98,26 @@ export function unreadFromRegister(unread: UnreadMsgs | undefined, me: number): 
   }
   return map;
 }
+
+/** A draft as the server keeps it (GET /drafts, /register's `drafts`, `drafts` events). */
+export interface Draft {
+  id: number;
+  type: 'stream' | 'private' | '';
+  to: number[];
+  topic: string;
+  content: string;
+  timestamp: number;
+}
+
+/** The server's draft for a conversation, if any (the newest when several match). */
+export function draftFor(drafts: readonly Draft[], narrow: Narrow): Draft | undefined {
+  const same = (a: readonly number[], b: readonly number[]) =>
+    a.length === b.length && [...a].sort().every((v, i) => v === [...b].sort()[i]);
+  return [...drafts]
+    .sort((a, b) => b.timestamp - a.timestamp)
+    .find((d) =>
+      narrow.kind === 'stream'
+        ? d.type === 'stream' && d.to[0] === narrow.streamId && (narrow.topic === undefined || d.topic === narrow.topic)
+        : d.type === 'private' && same(d.to, narrow.userIds),
+    );
+}
