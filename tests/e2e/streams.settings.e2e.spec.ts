@@ -158,6 +158,7 @@ describe('PATCH, DELETE /streams/{stream_id} and GET /streams/{stream_id}/member
     expect(members.body.subscribers).toEqual([world.user('iago').id, world.user('hamlet').id].sort((a, b) => a - b));
 
     const hamletQueue = await EventQueue.register(world.as('hamlet'), { event_types: ['stream'] });
+    const othelloQueue = await EventQueue.register(world.as('othello'), { event_types: ['stream'] });
     expectSuccess(await iago.patch(`/streams/${side}`, { is_private: true }), 'PATCH', `/streams/${side}`);
     const privacy = await hamletQueue.next((e) => e.type === 'stream' && e.property === 'invite_only');
     expect(privacy).toMatchObject({
@@ -165,7 +166,10 @@ describe('PATCH, DELETE /streams/{stream_id} and GET /streams/{stream_id}/member
       history_public_to_subscribers: expect.any(Boolean),
       is_web_public: false,
     });
-    // Othello is not subscribed: the private channel is no longer his to see.
+    // Othello is not subscribed: the private channel is no longer his to see, and his clients are told it is gone.
+    const gone = await othelloQueue.next((e) => e.type === 'stream' && e.op === 'delete');
+    expect(gone).toMatchObject({ stream_ids: [side] });
+    expect(othelloQueue.seen.filter((e) => e.type === 'stream' && e.op === 'update')).toEqual([]);
     expectError(await world.as('othello').get(`/streams/${side}/members`), 400, 'BAD_REQUEST', 'Invalid channel ID');
 
     const onlyIago = { direct_members: [world.user('iago').id], direct_subgroups: [] };
@@ -191,6 +195,7 @@ describe('PATCH, DELETE /streams/{stream_id} and GET /streams/{stream_id}/member
       'You do not have permission to post in this channel.',
     );
     await hamletQueue.delete();
+    await othelloQueue.delete();
   });
 
   it('archives a channel: it stays readable, takes no messages, and clients learn of it as they can', async () => {

@@ -95,4 +95,38 @@ describe('polls: widgets and POST /submessage', () => {
       { undocumented: true },
     );
   });
+
+  it('creates to-do lists from /todo, checking their updates', async () => {
+    const sent = await world.as('hamlet').post('/messages', {
+      type: 'stream',
+      to: 'Verona',
+      topic: 'chores',
+      content: '/todo Moving day\n- Pack books: the heavy ones first\n- Return keys',
+    });
+    const id = sent.body.id as number;
+    const read = await world.as('othello').get(`/messages/${id}`);
+    const [widget] = read.body.message.submessages as { content: string }[];
+    expect(JSON.parse(widget!.content)).toEqual({
+      widget_type: 'todo',
+      extra_data: {
+        task_list_title: 'Moving day',
+        tasks: [
+          { task: 'Pack books', desc: 'the heavy ones first' },
+          { task: 'Return keys', desc: '' },
+        ],
+      },
+    });
+    const submit = (who: 'hamlet' | 'othello', content: unknown) =>
+      world.as(who).post('/submessage', { message_id: id, msg_type: 'widget', content: JSON.stringify(content) });
+    expectSuccess(await submit('othello', { type: 'strike', key: '1,canned' }), 'POST', '/submessage', {
+      undocumented: true,
+    });
+    expectError(await submit('othello', { type: 'strike', key: 5 }), 400, 'BAD_REQUEST', 'Invalid todo data');
+    expectError(
+      await submit('othello', { type: 'new_task_list_title', title: 'Mine now' }),
+      400,
+      'BAD_REQUEST',
+      "You can't edit the task list title unless you are the author.",
+    );
+  });
 });

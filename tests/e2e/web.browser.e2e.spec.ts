@@ -224,6 +224,26 @@ describe('the web client in a real browser', () => {
     }
   });
 
+  it('shows who is online with presence dots, and makes its own user present', async () => {
+    const page = await browser.newPage();
+    try {
+      await signIn(page, 'cordelia@zulip.com');
+      // Othello comes online: his dot turns green live; someone never seen stays offline.
+      expect((await world.as('othello').post('/users/me/presence', { status: 'active' })).status).toBe(200);
+      await page.waitForSelector('[data-user="othello@zulip.com"] .presence.active');
+      await page.waitForSelector('[data-user="prospero@zulip.com"] .presence.offline');
+      // The page itself pings: Cordelia is present to others.
+      for (const deadline = Date.now() + 10_000; ;) {
+        const answer = await world.as('othello').get(`/users/${world.user('cordelia').id}/presence`);
+        if (answer.status === 200 && answer.body.presence?.aggregated?.status === 'active') break;
+        if (Date.now() > deadline) throw new Error(`cordelia not present: ${JSON.stringify(answer.body)}`);
+        await page.waitForTimeout(100);
+      }
+    } finally {
+      await page.close();
+    }
+  });
+
   it('registers again when the event queue is gone (BAD_EVENT_QUEUE_ID) and keeps receiving', async () => {
     const page = await browser.newPage();
     try {

@@ -10,6 +10,9 @@ import {
   narrowKey,
   unreadFromRegister,
   type Draft,
+  type Presence,
+  presenceFromEvent,
+  presenceStatus,
   type Message,
   type Narrow,
   type Reaction,
@@ -32,6 +35,8 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const [typing, setTyping] = useState(new Map<string, Set<number>>());
   const [drafts, setDrafts] = useState<Draft[]>([]);
+  const [presence, setPresence] = useState(new Map<number, Presence>());
+  const [presenceTimes, setPresenceTimes] = useState({ ping: 60, offline: 140 });
   const narrowRef = useRef<Narrow | null>(null);
   const meRef = useRef(0);
   narrowRef.current = narrow;
@@ -47,6 +52,18 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
       );
       setLoaded({ me, users, subscriptions });
       setDrafts((state.drafts as Draft[] | undefined) ?? []);
+      setPresence(
+        new Map(
+          Object.entries((state.presences as Record<string, Presence> | undefined) ?? {}).map(([id, p]) => [
+            Number(id),
+            p,
+          ]),
+        ),
+      );
+      setPresenceTimes({
+        ping: (state.server_presence_ping_interval_seconds as number | undefined) ?? 60,
+        offline: (state.server_presence_offline_threshold_seconds as number | undefined) ?? 140,
+      });
       setUnread(unreadFromRegister(state.unread_msgs as never, me));
       setNarrow(
         (current) => current ?? (subscriptions[0] ? { kind: 'stream', streamId: subscriptions[0].stream_id } : null),
@@ -59,6 +76,26 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
     loop.start();
     return () => loop.stop();
   }, []);
+
+  // Being here is what makes one present to others: a ping now and at the interval the server asks for; each
+  // answer carries everyone's presence.
+  useEffect(() => {
+    if (!loaded) return;
+    const ping = () =>
+      void api
+        .post<{ presences?: Record<string, Presence> }>('/users/me/presence', { status: 'active', slim_presence: true })
+        .then((answer) =>
+          setPresence((map) => {
+            const next = new Map(map);
+            for (const [id, p] of Object.entries(answer.presences ?? {})) next.set(Number(id), p);
+            return next;
+          }),
+        )
+        .catch(() => undefined);
+    ping();
+    const timer = setInterval(ping, presenceTimes.ping * 1000);
+    return () => clearInterval(timer);
+  }, [loaded !== null, presenceTimes.ping]);
 
   function applyEvent(event: ServerEvent) {
     const me = meRef.current;
@@ -109,6 +146,10 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
         next.set(key, set);
         return next;
       });
+    } else if (event.type === 'presence') {
+      const userId = event.user_id as number;
+      const clients = (event.presence as Record<string, { status: string; timestamp: number }> | undefined) ?? {};
+      setPresence((map) => new Map(map).set(userId, presenceFromEvent(map.get(userId), clients)));
     } else if (event.type === 'drafts') {
       if (event.op === 'add') setDrafts((list) => [...list, ...(event.drafts as Draft[])]);
       else if (event.op === 'update') {
@@ -252,6 +293,11 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
                   }
                   onClick={() => open({ kind: 'dm', userIds: [u.user_id] })}
                 >
+                  <span
+                    class={`presence ${presenceStatus(presence.get(u.user_id), Date.now() / 1000, presenceTimes.offline)}`}
+                    role="img"
+                    aria-label={presenceStatus(presence.get(u.user_id), Date.now() / 1000, presenceTimes.offline)}
+                  />
                   {u.full_name}
                   {count > 0 && (
                     <span class="unread" aria-label={`${count} unread`}>

@@ -44,6 +44,7 @@ export class EventLoop {
         state = await api.post<RegisterState>('/register', {
           apply_markdown: true,
           client_gravatar: false,
+          slim_presence: true,
           client_capabilities: { stream_typing_notifications: true },
         });
       } catch (err) {

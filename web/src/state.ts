@@ -121,3 +121,34 @@ export function draftFor(drafts: readonly Draft[], narrow: Narrow): Draft | unde
         : d.type === 'private' && same(d.to, narrow.userIds),
     );
 }
+
+/** Zulip's modern presence of a user: when they were last active and last idle (Unix seconds). */
+export interface Presence {
+  active_timestamp: number;
+  idle_timestamp: number;
+}
+
+/** Zulip's presence rule: active or idle if seen within the server's offline threshold, otherwise offline. */
+export function presenceStatus(
+  presence: Presence | undefined,
+  nowSeconds: number,
+  offlineThresholdSeconds: number,
+): 'active' | 'idle' | 'offline' {
+  if (!presence) return 'offline';
+  if (nowSeconds - presence.active_timestamp < offlineThresholdSeconds) return 'active';
+  if (nowSeconds - presence.idle_timestamp < offlineThresholdSeconds) return 'idle';
+  return 'offline';
+}
+
+/** A `presence` event's per-client statuses folded into the modern form. */
+export function presenceFromEvent(
+  previous: Presence | undefined,
+  clients: Record<string, { status: string; timestamp: number }>,
+): Presence {
+  const next = { ...(previous ?? { active_timestamp: 0, idle_timestamp: 0 }) };
+  for (const client of Object.values(clients)) {
+    if (client.status === 'active') next.active_timestamp = Math.max(next.active_timestamp, client.timestamp);
+    next.idle_timestamp = Math.max(next.idle_timestamp, client.timestamp);
+  }
+  return next;
+}

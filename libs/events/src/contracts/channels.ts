@@ -86,7 +86,13 @@ export const channelChange = z.object({
  */
 export const streamUpdated = defineEvent(
   'stream.updated',
-  z.object({ stream: channelRecord, changes: z.array(channelChange), user_ids: ids }),
+  z.object({
+    stream: channelRecord,
+    changes: z.array(channelChange),
+    user_ids: ids,
+    /** Users who could see the channel before the change and cannot now (it became private): told it is gone. */
+    lost_user_ids: ids.default([]),
+  }),
 );
 
 /** A user changed their own settings for a channel (Zulip's `subscription` update event, for them only). */

@@ -111,7 +111,17 @@ export function subscriptionRemoved(payload: PayloadOf<typeof contracts.subscrip
  */
 export function streamUpdated(payload: PayloadOf<typeof contracts.streamUpdated>): Delivery[] {
   const channel = payload.stream;
+  const gone = {
+    type: 'stream',
+    op: 'delete',
+    streams: [{ stream_id: channel.stream_id }],
+    stream_ids: [channel.stream_id],
+  };
   return [
+    {
+      users: payload.lost_user_ids,
+      build: (ctx) => (acceptsType(ctx.queue, 'stream') ? [gone] : []),
+    },
     {
       users: payload.user_ids,
       build: (ctx) => {
@@ -120,14 +130,7 @@ export function streamUpdated(payload: PayloadOf<typeof contracts.streamUpdated>
         for (const change of payload.changes) {
           if (change.property === 'is_archived' && !ctx.queue.capabilities.archivedChannels) {
             events.push(
-              change.value === true
-                ? {
-                    type: 'stream',
-                    op: 'delete',
-                    streams: [{ stream_id: channel.stream_id }],
-                    stream_ids: [channel.stream_id],
-                  }
-                : { type: 'stream', op: 'create', streams: [streamDict(channel)] },
+              change.value === true ? gone : { type: 'stream', op: 'create', streams: [streamDict(channel)] },
             );
             continue;
           }

@@ -197,10 +197,9 @@ async function commit(
     const after: Channel = { ...current, ...patch, permissions: patch.permissions ?? current.permissions };
     const subscribers = await unit.subscribers(channel.id);
     // Those who could see it before the change or can see it now.
-    const audience = new Set([
-      ...(await channelAudience(domain, actor, current, subscribers)),
-      ...(await channelAudience(domain, actor, after, subscribers)),
-    ]);
+    const before = await channelAudience(domain, actor, current, subscribers);
+    const audience = new Set(await channelAudience(domain, actor, after, subscribers));
+    const lost = before.filter((id) => !audience.has(id));
     const groups = new GroupValueFormatter(domain, actor.realm);
     const event = outboxRecord(
       contracts.streamUpdated,
@@ -208,6 +207,7 @@ async function commit(
         stream: await channelRecord(after, subscribers.length, groups),
         changes,
         user_ids: [...audience].sort((a, b) => a - b),
+        lost_user_ids: lost.sort((a, b) => a - b),
       },
       { realmId: actor.realm.id, requestId: actor.requestId },
     );

@@ -1,7 +1,8 @@
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
-import type { Domain } from './context.js';
+import type { Actor, Domain } from './context.js';
 import { LATE_CUTOFF_MS, sendInput } from './scheduled-messages.js';
 import { prepareSend } from './send.js';
+import { attachWidget } from './submessages.js';
 
 /** Most scheduled messages one transaction delivers. */
 export const DELIVERY_BATCH = 50;
@@ -17,6 +18,8 @@ export const DELIVERY_BATCH = 50;
 export async function deliverDueBatch(domain: Domain, now = new Date(), limit = DELIVERY_BATCH): Promise<Date[]> {
   let dueTimes: Date[] = [];
   const firstInChannel: number[] = [];
+  // Widgets (/poll, /todo) are attached after the messages commit, as for a message sent directly.
+  const widgets: { actor: Actor; id: number; content: string }[] = [];
   await domain.store.sqlTransaction(async (executor) => {
     const rows = await domain.scheduledMessages.claimDue(executor, new Date(now.getTime() + 1000), limit);
     // Checked and rendered side by side: each check reads on its own connection, not the claiming one.
@@ -31,7 +34,8 @@ export async function deliverDueBatch(domain: Domain, now = new Date(), limit = 
         try {
           const prepared = await prepareSend(domain, { user, realm, requestId: `scheduled-${row.id}` }, sendInput(row));
           if (prepared.claimable.length > 0) return null;
-          return { id: row.id, senderId: row.senderId, realmId: row.realmId, dueAt: row.scheduledAt, prepared };
+          const actor = { user, realm, requestId: `scheduled-${row.id}` };
+          return { id: row.id, senderId: row.senderId, realmId: row.realmId, dueAt: row.scheduledAt, prepared, actor };
         } catch {
           return null;
         }
@@ -55,10 +59,14 @@ export async function deliverDueBatch(domain: Domain, now = new Date(), limit = 
       ),
     );
     dueTimes = ready.map((r) => r.dueAt);
+    ready.forEach((r, i) =>
+      widgets.push({ actor: r.actor, id: sent[i]!.messageId, content: r.prepared.checked.content }),
+    );
     for (const { prepared } of ready)
       if (prepared.channel?.firstMessageId === null) firstInChannel.push(prepared.channel.id);
     return { result: undefined, events };
   });
   for (const channelId of firstInChannel) domain.directory.forgetChannel(channelId);
+  for (const w of widgets) await attachWidget(domain, w.actor, { id: w.id, content: w.content });
   return dueTimes;
 }

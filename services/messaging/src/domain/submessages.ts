@@ -84,6 +84,27 @@ function validatePoll(data: unknown, isAuthor: boolean): void {
   }
 }
 
+/** Zulip's validate_todo_data: new tasks, strikes, and the list's title (its author only). */
+function validateTodo(data: unknown, isAuthor: boolean): void {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw invalid('Invalid todo data');
+  const d = data as Record<string, unknown>;
+  switch (d.type) {
+    case 'new_task':
+      if (!isInt(d.key) || !isString(d.task) || !isString(d.desc) || typeof d.completed !== 'boolean')
+        throw invalid('Invalid todo data');
+      return;
+    case 'strike':
+      if (!isString(d.key)) throw invalid('Invalid todo data');
+      return;
+    case 'new_task_list_title':
+      if (!isString(d.title)) throw invalid('Invalid todo data');
+      if (!isAuthor) throw invalid("You can't edit the task list title unless you are the author.");
+      return;
+    default:
+      throw invalid('Invalid todo data');
+  }
+}
+
 /** The submessage's record and event, for a message whose audience is known. */
 function submessageEvent(actor: Actor, submessage: Submessage, audience: readonly number[]): OutboxRecord {
   return outboxRecord(
@@ -110,7 +131,9 @@ export async function addSubmessage(
   } catch {
     throw invalid('Invalid json for submessage');
   }
-  if (widgetType(existing) === 'poll') validatePoll(data, message.senderId === actor.user.id);
+  const type = widgetType(existing);
+  if (type === 'poll') validatePoll(data, message.senderId === actor.user.id);
+  if (type === 'todo') validateTodo(data, message.senderId === actor.user.id);
   const audience = await messageAudience(domain, message);
   await domain.submessages.add(async (unit) => {
     const row = { message_id: message.id, sender_id: actor.user.id, msg_type: input.msgType, content: input.content };
