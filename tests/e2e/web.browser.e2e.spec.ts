@@ -172,6 +172,21 @@ describe('the web client in a real browser', () => {
       expect(read).toMatchObject({ subject: 'funeral', last_edit_timestamp: expect.any(Number) });
       expect(read.content).toBe('<p>Friends, Romans, <strong>lend me your ears</strong></p>');
 
+      // Moving it to another channel: it leaves this conversation and is found in the other.
+      await page.click(`.message[data-id="${id}"] button.edit`);
+      await page.waitForSelector(`${editor}:enabled`);
+      const scotland = (await othello.get('/get_stream_id', { stream: 'Scotland' })).body.stream_id as number;
+      await page.selectOption(`.message[data-id="${id}"] select.edit-channel`, String(scotland));
+      await page.click(`.message[data-id="${id}"] button.edit-save`);
+      await page.waitForSelector(`.message[data-id="${id}"]`, { state: 'detached' });
+      expect((await othello.get(`/messages/${id}`)).body.message).toMatchObject({
+        stream_id: scotland,
+        subject: 'funeral',
+      });
+      await page.click('[data-stream="Scotland"]');
+      await page.waitForSelector(`.message[data-id="${id}"] .content >> text=lend me your ears`);
+      await page.click('[data-stream="Rome"]');
+
       // Someone else's edit arrives live; refusals from the server are shown as they are.
       const theirs = (
         await othello.post('/messages', { type: 'stream', to: 'Rome', topic: 'funeral', content: 'I come to bury' })

@@ -311,7 +311,7 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
         </ul>
       </nav>
       <main class="messages-pane">
-        {narrow && <MessageList messages={messages} me={loaded.me} onTop={loadOlder} />}
+        {narrow && <MessageList messages={messages} me={loaded.me} channels={loaded.subscriptions} onTop={loadOlder} />}
         {narrow && (
           <p class="typing" aria-live="polite">
             {[...(typing.get(narrowKey(narrow, loaded.me)) ?? [])]

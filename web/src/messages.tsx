@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from './api';
-import { emojiGlyph, type Message, type Reaction } from './state';
+import { emojiGlyph, type Message, type Reaction, type Subscription } from './state';
 
 const THUMBS_UP = { emoji_name: '+1', emoji_code: '1f44d', reaction_type: 'unicode_emoji' };
 
@@ -31,20 +31,40 @@ function toggleReaction(
  * Editing one's own message in place: its Markdown source (fetched raw), and for channel messages its topic; saving
  * is PATCH /messages/{id}, which applies the organization's rules (the server's error is shown as it is).
  */
-function MessageEditor({ message, onDone }: { message: Message; onDone: () => void }) {
+function MessageEditor({
+  message,
+  channels,
+  onDone,
+}: {
+  message: Message;
+  channels: readonly Subscription[];
+  onDone: () => void;
+}) {
   const [content, setContent] = useState<string | null>(null);
+  const [original, setOriginal] = useState<string | null>(null);
   const [topic, setTopic] = useState(message.subject);
+  const [channel, setChannel] = useState(message.stream_id ?? 0);
   const [error, setError] = useState('');
   useEffect(() => {
     void api
       .get<{ message: { content: string } }>(`/messages/${message.id}`, { apply_markdown: false })
-      .then((answer) => setContent(answer.message.content))
+      .then((answer) => {
+        setContent(answer.message.content);
+        setOriginal(answer.message.content);
+      })
       .catch((e: unknown) => setError(e instanceof ApiError ? e.message : 'Could not load the message'));
   }, [message.id]);
   const save = async () => {
-    const params: Record<string, string> = {};
-    if (content !== null) params.content = content;
+    const params: Record<string, string | number> = {};
+    const moving = message.type === 'stream' && channel !== message.stream_id;
+    // Zulip moves a message or changes its text, not both at once: a move keeps the text.
+    if (content !== null && content !== original) {
+      if (moving) return setError('Move the message first, then edit its text.');
+      params.content = content;
+    }
+    if (moving) params.stream_id = channel;
     if (message.type === 'stream' && topic.trim() !== message.subject) params.topic = topic.trim();
+    if (Object.keys(params).length === 0) return onDone();
     try {
       await api.patch(`/messages/${message.id}`, params);
       onDone();
@@ -60,6 +80,20 @@ function MessageEditor({ message, onDone }: { message: Message; onDone: () => vo
         void save();
       }}
     >
+      {message.type === 'stream' && (
+        <select
+          class="edit-channel"
+          aria-label="Channel"
+          value={String(channel)}
+          onChange={(e) => setChannel(Number(e.currentTarget.value))}
+        >
+          {channels.map((c) => (
+            <option key={c.stream_id} value={String(c.stream_id)}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+      )}
       {message.type === 'stream' && (
         <input class="edit-topic" aria-label="Topic" value={topic} onInput={(e) => setTopic(e.currentTarget.value)} />
       )}
@@ -86,7 +120,17 @@ function MessageEditor({ message, onDone }: { message: Message; onDone: () => vo
 }
 
 /** A conversation's messages: server-rendered HTML, reactions, edit and delete for one's own; older ones load at the top. */
-export function MessageList({ messages, me, onTop }: { messages: Message[]; me: number; onTop: () => Promise<void> }) {
+export function MessageList({
+  messages,
+  me,
+  channels,
+  onTop,
+}: {
+  messages: Message[];
+  me: number;
+  channels: readonly Subscription[];
+  onTop: () => Promise<void>;
+}) {
   const list = useRef<HTMLOListElement>(null);
   const last = messages[messages.length - 1]?.id;
   useEffect(() => {
@@ -144,7 +188,7 @@ export function MessageList({ messages, me, onTop }: { messages: Message[]; me: 
               </span>
             </div>
             {editing === m.id ? (
-              <MessageEditor message={m} onDone={() => setEditing(null)} />
+              <MessageEditor message={m} channels={channels} onDone={() => setEditing(null)} />
             ) : (
               <div class="content" dangerouslySetInnerHTML={{ __html: m.content }} />
             )}
