@@ -119,6 +119,15 @@ describe('the web client in a real browser', () => {
       await othello.post('/typing', { type: 'stream', stream_id: stream, topic: 'moors', op: 'stop' });
       await page.waitForFunction(() => document.querySelector('.typing')?.textContent === '');
 
+      // @-mention autocomplete: suggestions as one types, completed to Zulip's mention syntax.
+      await page.fill('#compose-content', 'Thrice **the** brinded cat hath mewed, @Ot');
+      await page.press('#compose-content', 'h');
+      await page.waitForSelector('#compose-mentions [role=option] >> text=Othello, the Moor of Venice');
+      await page.press('#compose-content', 'Tab');
+      expect(await page.inputValue('#compose-content')).toBe(
+        'Thrice **the** brinded cat hath mewed, @**Othello, the Moor of Venice** ',
+      );
+      await page.fill('#compose-content', 'Thrice **the** brinded cat hath mewed.');
       await page.click('#compose-preview-button');
       expect(await page.innerHTML('#compose-preview')).toBe(
         '<p>Thrice <strong>the</strong> brinded cat hath mewed.</p>',

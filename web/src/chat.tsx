@@ -320,7 +320,7 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
               .join(' ')}
           </p>
         )}
-        {narrow && <Compose key={narrowKey(narrow, loaded.me)} narrow={narrow} drafts={drafts} />}
+        {narrow && <Compose key={narrowKey(narrow, loaded.me)} narrow={narrow} drafts={drafts} users={others} />}
       </main>
     </div>
   );

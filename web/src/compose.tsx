@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from './api';
-import { draftFor, type Draft, type Narrow } from './state';
+import { draftFor, type Draft, type Narrow, type User } from './state';
 
 const TYPING_REPEAT_MS = 10_000;
 /** How long after the last keystroke the draft is saved on the server. */
@@ -17,7 +17,21 @@ function typingParams(narrow: Narrow, topic: string, op: 'start' | 'stop') {
  * draft kept on the server as one writes (restored when the conversation is opened again, on any device), and
  * sending later (a scheduled message).
  */
-export function Compose({ narrow, drafts }: { narrow: Narrow; drafts: readonly Draft[] }) {
+/** The @-mention being typed at the end of `text` (before the cursor): its query, or null. */
+export function mentionQuery(text: string): string | null {
+  const match = /(?:^|\s)@\*{0,2}([^\s*@][^*@\n]*|)$/.exec(text);
+  return match ? (match[1] ?? '') : null;
+}
+
+export function Compose({
+  narrow,
+  drafts,
+  users = [],
+}: {
+  narrow: Narrow;
+  drafts: readonly Draft[];
+  users?: readonly User[];
+}) {
   const saved = draftFor(drafts, narrow);
   const [topic, setTopic] = useState(narrow.kind === 'stream' ? (narrow.topic ?? saved?.topic ?? '') : '');
   const [content, setContent] = useState(saved?.content ?? '');
@@ -27,6 +41,27 @@ export function Compose({ narrow, drafts }: { narrow: Narrow; drafts: readonly D
   const [notice, setNotice] = useState('');
   const typingSince = useRef(0);
   const draftId = useRef<number | null>(saved?.id ?? null);
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const [mention, setMention] = useState<{ query: string; index: number } | null>(null);
+  const suggestions =
+    mention === null
+      ? []
+      : users.filter((u) => u.full_name.toLowerCase().includes(mention.query.toLowerCase())).slice(0, 8);
+
+  /** Replaces the @-mention being typed with Zulip's mention syntax for `user`. */
+  function completeMention(user: User) {
+    const el = textarea.current;
+    const cursor = el?.selectionStart ?? content.length;
+    const before = content.slice(0, cursor).replace(/@\*{0,2}[^\s*@]*[^*@\n]*$/, `@**${user.full_name}** `);
+    const next = before + content.slice(cursor);
+    setContent(next);
+    setMention(null);
+    scheduleDraft(next, topic);
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(before.length, before.length);
+    });
+  }
   const draftTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const draftBody = (text: string, topicName: string) => ({
@@ -145,12 +180,54 @@ export function Compose({ narrow, drafts }: { narrow: Narrow; drafts: readonly D
         aria-label="Message"
         placeholder="Message"
         value={content}
-        onInput={(e) => onInput(e.currentTarget.value)}
+        ref={textarea}
+        role="combobox"
+        aria-expanded={suggestions.length > 0}
+        aria-controls="compose-mentions"
+        aria-autocomplete="list"
+        onInput={(e) => {
+          const el = e.currentTarget;
+          onInput(el.value);
+          const query = mentionQuery(el.value.slice(0, el.selectionStart ?? el.value.length));
+          setMention(query === null ? null : { query, index: 0 });
+        }}
         onBlur={stopTyping}
         onKeyDown={(e) => {
+          if (suggestions.length > 0 && mention) {
+            if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+              e.preventDefault();
+              const step = e.key === 'ArrowDown' ? 1 : suggestions.length - 1;
+              setMention({ ...mention, index: (mention.index + step) % suggestions.length });
+              return;
+            }
+            if (e.key === 'Enter' || e.key === 'Tab') {
+              e.preventDefault();
+              completeMention(suggestions[mention.index] ?? suggestions[0]!);
+              return;
+            }
+            if (e.key === 'Escape') return setMention(null);
+          }
           if (e.key === 'Enter' && !e.shiftKey) void send(e);
         }}
       />
+      {suggestions.length > 0 && mention && (
+        <ul id="compose-mentions" class="mentions" role="listbox" aria-label="People to mention">
+          {suggestions.map((u, i) => (
+            <li
+              key={u.user_id}
+              role="option"
+              aria-selected={i === mention.index}
+              class={i === mention.index ? 'selected' : ''}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                completeMention(u);
+              }}
+            >
+              {u.full_name}
+            </li>
+          ))}
+        </ul>
+      )}
       <div class="buttons">
         <button id="compose-preview-button" type="button" onClick={() => void showPreview()}>
           Preview
