@@ -202,7 +202,7 @@ export function Compose({
             }
             if (e.key === 'Enter' || e.key === 'Tab') {
               e.preventDefault();
-              completeMention(suggestions[mention.index] ?? suggestions[0]!);
+              completeMention(suggestions[mention.index] ?? suggestions[0]);
               return;
             }
             if (e.key === 'Escape') return setMention(null);
