@@ -6,7 +6,6 @@ import type { Actor, Domain } from './context.js';
 import { accessMessage } from './fetch.js';
 import { EDITABLE_FLAGS, FLAG, type FlagName } from './flags.js';
 import { topicKey } from './text.js';
-import { inTransaction } from '../repositories/sql.js';
 import type { Channel, StoredMessage } from './types.js';
 
 const NON_API_FLAGS = new Set(['is_private', 'active_mobile_push_notification']);
@@ -49,9 +48,9 @@ export async function updateFlags(
   const historical = messageIds.filter((id) => !existing.has(id));
   // Flags may be set on messages without a row (e.g. starring channel history), after checking access.
   for (const id of historical) await accessMessage(domain, actor, id);
-  await domain.store.transaction(async (tx) => {
-    await domain.messages.createHistoricalRows(inTransaction(tx), actor.user.id, historical);
-    await domain.messages.setFlag(tx, actor.user.id, messageIds, bit, op === 'add');
+  await domain.store.sqlTransaction(async (executor) => {
+    await domain.messages.createHistoricalRows(executor, actor.user.id, historical);
+    await domain.messages.setFlag(executor, actor.user.id, messageIds, bit, op === 'add');
     const details =
       flag === 'read' && op === 'remove' ? unreadDetails(actor, unmarked, messageIds, existing) : undefined;
     const event = outboxRecord(

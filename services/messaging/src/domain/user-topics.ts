@@ -3,7 +3,6 @@ import { accessChannelById } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
 import { firstUnprintable, topicKey, truncate, MAX_TOPIC_LENGTH } from './text.js';
 import { userTopicEvent } from './topic-policy.js';
-import { inTransaction } from '../repositories/sql.js';
 import type { VisibilityPolicy } from './types.js';
 
 /**
@@ -36,8 +35,8 @@ export async function setTopicVisibility(
     policy: input.policy,
   };
   const now = new Date();
-  await domain.store.transaction(async (tx) => {
-    await domain.userTopics.setPolicies(inTransaction(tx), [change], now);
+  await domain.store.sqlTransaction(async (executor) => {
+    await domain.userTopics.setPolicies(executor, [change], now);
     return {
       result: undefined,
       events: [userTopicEvent(change, now, { realmId: actor.realm.id, requestId: actor.requestId })],

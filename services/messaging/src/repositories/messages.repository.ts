@@ -291,16 +291,21 @@ export class MessagesRepository {
     );
   }
 
-  async setFlag(tx: Tx, userId: number, messageIds: readonly number[], bit: number, on: boolean): Promise<number> {
+  async setFlag(
+    executor: SqlExecutor,
+    userId: number,
+    messageIds: readonly number[],
+    bit: number,
+    on: boolean,
+  ): Promise<number> {
     if (messageIds.length === 0) return 0;
-    return tx.$executeRawUnsafe(
+    const rows = await executor.query(
       on
-        ? 'UPDATE user_messages SET flags = flags | $3 WHERE user_id = $1 AND message_id = ANY($2::int[]) AND (flags & $3) = 0'
-        : 'UPDATE user_messages SET flags = flags & ~$3 WHERE user_id = $1 AND message_id = ANY($2::int[]) AND (flags & $3) <> 0',
-      userId,
-      [...messageIds],
-      bit,
+        ? 'UPDATE user_messages SET flags = flags | $3 WHERE user_id = $1 AND message_id = ANY($2::int[]) AND (flags & $3) = 0 RETURNING message_id'
+        : 'UPDATE user_messages SET flags = flags & ~$3 WHERE user_id = $1 AND message_id = ANY($2::int[]) AND (flags & $3) <> 0 RETURNING message_id',
+      [userId, [...messageIds], bit],
     );
+    return rows.length;
   }
 
   /** Locks the message row for a change; false when it is gone. */
