@@ -243,6 +243,20 @@ describe('the web client in a real browser', () => {
       ]);
       await page.waitForSelector('.message >> text=The gondolas are late.', { timeout: 20_000 });
       expect((await hamlet.get('/drafts')).body.drafts).toEqual([]);
+
+      // One scheduled for much later is listed, and cancelling it removes it on the server.
+      await page.fill('#compose-content', 'Carnival starts tomorrow.');
+      const later = new Date(Date.now() + 3_600_000);
+      await page.fill(
+        '#compose-send-at',
+        new Date(later.getTime() - later.getTimezoneOffset() * 60_000).toISOString().slice(0, 19),
+      );
+      await page.click('#compose-send-later');
+      const item = page.locator('.scheduled li', { hasText: 'Carnival starts tomorrow.' });
+      await item.waitFor();
+      await item.locator('button.cancel').click();
+      await item.waitFor({ state: 'detached' });
+      expect((await hamlet.get('/scheduled_messages')).body.scheduled_messages).toEqual([]);
     } finally {
       await page.close();
     }

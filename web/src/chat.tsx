@@ -10,6 +10,7 @@ import {
   narrowKey,
   unreadFromRegister,
   type Draft,
+  type ScheduledMessage,
   type Presence,
   presenceFromEvent,
   presenceStatus,
@@ -35,6 +36,7 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const [typing, setTyping] = useState(new Map<string, Set<number>>());
   const [drafts, setDrafts] = useState<Draft[]>([]);
+  const [scheduled, setScheduled] = useState<ScheduledMessage[]>([]);
   const [presence, setPresence] = useState(new Map<number, Presence>());
   const [presenceTimes, setPresenceTimes] = useState({ ping: 60, offline: 140 });
   const narrowRef = useRef<Narrow | null>(null);
@@ -52,6 +54,7 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
       );
       setLoaded({ me, users, subscriptions });
       setDrafts((state.drafts as Draft[] | undefined) ?? []);
+      setScheduled((state.scheduled_messages as ScheduledMessage[] | undefined) ?? []);
       setPresence(
         new Map(
           Object.entries((state.presences as Record<string, Presence> | undefined) ?? {}).map(([id, p]) => [
@@ -150,6 +153,15 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
       const userId = event.user_id as number;
       const clients = (event.presence as Record<string, { status: string; timestamp: number }> | undefined) ?? {};
       setPresence((map) => new Map(map).set(userId, presenceFromEvent(map.get(userId), clients)));
+    } else if (event.type === 'scheduled_messages') {
+      if (event.op === 'add') setScheduled((list) => [...list, ...(event.scheduled_messages as ScheduledMessage[])]);
+      else if (event.op === 'update') {
+        const updated = event.scheduled_message as ScheduledMessage;
+        setScheduled((list) =>
+          list.map((m) => (m.scheduled_message_id === updated.scheduled_message_id ? updated : m)),
+        );
+      } else if (event.op === 'remove')
+        setScheduled((list) => list.filter((m) => m.scheduled_message_id !== event.scheduled_message_id));
     } else if (event.type === 'drafts') {
       if (event.op === 'add') setDrafts((list) => [...list, ...(event.drafts as Draft[])]);
       else if (event.op === 'update') {
@@ -309,6 +321,33 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
             );
           })}
         </ul>
+        {scheduled.length > 0 && (
+          <>
+            <h2>Scheduled</h2>
+            <ul class="scheduled">
+              {[...scheduled]
+                .sort((a, b) => a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp)
+                .map((m) => (
+                  <li key={m.scheduled_message_id} data-scheduled={m.scheduled_message_id}>
+                    <time dateTime={new Date(m.scheduled_delivery_timestamp * 1000).toISOString()}>
+                      {new Date(m.scheduled_delivery_timestamp * 1000).toLocaleString()}
+                    </time>
+                    <span class="text">{m.content}</span>
+                    {m.failed && <span class="error">failed</span>}
+                    <button
+                      class="cancel"
+                      aria-label="Cancel scheduled message"
+                      onClick={() =>
+                        void api.delete(`/scheduled_messages/${m.scheduled_message_id}`).catch(() => undefined)
+                      }
+                    >
+                      Cancel
+                    </button>
+                  </li>
+                ))}
+            </ul>
+          </>
+        )}
       </nav>
       <main class="messages-pane">
         {narrow && <MessageList messages={messages} me={loaded.me} channels={loaded.subscriptions} onTop={loadOlder} />}

@@ -152,3 +152,14 @@ export function presenceFromEvent(
   }
   return next;
 }
+
+/** A scheduled message as the server lists it (/register's `scheduled_messages`, `scheduled_messages` events). */
+export interface ScheduledMessage {
+  scheduled_message_id: number;
+  type: 'stream' | 'private';
+  to: number | number[];
+  topic?: string;
+  content: string;
+  scheduled_delivery_timestamp: number;
+  failed: boolean;
+}
