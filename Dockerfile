@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # One image for every Confab process: the command picks the process, e.g. `node services/settings/dist/main.js`,
 # `node services/messaging/dist/worker.js`, `node scripts/migrate.mjs deploy` (see docker-compose.yml, infra/k8s).
 ARG NODE_IMAGE=node:20-bookworm-slim

@@ -37,6 +37,11 @@ module.exports = {
       globalSetup: '<rootDir>/tests/e2e/support/global-setup.ts',
       globalTeardown: '<rootDir>/tests/e2e/support/global-teardown.ts',
     },
+    // The container paths (docker compose, the Confab image): only under `npm run test:containers`, which makes a
+    // Docker engine and the images available first (scripts/test-containers.mjs).
+    ...(process.env.CONFAB_CONTAINER_TESTS
+      ? [{ ...common, displayName: 'containers', testMatch: ['<rootDir>/tests/containers/*.spec.ts'] }]
+      : []),
     {
       // Each fault test starts a system of its own (with private PostgreSQL/Redis/RabbitMQ where it breaks them).
       ...common,

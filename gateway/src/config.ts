@@ -3,7 +3,7 @@ import { bool, commonConfig, commonEnv, int, parseEnv, port, url, z, type Common
 
 const optionalUrl = z.union([z.literal(''), z.string().url()]).default('');
 
-const Env = z.object({
+export const Env = z.object({
   ...commonEnv,
   CONFAB_PORT: port(9991),
   SETTINGS_URL: url('http://127.0.0.1:9101'),

@@ -48,8 +48,12 @@ describe('docker-compose.yml', () => {
       expect([name, services[name].image, services[name].build]).toEqual([name, 'confab:dev', '.']);
   });
 
-  it('mounts one data volume at CONFAB_DATA_DIR in every Confab container', () => {
+  it('mounts one data volume at CONFAB_DATA_DIR in every Confab container, whose root filesystem is read-only', () => {
     for (const name of APP) expect([name, services[name].volumes]).toEqual([name, ['data:/data']]);
+    // The same rule as Kubernetes' readOnlyRootFilesystem with a /tmp emptyDir; the compose smoke test
+    // (tests/containers, `npm run test:containers`) runs every process this way.
+    for (const name of APP)
+      expect([name, services[name].read_only, services[name].tmpfs]).toEqual([name, true, ['/tmp']]);
     expect(Object.keys((compose as unknown as { volumes: Record<string, unknown> }).volumes)).toContain('data');
   });
 
@@ -97,7 +101,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('publishes the gateway on 9991 and seeds the development organization once it is healthy', () => {
-    expect(services.gateway.ports).toEqual([expect.stringMatching(/:9991:9991$/)]);
+    expect(services.gateway.ports).toEqual(['127.0.0.1:${CONFAB_HOST_PORT:-9991}:9991']);
     expect(services.gateway.depends_on.settings.condition).toBe('service_healthy');
     const seed = services.seed;
     expect(seed.command).toEqual(['node', 'scripts/seed-dev.mjs']);

@@ -35,6 +35,11 @@ beforeAll(() => {
 });
 afterAll(() => copy.remove());
 
+/** The env schema (`Env` of src/config.ts) of the package a process runs from: what that process reads. */
+const schemaOf = (spec: ProcessSpec): Record<string, { safeParse(v: unknown): { success: boolean } }> =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  require(join(REPO, spec.dir, 'src', 'config')).Env.shape;
+
 const podSpec = (d: K8sObject) => d.spec.template.spec;
 const mainContainer = (d: K8sObject) => podSpec(d).containers[0];
 const allContainers = (d: K8sObject): any[] => [...(podSpec(d).initContainers ?? []), ...podSpec(d).containers];
@@ -240,8 +245,12 @@ describe.each(['base', 'production'] as const)('infra/k8s %s', (which) => {
   });
 
   it('mounts the shared ReadWriteMany data claim at /data in every process that writes files', () => {
-    // messaging stores uploads (its worker deletes unclaimed ones), settings stores custom emoji images.
-    const writers = ['settings', 'messaging', 'messaging-worker'];
+    // The processes that write files are those whose config reads CONFAB_DATA_DIR: messaging stores uploads (its
+    // worker deletes unclaimed ones), settings stores custom emoji images and captured mail.
+    const writers = plannedProcesses()
+      .filter((spec) => 'CONFAB_DATA_DIR' in schemaOf(spec))
+      .map((spec) => spec.name);
+    expect(writers.sort()).toEqual(['messaging', 'messaging-worker', 'settings']);
     for (const spec of plannedProcesses()) {
       const d = deployment(objects(), spec);
       const mount = (mainContainer(d).volumeMounts ?? []).find((m: any) => m.mountPath === '/data');
@@ -314,5 +323,43 @@ describe('infra/k8s production overlay', () => {
     }
     expect(ingress.spec.tls[0].hosts).toEqual(ingress.spec.rules.map((r: any) => r.host));
     expect(findGenerated(objects(), 'ConfigMap', 'confab-gateway')!.data.CONFAB_TRUST_PROXY).toBe('1');
+  });
+});
+
+describe('infra/k8s environment against what each process reads', () => {
+  // Read by Node itself: the catalog's V8 flags.
+  const READ_BY_NODE = ['NODE_OPTIONS'];
+
+  /** A container's variables, except those of the ConfigMap every process shares. */
+  function ownEnv(container: any): Record<string, string> {
+    const env: Record<string, string> = {};
+    for (const source of container.envFrom ?? []) {
+      if (source.configMapRef.name.startsWith('confab-common')) continue;
+      Object.assign(env, find(renders.base, 'ConfigMap', source.configMapRef.name)?.data);
+    }
+    for (const e of container.env ?? []) env[e.name] = e.value ?? 'from-secret';
+    return env;
+  }
+
+  it('sets on each process only variables it reads, and every variable it requires', () => {
+    for (const spec of plannedProcesses()) {
+      const shape = schemaOf(spec);
+      const container = mainContainer(deployment(renders.base, spec));
+      const own = ownEnv(container);
+      expect([spec.name, Object.keys(own).filter((name) => !(name in shape) && !READ_BY_NODE.includes(name))]).toEqual([
+        spec.name,
+        [],
+      ]);
+      const all = configEnv(renders.base, container);
+      for (const e of container.env ?? []) all[e.name] = 'set';
+      const required = Object.keys(shape).filter((name) => !shape[name]!.safeParse(undefined).success);
+      expect([spec.name, required.filter((name) => !(name in all))]).toEqual([spec.name, []]);
+    }
+  });
+
+  it('shares only variables that some process reads', () => {
+    const common = findGenerated(renders.base, 'ConfigMap', 'confab-common')!.data;
+    const read = new Set(plannedProcesses().flatMap((spec) => Object.keys(schemaOf(spec))));
+    expect(Object.keys(common).filter((name) => !read.has(name) && !READ_BY_NODE.includes(name))).toEqual([]);
   });
 });

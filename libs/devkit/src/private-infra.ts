@@ -154,11 +154,13 @@ async function container(
   setup?: (c: GenericContainer) => GenericContainer,
 ): Promise<PrivateServer> {
   const { GenericContainer } = await import('testcontainers');
-  let builder = new GenericContainer(image).withExposedPorts(port);
+  // A fixed host port: Docker maps a new random one when a container restarts, and the tests hold the URL.
+  const hostPort = await freePort();
+  let builder = new GenericContainer(image).withExposedPorts({ container: port, host: hostPort });
   if (setup) builder = setup(builder);
   const started = await builder.start();
   return {
-    url: url(started.getHost(), started.getMappedPort(port)),
+    url: url(started.getHost(), hostPort),
     restart: async () => {
       await started.restart();
     },

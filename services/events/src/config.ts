@@ -2,7 +2,7 @@ import { commonConfig, commonEnv, int, parseEnv, port, z, type CommonConfig } fr
 
 const optionalUrl = z.union([z.literal(''), z.string().url()]).default('');
 
-const Env = z.object({
+export const Env = z.object({
   ...commonEnv,
   EVENTS_PORT: port(9106),
   /** A queue nobody has polled for this long is deleted, in seconds. Default 600 (Zulip's 10 minutes). */

@@ -1,6 +1,6 @@
 import { commonConfig, commonEnv, int, parseEnv, port, url, z, type CommonConfig } from '@confab/config';
 
-const Env = z.object({
+export const Env = z.object({
   ...commonEnv,
   GROUPS_PORT: port(9103),
   GROUPS_DATABASE_URL: url(),

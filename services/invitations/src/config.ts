@@ -1,6 +1,6 @@
 import { bool, commonConfig, commonEnv, int, parseEnv, port, url, z, type CommonConfig } from '@confab/config';
 
-const Env = z.object({
+export const Env = z.object({
   ...commonEnv,
   INVITATIONS_PORT: port(9104),
   INVITATIONS_DATABASE_URL: url(),

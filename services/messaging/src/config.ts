@@ -2,7 +2,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bool, commonConfig, commonEnv, int, parseEnv, port, url, z, type CommonConfig } from '@confab/config';
 
-const Env = z.object({
+export const Env = z.object({
   ...commonEnv,
   MESSAGING_PORT: port(9102),
   MESSAGING_DATABASE_URL: url(),

@@ -2,7 +2,7 @@ import { commonConfig, commonEnv, int, parseEnv, port, url, z, type CommonConfig
 
 const optionalUrl = z.union([z.literal(''), z.string().url()]).default('');
 
-const Env = z.object({
+export const Env = z.object({
   ...commonEnv,
   PUSH_PORT: port(9105),
   PUSH_DATABASE_URL: url(),

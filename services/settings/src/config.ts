@@ -4,7 +4,7 @@ import { bool, commonConfig, commonEnv, int, parseEnv, port, secret, url, z, typ
 
 const optionalUrl = z.union([z.literal(''), z.string().url()]).default('');
 
-const Env = z.object({
+export const Env = z.object({
   ...commonEnv,
   SETTINGS_PORT: port(9101),
   SETTINGS_DATABASE_URL: url(),

@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+// `npm run test:containers`: the container paths, end to end. Starts a Docker engine if none answers (and stops it
+// again), makes the public images available (pulled, or built offline from Debian's packages by
+// scripts/offline-images.sh), builds the Confab image, then runs with testcontainers: the compose smoke test
+// (tests/containers: `docker compose up`, log in, send, read back, upload, `down -v`), the end-to-end suite and the
+// fault tests (CONFAB_TEST_INFRA=containers). Prints the timings and "N passed, M failed".
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const IMAGES = ['node:20-bookworm-slim', 'postgres:16-alpine', 'redis:7-alpine', 'rabbitmq:3.13-alpine'];
+const log = (line) => console.log(`\x1b[36m[containers]\x1b[0m ${line}`);
+const ok = (cmd, args, options = {}) => spawnSync(cmd, args, { stdio: 'ignore', ...options }).status === 0;
+const root = process.getuid?.() === 0;
+const timings = [];
+
+function step(name, fn) {
+  const started = Date.now();
+  const result = fn();
+  timings.push([name, (Date.now() - started) / 1000]);
+  return result;
+}
+
+function must(cmd, args, options = {}) {
+  const result = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', ...options });
+  if (result.status !== 0) {
+    console.error(`\n${cmd} ${args.join(' ')} failed (exit ${result.status})`);
+    finish(result.status ?? 1);
+  }
+}
+
+function aptInstall(packages) {
+  if (!root || !ok('apt-get', ['--version'])) return false;
+  log(`installing ${packages.join(', ')} (apt-get)`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const install = () =>
+    ok('apt-get', ['install', '-y', '--no-install-recommends', ...packages], { env, stdio: 'inherit' });
+  return install() || (ok('apt-get', ['update'], { env, stdio: 'inherit' }) && install());
+}
+
+let dockerd;
+const engineAnswers = () => ok('docker', ['info']);
+
+async function ensureEngine() {
+  if (engineAnswers()) return;
+  if (!ok('dockerd', ['--version']) && !aptInstall(['docker.io'])) {
+    console.error('No Docker engine answers and none can be installed here (needs root and apt-get).');
+    finish(1);
+  }
+  if (!root) {
+    console.error('No Docker engine answers; dockerd has to be started as root.');
+    finish(1);
+  }
+  mkdirSync(join(ROOT, '.confab'), { recursive: true });
+  const out = openSync(join(ROOT, '.confab', 'dockerd.log'), 'a');
+  log('starting dockerd (log in .confab/dockerd.log); it is stopped again at the end');
+  dockerd = spawn('dockerd', [], { stdio: ['ignore', out, out], detached: true });
+  const deadline = Date.now() + 60_000;
+  while (!engineAnswers()) {
+    if (Date.now() > deadline || dockerd.exitCode !== null) {
+      console.error('dockerd did not come up; see .confab/dockerd.log');
+      finish(1);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+function stopEngine() {
+  if (!dockerd || dockerd.exitCode !== null) return;
+  log('stopping the dockerd this command started');
+  dockerd.kill('SIGTERM');
+}
+
+function finish(code) {
+  stopEngine();
+  process.exit(code);
+}
+
+/** Every public image present: pulled when missing, or built offline from Debian's packages without a registry. */
+function ensureImages() {
+  const missing = IMAGES.filter((image) => !ok('docker', ['image', 'inspect', image]));
+  const unpullable = missing.filter((image) => {
+    log(`pulling ${image}`);
+    return !ok('docker', ['pull', '-q', image], { timeout: 300_000 });
+  });
+  if (unpullable.length === 0) return;
+  log(`no registry for ${unpullable.join(', ')}: building stand-ins from Debian's packages`);
+  if (!ok('debootstrap', ['--version']) && !existsSync('/usr/sbin/debootstrap')) aptInstall(['debootstrap']);
+  must('bash', [join(ROOT, 'scripts', 'offline-images.sh')]);
+}
+
+/** testcontainers' reaper image (the version testcontainers 11.9 runs), present or pullable. */
+const RYUK = 'testcontainers/ryuk:0.14.0';
+const reaperAvailable = () =>
+  ok('docker', ['image', 'inspect', RYUK]) || ok('docker', ['pull', '-q', RYUK], { timeout: 120_000 });
+
+await ensureEngine();
+if (!ok('docker', ['compose', 'version']) && !ok('docker-compose', ['version']) && !aptInstall(['docker-compose'])) {
+  console.error('Neither `docker compose` nor `docker-compose` is available.');
+  finish(1);
+}
+step('install and compile (node scripts/confab.mjs build)', () => must('node', ['scripts/confab.mjs', 'build']));
+step('public images (pull or offline stand-ins)', () => ensureImages());
+step('Confab image (docker build -t confab:dev .)', () => must('docker', ['build', '-q', '-t', 'confab:dev', '.']));
+
+const env = { ...process.env, CONFAB_TEST_INFRA: 'containers', CONFAB_CONTAINER_TESTS: '1' };
+// testcontainers' reaper (Ryuk), which removes containers a crashed run leaves, is an image of its own; without a
+// registry it cannot be had, and every test removes what it starts itself.
+if (!process.env.TESTCONTAINERS_RYUK_DISABLED && !reaperAvailable()) {
+  log(`${RYUK} is not available: running without testcontainers' reaper`);
+  env.TESTCONTAINERS_RYUK_DISABLED = 'true';
+}
+const results = join(ROOT, '.jest-containers.json');
+rmSync(results, { force: true });
+const suite = step('compose smoke, e2e and fault tests with testcontainers', () =>
+  spawnSync(
+    join(ROOT, 'node_modules', '.bin', 'jest'),
+    ['--selectProjects', 'containers', 'e2e', 'faults', '--json', `--outputFile=${results}`, ...process.argv.slice(2)],
+    { cwd: ROOT, stdio: 'inherit', env },
+  ),
+);
+for (const [name, seconds] of timings) log(`${name}: ${seconds.toFixed(0)} s`);
+let summary = '0 passed, 1 failed';
+if (existsSync(results)) {
+  const r = JSON.parse(readFileSync(results, 'utf8'));
+  summary = `${r.numPassedTests} passed, ${r.numFailedTests + (r.numRuntimeErrorTestSuites || 0)} failed`;
+}
+console.log(summary);
+finish(suite.status ?? 1);
