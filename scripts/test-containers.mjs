@@ -91,11 +91,6 @@ function ensureImages() {
   must('bash', [join(ROOT, 'scripts', 'offline-images.sh')]);
 }
 
-/** testcontainers' reaper image (the version testcontainers 11.9 runs), present or pullable. */
-const RYUK = 'testcontainers/ryuk:0.14.0';
-const reaperAvailable = () =>
-  ok('docker', ['image', 'inspect', RYUK]) || ok('docker', ['pull', '-q', RYUK], { timeout: 120_000 });
-
 await ensureEngine();
 if (!ok('docker', ['compose', 'version']) && !ok('docker-compose', ['version']) && !aptInstall(['docker-compose'])) {
   console.error('Neither `docker compose` nor `docker-compose` is available.');
@@ -106,12 +101,6 @@ step('public images (pull or offline stand-ins)', () => ensureImages());
 step('Confab image (docker build -t confab:dev .)', () => must('docker', ['build', '-q', '-t', 'confab:dev', '.']));
 
 const env = { ...process.env, CONFAB_TEST_INFRA: 'containers', CONFAB_CONTAINER_TESTS: '1' };
-// testcontainers' reaper (Ryuk), which removes containers a crashed run leaves, is an image of its own; without a
-// registry it cannot be had, and every test removes what it starts itself.
-if (!process.env.TESTCONTAINERS_RYUK_DISABLED && !reaperAvailable()) {
-  log(`${RYUK} is not available: running without testcontainers' reaper`);
-  env.TESTCONTAINERS_RYUK_DISABLED = 'true';
-}
 const results = join(ROOT, '.jest-containers.json');
 rmSync(results, { force: true });
 const suite = step('compose smoke, e2e and fault tests with testcontainers', () =>

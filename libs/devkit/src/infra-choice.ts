@@ -1,6 +1,9 @@
 /** The images the test infrastructure runs when it uses containers (the same tags as docker-compose.yml). */
 export const INFRA_IMAGES = ['postgres:16-alpine', 'redis:7-alpine', 'rabbitmq:3.13-alpine'] as const;
 
+/** testcontainers' reaper (Ryuk), the image testcontainers 11.9 starts to remove what a crashed run leaves. */
+export const REAPER_IMAGE = 'testcontainers/ryuk:0.14.0';
+
 /** `CONFAB_TEST_INFRA`: `local` forces the machine's services, `containers` forces testcontainers, unset decides. */
 export type InfraMode = 'auto' | 'local' | 'containers';
 
@@ -19,6 +22,8 @@ export interface ContainerProbe {
 
 export interface InfraChoice {
   kind: 'containers' | 'local';
+  /** Containers without testcontainers' reaper, whose image is not available (set TESTCONTAINERS_RYUK_DISABLED). */
+  withoutReaper?: boolean;
   /** Why containers were not used although an engine answers (said once to the person running the tests). */
   note?: string;
 }
@@ -27,7 +32,11 @@ export interface InfraChoice {
  * Containers only when the engine answers and every image is present or pullable, so an engine without registry
  * access never fails the suite halfway with a pull error; forced modes fail at once with one clear message.
  */
-export async function chooseInfrastructure(mode: InfraMode, probe: ContainerProbe): Promise<InfraChoice> {
+export async function chooseInfrastructure(
+  mode: InfraMode,
+  probe: ContainerProbe,
+  reaperDisabled = false,
+): Promise<InfraChoice> {
   if (mode === 'local') return { kind: 'local' };
   if (!(await probe.engineAnswers())) {
     if (mode === 'containers') {
@@ -40,7 +49,17 @@ export async function chooseInfrastructure(mode: InfraMode, probe: ContainerProb
     const problem = await probe.ensureImage(image);
     if (problem !== null) problems.push(`${image}: ${problem}`);
   }
-  if (problems.length === 0) return { kind: 'containers' };
+  if (problems.length === 0) {
+    if (reaperDisabled) return { kind: 'containers' };
+    // Without a registry the reaper cannot be had either; every test removes the containers it starts itself.
+    const reaper = await probe.ensureImage(REAPER_IMAGE);
+    if (reaper === null) return { kind: 'containers' };
+    return {
+      kind: 'containers',
+      withoutReaper: true,
+      note: `testcontainers' reaper is not available (${REAPER_IMAGE}: ${reaper}): running without it`,
+    };
+  }
   const detail = `the images are neither present nor pullable (${problems.join('; ')})`;
   if (mode === 'containers') {
     throw new Error(

@@ -98,8 +98,15 @@ let choice: Promise<InfraChoice> | undefined;
  * images decide; see infra-choice.ts). Decided once per process: the fault tests ask for each server they start.
  */
 export async function useContainers(log: (line: string) => void = () => undefined): Promise<boolean> {
-  choice ??= chooseInfrastructure(infraMode(process.env.CONFAB_TEST_INFRA), testcontainersProbe).then((made) => {
+  const env = process.env;
+  choice ??= chooseInfrastructure(
+    infraMode(env.CONFAB_TEST_INFRA),
+    testcontainersProbe,
+    env.TESTCONTAINERS_RYUK_DISABLED === 'true',
+  ).then((made) => {
     if (made.note) log(made.note);
+    // testcontainers reads it when it starts its first container.
+    if (made.withoutReaper) env.TESTCONTAINERS_RYUK_DISABLED = 'true';
     return made;
   });
   return (await choice).kind === 'containers';

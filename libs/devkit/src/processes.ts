@@ -30,11 +30,15 @@ export class ManagedProcess {
     this.log = createWriteStream(this.logFile, { flags: 'a' });
     // Node flags NODE_OPTIONS refuses (e.g. --cpu-prof for a profile of a benchmark run).
     const nodeArgs = (this.env.CONFAB_NODE_ARGS ?? process.env.CONFAB_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-    const child = spawn(process.execPath, [...NODE_FLAGS, ...nodeArgs, join(REPO_ROOT, this.spec.dir, this.spec.entry)], {
-      cwd: join(REPO_ROOT, this.spec.dir),
-      env: { ...process.env, ...this.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...NODE_FLAGS, ...nodeArgs, join(REPO_ROOT, this.spec.dir, this.spec.entry)],
+      {
+        cwd: join(REPO_ROOT, this.spec.dir),
+        env: { ...process.env, ...this.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const prefix = `${this.spec.name.padEnd(17)}| `;
     const forward = (data: Buffer) => {
       this.log?.write(data);

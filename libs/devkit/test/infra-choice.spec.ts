@@ -1,4 +1,6 @@
-import { chooseInfrastructure, INFRA_IMAGES, infraMode, type ContainerProbe } from '../src/infra-choice';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { chooseInfrastructure, INFRA_IMAGES, infraMode, REAPER_IMAGE, type ContainerProbe } from '../src/infra-choice';
 
 /** An engine that answers (or not) and holds (or can pull) some images. */
 function engine(
@@ -34,8 +36,25 @@ describe('infraMode (CONFAB_TEST_INFRA)', () => {
 
 describe('chooseInfrastructure', () => {
   it('uses containers when the engine answers and every image is there or pullable', async () => {
-    const { probe, asked } = engine(true, INFRA_IMAGES);
+    const { probe, asked } = engine(true, [...INFRA_IMAGES, REAPER_IMAGE]);
     expect(await chooseInfrastructure('auto', probe)).toEqual({ kind: 'containers' });
+    expect(asked).toEqual([...INFRA_IMAGES, REAPER_IMAGE]);
+  });
+
+  it("uses containers without testcontainers' reaper, and says so, when only its image is missing", async () => {
+    const { probe } = engine(true, INFRA_IMAGES);
+    expect(await chooseInfrastructure('auto', probe)).toEqual({
+      kind: 'containers',
+      withoutReaper: true,
+      note:
+        "testcontainers' reaper is not available (testcontainers/ryuk:0.14.0: " +
+        'dial tcp: lookup registry-1.docker.io: no such host): running without it',
+    });
+  });
+
+  it('does not look for the reaper when it is turned off (TESTCONTAINERS_RYUK_DISABLED)', async () => {
+    const { probe, asked } = engine(true, INFRA_IMAGES);
+    expect(await chooseInfrastructure('containers', probe, true)).toEqual({ kind: 'containers' });
     expect(asked).toEqual([...INFRA_IMAGES]);
   });
 
@@ -79,5 +98,13 @@ describe('chooseInfrastructure', () => {
       'CONFAB_TEST_INFRA=containers, but the images are neither present nor pullable (rabbitmq:3.13-alpine: manifest unknown). ' +
         'Build them offline with scripts/offline-images.sh, or unset CONFAB_TEST_INFRA to use the local PostgreSQL, Redis and RabbitMQ.',
     );
+  });
+});
+
+describe('REAPER_IMAGE', () => {
+  it('is the reaper image the installed testcontainers starts', () => {
+    const build = dirname(require.resolve('testcontainers'));
+    const source = readFileSync(join(build, 'reaper', 'reaper.js'), 'utf8');
+    expect(/"(testcontainers\/ryuk:[^"]+)"/.exec(source)?.[1]).toBe(REAPER_IMAGE);
   });
 });
