@@ -51,17 +51,17 @@ async function main(): Promise<void> {
 
     const sessions = new SessionStore(redis, { prefix: config.redis.prefix, ttlSeconds: config.sessionTtlSeconds });
     const forget = async (userId: number) => authenticator.forgetUser(userId);
-    const endSessions = async (userId: number) => {
-      await Promise.all([authenticator.forgetUser(userId), sessions.endAllOf(userId)]);
+    const endSessions = async (userId: number, eventId: string) => {
+      await Promise.all([authenticator.forgetUser(userId), sessions.endAllOf(userId, eventId)]);
     };
     bus
       .consumer('gateway.auth-cache')
-      .on(contracts.userDeactivated, (e) => endSessions(e.payload.user.user_id))
+      .on(contracts.userDeactivated, (e) => endSessions(e.payload.user.user_id, e.event_id))
       .on(contracts.userReactivated, (e) => forget(e.payload.user.user_id))
       .on(contracts.userRoleChanged, (e) => forget(e.payload.user.user_id))
       .on(contracts.userUpdated, (e) => forget(e.payload.user.user_id))
-      .on(contracts.userApiKeyChanged, (e) => endSessions(e.payload.user_id))
-      .on(contracts.userPasswordChanged, (e) => endSessions(e.payload.user_id));
+      .on(contracts.userApiKeyChanged, (e) => endSessions(e.payload.user_id, e.event_id))
+      .on(contracts.userPasswordChanged, (e) => endSessions(e.payload.user_id, e.event_id));
     await bus.start();
 
     const app = buildGateway({

@@ -146,11 +146,31 @@ export class SessionStore {
     await multi.exec();
   }
 
-  /** Ends every session of a user (deactivated, password or API key changed). */
-  async endAllOf(userId: number): Promise<void> {
+  /**
+   * Ends the sessions of a user that a session-ending event (deactivated, password or API key changed) ends: every
+   * one that has not seen it. A session signed in after the event saw it in the causal log, and keeps going: e.g. the
+   * web client signing in again with the password it has just set, before this consumer heard of the change.
+   */
+  async endAllOf(userId: number, eventId?: string): Promise<void> {
     const set = this.userSet(userId);
     const keys = await this.redis.smembers(set);
-    await this.redis.del(set, ...keys);
+    if (keys.length === 0) return;
+    const values = eventId === undefined ? [] : await this.redis.mget(...keys);
+    const ended = keys.filter((_, i) => {
+      const raw = values[i];
+      if (raw === null || raw === undefined) return true;
+      try {
+        return !(JSON.parse(raw) as Session).seen.includes(eventId!);
+      } catch {
+        return true;
+      }
+    });
+    if (ended.length === 0) return;
+    await this.redis
+      .multi()
+      .del(...ended)
+      .srem(set, ...ended)
+      .exec();
   }
 }
 

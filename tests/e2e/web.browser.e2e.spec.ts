@@ -312,6 +312,165 @@ describe('the web client in a real browser', () => {
     }
   });
 
+  it('completes emoji names in compose, and reacts with any emoji from the picker', async () => {
+    const page = await browser.newPage();
+    try {
+      await signIn(page, 'cordelia@zulip.com');
+      await page.click('[data-stream="Verona"]');
+      await page.fill('#compose-topic', 'celebrations');
+      await page.fill('#compose-content', 'We won :ta');
+      await page.press('#compose-content', 'd');
+      await page.waitForSelector('#compose-mentions[aria-label="Emoji"] [role=option] >> text=:tada:');
+      await page.press('#compose-content', 'Tab');
+      expect(await page.inputValue('#compose-content')).toBe('We won :tada: ');
+      await page.click('#compose-send');
+      const sent = page.locator('.message', { hasText: 'We won' });
+      await sent.waitFor();
+      const id = Number(await sent.getAttribute('data-id'));
+      const cordelia = world.as('cordelia');
+      const raw = (await cordelia.get(`/messages/${id}`, { apply_markdown: false })).body.message.content;
+      expect(raw).toBe('We won :tada:');
+
+      await page.click(`.message[data-id="${id}"] button.pick-reaction`);
+      await page.fill(`.message[data-id="${id}"] .emoji-search`, 'hear');
+      await page.click(`.message[data-id="${id}"] [data-emoji="heart"]`);
+      await page.waitForSelector(`.message[data-id="${id}"] .reaction.mine[aria-label="heart: 1"]`);
+      const reactions = (await cordelia.get(`/messages/${id}`)).body.message.reactions as Record<string, unknown>[];
+      expect(reactions.map((r) => [r.emoji_name, r.reaction_type, r.user_id])).toEqual([
+        ['heart', 'unicode_emoji', world.user('cordelia').id],
+      ]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('lists the open channel’s topics with their unread counts, and narrows to a topic', async () => {
+    const page = await browser.newPage();
+    const othello = world.as('othello');
+    try {
+      expect(
+        (await othello.post('/messages', { type: 'stream', to: 'Venice', topic: 'bridges', content: 'Rialto' })).status,
+      ).toBe(200);
+      await signIn(page, 'prospero@zulip.com');
+      await page.click('[data-stream="Venice"]');
+      await page.click('[data-topic="bridges"]');
+      expect(await page.textContent('#narrow-title')).toBe('#Venice > bridges');
+      expect(await page.inputValue('#compose-topic')).toBe('bridges');
+
+      // A message in another topic of the channel is not on screen: its topic shows it as unread.
+      const sent = await othello.post('/messages', {
+        type: 'stream',
+        to: 'Venice',
+        topic: 'gondolas',
+        content: 'Row, row',
+      });
+      expect(sent.status).toBe(200);
+      await page.waitForSelector('[data-topic="gondolas"] .unread');
+      expect(await page.textContent('[data-topic="gondolas"] .unread')).toBe('1');
+      expect(await page.locator('.message', { hasText: 'Row, row' }).count()).toBe(0);
+
+      // Opening the topic shows it and reads it.
+      await page.click('[data-topic="gondolas"]');
+      expect(await page.textContent('#narrow-title')).toBe('#Venice > gondolas');
+      await page.locator('.message', { hasText: 'Row, row' }).waitFor();
+      await page.waitForSelector('[data-topic="gondolas"] .unread', { state: 'detached' });
+      const read = await world.as('prospero').get(`/messages/${sent.body.id as number}`);
+      expect(read.body.message.flags).toContain('read');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("moves someone else's message to another topic as an administrator", async () => {
+    const page = await browser.newPage();
+    try {
+      await signIn(page, 'iago@zulip.com');
+      await page.click('[data-stream="Denmark"]');
+      const sent = await world
+        .as('othello')
+        .post('/messages', { type: 'stream', to: 'Denmark', topic: 'ramparts', content: 'A ghost!' });
+      expect(sent.status).toBe(200);
+      const id = sent.body.id as number;
+      await page.waitForSelector(`.message[data-id="${id}"]`);
+      expect(await page.locator(`.message[data-id="${id}"] button.edit`).count()).toBe(0);
+      await page.click(`.message[data-id="${id}"] button.move`);
+      // Only where it lives can change: the text of someone else's message is not offered.
+      expect(await page.locator(`.message[data-id="${id}"] .edit-content`).count()).toBe(0);
+      await page.fill(`.message[data-id="${id}"] .edit-topic`, 'battlements');
+      await page.click(`.message[data-id="${id}"] .edit-save`);
+      await page.waitForSelector(`.message[data-id="${id}"] .topic >> text=battlements`);
+      const moved = await world.as('othello').get(`/messages/${id}`);
+      expect([moved.body.message.subject, moved.body.message.content]).toEqual(['battlements', '<p>A ghost!</p>']);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("changes one's name and password, manages user groups and invitation links on the settings page", async () => {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+    const page = await context.newPage();
+    const aaron = world.user('aaron');
+    try {
+      await signIn(page, aaron.email);
+      await page.click('#settings-open');
+      expect(await page.inputValue('#settings-full-name')).toBe(aaron.fullName);
+      await page.fill('#settings-full-name', 'Aaron the Moor');
+      await page.click('#settings-save-name');
+      await page.waitForSelector('.settings-page [role=status] >> text=Name saved');
+      expect((await world.as('aaron').get('/users/me')).body.full_name).toBe('Aaron the Moor');
+
+      // A wrong current password is refused with the server's message; the right one changes it.
+      await page.fill('#settings-old-password', 'not-my-password');
+      await page.fill('#settings-new-password', 'a-new-password-1');
+      await page.click('#settings-save-password');
+      await page.waitForSelector('.settings-page [role=alert] >> text=Wrong password!');
+      await page.fill('#settings-old-password', DEV_PASSWORD);
+      await page.fill('#settings-new-password', 'a-new-password-1');
+      await page.click('#settings-save-password');
+      await page.waitForSelector('.settings-page [role=status] >> text=Password changed');
+      const login = await world
+        .anonymous()
+        .post('/fetch_api_key', { username: aaron.email, password: 'a-new-password-1' });
+      expect(login.status).toBe(200);
+      // This page stays signed in (it signed in again with the new password); the requests below go through it.
+
+      // A new group with oneself in it; leaving it shows and is kept.
+      await page.fill('#group-name', 'gondoliers');
+      await page.fill('#group-description', 'They row');
+      await page.click('#group-create');
+      await page.waitForSelector('[data-group="gondoliers"] .members >> text=Aaron the Moor');
+      await page.click('[data-group="gondoliers"] button.leave-group');
+      await page.waitForSelector('[data-group="gondoliers"] button.join-group');
+      const groups = (await world.as('aaron').get('/user_groups')).body.user_groups as Record<string, any>[];
+      const gondoliers = groups.find((g) => g.name === 'gondoliers')!;
+      expect([gondoliers.description, gondoliers.members]).toEqual(['They row', []]);
+      await page.screenshot({ path: join(SCREENSHOTS, 'settings.png') });
+    } finally {
+      await context.close();
+    }
+
+    // Invitation links, as an administrator: create one for guests, see it listed, revoke it.
+    const admin = await browser.newPage();
+    try {
+      await signIn(admin, 'iago@zulip.com');
+      await admin.click('#settings-open');
+      await admin.selectOption('#invite-role', '600');
+      await admin.click('#invite-create');
+      const link = (await admin.locator('#invite-link').textContent())!;
+      expect(link).toMatch(/\/join\/[^/]+\/$/);
+      const listed = (await world.as('iago').get('/invites')).body.invites as Record<string, any>[];
+      const invite = listed.find((i) => i.link_url === link)!;
+      expect(invite.invited_as).toBe(600);
+      await admin.waitForSelector(`[data-invite="${invite.id}"]`);
+      await admin.click(`[data-invite="${invite.id}"] button.revoke-invite`);
+      await admin.waitForSelector(`[data-invite="${invite.id}"]`, { state: 'detached' });
+      const after = (await world.as('iago').get('/invites')).body.invites as Record<string, any>[];
+      expect(after.some((i) => i.id === invite.id)).toBe(false);
+    } finally {
+      await admin.close();
+    }
+  });
+
   it('is usable at phone size: the conversation list opens from the menu button', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 780 }, isMobile: true });
     const page = await context.newPage();

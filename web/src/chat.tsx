@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Compose } from './compose';
 import { MessageList } from './messages';
+import { SettingsPage } from './settings';
+import { realmEmojiChoices, unicodeEmojiChoices, type EmojiChoice } from './emoji';
 import { api, logout } from './api';
 import { EventLoop, type RegisterState, type ServerEvent } from './events';
 import {
@@ -8,6 +10,7 @@ import {
   inNarrow,
   narrowFilter,
   narrowKey,
+  topicKey,
   unreadFromRegister,
   type Draft,
   type ScheduledMessage,
@@ -23,6 +26,8 @@ import {
 
 interface Loaded {
   me: number;
+  /** Owner or administrator (Zulip's role 100 or 200). */
+  isAdmin: boolean;
   users: Map<number, User>;
   subscriptions: Subscription[];
 }
@@ -34,11 +39,16 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
   const [messages, setMessages] = useState<Message[]>([]);
   const [status, setStatus] = useState<'live' | 'reconnecting'>('live');
   const [menuOpen, setMenuOpen] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
   const [typing, setTyping] = useState(new Map<string, Set<number>>());
   const [drafts, setDrafts] = useState<Draft[]>([]);
   const [scheduled, setScheduled] = useState<ScheduledMessage[]>([]);
   const [presence, setPresence] = useState(new Map<number, Presence>());
   const [presenceTimes, setPresenceTimes] = useState({ ping: 60, offline: 140 });
+  const [realmEmoji, setRealmEmoji] = useState<EmojiChoice[]>([]);
+  /** Topics of the channels opened so far, most recent first (GET /users/me/{stream_id}/topics, then live). */
+  const [topics, setTopics] = useState(new Map<number, string[]>());
+  const [unicodeEmoji, setUnicodeEmoji] = useState<EmojiChoice[]>([]);
   const narrowRef = useRef<Narrow | null>(null);
   const meRef = useRef(0);
   narrowRef.current = narrow;
@@ -52,7 +62,11 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
       const subscriptions = [...((state.subscriptions as Subscription[] | undefined) ?? [])].sort((a, b) =>
         a.name.localeCompare(b.name),
       );
-      setLoaded({ me, users, subscriptions });
+      setLoaded({ me, users, subscriptions, isAdmin: ((state.role as number | undefined) ?? 400) <= 200 });
+      setRealmEmoji(realmEmojiChoices(state.realm_emoji as never));
+      void unicodeEmojiChoices(state.server_emoji_data_url as string | undefined)
+        .then(setUnicodeEmoji)
+        .catch(() => undefined);
       setDrafts((state.drafts as Draft[] | undefined) ?? []);
       setScheduled((state.scheduled_messages as ScheduledMessage[] | undefined) ?? []);
       setPresence(
@@ -112,9 +126,17 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
       if (!flags.includes('read') && message.sender_id !== me) {
         setUnread((map) => {
           const next = new Map(map);
-          const key = conversationKey(message, me);
-          next.set(key, new Set([...(next.get(key) ?? []), message.id]));
+          const keys = [conversationKey(message, me)];
+          if (message.type === 'stream') keys.push(topicKey(message.stream_id!, message.subject));
+          for (const key of keys) next.set(key, new Set([...(next.get(key) ?? []), message.id]));
           return next;
+        });
+      }
+      if (message.type === 'stream') {
+        setTopics((map) => {
+          const list = map.get(message.stream_id!);
+          if (!list || list[0] === message.subject) return map;
+          return new Map(map).set(message.stream_id!, [message.subject, ...list.filter((t) => t !== message.subject)]);
         });
       }
     } else if (event.type === 'update_message_flags' && event.flag === 'read' && event.op === 'add') {
@@ -185,6 +207,17 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
           })
           .filter((m) => !current || !ids.has(m.id) || inNarrow(m, current, me)),
       );
+    } else if (event.type === 'realm_user' && (event.op === 'update' || event.op === 'add')) {
+      const person = event.person as Partial<User> & { user_id: number };
+      setLoaded((current) => {
+        if (!current) return current;
+        const before = current.users.get(person.user_id);
+        if (!before && event.op === 'update') return current;
+        const users = new Map(current.users).set(person.user_id, { ...(before as User), ...person });
+        return { ...current, users };
+      });
+    } else if (event.type === 'realm_emoji') {
+      setRealmEmoji(realmEmojiChoices(event.realm_emoji as never));
     } else if (event.type === 'delete_message') {
       const ids = new Set((event.message_ids as number[] | undefined) ?? [event.message_id as number]);
       setMessages((list) => list.filter((m) => !ids.has(m.id)));
@@ -213,6 +246,23 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
     };
   }, [narrow && JSON.stringify(narrow)]);
 
+  // The topics of the channel being read.
+  const openChannel = narrow?.kind === 'stream' ? narrow.streamId : null;
+  useEffect(() => {
+    if (openChannel === null) return;
+    void api
+      .get<{ topics: { name: string; max_id: number }[] }>(`/users/me/${openChannel}/topics`)
+      .then((answer) =>
+        setTopics((map) =>
+          new Map(map).set(
+            openChannel,
+            [...answer.topics].sort((a, b) => b.max_id - a.max_id).map((t) => t.name),
+          ),
+        ),
+      )
+      .catch(() => undefined);
+  }, [openChannel]);
+
   // Messages on screen are read.
   useEffect(() => {
     if (!narrow || !loaded) return;
@@ -236,15 +286,17 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
 
   if (!loaded) return <p class="loading">Connecting…</p>;
   const unreadCount = (key: string) => unread.get(key)?.size ?? 0;
+  const emoji = [...realmEmoji, ...unicodeEmoji];
   const others = [...loaded.users.values()].filter((u) => u.user_id !== loaded.me);
   const title = !narrow
     ? ''
     : narrow.kind === 'stream'
-      ? `#${loaded.subscriptions.find((s) => s.stream_id === narrow.streamId)?.name ?? ''}`
+      ? `#${loaded.subscriptions.find((s) => s.stream_id === narrow.streamId)?.name ?? ''}${narrow.topic !== undefined ? ` > ${narrow.topic}` : ''}`
       : narrow.userIds.map((id) => loaded.users.get(id)?.full_name ?? id).join(', ');
   const open = (next: Narrow) => {
     setNarrow(next);
     setMenuOpen(false);
+    setSettingsOpen(false);
   };
 
   return (
@@ -257,6 +309,9 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
         <span class={`status ${status}`} role="status">
           {status === 'live' ? 'Connected' : 'Reconnecting…'}
         </span>
+        <button id="settings-open" aria-pressed={settingsOpen} onClick={() => setSettingsOpen(!settingsOpen)}>
+          Settings
+        </button>
         <button
           id="signout"
           onClick={() => {
@@ -271,7 +326,9 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
         <ul>
           {loaded.subscriptions.map((s) => {
             const count = unreadCount(`s:${s.stream_id}`);
-            const current = narrow?.kind === 'stream' && narrow.streamId === s.stream_id;
+            const inChannel = narrow?.kind === 'stream' && narrow.streamId === s.stream_id;
+            const current = inChannel && narrow.topic === undefined;
+            const channelTopics = inChannel ? (topics.get(s.stream_id) ?? []) : [];
             return (
               <li key={s.stream_id}>
                 <button
@@ -287,6 +344,32 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
                     </span>
                   )}
                 </button>
+                {channelTopics.length > 0 && (
+                  <ul class="topics" aria-label={`Topics in #${s.name}`}>
+                    {channelTopics
+                      .filter((t, i) => i < 8 || unreadCount(topicKey(s.stream_id, t)) > 0)
+                      .map((t) => {
+                        const topicCount = unreadCount(topicKey(s.stream_id, t));
+                        return (
+                          <li key={t}>
+                            <button
+                              class="conversation topic-link"
+                              data-topic={t}
+                              aria-current={narrow?.kind === 'stream' && narrow.topic === t ? 'page' : undefined}
+                              onClick={() => open({ kind: 'stream', streamId: s.stream_id, topic: t })}
+                            >
+                              {t}
+                              {topicCount > 0 && (
+                                <span class="unread" aria-label={`${topicCount} unread`}>
+                                  {topicCount}
+                                </span>
+                              )}
+                            </button>
+                          </li>
+                        );
+                      })}
+                  </ul>
+                )}
               </li>
             );
           })}
@@ -349,8 +432,18 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
           </>
         )}
       </nav>
-      <main class="messages-pane">
-        {narrow && <MessageList messages={messages} me={loaded.me} channels={loaded.subscriptions} onTop={loadOlder} />}
+      {settingsOpen && <SettingsPage me={loaded.me} users={loaded.users} onClose={() => setSettingsOpen(false)} />}
+      <main class="messages-pane" hidden={settingsOpen}>
+        {narrow && (
+          <MessageList
+            messages={messages}
+            me={loaded.me}
+            channels={loaded.subscriptions}
+            onTop={loadOlder}
+            emoji={emoji}
+            isAdmin={loaded.isAdmin}
+          />
+        )}
         {narrow && (
           <p class="typing" aria-live="polite">
             {[...(typing.get(narrowKey(narrow, loaded.me)) ?? [])]
@@ -359,7 +452,15 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
               .join(' ')}
           </p>
         )}
-        {narrow && <Compose key={narrowKey(narrow, loaded.me)} narrow={narrow} drafts={drafts} users={others} />}
+        {narrow && (
+          <Compose
+            key={`${narrowKey(narrow, loaded.me)}/${narrow.kind === 'stream' ? (narrow.topic ?? '') : ''}`}
+            narrow={narrow}
+            drafts={drafts}
+            users={others}
+            emoji={emoji}
+          />
+        )}
       </main>
     </div>
   );

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from './api';
-import { draftFor, type Draft, type Narrow, type User } from './state';
+import { emojiMatches, type EmojiChoice } from './emoji';
+import { draftFor, emojiGlyph, type Draft, type Narrow, type User } from './state';
 
 const TYPING_REPEAT_MS = 10_000;
 /** How long after the last keystroke the draft is saved on the server. */
@@ -23,14 +24,32 @@ export function mentionQuery(text: string): string | null {
   return match ? (match[1] ?? '') : null;
 }
 
+/** The :emoji: name being typed at the end of `text` (two characters at least, as Zulip's compose box asks). */
+export function emojiQuery(text: string): string | null {
+  const match = /(?:^|\s):([a-z0-9_+-]{2,})$/i.exec(text);
+  return match ? match[1]!.toLowerCase() : null;
+}
+
+/** What the compose box offers to complete: people after @, emoji after :. */
+type Completing = { kind: 'mention' | 'emoji'; query: string; index: number };
+interface Suggestion {
+  key: string;
+  label: string;
+  /** The text that replaces what was typed. */
+  insert: string;
+}
+const TYPED = { mention: /@\*{0,2}[^\s*@]*[^*@\n]*$/, emoji: /:[a-z0-9_+-]*$/i };
+
 export function Compose({
   narrow,
   drafts,
   users = [],
+  emoji = [],
 }: {
   narrow: Narrow;
   drafts: readonly Draft[];
   users?: readonly User[];
+  emoji?: readonly EmojiChoice[];
 }) {
   const saved = draftFor(drafts, narrow);
   const [topic, setTopic] = useState(narrow.kind === 'stream' ? (narrow.topic ?? saved?.topic ?? '') : '');
@@ -42,17 +61,26 @@ export function Compose({
   const typingSince = useRef(0);
   const draftId = useRef<number | null>(saved?.id ?? null);
   const textarea = useRef<HTMLTextAreaElement>(null);
-  const [mention, setMention] = useState<{ query: string; index: number } | null>(null);
-  const suggestions =
+  const [mention, setMention] = useState<Completing | null>(null);
+  const suggestions: Suggestion[] =
     mention === null
       ? []
-      : users.filter((u) => u.full_name.toLowerCase().includes(mention.query.toLowerCase())).slice(0, 8);
+      : mention.kind === 'mention'
+        ? users
+            .filter((u) => u.full_name.toLowerCase().includes(mention.query.toLowerCase()))
+            .slice(0, 8)
+            .map((u) => ({ key: `u${u.user_id}`, label: u.full_name, insert: `@**${u.full_name}** ` }))
+        : emojiMatches(emoji, mention.query).map((e) => ({
+            key: `${e.type}:${e.code}:${e.name}`,
+            label: `${emojiGlyph({ emoji_code: e.code, emoji_name: e.name, reaction_type: e.type })} :${e.name}:`,
+            insert: `:${e.name}: `,
+          }));
 
-  /** Replaces the @-mention being typed with Zulip's mention syntax for `user`. */
-  function completeMention(user: User) {
+  /** Replaces the @-mention or :emoji: being typed with the chosen suggestion. */
+  function complete(suggestion: Suggestion) {
     const el = textarea.current;
     const cursor = el?.selectionStart ?? content.length;
-    const before = content.slice(0, cursor).replace(/@\*{0,2}[^\s*@]*[^*@\n]*$/, `@**${user.full_name}** `);
+    const before = content.slice(0, cursor).replace(TYPED[mention?.kind ?? 'mention'], suggestion.insert);
     const next = before + content.slice(cursor);
     setContent(next);
     setMention(null);
@@ -188,8 +216,16 @@ export function Compose({
         onInput={(e) => {
           const el = e.currentTarget;
           onInput(el.value);
-          const query = mentionQuery(el.value.slice(0, el.selectionStart ?? el.value.length));
-          setMention(query === null ? null : { query, index: 0 });
+          const typed = el.value.slice(0, el.selectionStart ?? el.value.length);
+          const person = mentionQuery(typed);
+          const emojiName = person === null ? emojiQuery(typed) : null;
+          setMention(
+            person !== null
+              ? { kind: 'mention', query: person, index: 0 }
+              : emojiName !== null
+                ? { kind: 'emoji', query: emojiName, index: 0 }
+                : null,
+          );
         }}
         onBlur={stopTyping}
         onKeyDown={(e) => {
@@ -202,7 +238,7 @@ export function Compose({
             }
             if (e.key === 'Enter' || e.key === 'Tab') {
               e.preventDefault();
-              completeMention(suggestions[mention.index] ?? suggestions[0]);
+              complete(suggestions[mention.index] ?? suggestions[0]!);
               return;
             }
             if (e.key === 'Escape') return setMention(null);
@@ -211,19 +247,24 @@ export function Compose({
         }}
       />
       {suggestions.length > 0 && mention && (
-        <ul id="compose-mentions" class="mentions" role="listbox" aria-label="People to mention">
-          {suggestions.map((u, i) => (
+        <ul
+          id="compose-mentions"
+          class="mentions"
+          role="listbox"
+          aria-label={mention.kind === 'mention' ? 'People to mention' : 'Emoji'}
+        >
+          {suggestions.map((suggestion, i) => (
             <li
-              key={u.user_id}
+              key={suggestion.key}
               role="option"
               aria-selected={i === mention.index}
               class={i === mention.index ? 'selected' : ''}
               onMouseDown={(e) => {
                 e.preventDefault();
-                completeMention(u);
+                complete(suggestion);
               }}
             >
-              {u.full_name}
+              {suggestion.label}
             </li>
           ))}
         </ul>

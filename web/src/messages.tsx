@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from './api';
+import { emojiMatches, type EmojiChoice } from './emoji';
 import { emojiGlyph, type Message, type Reaction, type Subscription } from './state';
 
 const THUMBS_UP = { emoji_name: '+1', emoji_code: '1f44d', reaction_type: 'unicode_emoji' };
@@ -34,10 +35,13 @@ function toggleReaction(
 function MessageEditor({
   message,
   channels,
+  moveOnly,
   onDone,
 }: {
   message: Message;
   channels: readonly Subscription[];
+  /** Someone else's message: only its topic and channel can change (if the organization lets one move it). */
+  moveOnly: boolean;
   onDone: () => void;
 }) {
   const [content, setContent] = useState<string | null>(null);
@@ -46,6 +50,7 @@ function MessageEditor({
   const [channel, setChannel] = useState(message.stream_id ?? 0);
   const [error, setError] = useState('');
   useEffect(() => {
+    if (moveOnly) return;
     void api
       .get<{ message: { content: string } }>(`/messages/${message.id}`, { apply_markdown: false })
       .then((answer) => {
@@ -97,13 +102,15 @@ function MessageEditor({
       {message.type === 'stream' && (
         <input class="edit-topic" aria-label="Topic" value={topic} onInput={(e) => setTopic(e.currentTarget.value)} />
       )}
-      <textarea
-        class="edit-content"
-        aria-label="Message"
-        value={content ?? ''}
-        disabled={content === null}
-        onInput={(e) => setContent(e.currentTarget.value)}
-      />
+      {!moveOnly && (
+        <textarea
+          class="edit-content"
+          aria-label="Message"
+          value={content ?? ''}
+          disabled={content === null}
+          onInput={(e) => setContent(e.currentTarget.value)}
+        />
+      )}
       {error && (
         <p class="error" role="alert">
           {error}
@@ -119,17 +126,69 @@ function MessageEditor({
   );
 }
 
+/** Finding an emoji by name and reacting with it. */
+function ReactionPicker({
+  emoji,
+  onPick,
+  onClose,
+}: {
+  emoji: readonly EmojiChoice[];
+  onPick: (choice: EmojiChoice) => void;
+  onClose: () => void;
+}) {
+  const [query, setQuery] = useState('');
+  const matches = query.trim() ? emojiMatches(emoji, query.trim().toLowerCase()) : [];
+  return (
+    <div class="reaction-picker" role="dialog" aria-label="Add a reaction">
+      <input
+        class="emoji-search"
+        aria-label="Search emoji"
+        placeholder="Emoji name"
+        autoFocus
+        value={query}
+        onInput={(e) => setQuery(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') onClose();
+          if (e.key === 'Enter' && matches[0]) onPick(matches[0]);
+        }}
+      />
+      <div class="emoji-matches">
+        {matches.map((choice) => (
+          <button
+            key={`${choice.type}:${choice.code}:${choice.name}`}
+            class="emoji-choice"
+            data-emoji={choice.name}
+            aria-label={choice.name}
+            onClick={() => onPick(choice)}
+          >
+            {choice.type === 'realm_emoji' && choice.url ? (
+              <img src={choice.url} alt="" width={20} height={20} />
+            ) : (
+              emojiGlyph({ emoji_code: choice.code, emoji_name: choice.name, reaction_type: choice.type })
+            )}
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}
+
 /** A conversation's messages: server-rendered HTML, reactions, edit and delete for one's own; older ones load at the top. */
 export function MessageList({
   messages,
   me,
   channels,
   onTop,
+  emoji = [],
+  isAdmin = false,
 }: {
   messages: Message[];
   me: number;
   channels: readonly Subscription[];
   onTop: () => Promise<void>;
+  emoji?: readonly EmojiChoice[];
+  /** Administrators may delete anyone's message (the server decides, as for everything here). */
+  isAdmin?: boolean;
 }) {
   const list = useRef<HTMLOListElement>(null);
   const last = messages[messages.length - 1]?.id;
@@ -139,6 +198,7 @@ export function MessageList({
   }, [last]);
   const time = useMemo(() => new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }), []);
   const [editing, setEditing] = useState<number | null>(null);
+  const [picking, setPicking] = useState<number | null>(null);
   return (
     <ol
       class="messages"
@@ -168,12 +228,25 @@ export function MessageList({
                     +👍
                   </button>
                 )}
+                <button
+                  class="pick-reaction"
+                  aria-label="Add a reaction"
+                  aria-expanded={picking === m.id}
+                  onClick={() => setPicking(picking === m.id ? null : m.id)}
+                >
+                  +☺
+                </button>
                 {m.sender_id === me && (
                   <button class="edit" aria-label="Edit message" onClick={() => setEditing(m.id)}>
                     Edit
                   </button>
                 )}
-                {m.sender_id === me && (
+                {m.sender_id !== me && m.type === 'stream' && (
+                  <button class="move" aria-label="Move message" onClick={() => setEditing(m.id)}>
+                    Move
+                  </button>
+                )}
+                {(m.sender_id === me || isAdmin) && (
                   <button
                     class="delete"
                     aria-label="Delete message"
@@ -188,11 +261,30 @@ export function MessageList({
               </span>
             </div>
             {editing === m.id ? (
-              <MessageEditor message={m} channels={channels} onDone={() => setEditing(null)} />
+              <MessageEditor
+                message={m}
+                channels={channels}
+                moveOnly={m.sender_id !== me}
+                onDone={() => setEditing(null)}
+              />
             ) : (
               <div class="content" dangerouslySetInnerHTML={{ __html: m.content }} />
             )}
             {m.last_edit_timestamp !== undefined && editing !== m.id && <span class="edited">(edited)</span>}
+            {picking === m.id && (
+              <ReactionPicker
+                emoji={emoji}
+                onClose={() => setPicking(null)}
+                onPick={(choice) => {
+                  toggleReaction(
+                    m,
+                    { emoji_name: choice.name, emoji_code: choice.code, reaction_type: choice.type },
+                    true,
+                  );
+                  setPicking(null);
+                }}
+              />
+            )}
             {reactions.length > 0 && (
               <div class="reactions">
                 {reactions.map((g) => (

@@ -73,8 +73,11 @@ export function narrowFilter(narrow: Narrow): { operator: string; operand: unkno
   return filter;
 }
 
+/** Where a channel message's unread count per topic is kept (beside its channel's, `s:<id>`). */
+export const topicKey = (streamId: number, topic: string) => `t:${streamId}:${topic}`;
+
 interface UnreadMsgs {
-  streams?: { stream_id: number; unread_message_ids: number[] }[];
+  streams?: { stream_id: number; topic?: string; unread_message_ids: number[] }[];
   pms?: { other_user_id?: number; sender_id?: number; unread_message_ids: number[] }[];
   huddles?: { user_ids_string: string; unread_message_ids: number[] }[];
 }
@@ -87,7 +90,10 @@ export function unreadFromRegister(unread: UnreadMsgs | undefined, me: number): 
     for (const id of ids) set.add(id);
     map.set(key, set);
   };
-  for (const s of unread?.streams ?? []) add(`s:${s.stream_id}`, s.unread_message_ids);
+  for (const s of unread?.streams ?? []) {
+    add(`s:${s.stream_id}`, s.unread_message_ids);
+    if (s.topic !== undefined) add(topicKey(s.stream_id, s.topic), s.unread_message_ids);
+  }
   for (const p of unread?.pms ?? []) add(`d:${p.other_user_id ?? p.sender_id}`, p.unread_message_ids);
   for (const h of unread?.huddles ?? []) {
     const ids = h.user_ids_string
