@@ -27,7 +27,7 @@ export function mentionQuery(text: string): string | null {
 /** The :emoji: name being typed at the end of `text` (two characters at least, as Zulip's compose box asks). */
 export function emojiQuery(text: string): string | null {
   const match = /(?:^|\s):([a-z0-9_+-]{2,})$/i.exec(text);
-  return match ? match[1]!.toLowerCase() : null;
+  return match ? match[1].toLowerCase() : null;
 }
 
 /** What the compose box offers to complete: people after @, emoji after :. */
@@ -238,7 +238,7 @@ export function Compose({
             }
             if (e.key === 'Enter' || e.key === 'Tab') {
               e.preventDefault();
-              complete(suggestions[mention.index] ?? suggestions[0]!);
+              complete(suggestions[mention.index] ?? suggestions[0]);
               return;
             }
             if (e.key === 'Escape') return setMention(null);
