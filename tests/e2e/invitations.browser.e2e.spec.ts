@@ -52,6 +52,16 @@ describe('the invitation page in a real browser', () => {
       await Promise.all([page.waitForNavigation(), page.click('#submit')]);
       expect(await page.textContent('#created')).toContain(`Your account ${email} has been created.`);
 
+      // The page continues into the web client, whose sign-in form has the new address; signing in opens the app
+      // with the invited channel.
+      await page.click('#continue');
+      await page.waitForSelector('#signin');
+      expect(await page.inputValue('#email')).toBe(email);
+      await page.fill('#password', STRONG_PASSWORD);
+      await page.click('#signin');
+      await page.waitForSelector('[data-stream="Venice"]');
+      expect(await page.textContent('#narrow-title')).toBe('#Venice');
+
       const rosencrantz = await logIn(world, email, STRONG_PASSWORD);
       expect((await rosencrantz.get('/users/me')).body.full_name).toBe('Rosencrantz');
       const subs = await rosencrantz.get('/users/me/subscriptions');

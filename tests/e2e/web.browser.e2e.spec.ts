@@ -312,6 +312,54 @@ describe('the web client in a real browser', () => {
     }
   });
 
+  it('two people chat in a channel and in direct messages, each page updating live', async () => {
+    const [first, second] = [await browser.newContext(), await browser.newContext()];
+    const shiva = await first.newPage();
+    const polonius = await second.newPage();
+    try {
+      await signIn(shiva, 'shiva@zulip.com');
+      await signIn(polonius, 'polonius@zulip.com');
+      // Both in Verona (the one channel the guest Polonius is in).
+      await shiva.click('[data-stream="Verona"]');
+      await polonius.click('[data-stream="Verona"]');
+      await shiva.fill('#compose-topic', 'arras');
+      await shiva.fill('#compose-content', 'How now! a rat?');
+      await shiva.click('#compose-send');
+      await polonius.waitForSelector('.message .content >> text=How now! a rat?');
+      await polonius.fill('#compose-topic', 'arras');
+      await polonius.fill('#compose-content', 'O, I am slain!');
+      await polonius.press('#compose-content', 'Enter');
+      await shiva.waitForSelector('.message .content >> text=O, I am slain!');
+
+      // A direct message: the other's list shows it unread until they open the conversation.
+      await shiva.click('[data-user="polonius@zulip.com"]');
+      await shiva.fill('#compose-content', 'Thou wretched, rash, intruding fool, farewell!');
+      await shiva.click('#compose-send');
+      await polonius.waitForSelector('[data-user="shiva@zulip.com"] .unread');
+      expect(await polonius.textContent('[data-user="shiva@zulip.com"] .unread')).toBe('1');
+      await polonius.click('[data-user="shiva@zulip.com"]');
+      await polonius.waitForSelector('.message .content >> text=intruding fool');
+      await polonius.waitForSelector('[data-user="shiva@zulip.com"] .unread', { state: 'detached' });
+      await polonius.fill('#compose-content', 'I took thee for thy better.');
+      await polonius.click('#compose-send');
+      await shiva.waitForSelector('.message .content >> text=I took thee for thy better.');
+
+      const dms = await world.as('shiva').get('/messages', {
+        anchor: 'newest',
+        num_before: 2,
+        num_after: 0,
+        narrow: JSON.stringify([{ operator: 'dm', operand: [world.user('polonius').id] }]),
+      });
+      expect((dms.body.messages as { content: string }[]).map((m) => m.content)).toEqual([
+        '<p>Thou wretched, rash, intruding fool, farewell!</p>',
+        '<p>I took thee for thy better.</p>',
+      ]);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
   it('completes emoji names in compose, and reacts with any emoji from the picker', async () => {
     const page = await browser.newPage();
     try {

@@ -5,7 +5,8 @@ import { ChatApp } from './chat';
 import './style.css';
 
 function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
-  const [email, setEmail] = useState('');
+  // The sign-up page links here with the new account's address.
+  const [email, setEmail] = useState(() => new URLSearchParams(location.search).get('email') ?? '');
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -16,6 +17,7 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
     try {
       await login(email, password);
       setPassword('');
+      if (location.search) history.replaceState(null, '', '/');
       onSignedIn();
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));

@@ -91,11 +91,13 @@ export function joinPageRoutes(deps: InvitationsDeps) {
               `<p role="alert" id="error">${escapeHtml(outcome.message)}</p>`,
             );
           case 'created': {
-            const url = outcome.link.realm.url;
+            // The organization's web client, whose sign-in form the address is filled in on.
+            const app = `${outcome.link.realm.url.replace(/\/+$/, '')}/?email=${encodeURIComponent(outcome.email)}`;
             return htmlPage(
               200,
               `Welcome to ${outcome.link.realm.name}`,
-              `<p id="created">Your account <strong>${escapeHtml(outcome.email)}</strong> has been created. Log in at <a href="${escapeHtml(url)}">${escapeHtml(url)}</a> with your email address and password.</p>`,
+              `<p id="created">Your account <strong>${escapeHtml(outcome.email)}</strong> has been created.</p>` +
+                `<p><a id="continue" href="${escapeHtml(app)}">Sign in to ${escapeHtml(outcome.link.realm.name)}</a> with your email address and password.</p>`,
             );
           }
         }
