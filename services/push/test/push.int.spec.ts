@@ -99,7 +99,7 @@ beforeEach(() => {
 /** Everything the registration domain function needs, with a scheduler that records instead of queueing. */
 function registrationContext(scheduled: { id: number; registrationKey: string }[]) {
   return {
-    repo,
+    store: repo,
     relayConfigured: true,
     requestId: 'req-1',
     scheduler: {

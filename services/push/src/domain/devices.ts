@@ -1,13 +1,13 @@
 import { contracts, outboxRecord } from '@confab/events';
 import { invalid } from '@confab/errors';
 import type { UserIdentity } from '@confab/identity';
-import type { PushRepository } from '../repositories/push.repository.js';
 import { pushServiceNotConfigured } from './errors.js';
 import { isValidPublicKey } from './sealing.js';
+import type { PushStore } from './store.js';
 import type { PushDevice, RegistrationScheduler, TokenKind } from './types.js';
 
 export interface DeviceContext {
-  repo: PushRepository;
+  store: PushStore;
   scheduler: RegistrationScheduler;
   relayConfigured: boolean;
   requestId: string;
@@ -47,12 +47,12 @@ export async function registerDevice(
 ): Promise<void> {
   if (!ctx.relayConfigured) throw pushServiceNotConfigured();
   if (!isValidPublicKey(input.pushPublicKey)) throw invalid('Invalid push_public_key');
-  const existing = await ctx.repo.deviceByAccount(user.userId, input.pushAccountId);
+  const existing = await ctx.store.deviceByAccount(user.userId, input.pushAccountId);
   if (existing && existing.status !== 'failed') return;
-  const device = await ctx.repo.transaction(async (tx) => {
-    const saved = await ctx.repo.savePendingDevice(tx, { userId: user.userId, realmId: user.realmId, ...input });
-    return { result: saved, events: [deviceUpdatedEvent(saved, ctx.requestId)] };
-  });
+  const device = await ctx.store.savePendingDevice(
+    { userId: user.userId, realmId: user.realmId, ...input },
+    (saved) => [deviceUpdatedEvent(saved, ctx.requestId)],
+  );
   // A lost schedule is repaired by the worker's sweep of stale pending devices.
   await ctx.scheduler.schedule(device, ctx.requestId);
 }

@@ -1,15 +1,15 @@
 import type { UserIdentity } from '@confab/identity';
-import type { PushRepository } from '../repositories/push.repository.js';
 import {
   adminActionRequired,
   failedToConnectBouncer,
   internalServerErrorOnBouncer,
   noActivePushDevice,
 } from './errors.js';
+import type { PushStore } from './store.js';
 import type { TestNotificationDispatcher, TestOutcome } from './types.js';
 
 export interface TestNotificationContext {
-  repo: PushRepository;
+  store: PushStore;
   dispatcher: TestNotificationDispatcher;
   relayConfigured: boolean;
   requestId: string;
@@ -30,7 +30,7 @@ export async function sendTestNotification(
       : target.pushAccountId !== undefined
         ? { pushAccountId: target.pushAccountId }
         : {};
-  const devices = await ctx.repo.activeDevices(user.userId, only);
+  const devices = await ctx.store.activeDevices(user.userId, only);
   if (devices.length === 0) throw noActivePushDevice();
   if (!ctx.relayConfigured) throw adminActionRequired();
   const outcome = await ctx.dispatcher.dispatch({

@@ -1,7 +1,7 @@
 import { invalid } from '@confab/errors';
 import type { UserIdentity } from '@confab/identity';
-import type { PushRepository } from '../repositories/push.repository.js';
 import { deviceNotRecognized } from './errors.js';
+import type { PushStore } from './store.js';
 import type { TokenKind } from './types.js';
 
 /** Zulip's validate_token: 1..4096 characters; APNs tokens must be hex (Python's bytes.fromhex). */
@@ -17,7 +17,7 @@ export function validateAppId(appid: string): void {
 
 /** POST /users/me/apns_device_token, /users/me/android_gcm_reg_id: idempotent. */
 export async function addToken(
-  repo: PushRepository,
+  store: PushStore,
   user: UserIdentity,
   kind: TokenKind,
   token: string,
@@ -25,16 +25,11 @@ export async function addToken(
 ): Promise<void> {
   if (appid !== null) validateAppId(appid);
   validateToken(kind, token);
-  await repo.addToken({ userId: user.userId, realmId: user.realmId, kind, token, iosAppId: appid });
+  await store.addToken({ userId: user.userId, realmId: user.realmId, kind, token, iosAppId: appid });
 }
 
 /** DELETE of the same paths: only the caller's own token, else "Device not recognized". */
-export async function removeToken(
-  repo: PushRepository,
-  user: UserIdentity,
-  kind: TokenKind,
-  token: string,
-): Promise<void> {
+export async function removeToken(store: PushStore, user: UserIdentity, kind: TokenKind, token: string): Promise<void> {
   validateToken(kind, token);
-  if (!(await repo.removeToken(user.userId, kind, token))) throw deviceNotRecognized();
+  if (!(await store.removeToken(user.userId, kind, token))) throw deviceNotRecognized();
 }

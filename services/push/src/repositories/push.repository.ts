@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { UnitOfWork, writeOutbox, type OutboxRecord } from '@confab/events';
+import type { DeviceRegistration, PushStore } from '../domain/store.js';
 import type { DeviceStatus, PushDevice, TokenKind } from '../domain/types.js';
 import { isUniqueViolation, type Db, type Prisma, type Tx } from './prisma.js';
 
@@ -30,18 +31,8 @@ const validId = (id: number) => Number.isSafeInteger(id) && id > 0 && id <= MAX_
 /** Push account ids are chosen by clients; only non-negative safe integers fit (and reach the bigint column). */
 const validAccountId = (id: number) => Number.isSafeInteger(id) && id >= 0;
 
-export interface DeviceRegistration {
-  userId: number;
-  realmId: number;
-  pushAccountId: number;
-  tokenKind: TokenKind;
-  pushPublicKey: string;
-  bouncerPublicKey: string;
-  encryptedPushRegistration: string;
-}
-
 /** The push service's only door to its database. */
-export class PushRepository {
+export class PushRepository implements PushStore {
   private readonly unit: UnitOfWork<Tx>;
 
   constructor(
@@ -145,8 +136,15 @@ export class PushRepository {
     return rows.map(toDevice);
   }
 
+  savePendingDevice(data: DeviceRegistration, announce: (device: PushDevice) => OutboxRecord[]): Promise<PushDevice> {
+    return this.transaction(async (tx) => {
+      const saved = await this.upsertPending(tx, data);
+      return { result: saved, events: announce(saved) };
+    });
+  }
+
   /** Creates the device, or starts its registration over (new keys, status pending). */
-  async savePendingDevice(tx: Tx, data: DeviceRegistration): Promise<PushDevice> {
+  private async upsertPending(tx: Tx, data: DeviceRegistration): Promise<PushDevice> {
     const fields = {
       tokenKind: data.tokenKind,
       pushPublicKey: data.pushPublicKey,

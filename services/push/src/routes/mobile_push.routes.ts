@@ -21,7 +21,7 @@ export function mobilePushRoutes(deps: PushDeps) {
         encrypted_push_registration: p.string(),
       },
       async handler({ identity, params, requestId }) {
-        await registerDevice({ repo: deps.repo, scheduler: deps.scheduler, relayConfigured, requestId }, identity, {
+        await registerDevice({ store: deps.repo, scheduler: deps.scheduler, relayConfigured, requestId }, identity, {
           tokenKind: params.token_kind,
           pushAccountId: params.push_account_id,
           pushPublicKey: params.push_public_key,
@@ -48,7 +48,7 @@ export function mobilePushRoutes(deps: PushDeps) {
       params: { device_id: p.int().optional(), push_account_id: accountId().optional() },
       async handler({ identity, params, requestId }) {
         await sendTestNotification(
-          { repo: deps.repo, dispatcher: deps.dispatcher, relayConfigured, requestId },
+          { store: deps.repo, dispatcher: deps.dispatcher, relayConfigured, requestId },
           identity,
           {
             deviceId: params.device_id,

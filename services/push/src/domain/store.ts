@@ -1,0 +1,38 @@
+import type { OutboxRecord } from '@confab/events';
+import type { PushDevice, TokenKind } from './types.js';
+
+/** What a device registration records (POST /mobile_push/register). */
+export interface DeviceRegistration {
+  userId: number;
+  realmId: number;
+  pushAccountId: number;
+  tokenKind: TokenKind;
+  pushPublicKey: string;
+  bouncerPublicKey: string;
+  encryptedPushRegistration: string;
+}
+
+/**
+ * What the push domain stores (docs/architecture.md, "Data access"): the storage interface the domain owns;
+ * repositories/push.repository.ts implements it. Every change others learn of is one unit of work with its events.
+ */
+export interface PushStore {
+  /** Records a legacy token; registering the same token again only refreshes it. */
+  addToken(data: {
+    userId: number;
+    realmId: number;
+    kind: TokenKind;
+    token: string;
+    iosAppId: string | null;
+  }): Promise<void>;
+  /** Deletes the user's token; false when there was none. */
+  removeToken(userId: number, kind: TokenKind, token: string): Promise<boolean>;
+  deviceByAccount(userId: number, pushAccountId: number): Promise<PushDevice | null>;
+  /** The user's devices the relay has registered, optionally only one (by device id or push account id). */
+  activeDevices(userId: number, only?: { deviceId?: number; pushAccountId?: number }): Promise<PushDevice[]>;
+  /**
+   * Creates the device, or starts its registration over (new keys, status pending), and writes the events
+   * `announce` makes of the saved device in the same transaction.
+   */
+  savePendingDevice(data: DeviceRegistration, announce: (device: PushDevice) => OutboxRecord[]): Promise<PushDevice>;
+}
