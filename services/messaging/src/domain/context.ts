@@ -7,14 +7,14 @@ import type { ReactionsRepository } from '../repositories/reactions.repository.j
 import type { ReadModelRepository } from '../repositories/readmodel.repository.js';
 import type { Store } from '../repositories/store.js';
 import type { UserTopicsRepository } from '../repositories/user_topics.repository.js';
-import type { DraftsRepository } from '../repositories/drafts.repository.js';
-import type { SavedSnippetsRepository } from '../repositories/saved_snippets.repository.js';
 import type { ScheduledMessagesRepository } from '../repositories/scheduled_messages.repository.js';
 import type { FileStore } from '../storage/file-store.js';
 import type { ChannelSettingsStore } from './channel-settings.js';
+import type { DraftStore } from './drafts.js';
 import type { MessageEditStore } from './edit-store.js';
 import type { Permissions } from './permissions.js';
 import type { ReadReceiptSource } from './read-receipts.js';
+import type { SavedSnippetStore } from './saved-snippets.js';
 import type { SubmessageStore } from './submessages.js';
 import type { Renderer } from './render.js';
 import type { Realm, User } from './types.js';
@@ -33,9 +33,9 @@ export interface Domain {
   attachments: AttachmentsRepository;
   userTopics: UserTopicsRepository;
   reactions: ReactionsRepository;
-  drafts: DraftsRepository;
+  drafts: DraftStore;
   scheduledMessages: ScheduledMessagesRepository;
-  savedSnippets: SavedSnippetsRepository;
+  savedSnippets: SavedSnippetStore;
   directory: Directory;
   permissions: Permissions;
   renderer: Renderer;

@@ -1,45 +1,53 @@
 import { ConfabError, invalid } from '@confab/errors';
-import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
-import { parseValue, t, type Infer } from '@confab/http';
-import type { StoredDraft } from '../repositories/drafts.repository.js';
-import { validId } from '../repositories/prisma.js';
+import { contracts, outboxRecord, type OutboxRecord, type Written } from '@confab/events';
 import { accessChannelById } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
+import { validId } from './ids.js';
 import { MAX_TOPIC_LENGTH, normalizeContent, truncate } from './text.js';
 
-/** Zulip's DraftData (extra keys forbidden); `content` must not be blank. */
-export const draftSchema = t.object({
-  type: t.literal('', 'stream', 'private'),
-  to: t.list(t.int()),
-  topic: t.string(),
-  content: t.refine(t.string(), (value) => (value.trim() === '' ? '{var_name} cannot be blank' : undefined)),
-  timestamp: t.optional(t.nullable(t.float())),
-});
-export type DraftData = Infer<typeof draftSchema>;
+/** Zulip's DraftData, as the route parsed it (routes/drafts.routes.ts); `content` is not blank. */
+export interface DraftData {
+  type: '' | 'stream' | 'private';
+  to: number[];
+  topic: string;
+  content: string;
+  timestamp?: number | null | undefined;
+}
+
+export interface StoredDraft {
+  id: number;
+  userId: number;
+  type: '' | 'stream' | 'private';
+  to: number[];
+  topic: string;
+  content: string;
+  lastEditTime: Date;
+}
+
+export type NewDraft = Omit<StoredDraft, 'id'>;
+
+/** Drafts' storage (a port this domain owns; docs/architecture.md, "Data access"). */
+export interface DraftStore {
+  /** A user's drafts, oldest edit first. */
+  list(userId: number): Promise<StoredDraft[]>;
+  get(userId: number, id: number): Promise<StoredDraft | null>;
+  /** Runs `fn` as one unit of work: its writes and the events it returns commit together. */
+  change<T>(fn: (unit: DraftUnit) => Promise<Written<T>>): Promise<T>;
+}
+
+export interface DraftUnit {
+  /** The created drafts, by id. */
+  createMany(drafts: readonly NewDraft[]): Promise<StoredDraft[]>;
+  /** Replaces a draft's fields; false when it no longer exists. */
+  update(draft: StoredDraft): Promise<boolean>;
+  delete(userId: number, id: number): Promise<boolean>;
+}
 
 const notFound = () => new ConfabError('Draft does not exist', { status: 404 });
 
 /** Zulip's draft_endpoint: every draft endpoint is refused while the user has synchronization off. */
 export function checkDraftsEnabled(actor: Actor): void {
   if (!actor.user.enableDraftsSynchronization) throw invalid('User has disabled synchronizing drafts.');
-}
-
-/** A JSON form field checked against a schema, with Zulip's messages (after the synchronization check). */
-export function parseJsonField<T>(
-  raw: string | undefined,
-  name: string,
-  schema: Parameters<typeof parseValue<T>>[0],
-): T {
-  if (raw === undefined) {
-    throw new ConfabError(`Missing '${name}' argument`, { code: 'REQUEST_VARIABLE_MISSING', data: { var_name: name } });
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    throw invalid(`${name} is not valid JSON`);
-  }
-  return parseValue(schema, value, name);
 }
 
 export function draftDict(draft: StoredDraft): contracts.DraftRecord {
@@ -107,11 +115,8 @@ export async function listDrafts(domain: Domain, actor: Actor) {
 export async function createDrafts(domain: Domain, actor: Actor, drafts: readonly DraftData[]): Promise<number[]> {
   const validated: Omit<StoredDraft, 'id' | 'userId'>[] = [];
   for (const data of drafts) validated.push(await validateDraft(domain, actor, data));
-  return domain.store.transaction(async (tx) => {
-    const created = await domain.drafts.createMany(
-      tx,
-      validated.map((d) => ({ ...d, userId: actor.user.id })),
-    );
+  return domain.drafts.change(async (unit) => {
+    const created = await unit.createMany(validated.map((d) => ({ ...d, userId: actor.user.id })));
     const events: OutboxRecord[] =
       created.length === 0
         ? []
@@ -130,8 +135,8 @@ export async function editDraft(domain: Domain, actor: Actor, id: number, data: 
   const existing = validId(id) ? await domain.drafts.get(actor.user.id, id) : null;
   if (!existing) throw notFound();
   const draft: StoredDraft = { ...existing, ...(await validateDraft(domain, actor, data)) };
-  await domain.store.transaction(async (tx) => {
-    if (!(await domain.drafts.update(tx, draft))) throw notFound();
+  await domain.drafts.change(async (unit) => {
+    if (!(await unit.update(draft))) throw notFound();
     return {
       result: undefined,
       events: [outboxRecord(contracts.draftUpdated, { user_id: actor.user.id, draft: draftDict(draft) }, meta(actor))],
@@ -142,8 +147,8 @@ export async function editDraft(domain: Domain, actor: Actor, id: number, data: 
 export async function deleteDraft(domain: Domain, actor: Actor, id: number): Promise<void> {
   checkDraftsEnabled(actor);
   if (!validId(id)) throw notFound();
-  await domain.store.transaction(async (tx) => {
-    if (!(await domain.drafts.delete(tx, actor.user.id, id))) throw notFound();
+  await domain.drafts.change(async (unit) => {
+    if (!(await unit.delete(actor.user.id, id))) throw notFound();
     return {
       result: undefined,
       events: [outboxRecord(contracts.draftRemoved, { user_id: actor.user.id, draft_id: id }, meta(actor))],

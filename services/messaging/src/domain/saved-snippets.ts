@@ -1,8 +1,31 @@
 import { ConfabError, invalid } from '@confab/errors';
-import { contracts, outboxRecord } from '@confab/events';
-import type { StoredSnippet } from '../repositories/saved_snippets.repository.js';
-import { validId } from '../repositories/prisma.js';
+import { contracts, outboxRecord, type Written } from '@confab/events';
 import type { Actor, Domain } from './context.js';
+import { validId } from './ids.js';
+
+export interface StoredSnippet {
+  id: number;
+  realmId: number;
+  userId: number;
+  title: string;
+  content: string;
+  dateCreated: Date;
+}
+
+/** Saved snippets' storage (a port this domain owns; docs/architecture.md, "Data access"). */
+export interface SavedSnippetStore {
+  list(userId: number): Promise<StoredSnippet[]>;
+  /** Runs `fn` as one unit of work: its writes and the events it returns commit together. */
+  change<T>(fn: (unit: SavedSnippetUnit) => Promise<Written<T>>): Promise<T>;
+}
+
+export interface SavedSnippetUnit {
+  create(data: { realmId: number; userId: number; title: string; content: string }): Promise<StoredSnippet>;
+  /** The updated snippet, or null when the user has no snippet with that id. */
+  update(userId: number, id: number, data: { title?: string; content?: string }): Promise<StoredSnippet | null>;
+  /** False when the user has no snippet with that id. */
+  delete(userId: number, id: number): Promise<boolean>;
+}
 
 /** Zulip's SavedSnippet.MAX_TITLE_LENGTH. */
 export const MAX_SNIPPET_TITLE_LENGTH = 60;
@@ -32,8 +55,8 @@ export async function listSnippets(domain: Domain, actor: Actor) {
 /** Title and content arrive stripped and non-empty (checked by the route's parameters). */
 export async function createSnippet(domain: Domain, actor: Actor, title: string, content: string): Promise<number> {
   checkStorable({ title, content });
-  return domain.store.transaction(async (tx) => {
-    const snippet = await domain.savedSnippets.create(tx, {
+  return domain.savedSnippets.change(async (unit) => {
+    const snippet = await unit.create({
       realmId: actor.realm.id,
       userId: actor.user.id,
       title,
@@ -65,8 +88,8 @@ export async function editSnippet(
   const data: { title?: string; content?: string } = {};
   if (change.title !== undefined) data.title = change.title;
   if (change.content !== undefined) data.content = change.content;
-  await domain.store.transaction(async (tx) => {
-    const snippet = await domain.savedSnippets.update(tx, actor.user.id, id, data);
+  await domain.savedSnippets.change(async (unit) => {
+    const snippet = await unit.update(actor.user.id, id, data);
     if (!snippet) throw notFound();
     return {
       result: undefined,
@@ -83,8 +106,8 @@ export async function editSnippet(
 
 export async function deleteSnippet(domain: Domain, actor: Actor, id: number): Promise<void> {
   if (!validId(id)) throw notFound();
-  await domain.store.transaction(async (tx) => {
-    if (!(await domain.savedSnippets.delete(tx, actor.user.id, id))) throw notFound();
+  await domain.savedSnippets.change(async (unit) => {
+    if (!(await unit.delete(actor.user.id, id))) throw notFound();
     return {
       result: undefined,
       events: [

@@ -1,17 +1,6 @@
-import type { Tx } from './prisma.js';
+import type { Written } from '@confab/events';
+import type { DraftStore, DraftUnit, StoredDraft } from '../domain/drafts.js';
 import type { Store } from './store.js';
-
-export interface StoredDraft {
-  id: number;
-  userId: number;
-  type: '' | 'stream' | 'private';
-  to: number[];
-  topic: string;
-  content: string;
-  lastEditTime: Date;
-}
-
-export type NewDraft = Omit<StoredDraft, 'id'>;
 
 function toDraft(row: {
   id: number;
@@ -26,7 +15,7 @@ function toDraft(row: {
 }
 
 /** The drafts table (Zulip's Draft): a user's unsent messages, synchronized between their clients. */
-export class DraftsRepository {
+export class DraftsRepository implements DraftStore {
   constructor(private readonly store: Store) {}
 
   async list(userId: number): Promise<StoredDraft[]> {
@@ -42,29 +31,32 @@ export class DraftsRepository {
     return row ? toDraft(row) : null;
   }
 
-  async createMany(tx: Tx, drafts: readonly NewDraft[]): Promise<StoredDraft[]> {
-    if (drafts.length === 0) return [];
-    const rows = await tx.draft.createManyAndReturn({ data: [...drafts] });
-    return rows.map(toDraft).sort((a, b) => a.id - b.id);
-  }
-
-  /** Replaces a draft's fields; false when it no longer exists. */
-  async update(tx: Tx, draft: StoredDraft): Promise<boolean> {
-    const { count } = await tx.draft.updateMany({
-      where: { id: draft.id, userId: draft.userId },
-      data: {
-        type: draft.type,
-        to: draft.to,
-        topic: draft.topic,
-        content: draft.content,
-        lastEditTime: draft.lastEditTime,
-      },
-    });
-    return count > 0;
-  }
-
-  async delete(tx: Tx, userId: number, id: number): Promise<boolean> {
-    const { count } = await tx.draft.deleteMany({ where: { id, userId } });
-    return count > 0;
+  change<T>(fn: (unit: DraftUnit) => Promise<Written<T>>): Promise<T> {
+    return this.store.transaction((tx) =>
+      fn({
+        async createMany(drafts) {
+          if (drafts.length === 0) return [];
+          const rows = await tx.draft.createManyAndReturn({ data: [...drafts] });
+          return rows.map(toDraft).sort((a, b) => a.id - b.id);
+        },
+        async update(draft) {
+          const { count } = await tx.draft.updateMany({
+            where: { id: draft.id, userId: draft.userId },
+            data: {
+              type: draft.type,
+              to: draft.to,
+              topic: draft.topic,
+              content: draft.content,
+              lastEditTime: draft.lastEditTime,
+            },
+          });
+          return count > 0;
+        },
+        async delete(userId, id) {
+          const { count } = await tx.draft.deleteMany({ where: { id, userId } });
+          return count > 0;
+        },
+      }),
+    );
   }
 }

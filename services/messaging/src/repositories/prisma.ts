@@ -16,9 +16,7 @@ export function isUniqueViolation(err: unknown): boolean {
   return e.code === 'P2002' || e.code === '23505' || e.meta?.code === '23505' || e.cause?.code === '23505';
 }
 
-/** Largest value of a Postgres integer column; ids beyond it cannot exist. */
-export const MAX_INT = 2_147_483_647;
-export const validId = (id: number) => Number.isSafeInteger(id) && id > 0 && id <= MAX_INT;
+export { MAX_INT, validId } from '../domain/ids.js';
 
 /** PostgreSQL text cannot hold NUL: a lookup by such a value finds nothing rather than failing. */
 export const storable = (text: string) => !text.includes('\u0000');

@@ -1,15 +1,31 @@
-import { p, route, t } from '@confab/http';
+import { ConfabError, invalid } from '@confab/errors';
+import { p, parseValue, route, t } from '@confab/http';
 import { actorFor } from '../domain/actor.js';
-import {
-  checkDraftsEnabled,
-  createDrafts,
-  deleteDraft,
-  draftSchema,
-  editDraft,
-  listDrafts,
-  parseJsonField,
-} from '../domain/drafts.js';
+import { checkDraftsEnabled, createDrafts, deleteDraft, editDraft, listDrafts } from '../domain/drafts.js';
 import type { MessagingDeps } from '../deps.js';
+
+/** Zulip's DraftData (extra keys forbidden); `content` must not be blank. */
+const draftSchema = t.object({
+  type: t.literal('', 'stream', 'private'),
+  to: t.list(t.int()),
+  topic: t.string(),
+  content: t.refine(t.string(), (value) => (value.trim() === '' ? '{var_name} cannot be blank' : undefined)),
+  timestamp: t.optional(t.nullable(t.float())),
+});
+
+/** A JSON form field checked against a schema, with Zulip's messages (after the synchronization check). */
+function parseJsonField<T>(raw: string | undefined, name: string, schema: Parameters<typeof parseValue<T>>[0]): T {
+  if (raw === undefined) {
+    throw new ConfabError(`Missing '${name}' argument`, { code: 'REQUEST_VARIABLE_MISSING', data: { var_name: name } });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw invalid(`${name} is not valid JSON`);
+  }
+  return parseValue(schema, value, name);
+}
 
 /** Drafts (Zulip's /drafts): the synchronization setting is checked before the parameters, as Zulip does. */
 export function draftRoutes(deps: MessagingDeps) {
