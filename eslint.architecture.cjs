@@ -15,7 +15,6 @@ const LEGACY_DOMAIN_FILES = [
   'services/messaging/src/domain/context.ts',
   'services/messaging/src/domain/fetch.ts',
   'services/messaging/src/domain/flags-narrow.ts',
-  'services/messaging/src/domain/render-markdown.ts',
   'services/messaging/src/domain/scheduled-messages.ts',
   'services/messaging/src/domain/send.ts',
 ];

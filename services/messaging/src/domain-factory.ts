@@ -2,7 +2,7 @@ import type { Logger } from '@confab/logging';
 import type { MessagingConfig } from './config.js';
 import type { Domain } from './domain/context.js';
 import { Permissions } from './domain/permissions.js';
-import { MarkdownRenderer } from './domain/render-markdown.js';
+import { MarkdownRenderer } from './rendering/markdown-renderer.js';
 import { Backfill, SettingsClient } from './events/backfill.js';
 import { AttachmentsRepository } from './repositories/attachments.repository.js';
 import { ChannelSettingsRepository } from './repositories/channel-settings.repository.js';

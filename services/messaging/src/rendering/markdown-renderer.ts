@@ -2,14 +2,17 @@ import { extractReferences, renderMessage, type MessageReferences, type RenderCo
 import type { ChannelsRepository } from '../repositories/channels.repository.js';
 import type { Directory } from '../repositories/directory.js';
 import type { ReadModelRepository } from '../repositories/readmodel.repository.js';
-import type { Rendered, Renderer } from './render.js';
-import type { Realm, User } from './types.js';
+import type { Rendered, Renderer } from '../domain/render.js';
+import type { Realm, User } from '../domain/types.js';
 
 /** Mentions and channel links start with these; custom emoji are written `:name:`. */
 const MAY_REFER = /[@#]/;
 const MAY_HAVE_EMOJI = /:[^\s:]+:/;
 
-/** Zulip-flavoured Markdown (@confab/markdown) with this organization's users, groups and channels resolved. */
+/**
+ * The domain's Renderer (domain/render.ts), implemented with Zulip-flavoured Markdown (@confab/markdown) and this
+ * organization's users, groups, channels and custom emoji resolved from this service's read models.
+ */
 export class MarkdownRenderer implements Renderer {
   constructor(
     private readonly readModel: ReadModelRepository,
