@@ -61,6 +61,54 @@ export async function claimAttachments(
   return events;
 }
 
+/**
+ * After an edit changed a message's content (Zulip's check_attachment_reference_change): the uploads the new content
+ * refers to are claimed by the message, those it no longer refers to are unlinked from it (their files stay). The
+ * sender's uploads that no message refers to any more come back as `detached_uploads`, for the client to offer
+ * deleting them; until then they are the unclaimed uploads the periodic cleanup removes.
+ */
+export async function updateAttachmentReferences(
+  domain: Domain,
+  actor: Actor,
+  message: Pick<StoredMessage, 'id' | 'senderId'>,
+  linkedPaths: readonly string[],
+): Promise<ReturnType<typeof toRecord>[]> {
+  const before = await domain.attachments.ofMessage(message.id);
+  const wanted = new Set(linkedPaths);
+  const had = new Set(before.map((a) => a.pathId));
+  const removed = before.filter((a) => !wanted.has(a.pathId));
+  const added = await domain.attachments.claimable(
+    actor.realm.id,
+    actor.user.id,
+    [...wanted].filter((path) => !had.has(path)),
+  );
+  if (removed.length === 0 && added.length === 0) return [];
+  const meta = { realmId: actor.realm.id, requestId: actor.requestId };
+  return domain.store.transaction(async (tx) => {
+    await domain.attachments.unlink(
+      tx,
+      removed.map((a) => a.id),
+      message.id,
+    );
+    await domain.attachments.link(
+      tx,
+      added.map((a) => a.id),
+      message.id,
+    );
+    await domain.attachments.refreshHasAttachment(tx, message.id);
+    const events: OutboxRecord[] = [];
+    for (const attachment of [...removed, ...added])
+      events.push(await changeEvent(domain, tx, contracts.attachmentUpdated, attachment, meta));
+    const orphans = await domain.attachments.unreferenced(
+      tx,
+      removed.map((a) => a.id),
+    );
+    const detached = orphans.filter((a) => a.ownerId === message.senderId);
+    const result = (await domain.attachments.withMessages(detached, tx)).map(toRecord);
+    return { result, events };
+  });
+}
+
 /** Unlinks deleted messages: uploads nothing refers to any more are deleted with their files after commit. */
 export async function releaseAttachments(
   domain: Domain,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ConfabError, invalid } from '@confab/errors';
 import { ROLE_MODERATOR } from '@confab/identity';
+import { updateAttachmentReferences } from './attachments.js';
 import { accessChannelById, canAccessHistory, checkCanPost } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
 import { accessMessage } from './fetch.js';
@@ -244,6 +245,7 @@ export async function editMessage(
   }
   if (input.content !== undefined) plan.content = await renderEdit(domain, actor, message, channel, input.content);
   await commitEdit(domain, actor, plan);
-  // Uploads no longer linked stay attached to the message's history; Confab does not report them yet.
-  return { detached_uploads: [] };
+  if (!plan.content) return { detached_uploads: [] };
+  const detached = await updateAttachmentReferences(domain, actor, message, plan.content.rendered.linkedUploadPaths);
+  return { detached_uploads: detached };
 }

@@ -71,6 +71,34 @@ export class AttachmentsRepository {
     });
   }
 
+  /** The uploads a message refers to. */
+  async ofMessage(messageId: number, tx?: Tx): Promise<Attachment[]> {
+    const db = tx ?? this.db;
+    const links = await db.attachmentMessage.findMany({ where: { messageId }, select: { attachmentId: true } });
+    if (links.length === 0) return [];
+    const rows = await db.attachment.findMany({
+      where: { id: { in: links.map((l) => l.attachmentId) } },
+      orderBy: { id: 'asc' },
+    });
+    return rows.map(toAttachment);
+  }
+
+  /** Removes the links of one message to these uploads. */
+  async unlink(tx: Tx, attachmentIds: readonly number[], messageId: number): Promise<void> {
+    if (attachmentIds.length === 0) return;
+    await tx.attachmentMessage.deleteMany({ where: { messageId, attachmentId: { in: [...attachmentIds] } } });
+  }
+
+  /** Sets the message's has_attachment from the links it has now. */
+  async refreshHasAttachment(tx: Tx, messageId: number): Promise<boolean> {
+    const rows = await tx.$queryRawUnsafe<{ has: boolean }[]>(
+      `UPDATE messages SET has_attachment = EXISTS (SELECT 1 FROM attachment_messages WHERE message_id = $1)
+        WHERE id = $1 RETURNING has_attachment AS has`,
+      messageId,
+    );
+    return rows[0]?.has ?? false;
+  }
+
   /** Removes the links of deleted messages; returns the attachments they referred to. */
   async unlinkMessages(tx: Tx, messageIds: readonly number[]): Promise<number[]> {
     if (messageIds.length === 0) return [];
