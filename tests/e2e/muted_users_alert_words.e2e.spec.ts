@@ -2,6 +2,7 @@ import type { World } from '@confab/devkit';
 import { EventQueue } from './support/event-queues';
 import { EventTap, waitHandled } from './support/events';
 import { expectError, expectSuccess } from './support/expect';
+import { internalRequest } from './support/internal';
 import { newWorld, system } from './support/system';
 
 describe('muted users', () => {
@@ -102,6 +103,33 @@ describe('alert words', () => {
     expect((await world.as('aaron').get('/users/me/alert_words')).body.alert_words).toEqual([]);
     await state.delete();
     await queue.delete();
+  });
+
+  it("pages every user's muted users and alert words for services that keep a copy (backfill)", async () => {
+    const prospero = world.user('prospero');
+    expectSuccess(
+      await world.as('prospero').post(`/users/me/muted_users/${world.user('othello').id}`),
+      'POST',
+      '/users/me/muted_users/{muted_user_id}',
+    );
+    await world.as('prospero').post('/users/me/alert_words', { alert_words: ['tempest'] });
+    const page = await internalRequest<{ users: Record<string, unknown>[] }>(
+      'settings',
+      'GET',
+      `/personal_filters?after_id=${prospero.id - 1}`,
+    );
+    expect(page.status).toBe(200);
+    expect(page.body.users[0]).toEqual({
+      user_id: prospero.id,
+      realm_id: world.realm.realm_id,
+      muted_user_ids: [world.user('othello').id],
+      alert_words: expect.arrayContaining(['tempest']),
+    });
+    expect(page.body.users.map((u) => u.user_id)).toEqual(
+      [...page.body.users.map((u) => u.user_id as number)].sort((a, b) => a - b),
+    );
+    // Only for services: a user's credentials are refused.
+    expect((await world.as('prospero').get('/internal/personal_filters')).status).toBe(404);
   });
 
   it("refuses with Zulip's errors", async () => {

@@ -83,6 +83,15 @@ describe('custom emoji', () => {
     expect(state.registration.realm_emoji).toEqual({ [emoji!.id]: emoji });
     await state.delete();
     await watcher.delete();
+
+    // The same, paged by organization for services that keep a copy (messaging's backfill).
+    const page = await internalRequest<{ realms: { realm_id: number; realm_emoji: Record<string, unknown> }[] }>(
+      'settings',
+      'GET',
+      `/realm_emoji?after_id=${world.realm.realm_id - 1}`,
+    );
+    expect(page.status).toBe(200);
+    expect(page.body.realms[0]).toEqual({ realm_id: world.realm.realm_id, realm_emoji: { [emoji!.id]: emoji } });
   });
 
   it('deactivates an emoji for its author or an administrator, and lets the name be used again', async () => {

@@ -30,6 +30,34 @@ export class SettingsClient {
     const page = await this.get<Page<'users', unknown>>(`/users?after_id=${afterId}`);
     return page.users.map((u) => contracts.userRecord.parse(u));
   }
+
+  /** Organizations' custom emoji, in organization id order. */
+  async realmEmojiAfter(afterId: number): Promise<RealmEmojiPage[]> {
+    const page = await this.get<Page<'realms', RealmEmojiPage>>(`/realm_emoji?after_id=${afterId}`);
+    return page.realms.map((r) => ({
+      realm_id: r.realm_id,
+      realm_emoji: Object.fromEntries(
+        Object.entries(r.realm_emoji).map(([id, e]) => [id, contracts.realmEmojiRecord.parse(e)]),
+      ),
+    }));
+  }
+
+  /** Users' muted users and alert words, in user id order. */
+  async personalFiltersAfter(afterId: number): Promise<PersonalFiltersPage[]> {
+    return (await this.get<Page<'users', PersonalFiltersPage>>(`/personal_filters?after_id=${afterId}`)).users;
+  }
+}
+
+interface RealmEmojiPage {
+  realm_id: number;
+  realm_emoji: Record<string, contracts.RealmEmojiRecord>;
+}
+
+interface PersonalFiltersPage {
+  user_id: number;
+  realm_id: number;
+  muted_user_ids: number[];
+  alert_words: string[];
 }
 
 /**
@@ -69,6 +97,32 @@ export class Backfill implements MissingFetcher {
         after = users[users.length - 1]!.user_id;
       }
       this.logger.info({ after }, 'users backfilled from settings');
+    }
+    if (empty.realmEmoji) {
+      let after = 0;
+      for (;;) {
+        const realms = await this.client.realmEmojiAfter(after);
+        if (realms.length === 0) break;
+        await this.store.db.$transaction(async (tx) => {
+          for (const r of realms) await this.readModel.upsertRealmEmoji(tx, r.realm_id, Object.values(r.realm_emoji));
+        });
+        after = realms[realms.length - 1]!.realm_id;
+      }
+    }
+    if (empty.personalFilters) {
+      let after = 0;
+      for (;;) {
+        const users = await this.client.personalFiltersAfter(after);
+        if (users.length === 0) break;
+        await this.store.db.$transaction(async (tx) => {
+          for (const u of users) {
+            for (const mutedUserId of u.muted_user_ids)
+              await this.readModel.addMutedUser(tx, { userId: u.user_id, mutedUserId, realmId: u.realm_id });
+            if (u.alert_words.length > 0) await this.readModel.setAlertWords(tx, u.user_id, u.realm_id, u.alert_words);
+          }
+        });
+        after = users[users.length - 1]!.user_id;
+      }
     }
   }
 

@@ -140,9 +140,24 @@ export class ReadModelRepository {
     return this.store.db;
   }
 
-  async isEmpty(): Promise<{ realms: boolean; users: boolean }> {
-    const [realm, user] = await Promise.all([this.db.realm.findFirst(), this.db.user.findFirst()]);
-    return { realms: realm === null, users: user === null };
+  /**
+   * Which read models hold nothing yet. Custom emoji and personal filters are tables added later than users and
+   * organizations: after an upgrade they start empty next to full ones, and fill from settings once.
+   */
+  async isEmpty(): Promise<{ realms: boolean; users: boolean; realmEmoji: boolean; personalFilters: boolean }> {
+    const [realm, user, emoji, muted, words] = await Promise.all([
+      this.db.realm.findFirst(),
+      this.db.user.findFirst(),
+      this.db.realmEmoji.findFirst(),
+      this.db.mutedUser.findFirst(),
+      this.db.alertWords.findFirst(),
+    ]);
+    return {
+      realms: realm === null,
+      users: user === null,
+      realmEmoji: emoji === null,
+      personalFilters: muted === null && words === null,
+    };
   }
 
   async upsertRealm(tx: Tx, record: contracts.RealmRecord): Promise<void> {

@@ -1,4 +1,5 @@
 import type { contracts } from '@confab/events';
+import { listRealmEmoji } from './realm-emoji.js';
 import { realmRecord } from './realms.js';
 import type { Database } from './store.js';
 import { settingsSnapshot } from './user-settings.js';
@@ -22,4 +23,34 @@ export async function userSettingsAfter(db: Database, afterId: number) {
   const users = await db.store.users.after(afterId, 500);
   const stored = await db.store.settings.getMany(users.map((u) => u.id));
   return users.map((u) => ({ user_id: u.id, realm_id: u.realmId, settings: settingsSnapshot(stored.get(u.id)!, u) }));
+}
+
+/** Each organization's custom emoji (deactivated ones too), 100 organizations at a time. */
+export async function realmEmojiAfter(
+  db: Database,
+  afterId: number,
+): Promise<{ realm_id: number; realm_emoji: Record<string, contracts.RealmEmojiRecord> }[]> {
+  const realms = await db.store.realms.after(afterId, 100);
+  const pages = [];
+  for (const realm of realms) pages.push({ realm_id: realm.id, realm_emoji: await listRealmEmoji(db, realm.id) });
+  return pages;
+}
+
+/** Each user's muted users and alert words (what messaging filters with), 200 users at a time. */
+export async function personalFiltersAfter(
+  db: Database,
+  afterId: number,
+): Promise<{ user_id: number; realm_id: number; muted_user_ids: number[]; alert_words: string[] }[]> {
+  const users = await db.store.users.after(afterId, 200);
+  const pages = [];
+  for (const user of users) {
+    const [muted, words] = await Promise.all([db.store.mutedUsers.list(user.id), db.store.alertWords.list(user.id)]);
+    pages.push({
+      user_id: user.id,
+      realm_id: user.realmId,
+      muted_user_ids: muted.map((m) => m.mutedUserId),
+      alert_words: words,
+    });
+  }
+  return pages;
 }

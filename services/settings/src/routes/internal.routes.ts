@@ -2,7 +2,13 @@ import { ParamIssue, p, parseValue, route, t, type Schema } from '@confab/http';
 import { invalid, notFound } from '@confab/errors';
 import type { SettingsDeps } from '../deps.js';
 import { authenticateApiKey } from '../domain/auth.js';
-import { realmsAfter, userSettingsAfter, usersAfter } from '../domain/backfill.js';
+import {
+  personalFiltersAfter,
+  realmEmojiAfter,
+  realmsAfter,
+  userSettingsAfter,
+  usersAfter,
+} from '../domain/backfill.js';
 import { initialState } from '../domain/initial-state.js';
 import { createDevOrganization, DEV_PASSWORD_DEFAULT, setRealmPolicies } from '../domain/provisioning.js';
 import { realmRecord } from '../domain/realms.js';
@@ -93,6 +99,26 @@ export function internalRoutes(deps: SettingsDeps) {
         });
         if (!state) throw notFound('No such user');
         return state;
+      },
+    }),
+    route({
+      // Custom emoji by organization, for services that render with them (messaging's backfill).
+      method: 'GET',
+      path: '/realm_emoji',
+      auth: 'service',
+      params: { after_id: p.int().default(0) },
+      async handler({ params }) {
+        return { realms: await realmEmojiAfter(deps.db, params.after_id) };
+      },
+    }),
+    route({
+      // Muted users and alert words by user, for services that filter with them (messaging's backfill).
+      method: 'GET',
+      path: '/personal_filters',
+      auth: 'service',
+      params: { after_id: p.int().default(0) },
+      async handler({ params }) {
+        return { users: await personalFiltersAfter(deps.db, params.after_id) };
       },
     }),
     route({
