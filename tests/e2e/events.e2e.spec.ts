@@ -3,7 +3,6 @@ import { EventQueue } from './support/event-queues';
 import { expectError, expectSuccess } from './support/expect';
 import { newWorld } from './support/system';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 jest.setTimeout(60_000);
 
 let world: World;
@@ -108,7 +107,7 @@ describe('GET /events', () => {
     const queue = await EventQueue.register(world.as('othello'), { event_types: ['message'] });
     const started = Date.now();
     const poll = queue.poll();
-    await sleep(500);
+    await queue.untilWaiting();
     const id = await sendToChannel('hamlet', 'Verona', 'wake up');
     const events = await poll;
     expect(Date.now() - started).toBeLessThan(10_000);
@@ -140,8 +139,9 @@ describe('GET /events', () => {
   it('answers an older waiting poll of the same queue when a newer one arrives', async () => {
     const queue = await EventQueue.register(world.as('othello'), { event_types: ['message'] });
     const first = queue.get({});
-    await sleep(300);
+    const firstWaiting = await queue.untilWaiting();
     const second = queue.get({});
+    await queue.untilWaiting(firstWaiting);
     const firstResponse = await first;
     expectSuccess(firstResponse, 'GET', '/events');
     expect(firstResponse.body.events).toEqual([]);
@@ -164,7 +164,7 @@ describe('DELETE /events', () => {
   it('answers a poll waiting on the deleted queue', async () => {
     const queue = await EventQueue.register(world.as('hamlet'));
     const waiting = queue.get({});
-    await sleep(300);
+    await queue.untilWaiting();
     await queue.delete();
     const response = await waiting;
     expectSuccess(response, 'GET', '/events');

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { ApiClient, type ManagedProcess, type World } from '@confab/devkit';
-import { EventQueue } from './support/event-queues';
+import { EventQueue, queuesOf, untilNewQueueWaiting } from './support/event-queues';
 import { expectError, expectSuccess } from './support/expect';
 import { newWorld, startExtraProcess } from './support/system';
 
@@ -46,7 +46,7 @@ describe('GET /events with two replicas', () => {
     // The same queue, polled through the second replica.
     const viaSecond = new EventQueue(second.client('othello'), viaFirst.queueId, viaFirst.registration);
     const waiting = viaSecond.poll();
-    await sleep(300);
+    await viaSecond.untilWaiting();
     const first = await send('across replicas');
     expect((await waiting).map((e) => e.message.id)).toEqual([first]);
     viaFirst.lastEventId = viaSecond.lastEventId;
@@ -116,14 +116,15 @@ describe('zulip-js', () => {
         client.callOnEachEvent((event) => console.log(JSON.stringify(event)), ['message']);
       })();
     `;
+    const known = await queuesOf(hamlet.id);
     const child = spawn(process.execPath, ['-e', script], { cwd: __dirname, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines: Record<string, any>[] = [];
     child.stdout.on('data', (chunk: Buffer) => {
       for (const line of chunk.toString().split('\n')) if (line.startsWith('{')) lines.push(JSON.parse(line));
     });
     try {
-      // Wait until its queue exists, then send.
-      await sleep(1500);
+      // Once its queue exists and it is polling, send.
+      await untilNewQueueWaiting(hamlet.id, known);
       const a = await send('for zulip-js 1');
       const b = await send('for zulip-js 2');
       const deadline = Date.now() + 20_000;

@@ -1,4 +1,5 @@
 import type { ApiClient, ApiResponse } from '@confab/devkit';
+import { Redis } from 'ioredis';
 import { waitHandled } from './events';
 import { expectSuccess } from './expect';
 import { eventSchemaErrors, openApiErrors } from './openapi';
@@ -41,6 +42,57 @@ export function expectZulipEvent(event: ClientEvent): void {
     return;
   }
   expect(errors).toEqual([]);
+}
+
+const eventsKey = (kind: 'q' | 'u', id: string | number) => `${system().redisPrefix}:events:${kind}:${id}`;
+
+/**
+ * Polls the events service's queue records in Redis until `ready` answers a value (every 10 ms, failing after
+ * `timeoutMs`): how tests wait for "a poll is waiting" instead of pausing for a fixed time.
+ */
+async function untilInRedis<T>(
+  what: string,
+  ready: (redis: Redis) => Promise<T | null>,
+  timeoutMs: number,
+): Promise<T> {
+  const redis = new Redis(system().redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await ready(redis);
+      if (value !== null) return value;
+      if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** The waiting mark (poll generation) of a queue, when a poll of it is waiting on the server. */
+async function waitingMark(redis: Redis, queueId: string): Promise<number> {
+  return Number((await redis.hget(eventsKey('q', queueId), 'w')) ?? 0);
+}
+
+/**
+ * Resolves with the id of a queue of the user, not among `known`, that a poll is waiting on: a client outside the
+ * test (zulip-js in a child process) has registered and is listening.
+ */
+export function untilNewQueueWaiting(userId: number, known: readonly string[] = [], timeoutMs = 20_000) {
+  return untilInRedis(
+    `no new queue of user ${userId} was polled`,
+    async (redis) => {
+      for (const id of await redis.smembers(eventsKey('u', userId)))
+        if (!known.includes(id) && (await waitingMark(redis, id)) > 0) return id;
+      return null;
+    },
+    timeoutMs,
+  );
+}
+
+/** The user's queues now (to tell a new one from them). */
+export async function queuesOf(userId: number): Promise<string[]> {
+  return untilInRedis('', (redis) => redis.smembers(eventsKey('u', userId)), 5_000);
 }
 
 /** A registered queue and the client that owns it, polled the way Zulip's clients do. */
@@ -89,6 +141,22 @@ export class EventQueue {
       if (found) return found;
       await this.poll();
     }
+  }
+
+  /**
+   * Resolves once a poll of this queue is waiting on the server (the events service marks the queue in Redis when
+   * a poll starts to wait): what a test that orders "poll waits, then something happens" waits for, instead of a
+   * fixed pause. `generation` is the waiting poll's, to tell a newer poll from an older one.
+   */
+  untilWaiting(after = 0, timeoutMs = 10_000): Promise<number> {
+    return untilInRedis(
+      `no poll of queue ${this.queueId} waited`,
+      async (redis) => {
+        const mark = await waitingMark(redis, this.queueId);
+        return mark > after ? mark : null;
+      },
+      timeoutMs,
+    );
   }
 
   /** Everything the queue holds right now, without waiting. */
