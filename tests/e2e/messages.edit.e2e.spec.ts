@@ -171,6 +171,19 @@ describe('PATCH /messages/{message_id}: editing content', () => {
           (a) => [a.name, a.messages.map((m) => m.id)],
         ),
       );
+    /** The topic's messages a reader finds with has:attachment. */
+    const withAttachments = async () => {
+      const found = await world.as('othello').get('/messages', {
+        anchor: 'newest',
+        num_before: 5,
+        num_after: 0,
+        narrow: [
+          { operator: 'has', operand: 'attachment' },
+          { operator: 'topic', operand: 'files' },
+        ],
+      });
+      return (found.body.messages as { id: number }[]).map((m) => m.id);
+    };
     expect(await attachments()).toMatchObject({ 'first.txt': [id], 'second.txt': [] });
 
     // The edit links the second file instead of the first: the second is the message's now (it no longer counts
@@ -190,30 +203,12 @@ describe('PATCH /messages/{message_id}: editing content', () => {
     expect(await attachments()).toMatchObject({ 'first.txt': [], 'second.txt': [id] });
     const read = await world.as('othello').get(second);
     expect([read.status, read.text]).toEqual([200, 'second.txt']);
-    const found = await world.as('othello').get('/messages', {
-      anchor: 'newest',
-      num_before: 5,
-      num_after: 0,
-      narrow: [
-        { operator: 'has', operand: 'attachment' },
-        { operator: 'topic', operand: 'files' },
-      ],
-    });
-    expect((found.body.messages as { id: number }[]).map((m) => m.id)).toContain(id);
+    expect(await withAttachments()).toContain(id);
 
     // Removing every link: the message no longer has an attachment.
     const cleared = await patch(hamlet, id, { content: 'no files here' });
     expect((cleared.body.detached_uploads as { name: string }[]).map((a) => a.name)).toEqual(['second.txt']);
-    const after = await world.as('othello').get('/messages', {
-      anchor: 'newest',
-      num_before: 5,
-      num_after: 0,
-      narrow: [
-        { operator: 'has', operand: 'attachment' },
-        { operator: 'topic', operand: 'files' },
-      ],
-    });
-    expect((after.body.messages as { id: number }[]).map((m) => m.id)).not.toContain(id);
+    expect(await withAttachments()).not.toContain(id);
   });
 
   it("refuses what Zulip refuses, with Zulip's messages", async () => {

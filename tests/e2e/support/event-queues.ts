@@ -92,7 +92,12 @@ export function untilNewQueueWaiting(userId: number, known: readonly string[] = 
 
 /** The user's queues now (to tell a new one from them). */
 export async function queuesOf(userId: number): Promise<string[]> {
-  return untilInRedis('', (redis) => redis.smembers(eventsKey('u', userId)), 5_000);
+  const redis = new Redis(system().redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    return await redis.smembers(eventsKey('u', userId));
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** A registered queue and the client that owns it, polled the way Zulip's clients do. */

@@ -2,6 +2,7 @@ import { contracts } from '@confab/events';
 import { signIdentity } from '@confab/identity';
 import type { Logger } from '@confab/logging';
 import type { MissingFetcher } from '../domain/context.js';
+import type { Tx } from '../repositories/prisma.js';
 import type { ReadModelRepository } from '../repositories/readmodel.repository.js';
 import type { Store } from '../repositories/store.js';
 
@@ -75,54 +76,55 @@ export class Backfill implements MissingFetcher {
   async fillIfEmpty(): Promise<void> {
     const empty = await this.readModel.isEmpty();
     if (empty.realms) {
-      let after = 0;
-      for (;;) {
-        const realms = await this.client.realmsAfter(after);
-        if (realms.length === 0) break;
-        await this.store.db.$transaction(async (tx) => {
-          for (const realm of realms) await this.readModel.upsertRealm(tx, realm);
-        });
-        after = realms[realms.length - 1]!.realm_id;
-      }
+      const after = await this.copyPages(
+        (after) => this.client.realmsAfter(after),
+        (r) => r.realm_id,
+        (tx, realm) => this.readModel.upsertRealm(tx, realm),
+      );
       this.logger.info({ after }, 'organizations backfilled from settings');
     }
     if (empty.users) {
-      let after = 0;
-      for (;;) {
-        const users = await this.client.usersAfter(after);
-        if (users.length === 0) break;
-        await this.store.db.$transaction(async (tx) => {
-          for (const user of users) await this.readModel.upsertUser(tx, user);
-        });
-        after = users[users.length - 1]!.user_id;
-      }
+      const after = await this.copyPages(
+        (after) => this.client.usersAfter(after),
+        (u) => u.user_id,
+        (tx, user) => this.readModel.upsertUser(tx, user),
+      );
       this.logger.info({ after }, 'users backfilled from settings');
     }
     if (empty.realmEmoji) {
-      let after = 0;
-      for (;;) {
-        const realms = await this.client.realmEmojiAfter(after);
-        if (realms.length === 0) break;
-        await this.store.db.$transaction(async (tx) => {
-          for (const r of realms) await this.readModel.upsertRealmEmoji(tx, r.realm_id, Object.values(r.realm_emoji));
-        });
-        after = realms[realms.length - 1]!.realm_id;
-      }
+      await this.copyPages(
+        (after) => this.client.realmEmojiAfter(after),
+        (r) => r.realm_id,
+        (tx, r) => this.readModel.upsertRealmEmoji(tx, r.realm_id, Object.values(r.realm_emoji)),
+      );
     }
     if (empty.personalFilters) {
-      let after = 0;
-      for (;;) {
-        const users = await this.client.personalFiltersAfter(after);
-        if (users.length === 0) break;
-        await this.store.db.$transaction(async (tx) => {
-          for (const u of users) {
-            for (const mutedUserId of u.muted_user_ids)
-              await this.readModel.addMutedUser(tx, { userId: u.user_id, mutedUserId, realmId: u.realm_id });
-            if (u.alert_words.length > 0) await this.readModel.setAlertWords(tx, u.user_id, u.realm_id, u.alert_words);
-          }
-        });
-        after = users[users.length - 1]!.user_id;
-      }
+      await this.copyPages(
+        (after) => this.client.personalFiltersAfter(after),
+        (u) => u.user_id,
+        async (tx, u) => {
+          for (const mutedUserId of u.muted_user_ids)
+            await this.readModel.addMutedUser(tx, { userId: u.user_id, mutedUserId, realmId: u.realm_id });
+          if (u.alert_words.length > 0) await this.readModel.setAlertWords(tx, u.user_id, u.realm_id, u.alert_words);
+        },
+      );
+    }
+  }
+
+  /** Copies settings' pages (in id order, until an empty one), one transaction per page; the last id copied. */
+  private async copyPages<T>(
+    page: (afterId: number) => Promise<T[]>,
+    idOf: (record: T) => number,
+    copy: (tx: Tx, record: T) => Promise<void>,
+  ): Promise<number> {
+    let after = 0;
+    for (;;) {
+      const records = await page(after);
+      if (records.length === 0) return after;
+      await this.store.db.$transaction(async (tx) => {
+        for (const record of records) await copy(tx, record);
+      });
+      after = idOf(records[records.length - 1]!);
     }
   }
 

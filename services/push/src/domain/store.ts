@@ -1,16 +1,17 @@
 import type { OutboxRecord } from '@confab/events';
 import type { PushDevice, TokenKind } from './types.js';
 
-/** What a device registration records (POST /mobile_push/register). */
-export interface DeviceRegistration {
-  userId: number;
-  realmId: number;
-  pushAccountId: number;
-  tokenKind: TokenKind;
-  pushPublicKey: string;
-  bouncerPublicKey: string;
-  encryptedPushRegistration: string;
-}
+/** What a device registration records (POST /mobile_push/register): the device's own fields, before its status. */
+export type DeviceRegistration = Pick<
+  PushDevice,
+  | 'userId'
+  | 'realmId'
+  | 'pushAccountId'
+  | 'tokenKind'
+  | 'pushPublicKey'
+  | 'bouncerPublicKey'
+  | 'encryptedPushRegistration'
+>;
 
 /**
  * What the push domain stores (docs/architecture.md, "Data access"): the storage interface the domain owns;
