@@ -68,6 +68,7 @@ const API_RULES: Rule[] = [
   { match: prefix('/user_groups'), target: to('groups') },
   { match: prefix('/invites'), target: to('invitations') },
   { match: prefix('/mobile_push'), target: to('push') },
+  { match: exact('/register_client_device', '/remove_client_device'), target: to('push') },
   { match: exact('/register', '/events'), target: to('events') },
 ];
 

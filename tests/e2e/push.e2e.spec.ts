@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import sodium from 'libsodium-wrappers';
 import { ApiClient, freePort, serviceToken, type DevUserName, type ManagedProcess, type World } from '@confab/devkit';
+import { EventQueue } from './support/event-queues';
 import { expectError, expectSuccess } from './support/expect';
 import { RelayStub } from './support/relay-stub';
 import { newWorld, startExtraProcess, system } from './support/system';
@@ -449,12 +451,12 @@ describe('POST /mobile_push/e2ee/test_notification', () => {
       expect(() => sodium.crypto_box_seal_open(sealed, other.publicKey, other.privateKey)).toThrow();
     }
 
-    stub.clear();
-    const one = await viaRelay('desdemona').post('/mobile_push/e2ee/test_notification', {
-      device_id: second.device.device_id,
-    });
-    expectSuccess(one, 'POST', '/mobile_push/e2ee/test_notification');
-    expect(stub.deliveries.map((d) => d.body.push_account_id)).toEqual([2]);
+    // device_id names a client device (feature level 468), never a push device of level 406.
+    expectError(
+      await viaRelay('desdemona').post('/mobile_push/e2ee/test_notification', { device_id: second.device.device_id }),
+      400,
+      ...NO_DEVICE,
+    );
 
     stub.clear();
     // Feature level 420's parameter.
@@ -582,5 +584,182 @@ describe('GET /server_settings', () => {
     expectSuccess(on, 'GET', '/server_settings');
     expect(on.body.push_notifications_enabled).toBe(true);
     expect((await world.anonymous().get('/server_settings')).body.push_notifications_enabled).toBe(false);
+  });
+});
+
+describe("client devices: the Flutter app's push registration (feature levels 468 and 470)", () => {
+  const pushKeyOf = (key: Uint8Array) => b64(Buffer.concat([Buffer.from([0x31]), Buffer.from(key)]));
+  const tokenIdOf = (token: string) => b64(createHash('sha256').update(token).digest().subarray(0, 8));
+
+  it('registers the install, its key and token as the app does, with device events, and removes it at logout', async () => {
+    const app = viaRelay('polonius');
+    const queue = await EventQueue.register(world.as('polonius'), {
+      event_types: ['device'],
+      fetch_event_types: ['device'],
+    });
+    expect(queue.registration.devices).toEqual({});
+
+    // The app's registerClientDevice, then registerPushDevice with both groups (notifications.dart).
+    const created = await app.post('/register_client_device');
+    expectSuccess(created, 'POST', '/register_client_device', { undocumented: true });
+    const deviceId = created.body.device_id as number;
+    expect(await queue.next((e) => e.type === 'device' && e.op === 'add')).toMatchObject({ device_id: deviceId });
+
+    const key = sodium.crypto_secretbox_keygen();
+    const tokenId = tokenIdOf('fcm-token-of-polonius');
+    const registered = await app.post('/mobile_push/register', {
+      device_id: deviceId,
+      push_key_id: 3141592653,
+      push_key: pushKeyOf(key),
+      token_kind: 'fcm',
+      token_id: tokenId,
+      bouncer_public_key: 'mm4F/3WLqECY637NulC5j/ZeHkmpwmtlfIxwt8MfREM=',
+      encrypted_push_registration: 'c2VhbGVkLWJ5LXRoZS1hcHA=',
+    });
+    expectSuccess(registered, 'POST', '/mobile_push/register');
+    expect(await queue.next((e) => e.type === 'device' && e.op === 'update' && 'pending_push_token_id' in e)).toEqual({
+      id: expect.any(Number),
+      type: 'device',
+      op: 'update',
+      device_id: deviceId,
+      push_key_id: 3141592653,
+      pending_push_token_id: tokenId,
+      push_token_last_updated_timestamp: expect.any(Number),
+      push_registration_error_code: null,
+    });
+    // The relay registers the token (the worker's job); the app learns it by the next event.
+    expect(await queue.next((e) => e.type === 'device' && 'push_token_id' in e)).toMatchObject({
+      device_id: deviceId,
+      push_token_id: tokenId,
+      pending_push_token_id: null,
+    });
+    expect(stub.registrations.at(-1)!.body).toEqual({
+      realm_id: world.realm.realm_id,
+      token_id: tokenId,
+      token_kind: 'fcm',
+      bouncer_public_key: 'mm4F/3WLqECY637NulC5j/ZeHkmpwmtlfIxwt8MfREM=',
+      encrypted_push_registration: 'c2VhbGVkLWJ5LXRoZS1hcHA=',
+    });
+
+    // A new /register shows the device as the app's ClientDevice model reads it.
+    const again = await EventQueue.register(world.as('polonius'), { fetch_event_types: ['device'] });
+    expect(again.registration.devices).toEqual({
+      [String(deviceId)]: {
+        push_key_id: 3141592653,
+        push_token_id: tokenId,
+        pending_push_token_id: null,
+        push_token_last_updated_timestamp: expect.any(Number),
+        push_registration_error_code: null,
+      },
+    });
+
+    // The test notification reaches the device encrypted with its push key, the key's id in clear.
+    stub.clear();
+    expectSuccess(
+      await app.post('/mobile_push/e2ee/test_notification', { device_id: deviceId }),
+      'POST',
+      '/mobile_push/e2ee/test_notification',
+    );
+    expect(stub.deliveries).toHaveLength(1);
+    const delivery = stub.deliveries[0]!.body;
+    expect(delivery).toMatchObject({ device_id: expect.stringMatching(/^relay-/), push_key_id: 3141592653 });
+    const packed = Buffer.from(delivery.encrypted_data as string, 'base64');
+    const opened = sodium.crypto_secretbox_open_easy(packed.subarray(24), packed.subarray(0, 24), key);
+    expect(JSON.parse(Buffer.from(opened).toString('utf8'))).toEqual({
+      type: 'test',
+      user_id: world.user('polonius').id,
+      realm_id: world.realm.realm_id,
+      time: expect.any(Number),
+    });
+
+    // Rotating the key alone: one event naming the new key id.
+    expectSuccess(
+      await app.post('/mobile_push/register', { device_id: deviceId, push_key_id: 7, push_key: pushKeyOf(key) }),
+      'POST',
+      '/mobile_push/register',
+    );
+    expect(await queue.next((e) => e.type === 'device' && e.push_key_id === 7)).toEqual({
+      id: expect.any(Number),
+      type: 'device',
+      op: 'update',
+      device_id: deviceId,
+      push_key_id: 7,
+    });
+
+    // Logout: the app removes the device; others cannot.
+    expectError(
+      await viaRelay('hamlet').post('/remove_client_device', { device_id: deviceId }),
+      400,
+      'BAD_REQUEST',
+      'Invalid `device_id`',
+    );
+    expectSuccess(await app.post('/remove_client_device', { device_id: deviceId }), 'POST', '/remove_client_device', {
+      undocumented: true,
+    });
+    expect(await queue.next((e) => e.type === 'device' && e.op === 'remove')).toMatchObject({ device_id: deviceId });
+    expectError(await app.post('/mobile_push/e2ee/test_notification', { device_id: deviceId }), 400, ...NO_DEVICE);
+  });
+
+  it("answers Zulip's errors for incomplete, malformed or foreign registrations", async () => {
+    const app = viaRelay('prospero');
+    const deviceId = (await app.post('/register_client_device')).body.device_id as number;
+    const key = pushKeyOf(sodium.crypto_secretbox_keygen());
+    const token = {
+      token_kind: 'fcm',
+      token_id: 'AAAAAAAAAAE=',
+      bouncer_public_key: 'bk',
+      encrypted_push_registration: 'e',
+    };
+    const cases: [Record<string, unknown>, string, string][] = [
+      [
+        { device_id: deviceId },
+        'BAD_REQUEST',
+        'Missing parameters: must provide either all push key fields, all token fields, or both.',
+      ],
+      [
+        { device_id: deviceId, push_key: key },
+        'BAD_REQUEST',
+        'Missing parameters: must provide either all push key fields, all token fields, or both.',
+      ],
+      [
+        { device_id: deviceId, push_key_id: 1, push_key: key },
+        'BAD_REQUEST',
+        'No push registration exists to rotate key for.',
+      ],
+      [{ device_id: deviceId, ...token }, 'BAD_REQUEST', 'No push registration exists to rotate token for.'],
+      [{ device_id: deviceId, push_key_id: 1, push_key: 'AAAA', ...token }, 'BAD_REQUEST', 'Invalid `push_key`'],
+      [
+        { device_id: deviceId, push_key_id: 1, push_key: key, ...token, token_id: 'not base64' },
+        'BAD_REQUEST',
+        '`token_id` is not Base64 encoded',
+      ],
+      [{ device_id: deviceId, push_key_id: 2 ** 32, push_key: key }, 'BAD_REQUEST', 'push_key_id is too large'],
+      [
+        { device_id: deviceId, push_key_id: 1, push_key: key, ...token, token_kind: 'gcm' },
+        'BAD_REQUEST',
+        'Invalid token_kind',
+      ],
+      [{ device_id: 2147483647, push_key_id: 1, push_key: key, ...token }, 'BAD_REQUEST', 'Invalid `device_id`'],
+      [{ device_id: 'x' }, 'BAD_REQUEST', 'device_id is not valid JSON'],
+      [{ token_kind: 'fcm' }, 'REQUEST_VARIABLE_MISSING', "Missing 'push_account_id' argument"],
+    ];
+    for (const [params, code, msg] of cases)
+      expectError(await app.post('/mobile_push/register', params), 400, code, msg);
+    expectError(
+      await app.post('/remove_client_device'),
+      400,
+      'REQUEST_VARIABLE_MISSING',
+      "Missing 'device_id' argument",
+    );
+    // Without a relay configured, registering a device works and its push registration does not.
+    const unconfigured = world.as('prospero');
+    const local = (await unconfigured.post('/register_client_device')).body.device_id as number;
+    expectError(
+      await unconfigured.post('/mobile_push/register', { device_id: local, push_key_id: 1, push_key: key, ...token }),
+      400,
+      'PUSH_SERVICE_NOT_CONFIGURED',
+      'Server is not configured to use push notification service.',
+    );
+    expect(stub.registrations).toEqual([]);
   });
 });

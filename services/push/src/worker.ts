@@ -70,6 +70,9 @@ async function main(): Promise<void> {
     const sweep = async () => {
       for (const device of await repo.stalePendingDevices(SWEEP_INTERVAL_MS, 500))
         await scheduler.schedule(device, 'sweep');
+      for (const device of await repo.staleClientRegistrations(SWEEP_INTERVAL_MS, 500))
+        if (device.registrationKey)
+          await scheduler.schedule({ kind: 'client', id: device.id, registrationKey: device.registrationKey }, 'sweep');
     };
     const timer = setInterval(
       () => void sweep().catch((err: unknown) => log.warn({ err }, 'registration sweep failed')),

@@ -6,6 +6,12 @@ import { Redis } from 'ioredis';
 import { createDatabase, dropDatabase, LOCAL_DEFAULTS, migrate } from '@confab/devkit';
 import type { UserIdentity } from '@confab/identity';
 import { createLogger } from '@confab/logging';
+import {
+  finishClientRegistration,
+  registerClientDevice,
+  registerPushDevice,
+  removeClientDevice,
+} from '../src/domain/client-devices';
 import { registerDevice } from '../src/domain/devices';
 import {
   REGISTER_QUEUE,
@@ -332,5 +338,229 @@ describe('test notifications', () => {
     expect(relayCalls).toEqual([]);
     relayAnswer = (_path, res) => res.writeHead(402).end('{}');
     expect(await runTestNotification(deps, job({}))).toEqual({ result: 'ADMIN_ACTION_REQUIRED' });
+  });
+});
+
+describe('client devices (feature levels 468 and 470)', () => {
+  const pushKey = () => Buffer.concat([Buffer.from([0x31]), randomBytes(32)]).toString('base64');
+  const tokenId = () => randomBytes(8).toString('base64');
+  const token = (id = tokenId()) => ({
+    tokenKind: 'fcm' as const,
+    tokenId: id,
+    bouncerPublicKey: 'bk',
+    encryptedPushRegistration: 'enc',
+  });
+  type Scheduled = { kind?: string; id: number; registrationKey: string };
+
+  async function deviceEvents(deviceId: number): Promise<Record<string, unknown>[]> {
+    const rows = await prisma.outbox.findMany({ orderBy: { id: 'asc' } });
+    return rows
+      .filter((r) => r.routingKey === 'client_device.changed')
+      .map((r) => (r.envelope as { payload: Record<string, unknown> }).payload)
+      .filter((p) => p.device_id === deviceId)
+      .map(({ op, changes }) => ({ op, changes }));
+  }
+
+  function context(scheduled: Scheduled[]) {
+    return {
+      store: repo,
+      relayConfigured: true,
+      requestId: 'req-c',
+      scheduler: { schedule: async (r: Scheduled) => void scheduled.push(r) },
+    };
+  }
+
+  it('registers a device, its key and token, completes the token at the relay, and removes the device', async () => {
+    const scheduled: Scheduled[] = [];
+    const ctx = context(scheduled);
+    const id = await registerClientDevice(ctx, user);
+    const key = pushKey();
+    const tid = tokenId();
+    await registerPushDevice(ctx, user, { deviceId: id, key: { pushKeyId: 7, pushKey: key }, token: token(tid) });
+    expect(scheduled).toEqual([{ kind: 'client', id, registrationKey: expect.any(String) }]);
+    expect(await repo.clientDevice(id)).toMatchObject({ pushKeyId: 7, pushKey: key, pendingPushTokenId: tid });
+
+    // While the relay has not answered, a second token is refused; the same request again changes nothing.
+    await expect(registerPushDevice(ctx, user, { deviceId: id, key: null, token: token() })).rejects.toMatchObject({
+      message: 'A registration for the device already in progress.',
+    });
+
+    const job = {
+      data: { kind: 'client', deviceId: id, registrationKey: scheduled[0]!.registrationKey, requestId: 'r' },
+      attemptsMade: 0,
+      opts: { attempts: 3 },
+    };
+    expect(
+      await runRegistration({ repo, relay: relayClient(), logger }, job as unknown as JobOf<'push-register'>),
+    ).toBe('active');
+    expect(relayCalls[0]!.body).toEqual({
+      realm_id: 3,
+      token_id: tid,
+      token_kind: 'fcm',
+      bouncer_public_key: 'bk',
+      encrypted_push_registration: 'enc',
+    });
+    expect(await repo.clientDevice(id)).toMatchObject({
+      pushTokenId: tid,
+      pendingPushTokenId: null,
+      relayDeviceId: 'relay-1',
+    });
+    // A redelivered job finds nothing pending.
+    expect(
+      await runRegistration({ repo, relay: relayClient(), logger }, job as unknown as JobOf<'push-register'>),
+    ).toBe('superseded');
+
+    // The same key and token again: nothing to do. A new key alone rotates the key.
+    await registerPushDevice(ctx, user, { deviceId: id, key: { pushKeyId: 7, pushKey: key }, token: token(tid) });
+    await registerPushDevice(ctx, user, { deviceId: id, key: { pushKeyId: 8, pushKey: key }, token: null });
+    expect(scheduled).toHaveLength(1);
+
+    // Someone else's device is not theirs to change.
+    const other = { ...user, userId: 42 };
+    await expect(removeClientDevice(ctx, other, id)).rejects.toMatchObject({ message: 'Invalid `device_id`' });
+    await removeClientDevice(ctx, user, id);
+    expect(await repo.clientDevice(id)).toBeNull();
+    await expect(removeClientDevice(ctx, user, id)).rejects.toMatchObject({ message: 'Invalid `device_id`' });
+
+    expect(await deviceEvents(id)).toEqual([
+      { op: 'add', changes: {} },
+      {
+        op: 'update',
+        changes: {
+          push_key_id: 7,
+          pending_push_token_id: tid,
+          push_token_last_updated_timestamp: expect.any(Number),
+          push_registration_error_code: null,
+        },
+      },
+      { op: 'update', changes: { push_token_id: tid, pending_push_token_id: null } },
+      { op: 'update', changes: { push_key_id: 8 } },
+      { op: 'remove', changes: {} },
+    ]);
+  });
+
+  it("refuses incomplete or malformed registrations with Zulip's texts, changing nothing", async () => {
+    const scheduled: Scheduled[] = [];
+    const ctx = context(scheduled);
+    const id = await registerClientDevice(ctx, user);
+    const attempt = (input: Partial<Parameters<typeof registerPushDevice>[2]>) =>
+      registerPushDevice(ctx, user, { deviceId: id, key: null, token: null, ...input });
+    await expect(attempt({})).rejects.toMatchObject({
+      message: 'Missing parameters: must provide either all push key fields, all token fields, or both.',
+    });
+    await expect(attempt({ key: { pushKeyId: 1, pushKey: pushKey() } })).rejects.toMatchObject({
+      message: 'No push registration exists to rotate key for.',
+    });
+    await expect(attempt({ token: token() })).rejects.toMatchObject({
+      message: 'No push registration exists to rotate token for.',
+    });
+    const wrongTag = Buffer.concat([Buffer.from([0x32]), randomBytes(32)]).toString('base64');
+    for (const bad of [wrongTag, randomBytes(32).toString('base64'), 'not base64!']) {
+      await expect(attempt({ key: { pushKeyId: 1, pushKey: bad }, token: token() })).rejects.toMatchObject({
+        message: 'Invalid `push_key`',
+      });
+    }
+    await expect(attempt({ key: { pushKeyId: 1, pushKey: pushKey() }, token: token('%%') })).rejects.toMatchObject({
+      message: '`token_id` is not Base64 encoded',
+    });
+    await expect(
+      attempt({ deviceId: 2 ** 31 - 1, key: { pushKeyId: 1, pushKey: pushKey() }, token: token() }),
+    ).rejects.toMatchObject({
+      message: 'Invalid `device_id`',
+    });
+    await expect(
+      registerPushDevice({ ...ctx, relayConfigured: false }, user, { deviceId: id, key: null, token: token() }),
+    ).rejects.toMatchObject({ code: 'PUSH_SERVICE_NOT_CONFIGURED' });
+    expect(scheduled).toEqual([]);
+    expect(await deviceEvents(id)).toEqual([{ op: 'add', changes: {} }]);
+  });
+
+  it('records a refused token registration, then accepts a new token at once', async () => {
+    const scheduled: Scheduled[] = [];
+    const ctx = context(scheduled);
+    const id = await registerClientDevice(ctx, user);
+    await registerPushDevice(ctx, user, { deviceId: id, key: { pushKeyId: 1, pushKey: pushKey() }, token: token() });
+    relayAnswer = (_path, res) =>
+      res.writeHead(400, { 'content-type': 'application/json' }).end('{"code":"INVALID_BOUNCER_PUBLIC_KEY"}');
+    const job = {
+      data: { kind: 'client', deviceId: id, registrationKey: scheduled[0]!.registrationKey, requestId: 'r' },
+      attemptsMade: 0,
+      opts: { attempts: 3 },
+    };
+    expect(
+      await runRegistration({ repo, relay: relayClient(), logger }, job as unknown as JobOf<'push-register'>),
+    ).toBe('failed');
+    expect(await repo.clientDevice(id)).toMatchObject({ errorCode: 'INVALID_BOUNCER_PUBLIC_KEY', pushTokenId: null });
+    // An answer for a registration that is no longer the device's changes nothing.
+    expect(
+      await finishClientRegistration(
+        repo,
+        id,
+        scheduled[0]!.registrationKey,
+        { status: 'active', relayDeviceId: 'x' },
+        null,
+      ),
+    ).toBe(false);
+
+    const tid = tokenId();
+    await registerPushDevice(ctx, user, { deviceId: id, key: null, token: token(tid) });
+    expect(scheduled).toHaveLength(2);
+    expect(await repo.clientDevice(id)).toMatchObject({ errorCode: null, pendingPushTokenId: tid });
+    expect((await deviceEvents(id)).slice(2)).toEqual([
+      { op: 'update', changes: { push_registration_error_code: 'INVALID_BOUNCER_PUBLIC_KEY' } },
+      {
+        op: 'update',
+        changes: {
+          pending_push_token_id: tid,
+          push_token_last_updated_timestamp: expect.any(Number),
+          push_registration_error_code: null,
+        },
+      },
+    ]);
+  });
+
+  it('sends a test notification encrypted with the push key, naming the key in clear', async () => {
+    const scheduled: Scheduled[] = [];
+    const ctx = context(scheduled);
+    const other = { ...user, userId: 77 };
+    const id = await registerClientDevice(ctx, other);
+    const keyBytes = randomBytes(32);
+    const key = Buffer.concat([Buffer.from([0x31]), keyBytes]).toString('base64');
+    await registerPushDevice(ctx, other, { deviceId: id, key: { pushKeyId: 4242, pushKey: key }, token: token() });
+    await finishClientRegistration(
+      repo,
+      id,
+      scheduled[0]!.registrationKey,
+      { status: 'active', relayDeviceId: 'relay-c' },
+      null,
+    );
+
+    const job = {
+      id: 'job-c',
+      data: {
+        userId: 77,
+        realmId: 3,
+        deviceIds: [],
+        clientDeviceIds: [id],
+        requestId: 'r',
+        deadline: Date.now() + 10_000,
+      },
+      updateData: async () => undefined,
+    };
+    expect(
+      await runTestNotification({ repo, relay: relayClient(), logger }, job as unknown as JobOf<'push-test'>),
+    ).toEqual({ result: 'sent', devices: 1 });
+    const sent = relayCalls.find((c) => c.path.endsWith('/notify'))!;
+    expect(sent.key).toBe(`job-c:c${id}`);
+    expect(sent.body).toMatchObject({ device_id: 'relay-c', push_key_id: 4242, priority: 'high' });
+    expect(sent.body).not.toHaveProperty('push_account_id');
+    const packed = Buffer.from(sent.body.encrypted_data as string, 'base64');
+    const opened = sodium.crypto_secretbox_open_easy(packed.subarray(24), packed.subarray(0, 24), keyBytes);
+    expect(JSON.parse(Buffer.from(opened).toString('utf8'))).toEqual({
+      type: 'test',
+      user_id: 77,
+      realm_id: 3,
+      time: expect.any(Number),
+    });
   });
 });

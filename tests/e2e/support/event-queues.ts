@@ -9,11 +9,14 @@ export type ClientEvent = Record<string, any> & { id: number; type: string };
 
 /** Fields Zulip sends that its OpenAPI description (feature level ~420) does not list. */
 const UNDESCRIBED_FIELDS: Record<string, string[]> = { message: ['local_message_id'] };
-/** Event types the description does not have at all (docs/api.md's neutral names). */
-const UNDESCRIBED_TYPES = new Set(['has_meetingprovider_token']);
+/** Event types the description does not have at all (docs/api.md's neutral names; feature level 468's device). */
+const UNDESCRIBED_TYPES = new Set(['has_meetingprovider_token', 'device']);
 
-/** Initial-state fields newer than the description (docs/api.md's meeting provider; a newer personal setting). */
-const NEWER_STATE = ['has_meetingprovider_token', 'meeting_provider'];
+/**
+ * Initial-state fields newer than the description (docs/api.md's meeting provider; feature level 468's client
+ * devices; a newer personal setting).
+ */
+const NEWER_STATE = ['has_meetingprovider_token', 'meeting_provider', 'devices'];
 const NEWER_USER_SETTINGS = ['web_inbox_show_channel_folders'];
 
 /** A successful POST /register that conforms to Zulip's description, apart from the fields listed above. */

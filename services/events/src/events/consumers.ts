@@ -59,6 +59,7 @@ export function registerConsumers({ bus, fanout, readModel, prefetch }: Consumer
   fan(contracts.attachmentRemoved, personal.attachmentRemoved);
 
   fan(contracts.pushDeviceUpdated, personal.pushDeviceUpdated);
+  fan(contracts.clientDeviceChanged, personal.clientDeviceChanged);
   fan(contracts.draftsAdded, personal.draftsAdded);
   fan(contracts.draftUpdated, personal.draftUpdated);
   fan(contracts.draftRemoved, personal.draftRemoved);

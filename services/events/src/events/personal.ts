@@ -133,3 +133,15 @@ export function pushDeviceUpdated(payload: PayloadOf<typeof contracts.pushDevice
     },
   ]);
 }
+
+/** Zulip's `device` event (feature level 468): add, remove, or update with only the fields that changed. */
+export function clientDeviceChanged(payload: PayloadOf<typeof contracts.clientDeviceChanged>): Delivery[] {
+  return own(payload.user_id, 'device', () => [
+    {
+      type: 'device',
+      op: payload.op,
+      device_id: payload.device_id,
+      ...(payload.op === 'update' ? payload.changes : {}),
+    },
+  ]);
+}

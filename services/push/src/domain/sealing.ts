@@ -19,3 +19,20 @@ export async function sealForDevice(publicKeyBase64: string, payload: unknown): 
   const sealed = sodium.crypto_box_seal(message, Buffer.from(publicKeyBase64, 'base64'));
   return Buffer.from(sealed).toString('base64');
 }
+
+/** The tag byte of a push key for libsodium's secretbox (Zulip's `push_key`: this byte, then the 32-byte key). */
+export const PUSH_KEY_TAG_SECRETBOX = 0x31;
+
+/**
+ * Encrypts a notification with a client device's push key (feature level 468): libsodium's crypto_secretbox_easy
+ * (XSalsa20-Poly1305) under a fresh random 24-byte nonce, sent as base64 of the nonce followed by the ciphertext,
+ * which is how the Zulip apps unpack it.
+ */
+export async function encryptWithPushKey(pushKeyBase64: string, payload: unknown): Promise<string> {
+  await sodium.ready;
+  const key = Buffer.from(pushKeyBase64, 'base64').subarray(1);
+  const nonce = sodium.randombytes_buf(sodium.crypto_secretbox_NONCEBYTES);
+  const message = Buffer.from(JSON.stringify(payload), 'utf8');
+  const box = sodium.crypto_secretbox_easy(message, nonce, key);
+  return Buffer.concat([nonce, box]).toString('base64');
+}

@@ -1,5 +1,5 @@
 import type { OutboxRecord } from '@confab/events';
-import type { PushDevice, TokenKind } from './types.js';
+import type { ClientDevice, ClientDevicePatch, PushDevice, TokenKind } from './types.js';
 
 /** What a device registration records (POST /mobile_push/register): the device's own fields, before its status. */
 export type DeviceRegistration = Pick<
@@ -36,4 +36,25 @@ export interface PushStore {
    * `announce` makes of the saved device in the same transaction.
    */
   savePendingDevice(data: DeviceRegistration, announce: (device: PushDevice) => OutboxRecord[]): Promise<PushDevice>;
+
+  /** Creates a client device of the user, with the events `announce` makes of it, in one transaction. */
+  addClientDevice(
+    owner: { userId: number; realmId: number },
+    announce: (device: ClientDevice) => OutboxRecord[],
+  ): Promise<ClientDevice>;
+  clientDevicesOf(userId: number): Promise<ClientDevice[]>;
+  clientDevice(id: number): Promise<ClientDevice | null>;
+  /**
+   * Locks the client device (null when there is none) and applies what `decide` makes of it: an update, its
+   * removal, or nothing, with the events of that change, in one transaction. `decide` may throw to change nothing.
+   */
+  changeClientDevice<T>(id: number, decide: (device: ClientDevice | null) => ClientDeviceChange<T>): Promise<T>;
+}
+
+/** What a change of a client device does: set fields, remove the device, or nothing; and the events it causes. */
+export interface ClientDeviceChange<T> {
+  update?: ClientDevicePatch;
+  remove?: boolean;
+  events: OutboxRecord[];
+  result: T;
 }

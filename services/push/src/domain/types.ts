@@ -28,7 +28,10 @@ export type TestOutcome = { result: 'sent'; devices: number } | { result: TestFa
 export interface TestNotificationRequest {
   userId: number;
   realmId: number;
+  /** Push devices (feature level 406). */
   deviceIds: number[];
+  /** Client devices (feature level 468). */
+  clientDeviceIds: number[];
   requestId: string;
 }
 
@@ -37,7 +40,41 @@ export interface TestNotificationDispatcher {
   dispatch(request: TestNotificationRequest): Promise<TestOutcome>;
 }
 
+/** A registration to queue: of a push device (feature level 406), or of a client device's token (level 468). */
+export interface PendingRegistration {
+  kind?: 'client';
+  id: number;
+  registrationKey: string;
+}
+
 /** Queues the registration of a pending device at the relay. */
 export interface RegistrationScheduler {
-  schedule(device: Pick<PushDevice, 'id' | 'registrationKey'>, requestId: string): Promise<void>;
+  schedule(registration: PendingRegistration, requestId: string): Promise<void>;
 }
+
+/**
+ * A logged-in client install (POST /register_client_device, feature level 468) and its push registration: the key
+ * notifications are encrypted with, and the FCM/APNs token the relay holds for it (by token id, never the token).
+ */
+export interface ClientDevice {
+  id: number;
+  userId: number;
+  realmId: number;
+  pushKeyId: number | null;
+  /** Standard base64 of 0x31 and a 32-byte libsodium secretbox key. */
+  pushKey: string | null;
+  tokenKind: TokenKind | null;
+  /** Base64 of the 8-byte id of the token the relay has registered. */
+  pushTokenId: string | null;
+  /** Base64 of the 8-byte id of the token being registered at the relay. */
+  pendingPushTokenId: string | null;
+  tokenUpdatedAt: Date | null;
+  errorCode: string | null;
+  bouncerPublicKey: string | null;
+  encryptedPushRegistration: string | null;
+  relayDeviceId: string | null;
+  registrationKey: string | null;
+}
+
+/** The fields of a client device a change may set. */
+export type ClientDevicePatch = Partial<Omit<ClientDevice, 'id' | 'userId' | 'realmId'>>;

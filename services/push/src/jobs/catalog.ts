@@ -6,15 +6,22 @@ export interface TestJobData {
   userId: number;
   realmId: number;
   deviceIds: number[];
+  /** Client devices (feature level 468); absent in jobs queued before they existed. */
+  clientDeviceIds?: number[];
   requestId: string;
   /** Epoch ms; past it the request has answered FAILED_TO_CONNECT_BOUNCER, so nothing may be sent any more. */
   deadline: number;
-  /** Devices already sent to, kept across re-runs of the same job (a stalled worker) so none gets it twice. */
-  delivered?: number[];
+  /**
+   * Devices already sent to, kept across re-runs of the same job (a stalled worker) so none gets it twice: a push
+   * device by its id, a client device as `c<id>`.
+   */
+  delivered?: (number | string)[];
 }
 
 /** The registration at the relay of one pending device registration. */
 export interface RegisterJobData {
+  /** Absent for a push device (feature level 406); `client` for a client device's token (level 468). */
+  kind?: 'client';
   deviceId: number;
   registrationKey: string;
   requestId: string;

@@ -3,7 +3,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import { registerJobQueueDepth } from '@confab/http';
 import type { Logger } from '@confab/logging';
 import type {
-  PushDevice,
+  PendingRegistration,
   RegistrationScheduler,
   TestNotificationDispatcher,
   TestNotificationRequest,
@@ -87,13 +87,14 @@ export class RegistrationQueue implements RegistrationScheduler {
     registerJobQueueDepth(this.registerQueue);
   }
 
-  async schedule(device: Pick<PushDevice, 'id' | 'registrationKey'>, requestId: string): Promise<void> {
+  async schedule(registration: PendingRegistration, requestId: string): Promise<void> {
+    const { kind, id, registrationKey } = registration;
     await this.registerQueue.add(
       'register',
-      { deviceId: device.id, registrationKey: device.registrationKey, requestId },
+      { deviceId: id, registrationKey, requestId, ...(kind ? { kind } : {}) },
       {
         // One job per registration: scheduling the same registration again (the sweep) adds nothing.
-        jobId: `register-${device.id}-${device.registrationKey}`,
+        jobId: `register-${kind ? `${kind}-` : ''}${id}-${registrationKey}`,
         attempts: this.options.registerAttempts,
         backoff: { type: 'exponential', delay: this.options.registerBackoffMs },
         removeOnComplete: { age: 3600 },

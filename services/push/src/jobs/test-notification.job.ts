@@ -1,8 +1,9 @@
 import type { Logger } from '@confab/logging';
-import { sealForDevice } from '../domain/sealing.js';
-import type { PushDevice, TestFailure, TestOutcome } from '../domain/types.js';
+import { encryptWithPushKey, sealForDevice } from '../domain/sealing.js';
+import { hasActiveToken } from '../domain/test_notifications.js';
+import type { TestFailure, TestOutcome } from '../domain/types.js';
 import type { RelayClient } from '../relay/client.js';
-import type { RelayFailure } from '../relay/protocol.js';
+import type { NotifyRequest, RelayFailure } from '../relay/protocol.js';
 import type { PushRepository } from '../repositories/push.repository.js';
 import type { JobOf, TestJobData } from './catalog.js';
 
@@ -12,15 +13,25 @@ export interface TestJobDeps {
   logger: Logger;
 }
 
-/** What the device decrypts: Zulip's test notification, with our realm id in place of its realm URL. */
-export function testPayload(device: PushDevice, data: TestJobData, now: Date): Record<string, unknown> {
+/**
+ * What the device decrypts: Zulip's test notification, with our realm id in place of its realm URL; a push device
+ * (feature level 406) also finds its push account id in it.
+ */
+export function testPayload(data: TestJobData, now: Date, pushAccountId?: number): Record<string, unknown> {
   return {
     type: 'test',
     user_id: data.userId,
     realm_id: data.realmId,
-    push_account_id: device.pushAccountId,
+    ...(pushAccountId === undefined ? {} : { push_account_id: pushAccountId }),
     time: Math.floor(now.getTime() / 1000),
   };
+}
+
+/** One device to notify: its key in `delivered`, its id in logs, and the relay request for it. */
+interface Target {
+  key: number | string;
+  deviceId: number;
+  request: () => Promise<NotifyRequest>;
 }
 
 const SEVERITY: Record<RelayFailure, number> = { admin: 3, rejected: 3, server: 2, network: 1 };
@@ -40,16 +51,43 @@ export async function runTestNotification(deps: TestJobDeps, job: JobOf<'push-te
   const data = job.data;
   // The request stopped waiting and answered already; sending now would contradict that answer.
   if (Date.now() >= data.deadline) return { result: 'FAILED_TO_CONNECT_BOUNCER' };
+  const now = new Date();
   const devices = (await deps.repo.devicesByIds(data.userId, data.deviceIds)).filter(
     (d) => d.status === 'active' && d.relayDeviceId !== null,
   );
-  if (devices.length === 0) return { result: 'NO_ACTIVE_PUSH_DEVICE' };
+  const clientIds = new Set(data.clientDeviceIds ?? []);
+  const clients = (clientIds.size ? await deps.repo.clientDevicesOf(data.userId) : []).filter(
+    (d) => clientIds.has(d.id) && hasActiveToken(d),
+  );
+  const targets: Target[] = [
+    ...devices.map((device) => ({
+      key: device.id,
+      deviceId: device.id,
+      request: async (): Promise<NotifyRequest> => ({
+        device_id: device.relayDeviceId!,
+        push_account_id: device.pushAccountId,
+        encrypted_data: await sealForDevice(device.pushPublicKey, testPayload(data, now, device.pushAccountId)),
+        priority: 'high',
+      }),
+    })),
+    ...clients.map((device) => ({
+      key: `c${device.id}`,
+      deviceId: device.id,
+      request: async (): Promise<NotifyRequest> => ({
+        device_id: device.relayDeviceId!,
+        push_key_id: device.pushKeyId!,
+        encrypted_data: await encryptWithPushKey(device.pushKey!, testPayload(data, now)),
+        priority: 'high',
+      }),
+    })),
+  ];
+  if (targets.length === 0) return { result: 'NO_ACTIVE_PUSH_DEVICE' };
   if (!deps.relay.configured) return { result: 'ADMIN_ACTION_REQUIRED' };
 
-  const delivered = new Set(data.delivered ?? []);
+  const delivered = [...(data.delivered ?? [])];
   let saving = Promise.resolve();
-  const remember = (deviceId: number) => {
-    delivered.add(deviceId);
+  const remember = (key: number | string) => {
+    delivered.push(key);
     const snapshot = { ...data, delivered: [...delivered] };
     saving = saving.then(() =>
       job
@@ -59,28 +97,22 @@ export async function runTestNotification(deps: TestJobDeps, job: JobOf<'push-te
     return saving;
   };
 
-  const now = new Date();
   const failures = await Promise.all(
-    devices.map(async (device): Promise<RelayFailure | null> => {
-      if (delivered.has(device.id)) return null;
-      const encrypted = await sealForDevice(device.pushPublicKey, testPayload(device, data, now));
-      const result = await deps.relay.notify(
-        {
-          device_id: device.relayDeviceId!,
-          push_account_id: device.pushAccountId,
-          encrypted_data: encrypted,
-          priority: 'high',
-        },
-        { idempotencyKey: `${job.id}:${device.id}`, deadline: data.deadline },
-      );
+    targets.map(async (target): Promise<RelayFailure | null> => {
+      if (delivered.includes(target.key)) return null;
+      const result = await deps.relay.notify(await target.request(), {
+        // A push device's key is its id alone, as before client devices existed.
+        idempotencyKey: `${job.id}:${target.key}`,
+        deadline: data.deadline,
+      });
       if (!result.ok) {
         deps.logger.warn(
-          { device_id: device.id, failure: result.failure, detail: result.detail },
+          { device_id: target.deviceId, failure: result.failure, detail: result.detail },
           'test notification not sent',
         );
         return result.failure;
       }
-      await remember(device.id);
+      await remember(target.key);
       return null;
     }),
   );
@@ -88,5 +120,5 @@ export async function runTestNotification(deps: TestJobDeps, job: JobOf<'push-te
     (a, b) => (b !== null && (a === null || SEVERITY[b] > SEVERITY[a]) ? b : a),
     null,
   );
-  return worst === null ? { result: 'sent', devices: devices.length } : { result: OUTCOME[worst] };
+  return worst === null ? { result: 'sent', devices: targets.length } : { result: OUTCOME[worst] };
 }

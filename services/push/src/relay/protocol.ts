@@ -10,7 +10,10 @@ export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** Body of a device registration: what the device gave us, passed on unread. */
 export interface RegisterRequest {
   realm_id: number;
-  push_account_id: number;
+  /** A push device's account id (feature level 406); a client device's token id comes instead (level 468). */
+  push_account_id?: number;
+  /** Base64 of the 8-byte id the device gave its FCM/APNs token (client devices, feature level 468). */
+  token_id?: string;
   token_kind: 'fcm' | 'apns';
   bouncer_public_key: string;
   /** The device's FCM/APNs token, encrypted by the device for the relay (base64). */
@@ -25,9 +28,14 @@ export interface RegisterResponse {
 /** Body of one notification for one device. */
 export interface NotifyRequest {
   device_id: string;
-  /** Sent in clear so the device can tell which of its accounts the notification is for. */
-  push_account_id: number;
-  /** The payload sealed to the device's public key (libsodium crypto_box_seal), base64. */
+  /** Sent in clear so the device can tell which of its accounts the notification is for (feature level 406). */
+  push_account_id?: number;
+  /** Sent in clear so a client device can tell which of its keys opens the notification (level 468). */
+  push_key_id?: number;
+  /**
+   * Base64 of the payload: sealed to a push device's public key (libsodium crypto_box_seal), or for a client device
+   * its 24-byte nonce and the secretbox of the payload under the device's push key.
+   */
   encrypted_data: string;
   priority: 'normal' | 'high';
 }

@@ -1,10 +1,35 @@
 import { randomUUID } from 'node:crypto';
 import { UnitOfWork, writeOutbox, type OutboxRecord } from '@confab/events';
-import type { DeviceRegistration, PushStore } from '../domain/store.js';
-import type { DeviceStatus, PushDevice, TokenKind } from '../domain/types.js';
+import type { ClientDeviceChange, DeviceRegistration, PushStore } from '../domain/store.js';
+import type { ClientDevice, ClientDevicePatch, DeviceStatus, PushDevice, TokenKind } from '../domain/types.js';
 import { isUniqueViolation, type Db, type Prisma, type Tx } from './prisma.js';
 
 type DeviceRow = Prisma.PushDeviceGetPayload<object>;
+type ClientDeviceRow = Prisma.ClientDeviceGetPayload<object>;
+
+function toClientDevice(row: ClientDeviceRow): ClientDevice {
+  return {
+    id: row.id,
+    userId: row.userId,
+    realmId: row.realmId,
+    pushKeyId: row.pushKeyId === null ? null : Number(row.pushKeyId),
+    pushKey: row.pushKey,
+    tokenKind: row.tokenKind as TokenKind | null,
+    pushTokenId: row.pushTokenId,
+    pendingPushTokenId: row.pendingPushTokenId,
+    tokenUpdatedAt: row.tokenUpdatedAt,
+    errorCode: row.errorCode,
+    bouncerPublicKey: row.bouncerPublicKey,
+    encryptedPushRegistration: row.encryptedPushRegistration,
+    relayDeviceId: row.relayDeviceId,
+    registrationKey: row.registrationKey,
+  };
+}
+
+function clientDeviceData(patch: ClientDevicePatch): Prisma.ClientDeviceUpdateInput {
+  const { pushKeyId, ...rest } = patch;
+  return pushKeyId === undefined ? rest : { ...rest, pushKeyId: pushKeyId === null ? null : BigInt(pushKeyId) };
+}
 
 function toDevice(row: DeviceRow): PushDevice {
   return {
@@ -136,6 +161,20 @@ export class PushRepository implements PushStore {
     return rows.map(toDevice);
   }
 
+  /** Client devices whose token registration has been pending for `olderThanMs` (its job may have been lost). */
+  async staleClientRegistrations(olderThanMs: number, limit: number): Promise<ClientDevice[]> {
+    const rows = await this.db.clientDevice.findMany({
+      where: {
+        pendingPushTokenId: { not: null },
+        errorCode: null,
+        updatedAt: { lt: new Date(Date.now() - olderThanMs) },
+      },
+      orderBy: { id: 'asc' },
+      take: limit,
+    });
+    return rows.map(toClientDevice);
+  }
+
   savePendingDevice(data: DeviceRegistration, announce: (device: PushDevice) => OutboxRecord[]): Promise<PushDevice> {
     return this.transaction(async (tx) => {
       const saved = await this.upsertPending(tx, data);
@@ -180,6 +219,45 @@ export class PushRepository implements PushStore {
     if (count === 0) return null;
     const row = await tx.pushDevice.findUnique({ where: { id } });
     return row ? toDevice(row) : null;
+  }
+
+  addClientDevice(
+    owner: { userId: number; realmId: number },
+    announce: (device: ClientDevice) => OutboxRecord[],
+  ): Promise<ClientDevice> {
+    return this.transaction(async (tx) => {
+      const saved = toClientDevice(await tx.clientDevice.create({ data: owner }));
+      return { result: saved, events: announce(saved) };
+    });
+  }
+
+  async clientDevicesOf(userId: number): Promise<ClientDevice[]> {
+    if (!validId(userId)) return [];
+    const rows = await this.db.clientDevice.findMany({ where: { userId }, orderBy: { id: 'asc' } });
+    return rows.map(toClientDevice);
+  }
+
+  async clientDevice(id: number): Promise<ClientDevice | null> {
+    if (!validId(id)) return null;
+    const row = await this.db.clientDevice.findUnique({ where: { id } });
+    return row ? toClientDevice(row) : null;
+  }
+
+  changeClientDevice<T>(id: number, decide: (device: ClientDevice | null) => ClientDeviceChange<T>): Promise<T> {
+    return this.transaction(async (tx) => {
+      let device: ClientDevice | null = null;
+      if (validId(id)) {
+        // Concurrent registrations of one device are decided one after the other, each on the state the last left.
+        await tx.$queryRaw`SELECT id FROM client_devices WHERE id = ${id} FOR UPDATE`;
+        const row = await tx.clientDevice.findUnique({ where: { id } });
+        device = row ? toClientDevice(row) : null;
+      }
+      const change = decide(device);
+      if (device && change.remove) await tx.clientDevice.delete({ where: { id } });
+      else if (device && change.update)
+        await tx.clientDevice.update({ where: { id }, data: clientDeviceData(change.update) });
+      return { result: change.result, events: change.events };
+    });
   }
 
   async ping(): Promise<boolean> {

@@ -1,5 +1,6 @@
 import { p, route, t } from '@confab/http';
 import type { PushDeps } from '../deps.js';
+import { devicesMap } from '../domain/client-devices.js';
 import { pushDevicesMap } from '../domain/devices.js';
 
 /** Routes other Confab processes call; never reachable through the gateway. */
@@ -12,8 +13,14 @@ export function internalRoutes(deps: PushDeps) {
       auth: 'service',
       params: { fetch_event_types: p.json(t.nullable(t.list(t.string()))).default(null) },
       async handler({ path, params }) {
-        if (params.fetch_event_types !== null && !params.fetch_event_types.includes('push_device')) return {};
-        return { push_devices: pushDevicesMap(await deps.repo.devicesOfUser(path.user_id)) };
+        const wants = (type: string) => params.fetch_event_types === null || params.fetch_event_types.includes(type);
+        return {
+          ...(wants('push_device')
+            ? { push_devices: pushDevicesMap(await deps.repo.devicesOfUser(path.user_id)) }
+            : {}),
+          // Zulip's `devices` (feature level 468): the user's client devices and their push registration.
+          ...(wants('device') ? { devices: devicesMap(await deps.repo.clientDevicesOf(path.user_id)) } : {}),
+        };
       },
     }),
     route({

@@ -1,32 +1,86 @@
+import { ConfabError } from '@confab/errors';
 import { p, route } from '@confab/http';
 import type { PushDeps } from '../deps.js';
+import { registerClientDevice, registerPushDevice, removeClientDevice } from '../domain/client-devices.js';
 import { deviceRecord, registerDevice } from '../domain/devices.js';
 import { sendTestNotification } from '../domain/test_notifications.js';
 
 const accountId = () => p.int({ min: 0, max: Number.MAX_SAFE_INTEGER });
 
-/** End-to-end-encrypted push: device registration (feature level 406), the device list, test notifications. */
+/** Zulip's error for a parameter a form of the request needs. */
+function required<T>(value: T | undefined, name: string): T {
+  if (value === undefined) {
+    throw new ConfabError(`Missing '${name}' argument`, { code: 'REQUEST_VARIABLE_MISSING', data: { var_name: name } });
+  }
+  return value;
+}
+
+/** A group of parameters, when every one of them was sent. */
+function whole<T extends Record<string, unknown>>(group: T): { [K in keyof T]: Exclude<T[K], undefined> } | null {
+  return Object.values(group).every((v) => v !== undefined) ? (group as never) : null;
+}
+
+/**
+ * End-to-end-encrypted push: client devices and their registration (feature levels 468 and 470), the earlier
+ * device registration by push account (level 406), the device list, test notifications.
+ */
 export function mobilePushRoutes(deps: PushDeps) {
   const relayConfigured = deps.config.relay.url !== '';
+  const context = (requestId: string) => ({ store: deps.repo, scheduler: deps.scheduler, relayConfigured, requestId });
   return [
+    route({
+      method: 'POST',
+      path: '/register_client_device',
+      auth: 'user',
+      async handler({ identity, requestId }) {
+        return { device_id: await registerClientDevice(context(requestId), identity) };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/remove_client_device',
+      auth: 'user',
+      params: { device_id: p.int() },
+      async handler({ identity, params, requestId }) {
+        await removeClientDevice(context(requestId), identity, params.device_id);
+        return {};
+      },
+    }),
     route({
       method: 'POST',
       path: '/mobile_push/register',
       auth: 'human',
       params: {
-        token_kind: p.enum('fcm', 'apns'),
-        push_account_id: accountId(),
-        push_public_key: p.string(),
-        bouncer_public_key: p.string(),
-        encrypted_push_registration: p.string(),
+        // Feature level 468: the client device, and its key and/or its token.
+        device_id: p.int().optional(),
+        push_key_id: p.int({ min: 0, max: 2 ** 32 - 1 }).optional(),
+        push_key: p.string().optional(),
+        token_kind: p.enum('fcm', 'apns').optional(),
+        token_id: p.string().optional(),
+        bouncer_public_key: p.string().optional(),
+        encrypted_push_registration: p.string().optional(),
+        // Feature level 406: a push account and the device's public key.
+        push_account_id: accountId().optional(),
+        push_public_key: p.string().optional(),
       },
       async handler({ identity, params, requestId }) {
-        await registerDevice({ store: deps.repo, scheduler: deps.scheduler, relayConfigured, requestId }, identity, {
-          tokenKind: params.token_kind,
-          pushAccountId: params.push_account_id,
-          pushPublicKey: params.push_public_key,
-          bouncerPublicKey: params.bouncer_public_key,
-          encryptedPushRegistration: params.encrypted_push_registration,
+        if (params.device_id !== undefined) {
+          const key = whole({ pushKeyId: params.push_key_id, pushKey: params.push_key });
+          const token = whole({
+            tokenKind: params.token_kind,
+            tokenId: params.token_id,
+            bouncerPublicKey: params.bouncer_public_key,
+            encryptedPushRegistration: params.encrypted_push_registration,
+          });
+          await registerPushDevice(context(requestId), identity, { deviceId: params.device_id, key, token });
+          return {};
+        }
+        await registerDevice(context(requestId), identity, {
+          tokenKind: required(params.token_kind, 'token_kind'),
+          pushAccountId: required(params.push_account_id, 'push_account_id'),
+          pushPublicKey: required(params.push_public_key, 'push_public_key'),
+          bouncerPublicKey: required(params.bouncer_public_key, 'bouncer_public_key'),
+          encryptedPushRegistration: required(params.encrypted_push_registration, 'encrypted_push_registration'),
         });
         return {};
       },
