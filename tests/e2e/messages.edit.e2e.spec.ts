@@ -112,7 +112,10 @@ describe('PATCH /messages/{message_id}: editing content', () => {
       rendered_content: '<p>version two</p>',
       topic: 'history',
     });
-    expect(history[1]!.content_html_diff).toContain('version two');
+    // The edit's changes, word by word, in the newer rendering.
+    expect(history[1]!.content_html_diff).toBe(
+      '<p>version <span class="highlight_text_deleted">one</span><span class="highlight_text_inserted">two</span></p>',
+    );
     expect(history[2]).toMatchObject({ prev_topic: 'history', topic: 'history moved', content: 'version two' });
     expect(history[2]).not.toHaveProperty('prev_content');
 

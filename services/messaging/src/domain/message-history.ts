@@ -1,11 +1,6 @@
+import { highlightHtmlDifferences } from '../rendering/html-diff.js';
 import type { Actor, Domain } from './context.js';
 import { accessMessage } from './fetch.js';
-
-/** Zulip's marking of what an edit changed in the rendered content (a whole-block replacement here). */
-function htmlDiff(before: string, after: string): string {
-  if (before === after) return after;
-  return `<div><span class="highlight_text_deleted">${before}</span><span class="highlight_text_inserted">${after}</span></div>`;
-}
 
 /**
  * GET /messages/{message_id}/history (Zulip's fill_edit_history_entries): the stored entries say what each edit
@@ -42,7 +37,7 @@ export async function messageHistory(
     if (entry.prev_content !== undefined && entry.prev_rendered_content !== undefined) {
       version.prev_content = entry.prev_content;
       version.prev_rendered_content = entry.prev_rendered_content;
-      version.content_html_diff = htmlDiff(entry.prev_rendered_content, rendered);
+      version.content_html_diff = highlightHtmlDifferences(entry.prev_rendered_content, rendered);
       content = entry.prev_content;
       rendered = entry.prev_rendered_content;
     }
