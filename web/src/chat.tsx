@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { Compose } from './compose';
 import { MessageList } from './messages';
 import { SettingsPage } from './settings';
+import { Sidebar } from './sidebar';
 import { realmEmojiChoices, unicodeEmojiChoices, type EmojiChoice } from './emoji';
 import { api, logout } from './api';
 import { EventLoop, type RegisterState, type ServerEvent } from './events';
@@ -16,7 +17,6 @@ import {
   type ScheduledMessage,
   type Presence,
   presenceFromEvent,
-  presenceStatus,
   type Message,
   type Narrow,
   type Reaction,
@@ -321,117 +321,17 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
           Sign out
         </button>
       </header>
-      <nav id="sidebar" aria-label="Conversations">
-        <h2>Channels</h2>
-        <ul>
-          {loaded.subscriptions.map((s) => {
-            const count = unreadCount(`s:${s.stream_id}`);
-            const inChannel = narrow?.kind === 'stream' && narrow.streamId === s.stream_id;
-            const current = inChannel && narrow.topic === undefined;
-            const channelTopics = inChannel ? (topics.get(s.stream_id) ?? []) : [];
-            return (
-              <li key={s.stream_id}>
-                <button
-                  class="conversation"
-                  data-stream={s.name}
-                  aria-current={current ? 'page' : undefined}
-                  onClick={() => open({ kind: 'stream', streamId: s.stream_id })}
-                >
-                  <span class="swatch" style={{ background: s.color ?? '#888' }} aria-hidden="true" />#{s.name}
-                  {count > 0 && (
-                    <span class="unread" aria-label={`${count} unread`}>
-                      {count}
-                    </span>
-                  )}
-                </button>
-                {channelTopics.length > 0 && (
-                  <ul class="topics" aria-label={`Topics in #${s.name}`}>
-                    {channelTopics
-                      .filter((t, i) => i < 8 || unreadCount(topicKey(s.stream_id, t)) > 0)
-                      .map((t) => {
-                        const topicCount = unreadCount(topicKey(s.stream_id, t));
-                        return (
-                          <li key={t}>
-                            <button
-                              class="conversation topic-link"
-                              data-topic={t}
-                              aria-current={narrow?.kind === 'stream' && narrow.topic === t ? 'page' : undefined}
-                              onClick={() => open({ kind: 'stream', streamId: s.stream_id, topic: t })}
-                            >
-                              {t}
-                              {topicCount > 0 && (
-                                <span class="unread" aria-label={`${topicCount} unread`}>
-                                  {topicCount}
-                                </span>
-                              )}
-                            </button>
-                          </li>
-                        );
-                      })}
-                  </ul>
-                )}
-              </li>
-            );
-          })}
-        </ul>
-        <h2>Direct messages</h2>
-        <ul>
-          {others.map((u) => {
-            const count = unreadCount(`d:${u.user_id}`);
-            return (
-              <li key={u.user_id}>
-                <button
-                  class="conversation"
-                  data-user={u.email}
-                  aria-current={
-                    narrow?.kind === 'dm' && narrow.userIds.join() === String(u.user_id) ? 'page' : undefined
-                  }
-                  onClick={() => open({ kind: 'dm', userIds: [u.user_id] })}
-                >
-                  <span
-                    class={`presence ${presenceStatus(presence.get(u.user_id), Date.now() / 1000, presenceTimes.offline)}`}
-                    role="img"
-                    aria-label={presenceStatus(presence.get(u.user_id), Date.now() / 1000, presenceTimes.offline)}
-                  />
-                  {u.full_name}
-                  {count > 0 && (
-                    <span class="unread" aria-label={`${count} unread`}>
-                      {count}
-                    </span>
-                  )}
-                </button>
-              </li>
-            );
-          })}
-        </ul>
-        {scheduled.length > 0 && (
-          <>
-            <h2>Scheduled</h2>
-            <ul class="scheduled">
-              {[...scheduled]
-                .sort((a, b) => a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp)
-                .map((m) => (
-                  <li key={m.scheduled_message_id} data-scheduled={m.scheduled_message_id}>
-                    <time dateTime={new Date(m.scheduled_delivery_timestamp * 1000).toISOString()}>
-                      {new Date(m.scheduled_delivery_timestamp * 1000).toLocaleString()}
-                    </time>
-                    <span class="text">{m.content}</span>
-                    {m.failed && <span class="error">failed</span>}
-                    <button
-                      class="cancel"
-                      aria-label="Cancel scheduled message"
-                      onClick={() =>
-                        void api.delete(`/scheduled_messages/${m.scheduled_message_id}`).catch(() => undefined)
-                      }
-                    >
-                      Cancel
-                    </button>
-                  </li>
-                ))}
-            </ul>
-          </>
-        )}
-      </nav>
+      <Sidebar
+        subscriptions={loaded.subscriptions}
+        others={others}
+        narrow={narrow}
+        topics={topics}
+        scheduled={scheduled}
+        presence={presence}
+        offlineAfter={presenceTimes.offline}
+        unreadCount={unreadCount}
+        open={open}
+      />
       {settingsOpen && <SettingsPage me={loaded.me} users={loaded.users} onClose={() => setSettingsOpen(false)} />}
       <main class="messages-pane" hidden={settingsOpen}>
         {narrow && (

@@ -1,22 +1,23 @@
 import { ConfabError, invalid } from '@confab/errors';
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
-import { ROLE_OWNER } from '@confab/identity';
 import { isUniqueViolation } from '../repositories/prisma.js';
 import type { Tx } from '../repositories/prisma.js';
 import { basicAccess } from './channel-access.js';
+import {
+  checkCanCreate,
+  checkChannelDescription,
+  defaultPermissions,
+  insufficientPermission,
+  parseRetention,
+  renderDescription,
+  type ChannelSpec,
+  type NewChannelSettings,
+} from './channel-rules.js';
 import { channelRecord, GroupValueFormatter, subscriptionRecord } from './channel-records.js';
 import type { Actor, Domain } from './context.js';
 import { isAdmin, isGuest } from './permissions.js';
-import { checkChannelName, escapeHtml, firstUnprintable } from './text.js';
-import type {
-  Channel,
-  ChannelPermission,
-  GroupSettingValue,
-  PermissionValue,
-  Subscription,
-  TopicsPolicy,
-  User,
-} from './types.js';
+import { checkChannelName } from './text.js';
+import type { Channel, Subscription, User } from './types.js';
 
 /** Zulip's STREAM_ASSIGNMENT_COLORS: each new subscription takes the first color the user does not use yet. */
 const COLORS = [
@@ -45,99 +46,6 @@ const COLORS = [
   '#c8bebf',
   '#a47462',
 ];
-
-/** Defaults of a new channel's group-valued permissions (Zulip's stream_permission_group_settings). */
-function defaultPermissions(creatorId: number): Record<ChannelPermission, PermissionValue> {
-  return {
-    can_add_subscribers_group: 'role:nobody',
-    can_administer_channel_group: { direct_members: [creatorId], direct_subgroups: [] },
-    can_delete_any_message_group: 'role:nobody',
-    can_delete_own_message_group: 'role:nobody',
-    can_move_messages_out_of_channel_group: 'role:nobody',
-    can_move_messages_within_channel_group: 'role:nobody',
-    can_remove_subscribers_group: 'role:administrators',
-    can_resolve_topics_group: 'role:nobody',
-    can_send_message_group: 'role:everyone',
-    can_subscribe_group: 'role:nobody',
-  };
-}
-
-/** Settings for channels a request creates (the optional parameters of both creation endpoints). */
-export interface NewChannelSettings {
-  inviteOnly: boolean;
-  isWebPublic: boolean;
-  isDefaultStream: boolean;
-  historyPublicToSubscribers: boolean | undefined;
-  messageRetentionDays: string | number;
-  topicsPolicy: TopicsPolicy | undefined;
-  folderId: number | undefined;
-  permissions: Partial<Record<ChannelPermission, GroupSettingValue>>;
-}
-
-interface ChannelSpec {
-  name: string;
-  description?: string | undefined;
-  color?: string | undefined;
-}
-
-const insufficientPermission = () => invalid('Insufficient permission');
-
-export function checkChannelDescription(description: string): void {
-  const bad = firstUnprintable(description.replace(/[\n\r\t]/g, ' '));
-  if (bad !== null) throw invalid(`Invalid character in channel description, at position ${bad}.`);
-}
-
-function parseRetention(value: string | number): number | null {
-  if (value === 'realm_default') return null;
-  if (value === 'unlimited') return -1;
-  if (typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= 2_147_483_647) return value;
-  throw invalid(`Bad value for 'message_retention_days': ${value}`);
-}
-
-export async function checkGroupValue(domain: Domain, actor: Actor, value: GroupSettingValue): Promise<void> {
-  const groupIds = typeof value === 'number' ? [value] : value.direct_subgroups;
-  let groups = await domain.directory.groupsOf(actor.realm.id);
-  if (groupIds.some((id) => !groups.has(id))) {
-    // A group created a moment ago may be newer than this process's cached list.
-    domain.directory.forgetGroups(actor.realm.id);
-    groups = await domain.directory.groupsOf(actor.realm.id);
-  }
-  for (const id of groupIds) if (!groups.has(id)) throw invalid('Invalid user group');
-  if (typeof value !== 'number') {
-    const users = await domain.readModel.usersByIds(actor.realm.id, value.direct_members);
-    const known = new Set(users.filter((u) => u.isActive).map((u) => u.id));
-    const unknown = value.direct_members.find((id) => !known.has(id));
-    if (unknown !== undefined) throw invalid(`Invalid user ID: ${unknown}`);
-  }
-}
-
-/** Validates creation settings against the caller's permissions (Zulip's list_to_streams checks). */
-async function checkCanCreate(domain: Domain, actor: Actor, settings: NewChannelSettings): Promise<void> {
-  const setting = settings.inviteOnly ? 'can_create_private_channel_group' : 'can_create_public_channel_group';
-  if (!(await domain.permissions.realmPermission(actor.user, actor.realm, setting))) throw insufficientPermission();
-  if (settings.isDefaultStream && !isAdmin(actor.user)) throw insufficientPermission();
-  if (settings.inviteOnly && settings.isDefaultStream) throw invalid('A default channel cannot be private.');
-  if (settings.isWebPublic) throw invalid('Web-public channels are not enabled.');
-  // Confab has no channel folders yet, so no folder id is valid.
-  if (settings.folderId !== undefined) throw invalid('Invalid channel folder ID');
-  if (parseRetention(settings.messageRetentionDays) !== null && actor.user.role !== ROLE_OWNER) {
-    throw new ConfabError('Must be an organization owner', { code: 'UNAUTHORIZED_PRINCIPAL' });
-  }
-  if (settings.topicsPolicy !== undefined && settings.topicsPolicy !== 'inherit') {
-    const allowed = actor.realm.permissions.can_set_topics_policy_group ?? 'role:moderators';
-    if (!(await domain.permissions.has(actor.user, actor.realm, allowed))) throw insufficientPermission();
-  }
-  for (const value of Object.values(settings.permissions)) await checkGroupValue(domain, actor, value);
-}
-
-export async function renderDescription(domain: Domain, actor: Actor, description: string): Promise<string> {
-  if (description === '') return '';
-  try {
-    return (await domain.renderer.render(actor.realm, description, null)).html;
-  } catch {
-    return `<p>${escapeHtml(description)}</p>`;
-  }
-}
 
 async function createChannels(
   tx: Tx,
@@ -463,66 +371,3 @@ export async function createChannel(
 }
 
 /** DELETE /users/me/subscriptions. */
-export async function unsubscribeFromChannels(
-  domain: Domain,
-  actor: Actor,
-  input: { names: readonly string[]; principals: readonly (number | string)[] | undefined },
-): Promise<{ removed: string[]; not_removed: string[] }> {
-  const principals = input.principals ?? [];
-  const people = principals.length > 0 ? await principalsToUsers(domain, actor, principals) : [actor.user];
-  const unsubscribingOthers = people.some((u) => u.id !== actor.user.id);
-  const names = input.names.map((n) => n.trim());
-  for (const name of names) checkChannelName(name);
-  const found = await domain.channels.channelsByNames(actor.realm.id, names);
-  const missing = names.filter((n) => !found.has(n.toLowerCase()));
-  if (missing.length > 0) throw invalid(`Channel(s) (${missing.join(', ')}) do not exist`);
-  // In the order the request named them, once each.
-  const channels = [...new Map(names.map((n) => found.get(n.toLowerCase())!).map((c) => [c.id, c])).values()];
-  if (unsubscribingOthers) {
-    const subs = await domain.channels.subscriptionsFor(
-      actor.user.id,
-      channels.map((c) => c.id),
-    );
-    for (const channel of channels) {
-      const sub = subs.get(channel.id);
-      const accessible = basicAccess(actor, channel, sub?.active ? sub : null, true);
-      const allowed =
-        isAdmin(actor.user) ||
-        (await domain.permissions.has(actor.user, actor.realm, channel.permissions.can_remove_subscribers_group));
-      if (!accessible || !allowed) throw insufficientPermission();
-    }
-  }
-  return domain.store.transaction(async (tx) => {
-    const pairs = people.flatMap((u) => channels.map((c) => ({ userId: u.id, channelId: c.id })));
-    const removedPairs = await domain.channels.unsubscribe(tx, pairs);
-    const byId = new Map(channels.map((c) => [c.id, c]));
-    const removedKeys = new Set(removedPairs.map((p) => `${p.userId}:${p.channelId}`));
-    const removed = removedPairs.map((p) => byId.get(p.channelId)!.name);
-    const notRemoved = pairs
-      .filter((p) => !removedKeys.has(`${p.userId}:${p.channelId}`))
-      .map((p) => byId.get(p.channelId)!.name);
-    const events: OutboxRecord[] = [];
-    if (removedPairs.length > 0) {
-      const touched = channels.filter((c) => removedPairs.some((p) => p.channelId === c.id));
-      const counts = await domain.channels.subscribers(
-        touched.map((c) => c.id),
-        tx,
-      );
-      const groups = new GroupValueFormatter(domain, actor.realm);
-      events.push(
-        outboxRecord(
-          contracts.subscriptionRemoved,
-          {
-            changes: touched.map((c) => ({
-              stream_id: c.id,
-              user_ids: removedPairs.filter((p) => p.channelId === c.id).map((p) => p.userId),
-            })),
-            streams: await Promise.all(touched.map((c) => channelRecord(c, counts.get(c.id)?.length ?? 0, groups))),
-          },
-          { realmId: actor.realm.id, requestId: actor.requestId },
-        ),
-      );
-    }
-    return { result: { removed, not_removed: notRemoved }, events };
-  });
-}

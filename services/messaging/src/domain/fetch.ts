@@ -1,10 +1,9 @@
 import { invalid } from '@confab/errors';
-import { NarrowSql, type SearchScope } from '../repositories/message-query.js';
 import { basicAccess, canAccessHistory } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
 import { FLAG } from './flags.js';
 import { clientMessage, displayRecipientUsers, messageRecord, type ClientOptions } from './message-records.js';
-import { badNarrow, type RawTerm, type Term } from './narrow.js';
+import { badNarrow, type MessageQuery, type RawTerm, type SearchScope, type Term } from './narrow.js';
 import { escapeHtml, topicKey } from './text.js';
 import type { Channel, StoredMessage, User } from './types.js';
 
@@ -234,11 +233,10 @@ export interface FetchInput {
 /** GET /messages: Zulip's fetch_messages with anchors, narrows and the found_* bookkeeping. */
 export async function fetchMessages(domain: Domain, actor: Actor, input: FetchInput): Promise<Record<string, unknown>> {
   const { terms, scope, isSearch } = await resolveNarrow(domain, actor, input.narrow);
-  const narrowSql = new NarrowSql(actor.user.id, scope);
-  for (const term of terms) narrowSql.add(term);
+  const query: MessageQuery = { userId: actor.user.id, scope, terms };
 
   if (input.messageIds !== undefined) {
-    const rows = await domain.messages.fetchIds(narrowSql, input.messageIds);
+    const rows = await domain.messages.fetchIds(query, input.messageIds);
     const messages = await domain.messages.messagesByIds(rows.map((r) => r.id));
     const flags = new Map(rows.map((r) => [r.id, r.flags]));
     return { messages: await messageDicts(domain, actor, messages, flags, input.options), history_limited: false };
@@ -248,7 +246,7 @@ export async function fetchMessages(domain: Domain, actor: Actor, input: FetchIn
   if (input.numBefore + input.numAfter > MAX_MESSAGES_PER_FETCH) {
     throw invalid(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
   }
-  const { kept, anchor, foundAnchor, foundOldest, foundNewest } = await fetchRange(domain, narrowSql, {
+  const { kept, anchor, foundAnchor, foundOldest, foundNewest } = await fetchRange(domain, query, {
     anchor: input.anchor,
     includeAnchor: input.includeAnchor,
     numBefore: input.numBefore,
@@ -282,7 +280,7 @@ export async function fetchMessages(domain: Domain, actor: Actor, input: FetchIn
  */
 export async function fetchRange(
   domain: Domain,
-  narrowSql: NarrowSql,
+  query: MessageQuery,
   input: { anchor: Anchor; includeAnchor: boolean; numBefore: number; numAfter: number },
 ): Promise<{
   kept: { id: number; flags: number }[];
@@ -296,12 +294,12 @@ export async function fetchRange(
     throw invalid('The anchor can only be excluded at an end of the range');
   let anchor: number;
   if (input.anchor === 'first_unread')
-    anchor = (await domain.messages.firstUnread(narrowSql)) ?? LARGER_THAN_MAX_MESSAGE_ID;
+    anchor = (await domain.messages.firstUnread(query)) ?? LARGER_THAN_MAX_MESSAGE_ID;
   else anchor = input.anchor;
   const anchoredLeft = anchor === 0;
   const anchoredRight = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
 
-  const rows = await domain.messages.fetchRange(narrowSql, {
+  const rows = await domain.messages.fetchRange(query, {
     anchor,
     includeAnchor: input.includeAnchor,
     numBefore,

@@ -1,4 +1,3 @@
-import { NarrowSql } from '../repositories/message-query.js';
 import type { Actor, Domain } from './context.js';
 import { fetchRange, resolveNarrow, type Anchor } from './fetch.js';
 import { FLAG, type FlagName } from './flags.js';
@@ -34,14 +33,16 @@ export async function updateFlagsForNarrow(
   );
   const numAfter = Math.min(input.numAfter, MAX_MESSAGES_PER_UPDATE - numBefore);
   const { terms, scope } = await resolveNarrow(domain, actor, input.narrow);
-  const narrowSql = new NarrowSql(actor.user.id, scope);
-  for (const term of terms) narrowSql.add(term);
-  const range = await fetchRange(domain, narrowSql, {
-    anchor: input.anchor,
-    includeAnchor: input.includeAnchor,
-    numBefore,
-    numAfter,
-  });
+  const range = await fetchRange(
+    domain,
+    { userId: actor.user.id, scope, terms },
+    {
+      anchor: input.anchor,
+      includeAnchor: input.includeAnchor,
+      numBefore,
+      numAfter,
+    },
+  );
   const ids = range.kept.map((r) => r.id);
   const before = new Map(range.kept.map((r) => [r.id, r.flags]));
   const { messages } = await updateFlags(domain, actor, { messages: ids, op: input.op, flag: input.flag });

@@ -8,7 +8,7 @@ import { accessMessage } from './fetch.js';
 import { commitEdit, type EditPlan } from './message-edit-commit.js';
 import { isAdmin } from './permissions.js';
 import { alertedUsers } from './personal-filters.js';
-import { checkGroupMentions, checkTopicsPolicy, checkWildcards, mentionedUsers } from './send.js';
+import { checkGroupMentions, checkTopicsPolicy, checkWildcards, mentionedUsers } from './send-checks.js';
 import { firstUnprintable, MAX_TOPIC_LENGTH, normalizeContent, topicKey, truncate } from './text.js';
 import type { Channel, ChannelPermission, StoredMessage, Subscription } from './types.js';
 

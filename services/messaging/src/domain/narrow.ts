@@ -21,6 +21,16 @@ export type Term =
   | { kind: 'search'; text: string; negated: boolean }
   | { kind: 'none'; negated?: boolean };
 
+/** Where messages are searched: the user's own rows, or whole channels whose history the user may read. */
+export type SearchScope = { kind: 'user' } | { kind: 'history'; recipientIds: number[] };
+
+/** What a narrow reads: the messages of `scope` that match every term, with the user's flags. */
+export interface MessageQuery {
+  userId: number;
+  scope: SearchScope;
+  terms: readonly Term[];
+}
+
 export const badNarrow = (detail: string) =>
   new ConfabError(`Invalid narrow operator: ${detail}`, { code: 'BAD_NARROW' });
 

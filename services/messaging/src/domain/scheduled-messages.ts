@@ -1,7 +1,7 @@
 import { ConfabError, invalid } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
-import type { ScheduledMessageChange, StoredScheduledMessage } from '../repositories/scheduled_messages.repository.js';
-import { validId } from '../repositories/prisma.js';
+import { validId } from './ids.js';
+import type { ScheduledMessageChange, StoredScheduledMessage } from './scheduled-store.js';
 import type { Actor, Domain } from './context.js';
 import { displayedRecipients } from './drafts.js';
 import { prepareSend, sendMessage, type SendInput } from './send.js';

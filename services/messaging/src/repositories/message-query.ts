@@ -1,8 +1,12 @@
-import type { Term } from '../domain/narrow.js';
+import type { MessageQuery, SearchScope, Term } from '../domain/narrow.js';
 import { FLAG } from '../domain/flags.js';
 
-/** Where messages are searched: the user's own rows, or whole channels whose history the user may read. */
-export type SearchScope = { kind: 'user' } | { kind: 'history'; recipientIds: number[] };
+/** The SQL conditions of a narrow query. */
+export function narrowSqlOf(query: MessageQuery): NarrowSql {
+  const sql = new NarrowSql(query.userId, query.scope);
+  for (const term of query.terms) sql.add(term);
+  return sql;
+}
 
 /** A parameterised SQL condition builder for narrows (no user input is ever interpolated). */
 export class NarrowSql {

@@ -1,6 +1,7 @@
 import type { SendFacts, StoredMessage } from '../domain/types.js';
 import { FLAG } from '../domain/flags.js';
-import type { NarrowSql } from './message-query.js';
+import type { MessageQuery } from '../domain/narrow.js';
+import { NarrowReader, type NarrowRange } from './narrow-reader.js';
 import { GroupCommit, type SentRows } from './group-commit.js';
 import { sendFactsQuery, type SendWrite } from './send-sql.js';
 import { inTransaction, type SqlExecutor } from './sql.js';
@@ -68,7 +69,10 @@ export class MessagesRepository {
     groupCommit: { lanes: number; maxBatch: number },
   ) {
     this.group = new GroupCommit(store.sql, groupCommit);
+    this.narrows = new NarrowReader(store);
   }
+
+  private readonly narrows: NarrowReader;
 
   private get db() {
     return this.store.db;
@@ -168,90 +172,19 @@ export class MessagesRepository {
     return rows.map((r) => r.user_id);
   }
 
-  /** Runs a narrow query with an extra condition, ordering and limit (each call has its own parameter list). */
-  private async narrowQuery(
-    narrow: NarrowSql,
-    extra: (param: (v: unknown) => string) => { where: string[]; order: string; limit: number },
-  ) {
-    const values = [...narrow.values];
-    const param = (v: unknown) => {
-      values.push(v);
-      return `$${values.length}`;
-    };
-    const { where, order, limit } = extra(param);
-    const from = narrow.from;
-    const sql = `SELECT ${from.idColumn} AS id, ${from.flags} AS flags ${from.sql} ${narrow.where(where)} ORDER BY ${from.idColumn} ${order} LIMIT ${limit}`;
-    return this.db.$queryRawUnsafe<{ id: number; flags: number }[]>(sql, ...values);
-  }
-
-  /**
-   * Zulip's limit_query: up to num_before rows before the anchor and num_after after it (each with one row of
-   * headroom, so the caller can tell whether it reached the oldest or newest message).
-   */
-  async fetchRange(
-    narrow: NarrowSql,
-    range: {
-      anchor: number;
-      includeAnchor: boolean;
-      numBefore: number;
-      numAfter: number;
-      anchoredLeft: boolean;
-      anchoredRight: boolean;
-    },
-  ): Promise<{ id: number; flags: number }[]> {
-    const id = narrow.from.idColumn;
-    const needBefore = !range.anchoredLeft && range.numBefore > 0;
-    const needAfter = !range.anchoredRight && range.numAfter > 0;
-    const results: { id: number; flags: number }[] = [];
-    if (needBefore) {
-      const rows = await this.narrowQuery(narrow, (param) => ({
-        // Anchors may exceed the id column's range (Zulip's LARGER_THAN_MAX_MESSAGE_ID), hence bigint.
-        where: range.anchoredRight ? [] : [`${id} ${range.includeAnchor ? '<=' : '<'} ${param(range.anchor)}::bigint`],
-        order: 'DESC',
-        limit: range.numBefore + (range.anchoredRight ? 0 : 1),
-      }));
-      results.push(...rows.reverse());
-    }
-    if (needAfter) {
-      const rows = await this.narrowQuery(narrow, (param) => ({
-        where: range.anchoredLeft ? [] : [`${id} ${range.includeAnchor ? '>=' : '>'} ${param(range.anchor)}::bigint`],
-        order: 'ASC',
-        limit: range.numAfter + 1,
-      }));
-      results.push(...rows);
-    }
-    if (!needBefore && !needAfter && range.includeAnchor) {
-      results.push(
-        ...(await this.narrowQuery(narrow, (param) => ({
-          where: [`${id} = ${param(range.anchor)}::bigint`],
-          order: 'ASC',
-          limit: 1,
-        }))),
-      );
-    }
-    const seen = new Set<number>();
-    return results.filter((r) => (seen.has(r.id) ? false : (seen.add(r.id), true))).sort((a, b) => a.id - b.id);
+  /** Zulip's limit_query over a narrow (repositories/narrow-reader.ts). */
+  fetchRange(query: MessageQuery, range: NarrowRange): Promise<{ id: number; flags: number }[]> {
+    return this.narrows.fetchRange(query, range);
   }
 
   /** Which of these messages match the narrow, with the user's flags. */
-  async fetchIds(narrow: NarrowSql, ids: readonly number[]): Promise<{ id: number; flags: number }[]> {
-    const wanted = [...new Set(ids.filter(validId))];
-    if (wanted.length === 0) return [];
-    return this.narrowQuery(narrow, (param) => ({
-      where: [`${narrow.from.idColumn} = ANY(${param(wanted)}::int[])`],
-      order: 'ASC',
-      limit: wanted.length,
-    }));
+  fetchIds(query: MessageQuery, ids: readonly number[]): Promise<{ id: number; flags: number }[]> {
+    return this.narrows.fetchIds(query, ids);
   }
 
-  /** The oldest unread message matching the narrow (only the user's own rows can be unread). */
-  async firstUnread(narrow: NarrowSql): Promise<number | null> {
-    const rows = await this.narrowQuery(narrow, () => ({
-      where: [`um.message_id IS NOT NULL AND (um.flags & ${FLAG.read}) = 0`],
-      order: 'ASC',
-      limit: 1,
-    }));
-    return rows[0]?.id ?? null;
+  /** The oldest unread message matching the narrow. */
+  firstUnread(query: MessageQuery): Promise<number | null> {
+    return this.narrows.firstUnread(query);
   }
 
   async messagesByIds(ids: readonly number[], tx?: Tx): Promise<StoredMessage[]> {

@@ -1,5 +1,5 @@
 import { p, t, type Schema } from '@confab/http';
-import type { NewChannelSettings } from '../domain/channels.js';
+import type { NewChannelSettings } from '../domain/channel-rules.js';
 import type { ChannelPermission, GroupSettingValue } from '../domain/types.js';
 import { CHANNEL_PERMISSION_SETTINGS } from '../domain/types.js';
 

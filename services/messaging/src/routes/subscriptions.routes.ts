@@ -1,7 +1,8 @@
 import { p, route, t } from '@confab/http';
 import { actorFor } from '../domain/actor.js';
 import { listSubscriptions } from '../domain/channel-queries.js';
-import { subscribeToChannels, unsubscribeFromChannels } from '../domain/channels.js';
+import { subscribeToChannels } from '../domain/channels.js';
+import { unsubscribeFromChannels } from '../domain/unsubscribe.js';
 import { updateSubscriptionProperties } from '../domain/subscription-properties.js';
 import type { MessagingDeps } from '../deps.js';
 import { newChannelParams, newChannelSettings } from './channel.params.js';
