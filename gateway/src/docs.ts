@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { signIdentity } from '@confab/identity';
+import { ServiceClient } from '@confab/http';
 import type { Logger } from '@confab/logging';
 
 /**
@@ -56,15 +56,11 @@ export class ApiDocs {
   }
 
   private async listRoutes(): Promise<{ service: string; route: ListedRoute }[]> {
-    const token = signIdentity({ kind: 'service', service: 'gateway' }, this.secret);
     const lists = await Promise.all(
       Object.entries(this.services).map(async ([service, url]) => {
         try {
-          const response = await fetch(`${url}/internal/routes`, {
-            headers: { 'x-confab-identity': token },
-            signal: AbortSignal.timeout(3000),
-          });
-          const body = (await response.json()) as { routes?: ListedRoute[] };
+          const client = new ServiceClient({ caller: 'gateway', baseUrl: url, secret: this.secret, timeoutMs: 3000 });
+          const body = await client.call('GET', '/routes', { parse: (b) => b as { routes?: ListedRoute[] } });
           return (body.routes ?? []).map((route) => ({ service, route }));
         } catch (err) {
           this.log.warn({ service, err: err instanceof Error ? err.message : err }, 'could not list routes');

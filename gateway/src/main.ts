@@ -1,7 +1,7 @@
 import { contracts, EventBus } from '@confab/events';
 import express from 'express';
-import { closeOnSignals, exitOnStartupFailure, listen, metricsRoute } from '@confab/http';
-import { IdentitySigner, signIdentity, type UserIdentity } from '@confab/identity';
+import { closeOnSignals, exitOnStartupFailure, listen, metricsRoute, ServiceClient } from '@confab/http';
+import { IdentitySigner, type UserIdentity } from '@confab/identity';
 import { createLogger, type Logger } from '@confab/logging';
 import { Redis } from 'ioredis';
 import { buildGateway } from './app.js';
@@ -21,7 +21,11 @@ async function main(): Promise<void> {
     const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
     redis.on('error', (err: Error) => log.warn({ err: err.message }, 'redis error'));
     const settingsUrl = config.services.settings!;
-    const serviceToken = () => signIdentity({ kind: 'service', service: 'gateway' }, config.internalSecret);
+    const settingsClient = new ServiceClient({
+      caller: 'gateway',
+      baseUrl: settingsUrl,
+      secret: config.internalSecret,
+    });
 
     // Cached credentials are dropped when the user they belong to changes in a way that matters for access.
     const bus = new EventBus({
@@ -36,14 +40,12 @@ async function main(): Promise<void> {
       perUserPerMinute: config.rateLimit.perUserPerMinute,
       perIpPerMinute: config.rateLimit.perIpPerMinute,
       async verify(credentials) {
-        const response = await fetch(`${settingsUrl}/internal/authenticate`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-confab-identity': serviceToken() },
-          body: JSON.stringify({ email: credentials.email, api_key: credentials.apiKey }),
+        const answer = await settingsClient.request('POST', '/authenticate', {
+          body: { email: credentials.email, api_key: credentials.apiKey },
         });
-        const body = (await response.json()) as { identity?: UserIdentity; msg?: unknown; code?: unknown };
-        if (!response.ok || !body.identity) throw refusal(response.status, body);
-        return body.identity;
+        const identity = answer.body.identity as UserIdentity | undefined;
+        if (answer.status !== 200 || !identity) throw refusal(answer.status, answer.body);
+        return identity;
       },
       // A user's own change to their account (deactivation, role, key) counts before this gateway has heard of it.
       mayBeStale: (events) => bus.unhandled(events).length > 0,

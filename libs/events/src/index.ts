@@ -6,3 +6,4 @@ export * as contracts from './contracts/index.js';
 export * from './metrics.js';
 export * from './causal.js';
 export * from './unit-of-work.js';
+export * as internal from './internal.js';

@@ -5,3 +5,4 @@ export * from './router.js';
 export * from './process.js';
 export * from './metrics.js';
 export * from './html.js';
+export * from './service-client.js';

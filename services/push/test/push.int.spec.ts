@@ -361,6 +361,16 @@ describe('client devices (feature levels 468 and 470)', () => {
       .map(({ op, changes }) => ({ op, changes }));
   }
 
+  /** Runs the registration job of a client device's token as the worker would, on its first attempt of three. */
+  function registerJob(deviceId: number, registrationKey: string): Promise<string> {
+    const job = {
+      data: { kind: 'client', deviceId, registrationKey, requestId: 'r' },
+      attemptsMade: 0,
+      opts: { attempts: 3 },
+    };
+    return runRegistration({ repo, relay: relayClient(), logger }, job as unknown as JobOf<'push-register'>);
+  }
+
   function context(scheduled: Scheduled[]) {
     return {
       store: repo,
@@ -385,14 +395,8 @@ describe('client devices (feature levels 468 and 470)', () => {
       message: 'A registration for the device already in progress.',
     });
 
-    const job = {
-      data: { kind: 'client', deviceId: id, registrationKey: scheduled[0]!.registrationKey, requestId: 'r' },
-      attemptsMade: 0,
-      opts: { attempts: 3 },
-    };
-    expect(
-      await runRegistration({ repo, relay: relayClient(), logger }, job as unknown as JobOf<'push-register'>),
-    ).toBe('active');
+    const register = () => registerJob(id, scheduled[0]!.registrationKey);
+    expect(await register()).toBe('active');
     expect(relayCalls[0]!.body).toEqual({
       realm_id: 3,
       token_id: tid,
@@ -406,9 +410,7 @@ describe('client devices (feature levels 468 and 470)', () => {
       relayDeviceId: 'relay-1',
     });
     // A redelivered job finds nothing pending.
-    expect(
-      await runRegistration({ repo, relay: relayClient(), logger }, job as unknown as JobOf<'push-register'>),
-    ).toBe('superseded');
+    expect(await register()).toBe('superseded');
 
     // The same key and token again: nothing to do. A new key alone rotates the key.
     await registerPushDevice(ctx, user, { deviceId: id, key: { pushKeyId: 7, pushKey: key }, token: token(tid) });
@@ -482,14 +484,7 @@ describe('client devices (feature levels 468 and 470)', () => {
     await registerPushDevice(ctx, user, { deviceId: id, key: { pushKeyId: 1, pushKey: pushKey() }, token: token() });
     relayAnswer = (_path, res) =>
       res.writeHead(400, { 'content-type': 'application/json' }).end('{"code":"INVALID_BOUNCER_PUBLIC_KEY"}');
-    const job = {
-      data: { kind: 'client', deviceId: id, registrationKey: scheduled[0]!.registrationKey, requestId: 'r' },
-      attemptsMade: 0,
-      opts: { attempts: 3 },
-    };
-    expect(
-      await runRegistration({ repo, relay: relayClient(), logger }, job as unknown as JobOf<'push-register'>),
-    ).toBe('failed');
+    expect(await registerJob(id, scheduled[0]!.registrationKey)).toBe('failed');
     expect(await repo.clientDevice(id)).toMatchObject({ errorCode: 'INVALID_BOUNCER_PUBLIC_KEY', pushTokenId: null });
     // An answer for a registration that is no longer the device's changes nothing.
     expect(

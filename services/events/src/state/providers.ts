@@ -1,5 +1,5 @@
 import { serviceUnavailable } from '@confab/errors';
-import { IDENTITY_HEADER, signIdentity } from '@confab/identity';
+import { ServiceClient, type InternalAnswer } from '@confab/http';
 import type { Logger } from '@confab/logging';
 
 /** What /register passes on to the services that own the initial state (see ../../README.md). */
@@ -29,65 +29,49 @@ export interface StateProviders {
  * nothing, one that fails or is too slow fails the registration (a client must not believe partial state).
  */
 export class HttpStateProviders implements StateProviders {
+  private readonly clients: [string, ServiceClient][];
+
   constructor(
-    private readonly providers: Record<string, string>,
-    private readonly secret: string,
-    private readonly timeoutMs: number,
+    providers: Record<string, string>,
+    secret: string,
+    timeoutMs: number,
     private readonly log: Logger,
-  ) {}
-
-  private cached: { token: string; renewAt: number } | undefined;
-
-  /** The service token, signed again every 30 s rather than per request (signing is costly). */
-  private token(): string {
-    const now = Date.now();
-    if (!this.cached || now >= this.cached.renewAt) {
-      this.cached = {
-        token: signIdentity({ kind: 'service', service: 'events' }, this.secret, 60),
-        renewAt: now + 30_000,
-      };
-    }
-    return this.cached.token;
+  ) {
+    this.clients = Object.keys(providers)
+      .sort()
+      .map((name) => [name, new ServiceClient({ caller: 'events', baseUrl: providers[name]!, secret, timeoutMs })]);
   }
 
-  private url(base: string, query: StateQuery): string {
-    const params = new URLSearchParams({
-      queue_id: query.queueId,
-      apply_markdown: JSON.stringify(query.applyMarkdown),
-      client_gravatar: JSON.stringify(query.clientGravatar),
-      include_subscribers: JSON.stringify(query.includeSubscribers),
-      slim_presence: JSON.stringify(query.slimPresence),
-      client_capabilities: JSON.stringify(query.clientCapabilities),
-      narrow: JSON.stringify(query.narrow),
-    });
-    if (query.fetchEventTypes !== null) params.set('fetch_event_types', JSON.stringify(query.fetchEventTypes));
-    return `${base}/internal/users/${query.userId}/initial-state?${params.toString()}`;
-  }
-
-  private async fetchOne(name: string, base: string, query: StateQuery): Promise<Record<string, unknown>> {
-    const token = this.token();
-    let response: Response;
+  private async fetchOne(name: string, client: ServiceClient, query: StateQuery): Promise<Record<string, unknown>> {
+    let answer: InternalAnswer;
     try {
-      response = await fetch(this.url(base, query), {
-        headers: { [IDENTITY_HEADER]: token },
-        signal: AbortSignal.timeout(this.timeoutMs),
+      answer = await client.request('GET', `/users/${query.userId}/initial-state`, {
+        query: {
+          queue_id: query.queueId,
+          apply_markdown: query.applyMarkdown,
+          client_gravatar: query.clientGravatar,
+          // A JSON value, also when it is the string "partial".
+          include_subscribers: JSON.stringify(query.includeSubscribers),
+          slim_presence: query.slimPresence,
+          client_capabilities: query.clientCapabilities,
+          narrow: query.narrow,
+          fetch_event_types: query.fetchEventTypes ?? undefined,
+        },
       });
     } catch (err) {
       this.log.warn({ err, provider: name }, 'initial state unavailable');
       throw serviceUnavailable();
     }
-    if (response.status === 404) return {};
-    if (response.status !== 200) {
-      this.log.warn({ provider: name, status: response.status }, 'initial state request failed');
+    if (answer.status === 404) return {};
+    if (answer.status !== 200) {
+      this.log.warn({ provider: name, status: answer.status }, 'initial state request failed');
       throw serviceUnavailable();
     }
-    const body = (await response.json()) as Record<string, unknown>;
-    return Object.fromEntries(Object.entries(body).filter(([key]) => !NOT_STATE.has(key)));
+    return Object.fromEntries(Object.entries(answer.body).filter(([key]) => !NOT_STATE.has(key)));
   }
 
   async gather(query: StateQuery): Promise<Record<string, unknown>> {
-    const names = Object.keys(this.providers).sort();
-    const fragments = await Promise.all(names.map((name) => this.fetchOne(name, this.providers[name]!, query)));
+    const fragments = await Promise.all(this.clients.map(([name, client]) => this.fetchOne(name, client, query)));
     return Object.assign({}, ...fragments) as Record<string, unknown>;
   }
 }

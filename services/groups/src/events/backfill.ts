@@ -1,17 +1,10 @@
-import type { contracts } from '@confab/events';
-import { signIdentity } from '@confab/identity';
+import { internal, type contracts } from '@confab/events';
+import { ServiceClient } from '@confab/http';
 import type { Logger } from '@confab/logging';
 import { applyRealm, applyUsers } from '../domain/sync.js';
 import type { PrismaGroupsDatabase } from '../repositories/groups-database.js';
 
 const USERS_PER_TRANSACTION = 500;
-
-async function fetchPage<T>(settingsUrl: string, secret: string, path: string): Promise<T> {
-  const token = signIdentity({ kind: 'service', service: 'groups' }, secret);
-  const response = await fetch(`${settingsUrl}/internal${path}`, { headers: { 'x-confab-identity': token } });
-  if (!response.ok) throw new Error(`GET ${path}: HTTP ${response.status}`);
-  return (await response.json()) as T;
-}
 
 /**
  * Fills an empty database from the settings service (organizations, then users), creating system groups and their
@@ -24,11 +17,12 @@ export async function backfill(
   log: Logger,
 ): Promise<void> {
   if (!(await db.isEmpty())) return;
+  const settings = new internal.SettingsReader(new ServiceClient({ caller: 'groups', baseUrl: settingsUrl, secret }));
   let realms = 0;
   for (let after = 0; ;) {
-    const page = await fetchPage<{ realms: contracts.RealmRecord[] }>(settingsUrl, secret, `/realms?after_id=${after}`);
-    if (page.realms.length === 0) break;
-    for (const realm of page.realms) {
+    const page = await settings.realmsAfter(after);
+    if (page.length === 0) break;
+    for (const realm of page) {
       await db.write(realm.realm_id, (store) => applyRealm(store, realm, { realmId: realm.realm_id }));
       after = realm.realm_id;
       realms++;
@@ -36,18 +30,18 @@ export async function backfill(
   }
   let users = 0;
   for (let after = 0; ;) {
-    const page = await fetchPage<{ users: contracts.UserRecord[] }>(settingsUrl, secret, `/users?after_id=${after}`);
-    if (page.users.length === 0) break;
+    const page = await settings.usersAfter(after);
+    if (page.length === 0) break;
     const byRealm = new Map<number, contracts.UserRecord[]>();
-    for (const user of page.users) byRealm.set(user.realm_id, [...(byRealm.get(user.realm_id) ?? []), user]);
+    for (const user of page) byRealm.set(user.realm_id, [...(byRealm.get(user.realm_id) ?? []), user]);
     for (const [realmId, records] of byRealm) {
       for (let i = 0; i < records.length; i += USERS_PER_TRANSACTION) {
         const chunk = records.slice(i, i + USERS_PER_TRANSACTION);
         await db.write(realmId, (store) => applyUsers(store, realmId, chunk, { realmId }));
       }
     }
-    users += page.users.length;
-    after = page.users[page.users.length - 1]!.user_id;
+    users += page.length;
+    after = page[page.length - 1]!.user_id;
   }
   if (realms > 0) log.info({ realms, users }, 'backfilled organizations and users from the settings service');
 }

@@ -1,14 +1,9 @@
-import { ConfabError, serviceUnavailable } from '@confab/errors';
-import { IDENTITY_HEADER, signIdentity } from '@confab/identity';
+import { serviceUnavailable } from '@confab/errors';
+import { errorOf, ServiceClient, type InternalAnswer } from '@confab/http';
 import type { Owners } from '../domain/ports.js';
 import type { Caller, RealmInfo } from '../domain/types.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-interface Answer {
-  status: number;
-  body: Record<string, unknown>;
-}
 
 export interface OwnersClientOptions {
   urls: { settings: string; messaging: string; groups: string };
@@ -23,43 +18,35 @@ export interface OwnersClientOptions {
  * user and is passed on as it is; anything else unexpected is a 503.
  */
 export class OwnersClient implements Owners {
-  constructor(private readonly options: OwnersClientOptions) {}
+  private readonly clients: { settings: ServiceClient; messaging: ServiceClient; groups: ServiceClient };
 
-  private async call(base: string, method: string, path: string, body?: unknown): Promise<Answer> {
-    let response: Response;
-    try {
-      response = await fetch(`${base}/internal${path}`, {
-        method,
-        headers: {
-          [IDENTITY_HEADER]: signIdentity({ kind: 'service', service: 'invitations' }, this.options.secret),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
-      });
-    } catch {
-      throw serviceUnavailable();
-    }
-    const parsed = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-    return { status: response.status, body: parsed };
+  constructor(private readonly options: OwnersClientOptions) {
+    const client = (baseUrl: string) =>
+      new ServiceClient({ caller: 'invitations', baseUrl, secret: options.secret, timeoutMs: options.timeoutMs });
+    this.clients = {
+      settings: client(options.urls.settings),
+      messaging: client(options.urls.messaging),
+      groups: client(options.urls.groups),
+    };
   }
 
   /** The answer's data, or its Zulip error when it is a 400. */
-  private async expect(base: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-    const answer = await this.call(base, method, path, body);
+  private async expect(
+    owner: ServiceClient,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<Record<string, unknown>> {
+    const answer = await owner.request(method, path, { body });
     if (answer.status === 200) return answer.body;
-    if (answer.status === 400 && typeof answer.body.msg === 'string') {
-      const { result: _result, msg, code, ...data } = answer.body;
-      throw new ConfabError(msg, { code: typeof code === 'string' ? code : 'BAD_REQUEST', data });
-    }
-    throw serviceUnavailable();
+    throw errorOf(answer);
   }
 
   /** Retries while the owner answers 404 or 503 (it has not heard of the new account yet). */
-  private async patiently(base: string, path: string, body: unknown): Promise<Record<string, unknown>> {
+  private async patiently(owner: ServiceClient, path: string, body: unknown): Promise<Record<string, unknown>> {
     const deadline = Date.now() + this.options.joinWaitMs;
     for (let wait = 50; ; wait = Math.min(wait * 2, 1000)) {
-      const answer = await this.call(base, 'POST', path, body).catch(() => null);
+      const answer: InternalAnswer | null = await owner.request('POST', path, { body }).catch(() => null);
       if (answer?.status === 200) return answer.body;
       if (answer && answer.status !== 404 && answer.status !== 503) {
         throw new Error(`POST ${path}: HTTP ${answer.status} ${JSON.stringify(answer.body)}`);
@@ -70,7 +57,7 @@ export class OwnersClient implements Owners {
   }
 
   async realm(realmId: number): Promise<RealmInfo | null> {
-    const page = await this.expect(this.options.urls.settings, 'GET', `/realms?after_id=${realmId - 1}`);
+    const page = await this.expect(this.clients.settings, 'GET', `/realms?after_id=${realmId - 1}`);
     const realms = Array.isArray(page.realms) ? (page.realms as Record<string, unknown>[]) : [];
     const found = realms.find((r) => r.realm_id === realmId);
     if (!found) return null;
@@ -87,21 +74,21 @@ export class OwnersClient implements Owners {
   }
 
   async checkGroups(caller: Caller, groupIds: readonly number[]): Promise<void> {
-    await this.expect(this.options.urls.groups, 'POST', '/invitations/check', {
+    await this.expect(this.clients.groups, 'POST', '/invitations/check', {
       ...this.callerBody(caller),
       group_ids: groupIds,
     });
   }
 
   async checkChannels(caller: Caller, streamIds: readonly number[]): Promise<void> {
-    await this.expect(this.options.urls.messaging, 'POST', '/invitations/streams/check', {
+    await this.expect(this.clients.messaging, 'POST', '/invitations/streams/check', {
       ...this.callerBody(caller),
       stream_ids: streamIds,
     });
   }
 
   async createUser(spec: Parameters<Owners['createUser']>[0]): Promise<{ userId: number; email: string }> {
-    const answer = await this.expect(this.options.urls.settings, 'POST', '/invitations/users', {
+    const answer = await this.expect(this.clients.settings, 'POST', '/invitations/users', {
       realm_id: spec.realmId,
       email: spec.email,
       full_name: spec.fullName,
@@ -114,7 +101,7 @@ export class OwnersClient implements Owners {
   }
 
   async subscribe(realmId: number, userId: number, streamIds: readonly number[], includeDefaults: boolean) {
-    await this.patiently(this.options.urls.messaging, '/invitations/streams/subscribe', {
+    await this.patiently(this.clients.messaging, '/invitations/streams/subscribe', {
       realm_id: realmId,
       user_id: userId,
       stream_ids: streamIds,
@@ -123,7 +110,7 @@ export class OwnersClient implements Owners {
   }
 
   async joinGroups(realmId: number, userId: number, groupIds: readonly number[]) {
-    await this.patiently(this.options.urls.groups, '/invitations/join', {
+    await this.patiently(this.clients.groups, '/invitations/join', {
       realm_id: realmId,
       user_id: userId,
       group_ids: groupIds,
@@ -131,7 +118,7 @@ export class OwnersClient implements Owners {
   }
 
   async sendWelcome(realmId: number, senderId: number, recipientId: number, content: string) {
-    await this.patiently(this.options.urls.messaging, '/invitations/welcome', {
+    await this.patiently(this.clients.messaging, '/invitations/welcome', {
       realm_id: realmId,
       sender_id: senderId,
       recipient_id: recipientId,

@@ -1,53 +1,50 @@
-import { contracts } from '@confab/events';
-import { signIdentity } from '@confab/identity';
+import { contracts, internal } from '@confab/events';
+import { ServiceClient } from '@confab/http';
 import type { Logger } from '@confab/logging';
 import type { MissingFetcher } from '../domain/context.js';
 import type { Tx } from '../repositories/prisma.js';
 import type { ReadModelRepository } from '../repositories/readmodel.repository.js';
 import type { Store } from '../repositories/store.js';
 
-type Page<K extends string, T> = Record<K, T[]>;
-
-/** Reads users and organizations from the settings service's internal API (its own records, in id order). */
-export class SettingsClient {
-  constructor(
-    private readonly baseUrl: string,
-    private readonly secret: string,
-  ) {}
-
-  private async get<T>(path: string): Promise<T> {
-    const token = signIdentity({ kind: 'service', service: 'messaging' }, this.secret);
-    const response = await fetch(`${this.baseUrl}/internal${path}`, { headers: { 'x-confab-identity': token } });
-    if (!response.ok) throw new Error(`settings ${path} answered ${response.status}`);
-    return (await response.json()) as T;
-  }
-
-  async realmsAfter(afterId: number): Promise<contracts.RealmRecord[]> {
-    const page = await this.get<Page<'realms', unknown>>(`/realms?after_id=${afterId}`);
-    return page.realms.map((r) => contracts.realmRecord.parse(r));
-  }
-
-  async usersAfter(afterId: number): Promise<contracts.UserRecord[]> {
-    const page = await this.get<Page<'users', unknown>>(`/users?after_id=${afterId}`);
-    return page.users.map((u) => contracts.userRecord.parse(u));
+/**
+ * Reads organizations and users (internal.SettingsReader), and custom emoji, muted users and alert words, from the settings
+ * service's internal API (its own records, in id order).
+ */
+export class SettingsClient extends internal.SettingsReader {
+  constructor(baseUrl: string, secret: string) {
+    super(new ServiceClient({ caller: 'messaging', baseUrl, secret }));
   }
 
   /** Organizations' custom emoji, in organization id order. */
   async realmEmojiAfter(afterId: number): Promise<RealmEmojiPage[]> {
-    const page = await this.get<Page<'realms', RealmEmojiPage>>(`/realm_emoji?after_id=${afterId}`);
-    return page.realms.map((r) => ({
-      realm_id: r.realm_id,
-      realm_emoji: Object.fromEntries(
-        Object.entries(r.realm_emoji).map(([id, e]) => [id, contracts.realmEmojiRecord.parse(e)]),
-      ),
-    }));
+    const page = await this.settings.call('GET', '/realm_emoji', realmEmojiPages, { query: { after_id: afterId } });
+    return page.realms;
   }
 
   /** Users' muted users and alert words, in user id order. */
   async personalFiltersAfter(afterId: number): Promise<PersonalFiltersPage[]> {
-    return (await this.get<Page<'users', PersonalFiltersPage>>(`/personal_filters?after_id=${afterId}`)).users;
+    const page = await this.settings.call('GET', '/personal_filters', personalFiltersPages, {
+      query: { after_id: afterId },
+    });
+    return page.users;
   }
 }
+
+const realmEmojiPages = {
+  parse: (body: unknown) => {
+    const page = body as { realms: RealmEmojiPage[] };
+    return {
+      realms: page.realms.map((r) => ({
+        realm_id: r.realm_id,
+        realm_emoji: Object.fromEntries(
+          Object.entries(r.realm_emoji).map(([id, e]) => [id, contracts.realmEmojiRecord.parse(e)]),
+        ),
+      })),
+    };
+  },
+};
+
+const personalFiltersPages = { parse: (body: unknown) => body as { users: PersonalFiltersPage[] } };
 
 interface RealmEmojiPage {
   realm_id: number;

@@ -1,0 +1,102 @@
+import { ConfabError, serviceUnavailable } from '@confab/errors';
+import { IDENTITY_HEADER, IdentitySigner } from '@confab/identity';
+
+/** A parser of an answer's body (a zod schema's `parse` fits): throws when the body is not what the caller needs. */
+export interface AnswerShape<T> {
+  parse(body: unknown): T;
+}
+
+export interface ServiceClientOptions {
+  /** The calling service, as its signed identity names it. */
+  caller: string;
+  /** The called service's base URL; empty when it is not configured (calls then answer 503). */
+  baseUrl: string;
+  secret: string;
+  /** Longest one call may take, in ms (default 10 s). */
+  timeoutMs?: number;
+}
+
+/** An internal endpoint's answer as received: its status and its JSON body (an empty object when unreadable). */
+export interface InternalAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+export interface CallOptions {
+  /** JSON request body (POST, PATCH). */
+  body?: unknown;
+  /** Query-string parameters; values that are not strings are JSON-encoded, as Zulip's Json[...] parameters are. */
+  query?: Record<string, unknown>;
+}
+
+/**
+ * The one way a Confab process calls another's internal API (`/internal/...`, docs/architecture.md "Identity"):
+ * a signed service identity (re-used for half its lifetime), a time limit, JSON both ways, and one mapping of
+ * failures. `call` answers the parsed body of a 200; a 400 carrying a Zulip error is that error, meant for the user;
+ * anything else — no answer, another status, a body of the wrong shape — is a 503.
+ */
+export class ServiceClient {
+  private readonly signer: IdentitySigner;
+
+  constructor(private readonly options: ServiceClientOptions) {
+    this.signer = new IdentitySigner(options.secret);
+  }
+
+  get configured(): boolean {
+    return this.options.baseUrl !== '';
+  }
+
+  private url(path: string, query: CallOptions['query']): string {
+    const url = `${this.options.baseUrl}/internal${path}`;
+    if (!query) return url;
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) {
+      if (value !== undefined) params.set(key, typeof value === 'string' ? value : JSON.stringify(value));
+    }
+    return `${url}?${params.toString()}`;
+  }
+
+  /** One request; throws only when no answer came (refused, reset, timeout) or the service is not configured. */
+  async request(method: string, path: string, options: CallOptions = {}): Promise<InternalAnswer> {
+    if (!this.configured) throw serviceUnavailable();
+    let response: Response;
+    try {
+      response = await fetch(this.url(path, options.query), {
+        method,
+        headers: {
+          [IDENTITY_HEADER]: this.signer.sign({ kind: 'service', service: this.options.caller }),
+          ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
+      });
+    } catch {
+      throw serviceUnavailable();
+    }
+    const parsed: unknown = await response.json().catch(() => ({}));
+    const body = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+    return { status: response.status, body };
+  }
+
+  /** The body of a 200 in the shape the caller needs, or the Zulip error of a 400, or a 503. */
+  async call<T>(method: string, path: string, shape: AnswerShape<T>, options: CallOptions = {}): Promise<T> {
+    const answer = await this.request(method, path, options);
+    if (answer.status === 200) {
+      try {
+        return shape.parse(answer.body);
+      } catch {
+        throw serviceUnavailable();
+      }
+    }
+    throw errorOf(answer);
+  }
+}
+
+/** A 400 with a Zulip error is that error (its extra fields kept); anything else is a 503. */
+export function errorOf(answer: InternalAnswer): ConfabError {
+  if (answer.status === 400 && typeof answer.body.msg === 'string') {
+    const { result: _result, msg, code, ...data } = answer.body;
+    return new ConfabError(msg, { code: typeof code === 'string' ? code : 'BAD_REQUEST', data });
+  }
+  return serviceUnavailable();
+}
