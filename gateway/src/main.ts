@@ -1,8 +1,7 @@
-import { contracts, EventBus } from '@confab/events';
+import { contracts, ServiceEvents } from '@confab/events';
 import express from 'express';
-import { closeOnSignals, exitOnStartupFailure, listen, metricsRoute, ServiceClient } from '@confab/http';
+import { listen, metricsRoute, runProcess, ServiceClient } from '@confab/http';
 import { IdentitySigner, type UserIdentity } from '@confab/identity';
-import { createLogger, type Logger } from '@confab/logging';
 import { Redis } from 'ioredis';
 import { buildGateway } from './app.js';
 import { Authenticator, refusal } from './auth.js';
@@ -10,92 +9,78 @@ import { loadConfig } from './config.js';
 import { ApiDocs } from './docs.js';
 import { SessionStore } from './sessions.js';
 
-async function main(): Promise<void> {
-  let logger: Logger | undefined;
-  try {
-    const config = loadConfig();
-    const log = createLogger({ name: 'gateway', level: config.logLevel });
-    logger = log;
-    // Auto-pipelining: the lookups of requests that arrive together leave in one write (docs/architecture.md, "The
-    // gateway"), so a busy gateway makes one Redis round trip per batch of requests, not per request.
-    const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
-    redis.on('error', (err: Error) => log.warn({ err: err.message }, 'redis error'));
-    const settingsUrl = config.services.settings!;
-    const settingsClient = new ServiceClient({
-      caller: 'gateway',
-      baseUrl: settingsUrl,
-      secret: config.internalSecret,
-    });
+runProcess('gateway', loadConfig, async (config, log) => {
+  // Auto-pipelining: the lookups of requests that arrive together leave in one write (docs/architecture.md, "The
+  // gateway"), so a busy gateway makes one Redis round trip per batch of requests, not per request.
+  const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
+  redis.on('error', (err: Error) => log.warn({ err: err.message }, 'redis error'));
+  const settingsUrl = config.services.settings!;
+  const settingsClient = new ServiceClient({
+    caller: 'gateway',
+    baseUrl: settingsUrl,
+    secret: config.internalSecret,
+  });
 
-    // Cached credentials are dropped when the user they belong to changes in a way that matters for access.
-    const bus = new EventBus({
-      url: config.amqp.url,
-      exchange: config.amqp.exchange,
-      logger: log,
-      queueExpiresMs: config.queueExpiresMs,
-    });
-    const authenticator = new Authenticator(redis, {
-      prefix: config.redis.prefix,
-      cacheTtlSeconds: config.authCacheTtlSeconds,
-      perUserPerMinute: config.rateLimit.perUserPerMinute,
-      perIpPerMinute: config.rateLimit.perIpPerMinute,
-      async verify(credentials) {
-        const answer = await settingsClient.request('POST', '/authenticate', {
-          body: { email: credentials.email, api_key: credentials.apiKey },
-        });
-        const identity = answer.body.identity as UserIdentity | undefined;
-        if (answer.status !== 200 || !identity) throw refusal(answer.status, answer.body);
-        return identity;
-      },
-      // A user's own change to their account (deactivation, role, key) counts before this gateway has heard of it.
-      mayBeStale: (events) => bus.unhandled(events).length > 0,
-    });
+  // Cached credentials are dropped when the user they belong to changes in a way that matters for access.
+  const events = new ServiceEvents(config, log);
+  const { bus } = events;
+  const authenticator = new Authenticator(redis, {
+    prefix: config.redis.prefix,
+    cacheTtlSeconds: config.authCacheTtlSeconds,
+    perUserPerMinute: config.rateLimit.perUserPerMinute,
+    perIpPerMinute: config.rateLimit.perIpPerMinute,
+    async verify(credentials) {
+      const answer = await settingsClient.request('POST', '/authenticate', {
+        body: { email: credentials.email, api_key: credentials.apiKey },
+      });
+      const identity = answer.body.identity as UserIdentity | undefined;
+      if (answer.status !== 200 || !identity) throw refusal(answer.status, answer.body);
+      return identity;
+    },
+    // A user's own change to their account (deactivation, role, key) counts before this gateway has heard of it.
+    mayBeStale: (events) => bus.unhandled(events).length > 0,
+  });
 
-    const sessions = new SessionStore(redis, { prefix: config.redis.prefix, ttlSeconds: config.sessionTtlSeconds });
-    const forget = async (userId: number) => authenticator.forgetUser(userId);
-    const endSessions = async (userId: number, eventId: string) => {
-      await Promise.all([authenticator.forgetUser(userId), sessions.endAllOf(userId, eventId)]);
-    };
-    bus
-      .consumer('gateway.auth-cache')
-      .on(contracts.userDeactivated, (e) => endSessions(e.payload.user.user_id, e.event_id))
-      .on(contracts.userReactivated, (e) => forget(e.payload.user.user_id))
-      .on(contracts.userRoleChanged, (e) => forget(e.payload.user.user_id))
-      .on(contracts.userUpdated, (e) => forget(e.payload.user.user_id))
-      .on(contracts.userApiKeyChanged, (e) => endSessions(e.payload.user_id, e.event_id))
-      .on(contracts.userPasswordChanged, (e) => endSessions(e.payload.user_id, e.event_id));
-    await bus.start();
+  const sessions = new SessionStore(redis, { prefix: config.redis.prefix, ttlSeconds: config.sessionTtlSeconds });
+  const forget = async (userId: number) => authenticator.forgetUser(userId);
+  const endSessions = async (userId: number, eventId: string) => {
+    await Promise.all([authenticator.forgetUser(userId), sessions.endAllOf(userId, eventId)]);
+  };
+  bus
+    .consumer('gateway.auth-cache')
+    .on(contracts.userDeactivated, (e) => endSessions(e.payload.user.user_id, e.event_id))
+    .on(contracts.userReactivated, (e) => forget(e.payload.user.user_id))
+    .on(contracts.userRoleChanged, (e) => forget(e.payload.user.user_id))
+    .on(contracts.userUpdated, (e) => forget(e.payload.user.user_id))
+    .on(contracts.userApiKeyChanged, (e) => endSessions(e.payload.user_id, e.event_id))
+    .on(contracts.userPasswordChanged, (e) => endSessions(e.payload.user_id, e.event_id));
+  await events.start();
 
-    const app = buildGateway({
-      docs: new ApiDocs(config.services, config.internalSecret, '0.1.0', log),
-      config,
-      logger: log,
-      authenticator,
-      signer: new IdentitySigner(config.internalSecret),
-      sessions,
-      webDir: config.webDir,
-      readiness: async () => ({
-        redis: await redis.ping().then(
-          () => true,
-          () => false,
-        ),
-        broker: bus.isConnected(),
-      }),
-    });
-    const server = await listen(app, config.port);
-    log.info({ port: server.port, services: config.services }, 'gateway listening');
-    const metricsApp = express();
-    metricsRoute(metricsApp);
-    const metrics = config.metricsPort ? await listen(metricsApp, config.metricsPort) : undefined;
-    closeOnSignals(log, [
-      ['http', () => server.close()],
-      ['metrics', async () => metrics?.close()],
-      ['event bus', () => bus.close()],
-      ['redis', () => redis.quit()],
-    ]);
-  } catch (err) {
-    exitOnStartupFailure(logger, err);
-  }
-}
-
-void main();
+  const app = buildGateway({
+    docs: new ApiDocs(config.services, config.internalSecret, '0.1.0', log),
+    config,
+    logger: log,
+    authenticator,
+    signer: new IdentitySigner(config.internalSecret),
+    sessions,
+    webDir: config.webDir,
+    readiness: async () => ({
+      redis: await redis.ping().then(
+        () => true,
+        () => false,
+      ),
+      broker: bus.isConnected(),
+    }),
+  });
+  const server = await listen(app, config.port);
+  log.info({ port: server.port, services: config.services }, 'gateway listening');
+  const metricsApp = express();
+  metricsRoute(metricsApp);
+  const metrics = config.metricsPort ? await listen(metricsApp, config.metricsPort) : undefined;
+  return [
+    ['http', () => server.close()],
+    ['metrics', async () => metrics?.close()],
+    ...events.shutdown,
+    ['redis', () => redis.quit()],
+  ];
+});

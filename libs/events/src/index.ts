@@ -7,3 +7,4 @@ export * from './metrics.js';
 export * from './causal.js';
 export * from './unit-of-work.js';
 export * as internal from './internal.js';
+export * from './plumbing.js';

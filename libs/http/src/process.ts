@@ -1,4 +1,4 @@
-import type { Logger } from '@confab/logging';
+import { createLogger, type Logger } from '@confab/logging';
 
 export type ShutdownStep = readonly [name: string, close: () => Promise<unknown>];
 
@@ -36,4 +36,26 @@ export function exitOnStartupFailure(logger: Pick<Logger, 'fatal'> | undefined, 
   if (logger) logger.fatal({ err }, 'failed to start');
   else console.error(err);
   process.exit(1);
+}
+
+/**
+ * A process's start-up, the same in every Confab process: its configuration, a logger named after it, then `start`,
+ * which builds and starts everything and answers its shutdown steps (run on SIGTERM/SIGINT, in order); a failure
+ * at start-up is logged and exits. Each service's main.ts and worker.ts is one call of this.
+ */
+export function runProcess<C extends { logLevel: string }>(
+  name: string,
+  loadConfig: () => C,
+  start: (config: C, logger: Logger) => Promise<readonly ShutdownStep[]>,
+): void {
+  let logger: Logger | undefined;
+  void (async () => {
+    try {
+      const config = loadConfig();
+      logger = createLogger({ name, level: config.logLevel });
+      closeOnSignals(logger, await start(config, logger));
+    } catch (err) {
+      exitOnStartupFailure(logger, err);
+    }
+  })();
 }

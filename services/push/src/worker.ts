@@ -1,6 +1,6 @@
 import { Worker } from 'bullmq';
-import { closeOnSignals, exitOnStartupFailure, observeJobStart, serveWorkerMetrics } from '@confab/http';
-import { createLogger, runWithLogContext, type Logger } from '@confab/logging';
+import { observeJobStart, runProcess, serveWorkerMetrics } from '@confab/http';
+import { runWithLogContext } from '@confab/logging';
 import { loadConfig } from './config.js';
 import {
   REGISTER_QUEUE,
@@ -20,79 +20,69 @@ import { PushRepository } from './repositories/push.repository.js';
 /** How often, and after how long, pending registrations whose job may have been lost are queued again (ms). */
 const SWEEP_INTERVAL_MS = 60_000;
 
-async function main(): Promise<void> {
-  let logger: Logger | undefined;
-  try {
-    const config = loadConfig();
-    const log = createLogger({ name: 'push-worker', level: config.logLevel });
-    logger = log;
-    const prisma = createPrisma(config.db.url, config.db.poolSize);
-    // Outbox rows written here are published by the HTTP process's outbox relay, which polls for them.
-    const repo = new PushRepository(prisma);
-    const relayClient = new RelayClient(config.relay, log);
-    const scheduler = new RegistrationQueue(
-      {
-        redisUrl: config.redis.url,
-        redisPrefix: config.redis.prefix,
-        registerAttempts: config.registerAttempts,
-        registerBackoffMs: Math.max(1000, config.relay.backoffMs),
+runProcess('push-worker', loadConfig, async (config, log) => {
+  const prisma = createPrisma(config.db.url, config.db.poolSize);
+  // Outbox rows written here are published by the HTTP process's outbox relay, which polls for them.
+  const repo = new PushRepository(prisma);
+  const relayClient = new RelayClient(config.relay, log);
+  const scheduler = new RegistrationQueue(
+    {
+      redisUrl: config.redis.url,
+      redisPrefix: config.redis.prefix,
+      registerAttempts: config.registerAttempts,
+      registerBackoffMs: Math.max(1000, config.relay.backoffMs),
+    },
+    log,
+  );
+  const deps = { repo, relay: relayClient, logger: log };
+  const handlers: Handlers = {
+    'push-test': (job) => runTestNotification(deps, job),
+    'push-register': (job) => runRegistration(deps, job),
+  };
+  const options = {
+    connection: bullConnection(config.redis.url),
+    prefix: bullPrefix(config.redis.prefix),
+    concurrency: config.workerConcurrency,
+  };
+  const start = <Q extends QueueName>(queue: Q) => {
+    const worker = new Worker(
+      queue,
+      (job) => {
+        if (job.attemptsMade === 0) observeJobStart(queue, job.timestamp + (job.opts.delay ?? 0));
+        return runWithLogContext({ requestId: (job.data as { requestId?: string }).requestId }, () =>
+          handlers[queue](job as never),
+        );
       },
-      log,
+      options,
     );
-    const deps = { repo, relay: relayClient, logger: log };
-    const handlers: Handlers = {
-      'push-test': (job) => runTestNotification(deps, job),
-      'push-register': (job) => runRegistration(deps, job),
-    };
-    const options = {
-      connection: bullConnection(config.redis.url),
-      prefix: bullPrefix(config.redis.prefix),
-      concurrency: config.workerConcurrency,
-    };
-    const start = <Q extends QueueName>(queue: Q) => {
-      const worker = new Worker(
-        queue,
-        (job) => {
-          if (job.attemptsMade === 0) observeJobStart(queue, job.timestamp + (job.opts.delay ?? 0));
-          return runWithLogContext({ requestId: (job.data as { requestId?: string }).requestId }, () =>
-            handlers[queue](job as never),
-          );
-        },
-        options,
-      );
-      worker.on('error', (err: Error) => log.warn({ err: err.message, queue }, 'worker error'));
-      worker.on('failed', (job, err) => log.warn({ queue, job_id: job?.id, err: err.message }, 'job failed'));
-      return worker;
-    };
-    const workers = [start(TEST_QUEUE), start(REGISTER_QUEUE)];
-    await Promise.all(workers.map((w) => w.waitUntilReady()));
+    worker.on('error', (err: Error) => log.warn({ err: err.message, queue }, 'worker error'));
+    worker.on('failed', (job, err) => log.warn({ queue, job_id: job?.id, err: err.message }, 'job failed'));
+    return worker;
+  };
+  const workers = [start(TEST_QUEUE), start(REGISTER_QUEUE)];
+  await Promise.all(workers.map((w) => w.waitUntilReady()));
 
-    const sweep = async () => {
-      for (const device of await repo.stalePendingDevices(SWEEP_INTERVAL_MS, 500))
-        await scheduler.schedule(device, 'sweep');
-      for (const device of await repo.staleClientRegistrations(SWEEP_INTERVAL_MS, 500))
-        if (device.registrationKey)
-          await scheduler.schedule({ kind: 'client', id: device.id, registrationKey: device.registrationKey }, 'sweep');
-    };
-    const timer = setInterval(
-      () => void sweep().catch((err: unknown) => log.warn({ err }, 'registration sweep failed')),
-      SWEEP_INTERVAL_MS,
-    );
-    timer.unref();
-    void sweep().catch((err: unknown) => log.warn({ err }, 'registration sweep failed'));
+  const sweep = async () => {
+    for (const device of await repo.stalePendingDevices(SWEEP_INTERVAL_MS, 500))
+      await scheduler.schedule(device, 'sweep');
+    for (const device of await repo.staleClientRegistrations(SWEEP_INTERVAL_MS, 500))
+      if (device.registrationKey)
+        await scheduler.schedule({ kind: 'client', id: device.id, registrationKey: device.registrationKey }, 'sweep');
+  };
+  const timer = setInterval(
+    () => void sweep().catch((err: unknown) => log.warn({ err }, 'registration sweep failed')),
+    SWEEP_INTERVAL_MS,
+  );
+  timer.unref();
+  void sweep().catch((err: unknown) => log.warn({ err }, 'registration sweep failed'));
 
-    const metrics = await serveWorkerMetrics('push-worker', config.workerMetricsPort);
-    log.info({ relay: config.relay.url || null, concurrency: config.workerConcurrency }, 'push worker running');
-    closeOnSignals(log, [
-      ['sweep', async () => clearInterval(timer)],
-      ['workers', () => Promise.all(workers.map((w) => w.close()))],
-      ['queues', () => scheduler.close()],
-      ['database', () => prisma.$disconnect()],
-      ['metrics', async () => metrics?.close()],
-    ]);
-  } catch (err) {
-    exitOnStartupFailure(logger, err);
-  }
-}
-
-void main();
+  const metrics = await serveWorkerMetrics('push-worker', config.workerMetricsPort);
+  log.info({ relay: config.relay.url || null, concurrency: config.workerConcurrency }, 'push worker running');
+  return [
+    ['sweep', async () => clearInterval(timer)],
+    ['workers', () => Promise.all(workers.map((w) => w.close()))],
+    ['queues', () => scheduler.close()],
+    ['database', () => prisma.$disconnect()],
+    ['metrics', async () => metrics?.close()],
+  ];
+});

@@ -1,7 +1,6 @@
-import { CausalLog, EventBus, OutboxRelay } from '@confab/events';
-import { closeOnSignals, exitOnStartupFailure, listen } from '@confab/http';
+import { CausalLog, ServiceEvents } from '@confab/events';
+import { listen, runProcess } from '@confab/http';
 import { IdentityVerifier } from '@confab/identity';
-import { createLogger, type Logger } from '@confab/logging';
 import { Redis } from 'ioredis';
 import { DirectoryEmojiFiles } from './adapters/emoji-files.js';
 import { GroupsClient } from './adapters/groups-client.js';
@@ -17,70 +16,49 @@ import { RedisPresenceStore } from './repositories/presence.redis.js';
 import { createPrisma } from './repositories/prisma.js';
 import { buildMeetingProvider } from './wiring.js';
 
-async function main(): Promise<void> {
-  let logger: Logger | undefined;
-  try {
-    const config = loadConfig();
-    logger = createLogger({ name: 'settings', level: config.logLevel });
-    const prisma = createPrisma(config.db.url, config.db.poolSize);
-    const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 2, lazyConnect: false });
-    redis.on('error', (err: Error) => logger?.warn({ err: err.message }, 'redis error'));
-    const bus = new EventBus({
-      url: config.amqp.url,
-      exchange: config.amqp.exchange,
-      logger,
-      queueExpiresMs: config.queueExpiresMs,
-    });
-    const relay = new OutboxRelay({ databaseUrl: config.db.url, bus, logger, pollIntervalMs: config.outboxPollMs });
-    const db = new PrismaDatabase(prisma, () => relay.kick());
-    const causalLog = new CausalLog(redis, config.redis.prefix);
-    const mailer = await createMailer(config.mail, logger);
-    const limiter = (allowed: number, windowSeconds: number, name?: string) =>
-      new RedisFailureLimiter(redis, config.redis.prefix, allowed, windowSeconds, name);
-    const deps: SettingsDeps = {
-      config,
-      logger,
-      db,
-      presence: new RedisPresenceStore(redis, config.redis.prefix, config.presenceRetentionSeconds),
-      files: new DirectoryEmojiFiles(config.emojiDir),
-      redis,
-      bus,
-      relay,
-      verifier: new IdentityVerifier(config.internalSecret),
-      failures: limiter(config.authFailures.allowed, config.authFailures.windowSeconds),
-      emailChangeLimiter: limiter(
-        config.emailChangeLimit.allowed,
-        config.emailChangeLimit.windowSeconds,
-        'emailchange',
-      ),
-      mailer,
-      groups: new GroupsClient(config.groupsUrl, config.internalSecret),
-      meetings: buildMeetingProvider(config, db, logger),
-      causal: { record: (userId, events) => causalLog.record(userId, events) },
-    };
-    registerConsumers(bus, db);
-    await bus.start();
-    relay.start();
-    const log = logger;
-    backfillSystemGroups(db, deps.groups, logger).catch((err: unknown) =>
-      log.warn({ err }, 'system groups backfill failed; group settings are sent as member lists until events arrive'),
-    );
-    const server = await listen(buildApp(deps), config.port);
-    logger.info(
-      { port: server.port, meeting_provider: config.meetings.provider || 'none' },
-      'settings service listening',
-    );
-    closeOnSignals(logger, [
-      ['http', () => server.close()],
-      ['outbox relay', () => relay.stop()],
-      ['event bus', () => bus.close()],
-      ['mail', () => mailer.close()],
-      ['database', () => prisma.$disconnect()],
-      ['redis', () => redis.quit()],
-    ]);
-  } catch (err) {
-    exitOnStartupFailure(logger, err);
-  }
-}
-
-void main();
+runProcess('settings', loadConfig, async (config, logger) => {
+  const prisma = createPrisma(config.db.url, config.db.poolSize);
+  const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 2, lazyConnect: false });
+  redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error'));
+  const events = ServiceEvents.withOutbox(config, logger);
+  const { bus, relay } = events;
+  const db = new PrismaDatabase(prisma, events.kick);
+  const causalLog = new CausalLog(redis, config.redis.prefix);
+  const mailer = await createMailer(config.mail, logger);
+  const limiter = (allowed: number, windowSeconds: number, name?: string) =>
+    new RedisFailureLimiter(redis, config.redis.prefix, allowed, windowSeconds, name);
+  const deps: SettingsDeps = {
+    config,
+    logger,
+    db,
+    presence: new RedisPresenceStore(redis, config.redis.prefix, config.presenceRetentionSeconds),
+    files: new DirectoryEmojiFiles(config.emojiDir),
+    redis,
+    bus,
+    relay,
+    verifier: new IdentityVerifier(config.internalSecret),
+    failures: limiter(config.authFailures.allowed, config.authFailures.windowSeconds),
+    emailChangeLimiter: limiter(config.emailChangeLimit.allowed, config.emailChangeLimit.windowSeconds, 'emailchange'),
+    mailer,
+    groups: new GroupsClient(config.groupsUrl, config.internalSecret),
+    meetings: buildMeetingProvider(config, db, logger),
+    causal: { record: (userId, events) => causalLog.record(userId, events) },
+  };
+  registerConsumers(bus, db);
+  await events.start();
+  backfillSystemGroups(db, deps.groups, logger).catch((err: unknown) =>
+    logger.warn({ err }, 'system groups backfill failed; group settings are sent as member lists until events arrive'),
+  );
+  const server = await listen(buildApp(deps), config.port);
+  logger.info(
+    { port: server.port, meeting_provider: config.meetings.provider || 'none' },
+    'settings service listening',
+  );
+  return [
+    ['http', () => server.close()],
+    ...events.shutdown,
+    ['mail', () => mailer.close()],
+    ['database', () => prisma.$disconnect()],
+    ['redis', () => redis.quit()],
+  ];
+});
