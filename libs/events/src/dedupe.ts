@@ -66,6 +66,18 @@ export function outboxInsert(records: readonly OutboxRecord[]): { text: string; 
  * Writes a transaction's events to the service's `outbox` table in one INSERT (same columns in every service), so
  * they commit or roll back with the change that caused them.
  */
+/** What runs SQL on a plain pg client or pool. */
+export interface SqlQuerier {
+  query(text: string, values: unknown[]): Promise<unknown>;
+}
+
+/** Writes the records' outbox rows through a plain pg client (inside its transaction) or pool. */
+export async function writeOutboxSql(executor: SqlQuerier, records: readonly OutboxRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  const { text, values } = outboxInsert(records);
+  await executor.query(text, values);
+}
+
 export async function writeOutbox(tx: RawExecutor, records: readonly OutboxRecord[]): Promise<void> {
   if (records.length === 0) return;
   const { text, values } = outboxInsert(records);

@@ -1,4 +1,5 @@
 import { noteCausalEvents } from '@confab/identity';
+import { writeOutbox, writeOutboxSql, type RawExecutor, type SqlQuerier } from './dedupe.js';
 import type { OutboxRecord } from './envelope.js';
 
 /** What a unit of work's body returns: its result, and the events to publish if (and only if) it commits. */
@@ -22,6 +23,22 @@ export interface UnitOfWorkOptions<Tx> {
  */
 export class UnitOfWork<Tx> {
   constructor(private readonly options: UnitOfWorkOptions<Tx>) {}
+
+  /** Over Prisma interactive transactions (`body => db.$transaction(body, options)`). */
+  static prisma<Tx extends RawExecutor>(
+    transaction: UnitOfWorkOptions<Tx>['transaction'],
+    afterCommit?: () => void,
+  ): UnitOfWork<Tx> {
+    return new UnitOfWork<Tx>({ transaction, writeOutbox, afterCommit });
+  }
+
+  /** Over transactions of a plain pg pool, whose clients run `query(text, values)`. */
+  static sql<Tx extends SqlQuerier>(
+    transaction: UnitOfWorkOptions<Tx>['transaction'],
+    afterCommit?: () => void,
+  ): UnitOfWork<Tx> {
+    return new UnitOfWork<Tx>({ transaction, writeOutbox: writeOutboxSql, afterCommit });
+  }
 
   async run<T>(fn: (tx: Tx) => Promise<Written<T>>): Promise<T> {
     let committed: readonly OutboxRecord[] = [];

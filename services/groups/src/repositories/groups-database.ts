@@ -1,4 +1,4 @@
-import { claimEvent, isEventProcessed, UnitOfWork, writeOutbox } from '@confab/events';
+import { claimEvent, isEventProcessed, UnitOfWork } from '@confab/events';
 import type { GroupsDatabase, GroupStore, Written } from '../domain/store.js';
 import { PrismaGroupStore } from './group-store.js';
 import type { Db, Tx } from './prisma.js';
@@ -18,11 +18,7 @@ export class PrismaGroupsDatabase implements GroupsDatabase {
     /** Called after a transaction that wrote outbox rows commits (wakes the outbox relay). */
     afterCommit: () => void = () => undefined,
   ) {
-    this.unit = new UnitOfWork<Tx>({
-      transaction: (body) => this.db.$transaction(body, TRANSACTION_OPTIONS),
-      writeOutbox,
-      afterCommit,
-    });
+    this.unit = UnitOfWork.prisma<Tx>((body) => this.db.$transaction(body, TRANSACTION_OPTIONS), afterCommit);
   }
 
   read<T>(fn: (store: GroupStore) => Promise<T>): Promise<T> {

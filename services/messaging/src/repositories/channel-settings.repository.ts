@@ -3,7 +3,6 @@ import type { ChannelPatch, ChannelSettingsStore, ChannelSettingsUnit } from '..
 import type { SubscriptionPatch } from '../domain/subscription-properties.js';
 import type { Channel, ChannelPermission, PermissionValue, TopicsPolicy } from '../domain/types.js';
 import type { SqlExecutor, SqlPool } from './sql.js';
-import { writeOutboxWith } from './store.js';
 
 interface ChannelRow {
   id: number;
@@ -86,11 +85,7 @@ export class ChannelSettingsRepository implements ChannelSettingsStore {
   private readonly unit: UnitOfWork<SqlExecutor>;
 
   constructor(sql: SqlPool, afterCommit: () => void) {
-    this.unit = new UnitOfWork<SqlExecutor>({
-      transaction: (body) => sql.transaction(body),
-      writeOutbox: writeOutboxWith,
-      afterCommit,
-    });
+    this.unit = UnitOfWork.sql<SqlExecutor>((body) => sql.transaction(body), afterCommit);
   }
 
   edit<T>(fn: (unit: ChannelSettingsUnit) => Promise<Written<T>>): Promise<T> {

@@ -3,7 +3,6 @@ import type { EditHistoryEntry, EditUnit, EditWrite, LockedMessage, MessageEditS
 import type { TopicPolicyChange, VisibilityPolicy } from '../domain/types.js';
 import type { SqlExecutor, SqlPool } from './sql.js';
 import { writeTopicPolicies } from './user_topics.repository.js';
-import { writeOutboxWith } from './store.js';
 
 /** One plain-SQL transaction per edit (docs/architecture.md, "Data access"): the rows, and the edit's events. */
 export class MessageEditRepository implements MessageEditStore {
@@ -13,11 +12,7 @@ export class MessageEditRepository implements MessageEditStore {
     private readonly sql: SqlPool,
     afterCommit: () => void,
   ) {
-    this.unit = new UnitOfWork<SqlExecutor>({
-      transaction: (body) => sql.transaction(body),
-      writeOutbox: writeOutboxWith,
-      afterCommit,
-    });
+    this.unit = UnitOfWork.sql<SqlExecutor>((body) => sql.transaction(body), afterCommit);
   }
 
   edit<T>(fn: (unit: EditUnit) => Promise<Written<T>>): Promise<T> {

@@ -1,4 +1,4 @@
-import { outboxInsert, writeOutbox, type OutboxRecord } from '@confab/events';
+import { writeOutbox, writeOutboxSql, type OutboxRecord } from '@confab/events';
 import type { Db, Tx } from './prisma.js';
 import type { SqlExecutor, SqlPool } from './sql.js';
 
@@ -74,8 +74,5 @@ export class Store {
 }
 
 /** The same INSERT through a plain SQL transaction. */
-export async function writeOutboxWith(executor: SqlExecutor, events: readonly OutboxRecord[]): Promise<void> {
-  if (events.length === 0) return;
-  const { text, values } = outboxInsert(events);
-  await executor.query(text, values);
-}
+export const writeOutboxWith: (executor: SqlExecutor, events: readonly OutboxRecord[]) => Promise<void> =
+  writeOutboxSql;

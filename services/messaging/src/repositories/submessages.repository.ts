@@ -1,7 +1,6 @@
 import { UnitOfWork, type Written } from '@confab/events';
 import type { Submessage, SubmessageStore, SubmessageUnit } from '../domain/submessages.js';
 import type { SqlExecutor, SqlPool } from './sql.js';
-import { writeOutboxWith } from './store.js';
 
 /** Submessages on the plain pool: one indexed read per page of messages that have any, one unit of work per add. */
 export class SubmessagesRepository implements SubmessageStore {
@@ -11,11 +10,7 @@ export class SubmessagesRepository implements SubmessageStore {
     private readonly sql: SqlPool,
     afterCommit: () => void,
   ) {
-    this.unit = new UnitOfWork<SqlExecutor>({
-      transaction: (body) => sql.transaction(body),
-      writeOutbox: writeOutboxWith,
-      afterCommit,
-    });
+    this.unit = UnitOfWork.sql<SqlExecutor>((body) => sql.transaction(body), afterCommit);
   }
 
   async forMessages(messageIds: readonly number[]): Promise<Map<number, Submessage[]>> {

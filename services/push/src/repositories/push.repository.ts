@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { UnitOfWork, writeOutbox, type OutboxRecord } from '@confab/events';
+import { UnitOfWork, type OutboxRecord } from '@confab/events';
 import type { ClientDeviceChange, DeviceRegistration, PushStore } from '../domain/store.js';
 import type { ClientDevice, ClientDevicePatch, DeviceStatus, PushDevice, TokenKind } from '../domain/types.js';
 import { isUniqueViolation, type Db, type Prisma, type Tx } from './prisma.js';
@@ -65,11 +65,7 @@ export class PushRepository implements PushStore {
     /** Called after a transaction that wrote outbox rows commits (wakes the outbox relay). */
     afterCommit: () => void = () => undefined,
   ) {
-    this.unit = new UnitOfWork<Tx>({
-      transaction: (body) => this.db.$transaction(body),
-      writeOutbox,
-      afterCommit,
-    });
+    this.unit = UnitOfWork.prisma<Tx>((body) => this.db.$transaction(body), afterCommit);
   }
 
   /** Runs `fn` in a transaction; the outbox records it returns are written in the same transaction. */

@@ -1,4 +1,4 @@
-import { UnitOfWork, writeOutbox } from '@confab/events';
+import { UnitOfWork } from '@confab/events';
 import { AlreadyExists, type Database, type Store, type Written } from '../domain/store.js';
 import { PrismaRealmStore, PrismaUserStore } from './accounts.store.js';
 import {
@@ -44,7 +44,7 @@ export class PrismaDatabase implements Database {
     afterCommit: () => void = () => undefined,
   ) {
     this.store = storeOn(db);
-    this.unit = new UnitOfWork<Tx>({ transaction: (body) => db.$transaction(body), writeOutbox, afterCommit });
+    this.unit = UnitOfWork.prisma<Tx>((body) => db.$transaction(body), afterCommit);
   }
 
   async write<T>(fn: (store: Store) => Promise<Written<T>>): Promise<T> {
