@@ -1,48 +1,47 @@
 import type { Express, Request, Response } from 'express';
 import { isConfabError } from '@confab/errors';
-import { route } from '@confab/http';
 import { IDENTITY_HEADER } from '@confab/identity';
-import { actorFor } from '../domain/actor.js';
 import { deleteAttachment, downloadFile, listAttachments, uploadFile } from '../domain/attachments.js';
 import { temporaryDownload, temporaryUploadUrl } from '../domain/temporary-uploads.js';
 import { thumbnailTarget } from '../domain/thumbnails.js';
 import type { MessagingDeps } from '../deps.js';
+import { actorFor } from '../domain/actor.js';
+import { actorRoute } from './actor-route.js';
 
 export function attachmentRoutes(deps: MessagingDeps) {
   const { domain } = deps;
+  const withActor = actorRoute(domain);
   return [
-    route({
+    withActor({
       method: 'POST',
       path: '/user_uploads',
       auth: 'user',
-      async handler({ identity, body, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, body }) {
         return uploadFile(domain, actor, body.files);
       },
     }),
-    route({
+    withActor({
       method: 'GET',
       path: '/user_uploads/{realm_id:int}/{filename:path}',
       auth: 'user',
-      async handler({ identity, path, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, path }) {
         return temporaryUploadUrl(domain, actor, `${path.realm_id}/${path.filename}`);
       },
     }),
-    route({
+    withActor({
       method: 'GET',
       path: '/attachments',
       auth: 'user',
-      async handler({ identity, requestId }) {
-        return listAttachments(domain, await actorFor(domain, identity, requestId));
+      async handler({ actor }) {
+        return listAttachments(domain, actor);
       },
     }),
-    route({
+    withActor({
       method: 'DELETE',
       path: '/attachments/{attachment_id:int}',
       auth: 'user',
-      async handler({ identity, path, requestId }) {
-        await deleteAttachment(domain, await actorFor(domain, identity, requestId), path.attachment_id);
+      async handler({ actor, path }) {
+        await deleteAttachment(domain, actor, path.attachment_id);
         return {};
       },
     }),

@@ -1,8 +1,8 @@
 import { ConfabError, invalid } from '@confab/errors';
-import { p, parseValue, route, t } from '@confab/http';
-import { actorFor } from '../domain/actor.js';
+import { p, parseValue, t } from '@confab/http';
 import { checkDraftsEnabled, createDrafts, deleteDraft, editDraft, listDrafts } from '../domain/drafts.js';
 import type { MessagingDeps } from '../deps.js';
+import { actorRoute } from './actor-route.js';
 
 /** Zulip's DraftData (extra keys forbidden); `content` must not be blank. */
 const draftSchema = t.object({
@@ -30,46 +30,45 @@ function parseJsonField<T>(raw: string | undefined, name: string, schema: Parame
 /** Drafts (Zulip's /drafts): the synchronization setting is checked before the parameters, as Zulip does. */
 export function draftRoutes(deps: MessagingDeps) {
   const { domain } = deps;
+  const withActor = actorRoute(domain);
   return [
-    route({
+    withActor({
       method: 'GET',
       path: '/drafts',
       auth: 'user',
-      async handler({ identity, requestId }) {
-        return listDrafts(domain, await actorFor(domain, identity, requestId));
+      async handler({ actor }) {
+        return listDrafts(domain, actor);
       },
     }),
-    route({
+    withActor({
       method: 'POST',
       path: '/drafts',
       auth: 'user',
       params: { drafts: p.string().optional() },
-      async handler({ identity, params, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, params }) {
         checkDraftsEnabled(actor);
         const drafts = parseJsonField(params.drafts, 'drafts', t.list(draftSchema));
         return { ids: await createDrafts(domain, actor, drafts) };
       },
     }),
-    route({
+    withActor({
       method: 'PATCH',
       path: '/drafts/{draft_id:int}',
       auth: 'user',
       params: { draft: p.string().optional() },
-      async handler({ identity, params, path, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, params, path }) {
         checkDraftsEnabled(actor);
         const draft = parseJsonField(params.draft, 'draft', draftSchema);
         await editDraft(domain, actor, path.draft_id, draft);
         return {};
       },
     }),
-    route({
+    withActor({
       method: 'DELETE',
       path: '/drafts/{draft_id:int}',
       auth: 'user',
-      async handler({ identity, path, requestId }) {
-        await deleteDraft(domain, await actorFor(domain, identity, requestId), path.draft_id);
+      async handler({ actor, path }) {
+        await deleteDraft(domain, actor, path.draft_id);
         return {};
       },
     }),

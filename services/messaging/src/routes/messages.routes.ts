@@ -1,6 +1,5 @@
 import { invalid } from '@confab/errors';
-import { p, route } from '@confab/http';
-import { actorFor } from '../domain/actor.js';
+import { p } from '@confab/http';
 import { clientName } from '../domain/client.js';
 import { fetchMessages, fetchOneMessage, parseAnchor } from '../domain/fetch.js';
 import { narrowSchema } from './narrow.params.js';
@@ -12,11 +11,13 @@ import { readReceipts } from '../domain/read-receipts.js';
 import { addSubmessage } from '../domain/submessages.js';
 import { sendMessage } from '../domain/send.js';
 import type { MessagingDeps } from '../deps.js';
+import { actorRoute } from './actor-route.js';
 
 export function messageRoutes(deps: MessagingDeps) {
   const { domain } = deps;
+  const withActor = actorRoute(domain);
   return [
-    route({
+    withActor({
       method: 'POST',
       path: '/messages',
       auth: 'user',
@@ -33,10 +34,9 @@ export function messageRoutes(deps: MessagingDeps) {
         topic: p.string().alias('subject').optional(),
         client: p.string().optional(),
       },
-      async handler({ identity, params, req, requestId }) {
+      async handler({ actor, params, req }) {
         if (params.forged === 'yes' || params.forged === 'true') throw invalid('User not authorized for this query');
         if (params.sender !== undefined) throw invalid('Invalid mirrored message');
-        const actor = await actorFor(domain, identity, requestId);
         return sendMessage(domain, actor, {
           type: params.type,
           to: params.to,
@@ -49,7 +49,7 @@ export function messageRoutes(deps: MessagingDeps) {
         });
       },
     }),
-    route({
+    withActor({
       method: 'GET',
       path: '/messages',
       auth: 'user',
@@ -65,8 +65,7 @@ export function messageRoutes(deps: MessagingDeps) {
         message_ids: p.intList().optional(),
         allow_empty_topic_name: p.bool().default(false),
       },
-      async handler({ identity, params, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, params }) {
         const byIds = params.message_ids !== undefined;
         return fetchMessages(domain, actor, {
           anchor: byIds ? 0 : parseAnchor(params.anchor, params.use_first_unread_anchor),
@@ -83,13 +82,12 @@ export function messageRoutes(deps: MessagingDeps) {
         });
       },
     }),
-    route({
+    withActor({
       method: 'GET',
       path: '/messages/{message_id:int}',
       auth: 'user',
       params: { apply_markdown: p.bool().default(true), allow_empty_topic_name: p.bool().default(false) },
-      async handler({ identity, params, path, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, params, path }) {
         return fetchOneMessage(domain, actor, path.message_id, {
           applyMarkdown: params.apply_markdown,
           clientGravatar: false,
@@ -97,17 +95,16 @@ export function messageRoutes(deps: MessagingDeps) {
         });
       },
     }),
-    route({
+    withActor({
       method: 'POST',
       path: '/messages/flags',
       auth: 'user',
       params: { messages: p.intList(), op: p.string(), flag: p.string() },
-      async handler({ identity, params, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, params }) {
         return updateFlags(domain, actor, { messages: params.messages, op: params.op, flag: params.flag });
       },
     }),
-    route({
+    withActor({
       method: 'POST',
       path: '/messages/flags/narrow',
       auth: 'user',
@@ -120,8 +117,7 @@ export function messageRoutes(deps: MessagingDeps) {
         op: p.string(),
         flag: p.string(),
       },
-      async handler({ identity, params, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, params }) {
         return updateFlagsForNarrow(domain, actor, {
           anchor: parseAnchor(params.anchor, false),
           includeAnchor: params.include_anchor,
@@ -133,49 +129,48 @@ export function messageRoutes(deps: MessagingDeps) {
         });
       },
     }),
-    route({
+    withActor({
       method: 'POST',
       path: '/mark_all_as_read',
       auth: 'user',
-      async handler({ identity, requestId }) {
-        await markAsRead(domain, await actorFor(domain, identity, requestId), {});
+      async handler({ actor }) {
+        await markAsRead(domain, actor, {});
         return { complete: true };
       },
     }),
-    route({
+    withActor({
       method: 'POST',
       path: '/mark_stream_as_read',
       auth: 'user',
       params: { stream_id: p.int() },
-      async handler({ identity, params, requestId }) {
-        await markAsRead(domain, await actorFor(domain, identity, requestId), { channelId: params.stream_id });
+      async handler({ actor, params }) {
+        await markAsRead(domain, actor, { channelId: params.stream_id });
         return {};
       },
     }),
-    route({
+    withActor({
       method: 'POST',
       path: '/mark_topic_as_read',
       auth: 'user',
       params: { stream_id: p.int(), topic_name: p.string() },
-      async handler({ identity, params, requestId }) {
-        await markAsRead(domain, await actorFor(domain, identity, requestId), {
+      async handler({ actor, params }) {
+        await markAsRead(domain, actor, {
           channelId: params.stream_id,
           topic: params.topic_name,
         });
         return {};
       },
     }),
-    route({
+    withActor({
       method: 'GET',
       path: '/users/me/{stream_id:int}/topics',
       auth: 'user',
       params: { allow_empty_topic_name: p.bool().default(false) },
-      async handler({ identity, params, path, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, params, path }) {
         return { topics: await channelTopics(domain, actor, path.stream_id, params.allow_empty_topic_name) };
       },
     }),
-    route({
+    withActor({
       method: 'PATCH',
       path: '/messages/{message_id:int}',
       auth: 'user',
@@ -188,8 +183,7 @@ export function messageRoutes(deps: MessagingDeps) {
         stream_id: p.int({ min: 0 }).optional(),
         topic: p.string().alias('subject').optional(),
       },
-      async handler({ identity, params, path, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, params, path }) {
         return editMessage(domain, actor, path.message_id, {
           content: params.content,
           topic: params.topic,
@@ -199,23 +193,21 @@ export function messageRoutes(deps: MessagingDeps) {
         });
       },
     }),
-    route({
+    withActor({
       method: 'GET',
       path: '/messages/{message_id:int}/history',
       auth: 'user',
       params: { allow_empty_topic_name: p.bool().default(false) },
-      async handler({ identity, params, path, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, params, path }) {
         return messageHistory(domain, actor, path.message_id, params.allow_empty_topic_name);
       },
     }),
-    route({
+    withActor({
       method: 'POST',
       path: '/submessage',
       auth: 'user',
       params: { message_id: p.int(), msg_type: p.string(), content: p.string() },
-      async handler({ identity, params, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, params }) {
         await addSubmessage(domain, actor, {
           messageId: params.message_id,
           msgType: params.msg_type,
@@ -224,31 +216,29 @@ export function messageRoutes(deps: MessagingDeps) {
         return {};
       },
     }),
-    route({
+    withActor({
       method: 'GET',
       path: '/messages/{message_id:int}/read_receipts',
       auth: 'user',
-      async handler({ identity, path, requestId }) {
-        return readReceipts(domain, await actorFor(domain, identity, requestId), path.message_id);
+      async handler({ actor, path }) {
+        return readReceipts(domain, actor, path.message_id);
       },
     }),
-    route({
+    withActor({
       method: 'DELETE',
       path: '/messages/{message_id:int}',
       auth: 'user',
-      async handler({ identity, path, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, path }) {
         await deleteMessage(domain, actor, path.message_id);
         return {};
       },
     }),
-    route({
+    withActor({
       method: 'POST',
       path: '/messages/render',
       auth: 'user',
       params: { content: p.string() },
-      async handler({ identity, params, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, params }) {
         const rendered = await domain.renderer.render(actor.realm, params.content, actor.user);
         return { rendered: rendered.html };
       },

@@ -1,18 +1,18 @@
-import { p, route } from '@confab/http';
-import { actorFor } from '../domain/actor.js';
+import { p } from '@confab/http';
 import { addReaction, removeReaction } from '../domain/reactions.js';
 import type { MessagingDeps } from '../deps.js';
+import { actorRoute } from './actor-route.js';
 
 export function reactionRoutes(deps: MessagingDeps) {
   const { domain } = deps;
+  const withActor = actorRoute(domain);
   return [
-    route({
+    withActor({
       method: 'POST',
       path: '/messages/{message_id:int}/reactions',
       auth: 'user',
       params: { emoji_name: p.string(), emoji_code: p.string().optional(), reaction_type: p.string().optional() },
-      async handler({ identity, params, path, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, params, path }) {
         await addReaction(domain, actor, path.message_id, {
           emojiName: params.emoji_name,
           emojiCode: params.emoji_code,
@@ -21,7 +21,7 @@ export function reactionRoutes(deps: MessagingDeps) {
         return {};
       },
     }),
-    route({
+    withActor({
       method: 'DELETE',
       path: '/messages/{message_id:int}/reactions',
       auth: 'user',
@@ -30,8 +30,7 @@ export function reactionRoutes(deps: MessagingDeps) {
         emoji_code: p.string().optional(),
         reaction_type: p.string().default('unicode_emoji'),
       },
-      async handler({ identity, params, path, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, params, path }) {
         await removeReaction(domain, actor, path.message_id, {
           emojiName: params.emoji_name,
           emojiCode: params.emoji_code,

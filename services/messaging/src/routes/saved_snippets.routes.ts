@@ -1,6 +1,5 @@
 import { invalid } from '@confab/errors';
-import { p, route } from '@confab/http';
-import { actorFor } from '../domain/actor.js';
+import { p } from '@confab/http';
 import {
   createSnippet,
   deleteSnippet,
@@ -10,6 +9,7 @@ import {
 } from '../domain/saved-snippets.js';
 import { MAX_MESSAGE_LENGTH } from '../domain/text.js';
 import type { MessagingDeps } from '../deps.js';
+import { actorRoute } from './actor-route.js';
 
 /** Zulip's StringConstraints(min_length=1, strip_whitespace=True): stripped, then at least one character. */
 const title = () => p.string({ strip: true, maxLength: MAX_SNIPPET_TITLE_LENGTH });
@@ -21,46 +21,45 @@ function nonEmpty(value: string | undefined, message: string): void {
 
 export function savedSnippetRoutes(deps: MessagingDeps) {
   const { domain } = deps;
+  const withActor = actorRoute(domain);
   return [
-    route({
+    withActor({
       method: 'GET',
       path: '/saved_snippets',
       auth: 'user',
-      async handler({ identity, requestId }) {
-        return listSnippets(domain, await actorFor(domain, identity, requestId));
+      async handler({ actor }) {
+        return listSnippets(domain, actor);
       },
     }),
-    route({
+    withActor({
       method: 'POST',
       path: '/saved_snippets',
       auth: 'user',
       params: { title: title(), content: content() },
-      async handler({ identity, params, requestId }) {
+      async handler({ actor, params }) {
         nonEmpty(params.title, 'Title cannot be empty.');
         nonEmpty(params.content, 'Content cannot be empty.');
-        const actor = await actorFor(domain, identity, requestId);
         return { saved_snippet_id: await createSnippet(domain, actor, params.title, params.content) };
       },
     }),
-    route({
+    withActor({
       method: 'PATCH',
       path: '/saved_snippets/{saved_snippet_id:int}',
       auth: 'user',
       params: { title: title().optional(), content: content().optional() },
-      async handler({ identity, params, path, requestId }) {
+      async handler({ actor, params, path }) {
         nonEmpty(params.title, 'Title cannot be empty.');
         nonEmpty(params.content, 'Content cannot be empty.');
-        const actor = await actorFor(domain, identity, requestId);
         await editSnippet(domain, actor, path.saved_snippet_id, { title: params.title, content: params.content });
         return {};
       },
     }),
-    route({
+    withActor({
       method: 'DELETE',
       path: '/saved_snippets/{saved_snippet_id:int}',
       auth: 'user',
-      async handler({ identity, path, requestId }) {
-        await deleteSnippet(domain, await actorFor(domain, identity, requestId), path.saved_snippet_id);
+      async handler({ actor, path }) {
+        await deleteSnippet(domain, actor, path.saved_snippet_id);
         return {};
       },
     }),

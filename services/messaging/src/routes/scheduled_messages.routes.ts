@@ -1,5 +1,4 @@
-import { p, route } from '@confab/http';
-import { actorFor } from '../domain/actor.js';
+import { p } from '@confab/http';
 import { clientName } from '../domain/client.js';
 import {
   createScheduled,
@@ -9,6 +8,7 @@ import {
   type DeliveryQueue,
 } from '../domain/scheduled-messages.js';
 import type { MessagingDeps } from '../deps.js';
+import { actorRoute } from './actor-route.js';
 
 const type = () => p.enum('direct', 'private', 'stream', 'channel');
 const at = (seconds: number) => new Date(seconds * 1000);
@@ -16,16 +16,17 @@ const at = (seconds: number) => new Date(seconds * 1000);
 /** Scheduled messages (Zulip's /scheduled_messages); `queue` holds their delivery jobs. */
 export function scheduledMessageRoutes(deps: MessagingDeps, queue: DeliveryQueue) {
   const { domain } = deps;
+  const withActor = actorRoute(domain);
   return [
-    route({
+    withActor({
       method: 'GET',
       path: '/scheduled_messages',
       auth: 'user',
-      async handler({ identity, requestId }) {
-        return listScheduled(domain, await actorFor(domain, identity, requestId));
+      async handler({ actor }) {
+        return listScheduled(domain, actor);
       },
     }),
-    route({
+    withActor({
       method: 'POST',
       path: '/scheduled_messages',
       auth: 'user',
@@ -38,8 +39,7 @@ export function scheduledMessageRoutes(deps: MessagingDeps, queue: DeliveryQueue
         scheduled_delivery_timestamp: p.int(),
         read_by_sender: p.bool().optional(),
       },
-      async handler({ identity, params, req, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, params, req }) {
         const id = await createScheduled(domain, queue, actor, {
           type: params.type,
           to: params.to,
@@ -52,7 +52,7 @@ export function scheduledMessageRoutes(deps: MessagingDeps, queue: DeliveryQueue
         return { scheduled_message_id: id };
       },
     }),
-    route({
+    withActor({
       method: 'PATCH',
       path: '/scheduled_messages/{scheduled_message_id:int}',
       auth: 'user',
@@ -63,8 +63,7 @@ export function scheduledMessageRoutes(deps: MessagingDeps, queue: DeliveryQueue
         content: p.string().optional(),
         scheduled_delivery_timestamp: p.int().optional(),
       },
-      async handler({ identity, params, path, req, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, params, path, req }) {
         const seconds = params.scheduled_delivery_timestamp;
         await editScheduled(domain, queue, actor, path.scheduled_message_id, {
           type: params.type,
@@ -77,12 +76,12 @@ export function scheduledMessageRoutes(deps: MessagingDeps, queue: DeliveryQueue
         return {};
       },
     }),
-    route({
+    withActor({
       method: 'DELETE',
       path: '/scheduled_messages/{scheduled_message_id:int}',
       auth: 'user',
-      async handler({ identity, path, requestId }) {
-        await deleteScheduled(domain, queue, await actorFor(domain, identity, requestId), path.scheduled_message_id);
+      async handler({ actor, path }) {
+        await deleteScheduled(domain, queue, actor, path.scheduled_message_id);
         return {};
       },
     }),

@@ -1,16 +1,17 @@
-import { p, route, t } from '@confab/http';
-import { actorFor } from '../domain/actor.js';
+import { p, t } from '@confab/http';
 import { getStream, getStreamId, listStreams } from '../domain/channel-queries.js';
 import { archiveChannel, channelMembers, updateChannel, type ChannelUpdate } from '../domain/channel-settings.js';
 import { createChannel } from '../domain/channels.js';
 import { CHANNEL_PERMISSION_SETTINGS } from '../domain/types.js';
 import type { MessagingDeps } from '../deps.js';
+import { actorRoute } from './actor-route.js';
 import { channelPermissionChanges, newChannelParams, newChannelSettings } from './channel.params.js';
 
 export function streamRoutes(deps: MessagingDeps) {
   const { domain } = deps;
+  const withActor = actorRoute(domain);
   return [
-    route({
+    withActor({
       method: 'GET',
       path: '/streams',
       auth: 'user',
@@ -25,8 +26,7 @@ export function streamRoutes(deps: MessagingDeps) {
         include_owner_subscribed: p.bool().default(false),
         include_can_access_content: p.bool().default(false),
       },
-      async handler({ identity, params, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, params }) {
         const streams = await listStreams(domain, actor, {
           includePublic: params.include_public,
           includeWebPublic: params.include_web_public,
@@ -39,16 +39,15 @@ export function streamRoutes(deps: MessagingDeps) {
         return { streams };
       },
     }),
-    route({
+    withActor({
       method: 'GET',
       path: '/streams/{stream_id:int}',
       auth: 'user',
-      async handler({ identity, path, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, path }) {
         return { stream: await getStream(domain, actor, path.stream_id) };
       },
     }),
-    route({
+    withActor({
       method: 'PATCH',
       path: '/streams/{stream_id:int}',
       auth: 'user',
@@ -65,8 +64,7 @@ export function streamRoutes(deps: MessagingDeps) {
         is_archived: p.bool().optional(),
         ...channelPermissionChanges,
       },
-      async handler({ identity, params, path, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, params, path }) {
         const permissions: ChannelUpdate['permissions'] = {};
         for (const name of CHANNEL_PERMISSION_SETTINGS) {
           const change = params[name];
@@ -86,34 +84,33 @@ export function streamRoutes(deps: MessagingDeps) {
         return {};
       },
     }),
-    route({
+    withActor({
       method: 'DELETE',
       path: '/streams/{stream_id:int}',
       auth: 'user',
-      async handler({ identity, path, requestId }) {
-        await archiveChannel(domain, await actorFor(domain, identity, requestId), path.stream_id);
+      async handler({ actor, path }) {
+        await archiveChannel(domain, actor, path.stream_id);
         return {};
       },
     }),
-    route({
+    withActor({
       method: 'GET',
       path: '/streams/{stream_id:int}/members',
       auth: 'user',
-      async handler({ identity, path, requestId }) {
-        return channelMembers(domain, await actorFor(domain, identity, requestId), path.stream_id);
+      async handler({ actor, path }) {
+        return channelMembers(domain, actor, path.stream_id);
       },
     }),
-    route({
+    withActor({
       method: 'GET',
       path: '/get_stream_id',
       auth: 'user',
       params: { stream: p.string() },
-      async handler({ identity, params, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, params }) {
         return { stream_id: await getStreamId(domain, actor, params.stream) };
       },
     }),
-    route({
+    withActor({
       method: 'POST',
       path: '/channels/create',
       auth: 'user',
@@ -123,8 +120,7 @@ export function streamRoutes(deps: MessagingDeps) {
         subscribers: p.json(t.list(t.int())),
         ...newChannelParams,
       },
-      async handler({ identity, params, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, params }) {
         return createChannel(domain, actor, {
           name: params.name,
           description: params.description,

@@ -1,18 +1,19 @@
-import { p, route, t } from '@confab/http';
-import { actorFor } from '../domain/actor.js';
+import { p, t } from '@confab/http';
 import { listSubscriptions } from '../domain/channel-queries.js';
 import { subscribeToChannels } from '../domain/channels.js';
 import { unsubscribeFromChannels } from '../domain/unsubscribe.js';
 import { updateSubscriptionProperties } from '../domain/subscription-properties.js';
 import type { MessagingDeps } from '../deps.js';
+import { actorRoute } from './actor-route.js';
 import { newChannelParams, newChannelSettings } from './channel.params.js';
 
 const principals = p.json(t.union(t.list(t.int()), t.list(t.string()))).optional();
 
 export function subscriptionRoutes(deps: MessagingDeps) {
   const { domain } = deps;
+  const withActor = actorRoute(domain);
   return [
-    route({
+    withActor({
       method: 'POST',
       path: '/users/me/subscriptions/properties',
       auth: 'user',
@@ -21,26 +22,21 @@ export function subscriptionRoutes(deps: MessagingDeps) {
           t.list(t.object({ stream_id: t.int(), property: t.string(), value: { parse: (value: unknown) => value } })),
         ),
       },
-      async handler({ identity, params, requestId }) {
-        await updateSubscriptionProperties(
-          domain,
-          await actorFor(domain, identity, requestId),
-          params.subscription_data,
-        );
+      async handler({ actor, params }) {
+        await updateSubscriptionProperties(domain, actor, params.subscription_data);
         return {};
       },
     }),
-    route({
+    withActor({
       method: 'GET',
       path: '/users/me/subscriptions',
       auth: 'user',
       params: { include_subscribers: p.bool().default(false) },
-      async handler({ identity, params, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, params }) {
         return { subscriptions: await listSubscriptions(domain, actor, params.include_subscribers) };
       },
     }),
-    route({
+    withActor({
       method: 'POST',
       path: '/users/me/subscriptions',
       auth: 'user',
@@ -58,8 +54,7 @@ export function subscriptionRoutes(deps: MessagingDeps) {
         authorization_errors_fatal: p.bool().default(true),
         ...newChannelParams,
       },
-      async handler({ identity, params, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, params }) {
         const result = await subscribeToChannels(domain, actor, {
           subscriptions: params.subscriptions,
           principals: params.principals,
@@ -71,13 +66,12 @@ export function subscriptionRoutes(deps: MessagingDeps) {
         return result;
       },
     }),
-    route({
+    withActor({
       method: 'DELETE',
       path: '/users/me/subscriptions',
       auth: 'user',
       params: { subscriptions: p.json(t.list(t.string())), principals },
-      async handler({ identity, params, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, params }) {
         return unsubscribeFromChannels(domain, actor, { names: params.subscriptions, principals: params.principals });
       },
     }),

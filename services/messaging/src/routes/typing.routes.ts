@@ -1,12 +1,13 @@
-import { p, route } from '@confab/http';
-import { actorFor } from '../domain/actor.js';
+import { p } from '@confab/http';
 import { setEditTypingStatus, setTypingStatus } from '../domain/typing.js';
 import type { MessagingDeps } from '../deps.js';
+import { actorRoute } from './actor-route.js';
 
 export function typingRoutes(deps: MessagingDeps) {
   const { domain } = deps;
+  const withActor = actorRoute(domain);
   return [
-    route({
+    withActor({
       method: 'POST',
       path: '/typing',
       auth: 'user',
@@ -17,8 +18,7 @@ export function typingRoutes(deps: MessagingDeps) {
         stream_id: p.int().optional(),
         topic: p.string().optional(),
       },
-      async handler({ identity, params, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, params }) {
         await setTypingStatus(domain, actor, {
           type: params.type,
           op: params.op,
@@ -29,13 +29,12 @@ export function typingRoutes(deps: MessagingDeps) {
         return {};
       },
     }),
-    route({
+    withActor({
       method: 'POST',
       path: '/messages/{message_id:int}/typing',
       auth: 'user',
       params: { op: p.enum('start', 'stop') },
-      async handler({ identity, params, path, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, params, path }) {
         await setEditTypingStatus(domain, actor, path.message_id, params.op);
         return {};
       },

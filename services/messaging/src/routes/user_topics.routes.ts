@@ -1,19 +1,19 @@
 import { ConfabError, invalid } from '@confab/errors';
-import { p, route, t } from '@confab/http';
-import { actorFor } from '../domain/actor.js';
+import { p, t } from '@confab/http';
 import { setTopicMuted, setTopicVisibility } from '../domain/user-topics.js';
 import type { MessagingDeps } from '../deps.js';
+import { actorRoute } from './actor-route.js';
 
 export function userTopicRoutes(deps: MessagingDeps) {
   const { domain } = deps;
+  const withActor = actorRoute(domain);
   return [
-    route({
+    withActor({
       method: 'POST',
       path: '/user_topics',
       auth: 'user',
       params: { stream_id: p.int(), topic: p.string(), visibility_policy: p.json(t.literal(0, 1, 2, 3)) },
-      async handler({ identity, params, requestId }) {
-        const actor = await actorFor(domain, identity, requestId);
+      async handler({ actor, params }) {
         await setTopicVisibility(domain, actor, {
           channelId: params.stream_id,
           topic: params.topic,
@@ -22,7 +22,7 @@ export function userTopicRoutes(deps: MessagingDeps) {
         return {};
       },
     }),
-    route({
+    withActor({
       // The deprecated form of POST /user_topics that older clients (zulip-terminal) still use: mute is policy 1,
       // unmute is 0; like Zulip since feature level 170, repeating either is not an error.
       method: 'PATCH',
@@ -34,7 +34,7 @@ export function userTopicRoutes(deps: MessagingDeps) {
         topic: p.string(),
         op: p.enum('add', 'remove'),
       },
-      async handler({ identity, params, requestId }) {
+      async handler({ actor, params }) {
         if (params.stream_id === undefined && params.stream === undefined)
           throw invalid("Missing 'stream_id' argument");
         if (params.stream_id !== undefined && params.stream !== undefined) {
@@ -42,7 +42,6 @@ export function userTopicRoutes(deps: MessagingDeps) {
             data: { parameters: 'stream_id, stream' },
           });
         }
-        const actor = await actorFor(domain, identity, requestId);
         await setTopicMuted(domain, actor, {
           channel: params.stream_id ?? params.stream!,
           topic: params.topic,
