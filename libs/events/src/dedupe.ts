@@ -53,13 +53,16 @@ export async function processedEvents(
 }
 
 /** The one INSERT of a transaction's outbox rows, for services that run it through their own SQL client. */
+/** The head of an INSERT of outbox rows, for a statement that writes them from a query (an envelope completed in SQL). */
+export const OUTBOX_INSERT = 'INSERT INTO outbox (event_id, routing_key, envelope)';
+
 export function outboxInsert(records: readonly OutboxRecord[]): { text: string; values: unknown[] } {
   const values: unknown[] = [];
   const rows = records.map((record, i) => {
     values.push(record.eventId, record.routingKey, JSON.stringify(record.envelope));
     return `($${i * 3 + 1}::uuid, $${i * 3 + 2}, $${i * 3 + 3}::jsonb)`;
   });
-  return { text: `INSERT INTO outbox (event_id, routing_key, envelope) VALUES ${rows.join(', ')}`, values };
+  return { text: `${OUTBOX_INSERT} VALUES ${rows.join(', ')}`, values };
 }
 
 /**

@@ -6,6 +6,12 @@ export const eventsPublished = new Counter({
   labelNames: ['routing_key'] as const,
 });
 
+export const invalidOutboxEvents = new Counter({
+  name: 'outbox_invalid_events_total',
+  help: 'Outbox rows the relay did not publish because they do not conform to their contract, by routing key',
+  labelNames: ['routing_key'] as const,
+});
+
 export const eventsHandled = new Counter({
   name: 'events_handled_total',
   help: 'Events handled by a consumer, by outcome (ok, retried, dead_lettered)',

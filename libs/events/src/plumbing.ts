@@ -3,14 +3,18 @@ import { EventBus } from './bus.js';
 import type { CausalEvent } from '@confab/identity';
 import { causalGate, type CausalOutcome } from './causal.js';
 import { processedEvents, type RawQuerier } from './dedupe.js';
+import type { EventContract } from './envelope.js';
 import { OutboxRelay } from './relay.js';
 
 export interface ServiceEventsConfig {
   amqp: { url: string; exchange: string };
   /** How long an idle auto-delete queue of this process outlives it, in ms. */
   queueExpiresMs?: number | undefined;
-  /** The service's database and how often its outbox is polled, when it writes events of its own. */
-  outbox?: { databaseUrl: string; pollIntervalMs: number };
+  /**
+   * The service's database and how often its outbox is polled, when it writes events of its own; `validate` are
+   * the contracts the relay checks before publishing (RelayOptions.validate).
+   */
+  outbox?: { databaseUrl: string; pollIntervalMs: number; validate?: readonly EventContract<unknown>[] };
 }
 
 /**
@@ -35,6 +39,7 @@ export class ServiceEvents {
           bus: this.bus,
           logger,
           pollIntervalMs: config.outbox.pollIntervalMs,
+          validate: config.outbox.validate,
         })
       : null;
   }
@@ -43,9 +48,10 @@ export class ServiceEvents {
   static withOutbox(
     config: Omit<ServiceEventsConfig, 'outbox'> & { db: { url: string }; outboxPollMs: number },
     logger: Logger,
+    validate?: readonly EventContract<unknown>[],
   ): ServiceEvents & { relay: OutboxRelay } {
     const events = new ServiceEvents(
-      { ...config, outbox: { databaseUrl: config.db.url, pollIntervalMs: config.outboxPollMs } },
+      { ...config, outbox: { databaseUrl: config.db.url, pollIntervalMs: config.outboxPollMs, validate } },
       logger,
     );
     return events as ServiceEvents & { relay: OutboxRelay };

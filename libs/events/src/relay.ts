@@ -1,7 +1,8 @@
 import pg from 'pg';
 import type { Logger } from '@confab/logging';
 import type { EventBus } from './bus.js';
-import { eventsPublished, registerLagSource } from './metrics.js';
+import { parseEnvelope, type EventContract } from './envelope.js';
+import { eventsPublished, invalidOutboxEvents, registerLagSource } from './metrics.js';
 
 export interface RelayOptions {
   databaseUrl: string;
@@ -11,6 +12,12 @@ export interface RelayOptions {
   pollIntervalMs?: number;
   /** Rows published per transaction. Default 500. */
   batchSize?: number;
+  /**
+   * Events whose stored form the relay checks against their contract before publishing: those a statement
+   * completes in SQL (messaging's send writes message.sent with its id, receivers and flags filled in by the
+   * database), which no code saw in their final form. One that fails is logged with its envelope and not published.
+   */
+  validate?: readonly EventContract<unknown>[];
 }
 
 /** One lock per database, so that among a service's replicas exactly one relays at a time, in id order. */
@@ -20,7 +27,7 @@ interface OutboxRow {
   id: string;
   event_id: string;
   routing_key: string;
-  /** The envelope's JSON as stored: published as it is, never parsed here. */
+  /** The envelope's JSON as stored: published as it is (parsed only to check the contracts of `validate`). */
   envelope: string;
 }
 
@@ -38,7 +45,10 @@ export class OutboxRelay {
   private timer: NodeJS.Timeout | undefined;
   private failures = 0;
 
+  private readonly checked: Map<string, EventContract<unknown>>;
+
   constructor(private readonly options: RelayOptions) {
+    this.checked = new Map((options.validate ?? []).map((c) => [c.type, c]));
     this.pool = new pg.Pool({ connectionString: options.databaseUrl, max: 1 });
     this.pool.on('error', (err) => this.log.warn({ err: err.message }, 'outbox relay connection error'));
     this.log = options.logger.child({ component: 'outbox-relay' });
@@ -114,12 +124,15 @@ export class OutboxRelay {
         await client.query('COMMIT');
         return 0;
       }
-      await this.options.bus.publishRaw(
-        rows.map((r) => ({ eventId: r.event_id, routingKey: r.routing_key, json: r.envelope })),
-      );
+      const valid = this.checked.size === 0 ? rows : rows.filter((r) => this.conforms(r));
+      if (valid.length > 0) {
+        await this.options.bus.publishRaw(
+          valid.map((r) => ({ eventId: r.event_id, routingKey: r.routing_key, json: r.envelope })),
+        );
+      }
       await client.query('DELETE FROM outbox WHERE id = ANY($1::bigint[])', [rows.map((r) => r.id)]);
       await client.query('COMMIT');
-      for (const r of rows) eventsPublished.inc({ routing_key: r.routing_key });
+      for (const r of valid) eventsPublished.inc({ routing_key: r.routing_key });
       return rows.length;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {
@@ -130,6 +143,23 @@ export class OutboxRelay {
       client.off('error', onError);
       // A connection that could not even roll back is discarded rather than returned to the pool.
       client.release(broken);
+    }
+  }
+
+  /** Whether a row of a checked contract conforms to it; one that does not is logged, counted and left out. */
+  private conforms(row: OutboxRow): boolean {
+    const contract = this.checked.get(row.routing_key);
+    if (!contract) return true;
+    try {
+      parseEnvelope(contract, JSON.parse(row.envelope));
+      return true;
+    } catch (err) {
+      invalidOutboxEvents.inc({ routing_key: row.routing_key });
+      this.log.error(
+        { err: err instanceof Error ? err.message : err, event_id: row.event_id, envelope: row.envelope },
+        'outbox event does not conform to its contract; not published',
+      );
+      return false;
     }
   }
 

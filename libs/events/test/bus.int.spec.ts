@@ -8,6 +8,7 @@ import {
   contracts,
   EventBus,
   eventsReceived,
+  invalidOutboxEvents,
   OutboxRelay,
   outboxRecord,
   type EventEnvelope,
@@ -98,7 +99,8 @@ describe('outbox relay and consumers (RabbitMQ, PostgreSQL)', () => {
     };
     bus.consumer('test.users', { maxAttempts: 5 }).on(contracts.userCreated, handle).on(contracts.userUpdated, handle);
     await bus.start();
-    relay = new OutboxRelay({ databaseUrl, bus, logger, pollIntervalMs: 50 });
+    // user.created is checked as stored, as messaging's relay checks the message.sent its statement completes.
+    relay = new OutboxRelay({ databaseUrl, bus, logger, pollIntervalMs: 50, validate: [contracts.userCreated] });
     relay.start();
   });
 
@@ -178,6 +180,27 @@ describe('outbox relay and consumers (RabbitMQ, PostgreSQL)', () => {
     await eventually(async () => Boolean((dead = await channel.get(`${exchange}.test.users.dlq`, { noAck: true }))));
     expect(JSON.parse((dead as unknown as { content: Buffer }).content.toString()).event_id).toBe(bad.event_id);
     await connection.close();
+  });
+
+  it('does not publish a stored event of a checked contract that breaks it, and counts it', async () => {
+    handled.length = 0;
+    const before = (await invalidOutboxEvents.get()).values.find((v) => v.labels.routing_key === 'user.created');
+    const good = outboxRecord(contracts.userCreated, { user: user(13, 'valid') }, { realmId: 1 });
+    // As a statement that completes an envelope in SQL might store it: the id filled in with the wrong type.
+    const broken = { ...good.envelope, event_id: '00000000-0000-4000-8000-000000000002' };
+    await pool.query(
+      `INSERT INTO outbox (event_id, routing_key, envelope)
+       VALUES ($1, 'user.created', jsonb_set($2::jsonb, '{payload,user,user_id}', '"x"'))`,
+      [broken.event_id, JSON.stringify(broken)],
+    );
+    await commit([good]);
+    await eventually(async () => handled.includes('valid'));
+    await eventually(async () => (await pool.query('SELECT count(*)::int AS n FROM outbox')).rows[0].n === 0);
+    const after = (await invalidOutboxEvents.get()).values.find((v) => v.labels.routing_key === 'user.created');
+    expect((after?.value ?? 0) - (before?.value ?? 0)).toBe(1);
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM effects WHERE event_id = $1', [broken.event_id]);
+    expect(rows[0].n).toBe(0);
+    expect(handled).toEqual(['valid']);
   });
 
   it('refuses to build an event whose payload breaks the contract', () => {

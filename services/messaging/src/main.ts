@@ -6,10 +6,11 @@ import { loadConfig } from './config.js';
 import { buildDomain } from './domain-factory.js';
 import type { MessagingDeps } from './deps.js';
 import { registerConsumers } from './events/consumers.js';
+import { COMPLETED_IN_SQL } from './repositories/send-sql.js';
 import { BullDeliveryQueue } from './jobs/scheduled-delivery.js';
 
 runProcess('messaging', loadConfig, async (config, logger) => {
-  const events = ServiceEvents.withOutbox(config, logger);
+  const events = ServiceEvents.withOutbox(config, logger, COMPLETED_IN_SQL);
   const { bus, relay } = events;
   const { domain, prisma, sql, backfill } = buildDomain(config, logger, events.kick);
   registerConsumers({ bus, store: domain.store, readModel: domain.readModel, directory: domain.directory });

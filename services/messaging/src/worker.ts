@@ -6,6 +6,7 @@ import { loadConfig } from './config.js';
 import { buildDomain } from './domain-factory.js';
 import { MAINTENANCE_QUEUE, maintenanceHandlers, type MaintenanceJobName } from './jobs/catalog.js';
 import { startScheduledDelivery } from './jobs/scheduled-worker.js';
+import { COMPLETED_IN_SQL } from './repositories/send-sql.js';
 
 /** The messaging worker: periodic maintenance on BullMQ (one scheduler entry, whatever the number of workers). */
 /** The configuration, with pools large enough that each concurrent delivery holds a connection for its transaction. */
@@ -23,7 +24,7 @@ function loadWorkerConfig() {
 }
 
 runProcess('messaging-worker', loadWorkerConfig, async (config, log) => {
-  const events = ServiceEvents.withOutbox(config, log);
+  const events = ServiceEvents.withOutbox(config, log, COMPLETED_IN_SQL);
   const { domain, prisma, sql } = buildDomain(config, log, events.kick);
   // BullMQ needs blocking connections that retry forever.
   const connection = new Redis(config.redis.url, { maxRetriesPerRequest: null });

@@ -1,6 +1,12 @@
-import type { OutboxRecord } from '@confab/events';
+import { contracts, OUTBOX_INSERT, type EventContract, type OutboxRecord } from '@confab/events';
 import { FLAG, VISIBLE_FLAGS } from '../domain/flags.js';
 import type { TopicPolicyChange } from './user_topics.repository.js';
+
+/**
+ * The events the send statement completes in SQL (the message's id, receivers and flags; the sender's automatic
+ * topic policy): the outbox relay checks them against their contracts before publishing (RelayOptions.validate).
+ */
+export const COMPLETED_IN_SQL: readonly EventContract<unknown>[] = [contracts.messageSent, contracts.userTopicChanged];
 
 export interface NewMessage {
   realmId: number;
@@ -149,7 +155,7 @@ function sendParts(write: SendWrite, param: Param, sfx: string): { ctes: string[
       RETURNING user_id, flags
     )`,
     `sent${sfx} AS (
-      INSERT INTO outbox (event_id, routing_key, envelope)
+      ${OUTBOX_INSERT}
       SELECT ${param(write.sentEvent.eventId, '::uuid')}, ${param(write.sentEvent.routingKey)},
         jsonb_set(jsonb_set(jsonb_set(${param(JSON.stringify(write.sentEvent.envelope), '::jsonb')},
           '{payload,message,id}', to_jsonb(m${sfx}.id)),
@@ -163,7 +169,7 @@ function sendParts(write: SendWrite, param: Param, sfx: string): { ctes: string[
     const rows = write.otherEvents.map(
       (e) => `(${param(e.eventId, '::uuid')}, ${param(e.routingKey)}, ${param(JSON.stringify(e.envelope), '::jsonb')})`,
     );
-    ctes.push(`other${sfx} AS (INSERT INTO outbox (event_id, routing_key, envelope) VALUES ${rows.join(', ')})`);
+    ctes.push(`other${sfx} AS (${OUTBOX_INSERT} VALUES ${rows.join(', ')})`);
   }
   if (write.policies.length > 0) {
     const p = write.policies;
@@ -226,7 +232,7 @@ function sendParts(write: SendWrite, param: Param, sfx: string): { ctes: string[
         topic_name = EXCLUDED.topic_name, last_updated = EXCLUDED.last_updated
     )`,
       `sevent${sfx} AS (
-      INSERT INTO outbox (event_id, routing_key, envelope)
+      ${OUTBOX_INSERT}
       SELECT ${param(sp.event.eventId, '::uuid')}, ${param(sp.event.routingKey)},
         jsonb_set(${param(JSON.stringify(sp.event.envelope), '::jsonb')}, '{payload,visibility_policy}', to_jsonb(pol.policy))
         FROM pol${sfx} pol WHERE pol.policy IS NOT NULL
