@@ -110,6 +110,33 @@ describe('POST /channels/create', () => {
     );
   });
 
+  it('creates a channel once when requests create it at the same moment: one wins, the others find it taken', async () => {
+    const name = `race ${Date.now()}`;
+    const answers = await Promise.all(
+      (['hamlet', 'iago', 'othello', 'cordelia'] as const).map((who) =>
+        world.as(who).post('/channels/create', { name, subscribers: [] }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409]);
+    for (const lost of answers.filter((a) => a.status === 409)) {
+      expectError(lost, 409, 'CHANNEL_ALREADY_EXISTS', `Channel '${name}' already exists`);
+    }
+    // POST /users/me/subscriptions creating one name at once: every caller ends up subscribed to the one channel.
+    const shared = `race sub ${Date.now()}`;
+    const subscribed = await Promise.all(
+      (['hamlet', 'iago', 'othello'] as const).map((who) =>
+        world.as(who).post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: shared }]) }),
+      ),
+    );
+    for (const answer of subscribed) expectSuccess(answer, 'POST', '/users/me/subscriptions');
+    const found = await world.as('hamlet').get('/get_stream_id', { stream: shared });
+    expectSuccess(found, 'GET', '/get_stream_id');
+    const members = await world.as('hamlet').get(`/streams/${found.body.stream_id}/members`);
+    expect([...(members.body.subscribers as number[])].sort((a, b) => a - b)).toEqual(
+      [world.user('hamlet').id, world.user('iago').id, world.user('othello').id].sort((a, b) => a - b),
+    );
+  });
+
   it('refuses a name in use, guests and web-public channels', async () => {
     const taken = await world.as('hamlet').post('/channels/create', { name: 'VERONA', subscribers: [] });
     expectError(taken, 409, 'CHANNEL_ALREADY_EXISTS', "Channel 'VERONA' already exists");

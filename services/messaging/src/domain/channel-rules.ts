@@ -5,6 +5,13 @@ import { isAdmin } from './permissions.js';
 import { escapeHtml, firstUnprintable } from './text.js';
 import type { ChannelPermission, GroupSettingValue, PermissionValue, TopicsPolicy } from './types.js';
 
+/** Storage's answer when a channel of that name was created meanwhile (two requests created it at once). */
+export class ChannelNameTaken extends Error {
+  constructor(readonly channelName: string) {
+    super(`a channel named ${channelName} exists`);
+  }
+}
+
 /**
  * The rules of a new channel's settings: Zulip's defaults, the checks of its description, retention, topics policy
  * and group-valued permissions, and who may create it (used by creation and by channel settings).

@@ -1,9 +1,9 @@
 import { ConfabError, invalid } from '@confab/errors';
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
-import { isUniqueViolation } from '../repositories/prisma.js';
 import type { Tx } from '../repositories/prisma.js';
 import { basicAccess } from './channel-access.js';
 import {
+  ChannelNameTaken,
   checkCanCreate,
   checkChannelDescription,
   defaultPermissions,
@@ -214,7 +214,7 @@ async function createdEvents(
 }
 
 function alreadyExists(err: unknown): boolean {
-  return isUniqueViolation(err);
+  return err instanceof ChannelNameTaken;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Channel, ChannelPermission, PermissionValue, Subscription, TopicsPolicy } from '../domain/types.js';
 import { RECIPIENT_CHANNEL } from '../domain/types.js';
-import { storable, validId, type Prisma, type Tx } from './prisma.js';
+import { isUniqueViolation, storable, validId, type Prisma, type Tx } from './prisma.js';
+import { ChannelNameTaken } from '../domain/channel-rules.js';
 import type { Store } from './store.js';
 import { inTransaction } from './sql.js';
 
@@ -109,18 +110,23 @@ export class ChannelsRepository {
     return rows.map(toChannel);
   }
 
-  /** Creates a channel and its recipient; a concurrent creation of the same name fails with a unique violation. */
+  /** Creates a channel and its recipient; a concurrent creation of the same name fails with ChannelNameTaken. */
   async createChannel(tx: Tx, data: NewChannel): Promise<Channel> {
     const recipient = await tx.recipient.create({ data: { realmId: data.realmId, type: RECIPIENT_CHANNEL } });
-    const row = await tx.channel.create({
-      data: {
-        ...data,
-        nameKey: data.name.toLowerCase(),
-        recipientId: recipient.id,
-        permissions: data.permissions,
-      },
-    });
-    return toChannel(row);
+    try {
+      const row = await tx.channel.create({
+        data: {
+          ...data,
+          nameKey: data.name.toLowerCase(),
+          recipientId: recipient.id,
+          permissions: data.permissions,
+        },
+      });
+      return toChannel(row);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new ChannelNameTaken(data.name);
+      throw err;
+    }
   }
 
   async subscription(userId: number, channelId: number): Promise<Subscription | null> {
