@@ -19,10 +19,19 @@ export interface RateLimitState {
 export type VerifyCredentials = (credentials: BasicCredentials) => Promise<UserIdentity>;
 
 /**
- * Whether a cached identity may predate the user's own recent change (docs/architecture.md, read-your-writes): true
- * while this gateway has not yet applied one of their events that drops cached credentials.
+ * Whether a cached identity may predate the user's own recent change (docs/architecture.md, read-your-writes): while
+ * this gateway has not yet applied one of their events that drops cached credentials, or applied it only after the
+ * cache was read.
  */
-export type MayBeStale = (events: readonly CausalEvent[]) => boolean;
+export interface MayBeStale {
+  /** A mark of the process's progress in applying events, taken before the cache is read. */
+  mark(): number;
+  /**
+   * Whether a cached identity read after `mark` may predate the user's own events: one not applied yet, or one
+   * applied since the mark (its handler may have dropped the entry after it was read).
+   */
+  stale(events: readonly CausalEvent[], mark: number): boolean;
+}
 
 // Cache hit, rate-limit count and the user's recent causal events in one round trip: the user id comes out of the
 // cached identity.
@@ -93,6 +102,7 @@ export class Authenticator {
     const cacheKey = this.cacheKey(credentials);
     const { index } = windowOf(nowMs);
     const rlPrefix = `${this.options.prefix}:rl:user:`;
+    const mark = this.options.mayBeStale?.mark() ?? 0;
     const hit = await (
       this.redis as unknown as {
         confabAuthLookup(key: string, ...args: (string | number)[]): Promise<[string, number, string[]] | null>;
@@ -101,7 +111,7 @@ export class Authenticator {
     if (hit) {
       const causal = parseCausalEntries(hit[2]);
       const rate = rateLimitState(this.options.perUserPerMinute, hit[1], nowMs);
-      if (!this.options.mayBeStale?.(causal)) {
+      if (!this.options.mayBeStale?.stale(causal, mark)) {
         return { identity: withCausal(JSON.parse(hit[0]) as UserIdentity, causal), rate };
       }
       // The user changed their own account a moment ago: ask the owner rather than trust the cache.

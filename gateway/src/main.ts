@@ -38,7 +38,10 @@ runProcess('gateway', loadConfig, async (config, log) => {
       return identity;
     },
     // A user's own change to their account (deactivation, role, key) counts before this gateway has heard of it.
-    mayBeStale: (events) => bus.unhandled(events).length > 0,
+    mayBeStale: {
+      mark: () => bus.progress(),
+      stale: (events, mark) => bus.unhandled(events).length > 0 || bus.handledSince(events, mark),
+    },
   });
 
   const sessions = new SessionStore(redis, { prefix: config.redis.prefix, ttlSeconds: config.sessionTtlSeconds });

@@ -75,7 +75,9 @@ export class EventBus {
   private stopped = false;
   private readonly log: Logger;
   /** Events this process's consumers finished with (applied or dead-lettered), `<consumer> <event id>`, oldest first. */
-  private readonly done = new Set<string>();
+  /** (consumer, event) pairs this process finished, with the progress mark at which each finished. */
+  private readonly done = new Map<string, number>();
+  private sequence = 0;
   private doneWaiters: (() => void)[] = [];
 
   constructor(private readonly options: BusOptions) {
@@ -105,6 +107,21 @@ export class EventBus {
     return this.done.has(`${consumer} ${eventId}`);
   }
 
+  /** A mark of this process's progress: what its consumers finish from now on is `handledSince` the mark. */
+  progress(): number {
+    return this.sequence;
+  }
+
+  /**
+   * Whether a consumer of this process finished one of these events after `mark`: a state read before then (a
+   * cache entry the handler has since dropped) may predate the event.
+   */
+  handledSince(events: readonly CausalEvent[], mark: number): boolean {
+    return events.some((event) =>
+      this.consumers.some((c) => c.bindings.has(event.type) && (this.done.get(`${c.name} ${event.id}`) ?? 0) > mark),
+    );
+  }
+
   /** The (consumer, event) pairs of this process that still have to handle these events (by their routing keys). */
   unhandled(events: readonly CausalEvent[]): { consumer: string; eventId: string }[] {
     return events.flatMap((event) =>
@@ -126,9 +143,9 @@ export class EventBus {
   }
 
   private finished(consumer: string, eventId: string): void {
-    this.done.add(`${consumer} ${eventId}`);
+    this.done.set(`${consumer} ${eventId}`, ++this.sequence);
     // Bounded: a user's causal events are at most a minute old, far fewer than this many events ago.
-    if (this.done.size > 100_000) this.done.delete(this.done.values().next().value!);
+    if (this.done.size > 100_000) this.done.delete(this.done.keys().next().value!);
     const waiters = this.doneWaiters;
     this.doneWaiters = [];
     for (const wake of waiters) wake();

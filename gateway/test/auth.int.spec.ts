@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { unauthorized } from '@confab/errors';
+import { CausalLog, causalLogKey } from '@confab/events';
+import type { CausalEvent, UserIdentity } from '@confab/identity';
+import { Authenticator } from '../src/auth';
+
+// The gateway's credential cache against the real Redis: when a cached identity may predate the user's own change.
+const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const prefix = `confab-test-auth-${randomUUID()}`;
+const hamlet: UserIdentity = {
+  kind: 'user',
+  userId: 7,
+  realmId: 1,
+  role: 400,
+  email: 'hamlet@zulip.com',
+  isBot: false,
+};
+const credentials = { email: hamlet.email, apiKey: 'k'.repeat(32) };
+
+afterAll(async () => {
+  const keys = await redis.keys(`${prefix}:*`);
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
+});
+
+/**
+ * A gateway whose event handling is played by the test: `handled` maps an event id to the progress mark at which
+ * this gateway finished applying it (as EventBus.progress/handledSince count).
+ */
+function gateway(deactivated: { now: boolean }, handled: Map<string, number>, onMark: () => void = () => undefined) {
+  let progress = 0;
+  const verified: string[] = [];
+  const authenticator = new Authenticator(redis, {
+    prefix,
+    cacheTtlSeconds: 60,
+    perUserPerMinute: 1000,
+    perIpPerMinute: 1000,
+    async verify() {
+      verified.push('settings');
+      if (deactivated.now) throw unauthorized('Account is deactivated');
+      return hamlet;
+    },
+    mayBeStale: {
+      mark: () => {
+        const mark = progress;
+        onMark();
+        return mark;
+      },
+      stale: (events: readonly CausalEvent[], mark: number) =>
+        events.some((e) => !handled.has(e.id) || handled.get(e.id)! > mark),
+    },
+  });
+  return {
+    authenticator,
+    verified,
+    finish(eventId: string) {
+      handled.set(eventId, ++progress);
+    },
+  };
+}
+
+describe("Authenticator: a cached identity and the user's own recent change", () => {
+  it('asks settings again when the change was applied only after the cache was read', async () => {
+    const deactivated = { now: false };
+    const handled = new Map<string, number>();
+    const during: { lookup?: () => void } = {};
+    const g = gateway(deactivated, handled, () => during.lookup?.());
+    expect((await g.authenticator.authenticate(credentials)).identity).toMatchObject({ userId: 7 });
+    expect(g.verified).toEqual(['settings']);
+
+    // The user deactivates themselves: settings records the event for their next request.
+    const event = { type: 'user.deactivated', id: randomUUID() };
+    await new CausalLog(redis, prefix).record(7, [event]);
+    deactivated.now = true;
+    // The gateway applies the event while this request's cache read is in flight: the read may have found the entry
+    // the handler then dropped, so the cached identity must not be trusted.
+    during.lookup = () => queueMicrotask(() => g.finish(event.id));
+    await expect(g.authenticator.authenticate(credentials)).rejects.toMatchObject({
+      status: 401,
+      message: 'Account is deactivated',
+    });
+    expect(g.verified).toEqual(['settings', 'settings']);
+  });
+
+  it('trusts the cache for events applied before the cache was read, and asks while one is not applied', async () => {
+    const deactivated = { now: false };
+    const handled = new Map<string, number>();
+    const g = gateway(deactivated, handled);
+    await redis.del(causalLogKey(prefix, 7));
+    await g.authenticator.authenticate(credentials);
+    const earlier = { type: 'user.updated', id: randomUUID() };
+    await new CausalLog(redis, prefix).record(7, [earlier]);
+    g.verified.length = 0;
+    await g.authenticator.authenticate(credentials);
+    expect(g.verified).toEqual(['settings']);
+    g.finish(earlier.id);
+    g.verified.length = 0;
+    await g.authenticator.authenticate(credentials);
+    expect(g.verified).toEqual([]);
+  });
+});
