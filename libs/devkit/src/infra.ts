@@ -46,16 +46,36 @@ export function portOpen(host: string, port: number, timeoutMs = 1000): Promise<
 }
 
 /** A TCP port nothing listens on right now (for processes and servers started by tests and the dev stack). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Whether something can listen on the port on every interface right now (as the services listen). */
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '0.0.0.0', () => server.close(() => resolve(true)));
   });
+}
+
+/** Ports this process has handed out, never handed out twice. */
+const handedOut = new Set<number>();
+const PORT_BASE = 20_000;
+const PORT_SPAN = 12_000;
+
+/**
+ * A port for a process to listen on a moment later. Taken below the kernel's ephemeral range (32768-60999 on Linux),
+ * where a port the kernel picked (binding port 0) lies: an outgoing connection of any process could take such a port
+ * between the pick and the listen, and the process then fails to start with EADDRINUSE. Here only another test run
+ * choosing the same random port at the same moment could, and each port is checked bindable first.
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = PORT_BASE + Math.floor(Math.random() * PORT_SPAN);
+    if (handedOut.has(port)) continue;
+    if (await bindable(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  throw new Error(`no free port between ${PORT_BASE} and ${PORT_BASE + PORT_SPAN}`);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -29,7 +29,15 @@ export default async function globalSetup(): Promise<void> {
   (globalThis as Record<string, unknown>).__confabInfra = infra;
   log(`starting the system (${infra.kind} infrastructure); process logs in ${logDir}`);
   const started = Date.now();
-  const info = await stack.start();
+  let info: Awaited<ReturnType<Stack['start']>>;
+  try {
+    info = await stack.start();
+  } catch (err) {
+    // Jest runs no global teardown after a failed setup: stop what did start, or it outlives the run.
+    await stack.stop({ cleanUp: true }).catch(() => undefined);
+    await infra.stop().catch(() => undefined);
+    throw err;
+  }
   log(`system ready in ${((Date.now() - started) / 1000).toFixed(1)} s at ${info.gatewayUrl}`);
   const stateFile = join(tmpdir(), `confab-e2e-${runId}.json`);
   writeFileSync(stateFile, JSON.stringify({ ...info, processes: stack.describeProcesses() }));
