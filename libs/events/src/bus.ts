@@ -3,6 +3,7 @@ import { runWithLogContext, type Logger } from '@confab/logging';
 import type { CausalEvent } from '@confab/identity';
 import { parseEnvelope, type EventContract, type EventEnvelope, type OutboxRecord } from './envelope.js';
 import { eventsHandled, eventsReceived, registerDepthSource } from './metrics.js';
+import { FinishedEvents } from './finished.js';
 
 export interface BusOptions {
   url: string;
@@ -74,11 +75,7 @@ export class EventBus {
   private connected = false;
   private stopped = false;
   private readonly log: Logger;
-  /** Events this process's consumers finished with (applied or dead-lettered), `<consumer> <event id>`, oldest first. */
-  /** (consumer, event) pairs this process finished, with the progress mark at which each finished. */
-  private readonly done = new Map<string, number>();
-  private sequence = 0;
-  private doneWaiters: (() => void)[] = [];
+  private readonly finishedEvents = new FinishedEvents();
 
   constructor(private readonly options: BusOptions) {
     this.log = options.logger.child({ component: 'event-bus' });
@@ -104,12 +101,12 @@ export class EventBus {
 
   /** Whether `consumer` in this process has finished with the event. */
   handled(consumer: string, eventId: string): boolean {
-    return this.done.has(`${consumer} ${eventId}`);
+    return this.finishedEvents.at(consumer, eventId) !== undefined;
   }
 
   /** A mark of this process's progress: what its consumers finish from now on is `handledSince` the mark. */
   progress(): number {
-    return this.sequence;
+    return this.finishedEvents.progress;
   }
 
   /**
@@ -117,8 +114,8 @@ export class EventBus {
    * cache entry the handler has since dropped) may predate the event.
    */
   handledSince(events: readonly CausalEvent[], mark: number): boolean {
-    return events.some((event) =>
-      this.consumers.some((c) => c.bindings.has(event.type) && (this.done.get(`${c.name} ${event.id}`) ?? 0) > mark),
+    return events.some((e) =>
+      this.consumers.some((c) => c.bindings.has(e.type) && (this.finishedEvents.at(c.name, e.id) ?? 0) > mark),
     );
   }
 
@@ -133,22 +130,11 @@ export class EventBus {
 
   /** Resolves when any consumer of this process finishes with an event, or after `ms`. */
   nextHandled(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.doneWaiters.push(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
+    return this.finishedEvents.next(ms);
   }
 
   private finished(consumer: string, eventId: string): void {
-    this.done.set(`${consumer} ${eventId}`, ++this.sequence);
-    // Bounded: a user's causal events are at most a minute old, far fewer than this many events ago.
-    if (this.done.size > 100_000) this.done.delete(this.done.keys().next().value!);
-    const waiters = this.doneWaiters;
-    this.doneWaiters = [];
-    for (const wake of waiters) wake();
+    this.finishedEvents.add(consumer, eventId);
   }
 
   /** Connects (waiting up to `timeoutMs` for the first connection; recovery continues in the background). */
