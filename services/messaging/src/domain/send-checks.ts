@@ -1,10 +1,12 @@
 import { ConfabError, invalid } from '@confab/errors';
 import { extractChannelIndicator, extractDirectRecipients } from './addressee.js';
+import { checkCanPost } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
+import { isGuest } from './permissions.js';
 import type { Rendered } from './render.js';
 import type { SendInput } from './send.js';
-import { checkChannelName, firstUnprintable, topicKey } from './text.js';
-import type { Channel, User } from './types.js';
+import { checkChannelName, firstUnprintable, normalizeTopic, topicKey } from './text.js';
+import type { Channel, SendFacts, Subscription, User } from './types.js';
 
 /**
  * The checks of a send before anything is written (Zulip's check_message): the addressee (channel or direct
@@ -172,4 +174,103 @@ export async function mentionedUsers(domain: Domain, rendered: Rendered): Promis
       for (const id of members) ids.add(id);
   }
   return [...ids];
+}
+
+/** Phase 1: `queue_id` and `local_id` come together and hold no NUL. */
+export function checkClientIds(input: SendInput): void {
+  for (const [name, value] of [
+    ['queue_id', input.queueId],
+    ['local_id', input.localId],
+  ] as const) {
+    if (value?.includes('\u0000')) throw invalid(`Invalid ${name}`);
+  }
+  if ((input.queueId === undefined) !== (input.localId === undefined)) {
+    const missing = input.queueId === undefined ? 'queue_id' : 'local_id';
+    throw new ConfabError(`Missing '${missing}' argument`, {
+      code: 'REQUEST_VARIABLE_MISSING',
+      data: { var_name: missing },
+    });
+  }
+}
+
+/** Where a checked message goes, rendered, with who it mentions. */
+export interface Addressed {
+  channel: Channel | null;
+  /** The direct message's participants (empty for a channel message). */
+  participants: User[];
+  topic: string;
+  recipientId: number;
+  /** Read before writing only where the statement cannot decide alone (mentions, private channels, guests). */
+  facts: SendFacts | null;
+  rendered: Rendered;
+  mentioned: number[];
+}
+
+/** Phase 2: the addressee, whether the sender may post there, and the rendering (Zulip's check_message). */
+export async function checkAddressee(
+  domain: Domain,
+  actor: Actor,
+  input: SendInput,
+  content: string,
+): Promise<Addressed> {
+  const target = await resolveTarget(domain, actor, input);
+  const render = async () => domain.renderer.render(actor.realm, content, actor.user);
+  if (target.kind === 'direct') {
+    await checkCanSendDirect(domain, actor, target.participants);
+    const recipientId = await domain.messages.directRecipient(
+      actor.realm.id,
+      target.participants.map((u) => u.id),
+    );
+    const rendered = await render();
+    const mentioned = await mentionedUsers(domain, rendered);
+    return {
+      channel: null,
+      participants: target.participants,
+      topic: '',
+      recipientId,
+      facts: null,
+      rendered,
+      mentioned,
+    };
+  }
+  const channel = await resolveChannel(domain, actor, target.indicator);
+  const topic = normalizeTopic(target.topic, actor.realm.emptyTopicDisplayName);
+  const rendered = await render();
+  const mentioned = await mentionedUsers(domain, rendered);
+  let facts: SendFacts | null = null;
+  // Mentions (followers), private channels and guests need the subscription and policies read first; for the
+  // common message the write statement itself decides the sender's automatic policy (one round trip).
+  if (mentioned.length > 0 || channel.inviteOnly || isGuest(actor.user)) {
+    // Whether the topic existed is judged on what the sender may see (Zulip avoids leaking protected history).
+    facts = await domain.messages.sendFacts({
+      userId: actor.user.id,
+      channelId: channel.id,
+      recipientId: channel.recipientId,
+      topicKey: topicKey(topic),
+      historyPublic: channel.historyPublicToSubscribers,
+      mentionedUserIds: mentioned,
+    });
+    await checkCanPost(domain, actor, channel, facts.subscribed ? subscribedMarker(actor, channel) : null);
+  } else {
+    await checkCanPost(domain, actor, channel, null);
+  }
+  checkTopicsPolicy(actor, channel, topic);
+  return { channel, participants: [], topic, recipientId: channel.recipientId, facts, rendered, mentioned };
+}
+
+/** checkCanPost only needs to know that the sender has an active subscription. */
+function subscribedMarker(actor: Actor, channel: Channel): Subscription {
+  return {
+    userId: actor.user.id,
+    channelId: channel.id,
+    active: true,
+    isMuted: false,
+    pinToTop: false,
+    color: '',
+    desktopNotifications: null,
+    audibleNotifications: null,
+    pushNotifications: null,
+    emailNotifications: null,
+    wildcardMentionsNotify: null,
+  };
 }

@@ -1,31 +1,19 @@
-import { ConfabError, invalid } from '@confab/errors';
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
 import type { SentRows } from '../repositories/messages.repository.js';
 import { writeOutboxWith } from '../repositories/store.js';
-import type { SendWrite } from '../repositories/send-sql.js';
+import type { NewMessage, SendWrite } from '../repositories/send-sql.js';
 import { inTransaction, type SqlExecutor } from '../repositories/sql.js';
 import { claimAttachments } from './attachments.js';
-import { checkCanPost } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
 import { defaultReadBySender } from './client.js';
 import { FLAG } from './flags.js';
 import { displayRecipientUsers, messageRecord } from './message-records.js';
 import { alertedUsers } from './personal-filters.js';
 import { attachWidget } from './submessages.js';
-import type { Rendered } from './render.js';
-import { isGuest } from './permissions.js';
-import {
-  checkCanSendDirect,
-  checkGroupMentions,
-  checkTopicsPolicy,
-  checkWildcards,
-  mentionedUsers,
-  resolveChannel,
-  resolveTarget,
-} from './send-checks.js';
-import { normalizeContent, normalizeTopic, topicKey } from './text.js';
+import { checkAddressee, checkClientIds, checkGroupMentions, checkWildcards, type Addressed } from './send-checks.js';
+import { normalizeContent, topicKey } from './text.js';
 import { automaticPolicyOnSend, userTopicEvent } from './topic-policy.js';
-import type { Channel, SendFacts, StoredMessage, Subscription, TopicPolicyChange, VisibilityPolicy } from './types.js';
+import type { Channel, StoredMessage, TopicPolicyChange, User, VisibilityPolicy } from './types.js';
 import { VISIBILITY_FOLLOWED, VISIBILITY_MUTED } from './types.js';
 
 export interface SendInput {
@@ -82,149 +70,155 @@ export async function sendMessage(
 
 /** Every check of a send and its rendering, writing no message (scheduling one, or before committing). */
 export async function prepareSend(domain: Domain, actor: Actor, input: SendInput): Promise<PreparedSend> {
-  for (const [name, value] of [
-    ['queue_id', input.queueId],
-    ['local_id', input.localId],
-  ] as const) {
-    if (value?.includes('\u0000')) throw invalid(`Invalid ${name}`);
-  }
-  if ((input.queueId === undefined) !== (input.localId === undefined)) {
-    const missing = input.queueId === undefined ? 'queue_id' : 'local_id';
-    throw new ConfabError(`Missing '${missing}' argument`, {
-      code: 'REQUEST_VARIABLE_MISSING',
-      data: { var_name: missing },
-    });
-  }
-  const target = await resolveTarget(domain, actor, input);
+  checkClientIds(input);
   const content = normalizeContent(input.content);
-
-  let channel: Channel | null = null;
-  let topic = '';
-  let recipientId: number;
-  let facts: SendFacts | null = null;
-  const rendered = async () => domain.renderer.render(actor.realm, content, actor.user);
-  let result: Rendered;
-  let mentioned: number[];
-  if (target.kind === 'channel') {
-    channel = await resolveChannel(domain, actor, target.indicator);
-    topic = normalizeTopic(target.topic, actor.realm.emptyTopicDisplayName);
-    recipientId = channel.recipientId;
-    result = await rendered();
-    mentioned = await mentionedUsers(domain, result);
-    // Mentions (followers), private channels and guests need the subscription and policies read first; for the
-    // common message the write statement itself decides the sender's automatic policy (one round trip).
-    if (mentioned.length > 0 || channel.inviteOnly || isGuest(actor.user)) {
-      // Whether the topic existed is judged on what the sender may see (Zulip avoids leaking protected history).
-      facts = await domain.messages.sendFacts({
-        userId: actor.user.id,
-        channelId: channel.id,
-        recipientId,
-        topicKey: topicKey(topic),
-        historyPublic: channel.historyPublicToSubscribers,
-        mentionedUserIds: mentioned,
-      });
-      await checkCanPost(domain, actor, channel, facts.subscribed ? subscribedMarker(actor, channel) : null);
-    } else {
-      await checkCanPost(domain, actor, channel, null);
-    }
-    checkTopicsPolicy(actor, channel, topic);
-  } else {
-    await checkCanSendDirect(domain, actor, target.participants);
-    recipientId = await domain.messages.directRecipient(
-      actor.realm.id,
-      target.participants.map((u) => u.id),
-    );
-    result = await rendered();
-    mentioned = await mentionedUsers(domain, result);
-  }
-
-  let participants: number[] = [];
-  if (channel) participants = await checkWildcards(domain, actor, channel, topic, result);
-  await checkGroupMentions(domain, actor, result.mentionedGroupIds);
+  const addressed = await checkAddressee(domain, actor, input, content);
+  const { channel, topic, rendered } = addressed;
+  const participants = channel ? await checkWildcards(domain, actor, channel, topic, rendered) : [];
+  await checkGroupMentions(domain, actor, rendered.mentionedGroupIds);
   const readBySender = input.readBySender ?? defaultReadBySender(input.client);
-  const claimable = await domain.attachments.claimable(actor.realm.id, actor.user.id, result.linkedUploadPaths);
-
-  // Mentioned bots that are not subscribed still receive the message (Zulip's um_eligible default bots).
-  let extraUserIds: number[] =
-    target.kind === 'direct' ? target.participants.filter((u) => u.isActive).map((u) => u.id) : [];
-  const mentionedUsersRecords =
-    mentioned.length > 0 ? await domain.readModel.usersByIds(actor.realm.id, mentioned) : [];
-  if (channel)
-    extraUserIds = mentionedUsersRecords.filter((u) => u.isBot && u.botType === 1 && u.isActive).map((u) => u.id);
-  const baseFlags =
-    (target.kind === 'direct' ? FLAG.is_private : 0) |
-    (result.wildcards.channel && channel ? FLAG.stream_wildcard_mentioned : 0);
-  const flagged: { userIds: number[]; bit: number }[] = [
-    { userIds: mentioned, bit: FLAG.mentioned },
-    { userIds: readBySender ? [actor.user.id] : [], bit: FLAG.read },
-  ];
-  if (channel && result.wildcards.topic) flagged.push({ userIds: participants, bit: FLAG.topic_wildcard_mentioned });
-  // Other users' own settings: a sender they muted arrives read; their alert words flag the message.
-  const filters = await domain.directory.personalFilters(actor.realm.id);
-  const muters = filters.mutedBy.get(actor.user.id) ?? [];
-  if (muters.length > 0) flagged.push({ userIds: [...muters], bit: FLAG.read });
-  const alerted = alertedUsers(content, filters.alertWords);
-  if (alerted.length > 0) flagged.push({ userIds: alerted, bit: FLAG.has_alert_word });
+  const claimable = await domain.attachments.claimable(actor.realm.id, actor.user.id, rendered.linkedUploadPaths);
+  const { mentionedUsers, ...delivery } = await deliveryPlan(domain, actor, addressed, {
+    participants,
+    readBySender,
+    content,
+  });
 
   const now = new Date();
-  const newMessage = {
+  const newMessage: NewMessage = {
     realmId: actor.realm.id,
     senderId: actor.user.id,
-    recipientId,
+    recipientId: addressed.recipientId,
     channelId: channel?.id ?? null,
     topic,
     topicKey: topicKey(topic),
     content,
-    renderedContent: result.html,
+    renderedContent: rendered.html,
     dateSent: now,
     sendingClient: input.client,
-    isMeMessage: result.isMeMessage,
+    isMeMessage: rendered.isMeMessage,
     hasAttachment: claimable.length > 0,
-    hasImage: result.hasImage,
-    hasLink: result.hasLink,
+    hasImage: rendered.hasImage,
+    hasLink: rendered.hasLink,
   };
   const meta = { realmId: actor.realm.id, requestId: actor.requestId };
+  const { policies, automatic } = topicPolicyChanges(actor, addressed, newMessage.topicKey, mentionedUsers);
+  const { write, placeholder } = sendWrite(actor, input, addressed, { newMessage, delivery, policies, meta });
+  return {
+    write,
+    claimable,
+    placeholder,
+    meta,
+    channel,
+    automatic,
+    checked: {
+      channelId: channel?.id ?? null,
+      participantIds: addressed.participants.map((u) => u.id),
+      topic,
+      content,
+      renderedContent: rendered.html,
+    },
+  };
+}
 
-  // Topic policies the message changes: the sender's automatic follow/unmute, and mentioned users who follow
-  // topics they are mentioned in (unless they muted or already follow it).
+/** Phase 3: who receives the message beyond the channel's subscribers, and the flags each receiver's row gets. */
+async function deliveryPlan(
+  domain: Domain,
+  actor: Actor,
+  addressed: Addressed,
+  input: { participants: number[]; readBySender: boolean; content: string },
+): Promise<SendWrite['delivery'] & { mentionedUsers: User[] }> {
+  const { channel, rendered, mentioned } = addressed;
+  const mentionedUsers = mentioned.length > 0 ? await domain.readModel.usersByIds(actor.realm.id, mentioned) : [];
+  // Mentioned bots that are not subscribed still receive the message (Zulip's um_eligible default bots).
+  const extraUserIds = channel
+    ? mentionedUsers.filter((u) => u.isBot && u.botType === 1 && u.isActive).map((u) => u.id)
+    : addressed.participants.filter((u) => u.isActive).map((u) => u.id);
+  const baseFlags =
+    (channel ? 0 : FLAG.is_private) | (rendered.wildcards.channel && channel ? FLAG.stream_wildcard_mentioned : 0);
+  const flagged: { userIds: number[]; bit: number }[] = [
+    { userIds: mentioned, bit: FLAG.mentioned },
+    { userIds: input.readBySender ? [actor.user.id] : [], bit: FLAG.read },
+  ];
+  if (channel && rendered.wildcards.topic)
+    flagged.push({ userIds: input.participants, bit: FLAG.topic_wildcard_mentioned });
+  // Other users' own settings: a sender they muted arrives read; their alert words flag the message.
+  const filters = await domain.directory.personalFilters(actor.realm.id);
+  const muters = filters.mutedBy.get(actor.user.id) ?? [];
+  if (muters.length > 0) flagged.push({ userIds: [...muters], bit: FLAG.read });
+  const alerted = alertedUsers(input.content, filters.alertWords);
+  if (alerted.length > 0) flagged.push({ userIds: alerted, bit: FLAG.has_alert_word });
+  return { channelId: channel?.id ?? null, extraUserIds, baseFlags, flagged, mentionedUsers };
+}
+
+/**
+ * Phase 4: topic policies the message changes: the sender's automatic follow/unmute, and mentioned users who follow
+ * topics they are mentioned in (unless they muted or already follow it). Without `facts`, the statement decides the
+ * sender's policy itself (see `sendWrite`).
+ */
+function topicPolicyChanges(
+  actor: Actor,
+  addressed: Addressed,
+  key: string,
+  mentionedUsers: readonly User[],
+): { policies: TopicPolicyChange[]; automatic: number | undefined } {
+  const { channel, facts, topic } = addressed;
   const policies: TopicPolicyChange[] = [];
+  if (!channel || !facts) return { policies, automatic: undefined };
+  const change = (userId: number, policy: VisibilityPolicy) => ({
+    userId,
+    channelId: channel.id,
+    topicName: topic,
+    topicKey: key,
+    policy,
+  });
   let automatic: number | undefined;
-  if (channel && facts) {
-    const change = (userId: number, policy: VisibilityPolicy) => ({
-      userId,
-      channelId: channel.id,
-      topicName: topic,
-      topicKey: newMessage.topicKey,
-      policy,
-    });
-    const policy = actor.user.isBot ? null : automaticPolicyOnSend(actor.user, facts);
-    if (policy !== null) {
-      automatic = policy;
-      policies.push(change(actor.user.id, policy));
-    }
-    const subscribedMentioned = facts.mentionedSubscribed;
-    for (const user of mentionedUsersRecords) {
-      if (!user.automaticallyFollowTopicsWhereMentioned || user.isBot || !user.isActive || user.id === actor.user.id)
-        continue;
-      if (!subscribedMentioned.has(user.id)) continue;
-      const current = facts.mentionedPolicies.get(user.id) ?? 0;
-      if (current === VISIBILITY_MUTED || current === VISIBILITY_FOLLOWED) continue;
-      policies.push(change(user.id, VISIBILITY_FOLLOWED));
-    }
+  const policy = actor.user.isBot ? null : automaticPolicyOnSend(actor.user, facts);
+  if (policy !== null) {
+    automatic = policy;
+    policies.push(change(actor.user.id, policy));
   }
+  for (const user of mentionedUsers) {
+    if (!user.automaticallyFollowTopicsWhereMentioned || user.isBot || !user.isActive || user.id === actor.user.id)
+      continue;
+    if (!facts.mentionedSubscribed.has(user.id)) continue;
+    const current = facts.mentionedPolicies.get(user.id) ?? 0;
+    if (current === VISIBILITY_MUTED || current === VISIBILITY_FOLLOWED) continue;
+    policies.push(change(user.id, VISIBILITY_FOLLOWED));
+  }
+  return { policies, automatic };
+}
 
-  // The message.sent envelope is completed by the statement: message id, receivers (sender first) and flags.
+/**
+ * Phase 5: what the statement writes: the message, its receivers and flags, and its events. The message.sent
+ * envelope is completed by the statement (message id, receivers with the sender first, flags); the outbox relay
+ * checks it against its contract as published.
+ */
+function sendWrite(
+  actor: Actor,
+  input: SendInput,
+  addressed: Addressed,
+  parts: {
+    newMessage: NewMessage;
+    delivery: SendWrite['delivery'];
+    policies: TopicPolicyChange[];
+    meta: { realmId: number; requestId: string };
+  },
+): { write: SendWrite; placeholder: StoredMessage } {
+  const { channel, participants, topic } = addressed;
+  const { newMessage, policies, meta } = parts;
+  const now = newMessage.dateSent;
   const placeholder: StoredMessage = {
     ...newMessage,
     id: 0,
     lastEditTime: null,
-    dmUserIds: target.kind === 'direct' ? target.participants.map((u) => u.id) : null,
+    dmUserIds: channel ? null : participants.map((u) => u.id),
   };
   const record = messageRecord(
     placeholder,
     actor.user,
     actor.realm,
-    channel ? channel.name : displayRecipientUsers(target.kind === 'direct' ? target.participants : []),
+    channel ? channel.name : displayRecipientUsers(participants),
     [],
   );
   const sentEvent = outboxRecord(
@@ -243,13 +237,13 @@ export async function prepareSend(domain: Domain, actor: Actor, input: SendInput
   );
   const write: SendWrite = {
     message: newMessage,
-    delivery: { channelId: channel?.id ?? null, extraUserIds, baseFlags, flagged },
+    delivery: parts.delivery,
     sentEvent,
     otherEvents: policies.map((c) => userTopicEvent(c, now, meta)),
     policies,
     setFirstMessageId: channel !== null && channel.firstMessageId === null,
   };
-  if (channel && !facts) {
+  if (channel && !addressed.facts) {
     // Bots never change their topic policies; 4 is "never" for both settings.
     const bot = actor.user.isBot;
     write.senderPolicy = {
@@ -271,22 +265,7 @@ export async function prepareSend(domain: Domain, actor: Actor, input: SendInput
       ),
     };
   }
-
-  return {
-    write,
-    claimable,
-    placeholder,
-    meta,
-    channel,
-    automatic,
-    checked: {
-      channelId: channel?.id ?? null,
-      participantIds: target.kind === 'direct' ? target.participants.map((u) => u.id) : [],
-      topic,
-      content,
-      renderedContent: result.html,
-    },
-  };
+  return { write, placeholder };
 }
 
 async function commitSend(domain: Domain, prepared: PreparedSend, options: SendOptions): Promise<SendResult> {
@@ -323,21 +302,4 @@ async function commitSend(domain: Domain, prepared: PreparedSend, options: SendO
   const response: SendResult = { id: messageId };
   if (automatic !== undefined) response.automatic_new_visibility_policy = automatic;
   return response;
-}
-
-/** checkCanPost only needs to know that the sender has an active subscription. */
-function subscribedMarker(actor: Actor, channel: Channel): Subscription {
-  return {
-    userId: actor.user.id,
-    channelId: channel.id,
-    active: true,
-    isMuted: false,
-    pinToTop: false,
-    color: '',
-    desktopNotifications: null,
-    audibleNotifications: null,
-    pushNotifications: null,
-    emailNotifications: null,
-    wildcardMentionsNotify: null,
-  };
 }
