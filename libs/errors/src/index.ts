@@ -35,6 +35,11 @@ export function invalid(msg: string, code = 'BAD_REQUEST', data?: Record<string,
   return new ConfabError(msg, { code, data });
 }
 
+/** Zulip's RequestVariableMissingError: a required parameter was not sent. */
+export function missingArgument(name: string): ConfabError {
+  return new ConfabError(`Missing '${name}' argument`, { code: 'REQUEST_VARIABLE_MISSING', data: { var_name: name } });
+}
+
 /** Zulip's ResourceNotFoundError: HTTP 404, but the code stays BAD_REQUEST unless given. */
 export function notFound(msg: string, code = 'BAD_REQUEST'): ConfabError {
   return new ConfabError(msg, { code, status: 404 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { groupRecord } from './contracts/groups.js';
+import { realmEmojiRecord } from './contracts/realm_emoji.js';
 import { realmRecord } from './contracts/realms.js';
 import { userRecord } from './contracts/users.js';
 
@@ -14,6 +15,22 @@ export const realmsPage = z.object({ realms: z.array(realmRecord) });
 /** Settings: `GET /internal/users?after_id=N`, users in id order. */
 export const usersPage = z.object({ users: z.array(userRecord) });
 
+/** Settings: `GET /internal/realm_emoji?after_id=N`, organizations' custom emoji in organization id order. */
+export const realmEmojiPage = z.object({
+  realms: z.array(z.object({ realm_id: z.number().int(), realm_emoji: z.record(z.string(), realmEmojiRecord) })),
+});
+/** Settings: `GET /internal/personal_filters?after_id=N`, users' muted users and alert words in user id order. */
+export const personalFiltersPage = z.object({
+  users: z.array(
+    z.object({
+      user_id: z.number().int(),
+      realm_id: z.number().int(),
+      muted_user_ids: z.array(z.number().int()),
+      alert_words: z.array(z.string()),
+    }),
+  ),
+});
+
 /** Groups: `POST /internal/groups/evaluate`, whether a user is in a group-valued setting. */
 export const groupMembership = z.object({ is_member: z.boolean() });
 /** Groups: `GET /internal/groups/members`, the active members of groups (through subgroups). */
@@ -21,7 +38,7 @@ export const groupMembers = z.object({ user_ids: z.array(z.number().int()) });
 /** Groups: `GET /internal/groups?after_id=N`, groups in id order. */
 export const groupsPage = z.object({ groups: z.array(z.object({ group: groupRecord })) });
 
-/** Any JSON object (an answer the caller reads loosely, such as a fragment of /register's initial state). */
+/** Any JSON object: an answer the caller reads field by field itself. */
 export const anyObject = z.record(z.string(), z.unknown());
 
 /** What calls another service's internal API (ServiceClient of @confab/http has this shape). */

@@ -75,9 +75,8 @@ export class ServiceEvents {
   }
 
   get shutdown(): [string, () => Promise<unknown>][] {
-    return [
-      ...(this.relay ? [['outbox relay', () => this.relay!.stop()] as [string, () => Promise<unknown>]] : []),
-      ['event bus', () => this.bus.close()],
-    ];
+    const relay = this.relay;
+    const bus: [string, () => Promise<unknown>] = ['event bus', () => this.bus.close()];
+    return relay ? [['outbox relay', () => relay.stop()], bus] : [bus];
   }
 }

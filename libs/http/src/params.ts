@@ -1,4 +1,4 @@
-import { ConfabError } from '@confab/errors';
+import { ConfabError, missingArgument } from '@confab/errors';
 
 /**
  * Request parameters with Zulip's semantics (zerver/lib/typed_endpoint.py): declared once per route, read from
@@ -358,12 +358,7 @@ export function parseParams<P extends ParamDefs>(
       raw = found;
     }
     if (aliasUsed === undefined || raw === undefined) {
-      if (def.options.required) {
-        throw new ConfabError(`Missing '${name}' argument`, {
-          code: 'REQUEST_VARIABLE_MISSING',
-          data: { var_name: name },
-        });
-      }
+      if (def.options.required) throw missingArgument(name);
       values[name] = def.options.defaultValue;
       continue;
     }

@@ -93,7 +93,7 @@ export class ServiceClient {
 }
 
 /** A 400 with a Zulip error is that error (its extra fields kept); anything else is a 503. */
-export function errorOf(answer: InternalAnswer): ConfabError {
+function errorOf(answer: InternalAnswer): ConfabError {
   if (answer.status === 400 && typeof answer.body.msg === 'string') {
     const { result: _result, msg, code, ...data } = answer.body;
     return new ConfabError(msg, { code: typeof code === 'string' ? code : 'BAD_REQUEST', data });

@@ -1,5 +1,6 @@
 import { serviceUnavailable } from '@confab/errors';
-import { errorOf, ServiceClient, type InternalAnswer } from '@confab/http';
+import { internal } from '@confab/events';
+import { ServiceClient, type InternalAnswer } from '@confab/http';
 import type { Owners } from '../domain/ports.js';
 import type { Caller, RealmInfo } from '../domain/types.js';
 
@@ -37,9 +38,7 @@ export class OwnersClient implements Owners {
     path: string,
     body?: unknown,
   ): Promise<Record<string, unknown>> {
-    const answer = await owner.request(method, path, { body });
-    if (answer.status === 200) return answer.body;
-    throw errorOf(answer);
+    return owner.call(method, path, internal.anyObject, { body });
   }
 
   /** Retries while the owner answers 404 or 503 (it has not heard of the new account yet). */

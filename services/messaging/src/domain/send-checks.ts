@@ -1,4 +1,4 @@
-import { ConfabError, invalid } from '@confab/errors';
+import { ConfabError, invalid, missingArgument } from '@confab/errors';
 import { extractChannelIndicator, extractDirectRecipients } from './addressee.js';
 import { checkCanPost } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
@@ -185,11 +185,7 @@ export function checkClientIds(input: SendInput): void {
     if (value?.includes('\u0000')) throw invalid(`Invalid ${name}`);
   }
   if ((input.queueId === undefined) !== (input.localId === undefined)) {
-    const missing = input.queueId === undefined ? 'queue_id' : 'local_id';
-    throw new ConfabError(`Missing '${missing}' argument`, {
-      code: 'REQUEST_VARIABLE_MISSING',
-      data: { var_name: missing },
-    });
+    throw missingArgument(input.queueId === undefined ? 'queue_id' : 'local_id');
   }
 }
 

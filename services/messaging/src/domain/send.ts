@@ -1,6 +1,5 @@
-import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
+import { contracts, outboxRecord, writeOutboxSql, type OutboxRecord } from '@confab/events';
 import type { SentRows } from '../repositories/messages.repository.js';
-import { writeOutboxWith } from '../repositories/store.js';
 import type { NewMessage, SendWrite } from '../repositories/send-sql.js';
 import { inTransaction, type SqlExecutor } from '../repositories/sql.js';
 import { claimAttachments } from './attachments.js';
@@ -277,7 +276,7 @@ async function commitSend(domain: Domain, prepared: PreparedSend, options: SendO
     // One plain SQL transaction (no Prisma round trips): the message, the further writes and their events.
     sent = await domain.store.sql.transaction(async (executor) => {
       const rows = await domain.messages.send(write, executor);
-      await writeOutboxWith(executor, await alongside(executor, rows.messageId));
+      await writeOutboxSql(executor, await alongside(executor, rows.messageId));
       return rows;
     });
     domain.store.committed();

@@ -1,4 +1,4 @@
-import { ConfabError, invalid } from '@confab/errors';
+import { invalid, missingArgument } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
 import { accessChannelById, checkCanPost } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
@@ -7,9 +7,6 @@ import { normalizeTopic } from './text.js';
 
 /** Zulip's MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS: larger channels get no typing notifications. */
 export const MAX_CHANNEL_SIZE_FOR_TYPING = 100;
-
-const missing = (name: string) =>
-  new ConfabError(`Missing '${name}' argument`, { code: 'REQUEST_VARIABLE_MISSING', data: { var_name: name } });
 
 /** Subscribers to notify: the channel's, unless it is too large, who want typing notifications. */
 async function channelAudience(domain: Domain, actor: Actor, channelId: number): Promise<number[]> {
@@ -51,7 +48,7 @@ export async function setTypingStatus(
       user_ids: await channelAudience(domain, actor, channel.id),
     };
   } else {
-    if (input.to === undefined) throw missing('to');
+    if (input.to === undefined) throw missingArgument('to');
     if (input.to.length === 0) throw invalid("Empty 'to' list");
     if (!actor.user.sendPrivateTypingNotifications)
       throw invalid('User has disabled typing notifications for direct messages');

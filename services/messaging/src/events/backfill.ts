@@ -1,4 +1,4 @@
-import { contracts, internal } from '@confab/events';
+import { internal } from '@confab/events';
 import { ServiceClient } from '@confab/http';
 import type { Logger } from '@confab/logging';
 import type { MissingFetcher } from '../domain/context.js';
@@ -16,46 +16,20 @@ export class SettingsClient extends internal.SettingsReader {
   }
 
   /** Organizations' custom emoji, in organization id order. */
-  async realmEmojiAfter(afterId: number): Promise<RealmEmojiPage[]> {
-    const page = await this.settings.call('GET', '/realm_emoji', realmEmojiPages, { query: { after_id: afterId } });
+  async realmEmojiAfter(afterId: number) {
+    const page = await this.settings.call('GET', '/realm_emoji', internal.realmEmojiPage, {
+      query: { after_id: afterId },
+    });
     return page.realms;
   }
 
   /** Users' muted users and alert words, in user id order. */
-  async personalFiltersAfter(afterId: number): Promise<PersonalFiltersPage[]> {
-    const page = await this.settings.call('GET', '/personal_filters', personalFiltersPages, {
+  async personalFiltersAfter(afterId: number) {
+    const page = await this.settings.call('GET', '/personal_filters', internal.personalFiltersPage, {
       query: { after_id: afterId },
     });
     return page.users;
   }
-}
-
-const realmEmojiPages = {
-  parse: (body: unknown) => {
-    const page = body as { realms: RealmEmojiPage[] };
-    return {
-      realms: page.realms.map((r) => ({
-        realm_id: r.realm_id,
-        realm_emoji: Object.fromEntries(
-          Object.entries(r.realm_emoji).map(([id, e]) => [id, contracts.realmEmojiRecord.parse(e)]),
-        ),
-      })),
-    };
-  },
-};
-
-const personalFiltersPages = { parse: (body: unknown) => body as { users: PersonalFiltersPage[] } };
-
-interface RealmEmojiPage {
-  realm_id: number;
-  realm_emoji: Record<string, contracts.RealmEmojiRecord>;
-}
-
-interface PersonalFiltersPage {
-  user_id: number;
-  realm_id: number;
-  muted_user_ids: number[];
-  alert_words: string[];
 }
 
 /**

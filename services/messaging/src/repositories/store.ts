@@ -34,7 +34,7 @@ export class Store {
    * Prisma interactive transaction costs several round trips and its query engine's CPU).
    */
   async sqlTransaction<T>(fn: (executor: SqlExecutor) => Promise<{ result: T; events: OutboxRecord[] }>): Promise<T> {
-    return this.withOutbox((body) => this.sql.transaction(body), writeOutboxWith, fn);
+    return this.withOutbox((body) => this.sql.transaction(body), writeOutboxSql, fn);
   }
 
   /** Runs `fn` in a transaction of `run`, writes its events in the same transaction, and wakes the relay after it. */
@@ -59,7 +59,7 @@ export class Store {
   /** Events that go with no change of our own (typing): one INSERT on the plain pool, then the relay is woken. */
   async publish(events: readonly OutboxRecord[]): Promise<void> {
     if (events.length === 0) return;
-    await writeOutboxWith(this.sql, events);
+    await writeOutboxSql(this.sql, events);
     this.afterCommit();
   }
 
@@ -72,7 +72,3 @@ export class Store {
     }
   }
 }
-
-/** The same INSERT through a plain SQL transaction. */
-export const writeOutboxWith: (executor: SqlExecutor, events: readonly OutboxRecord[]) => Promise<void> =
-  writeOutboxSql;

@@ -1,4 +1,4 @@
-import { ConfabError, invalid } from '@confab/errors';
+import { invalid, missingArgument } from '@confab/errors';
 import { p, parseValue, t } from '@confab/http';
 import { checkDraftsEnabled, createDrafts, deleteDraft, editDraft, listDrafts } from '../domain/drafts.js';
 import type { MessagingDeps } from '../deps.js';
@@ -15,9 +15,7 @@ const draftSchema = t.object({
 
 /** A JSON form field checked against a schema, with Zulip's messages (after the synchronization check). */
 function parseJsonField<T>(raw: string | undefined, name: string, schema: Parameters<typeof parseValue<T>>[0]): T {
-  if (raw === undefined) {
-    throw new ConfabError(`Missing '${name}' argument`, { code: 'REQUEST_VARIABLE_MISSING', data: { var_name: name } });
-  }
+  if (raw === undefined) throw missingArgument(name);
   let value: unknown;
   try {
     value = JSON.parse(raw);

@@ -2,7 +2,7 @@ import { contracts, outboxRecord, type OutboxRecord, type PayloadOf } from '@con
 import { invalid } from '@confab/errors';
 import type { UserIdentity } from '@confab/identity';
 import { pushServiceNotConfigured } from './errors.js';
-import { PUSH_KEY_TAG_SECRETBOX } from './sealing.js';
+import { PUSH_KEY_TAG_SECRETBOX, strictBase64 } from './sealing.js';
 import type { ClientDeviceChange, PushStore } from './store.js';
 import type { ClientDevice, ClientDevicePatch, RegistrationScheduler, TokenKind } from './types.js';
 
@@ -78,11 +78,9 @@ export async function removeClientDevice(
   });
 }
 
-const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
 /** Zulip's check_push_key: standard base64 of 33 bytes, the first of them the secretbox tag. */
 export function checkPushKey(text: string): string {
-  const bytes = STRICT_BASE64.test(text) ? Buffer.from(text, 'base64') : null;
+  const bytes = strictBase64(text);
   if (!bytes || bytes.length !== 33 || bytes[0] !== PUSH_KEY_TAG_SECRETBOX) throw invalid('Invalid `push_key`');
   return text;
 }
@@ -92,8 +90,8 @@ export function checkPushKey(text: string): string {
  * (the apps send exactly 8 bytes, so their text comes back unchanged).
  */
 export function canonicalTokenId(text: string): string {
-  if (!STRICT_BASE64.test(text)) throw invalid('`token_id` is not Base64 encoded');
-  const bytes = Buffer.from(text, 'base64');
+  const bytes = strictBase64(text);
+  if (!bytes) throw invalid('`token_id` is not Base64 encoded');
   if (bytes.length > 8) throw invalid('Invalid `token_id`');
   const negative = bytes.length > 0 && (bytes[0]! & 0x80) !== 0;
   return Buffer.concat([Buffer.alloc(8 - bytes.length, negative ? 0xff : 0), bytes]).toString('base64');

@@ -7,10 +7,15 @@ import sodium from 'libsodium-wrappers';
  */
 export const PUBLIC_KEY_BYTES = 32;
 
-/** A standard (RFC 4648, padded) base64 text of exactly 32 bytes. */
+/** The bytes of a standard (RFC 4648, padded) base64 text, or null when the text is anything else. */
+export function strictBase64(text: string): Buffer | null {
+  const bytes = Buffer.from(text, 'base64');
+  return bytes.toString('base64') === text ? bytes : null;
+}
+
+/** A standard base64 text of exactly 32 bytes. */
 export function isValidPublicKey(text: string): boolean {
-  if (!/^[A-Za-z0-9+/]{43}=$/.test(text)) return false;
-  return Buffer.from(text, 'base64').toString('base64') === text;
+  return strictBase64(text)?.length === PUBLIC_KEY_BYTES;
 }
 
 export async function sealForDevice(publicKeyBase64: string, payload: unknown): Promise<string> {

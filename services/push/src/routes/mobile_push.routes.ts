@@ -1,4 +1,4 @@
-import { ConfabError } from '@confab/errors';
+import { missingArgument } from '@confab/errors';
 import { p, route } from '@confab/http';
 import type { PushDeps } from '../deps.js';
 import { registerClientDevice, registerPushDevice, removeClientDevice } from '../domain/client-devices.js';
@@ -7,11 +7,9 @@ import { sendTestNotification } from '../domain/test_notifications.js';
 
 const accountId = () => p.int({ min: 0, max: Number.MAX_SAFE_INTEGER });
 
-/** Zulip's error for a parameter a form of the request needs. */
+/** A parameter the form of the request in use needs. */
 function required<T>(value: T | undefined, name: string): T {
-  if (value === undefined) {
-    throw new ConfabError(`Missing '${name}' argument`, { code: 'REQUEST_VARIABLE_MISSING', data: { var_name: name } });
-  }
+  if (value === undefined) throw missingArgument(name);
   return value;
 }
 
