@@ -4,26 +4,11 @@ const SERVICES = ['settings', 'messaging', 'groups', 'invitations', 'push', 'eve
 const PACKAGE = { events: '@confab/events-service' };
 const packageOf = (service) => PACKAGE[service] ?? `@confab/${service}`;
 
-/**
- * Domain files that still import storage or HTTP code while they are being moved behind ports (issue 14). Every
- * other domain file of every service is held to the rule, new ones included; an entry goes when its file is done,
- * and new entries are not allowed.
- */
-const LEGACY_DOMAIN_FILES = [
-  'services/messaging/src/domain/attachments.ts',
-  'services/messaging/src/domain/channels.ts',
-  'services/messaging/src/domain/context.ts',
-  'services/messaging/src/domain/send.ts',
-];
-/** Services with legacy domain files (for the test that keeps this list from growing). */
-const DOMAIN_RULE_EXCEPTIONS = [...new Set(LEGACY_DOMAIN_FILES.map((f) => f.split('/')[1]))];
-
 const DOMAIN_MESSAGE =
   'The domain declares the storage interfaces it needs and knows no HTTP; repositories implement them (docs/architecture.md).';
 
 const domainRule = {
   files: SERVICES.map((s) => `services/${s}/src/domain/**/*.ts`),
-  ignores: LEGACY_DOMAIN_FILES,
   rules: {
     'no-restricted-imports': [
       'error',
@@ -87,7 +72,6 @@ const domainWithServiceRules = SERVICES.map((self) => {
   const service = serviceRules.find((r) => r.files[0] === `services/${self}/src/**/*.ts`);
   return {
     files: [`services/${self}/src/domain/**/*.ts`],
-    ignores: LEGACY_DOMAIN_FILES,
     rules: {
       'no-restricted-imports': [
         'error',
@@ -103,7 +87,5 @@ const domainWithServiceRules = SERVICES.map((self) => {
 });
 
 module.exports = {
-  DOMAIN_RULE_EXCEPTIONS,
-  LEGACY_DOMAIN_FILES,
   architectureRules: [libRule, ...serviceRules, ...domainWithServiceRules],
 };

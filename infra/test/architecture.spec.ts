@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
@@ -6,11 +6,7 @@ import tseslint from 'typescript-eslint';
 // The layering rules of docs/architecture.md (eslint.architecture.cjs, part of `pnpm lint`): each planted violation
 // must fail, and each allowed import must pass.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { architectureRules, DOMAIN_RULE_EXCEPTIONS, LEGACY_DOMAIN_FILES } = require('../../eslint.architecture.cjs') as {
-  LEGACY_DOMAIN_FILES: string[];
-  architectureRules: unknown[];
-  DOMAIN_RULE_EXCEPTIONS: string[];
-};
+const { architectureRules } = require('../../eslint.architecture.cjs') as { architectureRules: unknown[] };
 
 const ROOT = join(__dirname, '..', '..');
 const eslint = new ESLint({
@@ -44,7 +40,6 @@ describe('architecture rules (eslint.architecture.cjs)', () => {
     ['services/groups/src/routes/planted.ts', "import { x } from '../../../messaging/src/domain/send.js';"],
     ['services/groups/src/domain/planted.ts', "import { x } from '../../../settings/src/domain/users.js';"],
     ['gateway/src/planted.ts', "import { x } from '../../services/settings/src/domain/auth.js';"],
-    // New domain files of services that still have legacy ones are held to the rule too.
     ['services/messaging/src/domain/planted.ts', "import { Store } from '../repositories/store.js';"],
     ['services/push/src/domain/planted.ts', "import { PrismaClient } from '../generated/prisma/client.js';"],
   ])('refuses %s importing %s', async (file, source) => {
@@ -75,12 +70,6 @@ describe('architecture rules (eslint.architecture.cjs)', () => {
       }
     }
     expect(violations).toEqual([]);
-  });
-
-  it('keeps its list of domain files still being moved behind ports short, and never adds to it', () => {
-    expect(DOMAIN_RULE_EXCEPTIONS).toEqual(['messaging']);
-    expect(LEGACY_DOMAIN_FILES.length).toBeLessThanOrEqual(4);
-    for (const file of LEGACY_DOMAIN_FILES) expect([file, existsSync(join(ROOT, file))]).toEqual([file, true]);
   });
 
   it('keeps every product source file at 400 lines or fewer (issue 14), generated code aside', () => {

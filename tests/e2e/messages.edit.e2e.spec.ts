@@ -39,6 +39,30 @@ const topicIds = async (client: ApiClient, channel: string, topic: string) => {
   return (response.body.messages as { id: number }[]).map((m) => m.id);
 };
 
+/** A topic's messages as raw Markdown, with their senders and the reader's flags. */
+const topicMessages = async (client: ApiClient, channel: string, topic: string) => {
+  const response = await client.get('/messages', {
+    anchor: 'newest',
+    num_before: 100,
+    num_after: 0,
+    apply_markdown: false,
+    narrow: [
+      { operator: 'channel', operand: channel },
+      { operator: 'topic', operand: topic },
+    ],
+  });
+  expectSuccess(response, 'GET', '/messages');
+  return response.body.messages as {
+    id: number;
+    content: string;
+    sender_email: string;
+    sender_full_name: string;
+    flags: string[];
+  }[];
+};
+
+const NOTIFICATION_BOT = 'notification-bot@zulip.com';
+
 const updateFor = (queue: EventQueue, id: number, where: (e: ClientEvent) => boolean = () => true) =>
   queue.next((e) => e.type === 'update_message' && (e.message_ids as number[]).includes(id) && where(e));
 
@@ -286,7 +310,8 @@ describe('PATCH /messages/{message_id}: moving messages', () => {
     });
     expect(event).not.toHaveProperty('content');
     expect(event).not.toHaveProperty('new_stream_id');
-    expect(await topicIds(hamlet, 'Verona', 'new name')).toEqual([first, second, third]);
+    // The Notification Bot says where the topic came from (send_notification_to_new_thread is on by default).
+    expect(await topicIds(hamlet, 'Verona', 'new name')).toEqual([first, second, third, expect.any(Number)]);
     expect(await topicIds(hamlet, 'Verona', 'old name')).toEqual([]);
     const topics = (await hamlet.get(`/users/me/${verona}/topics`)).body.topics as { name: string }[];
     expect(topics.map((t) => t.name)).toContain('new name');
@@ -309,18 +334,98 @@ describe('PATCH /messages/{message_id}: moving messages', () => {
     const hamlet = world.as('hamlet');
     const ids = [];
     for (const content of ['a', 'b', 'c', 'd']) ids.push(await sendTo(hamlet, 'Verona', 'split me', content));
-    await expectEdited(hamlet, ids[0]!, { topic: 'just one' });
+    const quiet = { send_notification_to_new_thread: false };
+    await expectEdited(hamlet, ids[0]!, { topic: 'just one', ...quiet });
     expect(await topicIds(hamlet, 'Verona', 'just one')).toEqual([ids[0]]);
-    await expectEdited(hamlet, ids[2]!, { topic: 'the rest', propagate_mode: 'change_later' });
+    await expectEdited(hamlet, ids[2]!, { topic: 'the rest', propagate_mode: 'change_later', ...quiet });
     expect(await topicIds(hamlet, 'Verona', 'the rest')).toEqual([ids[2], ids[3]]);
     expect(await topicIds(hamlet, 'Verona', 'split me')).toEqual([ids[1]]);
+  });
+
+  it("posts the Notification Bot's notices of a move in the old and the new topic, as the mover asks", async () => {
+    const [hamlet, othello] = [world.as('hamlet'), world.as('othello')];
+    const othelloMention = `@_**${world.user('othello').fullName}|${world.user('othello').id}**`;
+    const ids = [];
+    for (const content of ['one', 'two', 'three']) ids.push(await sendTo(hamlet, 'Verona', 'crumbs', content));
+
+    // One message of three: the new topic gets a link to it; the old one, asked too, the count.
+    await expectEdited(othello, ids[0]!, { topic: 'crumbs 2', send_notification_to_old_thread: true });
+    const moved = await topicMessages(hamlet, 'Verona', 'crumbs 2');
+    expect(moved.map((m) => m.id).slice(0, 1)).toEqual([ids[0]]);
+    const here = moved[1]!;
+    expect(here).toMatchObject({ sender_email: NOTIFICATION_BOT, sender_full_name: 'Notification Bot' });
+    expect(here.content).toMatch(
+      new RegExp(
+        `^\\[A message\\]\\(http[^)]+/#narrow/channel/\\d+-Verona/topic/crumbs\\.202/near/${ids[0]}\\) was moved here ` +
+          `from #\\*\\*Verona>crumbs\\*\\* by ${othelloMention.replace(/[*|]/g, '\\$&')}\\.$`,
+      ),
+    );
+    const left = await topicMessages(hamlet, 'Verona', 'crumbs');
+    expect(left.map((m) => m.content)).toEqual([
+      'two',
+      'three',
+      `A message was moved from this topic to #**Verona>crumbs 2** by ${othelloMention}.`,
+    ]);
+    // Read for the mover, unread for the others.
+    expect(here.flags).not.toContain('read');
+    const forOthello = await topicMessages(othello, 'Verona', 'crumbs');
+    expect(forOthello[2]!.flags).toContain('read');
+
+    // The rest, with change_all: the whole topic moved, said so in both places.
+    await expectEdited(othello, ids[1]!, {
+      topic: 'crumbs 3',
+      propagate_mode: 'change_all',
+      send_notification_to_old_thread: true,
+    });
+    const all = await topicMessages(hamlet, 'Verona', 'crumbs 3');
+    expect(all.map((m) => m.content)).toEqual([
+      'two',
+      'three',
+      `A message was moved from this topic to #**Verona>crumbs 2** by ${othelloMention}.`,
+      `This topic was moved here from #**Verona>crumbs** by ${othelloMention}.`,
+    ]);
+    expect((await topicMessages(hamlet, 'Verona', 'crumbs')).map((m) => m.content)).toEqual([
+      `This topic was moved to #**Verona>crumbs 3** by ${othelloMention}.`,
+    ]);
+
+    // Neither notice when neither is asked for.
+    await expectEdited(othello, ids[0]!, { topic: 'crumbs 4', send_notification_to_new_thread: false });
+    expect(await topicIds(hamlet, 'Verona', 'crumbs 4')).toEqual([ids[0]]);
+    expect(await topicIds(hamlet, 'Verona', 'crumbs 2')).toEqual([here.id]);
+  });
+
+  it('lists the Notification Bot as a cross-realm bot, not as a member of the organization', async () => {
+    const state = await EventQueue.register(world.as('hamlet'), { fetch_event_types: ['realm_user'] });
+    const { cross_realm_bots: bots, realm_users: users } = state.registration as Record<string, any[]>;
+    expect(bots).toEqual([
+      expect.objectContaining({
+        email: NOTIFICATION_BOT,
+        full_name: 'Notification Bot',
+        is_bot: true,
+        is_system_bot: true,
+        bot_owner_id: null,
+      }),
+    ]);
+    expect(users.map((u) => u.email)).not.toContain(NOTIFICATION_BOT);
+    const members = (await world.as('hamlet').get('/users')).body.members as { email: string }[];
+    expect(members.map((u) => u.email)).not.toContain(NOTIFICATION_BOT);
   });
 
   it('resolves and unresolves topics, under the resolve permission', async () => {
     const hamlet = world.as('hamlet');
     const id = await sendTo(hamlet, 'Verona', 'bug 17', 'it crashes');
     await expectEdited(world.as('othello'), id, { topic: '✔ bug 17', propagate_mode: 'change_all' });
-    expect(await topicIds(hamlet, 'Verona', '✔ bug 17')).toEqual([id]);
+    // The Notification Bot says who resolved it; unread only for those who follow the topic (Hamlet started it).
+    const othelloMention = `@_**${world.user('othello').fullName}|${world.user('othello').id}**`;
+    const resolved = await topicMessages(hamlet, 'Verona', '✔ bug 17');
+    expect(resolved.map((m) => m.id)[0]).toBe(id);
+    expect(resolved[1]).toMatchObject({
+      sender_email: NOTIFICATION_BOT,
+      content: `${othelloMention} has marked this topic as resolved.`,
+    });
+    expect(resolved[1]!.flags).not.toContain('read');
+    expect((await topicMessages(world.as('cordelia'), 'Verona', '✔ bug 17'))[1]!.flags).toContain('read');
+    // Undone within a minute: the notice goes instead of a second one coming.
     await expectEdited(world.as('othello'), id, { topic: 'bug 17', propagate_mode: 'change_all' });
     expect(await topicIds(hamlet, 'Verona', 'bug 17')).toEqual([id]);
 

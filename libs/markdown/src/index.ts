@@ -10,5 +10,5 @@ export {
   type ReactionType,
   type RealmEmojiRecord,
 } from './emoji/reactions.js';
-export { sanitizeUrl } from './urls.js';
+export { messageNarrowUrl, sanitizeUrl, topicLinkSyntax } from './urls.js';
 export type * from './types.js';

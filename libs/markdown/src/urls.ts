@@ -117,3 +117,35 @@ export function channelSlug(id: number, name: string): string {
 export function topicSlug(topic: string): string {
   return encodeHashComponent(topic);
 }
+
+const BREAKS_TOPIC_LINK = /[`>*&[\]]|\$\$/;
+const LINK_TEXT_ESCAPES: Record<string, string> = {
+  '`': '&#96;',
+  '>': '&gt;',
+  '*': '&#42;',
+  '&': '&amp;',
+  $$: '&#36;&#36;',
+  '[': '&#91;',
+  ']': '&#93;',
+};
+
+/**
+ * The Markdown a server-written message links a topic with (Zulip's get_stream_topic_link_syntax): `#**channel>topic**`,
+ * or a plain link where a name holds characters that syntax cannot carry.
+ */
+export function topicLinkSyntax(channel: { id: number; name: string }, topic: string, emptyTopicName: string): string {
+  if (!BREAKS_TOPIC_LINK.test(channel.name) && !BREAKS_TOPIC_LINK.test(topic)) return `#**${channel.name}>${topic}**`;
+  const escape = (text: string) => text.replace(new RegExp(BREAKS_TOPIC_LINK, 'g'), (c) => LINK_TEXT_ESCAPES[c] ?? c);
+  const href = `#narrow/channel/${channelSlug(channel.id, channel.name)}/topic/${topicSlug(topic)}`;
+  return `[#${escape(channel.name)} > ${escape(topic === '' ? emptyTopicName : topic)}](${href})`;
+}
+
+/** The web address of a message in its channel's topic (Zulip's stream_message_url). */
+export function messageNarrowUrl(
+  realmUrl: string,
+  channel: { id: number; name: string },
+  topic: string,
+  messageId: number,
+): string {
+  return `${realmUrl.replace(/\/$/, '')}/#narrow/channel/${channelSlug(channel.id, channel.name)}/topic/${topicSlug(topic)}/near/${messageId}`;
+}

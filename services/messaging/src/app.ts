@@ -38,7 +38,7 @@ export function buildApp(deps: MessagingDeps): HttpApp {
     causal: deps.causal,
     bodyLimits: { maxFieldBytes: 5 * 1024 * 1024, maxFileBytes: deps.config.uploads.maxFileBytes },
     readiness: async () => ({
-      database: await deps.domain.store.ping(),
+      database: await deps.store.ping(),
       broker: deps.bus.isConnected(),
     }),
   });

@@ -5,12 +5,15 @@ import type { Logger } from '@confab/logging';
 import type { MessagingConfig } from './config.js';
 import type { Domain } from './domain/context.js';
 import type { DeliveryQueue } from './domain/scheduled-messages.js';
+import type { Store } from './repositories/store.js';
 
 /** Everything the HTTP app and the consumers need, built once in main.ts (or by a test). */
 export interface MessagingDeps {
   config: MessagingConfig;
   logger: Logger;
   domain: Domain;
+  /** The database itself, for the health check and the internal event-status endpoint. */
+  store: Store;
   bus: EventBus;
   relay: OutboxRelay;
   verifier: IdentityVerifier;

@@ -64,5 +64,5 @@ export function buildDomain(config: MessagingConfig, logger: Logger, afterCommit
     limits: { maxFileBytes: config.uploads.maxFileBytes },
     secrets: { uploadUrls: config.internalSecret },
   };
-  return { domain, prisma, sql, backfill };
+  return { domain, store, readModel, directory, prisma, sql, backfill };
 }

@@ -12,14 +12,15 @@ import { BullDeliveryQueue } from './jobs/scheduled-delivery.js';
 runProcess('messaging', loadConfig, async (config, logger) => {
   const events = ServiceEvents.withOutbox(config, logger, COMPLETED_IN_SQL);
   const { bus, relay } = events;
-  const { domain, prisma, sql, backfill } = buildDomain(config, logger, events.kick);
-  registerConsumers({ bus, store: domain.store, readModel: domain.readModel, directory: domain.directory });
+  const { domain, store, readModel, directory, prisma, sql, backfill } = buildDomain(config, logger, events.kick);
+  registerConsumers({ bus, store, readModel, directory });
   const deliveries = BullDeliveryQueue.open(config.redis.url, config.redis.prefix, logger);
   const applied = events.causalGate(prisma, config.causalWaitMs);
   const deps: MessagingDeps = {
     config,
     logger,
     domain,
+    store,
     bus,
     relay,
     verifier: new IdentityVerifier(config.internalSecret),
@@ -27,7 +28,7 @@ runProcess('messaging', loadConfig, async (config, logger) => {
     causal: {
       async caughtUp(identity) {
         const outcome = await applied(identity.causal);
-        if (outcome.appliedElsewhere) domain.directory.forgetPeopleOf(identity.realmId);
+        if (outcome.appliedElsewhere) directory.forgetPeopleOf(identity.realmId);
         return outcome.caughtUp;
       },
     },

@@ -6,6 +6,7 @@ import { DirectoryEmojiFiles } from './adapters/emoji-files.js';
 import { GroupsClient } from './adapters/groups-client.js';
 import { createMailer } from './adapters/mailer.js';
 import { buildApp } from './app.js';
+import { ensureSystemBots } from './domain/system-bots.js';
 import { backfillSystemGroups } from './domain/system-groups.js';
 import { registerConsumers } from './events/consumers.js';
 import { loadConfig } from './config.js';
@@ -46,6 +47,7 @@ runProcess('settings', loadConfig, async (config, logger) => {
   };
   registerConsumers(bus, db);
   await events.start();
+  await ensureSystemBots(db, logger);
   backfillSystemGroups(db, deps.groups, logger).catch((err: unknown) =>
     logger.warn({ err }, 'system groups backfill failed; group settings are sent as member lists until events arrive'),
   );

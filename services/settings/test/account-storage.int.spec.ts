@@ -7,6 +7,7 @@ import { createDatabase, dropDatabase, migrate } from '../../../libs/devkit/src/
 import { LOCAL_DEFAULTS } from '../../../libs/devkit/src/infra';
 import { addNavigationView, updateNavigationView } from '../src/domain/navigation-views';
 import { createDevOrganization } from '../src/domain/provisioning';
+import { ensureSystemBots, NOTIFICATION_BOT } from '../src/domain/system-bots';
 import type { User } from '../src/domain/types';
 import { changeSettings, type SettingsChangeContext } from '../src/domain/user-settings';
 import { PrismaDatabase } from '../src/repositories/database';
@@ -65,6 +66,26 @@ describe('personal settings, navigation views, email changes and meeting tokens 
   afterAll(async () => {
     await prisma.$disconnect();
     await dropDatabase(postgresUrl, dbName);
+  });
+
+  it('gives each organization one Notification Bot, outside its members, also to organizations made before it', async () => {
+    const realmId = users.hamlet!.realmId;
+    const bots = await db.store.users.systemBots(realmId);
+    expect(bots).toEqual([
+      expect.objectContaining({ email: NOTIFICATION_BOT.email, fullName: 'Notification Bot', isSystemBot: true }),
+    ]);
+    expect((await db.store.users.inRealm(realmId)).map((u) => u.email)).not.toContain(NOTIFICATION_BOT.email);
+    const created = (await outbox('user.created')).map((e) => parseEnvelope(contracts.userCreated, e).payload.user);
+    expect(created.filter((u) => u.is_system_bot)).toEqual([expect.objectContaining({ user_id: bots[0]!.id })]);
+
+    // An organization from before system bots: start-up gives it one, once, however many replicas start together.
+    await prisma.user.delete({ where: { id: bots[0]!.id } });
+    const logger = createLogger({ name: 'test', level: 'silent' });
+    await Promise.all([ensureSystemBots(db, logger), ensureSystemBots(db, logger)]);
+    await ensureSystemBots(db, logger);
+    const again = await db.store.users.systemBots(realmId);
+    expect(again).toHaveLength(1);
+    expect(again[0]!.id).not.toBe(bots[0]!.id);
   });
 
   it('keeps every key when the same user changes different settings concurrently', async () => {

@@ -54,8 +54,10 @@ describe('settings credentials against PostgreSQL and Redis', () => {
 
   it('writes realm.created and one user.created per account to the outbox, each valid against its contract', async () => {
     const rows = await prisma.outbox.findMany({ orderBy: { id: 'asc' } });
-    expect(rows.map((r) => r.routingKey)).toEqual(['realm.created', ...Array(10).fill('user.created')]);
+    // The organization's Notification Bot comes with it, then its accounts.
+    expect(rows.map((r) => r.routingKey)).toEqual(['realm.created', ...Array(11).fill('user.created')]);
     const users = rows.slice(1).map((r) => parseEnvelope(contracts.userCreated, r.envelope).payload.user);
+    expect(users[0]).toMatchObject({ email: 'notification-bot@zulip.com', is_bot: true, is_system_bot: true });
     expect(users.map((u) => u.email)).toContain('default-bot@zulip.com');
     expect(users.find((u) => u.email === 'default-bot@zulip.com')).toMatchObject({ is_bot: true, bot_type: 1 });
     expect(

@@ -14,6 +14,8 @@ export const userRecord = z.object({
   /** null for humans; 1 generic, 2 incoming webhook, 3 outgoing webhook, 4 embedded. */
   bot_type: z.number().int().nullable(),
   bot_owner_id: z.number().int().nullable(),
+  /** Zulip's system bots (the Notification Bot, which posts notices of moved and resolved topics). */
+  is_system_bot: z.boolean().optional(),
   is_active: z.boolean(),
   timezone: z.string(),
   date_joined: z.string(),

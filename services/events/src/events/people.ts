@@ -86,6 +86,8 @@ function person(user: contracts.UserRecord, ctx: QueueContext): Record<string, u
 }
 
 export function userCreated(payload: PayloadOf<typeof contracts.userCreated>): Delivery[] {
+  // A system bot is no member of the organization: clients know it from `cross_realm_bots`.
+  if (payload.user.is_system_bot) return [];
   return realmWide(payload.user.realm_id, 'realm_user', (ctx) => [
     { type: 'realm_user', op: 'add', person: person(payload.user, ctx) },
   ]);

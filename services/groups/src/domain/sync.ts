@@ -153,7 +153,8 @@ export async function applyUsers(
   records: readonly contracts.UserRecord[],
   meta: EventMeta,
 ): Promise<Written<void>> {
-  const users = records.map(groupUser);
+  // System bots are no members of the organization, nor of its groups.
+  const users = records.filter((r) => !r.is_system_bot).map(groupUser);
   const realm = (await store.realm(realmId)) ?? { id: realmId, permissions: {}, waitingPeriodThreshold: 0 };
   const previous = new Map(
     (

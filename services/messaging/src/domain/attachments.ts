@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { ConfabError, invalid } from '@confab/errors';
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
-import type { UploadedFile } from '@confab/http';
-import type { AttachmentWithMessages } from '../repositories/attachments.repository.js';
-import type { Tx } from '../repositories/prisma.js';
+import type { AttachmentWithMessages } from './channel-store.js';
+import type { Transaction, UploadedFile } from './storage.js';
 import { canAccessHistory } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
 import type { Attachment, StoredMessage } from './types.js';
@@ -25,7 +24,7 @@ function toRecord(a: AttachmentWithMessages) {
 
 async function changeEvent(
   domain: Domain,
-  tx: Tx,
+  tx: Transaction,
   contract: typeof contracts.attachmentAdded,
   attachment: Attachment,
   meta: Meta,
@@ -45,7 +44,7 @@ async function changeEvent(
 /** Links a new message to the uploads it refers to (Zulip's do_claim_attachments). */
 export async function claimAttachments(
   domain: Domain,
-  tx: Tx,
+  tx: Transaction,
   attachments: readonly Attachment[],
   message: StoredMessage,
   meta: Meta,
@@ -112,7 +111,7 @@ export async function updateAttachmentReferences(
 /** Unlinks deleted messages: uploads nothing refers to any more are deleted with their files after commit. */
 export async function releaseAttachments(
   domain: Domain,
-  tx: Tx,
+  tx: Transaction,
   messageIds: readonly number[],
   meta: Meta,
 ): Promise<{ events: OutboxRecord[]; files: string[] }> {

@@ -1,6 +1,6 @@
 import { ConfabError, invalid } from '@confab/errors';
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
-import type { Tx } from '../repositories/prisma.js';
+import type { Transaction } from './storage.js';
 import { basicAccess } from './channel-access.js';
 import {
   ChannelNameTaken,
@@ -48,7 +48,7 @@ const COLORS = [
 ];
 
 async function createChannels(
-  tx: Tx,
+  tx: Transaction,
   domain: Domain,
   actor: Actor,
   specs: readonly ChannelSpec[],
@@ -110,7 +110,7 @@ export async function principalsToUsers(
 
 /** Subscribes users (creating their subscription rows with colors) and builds the events. */
 async function addSubscriptions(
-  tx: Tx,
+  tx: Transaction,
   domain: Domain,
   actor: Actor,
   channels: readonly Channel[],

@@ -1,14 +1,9 @@
 import type { Logger } from '@confab/logging';
-import type { AttachmentsRepository } from '../repositories/attachments.repository.js';
-import type { ChannelsRepository } from '../repositories/channels.repository.js';
-import type { Directory } from '../repositories/directory.js';
-import type { MessagesRepository } from '../repositories/messages.repository.js';
-import type { ReactionsRepository } from '../repositories/reactions.repository.js';
-import type { ReadModelRepository } from '../repositories/readmodel.repository.js';
-import type { Store } from '../repositories/store.js';
-import type { UserTopicsRepository } from '../repositories/user_topics.repository.js';
-import type { ScheduledMessagesRepository } from '../repositories/scheduled_messages.repository.js';
-import type { FileStore } from '../storage/file-store.js';
+import type { AttachmentStore, ChannelStore } from './channel-store.js';
+import type { MessageStore, ReactionStore, UserTopicStore } from './message-store.js';
+import type { DirectoryPort, PeopleReader } from './people.js';
+import type { ScheduledMessageStore } from './scheduled-store.js';
+import type { FileStore, UnitOfWorkPort } from './storage.js';
 import type { ChannelSettingsStore } from './channel-settings.js';
 import type { DraftStore } from './drafts.js';
 import type { MessageEditStore } from './edit-store.js';
@@ -19,24 +14,27 @@ import type { SubmessageStore } from './submessages.js';
 import type { Renderer } from './render.js';
 import type { Realm, User } from './types.js';
 
-/** What the domain functions work with: repositories, cached lookups, permission checks and the renderer. */
+/**
+ * What the domain functions work with: the storage ports this domain declares (implemented by repositories/), cached
+ * lookups, permission checks and the renderer.
+ */
 export interface Domain {
-  store: Store;
-  readModel: ReadModelRepository;
-  channels: ChannelsRepository;
-  messages: MessagesRepository;
+  store: UnitOfWorkPort;
+  readModel: PeopleReader;
+  channels: ChannelStore;
+  messages: MessageStore;
   /** Editing and moving messages (a port this domain owns; docs/architecture.md, "Data access"). */
   edits: MessageEditStore;
   receipts: ReadReceiptSource;
   submessages: SubmessageStore;
   channelSettings: ChannelSettingsStore;
-  attachments: AttachmentsRepository;
-  userTopics: UserTopicsRepository;
-  reactions: ReactionsRepository;
+  attachments: AttachmentStore;
+  userTopics: UserTopicStore;
+  reactions: ReactionStore;
   drafts: DraftStore;
-  scheduledMessages: ScheduledMessagesRepository;
+  scheduledMessages: ScheduledMessageStore;
   savedSnippets: SavedSnippetStore;
-  directory: Directory;
+  directory: DirectoryPort;
   permissions: Permissions;
   renderer: Renderer;
   files: FileStore;

@@ -91,4 +91,8 @@ export interface MessageEditStore {
   ): Promise<{ id: number; dateSent: Date }[]>;
   /** The message's edit history, newest first; empty when it was never edited. */
   history(messageId: number): Promise<EditHistoryEntry[]>;
+  /** The newest message of a channel topic, if any. */
+  lastInTopic(recipientId: number, topicKey: string): Promise<number | null>;
+  /** Users who follow a channel topic. */
+  topicFollowers(channelId: number, topicKey: string): Promise<number[]>;
 }

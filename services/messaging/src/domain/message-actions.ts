@@ -107,8 +107,16 @@ async function canDelete(domain: Domain, actor: Actor, message: StoredMessage, c
 export async function deleteMessage(domain: Domain, actor: Actor, messageId: number): Promise<void> {
   const { message, channel } = await accessMessage(domain, actor, messageId);
   await canDelete(domain, actor, message, channel);
+  await removeMessage(domain, message, { realmId: actor.realm.id, requestId: actor.requestId });
+}
+
+/** Deletes a message with its reactions and attachment references, telling everyone who had it. */
+export async function removeMessage(
+  domain: Domain,
+  message: StoredMessage,
+  meta: { realmId: number; requestId: string },
+): Promise<void> {
   const audience = await messageAudience(domain, message);
-  const meta = { realmId: actor.realm.id, requestId: actor.requestId };
   const files = await domain.store.transaction(async (tx) => {
     if (!(await domain.messages.lockMessage(tx, message.id))) throw invalid('Message already deleted');
     const released = await releaseAttachments(domain, tx, [message.id], meta);

@@ -190,8 +190,9 @@ async function moveTopicPolicies(
   return changes.map((c) => userTopicEvent(c, editTime, meta));
 }
 
-/** Writes an edit in one transaction with its events: the rows, the history entries, update_message. */
-export async function commitEdit(domain: Domain, actor: Actor, plan: EditPlan): Promise<void> {
+/** Writes an edit in one transaction with its events: the rows, the history entries, update_message. Returns the
+ * ids of the messages it changed. */
+export async function commitEdit(domain: Domain, actor: Actor, plan: EditPlan): Promise<number[]> {
   const { message, origChannel } = plan;
   const editTime = new Date();
   const timestamp = Math.floor(editTime.getTime() / 1000);
@@ -202,7 +203,7 @@ export async function commitEdit(domain: Domain, actor: Actor, plan: EditPlan): 
     const sub = await domain.channels.subscription(actor.user.id, origChannel.id);
     seesAll = canAccessHistory(actor, origChannel, sub?.active ? sub : null);
   }
-  await domain.edits.edit(async (unit) => {
+  return domain.edits.edit(async (unit) => {
     const locked = await unit.lock(message.id);
     // Deleted or moved by someone else since it was checked: the caller tries again from the current state.
     if (!locked || locked.channelId !== message.channelId || locked.topicKey !== topicKey(message.topic))
@@ -275,6 +276,6 @@ export async function commitEdit(domain: Domain, actor: Actor, plan: EditPlan): 
       events.push(
         ...(await moveTopicPolicies(actor, unit, plan, { seesAll, losingAccess: losing.losingAccess, editTime })),
       );
-    return { result: undefined, events };
+    return { result: ids, events };
   });
 }

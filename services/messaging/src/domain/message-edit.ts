@@ -4,6 +4,7 @@ import { ROLE_MODERATOR } from '@confab/identity';
 import { updateAttachmentReferences } from './attachments.js';
 import { accessChannelById, canAccessHistory, checkCanPost } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
+import { postEditNotices } from './edit-notices.js';
 import { accessMessage } from './fetch.js';
 import { commitEdit, type EditPlan } from './message-edit-commit.js';
 import { isAdmin } from './permissions.js';
@@ -25,6 +26,9 @@ export interface EditInput {
   streamId?: number;
   propagateMode: PropagateMode;
   prevContentSha256?: string;
+  /** send_notification_to_old_thread and send_notification_to_new_thread. */
+  notifyOldThread: boolean;
+  notifyNewThread: boolean;
 }
 
 /** Zulip allows 20 seconds past each limit (the client shows the limit a little early; the network is slow). */
@@ -123,7 +127,7 @@ function validatePayload(
 }
 
 /** Zulip resolves a topic by prefixing "✔ "; it strips every leading ✔ and space when unresolving. */
-function resolution(orig: string, target: string, requested: string | undefined) {
+function resolutionOf(orig: string, target: string, requested: string | undefined) {
   if (requested === undefined) return { resolved: false, unresolved: false };
   const prefixed = (t: string) => t.startsWith(RESOLVED_TOPIC_PREFIX);
   return {
@@ -205,6 +209,7 @@ export async function editMessage(
   validatePayload(message, input, topic, actor.realm.emptyTopicDisplayName);
 
   const plan: EditPlan = { message, origChannel: channel, propagateMode: input.propagateMode };
+  let resolution = { resolved: false, unresolved: false };
   if (channel) {
     const targetTopic = topic === undefined ? message.topic : truncate(topic, MAX_TOPIC_LENGTH, '...');
     let target = channel;
@@ -216,7 +221,8 @@ export async function editMessage(
     }
     const moved = topic !== undefined || target.id !== channel.id;
     if (moved || targetTopic !== '') checkTopicsPolicy(actor, target, targetTopic);
-    const { resolved, unresolved } = resolution(message.topic, targetTopic, topic);
+    resolution = resolutionOf(message.topic, targetTopic, topic);
+    const { resolved, unresolved } = resolution;
     if (topic !== undefined) {
       if (resolved || unresolved) {
         if (!(await canResolveTopics(domain, actor, channel, target)))
@@ -244,7 +250,12 @@ export async function editMessage(
     }
   }
   if (input.content !== undefined) plan.content = await renderEdit(domain, actor, message, channel, input.content);
-  await commitEdit(domain, actor, plan);
+  const movedIds = await commitEdit(domain, actor, plan);
+  await postEditNotices(domain, actor, plan, movedIds, {
+    oldThread: input.notifyOldThread,
+    newThread: input.notifyNewThread,
+    ...resolution,
+  });
   if (!plan.content) return { detached_uploads: [] };
   const detached = await updateAttachmentReferences(domain, actor, message, plan.content.rendered.linkedUploadPaths);
   return { detached_uploads: detached };

@@ -270,8 +270,7 @@ export async function editScheduled(
     const row = await domain.scheduledMessages.edit(tx, id, actor.user.id, change);
     if (!row) {
       // Delivered or deleted since it was read.
-      const now = await tx.scheduledMessage.findUnique({ where: { id }, select: { delivered: true } });
-      if (!now) throw notFound();
+      if (!(await domain.scheduledMessages.get(id))) throw notFound();
       throw invalid('Scheduled message was already sent');
     }
     return {

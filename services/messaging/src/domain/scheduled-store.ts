@@ -1,3 +1,5 @@
+import type { SqlExecutor, Transaction } from './storage.js';
+
 /** A scheduled message as stored: pending until delivered (or failed); `version` guards concurrent changes. */
 export interface StoredScheduledMessage {
   id: number;
@@ -40,3 +42,32 @@ export type ScheduledMessageChange = Partial<
     'type' | 'channelId' | 'userIds' | 'topic' | 'content' | 'renderedContent' | 'scheduledAt' | 'sendingClient'
   >
 >;
+
+/**
+ * The scheduled messages, the source of truth of scheduled delivery: a row is pending until the transaction that
+ * sends its message also marks it delivered (guarded: sent at most once), or until a lasting failure marks it failed.
+ */
+export interface ScheduledMessageStore {
+  /** The sender's undelivered scheduled messages (failed ones included), soonest first. */
+  undelivered(senderId: number): Promise<StoredScheduledMessage[]>;
+  get(id: number): Promise<StoredScheduledMessage | null>;
+  /** Pending rows due by `dueBy`, oldest first, locked for the caller's transaction; rows others hold are skipped. */
+  claimDue(executor: SqlExecutor, dueBy: Date, limit: number): Promise<StoredScheduledMessage[]>;
+  /** Marks claimed rows delivered with their messages (rows locked by `claimDue` in the same transaction). */
+  markManyDelivered(executor: SqlExecutor, delivered: readonly { id: number; messageId: number }[]): Promise<void>;
+  create(tx: Transaction, data: NewScheduledMessage): Promise<StoredScheduledMessage>;
+  /** Applies an edit to an undelivered message; null when it was delivered or deleted meanwhile. */
+  edit(
+    tx: Transaction,
+    id: number,
+    senderId: number,
+    change: ScheduledMessageChange,
+  ): Promise<StoredScheduledMessage | null>;
+  delete(tx: Transaction, id: number, senderId: number): Promise<boolean>;
+  /** The guarded claim, in the transaction that sends the message: false when another delivery or edit won. */
+  markDelivered(executor: SqlExecutor, id: number, version: number, messageId: number): Promise<boolean>;
+  /** A lasting failure: the row stays for the sender to fix. Null when it changed meanwhile. */
+  markFailed(tx: Transaction, id: number, version: number, message: string): Promise<StoredScheduledMessage | null>;
+  /** Pending rows with their delivery times, for re-enqueueing after a Redis loss. */
+  pending(afterId: number, limit: number): Promise<{ id: number; scheduledAt: Date }[]>;
+}

@@ -246,8 +246,10 @@ export async function checkAddressee(
       historyPublic: channel.historyPublicToSubscribers,
       mentionedUserIds: mentioned,
     });
-    await checkCanPost(domain, actor, channel, facts.subscribed ? subscribedMarker(actor, channel) : null);
-  } else {
+    if (!actor.user.isSystemBot)
+      await checkCanPost(domain, actor, channel, facts.subscribed ? subscribedMarker(actor, channel) : null);
+  } else if (!actor.user.isSystemBot) {
+    // The Notification Bot posts its notices wherever a topic moved (Zulip's internal_send_stream_message).
     await checkCanPost(domain, actor, channel, null);
   }
   checkTopicsPolicy(actor, channel, topic);

@@ -1,15 +1,14 @@
-import { contracts, outboxRecord, writeOutboxSql, type OutboxRecord } from '@confab/events';
-import type { SentRows } from '../repositories/messages.repository.js';
-import type { NewMessage, SendWrite } from '../repositories/send-sql.js';
-import { inTransaction, type SqlExecutor } from '../repositories/sql.js';
+import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
 import { claimAttachments } from './attachments.js';
 import type { Actor, Domain } from './context.js';
 import { defaultReadBySender } from './client.js';
 import { FLAG } from './flags.js';
+import type { NewMessage, SendWrite, SentRows } from './message-store.js';
 import { displayRecipientUsers, messageRecord } from './message-records.js';
 import { alertedUsers } from './personal-filters.js';
 import { attachWidget } from './submessages.js';
 import { checkAddressee, checkClientIds, checkGroupMentions, checkWildcards, type Addressed } from './send-checks.js';
+import type { SqlExecutor } from './storage.js';
 import { normalizeContent, topicKey } from './text.js';
 import { automaticPolicyOnSend, userTopicEvent } from './topic-policy.js';
 import type { Channel, StoredMessage, TopicPolicyChange, User, VisibilityPolicy } from './types.js';
@@ -24,6 +23,8 @@ export interface SendInput {
   localId: string | undefined;
   readBySender: boolean | undefined;
   client: string;
+  /** Notices the server posts (edit-notices.ts): users for whom the message arrives read. */
+  readBy?: readonly number[];
 }
 
 export type SendResult = { id: number; automatic_new_visibility_policy?: number } & Record<string, unknown>;
@@ -81,6 +82,7 @@ export async function prepareSend(domain: Domain, actor: Actor, input: SendInput
     participants,
     readBySender,
     content,
+    readBy: input.readBy,
   });
 
   const now = new Date();
@@ -125,7 +127,7 @@ async function deliveryPlan(
   domain: Domain,
   actor: Actor,
   addressed: Addressed,
-  input: { participants: number[]; readBySender: boolean; content: string },
+  input: { participants: number[]; readBySender: boolean; content: string; readBy: readonly number[] | undefined },
 ): Promise<SendWrite['delivery'] & { mentionedUsers: User[] }> {
   const { channel, rendered, mentioned } = addressed;
   const mentionedUsers = mentioned.length > 0 ? await domain.readModel.usersByIds(actor.realm.id, mentioned) : [];
@@ -139,6 +141,7 @@ async function deliveryPlan(
     { userIds: mentioned, bit: FLAG.mentioned },
     { userIds: input.readBySender ? [actor.user.id] : [], bit: FLAG.read },
   ];
+  if (input.readBy && input.readBy.length > 0) flagged.push({ userIds: [...input.readBy], bit: FLAG.read });
   if (channel && rendered.wildcards.topic)
     flagged.push({ userIds: input.participants, bit: FLAG.topic_wildcard_mentioned });
   // Other users' own settings: a sender they muted arrives read; their alert words flag the message.
@@ -274,11 +277,11 @@ async function commitSend(domain: Domain, prepared: PreparedSend, options: SendO
   const alongside = options.alongside;
   if (claimable.length === 0 && alongside) {
     // One plain SQL transaction (no Prisma round trips): the message, the further writes and their events.
-    sent = await domain.store.sql.transaction(async (executor) => {
+    sent = await domain.store.sqlTransaction(async (executor) => {
       const rows = await domain.messages.send(write, executor);
-      await writeOutboxSql(executor, await alongside(executor, rows.messageId));
-      return rows;
+      return { result: rows, events: await alongside(executor, rows.messageId) };
     });
+    // The send statement wrote the message's own events: the relay is woken even when `alongside` had none.
     domain.store.committed();
   } else if (claimable.length === 0) {
     // The common case: one statement, which is its own transaction.
@@ -286,12 +289,12 @@ async function commitSend(domain: Domain, prepared: PreparedSend, options: SendO
     domain.store.committed();
   } else {
     sent = await domain.store.transaction(async (tx) => {
-      const rows = await domain.messages.send(write, inTransaction(tx));
+      const rows = await domain.messages.send(write, domain.store.sqlOf(tx));
       const events =
         claimable.length === 0
           ? []
           : await claimAttachments(domain, tx, claimable, { ...placeholder, id: rows.messageId }, meta);
-      if (alongside) events.push(...(await alongside(inTransaction(tx), rows.messageId)));
+      if (alongside) events.push(...(await alongside(domain.store.sqlOf(tx), rows.messageId)));
       return { result: rows, events };
     });
   }

@@ -39,7 +39,11 @@ export interface UserSettings {
   enableDraftsSynchronization: boolean;
   /** Others may see that this user read a message. */
   sendReadReceipts: boolean;
+  /** Which notices of resolved topics arrive read (Zulip's resolved_topic_notice_auto_read_policy). */
+  resolvedTopicNoticeAutoReadPolicy: ResolvedNoticePolicy;
 }
+
+export type ResolvedNoticePolicy = 'always' | 'except_followed' | 'never';
 
 export interface User extends UserSettings {
   id: number;
@@ -52,6 +56,8 @@ export interface User extends UserSettings {
   botType: number | null;
   isActive: boolean;
   dateJoined: Date;
+  /** The organization's Notification Bot: it posts notices of moved and resolved topics anywhere. */
+  isSystemBot: boolean;
 }
 
 export interface Group {

@@ -1,6 +1,9 @@
 import type { Attachment } from '../domain/types.js';
 import { storable, validId, type Prisma, type Tx } from './prisma.js';
 import type { Store } from './store.js';
+import type { AttachmentStore, AttachmentWithMessages } from '../domain/channel-store.js';
+
+export type { AttachmentWithMessages } from '../domain/channel-store.js';
 
 type AttachmentRow = Prisma.AttachmentGetPayload<object>;
 
@@ -17,12 +20,8 @@ function toAttachment(row: AttachmentRow): Attachment {
   };
 }
 
-export interface AttachmentWithMessages extends Attachment {
-  messages: { id: number; dateSent: Date }[];
-}
-
 /** Uploaded files and which messages refer to them. */
-export class AttachmentsRepository {
+export class AttachmentsRepository implements AttachmentStore {
   constructor(private readonly store: Store) {}
 
   private get db() {

@@ -3,6 +3,9 @@ import { RECIPIENT_CHANNEL } from '../domain/types.js';
 import { isUniqueViolation, storable, validId, type Prisma, type Tx } from './prisma.js';
 import { ChannelNameTaken } from '../domain/channel-rules.js';
 import type { Store } from './store.js';
+import type { ChannelStore, NewChannel, NewSubscription } from '../domain/channel-store.js';
+
+export type { NewChannel, NewSubscription } from '../domain/channel-store.js';
 import { inTransaction } from './sql.js';
 
 type ChannelRow = Prisma.ChannelGetPayload<object>;
@@ -46,29 +49,8 @@ function toSubscription(row: SubscriptionRow): Subscription {
   };
 }
 
-export interface NewChannel {
-  realmId: number;
-  name: string;
-  description: string;
-  renderedDescription: string;
-  inviteOnly: boolean;
-  isWebPublic: boolean;
-  historyPublicToSubscribers: boolean;
-  messageRetentionDays: number | null;
-  topicsPolicy: TopicsPolicy;
-  creatorId: number;
-  folderId: number | null;
-  permissions: Record<ChannelPermission, PermissionValue>;
-}
-
-export interface NewSubscription {
-  userId: number;
-  channelId: number;
-  color: string;
-}
-
 /** Channels and who is subscribed to them. */
-export class ChannelsRepository {
+export class ChannelsRepository implements ChannelStore {
   constructor(private readonly store: Store) {}
 
   private get db() {

@@ -1,3 +1,4 @@
+import type { DirectoryPort } from '../domain/people.js';
 import type { Channel, CustomEmojiSet, Group, Realm, User } from '../domain/types.js';
 import type { PersonalFilters } from '../domain/personal-filters.js';
 import type { ChannelsRepository } from './channels.repository.js';
@@ -68,7 +69,7 @@ class TtlCache<K, V> {
  * Organization, user, group and channel facts read on every request, cached for a short time. This process
  * forgets an entry as soon as it changes it or hears of a change; other replicas see the change within the TTL.
  */
-export class Directory {
+export class Directory implements DirectoryPort {
   private readonly realms: TtlCache<number, Realm | null>;
   private readonly users: TtlCache<number, User | null>;
   private readonly groups: TtlCache<number, Map<number, Group>>;

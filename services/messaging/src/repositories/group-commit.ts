@@ -1,14 +1,8 @@
 import { batchable, sendBatchStatement, sendStatement, type SendWrite } from './send-sql.js';
 import type { SqlExecutor } from './sql.js';
+import type { SentRows } from '../domain/message-store.js';
 
-/** What the send statement returns for one message. */
-export interface SentRows {
-  messageId: number;
-  userIds: number[];
-  flags: number[];
-  /** The sender's new topic policy when the statement decided it (SendWrite.senderPolicy). */
-  senderPolicy: number | null;
-}
+export type { SentRows } from '../domain/message-store.js';
 
 interface ResultRow {
   id: number;

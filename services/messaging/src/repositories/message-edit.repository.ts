@@ -1,6 +1,6 @@
 import { UnitOfWork, type Written } from '@confab/events';
 import type { EditHistoryEntry, EditUnit, EditWrite, LockedMessage, MessageEditStore } from '../domain/edit-store.js';
-import type { TopicPolicyChange, VisibilityPolicy } from '../domain/types.js';
+import { VISIBILITY_FOLLOWED, type TopicPolicyChange, type VisibilityPolicy } from '../domain/types.js';
 import type { SqlExecutor, SqlPool } from './sql.js';
 import { writeTopicPolicies } from './user_topics.repository.js';
 
@@ -40,6 +40,22 @@ export class MessageEditRepository implements MessageEditStore {
       [messageId],
     );
     return rows[0]?.edit_history ?? [];
+  }
+
+  async lastInTopic(recipientId: number, topicKey: string): Promise<number | null> {
+    const rows = await this.sql.query<{ id: number }>(
+      'SELECT id FROM messages WHERE recipient_id = $1 AND topic_key = $2 ORDER BY id DESC LIMIT 1',
+      [recipientId, topicKey],
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  async topicFollowers(channelId: number, topicKey: string): Promise<number[]> {
+    const rows = await this.sql.query<{ user_id: number }>(
+      'SELECT user_id FROM user_topics WHERE channel_id = $1 AND topic_key = $2 AND visibility_policy = $3',
+      [channelId, topicKey, VISIBILITY_FOLLOWED],
+    );
+    return rows.map((r) => r.user_id);
   }
 }
 

@@ -9,6 +9,7 @@ import { RECIPIENT_DIRECT } from '../domain/types.js';
 import type { Tx } from './prisma.js';
 import { validId } from './prisma.js';
 import type { Store } from './store.js';
+import type { MessageStore } from '../domain/message-store.js';
 
 export type { SentRows } from './group-commit.js';
 
@@ -58,7 +59,7 @@ export function toMessage(row: MessageRow): StoredMessage {
 }
 
 /** Messages and their per-user rows. Sending is the hot path: one statement writes the message and every row. */
-export class MessagesRepository {
+export class MessagesRepository implements MessageStore {
   private readonly dmRecipients = new Map<string, number>();
 
   /** Concurrent sends share statements (group commit, see group-commit.ts). */

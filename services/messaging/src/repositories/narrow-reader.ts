@@ -1,18 +1,11 @@
+import type { NarrowRange } from '../domain/message-store.js';
 import type { MessageQuery } from '../domain/narrow.js';
+
+export type { NarrowRange } from '../domain/message-store.js';
 import { FLAG } from '../domain/flags.js';
 import { narrowSqlOf, type NarrowSql } from './message-query.js';
 import { validId } from './prisma.js';
 import type { Store } from './store.js';
-
-/** Where a range of a narrow starts and how far it reaches (GET /messages' anchor and counts). */
-export interface NarrowRange {
-  anchor: number;
-  includeAnchor: boolean;
-  numBefore: number;
-  numAfter: number;
-  anchoredLeft: boolean;
-  anchoredRight: boolean;
-}
 
 /** Reads the ids and flags of the messages a narrow matches: the queries behind GET /messages and its kin. */
 export class NarrowReader {

@@ -1,10 +1,11 @@
+import type { ReactionStore } from '../domain/message-store.js';
 import type { Reaction, ReactionType } from '../domain/types.js';
 import type { Tx } from './prisma.js';
 import type { SqlExecutor } from './sql.js';
 import type { Store } from './store.js';
 
 /** Emoji reactions on messages. */
-export class ReactionsRepository {
+export class ReactionsRepository implements ReactionStore {
   constructor(private readonly store: Store) {}
 
   /** Reactions of each message, oldest first. */

@@ -1,3 +1,4 @@
+import type { PeopleReader } from '../domain/people.js';
 import type { contracts } from '@confab/events';
 import type {
   CustomEmoji,
@@ -5,6 +6,7 @@ import type {
   Group,
   GroupSettingValue,
   Realm,
+  ResolvedNoticePolicy,
   Role,
   User,
   UserSettings,
@@ -56,8 +58,14 @@ export function toUser(row: UserRow): User {
     automaticallyFollowTopicsWhereMentioned: row.automaticallyFollowTopicsWhereMentioned,
     enableDraftsSynchronization: row.enableDraftsSynchronization,
     sendReadReceipts: row.sendReadReceipts,
+    resolvedTopicNoticeAutoReadPolicy: NOTICE_POLICIES.has(row.resolvedTopicNoticeAutoReadPolicy)
+      ? (row.resolvedTopicNoticeAutoReadPolicy as ResolvedNoticePolicy)
+      : 'except_followed',
+    isSystemBot: row.isSystemBot,
   };
 }
+
+const NOTICE_POLICIES: ReadonlySet<string> = new Set(['always', 'except_followed', 'never']);
 
 function toGroup(row: GroupRow): Group {
   return {
@@ -100,6 +108,7 @@ function userData(u: contracts.UserRecord) {
     botType: u.bot_type,
     isActive: u.is_active,
     dateJoined: new Date(u.date_joined),
+    isSystemBot: u.is_system_bot ?? false,
   };
 }
 
@@ -129,11 +138,14 @@ export function pickUserSettings(settings: Record<string, unknown>): Partial<Use
   assign('automaticallyFollowTopicsWhereMentioned', bool('automatically_follow_topics_where_mentioned'));
   assign('enableDraftsSynchronization', bool('enable_drafts_synchronization'));
   assign('sendReadReceipts', bool('send_read_receipts'));
+  const notice = settings.resolved_topic_notice_auto_read_policy;
+  if (typeof notice === 'string' && NOTICE_POLICIES.has(notice))
+    out.resolvedTopicNoticeAutoReadPolicy = notice as ResolvedNoticePolicy;
   return out;
 }
 
 /** This service's copies of organizations, users and groups (owned by the settings and groups services). */
-export class ReadModelRepository {
+export class ReadModelRepository implements PeopleReader {
   constructor(private readonly store: Store) {}
 
   private get db() {
@@ -319,8 +331,17 @@ export class ReadModelRepository {
   }
 
   async activeUsersInRealm(realmId: number): Promise<User[]> {
-    const rows = await this.db.user.findMany({ where: { realmId, isActive: true }, orderBy: { id: 'asc' } });
+    const rows = await this.db.user.findMany({
+      where: { realmId, isActive: true, isSystemBot: false },
+      orderBy: { id: 'asc' },
+    });
     return rows.map(toUser);
+  }
+
+  /** The organization's Notification Bot; null until settings' event about it has arrived. */
+  async notificationBot(realmId: number): Promise<User | null> {
+    const row = await this.db.user.findFirst({ where: { realmId, isSystemBot: true }, orderBy: { id: 'asc' } });
+    return row ? toUser(row) : null;
   }
 
   async groupsInRealm(realmId: number): Promise<Group[]> {

@@ -1,3 +1,4 @@
+import type { ScheduledMessageStore } from '../domain/scheduled-store.js';
 import type { NewScheduledMessage, ScheduledMessageChange, StoredScheduledMessage } from '../domain/scheduled-store.js';
 import type { Tx } from './prisma.js';
 import type { SqlExecutor } from './sql.js';
@@ -20,7 +21,7 @@ function toStored({ createdAt: _createdAt, ...row }: Row): StoredScheduledMessag
  * that sends its message also sets `delivered` (guarded, so a message is sent at most once), or until a lasting
  * failure sets `failed`.
  */
-export class ScheduledMessagesRepository {
+export class ScheduledMessagesRepository implements ScheduledMessageStore {
   constructor(private readonly store: Store) {}
 
   /** The sender's undelivered scheduled messages (failed ones included), soonest first. */

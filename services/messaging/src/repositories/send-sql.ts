@@ -1,64 +1,14 @@
-import { contracts, OUTBOX_INSERT, type EventContract, type OutboxRecord } from '@confab/events';
+import { contracts, OUTBOX_INSERT, type EventContract } from '@confab/events';
 import { FLAG, VISIBLE_FLAGS } from '../domain/flags.js';
-import type { TopicPolicyChange } from './user_topics.repository.js';
+import type { SendWrite } from '../domain/message-store.js';
+
+export type { Delivery, NewMessage, SendWrite } from '../domain/message-store.js';
 
 /**
  * The events the send statement completes in SQL (the message's id, receivers and flags; the sender's automatic
  * topic policy): the outbox relay checks them against their contracts before publishing (RelayOptions.validate).
  */
 export const COMPLETED_IN_SQL: readonly EventContract<unknown>[] = [contracts.messageSent, contracts.userTopicChanged];
-
-export interface NewMessage {
-  realmId: number;
-  senderId: number;
-  recipientId: number;
-  channelId: number | null;
-  topic: string;
-  topicKey: string;
-  content: string;
-  renderedContent: string;
-  dateSent: Date;
-  sendingClient: string;
-  isMeMessage: boolean;
-  hasAttachment: boolean;
-  hasImage: boolean;
-  hasLink: boolean;
-}
-
-/** Who receives a message and how their flags are computed (all inside the statement, no query per recipient). */
-export interface Delivery {
-  /** Channel messages: the channel whose active subscribers who are active users receive it. */
-  channelId: number | null;
-  /** Receivers besides the channel's subscribers (direct-message participants, mentioned bots). */
-  extraUserIds: number[];
-  baseFlags: number;
-  /** Users who get the flag bit named next to them. */
-  flagged: { userIds: number[]; bit: number }[];
-}
-
-export interface SendWrite {
-  message: NewMessage;
-  delivery: Delivery;
-  /** The message.sent record, whose message id, user_ids and flags the statement fills in. */
-  sentEvent: OutboxRecord;
-  /** Events that do not depend on the new message's id (user_topic.changed). */
-  otherEvents: OutboxRecord[];
-  /** Topic policies to set with the message (automatic follow or unmute). */
-  policies: TopicPolicyChange[];
-  /** Set the channel's first_message_id when it has none. */
-  setFirstMessageId: boolean;
-  /**
-   * Instead of `policies`: let the statement decide the sender's automatic topic policy from the state it reads
-   * (see senderPolicySql), with this user_topic.changed record completed by it when the policy changes.
-   */
-  senderPolicy?: {
-    follow: number;
-    unmute: number;
-    historyPublic: boolean;
-    topicName: string;
-    event: OutboxRecord;
-  };
-}
 
 // The deprecated `wildcard_mentioned` follows the visible flags for older clients.
 const VISIBLE_MASK = VISIBLE_FLAGS.reduce((mask, name) => mask | FLAG[name], 0);

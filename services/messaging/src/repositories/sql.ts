@@ -1,12 +1,9 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import type { SqlExecutor } from '../domain/storage.js';
 import type { Tx } from './prisma.js';
 
-/** Runs one SQL statement with positional parameters. */
-export interface SqlExecutor {
-  /** `prepare: false` for statements whose text varies without bound (each prepared text stays on its connection). */
-  query<T>(text: string, values: readonly unknown[], options?: { prepare?: boolean }): Promise<T[]>;
-}
+export type { SqlExecutor } from '../domain/storage.js';
 
 // int8 (count(*), bigserial) as numbers: every such value here fits in 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));

@@ -1,59 +1,51 @@
-import { writeOutbox, writeOutboxSql, type OutboxRecord } from '@confab/events';
+import { UnitOfWork, writeOutboxSql, type OutboxRecord, type Written } from '@confab/events';
+import type { UnitOfWorkPort } from '../domain/storage.js';
 import type { Db, Tx } from './prisma.js';
-import type { SqlExecutor, SqlPool } from './sql.js';
+import { inTransaction, type SqlExecutor, type SqlPool } from './sql.js';
 
 /**
- * The database and the one way to change it: a transaction whose outbox records are written with it, after which
- * the outbox relay is woken. Every repository shares one Store.
+ * The database and the one way to change it (the domain's UnitOfWorkPort): `@confab/events`' unit of work, over a
+ * Prisma transaction or a plain-SQL one, writes the outbox rows with the change and wakes the relay after the commit.
+ * Every repository shares one Store.
  */
-export class Store {
+export class Store implements UnitOfWorkPort {
+  private readonly prismaUnit: UnitOfWork<Tx>;
+  private readonly sqlUnit: UnitOfWork<SqlExecutor>;
+
   constructor(
     readonly db: Db,
     /** Plain SQL for the hot paths (a single statement is its own transaction). */
     readonly sql: SqlPool,
     /** Called after a transaction that wrote outbox rows commits (wakes the outbox relay). */
     private readonly afterCommit: () => void = () => undefined,
-  ) {}
+  ) {
+    // Bulk subscription changes can take a while; Prisma's default 5 s would cut them off.
+    this.prismaUnit = UnitOfWork.prisma<Tx>(
+      (body) => db.$transaction(body, { timeout: 30_000, maxWait: 10_000 }),
+      afterCommit,
+    );
+    this.sqlUnit = UnitOfWork.sql<SqlExecutor>((body) => sql.transaction(body), afterCommit);
+  }
 
   /** Wakes the outbox relay after a single statement wrote outbox rows. */
   committed(): void {
     this.afterCommit();
   }
 
-  async transaction<T>(fn: (tx: Tx) => Promise<{ result: T; events: OutboxRecord[] }>): Promise<T> {
-    return this.withOutbox(
-      // Bulk subscription changes can take a while; the default 5 s would cut them off.
-      (body) => this.db.$transaction(body, { timeout: 30_000, maxWait: 10_000 }),
-      writeOutbox,
-      fn,
-    );
+  transaction<T>(fn: (tx: Tx) => Promise<Written<T>>): Promise<T> {
+    return this.prismaUnit.run(fn);
   }
 
   /**
    * The same contract as `transaction`, on the plain pool: for hot paths whose statements are all plain SQL (a
    * Prisma interactive transaction costs several round trips and its query engine's CPU).
    */
-  async sqlTransaction<T>(fn: (executor: SqlExecutor) => Promise<{ result: T; events: OutboxRecord[] }>): Promise<T> {
-    return this.withOutbox((body) => this.sql.transaction(body), writeOutboxSql, fn);
+  sqlTransaction<T>(fn: (executor: SqlExecutor) => Promise<Written<T>>): Promise<T> {
+    return this.sqlUnit.run(fn);
   }
 
-  /** Runs `fn` in a transaction of `run`, writes its events in the same transaction, and wakes the relay after it. */
-  private async withOutbox<X, T>(
-    run: (body: (executor: X) => Promise<T>) => Promise<T>,
-    write: (executor: X, events: readonly OutboxRecord[]) => Promise<void>,
-    fn: (executor: X) => Promise<{ result: T; events: OutboxRecord[] }>,
-  ): Promise<T> {
-    let wroteEvents = false;
-    const result = await run(async (executor) => {
-      const { result: value, events } = await fn(executor);
-      if (events.length > 0) {
-        await write(executor, events);
-        wroteEvents = true;
-      }
-      return value;
-    });
-    if (wroteEvents) this.afterCommit();
-    return result;
+  sqlOf(tx: Tx): SqlExecutor {
+    return inTransaction(tx);
   }
 
   /** Events that go with no change of our own (typing): one INSERT on the plain pool, then the relay is woken. */

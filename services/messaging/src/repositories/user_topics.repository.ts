@@ -1,3 +1,4 @@
+import type { UserTopicStore } from '../domain/message-store.js';
 import type { TopicPolicyChange } from '../domain/types.js';
 import type { SqlExecutor } from './sql.js';
 import type { Store } from './store.js';
@@ -5,7 +6,7 @@ import type { Store } from './store.js';
 export type { TopicPolicyChange };
 
 /** Users' visibility policies for topics (no row means "none"). */
-export class UserTopicsRepository {
+export class UserTopicsRepository implements UserTopicStore {
   constructor(private readonly store: Store) {}
 
   /** Applies the changes (policy 0 deletes the row) in two statements, whatever their number. */

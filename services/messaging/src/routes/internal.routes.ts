@@ -11,7 +11,7 @@ export function internalRoutes(deps: MessagingDeps) {
       path: '/events/processed/{event_id:str}',
       auth: 'service',
       async handler({ path }) {
-        return { processed: await isEventProcessed(deps.domain.store.db, path.event_id) };
+        return { processed: await isEventProcessed(deps.store.db, path.event_id) };
       },
     }),
     route({

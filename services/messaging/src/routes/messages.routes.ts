@@ -190,6 +190,8 @@ export function messageRoutes(deps: MessagingDeps) {
           streamId: params.stream_id,
           propagateMode: params.propagate_mode,
           prevContentSha256: params.prev_content_sha256,
+          notifyOldThread: params.send_notification_to_old_thread,
+          notifyNewThread: params.send_notification_to_new_thread,
         });
       },
     }),

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import type { FileStore } from './file-store.js';
+import type { FileStore } from '../domain/storage.js';
 
 /** Files under one directory, at their path ids (`<realm>/<random>/<name>`). */
 export class LocalDiskStore implements FileStore {

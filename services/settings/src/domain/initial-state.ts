@@ -63,9 +63,9 @@ const SECTIONS: readonly Section[] = [
   },
   {
     wantedBy: ['realm_user'],
-    build: async (_ctx, { user, users }, options) => ({
+    build: async (ctx, { user, realm, users }, options) => ({
       ...ownUserState(user),
-      ...realmUsersState(await users(), options.clientGravatar),
+      ...realmUsersState(await users(), await ctx.db.store.users.systemBots(realm.id), options.clientGravatar),
     }),
   },
   {

@@ -6,6 +6,7 @@ import { DEFAULT_REALM_PERMISSIONS, isValidSubdomain, realmRecord } from './real
 import { AlreadyExists, type Database } from './store.js';
 import { BOT_TYPE_GENERIC, type Realm, type RealmPatch, type Role, type User } from './types.js';
 import { isValidEmail } from './auth.js';
+import { createSystemBots } from './system-bots.js';
 import { userRecord } from './users.js';
 
 export interface ProvisioningContext {
@@ -45,6 +46,7 @@ export async function createRealm(
           { realm: realmRecord(realm, ctx.externalUrl) },
           { realmId: realm.id, requestId: ctx.requestId },
         ),
+        ...(await createSystemBots(store, realm, ctx)),
       ];
       ctx.onEvents?.(events.map((e) => e.eventId));
       return { result: realm, events };

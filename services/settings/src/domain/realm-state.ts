@@ -7,6 +7,7 @@ import { realmPermissions, realmUrl } from './realms.js';
 import { TEXT_LIMITS } from './server-limits.js';
 import type { Database } from './store.js';
 import type { GroupRef, Realm, User } from './types.js';
+import { crossRealmBotRecord } from './system-bots.js';
 import { apiUserRecord, avatarUrl } from './users.js';
 
 /** Where this server serves its Unicode emoji data (GET, no authentication). */
@@ -131,13 +132,17 @@ export function ownUserState(user: User): Record<string, unknown> {
   };
 }
 
-/** `realm_users`, `realm_non_active_users` and `cross_realm_bots` (Confab has no cross-realm system bots). */
-export function realmUsersState(users: readonly User[], clientGravatar: boolean): Record<string, unknown> {
+/** `realm_users`, `realm_non_active_users` and `cross_realm_bots` (the organization's system bots). */
+export function realmUsersState(
+  users: readonly User[],
+  systemBots: readonly User[],
+  clientGravatar: boolean,
+): Record<string, unknown> {
   const view = { clientGravatar, includeCustomProfileFields: true };
   return {
     realm_users: users.filter((u) => u.isActive).map((u) => apiUserRecord(u, view)),
     realm_non_active_users: users.filter((u) => !u.isActive).map((u) => apiUserRecord(u, view)),
-    cross_realm_bots: [],
+    cross_realm_bots: systemBots.map((bot) => crossRealmBotRecord(bot, clientGravatar)),
   };
 }
 

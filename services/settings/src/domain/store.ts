@@ -68,8 +68,10 @@ export interface RealmStore {
 export interface UserStore {
   byId(id: number): Promise<User | null>;
   byEmail(realmId: number, email: string): Promise<User | null>;
-  /** Users of the realm (all, or those among `ids`), in id order. */
+  /** Users of the realm (all, or those among `ids`), in id order; system bots are not among them. */
   inRealm(realmId: number, ids?: readonly number[]): Promise<User[]>;
+  /** The realm's system bots (the Notification Bot), Zulip's cross-realm bots. */
+  systemBots(realmId: number): Promise<User[]>;
   after(afterId: number, limit: number): Promise<User[]>;
   create(user: NewUser): Promise<User>;
   update(userId: number, changes: UserChanges): Promise<User>;

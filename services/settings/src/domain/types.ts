@@ -45,6 +45,8 @@ export interface User {
   botOwnerId: number | null;
   isActive: boolean;
   isImportedStub: boolean;
+  /** Zulip's system bots (the Notification Bot): not members of the organization (docs/architecture.md). */
+  isSystemBot: boolean;
   timezone: string;
   dateJoined: Date;
   avatarVersion: number;
@@ -81,6 +83,7 @@ export interface NewUser {
   botOwnerId?: number | null;
   passwordHash?: string | null;
   timezone?: string;
+  isSystemBot?: boolean;
 }
 
 export interface UserChanges {

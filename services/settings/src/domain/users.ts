@@ -78,6 +78,7 @@ export function userRecord(user: User): contracts.UserRecord {
     is_bot: user.isBot,
     bot_type: user.botType,
     bot_owner_id: user.botOwnerId,
+    ...(user.isSystemBot ? { is_system_bot: true } : {}),
     is_active: user.isActive,
     timezone: user.timezone,
     date_joined: user.dateJoined.toISOString(),

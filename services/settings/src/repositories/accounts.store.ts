@@ -45,6 +45,7 @@ function toUser(row: UserRow): User {
     botOwnerId: row.botOwnerId,
     isActive: row.isActive,
     isImportedStub: row.isImportedStub,
+    isSystemBot: row.isSystemBot,
     timezone: row.timezone,
     dateJoined: row.dateJoined,
     avatarVersion: row.avatarVersion,
@@ -114,9 +115,14 @@ export class PrismaUserStore implements UserStore {
 
   async inRealm(realmId: number, ids?: readonly number[]): Promise<User[]> {
     const rows = await this.db.user.findMany({
-      where: { realmId, ...(ids ? { id: { in: ids.filter(validId) } } : {}) },
+      where: { realmId, isSystemBot: false, ...(ids ? { id: { in: ids.filter(validId) } } : {}) },
       orderBy: { id: 'asc' },
     });
+    return rows.map(toUser);
+  }
+
+  async systemBots(realmId: number): Promise<User[]> {
+    const rows = await this.db.user.findMany({ where: { realmId, isSystemBot: true }, orderBy: { id: 'asc' } });
     return rows.map(toUser);
   }
 
@@ -139,6 +145,7 @@ export class PrismaUserStore implements UserStore {
         botOwnerId: data.botOwnerId ?? null,
         passwordHash: data.passwordHash ?? null,
         timezone: data.timezone ?? '',
+        isSystemBot: data.isSystemBot ?? false,
       },
     });
     return toUser(row);

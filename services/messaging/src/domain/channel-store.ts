@@ -1,0 +1,88 @@
+import type { Transaction } from './storage.js';
+import type { Attachment, Channel, ChannelPermission, PermissionValue, Subscription, TopicsPolicy } from './types.js';
+
+export interface NewChannel {
+  realmId: number;
+  name: string;
+  description: string;
+  renderedDescription: string;
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  historyPublicToSubscribers: boolean;
+  messageRetentionDays: number | null;
+  topicsPolicy: TopicsPolicy;
+  creatorId: number;
+  folderId: number | null;
+  permissions: Record<ChannelPermission, PermissionValue>;
+}
+
+export interface NewSubscription {
+  userId: number;
+  channelId: number;
+  color: string;
+}
+
+/** Channels and who is subscribed to them. */
+export interface ChannelStore {
+  channelByName(realmId: number, name: string): Promise<Channel | null>;
+  channelsByIds(ids: readonly number[]): Promise<Channel[]>;
+  /** Existing channels among `names`, keyed by lower-cased name. */
+  channelsByNames(realmId: number, names: readonly string[], tx?: Transaction): Promise<Map<string, Channel>>;
+  channelsInRealm(realmId: number): Promise<Channel[]>;
+  /** Creates a channel and its recipient; a concurrent creation of the same name fails with ChannelNameTaken. */
+  createChannel(tx: Transaction, data: NewChannel): Promise<Channel>;
+  subscription(userId: number, channelId: number): Promise<Subscription | null>;
+  /** The user's subscriptions (active ones unless told otherwise). */
+  subscriptionsOfUser(userId: number, options?: { includeInactive?: boolean }): Promise<Subscription[]>;
+  /** The user's subscriptions to these channels (active or not), keyed by channel id. */
+  subscriptionsFor(userId: number, channelIds: readonly number[], tx?: Transaction): Promise<Map<number, Subscription>>;
+  /** Active subscribers who are active users, per channel. */
+  subscribers(channelIds: readonly number[], tx?: Transaction): Promise<Map<number, number[]>>;
+  subscriberCount(channelId: number): Promise<number>;
+  /** Colors already used by each user's subscriptions (to pick new ones). */
+  colorsInUse(userIds: readonly number[], tx: Transaction): Promise<Map<number, string[]>>;
+  /** Every subscription (active or not) of these users to these channels. */
+  subscriptionsOf(tx: Transaction, userIds: readonly number[], channelIds: readonly number[]): Promise<Subscription[]>;
+  /** Activates or creates subscriptions in one statement; returns those that were not already active. */
+  subscribe(tx: Transaction, subs: readonly NewSubscription[]): Promise<Subscription[]>;
+  /** Deactivates subscriptions in one statement; returns the (user, channel) pairs that were active. */
+  unsubscribe(
+    tx: Transaction,
+    pairs: readonly { userId: number; channelId: number }[],
+  ): Promise<{ userId: number; channelId: number }[]>;
+  /** Whether any message was sent to each channel in the last week (Zulip's is_recently_active, simplified). */
+  recentlyActive(channelIds: readonly number[]): Promise<Set<number>>;
+}
+
+export interface AttachmentWithMessages extends Attachment {
+  messages: { id: number; dateSent: Date }[];
+}
+
+/** Uploaded files and which messages refer to them. */
+export interface AttachmentStore {
+  create(data: Omit<Attachment, 'id' | 'createTime'>, tx?: Transaction): Promise<Attachment>;
+  byId(id: number, tx?: Transaction): Promise<Attachment | null>;
+  byPathId(pathId: string): Promise<Attachment | null>;
+  /** Uploads a new message may claim: the sender's own, or ones of the organization a message already refers to. */
+  claimable(realmId: number, userId: number, pathIds: readonly string[]): Promise<Attachment[]>;
+  link(tx: Transaction, attachmentIds: readonly number[], messageId: number): Promise<void>;
+  /** The uploads a message refers to. */
+  ofMessage(messageId: number, tx?: Transaction): Promise<Attachment[]>;
+  /** Removes the links of one message to these uploads. */
+  unlink(tx: Transaction, attachmentIds: readonly number[], messageId: number): Promise<void>;
+  /** Sets the message's has_attachment from the links it has now. */
+  refreshHasAttachment(tx: Transaction, messageId: number): Promise<boolean>;
+  /** Removes the links of deleted messages; returns the attachments they referred to. */
+  unlinkMessages(tx: Transaction, messageIds: readonly number[]): Promise<number[]>;
+  /** Which of these attachments no message refers to any more. */
+  unreferenced(tx: Transaction, attachmentIds: readonly number[]): Promise<Attachment[]>;
+  /** Unreferenced uploads created before `before` (for the periodic cleanup). */
+  unclaimedBefore(before: Date, limit: number): Promise<Attachment[]>;
+  delete(tx: Transaction, ids: readonly number[]): Promise<void>;
+  /** The owner's uploads, newest first, with the messages that refer to them. */
+  ofOwner(ownerId: number, tx?: Transaction): Promise<AttachmentWithMessages[]>;
+  withMessages(attachments: readonly Attachment[], tx?: Transaction): Promise<AttachmentWithMessages[]>;
+  spaceUsed(ownerId: number, tx?: Transaction): Promise<number>;
+  /** Test support: makes uploads look older than they are. */
+  ageAll(ownerId: number, by: { days: number }): Promise<void>;
+}

@@ -1,0 +1,165 @@
+import type { OutboxRecord } from '@confab/events';
+import type { MessageQuery } from './narrow.js';
+import type { SqlExecutor, Transaction } from './storage.js';
+import type { Reaction, ReactionType, SendFacts, StoredMessage, TopicPolicyChange } from './types.js';
+
+/** A message about to be written. */
+export interface NewMessage {
+  realmId: number;
+  senderId: number;
+  recipientId: number;
+  channelId: number | null;
+  topic: string;
+  topicKey: string;
+  content: string;
+  renderedContent: string;
+  dateSent: Date;
+  sendingClient: string;
+  isMeMessage: boolean;
+  hasAttachment: boolean;
+  hasImage: boolean;
+  hasLink: boolean;
+}
+
+/** Who receives a message and how their flags are computed (all inside the statement, no query per recipient). */
+export interface Delivery {
+  /** Channel messages: the channel whose active subscribers who are active users receive it. */
+  channelId: number | null;
+  /** Receivers besides the channel's subscribers (direct-message participants, mentioned bots). */
+  extraUserIds: number[];
+  baseFlags: number;
+  /** Users who get the flag bit named next to them. */
+  flagged: { userIds: number[]; bit: number }[];
+}
+
+/** Everything one send writes: the message, its receivers' rows, its events and the topic policies it changes. */
+export interface SendWrite {
+  message: NewMessage;
+  delivery: Delivery;
+  /** The message.sent record, whose message id, user_ids and flags the statement fills in. */
+  sentEvent: OutboxRecord;
+  /** Events that do not depend on the new message's id (user_topic.changed). */
+  otherEvents: OutboxRecord[];
+  /** Topic policies to set with the message (automatic follow or unmute). */
+  policies: TopicPolicyChange[];
+  /** Set the channel's first_message_id when it has none. */
+  setFirstMessageId: boolean;
+  /**
+   * Instead of `policies`: let the statement decide the sender's automatic topic policy from the state it reads,
+   * with this user_topic.changed record completed by it when the policy changes.
+   */
+  senderPolicy?: { follow: number; unmute: number; historyPublic: boolean; topicName: string; event: OutboxRecord };
+}
+
+/** What a send wrote: the new id, its receivers with their flags, and the sender's policy if the statement set one. */
+export interface SentRows {
+  messageId: number;
+  userIds: number[];
+  flags: number[];
+  /** The sender's new topic policy when the statement decided it (SendWrite.senderPolicy). */
+  senderPolicy: number | null;
+}
+
+/** Where a page of a narrow starts and how far it reaches (Zulip's limit_query). */
+export interface NarrowRange {
+  anchor: number;
+  includeAnchor: boolean;
+  numBefore: number;
+  numAfter: number;
+  anchoredLeft: boolean;
+  anchoredRight: boolean;
+}
+
+export interface SendFactsInput {
+  userId: number;
+  channelId: number;
+  recipientId: number;
+  topicKey: string;
+  historyPublic: boolean;
+  mentionedUserIds: number[];
+}
+
+/** Messages and their per-user rows. Sending is the hot path: one statement writes the message and every row. */
+export interface MessageStore {
+  /** The recipient of a direct conversation, created on first use. */
+  directRecipient(realmId: number, userIds: readonly number[]): Promise<number>;
+  /** Writes a message with its rows and events (its own transaction, or `executor`'s). */
+  send(write: SendWrite, executor?: SqlExecutor): Promise<SentRows>;
+  /** Several messages in the caller's transaction. */
+  sendMany(writes: readonly SendWrite[], executor: SqlExecutor): Promise<SentRows[]>;
+  /** What the automatic topic policies depend on, read just before sending. */
+  sendFacts(input: SendFactsInput): Promise<SendFacts>;
+  messageById(id: number, tx?: Transaction): Promise<StoredMessage | null>;
+  /** The user's flags on a message, or null without a row. */
+  userMessageFlags(userId: number, messageId: number, tx?: Transaction): Promise<number | null>;
+  hasMessages(recipientId: number): Promise<boolean>;
+  /** Senders of the topic's messages and users who reacted to them (Zulip's participants_for_topic). */
+  topicParticipants(recipientId: number, topicKey: string): Promise<number[]>;
+  /** Zulip's limit_query over a narrow. */
+  fetchRange(query: MessageQuery, range: NarrowRange): Promise<{ id: number; flags: number }[]>;
+  /** Which of these messages match the narrow, with the user's flags. */
+  fetchIds(query: MessageQuery, ids: readonly number[]): Promise<{ id: number; flags: number }[]>;
+  /** The oldest unread message matching the narrow. */
+  firstUnread(query: MessageQuery): Promise<number | null>;
+  messagesByIds(ids: readonly number[], tx?: Transaction): Promise<StoredMessage[]>;
+  /** The user's flags on each of the messages they have a row for. */
+  flagsFor(userId: number, messageIds: readonly number[], tx?: Transaction): Promise<Map<number, number>>;
+  /** Users with a row for the message. */
+  holders(messageId: number, tx?: Transaction): Promise<number[]>;
+  /** Rows for messages the user never received but acts on (Zulip's historical UserMessage rows). */
+  createHistoricalRows(executor: SqlExecutor, userId: number, messageIds: readonly number[]): Promise<void>;
+  setFlag(
+    executor: SqlExecutor,
+    userId: number,
+    messageIds: readonly number[],
+    bit: number,
+    on: boolean,
+  ): Promise<number>;
+  /** Locks the message row for a change; false when it is gone. */
+  lockMessage(tx: Transaction, messageId: number): Promise<boolean>;
+  deleteMessages(tx: Transaction, messageIds: readonly number[]): Promise<void>;
+  /** The user's topic policies, as Zulip's register response lists them. */
+  userTopicsOf(
+    userId: number,
+  ): Promise<{ stream_id: number; topic_name: string; last_updated: number; visibility_policy: number }[]>;
+  /** The highest message id the user received, -1 when none. */
+  maxMessageId(userId: number): Promise<number>;
+  /** Ids of the user's messages with this flag bit set. */
+  flaggedIds(userId: number, bit: number): Promise<number[]>;
+  /** The user's unread messages, newest first, with what grouping them needs. */
+  unreadRows(
+    userId: number,
+    limit: number,
+  ): Promise<
+    { messageId: number; flags: number; channelId: number | null; topic: string; dmUserIds: number[] | null }[]
+  >;
+  /** The user's direct conversations, most recent first. */
+  recentDirectConversations(userId: number, limit: number): Promise<{ maxMessageId: number; userIds: number[] }[]>;
+  /** Marks the user's unread messages read (all, a channel's, or a topic's); returns their ids. */
+  markRead(tx: Transaction, userId: number, scope: { recipientId?: number; topicKey?: string }): Promise<number[]>;
+  /** Whether the user received any message in the topic. */
+  receivedInTopic(userId: number, recipientId: number, topicKey: string): Promise<boolean>;
+  /** Topics of a channel with their latest message id, newest first; only the user's received ones with `userId`. */
+  topicsOf(recipientId: number, userId: number | null): Promise<{ name: string; maxId: number }[]>;
+}
+
+/** Emoji reactions on messages. */
+export interface ReactionStore {
+  /** Reactions of each message, oldest first. */
+  forMessages(messageIds: readonly number[]): Promise<Map<number, Reaction[]>>;
+  /** Adds a reaction; false when the same user already reacted with the same emoji. */
+  add(executor: SqlExecutor, reaction: Reaction): Promise<boolean>;
+  /** Removes the user's reaction with this emoji; returns it (with its stored name) or null. */
+  remove(
+    executor: SqlExecutor,
+    key: { messageId: number; userId: number; emojiCode: string; reactionType: ReactionType },
+  ): Promise<Reaction | null>;
+  deleteForMessages(tx: Transaction, messageIds: readonly number[]): Promise<void>;
+}
+
+/** Users' visibility policies for topics (no row means "none"). */
+export interface UserTopicStore {
+  /** Applies the changes (policy 0 deletes the row). */
+  setPolicies(executor: SqlExecutor, changes: readonly TopicPolicyChange[], at: Date): Promise<void>;
+  policy(userId: number, channelId: number, topicKey: string): Promise<number>;
+}

@@ -1,0 +1,44 @@
+import type { Readable } from 'node:stream';
+import type { OutboxRecord, Written } from '@confab/events';
+
+/**
+ * The storage this domain works on, as it declares it (docs/architecture.md, "Data access"): repositories implement
+ * these ports. A transaction is opaque here: the domain receives one from `UnitOfWork` and hands it back to port
+ * methods that must join it.
+ */
+export type Transaction = object;
+
+/** Runs one SQL statement with positional parameters: a plain-SQL transaction, or a Transaction seen as one. */
+export interface SqlExecutor {
+  /** `prepare: false` for statements whose text varies without bound (each prepared text stays on its connection). */
+  query<T>(text: string, values: readonly unknown[], options?: { prepare?: boolean }): Promise<T[]>;
+}
+
+/** Changes and their events in one transaction, the outbox relay woken after the commit (`@confab/events`). */
+export interface UnitOfWorkPort {
+  transaction<T>(fn: (tx: Transaction) => Promise<Written<T>>): Promise<T>;
+  /** The same, for plain-SQL hot paths (no ORM round trips). */
+  sqlTransaction<T>(fn: (executor: SqlExecutor) => Promise<Written<T>>): Promise<T>;
+  /** A transaction's statements as plain SQL, to join a plain-SQL write to it. */
+  sqlOf(tx: Transaction): SqlExecutor;
+  /** Wakes the outbox relay after a single statement (its own transaction) wrote outbox rows. */
+  committed(): void;
+  /** Events that go with no change of this service's own (typing). */
+  publish(events: readonly OutboxRecord[]): Promise<void>;
+}
+
+/** Where uploaded files live: local disk here; an S3-compatible store implements the same interface. */
+export interface FileStore {
+  put(pathId: string, data: Buffer, contentType: string): Promise<void>;
+  /** The file's bytes as a stream, or null when it does not exist. */
+  get(pathId: string): Promise<{ stream: Readable; size: number } | null>;
+  /** Removes the file; a missing file is not an error. */
+  delete(pathId: string): Promise<void>;
+}
+
+/** A file of a multipart request, as the route layer hands it over. */
+export interface UploadedFile {
+  filename: string;
+  mimeType: string;
+  data: Buffer;
+}
