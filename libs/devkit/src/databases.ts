@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pg from 'pg';
-import { REPO_ROOT, type ProcessSpec } from './catalog.js';
+import { plannedProcesses, REPO_ROOT, type ProcessSpec } from './catalog.js';
+import { LOCAL_DEFAULTS } from './infra.js';
 
 /** The URL of database `name` on the server `baseUrl` points at. */
 export function databaseUrl(baseUrl: string, name: string): string {
@@ -70,4 +72,27 @@ export function migrate(spec: Pick<ProcessSpec, 'dir' | 'databaseEnv' | 'name'>,
       code === 0 ? resolve() : reject(new Error(`migrating ${spec.name} failed:\n${output}`)),
     );
   });
+}
+
+/**
+ * The integration tier's database (docs/architecture.md, "Tests"): a database of one service, named for the spec
+ * with a random suffix, with the service's migrations applied as in production; `drop` removes it. Every service's
+ * integration specs stand on it, with their own data factories beside them.
+ */
+export async function serviceDatabase(
+  service: string,
+  label: string,
+  baseUrl: string = process.env.DATABASE_URL ?? LOCAL_DEFAULTS.postgresUrl,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const spec = plannedProcesses().find((p) => p.service === service && p.databaseEnv);
+  if (!spec) throw new Error(`${service} has no database`);
+  const name = `confab_test_${service}_${label}_${randomBytes(4).toString('hex')}`;
+  const url = await createDatabase(baseUrl, name);
+  try {
+    await migrate(spec, url);
+  } catch (err) {
+    await dropDatabase(baseUrl, name);
+    throw err;
+  }
+  return { url, drop: () => dropDatabase(baseUrl, name) };
 }

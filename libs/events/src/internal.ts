@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { groupRecord } from './contracts/groups.js';
+import { groupRecord, groupSettingValue } from './contracts/groups.js';
 import { realmEmojiRecord } from './contracts/realm_emoji.js';
 import { realmRecord } from './contracts/realms.js';
 import { userRecord } from './contracts/users.js';
@@ -40,6 +40,78 @@ export const groupsPage = z.object({ groups: z.array(z.object({ group: groupReco
 
 /** Any JSON object: an answer the caller reads field by field itself. */
 export const anyObject = z.record(z.string(), z.unknown());
+
+/**
+ * An internal endpoint that takes a JSON body: its method and path, the request it accepts and the answer it gives.
+ * The caller builds the request and reads the answer with these schemas, and the called service parses the request
+ * with the same one (ServiceClient.send and readBody of @confab/http), so both sides agree by construction.
+ */
+export interface InternalEndpoint<Req, Res> {
+  method: 'POST';
+  path: string;
+  request: z.ZodType<Req>;
+  response: z.ZodType<Res>;
+}
+
+const endpoint = <Req, Res>(
+  path: string,
+  request: z.ZodType<Req>,
+  response: z.ZodType<Res>,
+): InternalEndpoint<Req, Res> => ({ method: 'POST', path, request, response });
+
+const id = z.number().int();
+const ids = z.array(id);
+const role = z.union([z.literal(100), z.literal(200), z.literal(300), z.literal(400), z.literal(600)]);
+/** The member an invitation's checks are made for: its creator. */
+const invitationCreator = z.object({ realm_id: id, user_id: id, role, is_bot: z.boolean() });
+
+/** The internal endpoints with a JSON body, by the service that serves them. */
+export const endpoints = {
+  /** Groups: whether a user holds a group-valued setting (a group id, an anonymous group, or "role:…"). */
+  evaluateGroupSetting: endpoint(
+    '/groups/evaluate',
+    z.object({ realm_id: id, user_id: id, value: z.union([groupSettingValue, z.string()]) }),
+    groupMembership,
+  ),
+  /** Groups: whether an invitation's creator may grant these groups (a Zulip error if not). */
+  checkInvitationGroups: endpoint('/invitations/check', invitationCreator.extend({ group_ids: ids }), anyObject),
+  /** Groups: the person who joined through an invitation joins its groups. */
+  joinInvitationGroups: endpoint(
+    '/invitations/join',
+    z.object({ realm_id: id, user_id: id, group_ids: ids }),
+    z.object({ added_group_ids: ids }),
+  ),
+  /** Messaging: whether an invitation's creator may subscribe others to these channels (a Zulip error if not). */
+  checkInvitationChannels: endpoint(
+    '/invitations/streams/check',
+    invitationCreator.extend({ stream_ids: ids }),
+    anyObject,
+  ),
+  /** Messaging: the person who joined through an invitation is subscribed to its channels. */
+  subscribeInvitedUser: endpoint(
+    '/invitations/streams/subscribe',
+    z.object({ realm_id: id, user_id: id, stream_ids: ids, include_realm_default_subscriptions: z.boolean() }),
+    z.object({ subscribed_stream_ids: ids }),
+  ),
+  /** Messaging: the direct message welcoming them, from the invitation's creator. */
+  sendWelcome: endpoint(
+    '/invitations/welcome',
+    z.object({ realm_id: id, sender_id: id, recipient_id: id, content: z.string() }),
+    z.object({ id }),
+  ),
+  /** Settings: the account of a person who signed up through an invitation. */
+  createInvitedUser: endpoint(
+    '/invitations/users',
+    z.object({
+      realm_id: id,
+      email: z.string().max(254),
+      full_name: z.string().max(1000),
+      password: z.string().max(1000),
+      role,
+    }),
+    z.object({ user: userRecord, event_ids: z.array(z.string()) }),
+  ),
+};
 
 /** What calls another service's internal API (ServiceClient of @confab/http has this shape). */
 export interface InternalCaller {

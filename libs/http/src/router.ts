@@ -3,6 +3,7 @@ import type { Identity, ServiceIdentity, UserIdentity } from '@confab/identity';
 import type { Logger } from '@confab/logging';
 import type { ParsedBody } from './body.js';
 import type { ParamDefs, ParamValues } from './params.js';
+import { parseRequest, type EndpointShape } from './service-client.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -80,6 +81,24 @@ export function route<
     params: spec.params ?? {},
     json: spec.json ?? false,
     handler: (ctx) => spec.handler(ctx as unknown as RouteContext<Path, P, A>),
+  };
+}
+
+/**
+ * A route serving an endpoint of the internal contracts (`internal.endpoints` of @confab/events): only other Confab
+ * processes may call it, and its handler gets the JSON body parsed with the schema its callers build it with.
+ */
+export function internalRoute<Req, Res extends Record<string, unknown>>(
+  endpoint: EndpointShape<Req, Res>,
+  handler: (input: Req, ctx: { requestId: string; log: Logger }) => Promise<Res>,
+): Route {
+  return {
+    method: endpoint.method as HttpMethod,
+    path: endpoint.path,
+    auth: 'service',
+    params: {},
+    json: true,
+    handler: (ctx) => handler(parseRequest(endpoint, ctx.body.json), { requestId: ctx.requestId, log: ctx.log }),
   };
 }
 

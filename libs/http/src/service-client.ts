@@ -1,9 +1,31 @@
-import { ConfabError, serviceUnavailable } from '@confab/errors';
+import { ConfabError, invalid, serviceUnavailable } from '@confab/errors';
 import { IDENTITY_HEADER, IdentitySigner } from '@confab/identity';
 
 /** A parser of an answer's body (a zod schema's `parse` fits): throws when the body is not what the caller needs. */
 export interface AnswerShape<T> {
   parse(body: unknown): T;
+}
+
+/** An internal endpoint with a JSON body and its schemas (`internal.endpoints` of @confab/events). */
+export interface EndpointShape<Req, Res> {
+  method: string;
+  path: string;
+  request: AnswerShape<Req>;
+  response: AnswerShape<Res>;
+}
+
+/**
+ * An internal request's JSON body, parsed with its endpoint's schema (the one its callers build it with), or a 400
+ * that says what is wrong.
+ */
+export function parseRequest<Req>(endpoint: Pick<EndpointShape<Req, unknown>, 'request'>, json: unknown): Req {
+  try {
+    return endpoint.request.parse(json);
+  } catch (err) {
+    const issue = (err as { issues?: { path?: unknown[]; message?: string }[] }).issues?.[0];
+    const where = issue?.path?.length ? ` at ${issue.path.join('.')}` : '';
+    throw invalid(`Invalid request body${where}: ${issue?.message ?? 'not the expected shape'}`);
+  }
 }
 
 export interface ServiceClientOptions {
@@ -76,6 +98,11 @@ export class ServiceClient {
     const parsed: unknown = await response.json().catch(() => ({}));
     const body = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
     return { status: response.status, body };
+  }
+
+  /** Calls an endpoint of the internal contracts: the body built to its request schema, the answer read with its own. */
+  send<Req, Res>(endpoint: EndpointShape<Req, Res>, body: Req): Promise<Res> {
+    return this.call(endpoint.method, endpoint.path, endpoint.response, { body: endpoint.request.parse(body) });
   }
 
   /** The body of a 200 in the shape the caller needs, or the Zulip error of a 400, or a 503. */

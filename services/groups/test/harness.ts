@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { contracts, EventBus, outboxRecord, OutboxRelay, type EventContract, type EventEnvelope } from '@confab/events';
 import { createLogger } from '@confab/logging';
-import { createDatabase, dropDatabase, LOCAL_DEFAULTS, migrate } from '@confab/devkit';
+import { LOCAL_DEFAULTS, serviceDatabase } from '@confab/devkit';
 import { registerConsumers } from '../src/events/consumers';
 import { PrismaGroupsDatabase } from '../src/repositories/groups-database';
 import { createPrisma } from '../src/repositories/prisma';
 
-const POSTGRES = process.env.DATABASE_URL ?? LOCAL_DEFAULTS.postgresUrl;
 const AMQP = process.env.AMQP_URL ?? LOCAL_DEFAULTS.amqpUrl;
 
 export interface Received<T = unknown> {
@@ -26,12 +25,12 @@ export class Harness {
   private bus: EventBus | undefined;
   private listener: EventBus | undefined;
   private relay: OutboxRelay | undefined;
-  private readonly name = `confab_int_groups_${randomBytes(4).toString('hex')}`;
+  private database: { url: string; drop: () => Promise<void> } | undefined;
   private readonly exchange = `confab.events.int.${randomBytes(4).toString('hex')}`;
 
   async start(): Promise<void> {
-    const url = await createDatabase(POSTGRES, this.name);
-    await migrate({ dir: 'services/groups', databaseEnv: 'GROUPS_DATABASE_URL', name: 'groups' }, url);
+    this.database = await serviceDatabase('groups', 'events');
+    const url = this.database.url;
     const logger = createLogger({ name: 'groups-int', level: 'silent' });
     const prisma = (this.prisma = createPrisma(url, 4));
     const bus = (this.bus = new EventBus({ url: AMQP, exchange: this.exchange, logger, queueExpiresMs: 60_000 }));
@@ -58,7 +57,7 @@ export class Harness {
     await this.bus?.close();
     await this.listener?.close();
     await this.prisma?.$disconnect();
-    await dropDatabase(POSTGRES, this.name);
+    await this.database?.drop();
   }
 
   /** Publishes an event as its owner would and waits until the groups service has handled it. */

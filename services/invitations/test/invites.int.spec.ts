@@ -1,10 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createDatabase, dropDatabase, LOCAL_DEFAULTS, migrate } from '@confab/devkit';
+import { serviceDatabase } from '@confab/devkit';
 import { PrismaInviteRepository } from '../src/repositories/invites.repository';
 import { createPrisma } from '../src/repositories/prisma';
 import type { NewInvite } from '../src/domain/types';
-
-const POSTGRES = process.env.DATABASE_URL ?? LOCAL_DEFAULTS.postgresUrl;
 
 const newInvite = (extra: Partial<NewInvite> = {}): NewInvite => ({
   key: randomBytes(12).toString('hex'),
@@ -22,19 +20,19 @@ const newInvite = (extra: Partial<NewInvite> = {}): NewInvite => ({
 });
 
 describe('PrismaInviteRepository (real PostgreSQL)', () => {
-  const name = `confab_int_invitations_${randomBytes(4).toString('hex')}`;
+  let database: { url: string; drop: () => Promise<void> };
   let prisma: ReturnType<typeof createPrisma>;
   let repo: PrismaInviteRepository;
 
   beforeAll(async () => {
-    const url = await createDatabase(POSTGRES, name);
-    await migrate({ dir: 'services/invitations', databaseEnv: 'INVITATIONS_DATABASE_URL', name: 'invitations' }, url);
+    database = await serviceDatabase('invitations', 'invites');
+    const url = database.url;
     prisma = createPrisma(url, 4);
     repo = new PrismaInviteRepository(prisma);
   });
   afterAll(async () => {
     await prisma.$disconnect();
-    await dropDatabase(POSTGRES, name);
+    await database.drop();
   });
 
   it('keeps the creation time it is given, to the microsecond the column holds', async () => {

@@ -37,7 +37,7 @@ export function buildDomain(config: MessagingConfig, logger: Logger, afterCommit
     readModel,
     logger,
   );
-  const domain: Domain = {
+  const domain = {
     store,
     readModel,
     channels,
@@ -63,6 +63,6 @@ export function buildDomain(config: MessagingConfig, logger: Logger, afterCommit
     fetchMissing: backfill,
     limits: { maxFileBytes: config.uploads.maxFileBytes },
     secrets: { uploadUrls: config.internalSecret },
-  };
+  } satisfies Domain;
   return { domain, store, readModel, directory, prisma, sql, backfill };
 }

@@ -1,9 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@confab/logging';
-import type { Domain } from '../src/domain/context';
 import { Backfill, SettingsClient } from '../src/events/backfill';
-import { migratedDomain, REALM, realmRecord, userRecord } from './fixtures';
+import { migratedDomain, REALM, realmRecord, type TestDomain, userRecord } from './fixtures';
 
 const SECRET = 'backfill-test-secret';
 
@@ -56,7 +55,7 @@ function settingsStub(asked: string[]): Server {
 }
 
 describe('backfilling an empty read model from the settings service', () => {
-  let domain: Domain;
+  let domain: TestDomain;
   let drop: () => Promise<void>;
   let server: Server;
   const asked: string[] = [];

@@ -1,9 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { createDatabase, dropDatabase, LOCAL_DEFAULTS, migrate } from '@confab/devkit';
+import { LOCAL_DEFAULTS, serviceDatabase } from '@confab/devkit';
+import type { contracts } from '@confab/events';
 import { createLogger } from '@confab/logging';
 import { loadConfig } from '../src/config';
 import { buildDomain } from '../src/domain-factory';
-import type { Domain } from '../src/domain/context';
+import type { NewChannelSettings } from '../src/domain/channel-rules';
+import { subscribeToChannels } from '../src/domain/channels';
+import type { Actor } from '../src/domain/context';
+import type { Role } from '../src/domain/types';
 
 /** Organization and users as the settings service announces them, for messaging's integration specs. */
 
@@ -50,25 +53,75 @@ export const userRecord = (id: number, name: string, role: 100 | 200 | 300 | 400
 });
 
 /** A migrated database of the spec's own and the domain over it, with pools of the given sizes; `drop` ends both. */
-export async function migratedDomain(
-  name: string,
-  pools: { prisma: number; sql: number },
-): Promise<{ domain: Domain; drop: () => Promise<void> }> {
-  const dbName = `confab_test_${name}_${randomBytes(4).toString('hex')}`;
-  const url = await createDatabase(postgresUrl, dbName);
-  await migrate({ name: 'messaging', dir: 'services/messaging', databaseEnv: 'MESSAGING_DATABASE_URL' }, url);
+export async function migratedDomain(name: string, pools: { prisma: number; sql: number }) {
+  const database = await serviceDatabase('messaging', name);
   const config = loadConfig({
-    MESSAGING_DATABASE_URL: url,
+    MESSAGING_DATABASE_URL: database.url,
     MESSAGING_DB_POOL: String(pools.prisma),
     MESSAGING_SQL_POOL: String(pools.sql),
   });
   const built = buildDomain(config, createLogger({ name: 'test', level: 'silent' }), () => undefined);
   return {
     domain: built.domain,
+    store: built.store,
+    readModel: built.readModel,
     drop: async () => {
       await built.prisma.$disconnect();
       await built.sql.end();
-      await dropDatabase(postgresUrl, dbName);
+      await database.drop();
     },
   };
+}
+
+/** The domain as built, its ports typed as the classes implementing them (specs reach into storage). */
+export type TestDomain = ReturnType<typeof buildDomain>['domain'];
+
+/** A public channel's settings as POST /users/me/subscriptions creates it without options. */
+export const PUBLIC_CHANNEL: NewChannelSettings = {
+  inviteOnly: false,
+  isWebPublic: false,
+  isDefaultStream: false,
+  historyPublicToSubscribers: undefined,
+  messageRetentionDays: 'realm_default',
+  topicsPolicy: undefined,
+  folderId: undefined,
+  permissions: {},
+};
+
+export interface WorldSpec {
+  /** Names the spec's database. */
+  name: string;
+  pools: { prisma: number; sql: number };
+  /** Users of the organization: id, name (the email's local part) and role (member by default). */
+  users: readonly (readonly [number, string, Role?])[];
+  /** Organization settings other than the fixtures' defaults. */
+  realm?: Partial<Omit<contracts.RealmRecord, 'realm_id'>>;
+  /** A public channel every user is subscribed to, created by the first user. */
+  channel?: string;
+}
+
+/**
+ * The messaging service's integration tier (docs/architecture.md, "Tests"): its own migrated database with an
+ * organization, users as settings announces them, and a channel they are all subscribed to; the domain over it.
+ */
+export async function messagingWorld(spec: WorldSpec) {
+  const built = await migratedDomain(spec.name, spec.pools);
+  const { domain, store, readModel } = built;
+  await store.db.$transaction(async (tx) => {
+    await readModel.upsertRealm(tx, { ...realmRecord, ...spec.realm });
+    for (const [id, name, role] of spec.users) await readModel.upsertUser(tx, userRecord(id, name, role));
+  });
+  const realm = (await readModel.realmById(REALM))!;
+  const actors: Record<string, Actor> = {};
+  for (const [id, name] of spec.users)
+    actors[name] = { user: (await readModel.userById(id))!, realm, requestId: 'test' };
+  const channel = spec.channel ?? 'Verona';
+  await subscribeToChannels(domain, actors[spec.users[0]![1]]!, {
+    subscriptions: [{ name: channel }],
+    principals: spec.users.map(([id]) => id),
+    authorizationErrorsFatal: true,
+    settings: PUBLIC_CHANNEL,
+  });
+  const channelId = (await domain.directory.channelByName(REALM, channel))!.id;
+  return { ...built, actors, channelId };
 }

@@ -1,41 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { subscribeToChannels } from '../src/domain/channels';
-import type { Actor, Domain } from '../src/domain/context';
+import type { Actor } from '../src/domain/context';
 import { sendMessage } from '../src/domain/send';
 import type { SendWrite } from '../src/repositories/send-sql';
-import { migratedDomain, REALM, realmRecord, userRecord } from './fixtures';
+import { messagingWorld, type TestDomain } from './fixtures';
 
 /** Group commit (repositories/group-commit.ts) on a real PostgreSQL: concurrent sends share statements. */
 describe('group commit of sends', () => {
-  let domain: Domain;
+  let domain: TestDomain;
   let close: () => Promise<void>;
   let hamlet: Actor;
   let template: SendWrite;
 
   beforeAll(async () => {
-    ({ domain, drop: close } = await migratedDomain('groupcommit', { prisma: 2, sql: 4 }));
-    await domain.store.db.$transaction(async (tx) => {
-      await domain.readModel.upsertRealm(tx, realmRecord);
-      await domain.readModel.upsertUser(tx, userRecord(1, 'hamlet'));
-      await domain.readModel.upsertUser(tx, userRecord(2, 'othello'));
+    const world = await messagingWorld({
+      name: 'groupcommit',
+      pools: { prisma: 2, sql: 4 },
+      users: [
+        [1, 'hamlet'],
+        [2, 'othello'],
+      ],
     });
-    const realm = (await domain.readModel.realmById(REALM))!;
-    hamlet = { user: (await domain.readModel.userById(1))!, realm, requestId: 'test' };
-    await subscribeToChannels(domain, hamlet, {
-      subscriptions: [{ name: 'Verona' }],
-      principals: [1, 2],
-      authorizationErrorsFatal: true,
-      settings: {
-        inviteOnly: false,
-        isWebPublic: false,
-        isDefaultStream: false,
-        historyPublicToSubscribers: undefined,
-        messageRetentionDays: 'realm_default',
-        topicsPolicy: undefined,
-        folderId: undefined,
-        permissions: {},
-      },
-    });
+    ({ domain, drop: close } = world);
+    hamlet = world.actors.hamlet!;
     // Two sends through the domain: the second is the common shape (channel known, topic policy settled).
     const send = domain.messages.send.bind(domain.messages);
     domain.messages.send = (write, executor) => {
@@ -61,7 +47,7 @@ describe('group commit of sends', () => {
   });
 
   /** A copy of a real send's write with new content and a new event id (or the given one). */
-  const variant = (content: string, eventId = randomUUID()): SendWrite => {
+  const variant = (content: string, eventId: string = randomUUID()): SendWrite => {
     const write = structuredClone(template);
     write.message.content = content;
     write.sentEvent.eventId = eventId;

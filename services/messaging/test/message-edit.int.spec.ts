@@ -1,55 +1,45 @@
 import { ConfabError } from '@confab/errors';
 import { contracts, parseEnvelope } from '@confab/events';
-import { subscribeToChannels } from '../src/domain/channels';
-import type { Actor, Domain } from '../src/domain/context';
+import type { Actor } from '../src/domain/context';
 import { editMessage, type EditInput } from '../src/domain/message-edit';
 import { messageHistory } from '../src/domain/message-history';
 import { sendMessage } from '../src/domain/send';
-import { migratedDomain, REALM, realmRecord, userRecord } from './fixtures';
+import { messagingWorld, realmRecord, type TestDomain } from './fixtures';
 
-const edit = (overrides: Partial<EditInput>): EditInput => ({ propagateMode: 'change_one', ...overrides });
+const edit = (overrides: Partial<EditInput>): EditInput => ({
+  propagateMode: 'change_one',
+  notifyOldThread: false,
+  notifyNewThread: false,
+  ...overrides,
+});
 
 /** Time limits and concurrent edits, which the end-to-end suite cannot reach without waiting for minutes. */
 describe('editing messages against PostgreSQL', () => {
-  let domain: Domain;
+  let domain: TestDomain;
   let close: () => Promise<void>;
   let hamlet: Actor;
   let othello: Actor;
   let shiva: Actor;
 
   beforeAll(async () => {
-    ({ domain, drop: close } = await migratedDomain('message_edit', { prisma: 2, sql: 6 }));
-    await domain.store.db.$transaction(async (tx) => {
-      await domain.readModel.upsertRealm(tx, {
-        ...realmRecord,
+    const world = await messagingWorld({
+      name: 'message_edit',
+      pools: { prisma: 2, sql: 6 },
+      realm: {
         allow_message_editing: true,
         message_content_edit_limit_seconds: 600,
         move_messages_within_stream_limit_seconds: 3600,
         move_messages_between_streams_limit_seconds: 3600,
         permissions: { ...realmRecord.permissions, can_move_messages_between_topics_group: 'role:everyone' },
-      });
-      await domain.readModel.upsertUser(tx, userRecord(1, 'hamlet'));
-      await domain.readModel.upsertUser(tx, userRecord(2, 'othello'));
-      await domain.readModel.upsertUser(tx, userRecord(3, 'shiva', 300));
-    });
-    const realm = (await domain.readModel.realmById(REALM))!;
-    const actor = async (id: number) => ({ user: (await domain.readModel.userById(id))!, realm, requestId: 'test' });
-    [hamlet, othello, shiva] = await Promise.all([actor(1), actor(2), actor(3)]);
-    await subscribeToChannels(domain, hamlet, {
-      subscriptions: [{ name: 'Verona' }],
-      principals: [1, 2, 3],
-      authorizationErrorsFatal: true,
-      settings: {
-        inviteOnly: false,
-        isWebPublic: false,
-        isDefaultStream: false,
-        historyPublicToSubscribers: undefined,
-        messageRetentionDays: 'realm_default',
-        topicsPolicy: undefined,
-        folderId: undefined,
-        permissions: {},
       },
+      users: [
+        [1, 'hamlet'],
+        [2, 'othello'],
+        [3, 'shiva', 300],
+      ],
     });
+    ({ domain, drop: close } = world);
+    [hamlet, othello, shiva] = [world.actors.hamlet!, world.actors.othello!, world.actors.shiva!];
   });
 
   afterAll(async () => {

@@ -1,8 +1,7 @@
-import { subscribeToChannels } from '../src/domain/channels';
-import type { Actor, Domain } from '../src/domain/context';
+import type { Actor } from '../src/domain/context';
 import { deliverDueBatch } from '../src/domain/scheduled-batch';
 import { createScheduled, deliverScheduled, editScheduled, type DeliveryQueue } from '../src/domain/scheduled-messages';
-import { migratedDomain, REALM, realmRecord, userRecord } from './fixtures';
+import { messagingWorld, type TestDomain } from './fixtures';
 
 /** Records what would go to BullMQ; the tests call the delivery themselves. */
 class RecordingQueue implements DeliveryQueue {
@@ -14,37 +13,23 @@ class RecordingQueue implements DeliveryQueue {
 }
 
 describe('scheduled delivery against PostgreSQL', () => {
-  let domain: Domain;
+  let domain: TestDomain;
   let close: () => Promise<void>;
   let hamlet: Actor;
   let verona: number;
   const queue = new RecordingQueue();
 
   beforeAll(async () => {
-    ({ domain, drop: close } = await migratedDomain('scheduled', { prisma: 4, sql: 6 }));
-    await domain.store.db.$transaction(async (tx) => {
-      await domain.readModel.upsertRealm(tx, realmRecord);
-      await domain.readModel.upsertUser(tx, userRecord(1, 'hamlet'));
-      await domain.readModel.upsertUser(tx, userRecord(2, 'othello'));
+    const world = await messagingWorld({
+      name: 'scheduled',
+      pools: { prisma: 4, sql: 6 },
+      users: [
+        [1, 'hamlet'],
+        [2, 'othello'],
+      ],
     });
-    const realm = (await domain.readModel.realmById(REALM))!;
-    hamlet = { user: (await domain.readModel.userById(1))!, realm, requestId: 'test' };
-    await subscribeToChannels(domain, hamlet, {
-      subscriptions: [{ name: 'Verona' }],
-      principals: [1, 2],
-      authorizationErrorsFatal: true,
-      settings: {
-        inviteOnly: false,
-        isWebPublic: false,
-        isDefaultStream: false,
-        historyPublicToSubscribers: undefined,
-        messageRetentionDays: 'realm_default',
-        topicsPolicy: undefined,
-        folderId: undefined,
-        permissions: {},
-      },
-    });
-    verona = (await domain.directory.channelByName(REALM, 'Verona'))!.id;
+    ({ domain, drop: close, channelId: verona } = world);
+    hamlet = world.actors.hamlet!;
   });
 
   afterAll(async () => {

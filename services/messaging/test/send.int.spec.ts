@@ -1,9 +1,8 @@
 import { contracts, parseEnvelope } from '@confab/events';
-import { subscribeToChannels } from '../src/domain/channels';
-import type { Actor, Domain } from '../src/domain/context';
+import type { Actor } from '../src/domain/context';
 import { FLAG } from '../src/domain/flags';
 import { sendMessage, type SendInput } from '../src/domain/send';
-import { migratedDomain, REALM, realmRecord, userRecord } from './fixtures';
+import { messagingWorld, REALM, type TestDomain } from './fixtures';
 
 const send = (overrides: Partial<SendInput>): SendInput => ({
   type: 'stream',
@@ -18,39 +17,22 @@ const send = (overrides: Partial<SendInput>): SendInput => ({
 });
 
 describe('sending against PostgreSQL', () => {
-  let domain: Domain;
+  let domain: TestDomain;
   let close: () => Promise<void>;
   let hamlet: Actor;
 
   beforeAll(async () => {
-    ({ domain, drop: close } = await migratedDomain('messaging', { prisma: 2, sql: 4 }));
-    await domain.store.db.$transaction(async (tx) => {
-      await domain.readModel.upsertRealm(tx, realmRecord);
-      for (const [id, name] of [
+    const world = await messagingWorld({
+      name: 'send',
+      pools: { prisma: 2, sql: 4 },
+      users: [
         [1, 'hamlet'],
         [2, 'othello'],
         [3, 'cordelia'],
-      ] as const) {
-        await domain.readModel.upsertUser(tx, userRecord(id, name));
-      }
+      ],
     });
-    const realm = (await domain.readModel.realmById(REALM))!;
-    hamlet = { user: (await domain.readModel.userById(1))!, realm, requestId: 'test' };
-    await subscribeToChannels(domain, hamlet, {
-      subscriptions: [{ name: 'Verona' }],
-      principals: [1, 2, 3],
-      authorizationErrorsFatal: true,
-      settings: {
-        inviteOnly: false,
-        isWebPublic: false,
-        isDefaultStream: false,
-        historyPublicToSubscribers: undefined,
-        messageRetentionDays: 'realm_default',
-        topicsPolicy: undefined,
-        folderId: undefined,
-        permissions: {},
-      },
-    });
+    ({ domain, drop: close } = world);
+    hamlet = world.actors.hamlet!;
   });
 
   afterAll(async () => {

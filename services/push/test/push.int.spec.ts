@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Job, Queue, Worker } from 'bullmq';
 import sodium from 'libsodium-wrappers';
 import { Redis } from 'ioredis';
-import { createDatabase, dropDatabase, LOCAL_DEFAULTS, migrate } from '@confab/devkit';
+import { LOCAL_DEFAULTS, serviceDatabase } from '@confab/devkit';
 import type { UserIdentity } from '@confab/identity';
 import { createLogger } from '@confab/logging';
 import {
@@ -29,10 +29,9 @@ import { createPrisma, type Db } from '../src/repositories/prisma';
 import { PushRepository } from '../src/repositories/push.repository';
 
 /** The push service's repository and jobs against a real PostgreSQL and Redis, with a relay on 127.0.0.1. */
-const postgresUrl = process.env.DATABASE_URL ?? LOCAL_DEFAULTS.postgresUrl;
 const redisUrl = process.env.REDIS_URL ?? LOCAL_DEFAULTS.redisUrl;
 const run = randomBytes(4).toString('hex');
-const dbName = `confab_int_push_${run}`;
+let database: { url: string; drop: () => Promise<void> } | undefined;
 const redisPrefix = `confab-int-${run}`;
 const logger = createLogger({ name: 'push-int', level: 'silent' });
 // Creating and migrating a database takes a few seconds.
@@ -66,8 +65,8 @@ function publicKey(): string {
 
 beforeAll(async () => {
   await sodium.ready;
-  const url = await createDatabase(postgresUrl, dbName);
-  await migrate({ dir: 'services/push', databaseEnv: 'PUSH_DATABASE_URL', name: 'push' }, url);
+  database = await serviceDatabase('push', 'push');
+  const url = database.url;
   prisma = createPrisma(url, 4);
   repo = new PushRepository(prisma);
   relayServer = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -90,7 +89,7 @@ afterAll(async () => {
   await prisma?.$disconnect();
   relayServer?.closeAllConnections();
   await new Promise<void>((resolve) => relayServer?.close(() => resolve()));
-  await dropDatabase(postgresUrl, dbName).catch(() => undefined);
+  await database?.drop().catch(() => undefined);
   const redis = new Redis(redisUrl);
   const keys = await redis.keys(`${redisPrefix}:*`);
   if (keys.length) await redis.unlink(...keys);

@@ -3,8 +3,7 @@ import { contracts, parseEnvelope } from '@confab/events';
 import { ROLE_ADMINISTRATOR, ROLE_MEMBER, type UserIdentity } from '@confab/identity';
 import { createLogger } from '@confab/logging';
 // The devkit's database helpers, from source: this package does not depend on the devkit package.
-import { createDatabase, dropDatabase, migrate } from '../../../libs/devkit/src/databases';
-import { LOCAL_DEFAULTS } from '../../../libs/devkit/src/infra';
+import { serviceDatabase } from '../../../libs/devkit/src/databases';
 import { addNavigationView, updateNavigationView } from '../src/domain/navigation-views';
 import { createDevOrganization } from '../src/domain/provisioning';
 import { ensureSystemBots, NOTIFICATION_BOT } from '../src/domain/system-bots';
@@ -15,9 +14,7 @@ import { createPrisma, type Db } from '../src/repositories/prisma';
 
 // Creating and migrating a database takes a few seconds.
 jest.setTimeout(60_000);
-
-const postgresUrl = process.env.DATABASE_URL ?? LOCAL_DEFAULTS.postgresUrl;
-const dbName = `confab_test_settings_accounts_${randomBytes(4).toString('hex')}`;
+let database: { url: string; drop: () => Promise<void> };
 
 describe('personal settings, navigation views, email changes and meeting tokens against PostgreSQL', () => {
   let prisma: Db;
@@ -37,8 +34,8 @@ describe('personal settings, navigation views, email changes and meeting tokens 
     (await prisma.outbox.findMany({ where: { routingKey: type }, orderBy: { id: 'asc' } })).map((r) => r.envelope);
 
   beforeAll(async () => {
-    const url = await createDatabase(postgresUrl, dbName);
-    await migrate({ name: 'settings', dir: 'services/settings', databaseEnv: 'SETTINGS_DATABASE_URL' }, url);
+    database = await serviceDatabase('settings', 'accounts');
+    const url = database.url;
     prisma = createPrisma(url, 6);
     db = new PrismaDatabase(prisma);
     const created = await createDevOrganization(
@@ -65,7 +62,7 @@ describe('personal settings, navigation views, email changes and meeting tokens 
 
   afterAll(async () => {
     await prisma.$disconnect();
-    await dropDatabase(postgresUrl, dbName);
+    await database.drop();
   });
 
   it('gives each organization one Notification Bot, outside its members, also to organizations made before it', async () => {

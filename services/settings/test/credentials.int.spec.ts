@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { Redis } from 'ioredis';
-import { createDatabase, dropDatabase, LOCAL_DEFAULTS, migrate } from '@confab/devkit';
+import { LOCAL_DEFAULTS, serviceDatabase } from '@confab/devkit';
 import { ConfabError } from '@confab/errors';
 import { contracts, parseEnvelope } from '@confab/events';
 import { authenticateApiKey, fetchApiKeyByJwt, fetchApiKeyByPassword } from '../src/domain/auth';
@@ -10,8 +10,7 @@ import { RedisFailureLimiter } from '../src/repositories/auth-failures';
 import { PrismaDatabase } from '../src/repositories/database';
 import { createPrisma, type Db } from '../src/repositories/prisma';
 
-const postgresUrl = process.env.DATABASE_URL ?? LOCAL_DEFAULTS.postgresUrl;
-const dbName = `confab_test_settings_${randomBytes(4).toString('hex')}`;
+let database: { url: string; drop: () => Promise<void> };
 const JWT_KEY = 'integration-test-jwt-key';
 
 async function refusal(promise: Promise<unknown>): Promise<{ status: number; code: string; msg: string }> {
@@ -32,8 +31,8 @@ describe('settings credentials against PostgreSQL and Redis', () => {
   const prefix = `confab-test-${randomBytes(4).toString('hex')}`;
 
   beforeAll(async () => {
-    const url = await createDatabase(postgresUrl, dbName);
-    await migrate({ name: 'settings', dir: 'services/settings', databaseEnv: 'SETTINGS_DATABASE_URL' }, url);
+    database = await serviceDatabase('settings', 'credentials');
+    const url = database.url;
     prisma = createPrisma(url, 2);
     db = new PrismaDatabase(prisma);
     redis = new Redis(process.env.REDIS_URL ?? LOCAL_DEFAULTS.redisUrl);
@@ -46,7 +45,7 @@ describe('settings credentials against PostgreSQL and Redis', () => {
     const keys = await redis.keys(`${prefix}:*`);
     if (keys.length) await redis.del(...keys);
     redis.disconnect();
-    await dropDatabase(postgresUrl, dbName);
+    await database.drop();
   });
 
   const limiter = () => new RedisFailureLimiter(redis, prefix, 3, 60);

@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { contracts, parseEnvelope } from '@confab/events';
 import type { UserIdentity } from '@confab/identity';
-import { createDatabase, dropDatabase, migrate } from '../../../libs/devkit/src/databases';
-import { LOCAL_DEFAULTS } from '../../../libs/devkit/src/infra';
+import { serviceDatabase } from '../../../libs/devkit/src/databases';
 import { addAlertWords } from '../src/domain/alert-words';
 import { putBotStorage } from '../src/domain/bot-storage';
 import { muteUser } from '../src/domain/muted-users';
@@ -17,8 +15,8 @@ import { createPrisma, type Db } from '../src/repositories/prisma';
 // Creating and migrating a database takes a few seconds.
 jest.setTimeout(60_000);
 
-const postgresUrl = process.env.DATABASE_URL ?? LOCAL_DEFAULTS.postgresUrl;
-const dbName = `confab_test_settings_personal_${randomBytes(4).toString('hex')}`;
+let database: { url: string; drop: () => Promise<void> };
+
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',
@@ -40,8 +38,8 @@ describe('personal state against PostgreSQL: one unit of work per change, safe u
     (await prisma.outbox.findMany({ where: { routingKey: type }, orderBy: { id: 'asc' } })).map((r) => r.envelope);
 
   beforeAll(async () => {
-    const url = await createDatabase(postgresUrl, dbName);
-    await migrate({ name: 'settings', dir: 'services/settings', databaseEnv: 'SETTINGS_DATABASE_URL' }, url);
+    database = await serviceDatabase('settings', 'personal');
+    const url = database.url;
     prisma = createPrisma(url, 6);
     db = new PrismaDatabase(prisma);
     const created = await createDevOrganization(
@@ -53,7 +51,7 @@ describe('personal state against PostgreSQL: one unit of work per change, safe u
 
   afterAll(async () => {
     await prisma.$disconnect();
-    await dropDatabase(postgresUrl, dbName);
+    await database.drop();
   });
 
   it("raises each receiver's max_message_id to the newest message of a delivery batch, never lowering it", async () => {

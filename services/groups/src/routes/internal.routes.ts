@@ -1,19 +1,12 @@
 import { notFound } from '@confab/errors';
-import { p, parseValue, route, t } from '@confab/http';
+import { internal } from '@confab/events';
+import { internalRoute, p, route, t } from '@confab/http';
 import type { GroupsDeps } from '../deps.js';
 import { initialState } from '../domain/initial-state.js';
 import { activeMembersOf, evaluateSetting, groupsAfter, userInGroup } from '../domain/internal.js';
-import { settingValue } from './user_groups.params.js';
 
 /** The client options of the events service's initial-state protocol that matter here. */
 const clientCapabilities = t.object({ include_deactivated_groups: t.optional(t.bool(), false) }, { extra: 'ignore' });
-
-const evaluateBody = t.object({
-  realm_id: t.int(),
-  user_id: t.int(),
-  /** A group id, an anonymous group, or a realm permission's system group name ("role:administrators"). */
-  value: t.union(settingValue, t.string()),
-});
 
 /** Routes other Confab processes call; never reachable through the gateway. */
 export function internalRoutes(deps: GroupsDeps) {
@@ -63,16 +56,9 @@ export function internalRoutes(deps: GroupsDeps) {
         return { user_ids: await activeMembersOf(db, params.realm_id, params.group_ids) };
       },
     }),
-    route({
-      method: 'POST',
-      path: '/groups/evaluate',
-      auth: 'service',
-      json: true,
-      async handler({ body }) {
-        const { realm_id, user_id, value } = parseValue(evaluateBody, body.json, 'body');
-        return { is_member: await evaluateSetting(db, realm_id, user_id, value) };
-      },
-    }),
+    internalRoute(internal.endpoints.evaluateGroupSetting, async ({ realm_id, user_id, value }) => ({
+      is_member: await evaluateSetting(db, realm_id, user_id, value),
+    })),
     route({
       method: 'GET',
       path: '/groups',

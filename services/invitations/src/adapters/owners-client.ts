@@ -1,4 +1,3 @@
-import { serviceUnavailable } from '@confab/errors';
 import { internal } from '@confab/events';
 import { ServiceClient, type InternalAnswer } from '@confab/http';
 import type { Owners } from '../domain/ports.js';
@@ -31,41 +30,34 @@ export class OwnersClient implements Owners {
     };
   }
 
-  /** The answer's data, or its Zulip error when it is a 400. */
-  private async expect(
-    owner: ServiceClient,
-    method: string,
-    path: string,
-    body?: unknown,
-  ): Promise<Record<string, unknown>> {
-    return owner.call(method, path, internal.anyObject, { body });
-  }
-
-  /** Retries while the owner answers 404 or 503 (it has not heard of the new account yet). */
-  private async patiently(owner: ServiceClient, path: string, body: unknown): Promise<Record<string, unknown>> {
+  /**
+   * Calls an owner's endpoint, retrying while it answers 404 or 503: it has not heard of the new account yet (an
+   * answer other than those, or none within the wait, is an error).
+   */
+  private async patiently<Req, Res>(owner: ServiceClient, endpoint: internal.InternalEndpoint<Req, Res>, body: Req) {
     const deadline = Date.now() + this.options.joinWaitMs;
+    const request = { body: endpoint.request.parse(body) };
     for (let wait = 50; ; wait = Math.min(wait * 2, 1000)) {
-      const answer: InternalAnswer | null = await owner.request('POST', path, { body }).catch(() => null);
-      if (answer?.status === 200) return answer.body;
+      const answer: InternalAnswer | null = await owner
+        .request(endpoint.method, endpoint.path, request)
+        .catch(() => null);
+      if (answer?.status === 200) return endpoint.response.parse(answer.body);
       if (answer && answer.status !== 404 && answer.status !== 503) {
-        throw new Error(`POST ${path}: HTTP ${answer.status} ${JSON.stringify(answer.body)}`);
+        throw new Error(`POST ${endpoint.path}: HTTP ${answer.status} ${JSON.stringify(answer.body)}`);
       }
-      if (Date.now() > deadline) throw new Error(`POST ${path}: no answer within ${this.options.joinWaitMs} ms`);
+      if (Date.now() > deadline)
+        throw new Error(`POST ${endpoint.path}: no answer within ${this.options.joinWaitMs} ms`);
       await sleep(wait);
     }
   }
 
   async realm(realmId: number): Promise<RealmInfo | null> {
-    const page = await this.expect(this.clients.settings, 'GET', `/realms?after_id=${realmId - 1}`);
-    const realms = Array.isArray(page.realms) ? (page.realms as Record<string, unknown>[]) : [];
-    const found = realms.find((r) => r.realm_id === realmId);
+    const page = await this.clients.settings.call('GET', '/realms', internal.realmsPage, {
+      query: { after_id: realmId - 1 },
+    });
+    const found = page.realms.find((r) => r.realm_id === realmId);
     if (!found) return null;
-    return {
-      id: realmId,
-      url: String(found.url),
-      name: String(found.name),
-      deactivated: found.deactivated === true,
-    };
+    return { id: realmId, url: found.url, name: found.name, deactivated: found.deactivated };
   }
 
   private callerBody(caller: Caller) {
@@ -73,51 +65,49 @@ export class OwnersClient implements Owners {
   }
 
   async checkGroups(caller: Caller, groupIds: readonly number[]): Promise<void> {
-    await this.expect(this.clients.groups, 'POST', '/invitations/check', {
+    await this.clients.groups.send(internal.endpoints.checkInvitationGroups, {
       ...this.callerBody(caller),
-      group_ids: groupIds,
+      group_ids: [...groupIds],
     });
   }
 
   async checkChannels(caller: Caller, streamIds: readonly number[]): Promise<void> {
-    await this.expect(this.clients.messaging, 'POST', '/invitations/streams/check', {
+    await this.clients.messaging.send(internal.endpoints.checkInvitationChannels, {
       ...this.callerBody(caller),
-      stream_ids: streamIds,
+      stream_ids: [...streamIds],
     });
   }
 
   async createUser(spec: Parameters<Owners['createUser']>[0]): Promise<{ userId: number; email: string }> {
-    const answer = await this.expect(this.clients.settings, 'POST', '/invitations/users', {
+    const { user } = await this.clients.settings.send(internal.endpoints.createInvitedUser, {
       realm_id: spec.realmId,
       email: spec.email,
       full_name: spec.fullName,
       password: spec.password,
       role: spec.role,
     });
-    const user = answer.user as { user_id?: unknown; email?: unknown } | undefined;
-    if (typeof user?.user_id !== 'number') throw serviceUnavailable();
-    return { userId: user.user_id, email: String(user.email) };
+    return { userId: user.user_id, email: user.email };
   }
 
   async subscribe(realmId: number, userId: number, streamIds: readonly number[], includeDefaults: boolean) {
-    await this.patiently(this.clients.messaging, '/invitations/streams/subscribe', {
+    await this.patiently(this.clients.messaging, internal.endpoints.subscribeInvitedUser, {
       realm_id: realmId,
       user_id: userId,
-      stream_ids: streamIds,
+      stream_ids: [...streamIds],
       include_realm_default_subscriptions: includeDefaults,
     });
   }
 
   async joinGroups(realmId: number, userId: number, groupIds: readonly number[]) {
-    await this.patiently(this.clients.groups, '/invitations/join', {
+    await this.patiently(this.clients.groups, internal.endpoints.joinInvitationGroups, {
       realm_id: realmId,
       user_id: userId,
-      group_ids: groupIds,
+      group_ids: [...groupIds],
     });
   }
 
   async sendWelcome(realmId: number, senderId: number, recipientId: number, content: string) {
-    await this.patiently(this.clients.messaging, '/invitations/welcome', {
+    await this.patiently(this.clients.messaging, internal.endpoints.sendWelcome, {
       realm_id: realmId,
       sender_id: senderId,
       recipient_id: recipientId,

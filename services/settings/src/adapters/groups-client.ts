@@ -16,8 +16,10 @@ export class GroupsClient implements GroupDirectory {
   }
 
   async isMember(realmId: number, userId: number, groupId: number): Promise<boolean> {
-    const answer = await this.client.call('POST', '/groups/evaluate', internal.groupMembership, {
-      body: { realm_id: realmId, user_id: userId, value: groupId },
+    const answer = await this.client.send(internal.endpoints.evaluateGroupSetting, {
+      realm_id: realmId,
+      user_id: userId,
+      value: groupId,
     });
     return answer.is_member;
   }
