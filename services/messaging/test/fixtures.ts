@@ -98,6 +98,8 @@ export interface WorldSpec {
   realm?: Partial<Omit<contracts.RealmRecord, 'realm_id'>>;
   /** A public channel every user is subscribed to, created by the first user. */
   channel?: string;
+  /** The user id of the organization's Notification Bot (settings' system bot), when the spec needs it. */
+  notificationBot?: number;
 }
 
 /**
@@ -110,6 +112,10 @@ export async function messagingWorld(spec: WorldSpec) {
   await store.db.$transaction(async (tx) => {
     await readModel.upsertRealm(tx, { ...realmRecord, ...spec.realm });
     for (const [id, name, role] of spec.users) await readModel.upsertUser(tx, userRecord(id, name, role));
+    if (spec.notificationBot !== undefined) {
+      const bot = userRecord(spec.notificationBot, 'notification-bot');
+      await readModel.upsertUser(tx, { ...bot, full_name: 'Notification Bot', is_bot: true, is_system_bot: true });
+    }
   });
   const realm = (await readModel.realmById(REALM))!;
   const actors: Record<string, Actor> = {};

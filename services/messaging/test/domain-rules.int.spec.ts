@@ -1,0 +1,183 @@
+import { ConfabError } from '@confab/errors';
+import { contracts, parseEnvelope } from '@confab/events';
+import type { Actor } from '../src/domain/context';
+import { editMessage, type EditInput } from '../src/domain/message-edit';
+import { addReaction, removeReaction } from '../src/domain/reactions';
+import { sendMessage } from '../src/domain/send';
+import { FLAG } from '../src/domain/flags';
+import { messagingWorld, realmRecord, type TestDomain } from './fixtures';
+
+/**
+ * Domain rules of messaging, checked on the domain against PostgreSQL (the integration tier, docs/architecture.md
+ * "Tests"): reactions and the Notification Bot's notices, including what takes time to reach end to end.
+ */
+describe('messaging rules against PostgreSQL', () => {
+  const BOT = 90;
+  let domain: TestDomain;
+  let close: () => Promise<void>;
+  let hamlet: Actor;
+  let othello: Actor;
+  let cordelia: Actor;
+
+  beforeAll(async () => {
+    const world = await messagingWorld({
+      name: 'rules',
+      pools: { prisma: 2, sql: 4 },
+      users: [
+        [1, 'hamlet'],
+        [2, 'othello'],
+        [3, 'cordelia'],
+      ],
+      notificationBot: BOT,
+      realm: {
+        permissions: {
+          ...realmRecord.permissions,
+          can_move_messages_between_topics_group: 'role:everyone',
+          can_resolve_topics_group: 'role:everyone',
+        },
+      },
+    });
+    ({ domain, drop: close } = world);
+    [hamlet, othello, cordelia] = [world.actors.hamlet!, world.actors.othello!, world.actors.cordelia!];
+  });
+
+  afterAll(async () => {
+    await close();
+  });
+
+  const send = async (actor: Actor, topic: string, content: string) =>
+    (
+      await sendMessage(domain, actor, {
+        type: 'stream',
+        to: 'Verona',
+        topic,
+        content,
+        queueId: undefined,
+        localId: undefined,
+        readBySender: undefined,
+        client: 'test',
+      })
+    ).id;
+  const edit = (actor: Actor, id: number, input: Partial<EditInput>) =>
+    editMessage(domain, actor, id, {
+      propagateMode: 'change_all',
+      notifyOldThread: false,
+      notifyNewThread: true,
+      ...input,
+    });
+  const topicMessages = (topic: string) =>
+    domain.store.db.message.findMany({ where: { topic }, orderBy: { id: 'asc' } });
+  const code = async (promise: Promise<unknown>) => {
+    const err = await promise.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ConfabError);
+    return { code: (err as ConfabError).code, msg: (err as ConfabError).message };
+  };
+
+  describe('reactions', () => {
+    it('lets others vote for a reaction under its name, once each, and tells everyone who has the message', async () => {
+      const id = await send(hamlet, 'votes', 'lunch?');
+      await addReaction(domain, othello, id, { emojiName: 'thumbs_up', emojiCode: undefined, reactionType: undefined });
+      // A vote by code keeps the reaction's name, whatever name the voter gave.
+      await addReaction(domain, cordelia, id, { emojiName: '+1', emojiCode: '1f44d', reactionType: 'unicode_emoji' });
+      const stored = await domain.reactions.forMessages([id]);
+      expect(stored.get(id)!.map((r) => [r.userId, r.emojiName, r.emojiCode])).toEqual([
+        [2, 'thumbs_up', '1f44d'],
+        [3, 'thumbs_up', '1f44d'],
+      ]);
+      expect(
+        await code(
+          addReaction(domain, othello, id, {
+            emojiName: 'thumbs_up',
+            emojiCode: '1f44d',
+            reactionType: 'unicode_emoji',
+          }),
+        ),
+      ).toEqual({ code: 'REACTION_ALREADY_EXISTS', msg: 'Reaction already exists.' });
+
+      const rows = await domain.store.db.outbox.findMany({ where: { routingKey: 'reaction.added' } });
+      const added = rows.map((r) => parseEnvelope(contracts.reactionAdded, r.envelope).payload);
+      expect(added.filter((e) => e.message_id === id).map((e) => [e.user_id, e.emoji_name, e.user_ids])).toEqual([
+        [2, 'thumbs_up', [1, 2, 3]],
+        [3, 'thumbs_up', [1, 2, 3]],
+      ]);
+    });
+
+    it("refuses unknown emoji, and removing a reaction the user doesn't have", async () => {
+      const id = await send(hamlet, 'votes', 'dinner?');
+      expect(
+        await code(
+          addReaction(domain, othello, id, { emojiName: 'no_such', emojiCode: undefined, reactionType: undefined }),
+        ),
+      ).toEqual({ code: 'BAD_REQUEST', msg: "Emoji 'no_such' does not exist" });
+      expect(
+        await code(
+          removeReaction(domain, othello, id, {
+            emojiName: 'octopus',
+            emojiCode: undefined,
+            reactionType: 'unicode_emoji',
+          }),
+        ),
+      ).toEqual({ code: 'REACTION_DOES_NOT_EXIST', msg: "Reaction doesn't exist." });
+    });
+  });
+
+  describe("the Notification Bot's notices", () => {
+    it('marks a resolution unread only for followers of the topic, and read for the mover', async () => {
+      const id = await send(hamlet, 'bug 1', 'it crashes'); // Hamlet follows the topic he started.
+      await edit(othello, id, { topic: '✔ bug 1' });
+      const [, notice] = await topicMessages('✔ bug 1');
+      expect(notice).toMatchObject({ senderId: BOT, content: '@_**Othello|2** has marked this topic as resolved.' });
+      const rows = await domain.store.db.userMessage.findMany({
+        where: { messageId: notice!.id },
+        orderBy: { userId: 'asc' },
+      });
+      expect(rows.map((r) => [r.userId, (r.flags & FLAG.read) !== 0])).toEqual([
+        [1, false],
+        [2, true],
+        [3, true],
+      ]);
+    });
+
+    it('deletes the notice when the resolution is undone within a minute, and posts a new one after it', async () => {
+      const id = await send(hamlet, 'bug 2', 'it hangs');
+      await edit(othello, id, { topic: '✔ bug 2' });
+      await edit(othello, id, { topic: 'bug 2' });
+      expect((await topicMessages('bug 2')).map((m) => m.id)).toEqual([id]);
+
+      await edit(othello, id, { topic: '✔ bug 2' });
+      const [, notice] = await topicMessages('✔ bug 2');
+      // A minute later (as if): undoing posts its own notice and keeps the first.
+      await domain.store.db.message.update({
+        where: { id: notice!.id },
+        data: { dateSent: new Date(Date.now() - 61_000) },
+      });
+      await edit(othello, id, { topic: 'bug 2' });
+      expect((await topicMessages('bug 2')).map((m) => m.content)).toEqual([
+        'it hangs',
+        '@_**Othello|2** has marked this topic as resolved.',
+        '@_**Othello|2** has marked this topic as unresolved.',
+      ]);
+    });
+
+    it('says how many messages moved when the topic had others left or waiting', async () => {
+      const ids = [
+        await send(hamlet, 'split', 'one'),
+        await send(hamlet, 'split', 'two'),
+        await send(hamlet, 'split', 'three'),
+      ];
+      await edit(othello, ids[1]!, { topic: 'split off', propagateMode: 'change_later', notifyOldThread: true });
+      expect((await topicMessages('split off')).map((m) => m.content)).toEqual([
+        'two',
+        'three',
+        '2 messages were moved here from #**Verona>split** by @_**Othello|2**.',
+      ]);
+      expect((await topicMessages('split')).map((m) => m.content)).toEqual([
+        'one',
+        '2 messages were moved from this topic to #**Verona>split off** by @_**Othello|2**.',
+      ]);
+    });
+  });
+});
