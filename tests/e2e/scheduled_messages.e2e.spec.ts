@@ -379,11 +379,17 @@ describe('scheduled messages', () => {
         'BAD_REQUEST',
         'Scheduled message was already sent',
       );
-      await sleep(1000);
-      expect(await newestWith(world.as('hamlet'), content)).toHaveLength(1);
-      // The worker reports how late deliveries were, and the queue's depth, on its metrics port.
+      // The worker reports how late deliveries were, and the queue's depth, on its metrics port. Once it has no job
+      // running or waiting, no second delivery can come.
       const port = system().processes['messaging-worker']!.env.CONFAB_WORKER_METRICS_PORT;
-      const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      const idle = (state: string) =>
+        new RegExp(`job_queue_depth\\{[^}]*queue="scheduled-messages",state="${state}"[^}]*\\} 0\\n`);
+      const metrics = await eventually(
+        async () => (await fetch(`http://127.0.0.1:${port}/metrics`)).text(),
+        (text) => idle('active').test(text) && idle('waiting').test(text),
+      );
+      expect(metrics).toMatch(idle('active'));
+      expect(await newestWith(world.as('hamlet'), content)).toHaveLength(1);
       expect(metrics).toMatch(/job_lateness_seconds_count\{[^}]*queue="scheduled-messages"[^}]*\} [1-9]/);
       expect(metrics).toMatch(/job_queue_depth\{[^}]*queue="scheduled-messages",state="delayed"[^}]*\} \d+/);
     });
@@ -432,10 +438,26 @@ describe('scheduled messages', () => {
         'DELETE',
         '/scheduled_messages/{scheduled_message_id}',
       );
-      await sleep(4000);
+      // A message due with them (scheduled after them, so not earlier) marks when their time has come and gone.
+      const marker = `marker ${Date.now()}`;
+      const markerId = await schedule(client, {
+        type: 'stream',
+        to: String(verona),
+        topic: 'later',
+        content: marker,
+        scheduled_delivery_timestamp: inSeconds(2),
+      });
+      expect(
+        await eventually(
+          () => newestWith(client, marker),
+          (m) => m.length > 0,
+        ),
+      ).toHaveLength(1);
       expect(await newestWith(client, moved)).toEqual([]);
       expect(await newestWith(client, deleted)).toEqual([]);
-      expect((await scheduled(client)).map((m) => m.scheduled_message_id)).toEqual([movedId]);
+      const pending = (await scheduled(client)).map((m) => m.scheduled_message_id);
+      expect(pending).toEqual([movedId]);
+      expect(pending).not.toContain(markerId);
       // Moved back to soon, it is sent.
       expectSuccess(
         await client.patch(`/scheduled_messages/${movedId}`, { scheduled_delivery_timestamp: inSeconds(2) }),

@@ -1,6 +1,7 @@
 import type { Actor } from '../src/domain/context';
 import { deliverDueBatch } from '../src/domain/scheduled-batch';
-import { createScheduled, deliverScheduled, editScheduled, type DeliveryQueue } from '../src/domain/scheduled-messages';
+import { createScheduled, editScheduled, type DeliveryQueue } from '../src/domain/scheduled-messages';
+import { deliverScheduled } from '../src/domain/scheduled-send';
 import { messagingWorld, type TestDomain } from './fixtures';
 
 /** Records what would go to BullMQ; the tests call the delivery themselves. */

@@ -5,7 +5,10 @@ import type { Actor, Domain } from './context.js';
 import { isAdmin, isGuest } from './permissions.js';
 import type { Channel } from './types.js';
 
-async function factsFor(domain: Domain, channels: readonly Channel[]) {
+/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+export type ChannelQueriesDeps = Pick<Domain, 'channels' | 'directory' | 'permissions' | 'readModel'>;
+
+async function factsFor(domain: ChannelQueriesDeps, channels: readonly Channel[]) {
   const ids = channels.map((c) => c.id);
   const [subscribers, active] = await Promise.all([
     domain.channels.subscribers(ids),
@@ -16,7 +19,7 @@ async function factsFor(domain: Domain, channels: readonly Channel[]) {
 
 /** GET /users/me/subscriptions. */
 export async function listSubscriptions(
-  domain: Domain,
+  domain: ChannelQueriesDeps,
   actor: Actor,
   includeSubscribers: boolean,
 ): Promise<Record<string, unknown>[]> {
@@ -55,7 +58,7 @@ export interface StreamListOptions {
 
 /** GET /streams: the channels the caller may see, filtered as Zulip's do_get_streams does. */
 export async function listStreams(
-  domain: Domain,
+  domain: ChannelQueriesDeps,
   actor: Actor,
   options: StreamListOptions,
 ): Promise<Record<string, unknown>[]> {
@@ -91,7 +94,11 @@ export async function listStreams(
 }
 
 /** GET /streams/{stream_id}. */
-export async function getStream(domain: Domain, actor: Actor, channelId: number): Promise<Record<string, unknown>> {
+export async function getStream(
+  domain: ChannelQueriesDeps,
+  actor: Actor,
+  channelId: number,
+): Promise<Record<string, unknown>> {
   const { channel } = await accessChannelById(domain, actor, channelId, { allowRealmAdmin: true, allowArchived: true });
   const { subscribers, active } = await factsFor(domain, [channel]);
   return streamDict(
@@ -102,7 +109,7 @@ export async function getStream(domain: Domain, actor: Actor, channelId: number)
 }
 
 /** GET /get_stream_id. */
-export async function getStreamId(domain: Domain, actor: Actor, name: string): Promise<number> {
+export async function getStreamId(domain: ChannelQueriesDeps, actor: Actor, name: string): Promise<number> {
   const error = () => invalid(`Invalid channel name '${name}'`);
   const channel = await domain.directory.channelByName(actor.realm.id, name);
   if (!channel || channel.isArchived) throw error();

@@ -4,6 +4,9 @@ import { systemGroupMembers } from './permissions.js';
 import type { Channel, ChannelPermission, GroupSettingValue, PermissionValue, Realm, Subscription } from './types.js';
 import { CHANNEL_PERMISSION_SETTINGS } from './types.js';
 
+/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+export type ChannelRecordsDeps = Pick<Domain, 'directory' | 'readModel'>;
+
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /**
@@ -16,7 +19,7 @@ export class GroupValueFormatter {
   private roleMembers = new Map<string, number[]>();
 
   constructor(
-    private readonly domain: Domain,
+    private readonly domain: ChannelRecordsDeps,
     private readonly realm: Realm,
   ) {}
 

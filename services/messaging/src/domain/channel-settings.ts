@@ -11,6 +11,12 @@ import { isAdmin, isGuest } from './permissions.js';
 import { checkChannelName, MAX_CHANNEL_DESCRIPTION_LENGTH } from './text.js';
 import type { Channel, ChannelPermission, GroupSettingValue, PermissionValue, TopicsPolicy } from './types.js';
 
+/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+export type ChannelSettingsDeps = Pick<
+  Domain,
+  'channelSettings' | 'channels' | 'directory' | 'fetchMissing' | 'permissions' | 'readModel' | 'renderer' | 'store'
+>;
+
 /** What changes in a channel's row. */
 export interface ChannelPatch {
   name?: string;
@@ -71,7 +77,7 @@ const sameGroupValue = (a: GroupSettingValue, b: GroupSettingValue) => {
 };
 
 /** The channel as an administrator reaches it (Zulip's access_stream_for_delete_or_update). */
-async function administeredChannel(domain: Domain, actor: Actor, channelId: number): Promise<Channel> {
+async function administeredChannel(domain: ChannelSettingsDeps, actor: Actor, channelId: number): Promise<Channel> {
   const channel = await domain.directory.channel(channelId);
   if (!channel || channel.realmId !== actor.realm.id) throw invalid('Invalid channel ID');
   if (isAdmin(actor.user)) return channel;
@@ -91,7 +97,7 @@ function parseRetention(value: string | number): number | null {
 
 /** Works out the patch and the events' changes from the request, checking each part as Zulip does. */
 async function plan(
-  domain: Domain,
+  domain: ChannelSettingsDeps,
   actor: Actor,
   channel: Channel,
   input: ChannelUpdate,
@@ -182,7 +188,7 @@ async function plan(
 }
 
 async function commit(
-  domain: Domain,
+  domain: ChannelSettingsDeps,
   actor: Actor,
   channel: Channel,
   build: (current: Channel, unit: ChannelSettingsUnit) => Promise<{ patch: ChannelPatch; changes: Change[] }>,
@@ -220,7 +226,7 @@ async function commit(
 
 /** PATCH /streams/{stream_id} (Zulip's update_stream_backend). */
 export async function updateChannel(
-  domain: Domain,
+  domain: ChannelSettingsDeps,
   actor: Actor,
   channelId: number,
   input: ChannelUpdate,
@@ -232,7 +238,7 @@ export async function updateChannel(
 }
 
 /** DELETE /streams/{stream_id}: archiving (Zulip's do_deactivate_stream); it stays readable, takes no messages. */
-export async function archiveChannel(domain: Domain, actor: Actor, channelId: number): Promise<void> {
+export async function archiveChannel(domain: ChannelSettingsDeps, actor: Actor, channelId: number): Promise<void> {
   const channel = await administeredChannel(domain, actor, channelId);
   if (channel.isArchived) throw invalid('Channel is already deactivated');
   await commit(domain, actor, channel, async (current) =>
@@ -244,7 +250,7 @@ export async function archiveChannel(domain: Domain, actor: Actor, channelId: nu
 
 /** GET /streams/{stream_id}/members (Zulip's get_subscribers_backend). */
 export async function channelMembers(
-  domain: Domain,
+  domain: ChannelSettingsDeps,
   actor: Actor,
   channelId: number,
 ): Promise<{ subscribers: number[] }> {

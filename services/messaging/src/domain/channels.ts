@@ -19,6 +19,12 @@ import { isAdmin, isGuest } from './permissions.js';
 import { checkChannelName } from './text.js';
 import type { Channel, Subscription, User } from './types.js';
 
+/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+export type ChannelsDeps = Pick<
+  Domain,
+  'channels' | 'directory' | 'fetchMissing' | 'permissions' | 'readModel' | 'renderer' | 'store'
+>;
+
 /** Zulip's STREAM_ASSIGNMENT_COLORS: each new subscription takes the first color the user does not use yet. */
 const COLORS = [
   '#76ce90',
@@ -49,7 +55,7 @@ const COLORS = [
 
 async function createChannels(
   tx: Transaction,
-  domain: Domain,
+  domain: ChannelsDeps,
   actor: Actor,
   specs: readonly ChannelSpec[],
   settings: NewChannelSettings,
@@ -77,7 +83,7 @@ async function createChannels(
 
 /** Users named by `principals` (ids or emails); anything unknown is Zulip's PrincipalError. */
 export async function principalsToUsers(
-  domain: Domain,
+  domain: ChannelsDeps,
   actor: Actor,
   principals: readonly (number | string)[],
 ): Promise<User[]> {
@@ -111,7 +117,7 @@ export async function principalsToUsers(
 /** Subscribes users (creating their subscription rows with colors) and builds the events. */
 async function addSubscriptions(
   tx: Transaction,
-  domain: Domain,
+  domain: ChannelsDeps,
   actor: Actor,
   channels: readonly Channel[],
   users: readonly User[],
@@ -180,7 +186,7 @@ async function addSubscriptions(
 
 /** Who can see a channel's existence: everyone but guests for public ones; subscribers and admins otherwise. */
 export async function channelAudience(
-  domain: Domain,
+  domain: ChannelsDeps,
   actor: Actor,
   channel: Channel,
   subscriberIds: readonly number[],
@@ -191,7 +197,7 @@ export async function channelAudience(
 }
 
 async function createdEvents(
-  domain: Domain,
+  domain: ChannelsDeps,
   actor: Actor,
   created: readonly Channel[],
   subscriberIds: readonly number[],
@@ -222,7 +228,7 @@ function alreadyExists(err: unknown): boolean {
  * ones with the request's settings, as Zulip's add_subscriptions_backend does.
  */
 export async function subscribeToChannels(
-  domain: Domain,
+  domain: ChannelsDeps,
   actor: Actor,
   input: {
     subscriptions: readonly ChannelSpec[];
@@ -300,7 +306,7 @@ export async function subscribeToChannels(
 }
 
 /** Zulip's get_streams_to_which_user_cannot_add_subscribers, for channels the caller can access. */
-async function canSubscribeOthers(domain: Domain, actor: Actor, channels: readonly Channel[]): Promise<boolean> {
+async function canSubscribeOthers(domain: ChannelsDeps, actor: Actor, channels: readonly Channel[]): Promise<boolean> {
   if (await domain.permissions.realmPermission(actor.user, actor.realm, 'can_add_subscribers_group')) return true;
   if (isAdmin(actor.user)) return true;
   if (isGuest(actor.user)) return channels.length === 0;
@@ -320,7 +326,7 @@ async function canSubscribeOthers(domain: Domain, actor: Actor, channels: readon
 
 /** POST /channels/create: creates one channel and subscribes `subscribers` to it. */
 export async function createChannel(
-  domain: Domain,
+  domain: ChannelsDeps,
   actor: Actor,
   input: { name: string; description: string; subscribers: readonly number[]; settings: NewChannelSettings },
 ): Promise<{ id: number }> {

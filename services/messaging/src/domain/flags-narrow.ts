@@ -1,8 +1,14 @@
 import type { Actor, Domain } from './context.js';
 import { fetchRange, resolveNarrow, type Anchor } from './fetch.js';
 import { FLAG, type FlagName } from './flags.js';
-import { updateFlags } from './message-actions.js';
+import { updateFlags } from './message-flags.js';
 import type { RawTerm } from './narrow.js';
+
+/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+export type FlagsNarrowDeps = Pick<
+  Domain,
+  'channels' | 'directory' | 'messages' | 'permissions' | 'reactions' | 'readModel' | 'store' | 'submessages'
+>;
 
 /** Zulip's MAX_MESSAGES_PER_UPDATE: the most messages one call changes. */
 export const MAX_MESSAGES_PER_UPDATE = 5000;
@@ -14,7 +20,7 @@ export const MAX_MESSAGES_PER_UPDATE = 5000;
  * and the found_* answers.
  */
 export async function updateFlagsForNarrow(
-  domain: Domain,
+  domain: FlagsNarrowDeps,
   actor: Actor,
   input: {
     anchor: Anchor;

@@ -10,6 +10,12 @@ import { snippetDict } from './saved-snippets.js';
 import { scheduledDict } from './scheduled-messages.js';
 import { VISIBILITY_MUTED } from './types.js';
 
+/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+export type InitialStateDeps = Pick<
+  Domain,
+  'channels' | 'directory' | 'drafts' | 'messages' | 'permissions' | 'readModel' | 'savedSnippets' | 'scheduledMessages'
+>;
+
 /** Zulip's MAX_UNREAD_MESSAGES: older unread messages are left out (old_unreads_missing). */
 const MAX_UNREAD_MESSAGES = 50_000;
 const MENTION_BITS =
@@ -22,7 +28,7 @@ export interface StateRequest {
 }
 
 /** The caller of the internal state protocol is the events service, asking on a user's behalf. */
-async function actorOf(domain: Domain, userId: number): Promise<Actor> {
+async function actorOf(domain: InitialStateDeps, userId: number): Promise<Actor> {
   const user = await domain.directory.user(userId);
   const realm = user ? await domain.directory.realm(user.realmId) : null;
   if (!user || !realm) throw new ConfabError('No such user', { status: 404 });
@@ -35,7 +41,7 @@ async function actorOf(domain: Domain, userId: number): Promise<Actor> {
  * when `fetch_event_types` asks for it, named as in Zulip's register response.
  */
 export async function initialState(
-  domain: Domain,
+  domain: InitialStateDeps,
   userId: number,
   request: StateRequest,
 ): Promise<Record<string, unknown>> {
@@ -125,7 +131,7 @@ export async function initialState(
 }
 
 /** Zulip's unread_msgs: unread messages grouped by topic, direct conversation and group conversation. */
-async function unreadMessages(domain: Domain, actor: Actor) {
+async function unreadMessages(domain: InitialStateDeps, actor: Actor) {
   const rows = await domain.messages.unreadRows(actor.user.id, MAX_UNREAD_MESSAGES + 1);
   const missing = rows.length > MAX_UNREAD_MESSAGES;
   const kept = rows.slice(0, MAX_UNREAD_MESSAGES).sort((a, b) => a.messageId - b.messageId);

@@ -6,6 +6,9 @@ import type { Actor, Domain } from './context.js';
 import { isAdmin, isGuest } from './permissions.js';
 import type { Channel } from './types.js';
 
+/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+export type InvitationChannelsDeps = Pick<Domain, 'channels' | 'directory' | 'permissions' | 'readModel' | 'store'>;
+
 /**
  * The channels of an invitation link (services/invitations/README.md): whether its creator may subscribe others to
  * them, and subscribing the person who joined through it.
@@ -15,7 +18,7 @@ import type { Channel } from './types.js';
 const COLORS = ['#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd', '#addfe5'];
 
 /** Zulip's get_streams_to_which_user_cannot_add_subscribers(allow_default_streams=True); Confab has no default channels yet. */
-async function mayAddSubscribers(domain: Domain, actor: Actor, channel: Channel): Promise<boolean> {
+async function mayAddSubscribers(domain: InvitationChannelsDeps, actor: Actor, channel: Channel): Promise<boolean> {
   if (isAdmin(actor.user)) return true;
   if (isGuest(actor.user)) return false;
   if (await domain.permissions.realmPermission(actor.user, actor.realm, 'can_add_subscribers_group')) return true;
@@ -28,7 +31,7 @@ async function mayAddSubscribers(domain: Domain, actor: Actor, channel: Channel)
 
 /** Zulip's access_streams_for_invite, answered for the invitation's creator. */
 export async function checkInvitationChannels(
-  domain: Domain,
+  domain: InvitationChannelsDeps,
   actor: Actor,
   streamIds: readonly number[],
 ): Promise<void> {
@@ -52,7 +55,7 @@ export async function checkInvitationChannels(
  * the same `subscription.added` event as any subscription. Repeating the call adds nothing.
  */
 export async function subscribeInvitedUser(
-  domain: Domain,
+  domain: InvitationChannelsDeps,
   actor: Actor,
   streamIds: readonly number[],
 ): Promise<number[]> {

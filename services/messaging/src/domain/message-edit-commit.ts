@@ -12,6 +12,9 @@ import { userTopicEvent } from './topic-policy.js';
 import type { Channel, StoredMessage, TopicPolicyChange, VisibilityPolicy } from './types.js';
 import { VISIBILITY_FOLLOWED, VISIBILITY_MUTED, VISIBILITY_NONE, VISIBILITY_UNMUTED } from './types.js';
 
+/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+export type MessageEditCommitDeps = Pick<Domain, 'channels' | 'directory' | 'edits'>;
+
 /** An edit that passed every check (message-edit.ts): what it changes. */
 export interface EditPlan {
   message: StoredMessage;
@@ -72,7 +75,7 @@ function mentionFlags(plan: EditPlan, rows: ReadonlyMap<number, number>): Map<nu
  * for a public one) see them deleted. Subscribers of a channel without shared history get rows, read.
  */
 async function moveRows(
-  domain: Domain,
+  domain: MessageEditCommitDeps,
   actor: Actor,
   unit: EditUnit,
   plan: EditPlan,
@@ -113,7 +116,7 @@ async function moveRows(
  * a move; guests who only gained the messages by the move are left out, as in Zulip.
  */
 async function audience(
-  domain: Domain,
+  domain: MessageEditCommitDeps,
   actor: Actor,
   plan: EditPlan,
   flags: ReadonlyMap<number, number>,
@@ -192,7 +195,7 @@ async function moveTopicPolicies(
 
 /** Writes an edit in one transaction with its events: the rows, the history entries, update_message. Returns the
  * ids of the messages it changed. */
-export async function commitEdit(domain: Domain, actor: Actor, plan: EditPlan): Promise<number[]> {
+export async function commitEdit(domain: MessageEditCommitDeps, actor: Actor, plan: EditPlan): Promise<number[]> {
   const { message, origChannel } = plan;
   const editTime = new Date();
   const timestamp = Math.floor(editTime.getTime() / 1000);

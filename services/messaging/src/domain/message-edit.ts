@@ -13,6 +13,25 @@ import { checkGroupMentions, checkTopicsPolicy, checkWildcards, mentionedUsers }
 import { firstUnprintable, MAX_TOPIC_LENGTH, normalizeContent, topicKey, truncate } from './text.js';
 import type { Channel, ChannelPermission, StoredMessage, Subscription } from './types.js';
 
+/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+export type MessageEditDeps = Pick<
+  Domain,
+  | 'attachments'
+  | 'channels'
+  | 'directory'
+  | 'edits'
+  | 'files'
+  | 'limits'
+  | 'logger'
+  | 'messages'
+  | 'permissions'
+  | 'reactions'
+  | 'readModel'
+  | 'renderer'
+  | 'store'
+  | 'submessages'
+>;
+
 /**
  * Editing and moving messages: PATCH /messages/{message_id}, Zulip's check_update_message. This file decides
  * whether an edit is allowed and what it changes; message-edit-commit.ts writes it and its events.
@@ -48,21 +67,21 @@ export function checkCanEditContent(actor: Actor, message: StoredMessage): void 
     throw invalid('The time limit for editing this message has passed');
 }
 
-async function channelPermission(domain: Domain, actor: Actor, channel: Channel, setting: ChannelPermission) {
+async function channelPermission(domain: MessageEditDeps, actor: Actor, channel: Channel, setting: ChannelPermission) {
   return domain.permissions.has(actor.user, actor.realm, channel.permissions[setting]);
 }
 
-const administers = (domain: Domain, actor: Actor, channel: Channel) =>
+const administers = (domain: MessageEditDeps, actor: Actor, channel: Channel) =>
   channelPermission(domain, actor, channel, 'can_administer_channel_group');
 
 /** Zulip's can_move_messages_within_channel. */
-async function canMoveWithin(domain: Domain, actor: Actor, channel: Channel): Promise<boolean> {
+async function canMoveWithin(domain: MessageEditDeps, actor: Actor, channel: Channel): Promise<boolean> {
   if (isAdmin(actor.user) || (await administers(domain, actor, channel))) return true;
   return channelPermission(domain, actor, channel, 'can_move_messages_within_channel_group');
 }
 
 /** Zulip's can_edit_topic: the organization's permission, or the channel's in either channel. */
-async function canEditTopic(domain: Domain, actor: Actor, from: Channel, to: Channel): Promise<boolean> {
+async function canEditTopic(domain: MessageEditDeps, actor: Actor, from: Channel, to: Channel): Promise<boolean> {
   if (await domain.permissions.realmPermission(actor.user, actor.realm, 'can_move_messages_between_topics_group'))
     return true;
   if (await canMoveWithin(domain, actor, from)) return true;
@@ -70,14 +89,14 @@ async function canEditTopic(domain: Domain, actor: Actor, from: Channel, to: Cha
 }
 
 /** Zulip's can_resolve_topics. */
-async function canResolveTopics(domain: Domain, actor: Actor, from: Channel, to: Channel): Promise<boolean> {
+async function canResolveTopics(domain: MessageEditDeps, actor: Actor, from: Channel, to: Channel): Promise<boolean> {
   if (await domain.permissions.realmPermission(actor.user, actor.realm, 'can_resolve_topics_group')) return true;
   if (await channelPermission(domain, actor, from, 'can_resolve_topics_group')) return true;
   return from.id !== to.id && channelPermission(domain, actor, to, 'can_resolve_topics_group');
 }
 
 /** Zulip's can_move_messages_out_of_channel. */
-async function canMoveOut(domain: Domain, actor: Actor, channel: Channel): Promise<boolean> {
+async function canMoveOut(domain: MessageEditDeps, actor: Actor, channel: Channel): Promise<boolean> {
   if (isAdmin(actor.user)) return true;
   if (await domain.permissions.realmPermission(actor.user, actor.realm, 'can_move_messages_between_channels_group'))
     return true;
@@ -138,7 +157,7 @@ function resolutionOf(orig: string, target: string, requested: string | undefine
 
 /** Zulip's check_time_limit_for_change_all_propagate_mode: everyone but moderators moves only recent messages. */
 async function checkChangeAllLimit(
-  domain: Domain,
+  domain: MessageEditDeps,
   actor: Actor,
   message: StoredMessage,
   channel: Channel,
@@ -170,7 +189,7 @@ async function checkChangeAllLimit(
 }
 
 async function renderEdit(
-  domain: Domain,
+  domain: MessageEditDeps,
   actor: Actor,
   message: StoredMessage,
   channel: Channel | null,
@@ -198,7 +217,7 @@ async function renderEdit(
 
 /** PATCH /messages/{message_id}. */
 export async function editMessage(
-  domain: Domain,
+  domain: MessageEditDeps,
   actor: Actor,
   messageId: number,
   input: EditInput,

@@ -2,13 +2,19 @@ import { highlightHtmlDifferences } from '../rendering/html-diff.js';
 import type { Actor, Domain } from './context.js';
 import { accessMessage } from './fetch.js';
 
+/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+export type MessageHistoryDeps = Pick<
+  Domain,
+  'channels' | 'directory' | 'edits' | 'messages' | 'reactions' | 'readModel' | 'submessages'
+>;
+
 /**
  * GET /messages/{message_id}/history (Zulip's fill_edit_history_entries): the stored entries say what each edit
  * replaced; walking back from the current message gives each version's topic and content, oldest last, then
  * reversed so the original message comes first.
  */
 export async function messageHistory(
-  domain: Domain,
+  domain: MessageHistoryDeps,
   actor: Actor,
   messageId: number,
   allowEmptyTopicName: boolean,

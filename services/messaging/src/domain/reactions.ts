@@ -2,11 +2,16 @@ import { ConfabError, invalid } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
 import { checkReactionEmoji, resolveReactionEmoji } from '@confab/markdown';
 import type { Actor, Domain } from './context.js';
-import { accessMessage } from './fetch.js';
-import { messageAudience } from './message-actions.js';
+import { accessMessage, messageAudience } from './fetch.js';
 import { topicKey } from './text.js';
 import type { CustomEmojiSet, ReactionType } from './types.js';
 import { VISIBILITY_FOLLOWED } from './types.js';
+
+/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+export type ReactionsDeps = Pick<
+  Domain,
+  'channels' | 'directory' | 'messages' | 'reactions' | 'readModel' | 'store' | 'submessages' | 'userTopics'
+>;
 
 const REACTION_TYPES: readonly ReactionType[] = ['unicode_emoji', 'realm_emoji', 'service_extra_emoji'];
 
@@ -24,7 +29,7 @@ function emojiFromName(emoji: CustomEmojiSet, name: string): { type: ReactionTyp
 
 /** POST /messages/{message_id}/reactions (Zulip's check_add_reaction, voting on an existing reaction by code). */
 export async function addReaction(
-  domain: Domain,
+  domain: ReactionsDeps,
   actor: Actor,
   messageId: number,
   input: { emojiName: string; emojiCode: string | undefined; reactionType: string | undefined },
@@ -108,7 +113,7 @@ export async function addReaction(
 
 /** DELETE /messages/{message_id}/reactions. */
 export async function removeReaction(
-  domain: Domain,
+  domain: ReactionsDeps,
   actor: Actor,
   messageId: number,
   input: { emojiName: string | undefined; emojiCode: string | undefined; reactionType: string },

@@ -2,6 +2,12 @@ import { invalid } from '@confab/errors';
 import type { Actor, Domain } from './context.js';
 import { accessMessage } from './fetch.js';
 
+/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+export type ReadReceiptsDeps = Pick<
+  Domain,
+  'channels' | 'directory' | 'messages' | 'reactions' | 'readModel' | 'receipts' | 'submessages'
+>;
+
 /** The storage read-receipt answers need (a port this domain owns; docs/architecture.md, "Data access"). */
 export interface ReadReceiptSource {
   /**
@@ -12,7 +18,11 @@ export interface ReadReceiptSource {
 }
 
 /** GET /messages/{message_id}/read_receipts (Zulip's read_receipts view). */
-export async function readReceipts(domain: Domain, actor: Actor, messageId: number): Promise<{ user_ids: number[] }> {
+export async function readReceipts(
+  domain: ReadReceiptsDeps,
+  actor: Actor,
+  messageId: number,
+): Promise<{ user_ids: number[] }> {
   if (!actor.realm.enableReadReceipts) throw invalid('Read receipts are disabled in this organization.');
   const { message } = await accessMessage(domain, actor, messageId);
   return { user_ids: await domain.receipts.readers(message.id, message.senderId, actor.user.id) };

@@ -4,6 +4,25 @@ import { LATE_CUTOFF_MS, sendInput } from './scheduled-messages.js';
 import { prepareSend } from './send.js';
 import { attachWidget } from './submessages.js';
 
+/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+export type ScheduledBatchDeps = Pick<
+  Domain,
+  | 'attachments'
+  | 'channels'
+  | 'directory'
+  | 'files'
+  | 'limits'
+  | 'logger'
+  | 'messages'
+  | 'permissions'
+  | 'reactions'
+  | 'readModel'
+  | 'renderer'
+  | 'scheduledMessages'
+  | 'store'
+  | 'submessages'
+>;
+
 /** Most scheduled messages one transaction delivers. */
 export const DELIVERY_BATCH = 50;
 
@@ -15,7 +34,11 @@ export const DELIVERY_BATCH = 50;
  * A row that cannot be sent as it is (a refusal, too late, uploads to claim) is left alone: its own job delivers it
  * or records why not (deliverScheduled). Returns the due times of the messages delivered.
  */
-export async function deliverDueBatch(domain: Domain, now = new Date(), limit = DELIVERY_BATCH): Promise<Date[]> {
+export async function deliverDueBatch(
+  domain: ScheduledBatchDeps,
+  now = new Date(),
+  limit = DELIVERY_BATCH,
+): Promise<Date[]> {
   let dueTimes: Date[] = [];
   const firstInChannel: number[] = [];
   // Widgets (/poll, /todo) are attached after the messages commit, as for a message sent directly.

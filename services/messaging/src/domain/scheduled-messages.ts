@@ -4,8 +4,27 @@ import { validId } from './ids.js';
 import type { ScheduledMessageChange, StoredScheduledMessage } from './scheduled-store.js';
 import type { Actor, Domain } from './context.js';
 import { displayedRecipients } from './drafts.js';
-import { prepareSend, sendMessage, type SendInput } from './send.js';
+import { prepareSend, type SendInput } from './send.js';
 import { normalizeTopic } from './text.js';
+
+/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+export type ScheduledMessagesDeps = Pick<
+  Domain,
+  | 'attachments'
+  | 'channels'
+  | 'directory'
+  | 'files'
+  | 'limits'
+  | 'logger'
+  | 'messages'
+  | 'permissions'
+  | 'reactions'
+  | 'readModel'
+  | 'renderer'
+  | 'scheduledMessages'
+  | 'store'
+  | 'submessages'
+>;
 
 /** Where scheduled messages wait for their time (BullMQ delayed jobs keyed by the scheduled message id). */
 export interface DeliveryQueue {
@@ -82,12 +101,12 @@ export function sendInput(
 }
 
 /** Every check of POST /messages, now, for what the message would be (Zulip's check_message at scheduling). */
-async function check(domain: Domain, actor: Actor, input: SendInput) {
+async function check(domain: ScheduledMessagesDeps, actor: Actor, input: SendInput) {
   const { checked } = await prepareSend(domain, actor, input);
   return checked;
 }
 
-export async function listScheduled(domain: Domain, actor: Actor) {
+export async function listScheduled(domain: ScheduledMessagesDeps, actor: Actor) {
   return { scheduled_messages: (await domain.scheduledMessages.undelivered(actor.user.id)).map(scheduledDict) };
 }
 
@@ -102,7 +121,7 @@ export interface ScheduleInput {
 }
 
 export async function createScheduled(
-  domain: Domain,
+  domain: ScheduledMessagesDeps,
   queue: DeliveryQueue,
   actor: Actor,
   input: ScheduleInput,
@@ -161,7 +180,7 @@ const ENQUEUE_WAIT_MS = 2000;
  * Redis trouble neither fails nor stalls the request: the row is committed, and the worker's sweep gives pending rows
  * missing from the queue their job.
  */
-async function enqueue(domain: Domain, queue: DeliveryQueue, id: number, at: Date): Promise<void> {
+async function enqueue(domain: ScheduledMessagesDeps, queue: DeliveryQueue, id: number, at: Date): Promise<void> {
   try {
     await bounded(queue.schedule(id, at));
   } catch (err) {
@@ -194,7 +213,7 @@ export interface ScheduledEdit {
 
 /** PATCH /scheduled_messages/{id}, with Zulip's order of checks (update_scheduled_message_backend). */
 export async function editScheduled(
-  domain: Domain,
+  domain: ScheduledMessagesDeps,
   queue: DeliveryQueue,
   actor: Actor,
   id: number,
@@ -288,7 +307,12 @@ export async function editScheduled(
   if (edit.deliverAt !== undefined || existing.failed) await enqueue(domain, queue, id, updated.scheduledAt);
 }
 
-export async function deleteScheduled(domain: Domain, queue: DeliveryQueue, actor: Actor, id: number): Promise<void> {
+export async function deleteScheduled(
+  domain: ScheduledMessagesDeps,
+  queue: DeliveryQueue,
+  actor: Actor,
+  id: number,
+): Promise<void> {
   if (!validId(id)) throw notFound();
   await domain.store.transaction(async (tx) => {
     if (!(await domain.scheduledMessages.delete(tx, id, actor.user.id))) throw notFound();
@@ -308,82 +332,5 @@ export async function deleteScheduled(domain: Domain, queue: DeliveryQueue, acto
   } catch (err) {
     // A job left behind finds no row and does nothing.
     domain.logger.warn({ err, scheduledMessageId: id }, 'could not remove the job of a deleted scheduled message');
-  }
-}
-
-export type DeliveryOutcome =
-  | { outcome: 'failed' | 'gone' | 'superseded' }
-  | { outcome: 'delivered'; dueAt: Date }
-  | { outcome: 'not-due'; at: Date };
-
-/**
- * Delivers one scheduled message (the worker's job): the send and the guarded pending → delivered update commit in
- * one transaction, so a crash anywhere leaves the row pending and no message, and a second delivery attempt of the
- * same row (a redelivered job, a second worker) finds it delivered and rolls its own message back. All of POST
- * /messages' checks run again, as of now. A lasting failure marks the row failed and tells the sender by event.
- */
-export async function deliverScheduled(domain: Domain, id: number, now: Date = new Date()): Promise<DeliveryOutcome> {
-  const row = await domain.scheduledMessages.get(id);
-  if (!row || row.delivered || row.failed) return { outcome: 'gone' };
-  // The job of an older time (moved later by an edit that could not replace a running job): wait for the new time.
-  if (row.scheduledAt.getTime() > now.getTime() + 1000) return { outcome: 'not-due', at: row.scheduledAt };
-  const requestId = `scheduled-${id}`;
-  let failure: string | null = null;
-  try {
-    const [user, realm] = await Promise.all([domain.directory.user(row.senderId), domain.directory.realm(row.realmId)]);
-    if (!realm || realm.deactivated) throw invalid('This organization has been deactivated');
-    if (!user || !user.isActive) throw invalid('Account is deactivated');
-    if (now.getTime() > row.scheduledAt.getTime() + LATE_CUTOFF_MS) {
-      throw invalid('Message could not be sent at the scheduled time.');
-    }
-    let superseded = false;
-    try {
-      await sendMessage(domain, { user, realm, requestId }, sendInput(row), {
-        alongside: async (tx, messageId) => {
-          if (!(await domain.scheduledMessages.markDelivered(tx, row.id, row.version, messageId))) {
-            superseded = true;
-            throw new Superseded();
-          }
-          return [
-            outboxRecord(
-              contracts.scheduledMessageRemoved,
-              { user_id: row.senderId, scheduled_message_id: row.id },
-              meta(row.realmId, requestId),
-            ),
-          ];
-        },
-      });
-    } catch (err) {
-      if (superseded) return { outcome: 'superseded' };
-      throw err;
-    }
-    return { outcome: 'delivered', dueAt: row.scheduledAt };
-  } catch (err) {
-    // Refusals (permissions, a channel gone, ...) last; anything else (database, broker) is retried by the queue.
-    if (!(err instanceof ConfabError) || err.status >= 500) throw err;
-    failure = err.message;
-  }
-  const failed = await domain.store.transaction(async (tx) => {
-    const marked = await domain.scheduledMessages.markFailed(tx, row.id, row.version, failure);
-    return {
-      result: marked,
-      events: marked
-        ? [
-            outboxRecord(
-              contracts.scheduledMessageUpdated,
-              { user_id: row.senderId, scheduled_message: scheduledDict(marked) },
-              meta(row.realmId, requestId),
-            ),
-          ]
-        : [],
-    };
-  });
-  domain.logger.info({ scheduledMessageId: id, failure }, 'scheduled message could not be sent');
-  return { outcome: failed ? 'failed' : 'superseded' };
-}
-
-class Superseded extends Error {
-  constructor() {
-    super('scheduled message changed or was delivered meanwhile');
   }
 }

@@ -14,6 +14,24 @@ import { automaticPolicyOnSend, userTopicEvent } from './topic-policy.js';
 import type { Channel, StoredMessage, TopicPolicyChange, User, VisibilityPolicy } from './types.js';
 import { VISIBILITY_FOLLOWED, VISIBILITY_MUTED } from './types.js';
 
+/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+export type SendDeps = Pick<
+  Domain,
+  | 'attachments'
+  | 'channels'
+  | 'directory'
+  | 'files'
+  | 'limits'
+  | 'logger'
+  | 'messages'
+  | 'permissions'
+  | 'reactions'
+  | 'readModel'
+  | 'renderer'
+  | 'store'
+  | 'submessages'
+>;
+
 export interface SendInput {
   type: 'direct' | 'private' | 'stream' | 'channel';
   to: string | undefined;
@@ -57,7 +75,7 @@ export interface SendOptions {
 
 /** POST /messages: every rule of Zulip's check_message, then one transaction for the message, its rows and events. */
 export async function sendMessage(
-  domain: Domain,
+  domain: SendDeps,
   actor: Actor,
   input: SendInput,
   options: SendOptions = {},
@@ -69,7 +87,7 @@ export async function sendMessage(
 }
 
 /** Every check of a send and its rendering, writing no message (scheduling one, or before committing). */
-export async function prepareSend(domain: Domain, actor: Actor, input: SendInput): Promise<PreparedSend> {
+export async function prepareSend(domain: SendDeps, actor: Actor, input: SendInput): Promise<PreparedSend> {
   checkClientIds(input);
   const content = normalizeContent(input.content);
   const addressed = await checkAddressee(domain, actor, input, content);
@@ -124,7 +142,7 @@ export async function prepareSend(domain: Domain, actor: Actor, input: SendInput
 
 /** Phase 3: who receives the message beyond the channel's subscribers, and the flags each receiver's row gets. */
 async function deliveryPlan(
-  domain: Domain,
+  domain: SendDeps,
   actor: Actor,
   addressed: Addressed,
   input: { participants: number[]; readBySender: boolean; content: string; readBy: readonly number[] | undefined },
@@ -270,7 +288,7 @@ function sendWrite(
   return { write, placeholder };
 }
 
-async function commitSend(domain: Domain, prepared: PreparedSend, options: SendOptions): Promise<SendResult> {
+async function commitSend(domain: SendDeps, prepared: PreparedSend, options: SendOptions): Promise<SendResult> {
   const { write, claimable, placeholder, meta, channel } = prepared;
   let automatic = prepared.automatic;
   let sent: SentRows;

@@ -1,8 +1,13 @@
 import { invalid } from '@confab/errors';
 import { contracts, outboxRecord, type OutboxRecord, type Written } from '@confab/events';
 import type { Actor, Domain } from './context.js';
-import { accessMessage } from './fetch.js';
-import { messageAudience } from './message-actions.js';
+import { accessMessage, messageAudience } from './fetch.js';
+
+/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+export type SubmessagesDeps = Pick<
+  Domain,
+  'channels' | 'directory' | 'messages' | 'reactions' | 'readModel' | 'submessages'
+>;
 
 /** A submessage as message dicts and events carry it (Zulip's SubMessage.get_raw_db_rows). */
 export interface Submessage {
@@ -116,7 +121,7 @@ function submessageEvent(actor: Actor, submessage: Submessage, audience: readonl
 
 /** POST /submessage (Zulip's process_submessage): a widget update from one of the message's readers. */
 export async function addSubmessage(
-  domain: Domain,
+  domain: SubmessagesDeps,
   actor: Actor,
   input: { messageId: number; msgType: string; content: string },
 ): Promise<void> {
@@ -147,7 +152,7 @@ export async function addSubmessage(
  * widget as the first submessage, which reaches the receivers as a `submessage` event right after the message.
  */
 export async function attachWidget(
-  domain: Domain,
+  domain: SubmessagesDeps,
   actor: Actor,
   message: { id: number; content: string },
 ): Promise<void> {

@@ -3,6 +3,9 @@ import { contracts, outboxRecord } from '@confab/events';
 import { accessChannelById } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
 
+/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+export type SubscriptionPropertiesDeps = Pick<Domain, 'channelSettings' | 'channels' | 'directory' | 'permissions'>;
+
 /** A subscription's personal settings by their API names (the stored fields they set). */
 export interface SubscriptionPatch {
   color?: string;
@@ -44,7 +47,7 @@ const PROPERTIES: Record<string, (value: unknown) => SubscriptionPatch> = {
  * also as the deprecated `in_home_view`, as Zulip sends both).
  */
 export async function updateSubscriptionProperties(
-  domain: Domain,
+  domain: SubscriptionPropertiesDeps,
   actor: Actor,
   data: readonly { stream_id: number; property: string; value: unknown }[],
 ): Promise<void> {

@@ -3,6 +3,12 @@ import { ConfabError } from '@confab/errors';
 import { accessUpload, readUpload } from './attachments.js';
 import type { Actor, Domain } from './context.js';
 
+/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+export type TemporaryUploadsDeps = Pick<
+  Domain,
+  'attachments' | 'channels' | 'directory' | 'files' | 'limits' | 'logger' | 'messages' | 'secrets' | 'store'
+>;
+
 /** How long a temporary upload URL works (Zulip's generate_unauthed_file_access_url: 60 seconds). */
 export const TEMPORARY_URL_SECONDS = 60;
 
@@ -39,7 +45,7 @@ export function verifyUploadToken(key: string, token: string, now: number): stri
  * minute, for clients that hand a file to something that cannot authenticate (a browser, a media player).
  */
 export async function temporaryUploadUrl(
-  domain: Domain,
+  domain: TemporaryUploadsDeps,
   actor: Actor,
   pathId: string,
   now = Date.now(),
@@ -52,7 +58,7 @@ export async function temporaryUploadUrl(
 }
 
 /** GET /user_uploads/temporary/{token}/{filename}: the file, while the token is valid. */
-export async function temporaryDownload(domain: Domain, token: string, now = Date.now()) {
+export async function temporaryDownload(domain: TemporaryUploadsDeps, token: string, now = Date.now()) {
   const pathId = verifyUploadToken(domain.secrets.uploadUrls, token, now);
   if (pathId === null) throw new ConfabError('Invalid or expired token', { status: 403 });
   const attachment = await domain.attachments.byPathId(pathId);

@@ -5,11 +5,26 @@ import type { Actor, Domain } from './context.js';
 import { accessMessage } from './fetch.js';
 import { normalizeTopic } from './text.js';
 
+/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+export type TypingDeps = Pick<
+  Domain,
+  | 'channels'
+  | 'directory'
+  | 'fetchMissing'
+  | 'messages'
+  | 'permissions'
+  | 'reactions'
+  | 'readModel'
+  | 'renderer'
+  | 'store'
+  | 'submessages'
+>;
+
 /** Zulip's MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS: larger channels get no typing notifications. */
 export const MAX_CHANNEL_SIZE_FOR_TYPING = 100;
 
 /** Subscribers to notify: the channel's, unless it is too large, who want typing notifications. */
-async function channelAudience(domain: Domain, actor: Actor, channelId: number): Promise<number[]> {
+async function channelAudience(domain: TypingDeps, actor: Actor, channelId: number): Promise<number[]> {
   const subscribers = (await domain.channels.subscribers([channelId])).get(channelId) ?? [];
   if (subscribers.length > MAX_CHANNEL_SIZE_FOR_TYPING) return [];
   const users = await domain.directory.usersByIds(actor.realm.id, subscribers);
@@ -18,7 +33,7 @@ async function channelAudience(domain: Domain, actor: Actor, channelId: number):
 
 /** POST /typing. */
 export async function setTypingStatus(
-  domain: Domain,
+  domain: TypingDeps,
   actor: Actor,
   input: {
     type: string;
@@ -68,7 +83,7 @@ export async function setTypingStatus(
 
 /** POST /messages/{message_id}/typing: the sender is editing their message. */
 export async function setEditTypingStatus(
-  domain: Domain,
+  domain: TypingDeps,
   actor: Actor,
   messageId: number,
   op: 'start' | 'stop',

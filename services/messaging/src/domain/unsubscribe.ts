@@ -8,12 +8,18 @@ import type { Actor, Domain } from './context.js';
 import { isAdmin } from './permissions.js';
 import { checkChannelName } from './text.js';
 
+/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+export type UnsubscribeDeps = Pick<
+  Domain,
+  'channels' | 'directory' | 'fetchMissing' | 'permissions' | 'readModel' | 'renderer' | 'store'
+>;
+
 /**
  * DELETE /users/me/subscriptions: unsubscribes the caller (or `principals`, with the channel's permission to remove
  * subscribers) from the named channels, as Zulip's remove_subscriptions_backend does.
  */
 export async function unsubscribeFromChannels(
-  domain: Domain,
+  domain: UnsubscribeDeps,
   actor: Actor,
   input: { names: readonly string[]; principals: readonly (number | string)[] | undefined },
 ): Promise<{ removed: string[]; not_removed: string[] }> {

@@ -5,12 +5,15 @@ import { firstUnprintable, topicKey, truncate, MAX_TOPIC_LENGTH } from './text.j
 import { userTopicEvent } from './topic-policy.js';
 import type { VisibilityPolicy } from './types.js';
 
+/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+export type UserTopicsDeps = Pick<Domain, 'channels' | 'directory' | 'permissions' | 'store' | 'userTopics'>;
+
 /**
  * POST /user_topics: sets the caller's visibility policy for a topic, which need not have messages. Removing a
  * policy (0) only needs the channel to exist; setting one needs access to the channel, as in Zulip.
  */
 export async function setTopicVisibility(
-  domain: Domain,
+  domain: UserTopicsDeps,
   actor: Actor,
   input: { channelId: number; topic: string; policy: VisibilityPolicy },
 ): Promise<void> {
@@ -49,7 +52,7 @@ export async function setTopicVisibility(
  * unmuting 0, for a channel given by id or by name.
  */
 export async function setTopicMuted(
-  domain: Domain,
+  domain: UserTopicsDeps,
   actor: Actor,
   input: { channel: number | string; topic: string; muted: boolean },
 ): Promise<void> {

@@ -4,7 +4,7 @@ import type { Logger } from '@confab/logging';
 import type { MessagingConfig } from '../config.js';
 import type { Domain } from '../domain/context.js';
 import { deliverDueBatch, DELIVERY_BATCH } from '../domain/scheduled-batch.js';
-import { deliverScheduled } from '../domain/scheduled-messages.js';
+import { deliverScheduled } from '../domain/scheduled-send.js';
 import { BullDeliveryQueue, SCHEDULED_QUEUE, bullConnection, type DeliveryJobData } from './scheduled-delivery.js';
 
 /**

@@ -1,0 +1,91 @@
+import { ConfabError, invalid } from '@confab/errors';
+import { contracts, outboxRecord } from '@confab/events';
+import type { Domain } from './context.js';
+import { LATE_CUTOFF_MS, scheduledDict, sendInput } from './scheduled-messages.js';
+import { sendMessage, type SendDeps } from './send.js';
+
+/** What delivering one scheduled message uses of the domain (docs/architecture.md, "Data access"). */
+export type ScheduledSendDeps = SendDeps & Pick<Domain, 'scheduledMessages' | 'directory' | 'store' | 'logger'>;
+
+const meta = (realmId: number, requestId: string) => ({ realmId, requestId });
+
+export type DeliveryOutcome =
+  | { outcome: 'failed' | 'gone' | 'superseded' }
+  | { outcome: 'delivered'; dueAt: Date }
+  | { outcome: 'not-due'; at: Date };
+
+/**
+ * Delivers one scheduled message (the worker's job): the send and the guarded pending → delivered update commit in
+ * one transaction, so a crash anywhere leaves the row pending and no message, and a second delivery attempt of the
+ * same row (a redelivered job, a second worker) finds it delivered and rolls its own message back. All of POST
+ * /messages' checks run again, as of now. A lasting failure marks the row failed and tells the sender by event.
+ */
+export async function deliverScheduled(
+  domain: ScheduledSendDeps,
+  id: number,
+  now: Date = new Date(),
+): Promise<DeliveryOutcome> {
+  const row = await domain.scheduledMessages.get(id);
+  if (!row || row.delivered || row.failed) return { outcome: 'gone' };
+  // The job of an older time (moved later by an edit that could not replace a running job): wait for the new time.
+  if (row.scheduledAt.getTime() > now.getTime() + 1000) return { outcome: 'not-due', at: row.scheduledAt };
+  const requestId = `scheduled-${id}`;
+  let failure: string | null = null;
+  try {
+    const [user, realm] = await Promise.all([domain.directory.user(row.senderId), domain.directory.realm(row.realmId)]);
+    if (!realm || realm.deactivated) throw invalid('This organization has been deactivated');
+    if (!user || !user.isActive) throw invalid('Account is deactivated');
+    if (now.getTime() > row.scheduledAt.getTime() + LATE_CUTOFF_MS) {
+      throw invalid('Message could not be sent at the scheduled time.');
+    }
+    let superseded = false;
+    try {
+      await sendMessage(domain, { user, realm, requestId }, sendInput(row), {
+        alongside: async (tx, messageId) => {
+          if (!(await domain.scheduledMessages.markDelivered(tx, row.id, row.version, messageId))) {
+            superseded = true;
+            throw new Superseded();
+          }
+          return [
+            outboxRecord(
+              contracts.scheduledMessageRemoved,
+              { user_id: row.senderId, scheduled_message_id: row.id },
+              meta(row.realmId, requestId),
+            ),
+          ];
+        },
+      });
+    } catch (err) {
+      if (superseded) return { outcome: 'superseded' };
+      throw err;
+    }
+    return { outcome: 'delivered', dueAt: row.scheduledAt };
+  } catch (err) {
+    // Refusals (permissions, a channel gone, ...) last; anything else (database, broker) is retried by the queue.
+    if (!(err instanceof ConfabError) || err.status >= 500) throw err;
+    failure = err.message;
+  }
+  const failed = await domain.store.transaction(async (tx) => {
+    const marked = await domain.scheduledMessages.markFailed(tx, row.id, row.version, failure);
+    return {
+      result: marked,
+      events: marked
+        ? [
+            outboxRecord(
+              contracts.scheduledMessageUpdated,
+              { user_id: row.senderId, scheduled_message: scheduledDict(marked) },
+              meta(row.realmId, requestId),
+            ),
+          ]
+        : [],
+    };
+  });
+  domain.logger.info({ scheduledMessageId: id, failure }, 'scheduled message could not be sent');
+  return { outcome: failed ? 'failed' : 'superseded' };
+}
+
+class Superseded extends Error {
+  constructor() {
+    super('scheduled message changed or was delivered meanwhile');
+  }
+}
