@@ -3,9 +3,8 @@ import { contracts, parseEnvelope } from '@confab/events';
 import type { Actor } from '../src/domain/context';
 import { editMessage, type EditInput } from '../src/domain/message-edit';
 import { addReaction, removeReaction } from '../src/domain/reactions';
-import { sendMessage } from '../src/domain/send';
 import { FLAG } from '../src/domain/flags';
-import { messagingWorld, realmRecord, type TestDomain } from './fixtures';
+import { messagingWorld, realmRecord, type TestDomain, sendToChannel } from './fixtures';
 
 /**
  * Domain rules of messaging, checked on the domain against PostgreSQL (the integration tier, docs/architecture.md
@@ -45,19 +44,7 @@ describe('messaging rules against PostgreSQL', () => {
     await close();
   });
 
-  const send = async (actor: Actor, topic: string, content: string) =>
-    (
-      await sendMessage(domain, actor, {
-        type: 'stream',
-        to: 'Verona',
-        topic,
-        content,
-        queueId: undefined,
-        localId: undefined,
-        readBySender: undefined,
-        client: 'test',
-      })
-    ).id;
+  const send = (actor: Actor, topic: string, content: string) => sendToChannel(domain, actor, topic, content);
   const edit = (actor: Actor, id: number, input: Partial<EditInput>) =>
     editMessage(domain, actor, id, {
       propagateMode: 'change_all',

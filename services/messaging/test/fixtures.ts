@@ -5,6 +5,7 @@ import { loadConfig } from '../src/config';
 import { buildDomain } from '../src/domain-factory';
 import type { NewChannelSettings } from '../src/domain/channel-rules';
 import { subscribeToChannels } from '../src/domain/channels';
+import { sendMessage } from '../src/domain/send';
 import type { Actor } from '../src/domain/context';
 import type { Role } from '../src/domain/types';
 
@@ -130,4 +131,25 @@ export async function messagingWorld(spec: WorldSpec) {
   });
   const channelId = (await domain.directory.channelByName(REALM, channel))!.id;
   return { ...built, actors, channelId };
+}
+
+/** Sends a channel message as `actor`, as POST /messages would; its id. */
+export async function sendToChannel(
+  domain: Parameters<typeof sendMessage>[0],
+  actor: Actor,
+  topic: string,
+  content: string,
+  channel = 'Verona',
+): Promise<number> {
+  const sent = await sendMessage(domain, actor, {
+    type: 'stream',
+    to: channel,
+    topic,
+    content,
+    queueId: undefined,
+    localId: undefined,
+    readBySender: undefined,
+    client: 'test',
+  });
+  return sent.id;
 }

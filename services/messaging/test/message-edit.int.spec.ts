@@ -3,8 +3,7 @@ import { contracts, parseEnvelope } from '@confab/events';
 import type { Actor } from '../src/domain/context';
 import { editMessage, type EditInput } from '../src/domain/message-edit';
 import { messageHistory } from '../src/domain/message-history';
-import { sendMessage } from '../src/domain/send';
-import { messagingWorld, realmRecord, type TestDomain } from './fixtures';
+import { messagingWorld, realmRecord, type TestDomain, sendToChannel } from './fixtures';
 
 const edit = (overrides: Partial<EditInput>): EditInput => ({
   propagateMode: 'change_one',
@@ -46,19 +45,7 @@ describe('editing messages against PostgreSQL', () => {
     await close();
   });
 
-  const send = async (actor: Actor, topic: string, content: string) =>
-    (
-      await sendMessage(domain, actor, {
-        type: 'stream',
-        to: 'Verona',
-        topic,
-        content,
-        queueId: undefined,
-        localId: undefined,
-        readBySender: undefined,
-        client: 'test',
-      })
-    ).id;
+  const send = (actor: Actor, topic: string, content: string) => sendToChannel(domain, actor, topic, content);
   const age = (id: number, seconds: number) =>
     domain.store.sql.query(`UPDATE messages SET date_sent = now() - make_interval(secs => $2) WHERE id = $1`, [
       id,

@@ -2,7 +2,7 @@ import { serviceUnavailable } from '@confab/errors';
 import type { UserIdentity } from '@confab/identity';
 import type { Actor, Domain } from './context.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
 export type ActorDeps = Pick<Domain, 'directory' | 'fetchMissing'>;
 
 /**

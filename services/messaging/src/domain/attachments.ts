@@ -7,7 +7,7 @@ import { canAccessHistory } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
 import type { Attachment, StoredMessage } from './types.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
 export type AttachmentsDeps = Pick<
   Domain,
   'attachments' | 'channels' | 'directory' | 'files' | 'limits' | 'logger' | 'messages' | 'store'

@@ -3,7 +3,7 @@ import type { Actor, Domain } from './context.js';
 import { isAdmin, isGuest } from './permissions.js';
 import type { Channel, Subscription } from './types.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
 export type ChannelAccessDeps = Pick<Domain, 'channels' | 'directory' | 'permissions'>;
 
 /** Zulip's check_basic_stream_access: web-public, public for non-guests, or subscribed (admins optionally). */

@@ -1,12 +1,14 @@
 import { invalid } from '@confab/errors';
 import { accessChannelById, basicAccess } from './channel-access.js';
 import { GroupValueFormatter, streamDict, subscriptionDict } from './channel-records.js';
-import type { Actor, Domain } from './context.js';
+import type { Actor } from './context.js';
 import { isAdmin, isGuest } from './permissions.js';
 import type { Channel } from './types.js';
+import type { ChannelAccessDeps } from './channel-access.js';
+import type { ChannelRecordsDeps } from './channel-records.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
-export type ChannelQueriesDeps = Pick<Domain, 'channels' | 'directory' | 'permissions' | 'readModel'>;
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
+export type ChannelQueriesDeps = ChannelAccessDeps & ChannelRecordsDeps;
 
 async function factsFor(domain: ChannelQueriesDeps, channels: readonly Channel[]) {
   const ids = channels.map((c) => c.id);

@@ -4,7 +4,7 @@ import { systemGroupMembers } from './permissions.js';
 import type { Channel, ChannelPermission, GroupSettingValue, PermissionValue, Realm, Subscription } from './types.js';
 import { CHANNEL_PERMISSION_SETTINGS } from './types.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
 export type ChannelRecordsDeps = Pick<Domain, 'directory' | 'readModel'>;
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);

@@ -5,7 +5,7 @@ import { isAdmin } from './permissions.js';
 import { escapeHtml, firstUnprintable } from './text.js';
 import type { ChannelPermission, GroupSettingValue, PermissionValue, TopicsPolicy } from './types.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
 export type ChannelRulesDeps = Pick<Domain, 'directory' | 'permissions' | 'readModel' | 'renderer'>;
 
 /** Storage's answer when a channel of that name was created meanwhile (two requests created it at once). */

@@ -10,12 +10,10 @@ import type { SubscriptionPatch } from './subscription-properties.js';
 import { isAdmin, isGuest } from './permissions.js';
 import { checkChannelName, MAX_CHANNEL_DESCRIPTION_LENGTH } from './text.js';
 import type { Channel, ChannelPermission, GroupSettingValue, PermissionValue, TopicsPolicy } from './types.js';
+import type { ChannelsDeps } from './channels.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
-export type ChannelSettingsDeps = Pick<
-  Domain,
-  'channelSettings' | 'channels' | 'directory' | 'fetchMissing' | 'permissions' | 'readModel' | 'renderer' | 'store'
->;
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
+export type ChannelSettingsDeps = ChannelsDeps & Pick<Domain, 'channelSettings'>;
 
 /** What changes in a channel's row. */
 export interface ChannelPatch {

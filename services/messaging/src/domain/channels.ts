@@ -18,12 +18,10 @@ import type { Actor, Domain } from './context.js';
 import { isAdmin, isGuest } from './permissions.js';
 import { checkChannelName } from './text.js';
 import type { Channel, Subscription, User } from './types.js';
+import type { ChannelRulesDeps } from './channel-rules.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
-export type ChannelsDeps = Pick<
-  Domain,
-  'channels' | 'directory' | 'fetchMissing' | 'permissions' | 'readModel' | 'renderer' | 'store'
->;
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
+export type ChannelsDeps = ChannelRulesDeps & Pick<Domain, 'channels' | 'fetchMissing' | 'store'>;
 
 /** Zulip's STREAM_ASSIGNMENT_COLORS: each new subscription takes the first color the user does not use yet. */
 const COLORS = [

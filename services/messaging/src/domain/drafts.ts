@@ -4,9 +4,10 @@ import { accessChannelById } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
 import { validId } from './ids.js';
 import { MAX_TOPIC_LENGTH, normalizeContent, truncate } from './text.js';
+import type { ChannelAccessDeps } from './channel-access.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
-export type DraftsDeps = Pick<Domain, 'channels' | 'directory' | 'drafts' | 'permissions' | 'readModel'>;
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
+export type DraftsDeps = ChannelAccessDeps & Pick<Domain, 'drafts' | 'readModel'>;
 
 /** Zulip's DraftData, as the route parsed it (routes/drafts.routes.ts); `content` is not blank. */
 export interface DraftData {

@@ -7,25 +7,10 @@ import type { EditPlan } from './message-edit-commit.js';
 import { sendMessage } from './send.js';
 import { topicKey } from './text.js';
 import type { Channel, User } from './types.js';
+import type { SendDeps } from './send.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
-export type EditNoticesDeps = Pick<
-  Domain,
-  | 'attachments'
-  | 'channels'
-  | 'directory'
-  | 'edits'
-  | 'files'
-  | 'limits'
-  | 'logger'
-  | 'messages'
-  | 'permissions'
-  | 'reactions'
-  | 'readModel'
-  | 'renderer'
-  | 'store'
-  | 'submessages'
->;
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
+export type EditNoticesDeps = SendDeps & Pick<Domain, 'edits'>;
 
 /**
  * The Notification Bot's notices of an edit, posted after it committed (Zulip's send_message_moved_breadcrumbs and

@@ -7,7 +7,7 @@ import { badNarrow, type MessageQuery, type RawTerm, type SearchScope, type Term
 import { escapeHtml, topicKey } from './text.js';
 import type { Channel, StoredMessage, User } from './types.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
 export type FetchDeps = Pick<Domain, 'channels' | 'directory' | 'messages' | 'reactions' | 'readModel' | 'submessages'>;
 
 /** Zulip's MAX_MESSAGES_PER_FETCH and LARGER_THAN_MAX_MESSAGE_ID. */

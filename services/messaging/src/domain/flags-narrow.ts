@@ -1,14 +1,12 @@
-import type { Actor, Domain } from './context.js';
+import type { Actor } from './context.js';
 import { fetchRange, resolveNarrow, type Anchor } from './fetch.js';
 import { FLAG, type FlagName } from './flags.js';
 import { updateFlags } from './message-flags.js';
 import type { RawTerm } from './narrow.js';
+import type { MessageFlagsDeps } from './message-flags.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
-export type FlagsNarrowDeps = Pick<
-  Domain,
-  'channels' | 'directory' | 'messages' | 'permissions' | 'reactions' | 'readModel' | 'store' | 'submessages'
->;
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
+export type FlagsNarrowDeps = MessageFlagsDeps;
 
 /** Zulip's MAX_MESSAGES_PER_UPDATE: the most messages one call changes. */
 export const MAX_MESSAGES_PER_UPDATE = 5000;

@@ -9,12 +9,11 @@ import { draftDict } from './drafts.js';
 import { snippetDict } from './saved-snippets.js';
 import { scheduledDict } from './scheduled-messages.js';
 import { VISIBILITY_MUTED } from './types.js';
+import type { ChannelQueriesDeps } from './channel-queries.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
-export type InitialStateDeps = Pick<
-  Domain,
-  'channels' | 'directory' | 'drafts' | 'messages' | 'permissions' | 'readModel' | 'savedSnippets' | 'scheduledMessages'
->;
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
+export type InitialStateDeps = ChannelQueriesDeps &
+  Pick<Domain, 'drafts' | 'messages' | 'savedSnippets' | 'scheduledMessages'>;
 
 /** Zulip's MAX_UNREAD_MESSAGES: older unread messages are left out (old_unreads_missing). */
 const MAX_UNREAD_MESSAGES = 50_000;

@@ -5,9 +5,11 @@ import { channelRecord, GroupValueFormatter, subscriptionRecord } from './channe
 import type { Actor, Domain } from './context.js';
 import { isAdmin, isGuest } from './permissions.js';
 import type { Channel } from './types.js';
+import type { ChannelAccessDeps } from './channel-access.js';
+import type { ChannelRecordsDeps } from './channel-records.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
-export type InvitationChannelsDeps = Pick<Domain, 'channels' | 'directory' | 'permissions' | 'readModel' | 'store'>;
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
+export type InvitationChannelsDeps = ChannelAccessDeps & ChannelRecordsDeps & Pick<Domain, 'store'>;
 
 /**
  * The channels of an invitation link (services/invitations/README.md): whether its creator may subscribe others to

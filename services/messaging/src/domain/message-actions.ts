@@ -2,26 +2,15 @@ import { invalid } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
 import { deleteFiles, releaseAttachments } from './attachments.js';
 import { accessChannelById, canAccessHistory } from './channel-access.js';
-import type { Actor, Domain } from './context.js';
+import type { Actor } from './context.js';
 import { accessMessage, messageAudience } from './fetch.js';
 import type { Channel, StoredMessage } from './types.js';
+import type { AttachmentsDeps } from './attachments.js';
+import type { ChannelAccessDeps } from './channel-access.js';
+import type { FetchDeps } from './fetch.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
-export type MessageActionsDeps = Pick<
-  Domain,
-  | 'attachments'
-  | 'channels'
-  | 'directory'
-  | 'files'
-  | 'limits'
-  | 'logger'
-  | 'messages'
-  | 'permissions'
-  | 'reactions'
-  | 'readModel'
-  | 'store'
-  | 'submessages'
->;
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
+export type MessageActionsDeps = AttachmentsDeps & ChannelAccessDeps & FetchDeps;
 
 async function canDelete(
   domain: MessageActionsDeps,

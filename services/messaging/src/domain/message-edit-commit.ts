@@ -12,7 +12,7 @@ import { userTopicEvent } from './topic-policy.js';
 import type { Channel, StoredMessage, TopicPolicyChange, VisibilityPolicy } from './types.js';
 import { VISIBILITY_FOLLOWED, VISIBILITY_MUTED, VISIBILITY_NONE, VISIBILITY_UNMUTED } from './types.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
 export type MessageEditCommitDeps = Pick<Domain, 'channels' | 'directory' | 'edits'>;
 
 /** An edit that passed every check (message-edit.ts): what it changes. */

@@ -3,7 +3,7 @@ import { ConfabError, invalid } from '@confab/errors';
 import { ROLE_MODERATOR } from '@confab/identity';
 import { updateAttachmentReferences } from './attachments.js';
 import { accessChannelById, canAccessHistory, checkCanPost } from './channel-access.js';
-import type { Actor, Domain } from './context.js';
+import type { Actor } from './context.js';
 import { postEditNotices } from './edit-notices.js';
 import { accessMessage } from './fetch.js';
 import { commitEdit, type EditPlan } from './message-edit-commit.js';
@@ -12,25 +12,10 @@ import { alertedUsers } from './personal-filters.js';
 import { checkGroupMentions, checkTopicsPolicy, checkWildcards, mentionedUsers } from './send-checks.js';
 import { firstUnprintable, MAX_TOPIC_LENGTH, normalizeContent, topicKey, truncate } from './text.js';
 import type { Channel, ChannelPermission, StoredMessage, Subscription } from './types.js';
+import type { EditNoticesDeps } from './edit-notices.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
-export type MessageEditDeps = Pick<
-  Domain,
-  | 'attachments'
-  | 'channels'
-  | 'directory'
-  | 'edits'
-  | 'files'
-  | 'limits'
-  | 'logger'
-  | 'messages'
-  | 'permissions'
-  | 'reactions'
-  | 'readModel'
-  | 'renderer'
-  | 'store'
-  | 'submessages'
->;
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
+export type MessageEditDeps = EditNoticesDeps;
 
 /**
  * Editing and moving messages: PATCH /messages/{message_id}, Zulip's check_update_message. This file decides

@@ -6,12 +6,11 @@ import { accessMessage } from './fetch.js';
 import { EDITABLE_FLAGS, FLAG, type FlagName } from './flags.js';
 import { topicKey } from './text.js';
 import type { StoredMessage } from './types.js';
+import type { ChannelAccessDeps } from './channel-access.js';
+import type { FetchDeps } from './fetch.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
-export type MessageFlagsDeps = Pick<
-  Domain,
-  'channels' | 'directory' | 'messages' | 'permissions' | 'reactions' | 'readModel' | 'store' | 'submessages'
->;
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
+export type MessageFlagsDeps = ChannelAccessDeps & FetchDeps & Pick<Domain, 'store'>;
 
 /** Changing users' message flags: POST /messages/flags, and marking channels, topics or everything as read. */
 

@@ -1,12 +1,10 @@
 import { highlightHtmlDifferences } from '../rendering/html-diff.js';
 import type { Actor, Domain } from './context.js';
 import { accessMessage } from './fetch.js';
+import type { FetchDeps } from './fetch.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
-export type MessageHistoryDeps = Pick<
-  Domain,
-  'channels' | 'directory' | 'edits' | 'messages' | 'reactions' | 'readModel' | 'submessages'
->;
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
+export type MessageHistoryDeps = FetchDeps & Pick<Domain, 'edits'>;
 
 /**
  * GET /messages/{message_id}/history (Zulip's fill_edit_history_entries): the stored entries say what each edit

@@ -6,12 +6,10 @@ import { accessMessage, messageAudience } from './fetch.js';
 import { topicKey } from './text.js';
 import type { CustomEmojiSet, ReactionType } from './types.js';
 import { VISIBILITY_FOLLOWED } from './types.js';
+import type { FetchDeps } from './fetch.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
-export type ReactionsDeps = Pick<
-  Domain,
-  'channels' | 'directory' | 'messages' | 'reactions' | 'readModel' | 'store' | 'submessages' | 'userTopics'
->;
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
+export type ReactionsDeps = FetchDeps & Pick<Domain, 'store' | 'userTopics'>;
 
 const REACTION_TYPES: readonly ReactionType[] = ['unicode_emoji', 'realm_emoji', 'service_extra_emoji'];
 

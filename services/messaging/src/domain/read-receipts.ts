@@ -1,12 +1,10 @@
 import { invalid } from '@confab/errors';
 import type { Actor, Domain } from './context.js';
 import { accessMessage } from './fetch.js';
+import type { FetchDeps } from './fetch.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
-export type ReadReceiptsDeps = Pick<
-  Domain,
-  'channels' | 'directory' | 'messages' | 'reactions' | 'readModel' | 'receipts' | 'submessages'
->;
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
+export type ReadReceiptsDeps = FetchDeps & Pick<Domain, 'receipts'>;
 
 /** The storage read-receipt answers need (a port this domain owns; docs/architecture.md, "Data access"). */
 export interface ReadReceiptSource {

@@ -3,7 +3,7 @@ import { contracts, outboxRecord, type Written } from '@confab/events';
 import type { Actor, Domain } from './context.js';
 import { validId } from './ids.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
 export type SavedSnippetsDeps = Pick<Domain, 'savedSnippets'>;
 
 export interface StoredSnippet {

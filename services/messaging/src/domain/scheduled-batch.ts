@@ -3,25 +3,10 @@ import type { Actor, Domain } from './context.js';
 import { LATE_CUTOFF_MS, sendInput } from './scheduled-messages.js';
 import { prepareSend } from './send.js';
 import { attachWidget } from './submessages.js';
+import type { SendDeps } from './send.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
-export type ScheduledBatchDeps = Pick<
-  Domain,
-  | 'attachments'
-  | 'channels'
-  | 'directory'
-  | 'files'
-  | 'limits'
-  | 'logger'
-  | 'messages'
-  | 'permissions'
-  | 'reactions'
-  | 'readModel'
-  | 'renderer'
-  | 'scheduledMessages'
-  | 'store'
-  | 'submessages'
->;
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
+export type ScheduledBatchDeps = SendDeps & Pick<Domain, 'scheduledMessages'>;
 
 /** Most scheduled messages one transaction delivers. */
 export const DELIVERY_BATCH = 50;

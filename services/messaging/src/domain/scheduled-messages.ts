@@ -6,25 +6,10 @@ import type { Actor, Domain } from './context.js';
 import { displayedRecipients } from './drafts.js';
 import { prepareSend, type SendInput } from './send.js';
 import { normalizeTopic } from './text.js';
+import type { SendDeps } from './send.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
-export type ScheduledMessagesDeps = Pick<
-  Domain,
-  | 'attachments'
-  | 'channels'
-  | 'directory'
-  | 'files'
-  | 'limits'
-  | 'logger'
-  | 'messages'
-  | 'permissions'
-  | 'reactions'
-  | 'readModel'
-  | 'renderer'
-  | 'scheduledMessages'
-  | 'store'
-  | 'submessages'
->;
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
+export type ScheduledMessagesDeps = SendDeps & Pick<Domain, 'scheduledMessages'>;
 
 /** Where scheduled messages wait for their time (BullMQ delayed jobs keyed by the scheduled message id). */
 export interface DeliveryQueue {

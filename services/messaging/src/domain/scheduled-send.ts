@@ -2,10 +2,11 @@ import { ConfabError, invalid } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
 import type { Domain } from './context.js';
 import { LATE_CUTOFF_MS, scheduledDict, sendInput } from './scheduled-messages.js';
-import { sendMessage, type SendDeps } from './send.js';
+import { sendMessage } from './send.js';
+import type { SendDeps } from './send.js';
 
-/** What delivering one scheduled message uses of the domain (docs/architecture.md, "Data access"). */
-export type ScheduledSendDeps = SendDeps & Pick<Domain, 'scheduledMessages' | 'directory' | 'store' | 'logger'>;
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
+export type ScheduledSendDeps = SendDeps & Pick<Domain, 'scheduledMessages'>;
 
 const meta = (realmId: number, requestId: string) => ({ realmId, requestId });
 

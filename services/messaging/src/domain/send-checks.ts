@@ -7,12 +7,10 @@ import type { Rendered } from './render.js';
 import type { SendInput } from './send.js';
 import { checkChannelName, firstUnprintable, normalizeTopic, topicKey } from './text.js';
 import type { Channel, SendFacts, Subscription, User } from './types.js';
+import type { ChannelAccessDeps } from './channel-access.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
-export type SendChecksDeps = Pick<
-  Domain,
-  'channels' | 'directory' | 'messages' | 'permissions' | 'readModel' | 'renderer'
->;
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
+export type SendChecksDeps = ChannelAccessDeps & Pick<Domain, 'messages' | 'readModel' | 'renderer'>;
 
 /**
  * The checks of a send before anything is written (Zulip's check_message): the addressee (channel or direct

@@ -13,24 +13,12 @@ import { normalizeContent, topicKey } from './text.js';
 import { automaticPolicyOnSend, userTopicEvent } from './topic-policy.js';
 import type { Channel, StoredMessage, TopicPolicyChange, User, VisibilityPolicy } from './types.js';
 import { VISIBILITY_FOLLOWED, VISIBILITY_MUTED } from './types.js';
+import type { AttachmentsDeps } from './attachments.js';
+import type { SendChecksDeps } from './send-checks.js';
+import type { SubmessagesDeps } from './submessages.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
-export type SendDeps = Pick<
-  Domain,
-  | 'attachments'
-  | 'channels'
-  | 'directory'
-  | 'files'
-  | 'limits'
-  | 'logger'
-  | 'messages'
-  | 'permissions'
-  | 'reactions'
-  | 'readModel'
-  | 'renderer'
-  | 'store'
-  | 'submessages'
->;
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
+export type SendDeps = AttachmentsDeps & SendChecksDeps & SubmessagesDeps;
 
 export interface SendInput {
   type: 'direct' | 'private' | 'stream' | 'channel';

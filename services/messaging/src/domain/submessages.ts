@@ -1,13 +1,11 @@
 import { invalid } from '@confab/errors';
 import { contracts, outboxRecord, type OutboxRecord, type Written } from '@confab/events';
-import type { Actor, Domain } from './context.js';
+import type { Actor } from './context.js';
 import { accessMessage, messageAudience } from './fetch.js';
+import type { FetchDeps } from './fetch.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
-export type SubmessagesDeps = Pick<
-  Domain,
-  'channels' | 'directory' | 'messages' | 'reactions' | 'readModel' | 'submessages'
->;
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
+export type SubmessagesDeps = FetchDeps;
 
 /** A submessage as message dicts and events carry it (Zulip's SubMessage.get_raw_db_rows). */
 export interface Submessage {

@@ -2,9 +2,10 @@ import { invalid } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
 import { accessChannelById } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
+import type { ChannelAccessDeps } from './channel-access.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
-export type SubscriptionPropertiesDeps = Pick<Domain, 'channelSettings' | 'channels' | 'directory' | 'permissions'>;
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
+export type SubscriptionPropertiesDeps = ChannelAccessDeps & Pick<Domain, 'channelSettings'>;
 
 /** A subscription's personal settings by their API names (the stored fields they set). */
 export interface SubscriptionPatch {

@@ -2,12 +2,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ConfabError } from '@confab/errors';
 import { accessUpload, readUpload } from './attachments.js';
 import type { Actor, Domain } from './context.js';
+import type { AttachmentsDeps } from './attachments.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
-export type TemporaryUploadsDeps = Pick<
-  Domain,
-  'attachments' | 'channels' | 'directory' | 'files' | 'limits' | 'logger' | 'messages' | 'secrets' | 'store'
->;
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
+export type TemporaryUploadsDeps = AttachmentsDeps & Pick<Domain, 'secrets'>;
 
 /** How long a temporary upload URL works (Zulip's generate_unauthed_file_access_url: 60 seconds). */
 export const TEMPORARY_URL_SECONDS = 60;

@@ -1,24 +1,14 @@
 import { invalid, missingArgument } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
 import { accessChannelById, checkCanPost } from './channel-access.js';
-import type { Actor, Domain } from './context.js';
+import type { Actor } from './context.js';
 import { accessMessage } from './fetch.js';
 import { normalizeTopic } from './text.js';
+import type { ChannelsDeps } from './channels.js';
+import type { FetchDeps } from './fetch.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
-export type TypingDeps = Pick<
-  Domain,
-  | 'channels'
-  | 'directory'
-  | 'fetchMissing'
-  | 'messages'
-  | 'permissions'
-  | 'reactions'
-  | 'readModel'
-  | 'renderer'
-  | 'store'
-  | 'submessages'
->;
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
+export type TypingDeps = ChannelsDeps & FetchDeps;
 
 /** Zulip's MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS: larger channels get no typing notifications. */
 export const MAX_CHANNEL_SIZE_FOR_TYPING = 100;

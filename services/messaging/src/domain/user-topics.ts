@@ -4,9 +4,10 @@ import type { Actor, Domain } from './context.js';
 import { firstUnprintable, topicKey, truncate, MAX_TOPIC_LENGTH } from './text.js';
 import { userTopicEvent } from './topic-policy.js';
 import type { VisibilityPolicy } from './types.js';
+import type { ChannelAccessDeps } from './channel-access.js';
 
-/** What this file's functions use of the domain (docs/architecture.md, "Data access"). */
-export type UserTopicsDeps = Pick<Domain, 'channels' | 'directory' | 'permissions' | 'store' | 'userTopics'>;
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
+export type UserTopicsDeps = ChannelAccessDeps & Pick<Domain, 'store' | 'userTopics'>;
 
 /**
  * POST /user_topics: sets the caller's visibility policy for a topic, which need not have messages. Removing a

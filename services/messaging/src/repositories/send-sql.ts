@@ -1,6 +1,6 @@
 import { contracts, OUTBOX_INSERT, type EventContract } from '@confab/events';
 import { FLAG, VISIBLE_FLAGS } from '../domain/flags.js';
-import type { SendWrite } from '../domain/message-store.js';
+import type { SendFactsInput, SendWrite } from '../domain/message-store.js';
 
 export type { Delivery, NewMessage, SendWrite } from '../domain/message-store.js';
 
@@ -207,14 +207,7 @@ function sendParts(write: SendWrite, param: Param, sfx: string): { ctes: string[
  * What the automatic topic policies depend on, read just before sending: the sender's subscription and policy,
  * whether the topic already had messages the sender could see, and the mentioned users' policies.
  */
-export function sendFactsQuery(input: {
-  userId: number;
-  channelId: number;
-  recipientId: number;
-  topicKey: string;
-  historyPublic: boolean;
-  mentionedUserIds: number[];
-}): { text: string; values: unknown[] } {
+export function sendFactsQuery(input: SendFactsInput): { text: string; values: unknown[] } {
   return {
     text: `SELECT
       (SELECT active FROM subscriptions WHERE user_id = $1 AND channel_id = $2) AS sub_active,
