@@ -3,8 +3,10 @@ import { contracts, parseEnvelope } from '@confab/events';
 import type { Actor } from '../src/domain/context';
 import { editMessage, type EditInput } from '../src/domain/message-edit';
 import { addReaction, removeReaction } from '../src/domain/reactions';
+import { subscribeToChannels } from '../src/domain/channels';
+import { createDrafts, editDraft, listDrafts } from '../src/domain/drafts';
 import { FLAG } from '../src/domain/flags';
-import { messagingWorld, realmRecord, type TestDomain, sendToChannel } from './fixtures';
+import { messagingWorld, PUBLIC_CHANNEL, realmRecord, sendToChannel, type TestDomain, userRecord } from './fixtures';
 
 /**
  * Domain rules of messaging, checked on the domain against PostgreSQL (the integration tier, docs/architecture.md
@@ -33,6 +35,7 @@ describe('messaging rules against PostgreSQL', () => {
           ...realmRecord.permissions,
           can_move_messages_between_topics_group: 'role:everyone',
           can_resolve_topics_group: 'role:everyone',
+          can_create_private_channel_group: 'role:members',
         },
       },
     });
@@ -165,6 +168,62 @@ describe('messaging rules against PostgreSQL', () => {
         'one',
         '2 messages were moved from this topic to #**Verona>split off** by @_**Othello|2**.',
       ]);
+    });
+  });
+
+  describe('drafts', () => {
+    const draft = (type: '' | 'stream' | 'private', to: number[], content = 'half a thought') => ({
+      type,
+      to,
+      topic: type === 'stream' ? 'plans' : '',
+      content,
+    });
+
+    it('stores all of a batch or none of it, and says what was added', async () => {
+      const verona = (await domain.channels.channelByName(7, 'Verona'))!.id;
+      expect(
+        await code(createDrafts(domain, cordelia, [draft('stream', [verona]), draft('stream', [verona, verona + 1])])),
+      ).toEqual({ code: 'BAD_REQUEST', msg: 'Must specify exactly 1 channel ID for channel messages' });
+      expect((await listDrafts(domain, cordelia)).count).toBe(0);
+
+      const ids = await createDrafts(domain, cordelia, [draft('stream', [verona]), draft('', [])]);
+      expect((await listDrafts(domain, cordelia)).drafts.map((d) => [d.id, d.type, d.to])).toEqual([
+        [ids[0], 'stream', [verona]],
+        [ids[1], '', []],
+      ]);
+      const rows = await domain.store.db.outbox.findMany({ where: { routingKey: contracts.draftsAdded.type } });
+      const added = rows.map((r) => parseEnvelope(contracts.draftsAdded, r.envelope).payload);
+      expect(added.filter((e) => e.user_id === 3).map((e) => e.drafts.map((d) => d.id))).toEqual([ids]);
+    });
+
+    it('addresses direct drafts as the conversation shows, and refuses deactivated users', async () => {
+      const [one, group] = await createDrafts(domain, hamlet, [draft('private', [2]), draft('private', [3, 2])]);
+      const listed = new Map((await listDrafts(domain, hamlet)).drafts.map((d) => [d.id, d.to]));
+      expect([listed.get(one!), listed.get(group!)]).toEqual([[2], [1, 2, 3]]);
+
+      await domain.store.db.$transaction((tx) =>
+        domain.readModel.upsertUser(tx, { ...userRecord(4, 'yorick'), is_active: false }),
+      );
+      expect(await code(editDraft(domain, hamlet, one!, draft('private', [4])))).toEqual({
+        code: 'BAD_REQUEST',
+        msg: "'yorick@zulip.com' is no longer using Zulip.",
+      });
+      expect(new Map((await listDrafts(domain, hamlet)).drafts.map((d) => [d.id, d.to])).get(one!)).toEqual([2]);
+    });
+
+    it('refuses a draft to a private channel the user cannot see, as if it did not exist', async () => {
+      await subscribeToChannels(domain, hamlet, {
+        subscriptions: [{ name: 'elsinore' }],
+        principals: [1],
+        authorizationErrorsFatal: true,
+        settings: { ...PUBLIC_CHANNEL, inviteOnly: true },
+      });
+      const elsinore = (await domain.channels.channelByName(7, 'elsinore'))!.id;
+      expect(await code(createDrafts(domain, othello, [draft('stream', [elsinore])]))).toEqual({
+        code: 'BAD_REQUEST',
+        msg: 'Invalid channel ID',
+      });
+      expect(await createDrafts(domain, hamlet, [draft('stream', [elsinore])])).toHaveLength(1);
     });
   });
 });
