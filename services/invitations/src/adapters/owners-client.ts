@@ -43,10 +43,10 @@ export class OwnersClient implements Owners {
         .catch(() => null);
       if (answer?.status === 200) return endpoint.response.parse(answer.body);
       if (answer && answer.status !== 404 && answer.status !== 503) {
-        throw new Error(`POST ${endpoint.path}: HTTP ${answer.status} ${JSON.stringify(answer.body)}`);
+        throw new Error(`${endpoint.method} ${endpoint.path}: HTTP ${answer.status} ${JSON.stringify(answer.body)}`);
       }
       if (Date.now() > deadline)
-        throw new Error(`POST ${endpoint.path}: no answer within ${this.options.joinWaitMs} ms`);
+        throw new Error(`${endpoint.method} ${endpoint.path}: no answer within ${this.options.joinWaitMs} ms`);
       await sleep(wait);
     }
   }

@@ -1,20 +1,21 @@
 import type { Transaction } from './storage.js';
-import type { Attachment, Channel, ChannelPermission, PermissionValue, Subscription, TopicsPolicy } from './types.js';
+import type { Attachment, Channel, Subscription } from './types.js';
 
-export interface NewChannel {
-  realmId: number;
-  name: string;
-  description: string;
-  renderedDescription: string;
-  inviteOnly: boolean;
-  isWebPublic: boolean;
-  historyPublicToSubscribers: boolean;
-  messageRetentionDays: number | null;
-  topicsPolicy: TopicsPolicy;
-  creatorId: number;
-  folderId: number | null;
-  permissions: Record<ChannelPermission, PermissionValue>;
-}
+/** A channel about to be created: what its creation request decided (the rest is set by storage). */
+export type NewChannel = Pick<
+  Channel,
+  | 'realmId'
+  | 'name'
+  | 'description'
+  | 'renderedDescription'
+  | 'inviteOnly'
+  | 'isWebPublic'
+  | 'historyPublicToSubscribers'
+  | 'messageRetentionDays'
+  | 'topicsPolicy'
+  | 'folderId'
+  | 'permissions'
+> & { creatorId: number };
 
 export interface NewSubscription {
   userId: number;

@@ -3,7 +3,7 @@ import { messageNarrowUrl, topicLinkSyntax } from '@confab/markdown';
 import { canAccessHistory } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
 import { removeMessage } from './message-actions.js';
-import type { EditPlan } from './message-edit-commit.js';
+import type { EditOutcome, EditPlan } from './message-edit-commit.js';
 import { sendMessage } from './send.js';
 import { topicKey } from './text.js';
 import type { Channel, User } from './types.js';
@@ -37,7 +37,7 @@ export async function postEditNotices(
   domain: EditNoticesDeps,
   actor: Actor,
   plan: EditPlan,
-  movedIds: readonly number[],
+  outcome: EditOutcome,
   notices: EditNotices,
 ): Promise<void> {
   const from = plan.origChannel;
@@ -48,7 +48,7 @@ export async function postEditNotices(
     return;
   }
   try {
-    await post(domain, actor, bot, plan, movedIds, notices);
+    await post(domain, actor, bot, plan, outcome, notices);
   } catch (err) {
     if (!(err instanceof ConfabError)) throw err;
     domain.logger.warn({ err: err.message, message_id: plan.message.id }, 'a notice of a moved topic was refused');
@@ -60,7 +60,7 @@ async function post(
   actor: Actor,
   bot: User,
   plan: EditPlan,
-  movedIds: readonly number[],
+  { ids: movedIds, movedAll }: EditOutcome,
   notices: EditNotices,
 ): Promise<void> {
   const from = plan.origChannel!;
@@ -81,9 +81,6 @@ async function post(
       readBy,
     });
   const user = silentMention(actor.user);
-  // Whether the mover moved everything of the topic they can see (change_all does by definition).
-  const movedAll =
-    plan.propagateMode === 'change_all' || (await visibleIds(domain, actor, from, oldTopic)).length === 0;
   const resolution = notices.resolved || notices.unresolved;
 
   if (resolution && !plan.content && !plan.targetChannel && !(await undoRecentNotice(domain, actor, bot, plan))) {

@@ -59,11 +59,14 @@ export interface LockedMessage {
 export interface EditUnit {
   /** Locks the message against concurrent edits and deletion; null when it no longer exists. */
   lock(messageId: number): Promise<LockedMessage | null>;
-  /** Ids of a channel topic's messages, ascending: from `fromId` on, and only those `userId` received when given. */
+  /**
+   * Ids of a channel topic's messages, ascending: from `fromId` on, only those `receivedBy` received when given, and
+   * at most `limit` of them.
+   */
   topicMessageIds(
     recipientId: number,
     topicKey: string,
-    options: { fromId?: number; receivedBy?: number },
+    options: { fromId?: number; receivedBy?: number; limit?: number },
   ): Promise<number[]>;
   /** The message's rows: user id → flags. */
   rows(messageId: number): Promise<Map<number, number>>;

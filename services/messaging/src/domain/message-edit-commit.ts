@@ -150,6 +150,16 @@ function mergedPolicy(a: VisibilityPolicy, b: VisibilityPolicy): VisibilityPolic
   return VISIBILITY_MUTED;
 }
 
+/** After a move: whether the old topic kept no message the mover can see (change_all moves them all). */
+async function nothingLeft(actor: Actor, unit: EditUnit, plan: EditPlan, seesAll: boolean): Promise<boolean> {
+  if (plan.propagateMode === 'change_all') return true;
+  const left = await unit.topicMessageIds(plan.origChannel!.recipientId, topicKey(plan.message.topic), {
+    receivedBy: seesAll ? undefined : actor.user.id,
+    limit: 1,
+  });
+  return left.length === 0;
+}
+
 /**
  * When a whole topic moved (as far as the mover can see), users' follow and mute settings move with it, merged
  * with what they had for the destination (Zulip's do_update_message); users who lost the messages lose the policy.
@@ -158,9 +168,9 @@ async function moveTopicPolicies(
   actor: Actor,
   unit: EditUnit,
   plan: EditPlan,
-  context: { seesAll: boolean; losingAccess: readonly number[]; editTime: Date },
+  context: { movedAll: boolean; losingAccess: readonly number[]; editTime: Date },
 ): Promise<OutboxRecord[]> {
-  const { seesAll, losingAccess, editTime } = context;
+  const { movedAll, losingAccess, editTime } = context;
   const from = plan.origChannel;
   if (!from) return [];
   const to = plan.targetChannel ?? from;
@@ -168,12 +178,7 @@ async function moveTopicPolicies(
   const newTopic = plan.topic ?? plan.message.topic;
   const newKey = topicKey(newTopic);
   if (from.id === to.id && oldKey === newKey) return [];
-  if (plan.propagateMode !== 'change_all') {
-    const left = await unit.topicMessageIds(from.recipientId, oldKey, {
-      receivedBy: seesAll ? undefined : actor.user.id,
-    });
-    if (left.length > 0) return [];
-  }
+  if (!movedAll) return [];
   const before = await unit.topicPolicies(from.id, oldKey);
   const existing = await unit.topicPolicies(to.id, newKey);
   const losing = new Set(to.id === from.id ? [] : losingAccess);
@@ -193,9 +198,15 @@ async function moveTopicPolicies(
   return changes.map((c) => userTopicEvent(c, editTime, meta));
 }
 
-/** Writes an edit in one transaction with its events: the rows, the history entries, update_message. Returns the
- * ids of the messages it changed. */
-export async function commitEdit(domain: MessageEditCommitDeps, actor: Actor, plan: EditPlan): Promise<number[]> {
+/** What a committed edit changed: the messages, and whether a move took everything of the topic the mover sees. */
+export interface EditOutcome {
+  ids: number[];
+  /** Zulip's moved_all_visible_messages: true for change_all, else whether the old topic kept none the mover sees. */
+  movedAll: boolean;
+}
+
+/** Writes an edit in one transaction with its events: the rows, the history entries, update_message. */
+export async function commitEdit(domain: MessageEditCommitDeps, actor: Actor, plan: EditPlan): Promise<EditOutcome> {
   const { message, origChannel } = plan;
   const editTime = new Date();
   const timestamp = Math.floor(editTime.getTime() / 1000);
@@ -241,6 +252,7 @@ export async function commitEdit(domain: MessageEditCommitDeps, actor: Actor, pl
       targetEntry,
       othersEntry,
     });
+    const movedAll = moved && origChannel !== null && (await nothingLeft(actor, unit, plan, seesAll));
 
     const payload: UpdatePayload = {
       user_id: actor.user.id,
@@ -277,8 +289,8 @@ export async function commitEdit(domain: MessageEditCommitDeps, actor: Actor, pl
     if (losing.event) events.push(losing.event);
     if (moved)
       events.push(
-        ...(await moveTopicPolicies(actor, unit, plan, { seesAll, losingAccess: losing.losingAccess, editTime })),
+        ...(await moveTopicPolicies(actor, unit, plan, { movedAll, losingAccess: losing.losingAccess, editTime })),
       );
-    return { result: ids, events };
+    return { result: { ids, movedAll }, events };
   });
 }

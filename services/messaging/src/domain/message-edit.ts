@@ -254,8 +254,8 @@ export async function editMessage(
     }
   }
   if (input.content !== undefined) plan.content = await renderEdit(domain, actor, message, channel, input.content);
-  const movedIds = await commitEdit(domain, actor, plan);
-  await postEditNotices(domain, actor, plan, movedIds, {
+  const outcome = await commitEdit(domain, actor, plan);
+  await postEditNotices(domain, actor, plan, outcome, {
     oldThread: input.notifyOldThread,
     newThread: input.notifyNewThread,
     ...resolution,

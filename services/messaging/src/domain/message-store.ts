@@ -3,23 +3,10 @@ import type { MessageQuery } from './narrow.js';
 import type { SqlExecutor, Transaction } from './storage.js';
 import type { Reaction, ReactionType, SendFacts, StoredMessage, TopicPolicyChange } from './types.js';
 
-/** A message about to be written. */
-export interface NewMessage {
-  realmId: number;
-  senderId: number;
-  recipientId: number;
-  channelId: number | null;
-  topic: string;
+/** A message about to be written: a stored message before it has an id, with its topic's lookup key. */
+export type NewMessage = Omit<StoredMessage, 'id' | 'lastEditTime' | 'hasSubmessages' | 'dmUserIds'> & {
   topicKey: string;
-  content: string;
-  renderedContent: string;
-  dateSent: Date;
-  sendingClient: string;
-  isMeMessage: boolean;
-  hasAttachment: boolean;
-  hasImage: boolean;
-  hasLink: boolean;
-}
+};
 
 /** Who receives a message and how their flags are computed (all inside the statement, no query per recipient). */
 export interface Delivery {

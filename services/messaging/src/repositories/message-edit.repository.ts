@@ -94,14 +94,14 @@ class SqlEditUnit implements EditUnit {
   async topicMessageIds(
     recipientId: number,
     topicKey: string,
-    options: { fromId?: number; receivedBy?: number },
+    options: { fromId?: number; receivedBy?: number; limit?: number },
   ): Promise<number[]> {
     const rows = await this.db.query<{ id: number }>(
       `SELECT m.id FROM messages m
         WHERE m.recipient_id = $1 AND m.topic_key = $2 AND m.id >= $3
           AND ($4::int IS NULL OR EXISTS (SELECT 1 FROM user_messages um WHERE um.message_id = m.id AND um.user_id = $4))
-        ORDER BY m.id`,
-      [recipientId, topicKey, options.fromId ?? 0, options.receivedBy ?? null],
+        ORDER BY m.id LIMIT $5`,
+      [recipientId, topicKey, options.fromId ?? 0, options.receivedBy ?? null, options.limit ?? null],
     );
     return rows.map((r) => r.id);
   }
