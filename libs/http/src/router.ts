@@ -102,6 +102,21 @@ export function internalRoute<Req, Res extends Record<string, unknown>>(
   };
 }
 
+/**
+ * `GET /internal/events/processed/{event_id}`: whether this service has applied an event (its processed-events
+ * table), which the read-your-writes gate of another replica asks (docs/architecture.md "Read-your-writes").
+ */
+export function eventProcessedRoute(isProcessed: (eventId: string) => Promise<boolean>): Route {
+  return route({
+    method: 'GET',
+    path: '/events/processed/{event_id:str}',
+    auth: 'service',
+    async handler({ path }) {
+      return { processed: await isProcessed(path.event_id) };
+    },
+  });
+}
+
 type SegmentKind = 'literal' | 'int' | 'str' | 'path';
 interface Segment {
   kind: SegmentKind;

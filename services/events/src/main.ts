@@ -1,7 +1,7 @@
 import { ServiceEvents } from '@confab/events';
 import { listen, runProcess } from '@confab/http';
 import { IdentityVerifier } from '@confab/identity';
-import { Redis } from 'ioredis';
+import { openRedis } from '@confab/runtime';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import type { EventsDeps } from './deps.js';
@@ -14,10 +14,9 @@ import { Wakeups } from './store/wakeups.js';
 
 runProcess('events', loadConfig, async (config, logger) => {
   // Auto-pipelining batches the many concurrent reads of polls woken together into few round trips.
-  const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
+  const redis = openRedis(config.redis.url, logger, { enableAutoPipelining: true });
   // Subscribed connections cannot run other commands: wake-ups listen on their own.
-  const subscriber = new Redis(config.redis.url, { maxRetriesPerRequest: null });
-  for (const r of [redis, subscriber]) r.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error'));
+  const subscriber = openRedis(config.redis.url, logger, { maxRetriesPerRequest: null });
   const prefix = `${config.redis.prefix}:events:`;
   const store = new QueueStore(redis, prefix, config.queueTimeoutSeconds * 1000);
   const readModel = new ReadModel(redis, prefix);

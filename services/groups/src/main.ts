@@ -1,7 +1,7 @@
 import { CausalLog, ServiceEvents } from '@confab/events';
 import { listen, runProcess } from '@confab/http';
 import { IdentityVerifier } from '@confab/identity';
-import { Redis } from 'ioredis';
+import { openRedis } from '@confab/runtime';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import type { GroupsDeps } from './deps.js';
@@ -16,8 +16,7 @@ runProcess('groups', loadConfig, async (config, logger) => {
   const events = ServiceEvents.withOutbox(config, logger);
   const { bus, relay } = events;
   const db = new PrismaGroupsDatabase(prisma, events.kick);
-  const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 2 });
-  redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error'));
+  const redis = openRedis(config.redis.url, logger);
   const causalLog = new CausalLog(redis, config.redis.prefix);
   const applied = events.causalGate(prisma, config.causalWaitMs);
   const deps: GroupsDeps = {

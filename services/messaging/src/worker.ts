@@ -1,7 +1,7 @@
 import { Queue, Worker } from 'bullmq';
 import { ServiceEvents } from '@confab/events';
 import { registerJobQueueDepth, runProcess, serveWorkerMetrics } from '@confab/http';
-import { Redis } from 'ioredis';
+import { bullOptions } from '@confab/runtime';
 import { loadConfig } from './config.js';
 import { buildDomain } from './domain-factory.js';
 import { MAINTENANCE_QUEUE, maintenanceHandlers, type MaintenanceJobName } from './jobs/catalog.js';
@@ -26,11 +26,8 @@ function loadWorkerConfig() {
 runProcess('messaging-worker', loadWorkerConfig, async (config, log) => {
   const events = ServiceEvents.withOutbox(config, log, COMPLETED_IN_SQL);
   const { domain, prisma, sql } = buildDomain(config, log, events.kick);
-  // BullMQ needs blocking connections that retry forever.
-  const connection = new Redis(config.redis.url, { maxRetriesPerRequest: null });
-  connection.on('error', (err: Error) => log.warn({ err: err.message }, 'redis error'));
-  const prefix = `${config.redis.prefix}:bull`;
-  const queue = new Queue(MAINTENANCE_QUEUE, { connection, prefix });
+  const bull = bullOptions(config.redis.url, config.redis.prefix);
+  const queue = new Queue(MAINTENANCE_QUEUE, bull);
   await queue.upsertJobScheduler(
     'delete-unclaimed-uploads',
     { every: config.uploads.cleanupIntervalSeconds * 1000 },
@@ -45,7 +42,7 @@ runProcess('messaging-worker', loadWorkerConfig, async (config, log) => {
       if (!handler) throw new Error(`no handler for job ${job.name}`);
       return handler({ domain, config, logger: log }, job.data as never);
     },
-    { connection, prefix, concurrency: 1 },
+    { ...bull, concurrency: 1 },
   );
   worker.on('failed', (job, err) => log.warn({ err: err.message, job: job?.name }, 'maintenance job failed'));
   // Redis outages are retried; without listeners BullMQ's own connections print them as unhandled errors.
@@ -61,7 +58,6 @@ runProcess('messaging-worker', loadWorkerConfig, async (config, log) => {
     ['queue', () => queue.close()],
     ...events.shutdown,
     ['database', () => Promise.all([prisma.$disconnect(), sql.end()])],
-    ['redis', () => connection.quit()],
     ['metrics', async () => metrics?.close()],
   ];
 });

@@ -1,7 +1,7 @@
 import { ServiceEvents } from '@confab/events';
 import { listen, runProcess } from '@confab/http';
 import { IdentityVerifier } from '@confab/identity';
-import { Redis } from 'ioredis';
+import { openRedis } from '@confab/runtime';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import type { PushDeps } from './deps.js';
@@ -11,8 +11,7 @@ import { PushRepository } from './repositories/push.repository.js';
 
 runProcess('push', loadConfig, async (config, logger) => {
   const prisma = createPrisma(config.db.url, config.db.poolSize);
-  const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 2, lazyConnect: false });
-  redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error'));
+  const redis = openRedis(config.redis.url, logger);
   // Also publishes what the worker commits (registration outcomes), which it finds by polling.
   const events = ServiceEvents.withOutbox(config, logger);
   const { bus, relay } = events;

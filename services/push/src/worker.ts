@@ -1,15 +1,9 @@
 import { Worker } from 'bullmq';
 import { observeJobStart, runProcess, serveWorkerMetrics } from '@confab/http';
 import { runWithLogContext } from '@confab/logging';
+import { bullOptions } from '@confab/runtime';
 import { loadConfig } from './config.js';
-import {
-  REGISTER_QUEUE,
-  TEST_QUEUE,
-  bullConnection,
-  bullPrefix,
-  type Handlers,
-  type QueueName,
-} from './jobs/catalog.js';
+import { REGISTER_QUEUE, TEST_QUEUE, type Handlers, type QueueName } from './jobs/catalog.js';
 import { RegistrationQueue } from './jobs/queues.js';
 import { runRegistration } from './jobs/register-device.job.js';
 import { runTestNotification } from './jobs/test-notification.job.js';
@@ -40,8 +34,7 @@ runProcess('push-worker', loadConfig, async (config, log) => {
     'push-register': (job) => runRegistration(deps, job),
   };
   const options = {
-    connection: bullConnection(config.redis.url),
-    prefix: bullPrefix(config.redis.prefix),
+    ...bullOptions(config.redis.url, config.redis.prefix),
     concurrency: config.workerConcurrency,
   };
   const start = <Q extends QueueName>(queue: Q) => {

@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { LOCAL_DEFAULTS, serviceDatabase } from '@confab/devkit';
 import type { UserIdentity } from '@confab/identity';
 import { createLogger } from '@confab/logging';
+import { bullOptions } from '@confab/runtime';
 import {
   finishClientRegistration,
   registerClientDevice,
@@ -13,14 +14,7 @@ import {
   removeClientDevice,
 } from '../src/domain/client-devices';
 import { registerDevice } from '../src/domain/devices';
-import {
-  REGISTER_QUEUE,
-  TEST_QUEUE,
-  bullConnection,
-  bullPrefix,
-  type JobCatalog,
-  type JobOf,
-} from '../src/jobs/catalog';
+import { REGISTER_QUEUE, TEST_QUEUE, type JobCatalog, type JobOf } from '../src/jobs/catalog';
 import { RegistrationQueue, TestNotificationQueue } from '../src/jobs/queues';
 import { runRegistration } from '../src/jobs/register-device.job';
 import { runTestNotification } from '../src/jobs/test-notification.job';
@@ -222,8 +216,7 @@ describe('device registration', () => {
     await queue.schedule(device, 'b');
     await queue.close();
     const inspect = new Queue<JobCatalog['push-register']['data']>(REGISTER_QUEUE, {
-      connection: bullConnection(redisUrl),
-      prefix: bullPrefix(redisPrefix),
+      ...bullOptions(redisUrl, redisPrefix),
     });
     const jobs = await inspect.getJobs(['wait', 'delayed', 'prioritized']);
     expect(jobs.map((j) => j.id)).toEqual([`register-987-${device.registrationKey}`]);
@@ -254,7 +247,7 @@ describe('test notifications', () => {
     const worker = new Worker<JobCatalog['push-test']['data'], JobCatalog['push-test']['result']>(
       TEST_QUEUE,
       (job) => runTestNotification({ repo, relay: relayClient(), logger }, job),
-      { connection: bullConnection(redisUrl), prefix: bullPrefix(prefix) },
+      bullOptions(redisUrl, prefix),
     );
     const dispatcher = new TestNotificationQueue({ redisUrl, redisPrefix: prefix, testWaitMs: 5000 }, logger);
     await dispatcher.ready();
@@ -272,8 +265,7 @@ describe('test notifications', () => {
 
       // What a worker that stalled after sending would leave behind: the job runs again, with what it recorded.
       const queue = new Queue<JobCatalog['push-test']['data'], JobCatalog['push-test']['result']>(TEST_QUEUE, {
-        connection: bullConnection(redisUrl),
-        prefix: bullPrefix(prefix),
+        ...bullOptions(redisUrl, prefix),
       });
       const stored = (await Job.fromId(queue, jobId))!;
       expect(stored.data.delivered?.sort()).toEqual([a.id, b.id].sort());
@@ -305,7 +297,7 @@ describe('test notifications', () => {
     expect(outcome).toEqual({ result: 'FAILED_TO_CONNECT_BOUNCER' });
     expect(Date.now() - started).toBeLessThan(2000);
     await dispatcher.close();
-    const queue = new Queue(TEST_QUEUE, { connection: bullConnection(redisUrl), prefix: bullPrefix(prefix) });
+    const queue = new Queue(TEST_QUEUE, bullOptions(redisUrl, prefix));
     expect(await queue.getJobCounts('wait', 'active', 'delayed')).toEqual({ wait: 0, active: 0, delayed: 0 });
     await queue.close();
   });

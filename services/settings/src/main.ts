@@ -1,7 +1,7 @@
 import { CausalLog, ServiceEvents } from '@confab/events';
 import { listen, runProcess } from '@confab/http';
 import { IdentityVerifier } from '@confab/identity';
-import { Redis } from 'ioredis';
+import { openRedis } from '@confab/runtime';
 import { DirectoryEmojiFiles } from './adapters/emoji-files.js';
 import { GroupsClient } from './adapters/groups-client.js';
 import { createMailer } from './adapters/mailer.js';
@@ -19,8 +19,7 @@ import { buildMeetingProvider } from './wiring.js';
 
 runProcess('settings', loadConfig, async (config, logger) => {
   const prisma = createPrisma(config.db.url, config.db.poolSize);
-  const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 2, lazyConnect: false });
-  redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error'));
+  const redis = openRedis(config.redis.url, logger);
   const events = ServiceEvents.withOutbox(config, logger);
   const { bus, relay } = events;
   const db = new PrismaDatabase(prisma, events.kick);

@@ -1,4 +1,5 @@
 import { claimEvent, isEventProcessed, UnitOfWork } from '@confab/events';
+import { pingDatabase } from '@confab/runtime';
 import type { GroupsDatabase, GroupStore, Written } from '../domain/store.js';
 import { PrismaGroupStore } from './group-store.js';
 import type { Db, Tx } from './prisma.js';
@@ -65,12 +66,7 @@ export class PrismaGroupsDatabase implements GroupsDatabase {
     return isEventProcessed(this.db, eventId);
   }
 
-  async ping(): Promise<boolean> {
-    try {
-      await this.db.$queryRawUnsafe('SELECT 1');
-      return true;
-    } catch {
-      return false;
-    }
+  ping(): Promise<boolean> {
+    return pingDatabase(this.db);
   }
 }

@@ -1,6 +1,6 @@
 import { notFound } from '@confab/errors';
 import { internal } from '@confab/events';
-import { internalRoute, p, route, t } from '@confab/http';
+import { eventProcessedRoute, internalRoute, p, route, t } from '@confab/http';
 import type { GroupsDeps } from '../deps.js';
 import { initialState } from '../domain/initial-state.js';
 import { activeMembersOf, evaluateSetting, groupsAfter, userInGroup } from '../domain/internal.js';
@@ -12,14 +12,7 @@ const clientCapabilities = t.object({ include_deactivated_groups: t.optional(t.b
 export function internalRoutes(deps: GroupsDeps) {
   const { db } = deps;
   return [
-    route({
-      method: 'GET',
-      path: '/events/processed/{event_id:str}',
-      auth: 'service',
-      async handler({ path }) {
-        return { processed: await db.isEventProcessed(path.event_id) };
-      },
-    }),
+    eventProcessedRoute((eventId) => db.isEventProcessed(eventId)),
     route({
       // The events service's initial-state protocol (services/events/README.md): `realm_user_groups`.
       method: 'GET',

@@ -1,14 +1,9 @@
-import { PrismaPg } from '@prisma/adapter-pg';
+import { openPrisma } from '@confab/runtime';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
 
-export function createPrisma(url: string, poolSize: number) {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: poolSize }) });
-}
+export { isUniqueViolation } from '@confab/runtime';
+
+export const createPrisma = (url: string, poolSize: number) => openPrisma(PrismaClient, url, poolSize);
 
 export type Db = ReturnType<typeof createPrisma>;
 export type { Prisma };
-
-/** Postgres unique violation, as Prisma reports it. */
-export function isUniqueViolation(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'P2002';
-}

@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import { redisConnectionOptions as bullConnection } from '@confab/config';
+import { bullOptions } from '@confab/runtime';
 import type { Logger } from '@confab/logging';
 import type { Domain } from '../domain/context.js';
 import type { DeliveryQueue } from '../domain/scheduled-messages.js';
@@ -13,8 +13,6 @@ export interface DeliveryJobData {
 
 /** BullMQ refuses integer custom ids, and the prefix keeps the key readable. */
 export const jobIdOf = (id: number) => `sm-${id}`;
-
-export { bullConnection };
 
 const jobOptions = (id: number, at: Date) => ({
   jobId: jobIdOf(id),
@@ -32,10 +30,7 @@ export class BullDeliveryQueue implements DeliveryQueue {
   constructor(readonly queue: Queue<DeliveryJobData>) {}
 
   static open(redisUrl: string, redisPrefix: string, logger: Logger): BullDeliveryQueue {
-    const queue = new Queue<DeliveryJobData>(SCHEDULED_QUEUE, {
-      connection: bullConnection(redisUrl),
-      prefix: `${redisPrefix}:bull`,
-    });
+    const queue = new Queue<DeliveryJobData>(SCHEDULED_QUEUE, bullOptions(redisUrl, redisPrefix));
     // Connection trouble is retried by ioredis; without a listener it would be printed as an unhandled error.
     queue.on('error', (err: Error) => logger.warn({ err: err.message }, 'scheduled-messages queue: redis error'));
     return new BullDeliveryQueue(queue);

@@ -1,11 +1,12 @@
 import { DelayedError, Worker } from 'bullmq';
 import { observeJobStart, registerJobQueueDepth } from '@confab/http';
 import type { Logger } from '@confab/logging';
+import { bullOptions } from '@confab/runtime';
 import type { MessagingConfig } from '../config.js';
 import type { Domain } from '../domain/context.js';
 import { deliverDueBatch, DELIVERY_BATCH } from '../domain/scheduled-batch.js';
 import { deliverScheduled } from '../domain/scheduled-send.js';
-import { BullDeliveryQueue, SCHEDULED_QUEUE, bullConnection, type DeliveryJobData } from './scheduled-delivery.js';
+import { BullDeliveryQueue, SCHEDULED_QUEUE, type DeliveryJobData } from './scheduled-delivery.js';
 
 /**
  * Delivers scheduled messages from their delayed jobs. At start, and every `sweepSeconds`, pending rows whose job
@@ -56,8 +57,7 @@ export async function startScheduledDelivery(ctx: { domain: Domain; config: Mess
       return 'superseded';
     },
     {
-      connection: bullConnection(config.redis.url),
-      prefix: `${config.redis.prefix}:bull`,
+      ...bullOptions(config.redis.url, config.redis.prefix),
       concurrency: config.scheduled.concurrency,
       lockDuration: config.scheduled.lockMs,
       stalledInterval: config.scheduled.lockMs,

@@ -1,4 +1,5 @@
 import { UnitOfWork, writeOutboxSql, type OutboxRecord, type Written } from '@confab/events';
+import { pingDatabase } from '@confab/runtime';
 import type { UnitOfWorkPort } from '../domain/storage.js';
 import type { Db, Tx } from './prisma.js';
 import { inTransaction, type SqlExecutor, type SqlPool } from './sql.js';
@@ -55,12 +56,7 @@ export class Store implements UnitOfWorkPort {
     this.afterCommit();
   }
 
-  async ping(): Promise<boolean> {
-    try {
-      await this.db.$queryRawUnsafe('SELECT 1');
-      return true;
-    } catch {
-      return false;
-    }
+  ping(): Promise<boolean> {
+    return pingDatabase(this.db);
   }
 }

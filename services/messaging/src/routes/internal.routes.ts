@@ -1,19 +1,12 @@
 import { isEventProcessed } from '@confab/events';
-import { p, route, t } from '@confab/http';
+import { eventProcessedRoute, p, route, t } from '@confab/http';
 import { initialState } from '../domain/initial-state.js';
 import type { MessagingDeps } from '../deps.js';
 
 /** Routes other Confab processes call; never reachable through the gateway. */
 export function internalRoutes(deps: MessagingDeps) {
   const routes = [
-    route({
-      method: 'GET',
-      path: '/events/processed/{event_id:str}',
-      auth: 'service',
-      async handler({ path }) {
-        return { processed: await isEventProcessed(deps.store.db, path.event_id) };
-      },
-    }),
+    eventProcessedRoute((eventId) => isEventProcessed(deps.store.db, eventId)),
     route({
       method: 'GET',
       path: '/users/{user_id:int}/initial-state',

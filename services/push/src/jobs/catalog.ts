@@ -41,8 +41,3 @@ export const TEST_QUEUE = 'push-test' satisfies QueueName;
 export const REGISTER_QUEUE = 'push-register' satisfies QueueName;
 
 /** BullMQ keys live under the deployment's Redis prefix, so test runs and deployments sharing a Redis stay apart. */
-export function bullPrefix(redisPrefix: string): string {
-  return `${redisPrefix}:bull`;
-}
-
-export { redisConnectionOptions as bullConnection } from '@confab/config';

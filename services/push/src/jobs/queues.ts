@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Queue, QueueEvents } from 'bullmq';
 import { registerJobQueueDepth } from '@confab/http';
 import type { Logger } from '@confab/logging';
+import { bullOptions } from '@confab/runtime';
 import type {
   PendingRegistration,
   RegistrationScheduler,
@@ -9,7 +10,7 @@ import type {
   TestNotificationRequest,
   TestOutcome,
 } from '../domain/types.js';
-import { REGISTER_QUEUE, TEST_QUEUE, bullConnection, bullPrefix, type JobCatalog } from './catalog.js';
+import { REGISTER_QUEUE, TEST_QUEUE, type JobCatalog } from './catalog.js';
 
 export interface QueueOptions {
   redisUrl: string;
@@ -22,7 +23,7 @@ export interface QueueOptions {
 }
 
 function common(options: Pick<QueueOptions, 'redisUrl' | 'redisPrefix'>) {
-  return { connection: bullConnection(options.redisUrl), prefix: bullPrefix(options.redisPrefix) };
+  return bullOptions(options.redisUrl, options.redisPrefix);
 }
 
 /** Enqueues test notifications and waits (bounded) for each to finish. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { UnitOfWork, type OutboxRecord } from '@confab/events';
+import { pingDatabase } from '@confab/runtime';
 import type { ClientDeviceChange, DeviceRegistration, PushStore } from '../domain/store.js';
 import type { ClientDevice, ClientDevicePatch, DeviceStatus, PushDevice, TokenKind } from '../domain/types.js';
 import { isUniqueViolation, type Db, type Prisma, type Tx } from './prisma.js';
@@ -256,12 +257,7 @@ export class PushRepository implements PushStore {
     });
   }
 
-  async ping(): Promise<boolean> {
-    try {
-      await this.db.$queryRawUnsafe('SELECT 1');
-      return true;
-    } catch {
-      return false;
-    }
+  ping(): Promise<boolean> {
+    return pingDatabase(this.db);
   }
 }

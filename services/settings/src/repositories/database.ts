@@ -1,4 +1,5 @@
 import { UnitOfWork } from '@confab/events';
+import { pingDatabase } from '@confab/runtime';
 import { AlreadyExists, type Database, type Store, type Written } from '../domain/store.js';
 import { PrismaRealmStore, PrismaUserStore } from './accounts.store.js';
 import {
@@ -56,12 +57,7 @@ export class PrismaDatabase implements Database {
     }
   }
 
-  async ping(): Promise<boolean> {
-    try {
-      await this.db.$queryRawUnsafe('SELECT 1');
-      return true;
-    } catch {
-      return false;
-    }
+  ping(): Promise<boolean> {
+    return pingDatabase(this.db);
   }
 }

@@ -1,0 +1,7 @@
+/**
+ * What every service process starts with besides its event plumbing (`ServiceEvents` of @confab/events) and its
+ * process life cycle (`runProcess` of @confab/http): its database client, its Redis connections and its job queues' options.
+ */
+export { isUniqueViolation, openPrisma, pingDatabase } from './database.js';
+export { openRedis } from './redis.js';
+export { bullOptions } from './jobs.js';
