@@ -33,7 +33,6 @@ export const Env = z.object({
   CONFAB_SESSION_TTL_SECONDS: int(14 * 24 * 3600, 1),
   /** The built web client (web/dist) the gateway serves at /; empty: the one beside this checkout. */
   CONFAB_WEB_DIR: z.string().default(''),
-  CONFAB_EVENTS_QUEUE_EXPIRES_MS: int(0, 0),
   /** Port of the Prometheus /metrics listener, kept off the public port. 0 disables it. Default 9464. */
   CONFAB_GATEWAY_METRICS_PORT: port(9464),
 });
@@ -49,7 +48,6 @@ export interface GatewayConfig extends CommonConfig {
   proxyTimeoutMs: number;
   proxyMaxSockets: number;
   proxyEventsMaxSockets: number;
-  queueExpiresMs: number | undefined;
   sessionTtlSeconds: number;
   webDir: string;
   metricsPort: number;
@@ -76,7 +74,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     proxyTimeoutMs: e.CONFAB_PROXY_TIMEOUT_MS,
     proxyMaxSockets: e.CONFAB_PROXY_MAX_SOCKETS,
     proxyEventsMaxSockets: e.CONFAB_PROXY_EVENTS_MAX_SOCKETS,
-    queueExpiresMs: e.CONFAB_EVENTS_QUEUE_EXPIRES_MS || undefined,
     sessionTtlSeconds: e.CONFAB_SESSION_TTL_SECONDS,
     webDir: e.CONFAB_WEB_DIR || join(__dirname, '..', '..', 'web', 'dist'),
     metricsPort: e.CONFAB_GATEWAY_METRICS_PORT,

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ESLint } from 'eslint';
@@ -84,4 +85,10 @@ describe('architecture rules (eslint.architecture.cjs)', () => {
       .filter(([, lines]) => lines > 400);
     expect(long).toEqual([]);
   });
+
+  it('type-checks every test project, which jest only transpiles (scripts/typecheck-tests.mjs)', () => {
+    const result = spawnSync(process.execPath, [join(ROOT, 'scripts', 'typecheck-tests.mjs')], { encoding: 'utf8' });
+    // On failure the compiler's messages are the assertion's diff.
+    expect(result.status === 0 ? '' : `${result.stdout}${result.stderr}`).toBe('');
+  }, 300_000);
 });

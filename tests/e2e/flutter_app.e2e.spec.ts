@@ -78,7 +78,7 @@ function expectParsable(event: ClientEvent): void {
   expect(flutterParseErrors(name, event)).toEqual([]);
   if (event.type === 'message') {
     // MessageEvent._readMessageValue moves the event's `flags` into the message before parsing it.
-    const message = { ...(event.message as Record<string, unknown>), flags: event.flags };
+    const message: Record<string, unknown> = { ...(event.message as Record<string, unknown>), flags: event.flags };
     const kind = message.type === 'stream' ? 'StreamMessage' : 'DmMessage';
     expect(flutterParseErrors(kind, message)).toEqual([]);
     if (kind === 'StreamMessage')

@@ -72,20 +72,9 @@ describe('DELETE /messages/{message_id}', () => {
 });
 
 describe('DELETE /messages/{message_id} under organization policies', () => {
-  it('enforces the time limit and who may delete their own messages', async () => {
+  // The time limit itself is a domain rule, checked with an aged message in services/messaging/test/domain-rules.
+  it('enforces who may delete their own messages', async () => {
     const world = await newWorld();
-    const id = await send(world.as('hamlet'));
-    await updateRealm(world, { message_content_delete_limit_seconds: 1 });
-    await new Promise((r) => setTimeout(r, 1500));
-    expectError(
-      await world.as('hamlet').delete(`/messages/${id}`),
-      400,
-      'BAD_REQUEST',
-      'The time limit for deleting this message has passed',
-    );
-    // Those who may delete any message are not bound by the limit.
-    expectSuccess(await world.as('iago').delete(`/messages/${id}`), 'DELETE', `/messages/${id}`);
-
     await updateRealm(world, {
       message_content_delete_limit_seconds: null,
       permissions: { can_delete_own_message_group: 'role:nobody' },

@@ -396,7 +396,10 @@ describe('PATCH /messages/{message_id}: moving messages', () => {
 
   it('lists the Notification Bot as a cross-realm bot, not as a member of the organization', async () => {
     const state = await EventQueue.register(world.as('hamlet'), { fetch_event_types: ['realm_user'] });
-    const { cross_realm_bots: bots, realm_users: users } = state.registration as Record<string, any[]>;
+    const { cross_realm_bots: bots, realm_users: users } = state.registration as Record<
+      'cross_realm_bots' | 'realm_users',
+      Record<string, unknown>[]
+    >;
     expect(bots).toEqual([
       expect.objectContaining({
         email: NOTIFICATION_BOT,

@@ -323,11 +323,16 @@ describe('POST /mobile_push/register', () => {
       'POST',
       '/mobile_push/register',
     );
-    await sleep(300);
-    expect(stub.requests).toHaveLength(1);
+    // The repeat queued nothing: a registration queued after it (another user's) reaches the relay alone.
+    const othello = viaRelay('othello');
+    await othello.post('/mobile_push/register', registration(2409, sodium.crypto_box_keypair().publicKey, 'apns'));
+    await waitForDevice(othello, 2409, 'active');
+    expect(stub.registrations.map((r) => (r.body as { push_account_id: number }).push_account_id)).toEqual([
+      2408, 2409,
+    ]);
     expect(await devicesOf(cordelia)).toEqual([device]);
     // Devices are per user.
-    expect(await devicesOf(viaRelay('othello'))).toEqual([]);
+    expect((await devicesOf(othello)).map((d) => d.push_account_id)).toEqual([2409]);
   });
 
   it("marks the device failed with the relay's code when the relay rejects it, and a new registration starts over", async () => {

@@ -74,6 +74,10 @@ export const commonEnv = {
    * before answering 503 (read-your-writes), in ms. Default 5000.
    */
   CONFAB_CAUSAL_WAIT_MS: int(5000, 0),
+  /** Delete durable test queues after this many ms without consumers (tests only). Default 0: never. */
+  CONFAB_EVENTS_QUEUE_EXPIRES_MS: int(0, 0),
+  /** How often a service's outbox relay looks for unpublished events, in ms. Default 250. */
+  CONFAB_OUTBOX_POLL_MS: int(250, 10),
 };
 
 export interface CommonConfig {
@@ -86,6 +90,10 @@ export interface CommonConfig {
   workerMetricsPort: number;
   /** Longest wait for a user's own changes from other services to arrive (ms). */
   causalWaitMs: number;
+  /** How long an idle durable queue of this process outlives it (tests only); undefined: forever. */
+  queueExpiresMs: number | undefined;
+  /** How often the outbox relay of a service that writes events polls for unpublished ones (ms). */
+  outboxPollMs: number;
 }
 
 export function commonConfig(e: {
@@ -98,6 +106,8 @@ export function commonConfig(e: {
   CONFAB_EVENTS_EXCHANGE: string;
   CONFAB_WORKER_METRICS_PORT: number;
   CONFAB_CAUSAL_WAIT_MS: number;
+  CONFAB_EVENTS_QUEUE_EXPIRES_MS: number;
+  CONFAB_OUTBOX_POLL_MS: number;
 }): CommonConfig {
   return {
     env: e.NODE_ENV,
@@ -107,6 +117,8 @@ export function commonConfig(e: {
     amqp: { url: e.AMQP_URL, exchange: e.CONFAB_EVENTS_EXCHANGE },
     workerMetricsPort: e.CONFAB_WORKER_METRICS_PORT,
     causalWaitMs: e.CONFAB_CAUSAL_WAIT_MS,
+    queueExpiresMs: e.CONFAB_EVENTS_QUEUE_EXPIRES_MS || undefined,
+    outboxPollMs: e.CONFAB_OUTBOX_POLL_MS,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { notFound } from '@confab/errors';
 import type { Identity, ServiceIdentity, UserIdentity } from '@confab/identity';
 import type { Logger } from '@confab/logging';
 import type { ParsedBody } from './body.js';
@@ -113,6 +114,28 @@ export function eventProcessedRoute(isProcessed: (eventId: string) => Promise<bo
     auth: 'service',
     async handler({ path }) {
       return { processed: await isProcessed(path.event_id) };
+    },
+  });
+}
+
+/**
+ * `GET /internal/users/{user_id}/initial-state`: this service's part of a `/register` answer, in the events
+ * service's initial-state protocol (services/events/README.md); `params` are the client options it reads. A null
+ * state is a user this service does not know: 404 "No such user".
+ */
+export function initialStateRoute<P extends ParamDefs>(
+  params: P,
+  state: (userId: number, params: ParamValues<P>) => Promise<Record<string, unknown> | null>,
+): Route {
+  return route({
+    method: 'GET',
+    path: '/users/{user_id:int}/initial-state',
+    auth: 'service',
+    params,
+    async handler(ctx) {
+      const found = await state(ctx.path.user_id, ctx.params);
+      if (!found) throw notFound('No such user');
+      return found;
     },
   });
 }

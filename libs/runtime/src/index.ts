@@ -5,3 +5,4 @@
 export { isUniqueViolation, openPrisma, pingDatabase } from './database.js';
 export { openRedis } from './redis.js';
 export { bullOptions } from './jobs.js';
+export { ServiceRuntime, type RuntimeConfig } from './service.js';

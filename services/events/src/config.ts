@@ -25,8 +25,6 @@ export const Env = z.object({
   GROUPS_URL: optionalUrl,
   INVITATIONS_URL: optionalUrl,
   PUSH_URL: optionalUrl,
-  /** Delete durable test queues after this many ms without consumers (tests only). */
-  CONFAB_EVENTS_QUEUE_EXPIRES_MS: int(0, 0),
 });
 
 export interface EventsConfig extends CommonConfig {
@@ -39,7 +37,6 @@ export interface EventsConfig extends CommonConfig {
   prefetch: number;
   /** Base URLs of the services that own parts of the initial state, by service name. */
   stateProviders: Record<string, string>;
-  queueExpiresMs: number | undefined;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): EventsConfig {
@@ -63,6 +60,5 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dedupeTtlSeconds: e.EVENTS_DEDUPE_TTL_SECONDS,
     prefetch: e.EVENTS_PREFETCH,
     stateProviders: providers,
-    queueExpiresMs: e.CONFAB_EVENTS_QUEUE_EXPIRES_MS || undefined,
   };
 }

@@ -1,7 +1,5 @@
-import { ServiceEvents } from '@confab/events';
 import { listen, runProcess } from '@confab/http';
-import { IdentityVerifier } from '@confab/identity';
-import { openRedis } from '@confab/runtime';
+import { ServiceRuntime } from '@confab/runtime';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import type { EventsDeps } from './deps.js';
@@ -13,24 +11,24 @@ import { ReadModel } from './store/readmodel.js';
 import { Wakeups } from './store/wakeups.js';
 
 runProcess('events', loadConfig, async (config, logger) => {
+  const runtime = new ServiceRuntime(config, logger);
   // Auto-pipelining batches the many concurrent reads of polls woken together into few round trips.
-  const redis = openRedis(config.redis.url, logger, { enableAutoPipelining: true });
+  const redis = runtime.redis({ enableAutoPipelining: true });
   // Subscribed connections cannot run other commands: wake-ups listen on their own.
-  const subscriber = openRedis(config.redis.url, logger, { maxRetriesPerRequest: null });
+  const subscriber = runtime.redis({ maxRetriesPerRequest: null });
   const prefix = `${config.redis.prefix}:events:`;
   const store = new QueueStore(redis, prefix, config.queueTimeoutSeconds * 1000);
   const readModel = new ReadModel(redis, prefix);
   const wakeups = new Wakeups(redis, subscriber, `${prefix}wake`, logger);
-  const events = new ServiceEvents(config, logger);
-  const { bus } = events;
+  const events = runtime.consumer();
   const fanout = new Fanout(store, readModel, config.dedupeTtlSeconds, logger);
-  registerConsumers({ bus, fanout, readModel, prefetch: config.prefetch });
+  registerConsumers({ bus: events.bus, fanout, readModel, prefetch: config.prefetch });
   const deps: EventsDeps = {
     config,
     logger,
     redis,
-    bus,
-    verifier: new IdentityVerifier(config.internalSecret),
+    bus: events.bus,
+    verifier: runtime.verifier,
     store,
     readModel,
     wakeups,
@@ -46,7 +44,6 @@ runProcess('events', loadConfig, async (config, logger) => {
     // Open long polls answer first, so their clients come back through another replica.
     ['long polls', async () => wakeups.close()],
     ['http', () => server.close()],
-    ...events.shutdown,
-    ['redis', () => Promise.all([redis.quit(), subscriber.quit()])],
+    ...runtime.shutdown(),
   ];
 });

@@ -123,7 +123,7 @@ describe('delete_message and typing per queue', () => {
 
 describe('drafts, scheduled messages and saved snippets', () => {
   it('go to the owner in Zulip’s shapes, the empty topic named for clients without empty_topic_name', async () => {
-    const personal = await import('../src/events/personal');
+    const personal = await import('../src/events/personal.js');
     const draft = { id: 3, type: 'stream' as const, to: [4], topic: 't', content: 'c', timestamp: 1 };
     const [added] = personal.draftsAdded({ user_id: 2, drafts: [draft] });
     expect(added!.users).toEqual([2]);

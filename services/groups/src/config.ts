@@ -8,10 +8,6 @@ export const Env = z.object({
   GROUPS_DB_POOL: int(6, 1, 100),
   /** The settings service, for backfilling organizations and users when this service's tables are empty. */
   SETTINGS_URL: url('http://127.0.0.1:9101'),
-  /** Delete durable test queues after this many ms without consumers (tests only). Default 0: never. */
-  CONFAB_EVENTS_QUEUE_EXPIRES_MS: int(0, 0),
-  /** How often the outbox relay looks for unpublished events, in ms. Default 250. */
-  CONFAB_OUTBOX_POLL_MS: int(250, 10),
   /** How often members whose waiting period has passed join role:fullmembers, in seconds. Default 3600. */
   GROUPS_FULL_MEMBER_SWEEP_SECONDS: int(3600, 1),
 });
@@ -20,8 +16,6 @@ export interface GroupsConfig extends CommonConfig {
   port: number;
   db: { url: string; poolSize: number };
   settingsUrl: string;
-  queueExpiresMs: number | undefined;
-  outboxPollMs: number;
   fullMemberSweepSeconds: number;
 }
 
@@ -32,8 +26,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.GROUPS_PORT,
     db: { url: e.GROUPS_DATABASE_URL, poolSize: e.GROUPS_DB_POOL },
     settingsUrl: e.SETTINGS_URL.replace(/\/+$/, ''),
-    queueExpiresMs: e.CONFAB_EVENTS_QUEUE_EXPIRES_MS || undefined,
-    outboxPollMs: e.CONFAB_OUTBOX_POLL_MS,
     fullMemberSweepSeconds: e.GROUPS_FULL_MEMBER_SWEEP_SECONDS,
   };
 }

@@ -1,7 +1,6 @@
-import { CausalLog, ServiceEvents } from '@confab/events';
+import { CausalLog } from '@confab/events';
 import { listen, runProcess } from '@confab/http';
-import { IdentityVerifier } from '@confab/identity';
-import { openRedis } from '@confab/runtime';
+import { ServiceRuntime } from '@confab/runtime';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import type { GroupsDeps } from './deps.js';
@@ -12,26 +11,25 @@ import { PrismaGroupsDatabase } from './repositories/groups-database.js';
 import { createPrisma } from './repositories/prisma.js';
 
 runProcess('groups', loadConfig, async (config, logger) => {
-  const prisma = createPrisma(config.db.url, config.db.poolSize);
-  const events = ServiceEvents.withOutbox(config, logger);
-  const { bus, relay } = events;
+  const runtime = new ServiceRuntime(config, logger);
+  const prisma = runtime.database(createPrisma);
+  const events = runtime.publisher();
   const db = new PrismaGroupsDatabase(prisma, events.kick);
-  const redis = openRedis(config.redis.url, logger);
-  const causalLog = new CausalLog(redis, config.redis.prefix);
+  const causalLog = new CausalLog(runtime.redis(), config.redis.prefix);
   const applied = events.causalGate(prisma, config.causalWaitMs);
   const deps: GroupsDeps = {
     config,
     logger,
     db,
-    bus,
-    relay,
-    verifier: new IdentityVerifier(config.internalSecret),
+    bus: events.bus,
+    relay: events.relay,
+    verifier: runtime.verifier,
     causal: {
       record: (userId, events) => causalLog.record(userId, events),
       caughtUp: async (identity) => (await applied(identity.causal)).caughtUp,
     },
   };
-  registerConsumers(bus, db);
+  registerConsumers(events.bus, db);
   await events.start();
   const backfill = startBackfill(db, config.settingsUrl, config.internalSecret, logger);
   const sweep = setInterval(() => {
@@ -49,8 +47,6 @@ runProcess('groups', loadConfig, async (config, logger) => {
         backfill.stop();
       },
     ],
-    ...events.shutdown,
-    ['database', () => prisma.$disconnect()],
-    ['redis', () => redis.quit()],
+    ...runtime.shutdown(),
   ];
 });

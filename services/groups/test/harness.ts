@@ -99,7 +99,7 @@ let nextId = 1000;
 export const newId = () => nextId++;
 
 export function realm(realmId: number, overrides: Partial<contracts.RealmRecord> = {}): contracts.RealmRecord {
-  return {
+  return contracts.realmRecord.parse({
     realm_id: realmId,
     string_id: `r${realmId}`,
     name: 'Test organization',
@@ -113,7 +113,7 @@ export function realm(realmId: number, overrides: Partial<contracts.RealmRecord>
     waiting_period_threshold: 0,
     permissions: {},
     ...overrides,
-  };
+  });
 }
 
 export function user(

@@ -16,8 +16,6 @@ export const Env = z.object({
   INVITATIONS_JOIN_WAIT_MS: int(15_000, 100),
   /** Development and test endpoints under /internal/dev (never in production). Default off. */
   CONFAB_DEV_ENDPOINTS: bool(false),
-  /** Delete durable test queues after this many ms without consumers (tests only). Default 0: never. */
-  CONFAB_EVENTS_QUEUE_EXPIRES_MS: int(0, 0),
   SETTINGS_URL: url('http://127.0.0.1:9101'),
   MESSAGING_URL: url('http://127.0.0.1:9102'),
   GROUPS_URL: url('http://127.0.0.1:9103'),
@@ -30,7 +28,6 @@ export interface InvitationsConfig extends CommonConfig {
   defaultWelcomeText: string;
   joinWaitMs: number;
   devEndpoints: boolean;
-  queueExpiresMs: number | undefined;
   urls: { settings: string; messaging: string; groups: string };
 }
 
@@ -45,7 +42,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     defaultWelcomeText: e.INVITATIONS_DEFAULT_WELCOME_TEXT,
     joinWaitMs: e.INVITATIONS_JOIN_WAIT_MS,
     devEndpoints: e.CONFAB_DEV_ENDPOINTS,
-    queueExpiresMs: e.CONFAB_EVENTS_QUEUE_EXPIRES_MS || undefined,
     urls: { settings: base(e.SETTINGS_URL), messaging: base(e.MESSAGING_URL), groups: base(e.GROUPS_URL) },
   };
 }

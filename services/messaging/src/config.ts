@@ -29,10 +29,6 @@ export const Env = z.object({
   MESSAGING_UNCLAIMED_UPLOAD_WEEKS: int(3, 0, 520),
   /** How often the worker looks for unreferenced uploads, in seconds. Default 3600. */
   MESSAGING_UPLOAD_CLEANUP_INTERVAL_SECONDS: int(3600, 1),
-  /** Delete durable test queues after this many ms without consumers (tests only). */
-  CONFAB_EVENTS_QUEUE_EXPIRES_MS: int(0, 0),
-  /** How often the outbox relay looks for unpublished events, in ms. Default 250. */
-  CONFAB_OUTBOX_POLL_MS: int(250, 10),
   /** Scheduled messages delivered at the same time by one worker process. Default 16. */
   MESSAGING_SCHEDULED_CONCURRENCY: int(16, 1, 256),
   /** How often the worker re-enqueues pending scheduled messages missing from Redis, in seconds. Default 30. */
@@ -53,8 +49,6 @@ export interface MessagingConfig extends CommonConfig {
   externalUrl: string;
   cacheTtlMs: number;
   uploads: { dir: string; maxFileBytes: number; unclaimedWeeks: number; cleanupIntervalSeconds: number };
-  queueExpiresMs: number | undefined;
-  outboxPollMs: number;
   devEndpoints: boolean;
   scheduled: { concurrency: number; sweepSeconds: number; lockMs: number };
 }
@@ -85,8 +79,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       unclaimedWeeks: e.MESSAGING_UNCLAIMED_UPLOAD_WEEKS,
       cleanupIntervalSeconds: e.MESSAGING_UPLOAD_CLEANUP_INTERVAL_SECONDS,
     },
-    queueExpiresMs: e.CONFAB_EVENTS_QUEUE_EXPIRES_MS || undefined,
-    outboxPollMs: e.CONFAB_OUTBOX_POLL_MS,
     devEndpoints: e.CONFAB_DEV_ENDPOINTS,
     scheduled: {
       concurrency: e.MESSAGING_SCHEDULED_CONCURRENCY,

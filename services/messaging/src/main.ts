@@ -1,6 +1,5 @@
-import { ServiceEvents } from '@confab/events';
 import { listen, runProcess } from '@confab/http';
-import { IdentityVerifier } from '@confab/identity';
+import { ServiceRuntime } from '@confab/runtime';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { buildDomain } from './domain-factory.js';
@@ -10,10 +9,11 @@ import { COMPLETED_IN_SQL } from './repositories/send-sql.js';
 import { BullDeliveryQueue } from './jobs/scheduled-delivery.js';
 
 runProcess('messaging', loadConfig, async (config, logger) => {
-  const events = ServiceEvents.withOutbox(config, logger, COMPLETED_IN_SQL);
-  const { bus, relay } = events;
+  const runtime = new ServiceRuntime(config, logger);
+  const events = runtime.publisher(COMPLETED_IN_SQL);
   const { domain, store, readModel, directory, prisma, sql, backfill } = buildDomain(config, logger, events.kick);
-  registerConsumers({ bus, store, readModel, directory });
+  runtime.closeWithDatabase('database', () => Promise.all([prisma.$disconnect(), sql.end()]));
+  registerConsumers({ bus: events.bus, store, readModel, directory });
   const deliveries = BullDeliveryQueue.open(config.redis.url, config.redis.prefix, logger);
   const applied = events.causalGate(prisma, config.causalWaitMs);
   const deps: MessagingDeps = {
@@ -21,9 +21,9 @@ runProcess('messaging', loadConfig, async (config, logger) => {
     logger,
     domain,
     store,
-    bus,
-    relay,
-    verifier: new IdentityVerifier(config.internalSecret),
+    bus: events.bus,
+    relay: events.relay,
+    verifier: runtime.verifier,
     deliveries,
     causal: {
       async caughtUp(identity) {
@@ -39,10 +39,5 @@ runProcess('messaging', loadConfig, async (config, logger) => {
   await events.start();
   const server = await listen(buildApp(deps), config.port);
   logger.info({ port: server.port }, 'messaging service listening');
-  return [
-    ['http', () => server.close()],
-    ...events.shutdown,
-    ['delivery queue', () => deliveries.close()],
-    ['database', () => Promise.all([prisma.$disconnect(), sql.end()])],
-  ];
+  return [['http', () => server.close()], ['delivery queue', () => deliveries.close()], ...runtime.shutdown()];
 });

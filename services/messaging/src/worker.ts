@@ -1,7 +1,6 @@
 import { Queue, Worker } from 'bullmq';
-import { ServiceEvents } from '@confab/events';
 import { registerJobQueueDepth, runProcess, serveWorkerMetrics } from '@confab/http';
-import { bullOptions } from '@confab/runtime';
+import { bullOptions, ServiceRuntime } from '@confab/runtime';
 import { loadConfig } from './config.js';
 import { buildDomain } from './domain-factory.js';
 import { MAINTENANCE_QUEUE, maintenanceHandlers, type MaintenanceJobName } from './jobs/catalog.js';
@@ -24,8 +23,10 @@ function loadWorkerConfig() {
 }
 
 runProcess('messaging-worker', loadWorkerConfig, async (config, log) => {
-  const events = ServiceEvents.withOutbox(config, log, COMPLETED_IN_SQL);
+  const runtime = new ServiceRuntime(config, log);
+  const events = runtime.publisher(COMPLETED_IN_SQL);
   const { domain, prisma, sql } = buildDomain(config, log, events.kick);
+  runtime.closeWithDatabase('database', () => Promise.all([prisma.$disconnect(), sql.end()]));
   const bull = bullOptions(config.redis.url, config.redis.prefix);
   const queue = new Queue(MAINTENANCE_QUEUE, bull);
   await queue.upsertJobScheduler(
@@ -56,8 +57,7 @@ runProcess('messaging-worker', loadWorkerConfig, async (config, log) => {
     ['scheduled delivery', () => scheduled.close()],
     ['worker', () => worker.close()],
     ['queue', () => queue.close()],
-    ...events.shutdown,
-    ['database', () => Promise.all([prisma.$disconnect(), sql.end()])],
+    ...runtime.shutdown(),
     ['metrics', async () => metrics?.close()],
   ];
 });

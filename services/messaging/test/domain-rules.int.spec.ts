@@ -1,6 +1,7 @@
 import { ConfabError } from '@confab/errors';
 import { contracts, parseEnvelope } from '@confab/events';
 import type { Actor } from '../src/domain/context';
+import { deleteMessage } from '../src/domain/message-actions';
 import { editMessage, type EditInput } from '../src/domain/message-edit';
 import { addReaction, removeReaction } from '../src/domain/reactions';
 import { subscribeToChannels } from '../src/domain/channels';
@@ -14,6 +15,13 @@ import { messagingWorld, PUBLIC_CHANNEL, realmRecord, sendToChannel, type TestDo
  */
 describe('messaging rules against PostgreSQL', () => {
   const BOT = 90;
+  const permissions = {
+    ...realmRecord.permissions,
+    can_move_messages_between_topics_group: 'role:everyone',
+    can_resolve_topics_group: 'role:everyone',
+    can_create_private_channel_group: 'role:members',
+    can_delete_own_message_group: 'role:everyone',
+  };
   let domain: TestDomain;
   let close: () => Promise<void>;
   let hamlet: Actor;
@@ -30,14 +38,7 @@ describe('messaging rules against PostgreSQL', () => {
         [3, 'cordelia'],
       ],
       notificationBot: BOT,
-      realm: {
-        permissions: {
-          ...realmRecord.permissions,
-          can_move_messages_between_topics_group: 'role:everyone',
-          can_resolve_topics_group: 'role:everyone',
-          can_create_private_channel_group: 'role:members',
-        },
-      },
+      realm: { permissions },
     });
     ({ domain, drop: close } = world);
     [hamlet, othello, cordelia] = [world.actors.hamlet!, world.actors.othello!, world.actors.cordelia!];
@@ -224,6 +225,40 @@ describe('messaging rules against PostgreSQL', () => {
         msg: 'Invalid channel ID',
       });
       expect(await createDrafts(domain, hamlet, [draft('stream', [elsinore])])).toHaveLength(1);
+    });
+  });
+
+  describe('deleting messages', () => {
+    it("holds senders to the organization's time limit, and not those who may delete any message", async () => {
+      const stale = await send(hamlet, 'old news', 'soon stale');
+      // Sent eleven minutes ago (as if): beyond the fixtures' ten-minute limit.
+      await domain.store.db.message.update({
+        where: { id: stale },
+        data: { dateSent: new Date(Date.now() - 660_000) },
+      });
+      expect(await code(deleteMessage(domain, hamlet, stale))).toEqual({
+        code: 'BAD_REQUEST',
+        msg: 'The time limit for deleting this message has passed',
+      });
+      expect(await code(deleteMessage(domain, othello, stale))).toEqual({
+        code: 'BAD_REQUEST',
+        msg: "You don't have permission to delete this message",
+      });
+      const fresh = await send(hamlet, 'old news', 'a typo');
+      await deleteMessage(domain, hamlet, fresh);
+      expect(await domain.messages.messageById(fresh)).toBeNull();
+
+      await domain.store.db.$transaction(async (tx) => {
+        await domain.readModel.upsertRealm(tx, {
+          ...realmRecord,
+          permissions: { ...permissions, can_delete_any_message_group: 'role:administrators' },
+        });
+        await domain.readModel.upsertUser(tx, userRecord(9, 'iago', 200));
+      });
+      const realm = (await domain.readModel.realmById(hamlet.realm.id))!;
+      const iago: Actor = { user: (await domain.readModel.userById(9))!, realm, requestId: 'test' };
+      await deleteMessage(domain, iago, stale);
+      expect(await domain.messages.messageById(stale)).toBeNull();
     });
   });
 });

@@ -26,10 +26,6 @@ export const Env = z.object({
   PUSH_WORKER_CONCURRENCY: int(8, 1, 100),
   /** Tries of a device registration at the relay before it is marked failed (exponential backoff). Default 8. */
   PUSH_REGISTER_ATTEMPTS: int(8, 1, 50),
-  /** Delete durable test queues after this many ms without consumers (tests only). */
-  CONFAB_EVENTS_QUEUE_EXPIRES_MS: int(0, 0),
-  /** How often the outbox relay looks for rows nobody announced, in ms. Default 250. */
-  CONFAB_OUTBOX_POLL_MS: int(250, 10),
 });
 
 export interface RelayConfig {
@@ -49,8 +45,6 @@ export interface PushConfig extends CommonConfig {
   testWaitMs: number;
   workerConcurrency: number;
   registerAttempts: number;
-  queueExpiresMs: number | undefined;
-  outboxPollMs: number;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): PushConfig {
@@ -70,7 +64,5 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     testWaitMs: e.PUSH_TEST_WAIT_MS,
     workerConcurrency: e.PUSH_WORKER_CONCURRENCY,
     registerAttempts: e.PUSH_REGISTER_ATTEMPTS,
-    queueExpiresMs: e.CONFAB_EVENTS_QUEUE_EXPIRES_MS || undefined,
-    outboxPollMs: e.CONFAB_OUTBOX_POLL_MS,
   };
 }

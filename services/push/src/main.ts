@@ -1,7 +1,5 @@
-import { ServiceEvents } from '@confab/events';
 import { listen, runProcess } from '@confab/http';
-import { IdentityVerifier } from '@confab/identity';
-import { openRedis } from '@confab/runtime';
+import { ServiceRuntime } from '@confab/runtime';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import type { PushDeps } from './deps.js';
@@ -10,11 +8,11 @@ import { createPrisma } from './repositories/prisma.js';
 import { PushRepository } from './repositories/push.repository.js';
 
 runProcess('push', loadConfig, async (config, logger) => {
-  const prisma = createPrisma(config.db.url, config.db.poolSize);
-  const redis = openRedis(config.redis.url, logger);
+  const runtime = new ServiceRuntime(config, logger);
+  const prisma = runtime.database(createPrisma);
+  const redis = runtime.redis();
   // Also publishes what the worker commits (registration outcomes), which it finds by polling.
-  const events = ServiceEvents.withOutbox(config, logger);
-  const { bus, relay } = events;
+  const events = runtime.publisher();
   const repo = new PushRepository(prisma, events.kick);
   const queueOptions = {
     redisUrl: config.redis.url,
@@ -30,9 +28,9 @@ runProcess('push', loadConfig, async (config, logger) => {
     logger,
     repo,
     redis,
-    bus,
-    relay,
-    verifier: new IdentityVerifier(config.internalSecret),
+    bus: events.bus,
+    relay: events.relay,
+    verifier: runtime.verifier,
     dispatcher,
     scheduler,
   };
@@ -43,8 +41,6 @@ runProcess('push', loadConfig, async (config, logger) => {
   return [
     ['http', () => server.close()],
     ['queues', () => Promise.all([dispatcher.close(), scheduler.close()])],
-    ...events.shutdown,
-    ['database', () => prisma.$disconnect()],
-    ['redis', () => redis.quit()],
+    ...runtime.shutdown(),
   ];
 });

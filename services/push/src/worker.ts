@@ -1,7 +1,7 @@
 import { Worker } from 'bullmq';
 import { observeJobStart, runProcess, serveWorkerMetrics } from '@confab/http';
 import { runWithLogContext } from '@confab/logging';
-import { bullOptions } from '@confab/runtime';
+import { bullOptions, ServiceRuntime } from '@confab/runtime';
 import { loadConfig } from './config.js';
 import { REGISTER_QUEUE, TEST_QUEUE, type Handlers, type QueueName } from './jobs/catalog.js';
 import { RegistrationQueue } from './jobs/queues.js';
@@ -15,7 +15,8 @@ import { PushRepository } from './repositories/push.repository.js';
 const SWEEP_INTERVAL_MS = 60_000;
 
 runProcess('push-worker', loadConfig, async (config, log) => {
-  const prisma = createPrisma(config.db.url, config.db.poolSize);
+  const runtime = new ServiceRuntime(config, log);
+  const prisma = runtime.database(createPrisma);
   // Outbox rows written here are published by the HTTP process's outbox relay, which polls for them.
   const repo = new PushRepository(prisma);
   const relayClient = new RelayClient(config.relay, log);
@@ -75,7 +76,7 @@ runProcess('push-worker', loadConfig, async (config, log) => {
     ['sweep', async () => clearInterval(timer)],
     ['workers', () => Promise.all(workers.map((w) => w.close()))],
     ['queues', () => scheduler.close()],
-    ['database', () => prisma.$disconnect()],
+    ...runtime.shutdown(),
     ['metrics', async () => metrics?.close()],
   ];
 });

@@ -256,6 +256,7 @@ describe('test notifications', () => {
         userId: user.userId,
         realmId: user.realmId,
         deviceIds: [a.id, b.id],
+        clientDeviceIds: [],
         requestId: 'req',
       });
       expect(outcome).toEqual({ result: 'sent', devices: 2 });
@@ -292,6 +293,7 @@ describe('test notifications', () => {
       userId: user.userId,
       realmId: user.realmId,
       deviceIds: [device.id],
+      clientDeviceIds: [],
       requestId: 'req',
     });
     expect(outcome).toEqual({ result: 'FAILED_TO_CONNECT_BOUNCER' });

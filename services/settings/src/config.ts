@@ -20,9 +20,6 @@ export const Env = z.object({
   CONFAB_PUSH_RELAY_URL: z.string().default(''),
   /** scrypt cost for new password hashes (log2 N). Default 15; tests lower it to speed up. */
   CONFAB_PASSWORD_HASH_COST: int(15, 10, 20),
-  /** Delete durable test queues after this many ms without consumers (tests only). */
-  CONFAB_EVENTS_QUEUE_EXPIRES_MS: int(0, 0),
-  CONFAB_OUTBOX_POLL_MS: int(250, 10),
   CONFAB_DEV_ENDPOINTS: bool(false),
   /** The groups service, asked for the members of target_users' group_ids. */
   GROUPS_URL: optionalUrl,
@@ -83,8 +80,6 @@ export interface SettingsConfig extends CommonConfig {
   authFailures: { allowed: number; windowSeconds: number };
   pushEnabled: boolean;
   passwordHashCost: number;
-  queueExpiresMs: number | undefined;
-  outboxPollMs: number;
   /** /internal/dev/* endpoints (create throw-away organizations); development and tests only. */
   devEndpoints: boolean;
   groupsUrl: string;
@@ -132,8 +127,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     authFailures: { allowed: e.CONFAB_AUTH_FAILURES_ALLOWED, windowSeconds: e.CONFAB_AUTH_FAILURE_WINDOW_SECONDS },
     pushEnabled: e.CONFAB_PUSH_RELAY_URL !== '',
     passwordHashCost: e.CONFAB_PASSWORD_HASH_COST,
-    queueExpiresMs: e.CONFAB_EVENTS_QUEUE_EXPIRES_MS || undefined,
-    outboxPollMs: e.CONFAB_OUTBOX_POLL_MS,
     devEndpoints: e.CONFAB_DEV_ENDPOINTS,
     groupsUrl: e.GROUPS_URL.replace(/\/+$/, ''),
     mail: {

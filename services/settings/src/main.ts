@@ -1,7 +1,6 @@
-import { CausalLog, ServiceEvents } from '@confab/events';
+import { CausalLog } from '@confab/events';
 import { listen, runProcess } from '@confab/http';
-import { IdentityVerifier } from '@confab/identity';
-import { openRedis } from '@confab/runtime';
+import { ServiceRuntime } from '@confab/runtime';
 import { DirectoryEmojiFiles } from './adapters/emoji-files.js';
 import { GroupsClient } from './adapters/groups-client.js';
 import { createMailer } from './adapters/mailer.js';
@@ -18,10 +17,10 @@ import { createPrisma } from './repositories/prisma.js';
 import { buildMeetingProvider } from './wiring.js';
 
 runProcess('settings', loadConfig, async (config, logger) => {
-  const prisma = createPrisma(config.db.url, config.db.poolSize);
-  const redis = openRedis(config.redis.url, logger);
-  const events = ServiceEvents.withOutbox(config, logger);
-  const { bus, relay } = events;
+  const runtime = new ServiceRuntime(config, logger);
+  const prisma = runtime.database(createPrisma);
+  const redis = runtime.redis();
+  const events = runtime.publisher();
   const db = new PrismaDatabase(prisma, events.kick);
   const causalLog = new CausalLog(redis, config.redis.prefix);
   const mailer = await createMailer(config.mail, logger);
@@ -34,9 +33,9 @@ runProcess('settings', loadConfig, async (config, logger) => {
     presence: new RedisPresenceStore(redis, config.redis.prefix, config.presenceRetentionSeconds),
     files: new DirectoryEmojiFiles(config.emojiDir),
     redis,
-    bus,
-    relay,
-    verifier: new IdentityVerifier(config.internalSecret),
+    bus: events.bus,
+    relay: events.relay,
+    verifier: runtime.verifier,
     failures: limiter(config.authFailures.allowed, config.authFailures.windowSeconds),
     emailChangeLimiter: limiter(config.emailChangeLimit.allowed, config.emailChangeLimit.windowSeconds, 'emailchange'),
     mailer,
@@ -44,7 +43,7 @@ runProcess('settings', loadConfig, async (config, logger) => {
     meetings: buildMeetingProvider(config, db, logger),
     causal: { record: (userId, events) => causalLog.record(userId, events) },
   };
-  registerConsumers(bus, db);
+  registerConsumers(events.bus, db);
   await events.start();
   await ensureSystemBots(db, logger);
   backfillSystemGroups(db, deps.groups, logger).catch((err: unknown) =>
@@ -55,11 +54,5 @@ runProcess('settings', loadConfig, async (config, logger) => {
     { port: server.port, meeting_provider: config.meetings.provider || 'none' },
     'settings service listening',
   );
-  return [
-    ['http', () => server.close()],
-    ...events.shutdown,
-    ['mail', () => mailer.close()],
-    ['database', () => prisma.$disconnect()],
-    ['redis', () => redis.quit()],
-  ];
+  return [['http', () => server.close()], ['mail', () => mailer.close()], ...runtime.shutdown()];
 });

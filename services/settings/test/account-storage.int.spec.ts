@@ -3,7 +3,8 @@ import { contracts, parseEnvelope } from '@confab/events';
 import { ROLE_ADMINISTRATOR, ROLE_MEMBER, type UserIdentity } from '@confab/identity';
 import { createLogger } from '@confab/logging';
 // The devkit's database helpers, from source: this package does not depend on the devkit package.
-import { serviceDatabase } from '../../../libs/devkit/src/databases';
+import { serviceDatabase } from '@confab/devkit';
+import type { PresenceStore } from '../src/domain/ports';
 import { addNavigationView, updateNavigationView } from '../src/domain/navigation-views';
 import { createDevOrganization } from '../src/domain/provisioning';
 import { ensureSystemBots, NOTIFICATION_BOT } from '../src/domain/system-bots';
@@ -49,7 +50,15 @@ describe('personal settings, navigation views, email changes and meeting tokens 
       emailChangeLimiter: noLimit,
       failures: noLimit,
       mailer: { enabled: false, send: () => Promise.reject(new Error('no mail')) },
-      groups: { activeMembers: () => Promise.resolve([]) },
+      groups: {
+        activeMembers: () => Promise.resolve([]),
+        isMember: () => Promise.resolve(false),
+        groupsAfter: () => Promise.resolve([]),
+      },
+      // Presence is not part of these specs: any use of it fails the test.
+      presence: new Proxy({} as PresenceStore, {
+        get: () => () => Promise.reject(new Error('presence is not used here')),
+      }),
       logger: createLogger({ name: 'test', level: 'silent' }),
       config: {
         externalUrl: 'http://localhost:9991',

@@ -19,7 +19,7 @@ function context(): InitialStateContext {
         navigationViews: { list: () => Promise.resolve([]) },
         alertWords: { list: () => Promise.resolve(['tea']) },
       },
-      { get: (target, key: string) => target[key] ?? refuse() },
+      { get: (target, key: string) => (target as Record<string, unknown>)[key] ?? refuse() },
     ),
   } as unknown as Database;
   return {
@@ -47,7 +47,7 @@ describe('settings initial state: fetch_event_types', () => {
 
   it('answers null for an unknown user', async () => {
     const ctx = context();
-    (ctx.db.store.users as { byId: () => Promise<null> }).byId = () => Promise.resolve(null);
+    (ctx.db.store.users as unknown as { byId: () => Promise<null> }).byId = () => Promise.resolve(null);
     expect(await initialState(ctx, 1, { ...options, fetchEventTypes: null })).toBeNull();
   });
 });

@@ -1,6 +1,5 @@
-import { notFound } from '@confab/errors';
 import { internal } from '@confab/events';
-import { eventProcessedRoute, internalRoute, p, route, t } from '@confab/http';
+import { eventProcessedRoute, initialStateRoute, internalRoute, p, route, t } from '@confab/http';
 import type { GroupsDeps } from '../deps.js';
 import { initialState } from '../domain/initial-state.js';
 import { activeMembersOf, evaluateSetting, groupsAfter, userInGroup } from '../domain/internal.js';
@@ -13,24 +12,18 @@ export function internalRoutes(deps: GroupsDeps) {
   const { db } = deps;
   return [
     eventProcessedRoute((eventId) => db.isEventProcessed(eventId)),
-    route({
-      // The events service's initial-state protocol (services/events/README.md): `realm_user_groups`.
-      method: 'GET',
-      path: '/users/{user_id:int}/initial-state',
-      auth: 'service',
-      params: {
+    // `realm_user_groups` of /register.
+    initialStateRoute(
+      {
         fetch_event_types: p.json(t.nullable(t.list(t.string()))).default(null),
         client_capabilities: p.json(clientCapabilities).default({ include_deactivated_groups: false }),
       },
-      async handler({ path, params }) {
-        const state = await initialState(db, path.user_id, {
+      (userId, params) =>
+        initialState(db, userId, {
           fetchEventTypes: params.fetch_event_types,
           includeDeactivatedGroups: params.client_capabilities.include_deactivated_groups,
-        });
-        if (!state) throw notFound('No such user');
-        return state;
-      },
-    }),
+        }),
+    ),
     route({
       method: 'GET',
       path: '/groups/{group_id:int}/members/{user_id:int}',

@@ -1,5 +1,5 @@
 import { isEventProcessed } from '@confab/events';
-import { eventProcessedRoute, p, route, t } from '@confab/http';
+import { eventProcessedRoute, initialStateRoute, p, route, t } from '@confab/http';
 import { initialState } from '../domain/initial-state.js';
 import type { MessagingDeps } from '../deps.js';
 
@@ -7,21 +7,17 @@ import type { MessagingDeps } from '../deps.js';
 export function internalRoutes(deps: MessagingDeps) {
   const routes = [
     eventProcessedRoute((eventId) => isEventProcessed(deps.store.db, eventId)),
-    route({
-      method: 'GET',
-      path: '/users/{user_id:int}/initial-state',
-      auth: 'service',
-      params: {
+    initialStateRoute(
+      {
         fetch_event_types: p.json(t.list(t.string())).optional(),
         include_subscribers: p.json(t.union(t.bool(), t.literal('partial'))).default(false),
       },
-      async handler({ path, params }) {
-        return initialState(deps.domain, path.user_id, {
+      (userId, params) =>
+        initialState(deps.domain, userId, {
           fetchEventTypes: params.fetch_event_types,
           includeSubscribers: params.include_subscribers !== false,
-        });
-      },
-    }),
+        }),
+    ),
   ];
   if (deps.config.devEndpoints) {
     routes.push(

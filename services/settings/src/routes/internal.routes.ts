@@ -1,4 +1,4 @@
-import { ParamIssue, p, parseValue, route, t, type Schema } from '@confab/http';
+import { initialStateRoute, ParamIssue, p, parseValue, route, t, type Schema } from '@confab/http';
 import { invalid, notFound } from '@confab/errors';
 import type { SettingsDeps } from '../deps.js';
 import { authenticateApiKey } from '../domain/auth.js';
@@ -77,30 +77,23 @@ export function internalRoutes(deps: SettingsDeps) {
         return { users: await usersAfter(deps.db, params.after_id) };
       },
     }),
-    route({
-      method: 'GET',
-      path: '/users/{user_id:int}/initial-state',
-      auth: 'service',
-      // The events service's initial-state protocol (services/events/README.md).
-      params: {
+    initialStateRoute(
+      {
         fetch_event_types: p.json(t.nullable(t.list(t.string()))).default(null),
         client_gravatar: p.bool().default(true),
         slim_presence: p.bool().default(false),
         presence_history_limit_days: p.int().optional(),
         presence_last_update_id: p.int().optional(),
       },
-      async handler({ path, params }) {
-        const state = await initialState(deps, path.user_id, {
+      (userId, params) =>
+        initialState(deps, userId, {
           fetchEventTypes: params.fetch_event_types,
           clientGravatar: params.client_gravatar,
           slimPresence: params.slim_presence,
           presenceHistoryLimitDays: params.presence_history_limit_days,
           presenceLastUpdateId: params.presence_last_update_id,
-        });
-        if (!state) throw notFound('No such user');
-        return state;
-      },
-    }),
+        }),
+    ),
     route({
       // Custom emoji by organization, for services that render with them (messaging's backfill).
       method: 'GET',
