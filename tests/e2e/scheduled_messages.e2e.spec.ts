@@ -507,6 +507,34 @@ describe('scheduled messages', () => {
       );
       expect(update.user_id).toBe(world.user('desdemona').id);
       expect(await newestWith(client, content)).toEqual([]);
+      // The Notification Bot tells the sender why, in a direct message (Zulip's
+      // send_failed_scheduled_message_notification), with the time every reader sees in their own time zone.
+      const dueAt = new Date(list.find((m) => m.scheduled_message_id === id)!.scheduled_delivery_timestamp * 1000);
+      const fromBot = () =>
+        client
+          .get('/messages', {
+            anchor: 'newest',
+            num_before: 20,
+            num_after: 0,
+            apply_markdown: false,
+            narrow: JSON.stringify([{ operator: 'sender', operand: 'notification-bot@zulip.com' }]),
+          })
+          .then((r) => r.body.messages as Record<string, any>[]);
+      const time = `<time:${dueAt.toISOString().replace(/\.\d{3}Z$/, '+00:00')}>`;
+      const notices = await eventually(fromBot, (m) => m.some((x) => String(x.content).includes(time)));
+      expect(notices.find((x) => String(x.content).includes(time))).toMatchObject({
+        type: 'private',
+        content:
+          `The message you scheduled for ${time} was not sent because of the following error:\n\n` +
+          "> Not authorized to send to channel 'scheduled-private'\n\n[View scheduled messages](#scheduled)",
+      });
+      const recipients = notices.find((x) => String(x.content).includes(time))!.display_recipient as {
+        email: string;
+      }[];
+      expect(recipients.map((r) => r.email).sort()).toEqual([
+        world.user('desdemona').email,
+        'notification-bot@zulip.com',
+      ]);
 
       // A failed message needs a new time.
       expectError(

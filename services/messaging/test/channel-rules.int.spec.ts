@@ -1,10 +1,9 @@
-import { ConfabError } from '@confab/errors';
 import { contracts, parseEnvelope, type EventContract } from '@confab/events';
 import { archiveChannel, channelMembers, updateChannel } from '../src/domain/channel-settings';
 import { createChannel, subscribeToChannels } from '../src/domain/channels';
 import type { Actor } from '../src/domain/context';
 import { unsubscribeFromChannels } from '../src/domain/unsubscribe';
-import { messagingWorld, PUBLIC_CHANNEL, REALM, sendToChannel, type TestDomain } from './fixtures';
+import { messagingWorld, PUBLIC_CHANNEL, REALM, refusal, sendToChannel, type TestDomain } from './fixtures';
 
 /**
  * Channel management rules of messaging, checked on the domain against PostgreSQL (the integration tier,
@@ -38,15 +37,6 @@ describe('channel management against PostgreSQL', () => {
     await close();
   });
 
-  const refusal = async (promise: Promise<unknown>) => {
-    const err = await promise.then(
-      () => null,
-      (e: unknown) => e,
-    );
-    expect(err).toBeInstanceOf(ConfabError);
-    const { code, status, message } = err as ConfabError;
-    return { code, status, msg: message };
-  };
   const create = (actor: Actor, name: string, subscribers: readonly number[], settings = PUBLIC_CHANNEL) =>
     createChannel(domain, actor, { name, description: '', subscribers, settings });
   const subscribersOf = async (channelId: number) =>

@@ -1,4 +1,5 @@
 import { LOCAL_DEFAULTS, serviceDatabase } from '@confab/devkit';
+import { ConfabError } from '@confab/errors';
 import type { contracts } from '@confab/events';
 import { createLogger } from '@confab/logging';
 import { loadConfig } from '../src/config';
@@ -152,4 +153,15 @@ export async function sendToChannel(
     client: 'test',
   });
   return sent.id;
+}
+
+/** The Zulip error a domain call refuses with: its code, HTTP status and message (fails the test if it succeeds). */
+export async function refusal(promise: Promise<unknown>): Promise<{ code: string; status: number; msg: string }> {
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ConfabError);
+  const { code, status, message } = err as ConfabError;
+  return { code, status, msg: message };
 }

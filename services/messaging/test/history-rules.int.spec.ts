@@ -1,11 +1,10 @@
-import { ConfabError } from '@confab/errors';
 import { createChannel, subscribeToChannels } from '../src/domain/channels';
 import type { Actor } from '../src/domain/context';
 import { fetchMessages, fetchOneMessage, parseAnchor, type FetchInput } from '../src/domain/fetch';
 import { updateFlags } from '../src/domain/message-flags';
 import type { RawTerm } from '../src/domain/narrow';
 import { sendMessage } from '../src/domain/send';
-import { messagingWorld, PUBLIC_CHANNEL, realmRecord, sendToChannel, type TestDomain } from './fixtures';
+import { messagingWorld, PUBLIC_CHANNEL, realmRecord, refusal, sendToChannel, type TestDomain } from './fixtures';
 
 /**
  * Message history rules of messaging (GET /messages, GET /messages/{id}), checked on the domain against PostgreSQL
@@ -60,14 +59,6 @@ describe('message history against PostgreSQL', () => {
       ...input,
     });
   const idsOf = (page: Record<string, unknown>) => (page.messages as { id: number }[]).map((m) => m.id);
-  const refusal = async (promise: Promise<unknown>) => {
-    const err = await promise.then(
-      () => null,
-      (e: unknown) => e,
-    );
-    expect(err).toBeInstanceOf(ConfabError);
-    return { code: (err as ConfabError).code, msg: (err as ConfabError).message };
-  };
 
   it('pages from the newest, the oldest and an anchor, saying what it found', async () => {
     const newest = await fetch(othello, { anchor: parseAnchor('newest', false), numBefore: 2 });
@@ -100,14 +91,14 @@ describe('message history against PostgreSQL', () => {
   });
 
   it('refuses what Zulip refuses: oversized pages, an excluded anchor inside the range, unknown narrows', async () => {
-    expect(await refusal(fetch(othello, { anchor: 0, numBefore: 3000, numAfter: 3000 }))).toEqual({
+    expect(await refusal(fetch(othello, { anchor: 0, numBefore: 3000, numAfter: 3000 }))).toMatchObject({
       code: 'BAD_REQUEST',
       msg: 'Too many messages requested (maximum 5000).',
     });
-    expect(await refusal(fetch(othello, { anchor: ids[2]!, numBefore: 1, numAfter: 1, includeAnchor: false }))).toEqual(
-      { code: 'BAD_REQUEST', msg: 'The anchor can only be excluded at an end of the range' },
-    );
-    expect(await refusal(fetch(othello, { anchor: 0, numAfter: 1, narrow: [channel('Atlantis')] }))).toEqual({
+    expect(
+      await refusal(fetch(othello, { anchor: ids[2]!, numBefore: 1, numAfter: 1, includeAnchor: false })),
+    ).toMatchObject({ code: 'BAD_REQUEST', msg: 'The anchor can only be excluded at an end of the range' });
+    expect(await refusal(fetch(othello, { anchor: 0, numAfter: 1, narrow: [channel('Atlantis')] }))).toMatchObject({
       code: 'BAD_NARROW',
       msg: 'Invalid narrow operator: unknown channel Atlantis',
     });
@@ -156,12 +147,12 @@ describe('message history against PostgreSQL', () => {
       narrow: [channel('secret')],
     });
     expect(idsOf(page)).toEqual([after]);
-    expect(await refusal(fetchOneMessage(domain, hamlet, before, options))).toEqual({
+    expect(await refusal(fetchOneMessage(domain, hamlet, before, options))).toMatchObject({
       code: 'BAD_REQUEST',
       msg: 'Invalid message(s)',
     });
     // Cordelia, not subscribed, finds none of it.
-    expect(await refusal(fetchOneMessage(domain, cordelia, after, options))).toEqual({
+    expect(await refusal(fetchOneMessage(domain, cordelia, after, options))).toMatchObject({
       code: 'BAD_REQUEST',
       msg: 'Invalid message(s)',
     });
@@ -181,7 +172,7 @@ describe('message history against PostgreSQL', () => {
     const seen = await fetchOneMessage(domain, othello, id, options);
     expect(seen.raw_content).toBe('**bold**');
     expect(seen.message).toMatchObject({ id, content: '<p><strong>bold</strong></p>', flags: [] });
-    expect(await refusal(fetchOneMessage(domain, cordelia, id, options))).toEqual({
+    expect(await refusal(fetchOneMessage(domain, cordelia, id, options))).toMatchObject({
       code: 'BAD_REQUEST',
       msg: 'Invalid message(s)',
     });

@@ -1,5 +1,6 @@
 import type { Actor } from '../src/domain/context';
-import { deliverDueBatch } from '../src/domain/scheduled-batch';
+import { deliverDueBatch, DELIVERY_BATCH } from '../src/domain/scheduled-batch';
+import { deliverAllDue } from '../src/domain/scheduled-drain';
 import { createScheduled, editScheduled, type DeliveryQueue } from '../src/domain/scheduled-messages';
 import { deliverScheduled } from '../src/domain/scheduled-send';
 import { messagingWorld, type TestDomain } from './fixtures';
@@ -185,5 +186,43 @@ describe('scheduled delivery against PostgreSQL', () => {
       domain.directory.forgetChannel(verona);
     }
     expect(await sentWith('refused in batch')).toBe(0);
+  });
+
+  it('drains everything due — more than a batch, then each row the batches left — once each when drains race', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 2 * DELIVERY_BATCH + 7; i++) ids.push(await dueMessage(`drained ${i}`));
+    const late = await dueMessage('drained too late');
+    await domain.store.db.scheduledMessage.update({
+      where: { id: late },
+      data: { scheduledAt: new Date(Date.now() - 11 * 60_000) },
+    });
+    const future = await createScheduled(domain, queue, hamlet, {
+      type: 'stream',
+      to: String(verona),
+      topic: 'later',
+      content: 'drained in a minute',
+      deliverAt: new Date(Date.now() + 60_000),
+      readBySender: undefined,
+      client: 'test',
+    });
+    const [a, b] = await Promise.all([deliverAllDue(domain), deliverAllDue(domain)]);
+    expect(a.length + b.length).toBe(ids.length);
+    for (let i = 0; i < ids.length; i++) expect([i, await sentWith(`drained ${i}`)]).toEqual([i, 1]);
+    const rows = new Map(
+      (await domain.store.db.scheduledMessage.findMany({ where: { id: { in: [...ids, late, future] } } })).map((r) => [
+        r.id,
+        r,
+      ]),
+    );
+    expect(ids.every((id) => rows.get(id)!.delivered)).toBe(true);
+    // The batches leave the late row; on its own it is refused with Zulip's text. The future one waits.
+    expect(rows.get(late)).toMatchObject({
+      delivered: false,
+      failed: true,
+      failureMessage: 'Message could not be sent at the scheduled time.',
+    });
+    expect(rows.get(future)).toMatchObject({ delivered: false, failed: false });
+    expect(await sentWith('drained too late')).toBe(0);
+    expect(await sentWith('drained in a minute')).toBe(0);
   });
 });

@@ -11,9 +11,9 @@ import type { SendDeps } from './send.js';
 /** What this file's functions use of the domain: its own ports and those of the areas it calls. */
 export type ScheduledMessagesDeps = SendDeps & Pick<Domain, 'scheduledMessages'>;
 
-/** Where scheduled messages wait for their time (BullMQ delayed jobs keyed by the scheduled message id). */
+/** Where scheduled messages wait for their time (BullMQ delayed jobs, one per delivery time). */
 export interface DeliveryQueue {
-  /** Makes the message's one job due at `at` (replacing an earlier job of the same message). */
+  /** Makes sure a delivery runs at `at`, which delivers the message if it is still due then. */
   schedule(id: number, at: Date): Promise<void>;
   cancel(id: number): Promise<void>;
 }

@@ -68,6 +68,9 @@ export interface ScheduledMessageStore {
   markDelivered(executor: SqlExecutor, id: number, version: number, messageId: number): Promise<boolean>;
   /** A lasting failure: the row stays for the sender to fix. Null when it changed meanwhile. */
   markFailed(tx: Transaction, id: number, version: number, message: string): Promise<StoredScheduledMessage | null>;
-  /** Pending rows with their delivery times, for re-enqueueing after a Redis loss. */
-  pending(afterId: number, limit: number): Promise<{ id: number; scheduledAt: Date }[]>;
+  /**
+   * Pending rows with their delivery times in id order, for re-enqueueing after a Redis loss; only those due by
+   * `dueBy` when it is given.
+   */
+  pending(afterId: number, limit: number, dueBy?: Date): Promise<{ id: number; scheduledAt: Date }[]>;
 }

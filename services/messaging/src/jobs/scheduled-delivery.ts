@@ -4,20 +4,24 @@ import type { Logger } from '@confab/logging';
 import type { Domain } from '../domain/context.js';
 import type { DeliveryQueue } from '../domain/scheduled-messages.js';
 
-/** The BullMQ queue of scheduled deliveries (docs/architecture.md): one delayed job per scheduled message. */
+/**
+ * The BullMQ queue of scheduled deliveries (docs/architecture.md, "Jobs"): one delayed job per delivery time, which
+ * every message due at that time shares, so a burst due in the same second costs one job, not one per message.
+ */
 export const SCHEDULED_QUEUE = 'scheduled-messages';
 
 export interface DeliveryJobData {
-  scheduledMessageId: number;
+  /** The delivery time (ms since the epoch); jobs of an earlier version carried a message id and mean "now". */
+  dueAt?: number;
 }
 
-/** BullMQ refuses integer custom ids, and the prefix keeps the key readable. */
-export const jobIdOf = (id: number) => `sm-${id}`;
+/** BullMQ keeps one job per id: a second message due at the same time joins the first one's job. */
+export const jobIdOf = (at: Date) => `due-${at.getTime()}`;
 
-const jobOptions = (id: number, at: Date) => ({
-  jobId: jobIdOf(id),
+const jobOptions = (at: Date) => ({
+  jobId: jobIdOf(at),
   delay: Math.max(0, at.getTime() - Date.now()),
-  // Finished jobs leave no trace, so the same id can be scheduled again (a failed message given a new time).
+  // Finished jobs leave no trace, so the same time can be scheduled again later.
   removeOnComplete: true,
   removeOnFail: true,
   // Passing trouble (database, broker) is retried; lasting refusals mark the row failed instead of throwing.
@@ -36,20 +40,18 @@ export class BullDeliveryQueue implements DeliveryQueue {
     return new BullDeliveryQueue(queue);
   }
 
-  async schedule(id: number, at: Date): Promise<void> {
-    // A job of the same id (an older time) is replaced; a job running now cannot be removed, and finds the row
-    // changed (the version guard) when it tries to deliver.
-    await this.queue.remove(jobIdOf(id)).catch(() => 0);
-    await this.queue.add('deliver', { scheduledMessageId: id }, jobOptions(id, at));
+  async schedule(_id: number, at: Date): Promise<void> {
+    // The job of an older time (an edit moved the message) stays for the others due then; the message is not due
+    // when it fires, so it sends nothing for it.
+    await this.queue.add('deliver', { dueAt: at.getTime() }, jobOptions(at));
   }
 
-  async cancel(id: number): Promise<void> {
-    await this.queue.remove(jobIdOf(id));
-  }
+  /** Nothing to remove: the job of its time is shared, and finds nothing due for a deleted message. */
+  async cancel(): Promise<void> {}
 
   /**
-   * Adds a job for every pending row; BullMQ ignores an id it already holds, so only the jobs missing from Redis
-   * (lost with Redis, or never added because Redis was down) are created. Returns how many rows were looked at.
+   * Adds the job of every pending row's time; BullMQ ignores an id it already holds, so only the jobs missing from
+   * Redis (lost with Redis, or never added because Redis was down) are created. Returns how many rows were looked at.
    */
   async reconcile(domain: Domain, logger: Logger): Promise<number> {
     let after = 0;
@@ -57,12 +59,9 @@ export class BullDeliveryQueue implements DeliveryQueue {
     for (;;) {
       const rows = await domain.scheduledMessages.pending(after, 1000);
       if (rows.length === 0) break;
+      const times = new Map(rows.map((r) => [r.scheduledAt.getTime(), r.scheduledAt]));
       await this.queue.addBulk(
-        rows.map((r) => ({
-          name: 'deliver',
-          data: { scheduledMessageId: r.id },
-          opts: jobOptions(r.id, r.scheduledAt),
-        })),
+        [...times.values()].map((at) => ({ name: 'deliver', data: { dueAt: at.getTime() }, opts: jobOptions(at) })),
       );
       seen += rows.length;
       after = rows[rows.length - 1]!.id;

@@ -1,11 +1,10 @@
-import { DelayedError, Worker } from 'bullmq';
+import { Worker } from 'bullmq';
 import { observeJobStart, registerJobQueueDepth } from '@confab/http';
 import type { Logger } from '@confab/logging';
 import { bullOptions } from '@confab/runtime';
 import type { MessagingConfig } from '../config.js';
 import type { Domain } from '../domain/context.js';
-import { deliverDueBatch, DELIVERY_BATCH } from '../domain/scheduled-batch.js';
-import { deliverScheduled } from '../domain/scheduled-send.js';
+import { deliverAllDue } from '../domain/scheduled-drain.js';
 import { BullDeliveryQueue, SCHEDULED_QUEUE, type DeliveryJobData } from './scheduled-delivery.js';
 
 /**
@@ -18,53 +17,39 @@ export async function startScheduledDelivery(ctx: { domain: Domain; config: Mess
   const queue = BullDeliveryQueue.open(config.redis.url, config.redis.prefix, logger);
   registerJobQueueDepth(queue.queue);
 
-  // Jobs that fire together share batched deliveries: one batch at a time in this process (others wait for it, and
-  // most find their row delivered); it repeats while batches come back full. Each job then delivers its own row if it
-  // is still pending (not due yet, refused, or skipped by the batch), as before.
-  let batching: Promise<void> | undefined;
-  const deliverDue = () => {
-    batching ??= (async () => {
-      try {
-        for (;;) {
-          const due = await deliverDueBatch(domain);
-          for (const at of due) observeJobStart(SCHEDULED_QUEUE, at.getTime());
-          if (due.length < DELIVERY_BATCH) break;
-        }
-      } catch (err) {
-        logger.warn({ err }, 'batched scheduled delivery failed; jobs deliver their own rows');
-      } finally {
-        batching = undefined;
+  // One drain at a time in this process: a job whose time the running drain covers waits for it; a later one runs
+  // the next drain. A drain's failure fails the job that started it (BullMQ retries it).
+  let running: { startedAt: number; done: Promise<unknown> } | undefined;
+  const drainFor = async (dueAt: number): Promise<number> => {
+    for (;;) {
+      if (running) {
+        const { startedAt, done } = running;
+        await done.catch(() => undefined);
+        // A drain delivers what is due by a second after its start (the batches' window).
+        if (startedAt + 1000 >= dueAt) return 0;
+        continue;
       }
-    })();
-    return batching;
+      const startedAt = Date.now();
+      const done = deliverAllDue(domain, new Date(startedAt));
+      running = { startedAt, done };
+      try {
+        const delivered = await done;
+        for (const at of delivered) observeJobStart(SCHEDULED_QUEUE, at.getTime());
+        return delivered.length;
+      } finally {
+        running = undefined;
+      }
+    }
   };
 
-  const worker = new Worker<DeliveryJobData>(
-    SCHEDULED_QUEUE,
-    async (job, token) => {
-      const id = job.data.scheduledMessageId;
-      await deliverDue();
-      // A delivery superseded by an edit is tried again with the row as it is now.
-      for (let attempt = 0; attempt < 3; attempt += 1) {
-        const result = await deliverScheduled(domain, id);
-        if (result.outcome === 'not-due') {
-          await job.moveToDelayed(result.at.getTime(), token);
-          throw new DelayedError();
-        }
-        if (result.outcome === 'delivered') observeJobStart(SCHEDULED_QUEUE, result.dueAt.getTime());
-        if (result.outcome !== 'superseded') return result.outcome;
-      }
-      return 'superseded';
-    },
-    {
-      ...bullOptions(config.redis.url, config.redis.prefix),
-      concurrency: config.scheduled.concurrency,
-      lockDuration: config.scheduled.lockMs,
-      stalledInterval: config.scheduled.lockMs,
-    },
-  );
+  const worker = new Worker<DeliveryJobData>(SCHEDULED_QUEUE, (job) => drainFor(job.data.dueAt ?? Date.now()), {
+    ...bullOptions(config.redis.url, config.redis.prefix),
+    concurrency: config.scheduled.concurrency,
+    lockDuration: config.scheduled.lockMs,
+    stalledInterval: config.scheduled.lockMs,
+  });
   worker.on('failed', (job, err) =>
-    logger.warn({ err: err.message, scheduledMessageId: job?.data.scheduledMessageId }, 'scheduled delivery failed'),
+    logger.warn({ err: err.message, dueAt: job?.data.dueAt }, 'scheduled delivery failed'),
   );
   worker.on('error', (err) => logger.warn({ err: err.message }, 'scheduled delivery worker error'));
 

@@ -119,9 +119,14 @@ export class ScheduledMessagesRepository implements ScheduledMessageStore {
   }
 
   /** Pending rows (not delivered, not failed) with their delivery times, for re-enqueueing after a Redis loss. */
-  async pending(afterId: number, limit: number): Promise<{ id: number; scheduledAt: Date }[]> {
+  async pending(afterId: number, limit: number, dueBy?: Date): Promise<{ id: number; scheduledAt: Date }[]> {
     return this.store.db.scheduledMessage.findMany({
-      where: { delivered: false, failed: false, id: { gt: afterId } },
+      where: {
+        delivered: false,
+        failed: false,
+        id: { gt: afterId },
+        ...(dueBy ? { scheduledAt: { lte: dueBy } } : {}),
+      },
       select: { id: true, scheduledAt: true },
       orderBy: { id: 'asc' },
       take: limit,
