@@ -7,102 +7,17 @@
 // BENCH_OPS="channel send,GET /users/me" measures only those rows; BENCH_PROFILE=<dir> starts every process with
 // --cpu-prof into <dir> (for reading where the time goes; such a run is not recorded, profiling slows everything).
 // BENCH_STATEMENTS=1 prints the statements PostgreSQL spent most time on (pg_stat_statements), per operation.
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import process from 'node:process';
 import devkit from '@confab/devkit';
+import { processRoots, snapshot } from './cpu.mjs';
 import { load, machine, record, startBenchStack } from './lib.mjs';
 
 const OPERATIONS = Number(process.argv[2] ?? 3000);
 const CONNECTIONS = Number(process.argv[3] ?? 16);
 const LABEL = process.argv[4] ?? '';
 const WARM_UP = Math.min(500, Math.ceil(OPERATIONS / 5));
-const TICKS_PER_SECOND = 100; // Linux USER_HZ
 const ONLY = process.env.BENCH_OPS ? new Set(process.env.BENCH_OPS.split(',').map((s) => s.trim())) : undefined;
 const PROFILE_DIR = process.env.BENCH_PROFILE;
-
-/**
- * CPU seconds (user + system) a process has used so far, with `children` also what its exited children used
- * (PostgreSQL's backends come and go; the postmaster reaps them).
- */
-function cpuSeconds(pid, children = false) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const own = Number(fields[11]) + Number(fields[12]);
-    const reaped = children ? Number(fields[13]) + Number(fields[14]) : 0;
-    return (own + reaped) / TICKS_PER_SECOND;
-  } catch {
-    return 0;
-  }
-}
-
-function processTable() {
-  const table = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      table.push({ pid: Number(entry), ppid, cmdline });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return table;
-}
-
-/** A process and all its descendants. */
-function tree(table, root) {
-  const pids = [root];
-  for (let i = 0; i < pids.length; i++) for (const p of table) if (p.ppid === pids[i]) pids.push(p.pid);
-  return pids;
-}
-
-/** The process listening on a TCP port (from /proc/net/tcp and the processes' socket descriptors). */
-function listener(port) {
-  const inodes = new Set();
-  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    for (const line of readFileSync(file, 'utf8').split('\n').slice(1)) {
-      const cols = line.trim().split(/\s+/);
-      if (cols.length < 10 || cols[3] !== '0A') continue; // 0A: LISTEN
-      if (parseInt(cols[1].split(':')[1], 16) === port) inodes.add(cols[9]);
-    }
-  }
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      for (const fd of readdirSync(`/proc/${entry}/fd`)) {
-        const target = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${entry}/fd/${fd}`))?.[1];
-        if (target && inodes.has(target)) return Number(entry);
-      }
-    } catch {
-      // gone meanwhile, or not ours to read
-    }
-  }
-  throw new Error(`nothing listens on port ${port}`);
-}
-
-/** The root process of every part of the system: Confab's own, and the private servers (found by their ports). */
-function processRoots(stack, servers) {
-  const roots = {};
-  for (const [name, proc] of stack.processes) roots[name] = proc.pid;
-  roots.postgresql = listener(servers.postgres.port);
-  roots.redis = listener(servers.redis.port);
-  roots.rabbitmq = listener(servers.rabbitmq.port);
-  return roots;
-}
-
-/** CPU seconds so far of each part: its root with everything it reaped, plus its live descendants. */
-function snapshot(roots) {
-  const table = processTable();
-  return Object.fromEntries(
-    Object.entries(roots).map(([name, root]) => {
-      const live = tree(table, root).slice(1);
-      return [name, cpuSeconds(root, true) + live.reduce((sum, pid) => sum + cpuSeconds(pid), 0)];
-    }),
-  );
-}
 
 /**
  * ANALYZE every database, as autovacuum does within a minute of such growth: the set-up writes thousands of rows in
