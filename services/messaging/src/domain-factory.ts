@@ -64,5 +64,7 @@ export function buildDomain(config: MessagingConfig, logger: Logger, afterCommit
     limits: { maxFileBytes: config.uploads.maxFileBytes },
     secrets: { uploadUrls: config.internalSecret },
   } satisfies Domain;
-  return { domain, store, readModel, directory, prisma, sql, backfill };
+  /** Closes both database pools (the Prisma client and the plain-SQL pool). */
+  const close = () => Promise.all([prisma.$disconnect(), sql.end()]);
+  return { domain, store, readModel, directory, prisma, sql, backfill, close };
 }

@@ -11,8 +11,8 @@ import { BullDeliveryQueue } from './jobs/scheduled-delivery.js';
 runProcess('messaging', loadConfig, async (config, logger) => {
   const runtime = new ServiceRuntime(config, logger);
   const events = runtime.publisher(COMPLETED_IN_SQL);
-  const { domain, store, readModel, directory, prisma, sql, backfill } = buildDomain(config, logger, events.kick);
-  runtime.closeWithDatabase('database', () => Promise.all([prisma.$disconnect(), sql.end()]));
+  const { domain, store, readModel, directory, prisma, backfill, close } = buildDomain(config, logger, events.kick);
+  runtime.closeWithDatabase('database', close);
   registerConsumers({ bus: events.bus, store, readModel, directory });
   const deliveries = BullDeliveryQueue.open(config.redis.url, config.redis.prefix, logger);
   const applied = events.causalGate(prisma, config.causalWaitMs);

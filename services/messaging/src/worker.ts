@@ -25,8 +25,8 @@ function loadWorkerConfig() {
 runProcess('messaging-worker', loadWorkerConfig, async (config, log) => {
   const runtime = new ServiceRuntime(config, log);
   const events = runtime.publisher(COMPLETED_IN_SQL);
-  const { domain, prisma, sql } = buildDomain(config, log, events.kick);
-  runtime.closeWithDatabase('database', () => Promise.all([prisma.$disconnect(), sql.end()]));
+  const { domain, close } = buildDomain(config, log, events.kick);
+  runtime.closeWithDatabase('database', close);
   const bull = bullOptions(config.redis.url, config.redis.prefix);
   const queue = new Queue(MAINTENANCE_QUEUE, bull);
   await queue.upsertJobScheduler(

@@ -1,4 +1,3 @@
-import { ConfabError } from '@confab/errors';
 import { contracts, parseEnvelope } from '@confab/events';
 import type { Actor } from '../src/domain/context';
 import { deleteMessage } from '../src/domain/message-actions';
@@ -7,7 +6,15 @@ import { addReaction, removeReaction } from '../src/domain/reactions';
 import { subscribeToChannels } from '../src/domain/channels';
 import { createDrafts, editDraft, listDrafts } from '../src/domain/drafts';
 import { FLAG } from '../src/domain/flags';
-import { messagingWorld, PUBLIC_CHANNEL, realmRecord, sendToChannel, type TestDomain, userRecord } from './fixtures';
+import {
+  messagingWorld,
+  PUBLIC_CHANNEL,
+  realmRecord,
+  refusal,
+  sendToChannel,
+  type TestDomain,
+  userRecord,
+} from './fixtures';
 
 /**
  * Domain rules of messaging, checked on the domain against PostgreSQL (the integration tier, docs/architecture.md
@@ -59,12 +66,8 @@ describe('messaging rules against PostgreSQL', () => {
   const topicMessages = (topic: string) =>
     domain.store.db.message.findMany({ where: { topic }, orderBy: { id: 'asc' } });
   const code = async (promise: Promise<unknown>) => {
-    const err = await promise.then(
-      () => null,
-      (e: unknown) => e,
-    );
-    expect(err).toBeInstanceOf(ConfabError);
-    return { code: (err as ConfabError).code, msg: (err as ConfabError).message };
+    const { code, msg } = await refusal(promise);
+    return { code, msg };
   };
 
   describe('reactions', () => {

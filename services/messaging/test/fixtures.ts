@@ -68,8 +68,7 @@ export async function migratedDomain(name: string, pools: { prisma: number; sql:
     store: built.store,
     readModel: built.readModel,
     drop: async () => {
-      await built.prisma.$disconnect();
-      await built.sql.end();
+      await built.close();
       await database.drop();
     },
   };

@@ -1,9 +1,8 @@
-import type { Domain } from './context.js';
 import { deliverDueBatch, DELIVERY_BATCH, type ScheduledBatchDeps } from './scheduled-batch.js';
-import { deliverScheduled, type DeliveryOutcome } from './scheduled-send.js';
+import { deliverScheduled, type DeliveryOutcome, type ScheduledSendDeps } from './scheduled-send.js';
 
 /** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type ScheduledDrainDeps = ScheduledBatchDeps & Pick<Domain, 'scheduledMessages'>;
+export type ScheduledDrainDeps = ScheduledBatchDeps & ScheduledSendDeps;
 
 /** Batches one drain runs side by side: the worker's rendering overlaps the database's writing of another batch. */
 export const PARALLEL_BATCHES = 2;

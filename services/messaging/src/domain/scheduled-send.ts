@@ -1,6 +1,6 @@
 import { ConfabError, invalid } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
-import type { Domain } from './context.js';
+import type { Actor, Domain } from './context.js';
 import { LATE_CUTOFF_MS, scheduledDict, sendInput } from './scheduled-messages.js';
 import type { StoredScheduledMessage } from './scheduled-store.js';
 import { sendMessage } from './send.js';
@@ -33,13 +33,13 @@ export async function deliverScheduled(
   if (row.scheduledAt.getTime() > now.getTime() + 1000) return { outcome: 'not-due', at: row.scheduledAt };
   const requestId = `scheduled-${id}`;
   let failure: string | null = null;
-  // Nobody to tell when the organization or the sender's account is what refuses it (as in Zulip).
-  let tellSender = false;
+  // Whom to tell why: nobody when the organization or the sender's account is what refuses it (as in Zulip).
+  let tell: Actor | null = null;
   try {
     const [user, realm] = await Promise.all([domain.directory.user(row.senderId), domain.directory.realm(row.realmId)]);
     if (!realm || realm.deactivated) throw invalid('This organization has been deactivated');
     if (!user || !user.isActive) throw invalid('Account is deactivated');
-    tellSender = !user.isSystemBot;
+    if (!user.isSystemBot) tell = { user, realm, requestId };
     if (now.getTime() > row.scheduledAt.getTime() + LATE_CUTOFF_MS) {
       throw invalid('Message could not be sent at the scheduled time.');
     }
@@ -86,7 +86,7 @@ export async function deliverScheduled(
     };
   });
   domain.logger.info({ scheduledMessageId: id, failure }, 'scheduled message could not be sent');
-  if (failed && tellSender) await tellSenderOfFailure(domain, failed, failure);
+  if (failed && tell) await tellSenderOfFailure(domain, tell, failed, failure);
   return { outcome: failed ? 'failed' : 'superseded' };
 }
 
@@ -97,23 +97,24 @@ const globalTime = (at: Date) => `<time:${at.toISOString().replace(/\.\d{3}Z$/, 
  * The Notification Bot's direct message to the sender of a scheduled message that could not be sent (Zulip's
  * send_failed_scheduled_message_notification). A notice that cannot be posted is logged; the row stays failed.
  */
-async function tellSenderOfFailure(domain: ScheduledSendDeps, row: StoredScheduledMessage, failure: string) {
-  const [bot, sender, realm] = await Promise.all([
-    domain.readModel.notificationBot(row.realmId),
-    domain.directory.user(row.senderId),
-    domain.directory.realm(row.realmId),
-  ]);
-  if (!bot || !sender || !realm) return;
+async function tellSenderOfFailure(
+  domain: ScheduledSendDeps,
+  sender: Actor,
+  row: StoredScheduledMessage,
+  failure: string,
+) {
+  const bot = await domain.readModel.notificationBot(row.realmId);
+  if (!bot) return;
   const content =
     `The message you scheduled for ${globalTime(row.scheduledAt)} was not sent because of the following error:` +
     `\n\n> ${failure}\n\n[View scheduled messages](#scheduled)`;
   try {
     await sendMessage(
       domain,
-      { user: bot, realm, requestId: `scheduled-${row.id}` },
+      { ...sender, user: bot },
       {
         type: 'private',
-        to: JSON.stringify([sender.id]),
+        to: JSON.stringify([sender.user.id]),
         topic: undefined,
         content,
         queueId: undefined,
