@@ -34,16 +34,46 @@ export interface MayBeStale {
 }
 
 // Cache hit, rate-limit count and the user's recent causal events in one round trip: the user id comes out of the
-// cached identity.
+// cached identity. Every answer also carries the count of forgets so far, which a verification that follows passes
+// to CACHE_VERIFIED.
 const LOOKUP_AND_COUNT = `
+local forgets = tonumber(redis.call('GET', ARGV[5]) or '0')
 local v = redis.call('GET', KEYS[1])
-if not v then return nil end
+if not v then return {false, 0, {}, forgets} end
 local ok, identity = pcall(cjson.decode, v)
-if not ok then return nil end
+if not ok then return {false, 0, {}, forgets} end
 local rk = ARGV[1] .. identity.userId .. ':' .. ARGV[2]
 local c = redis.call('INCR', rk)
 if c == 1 then redis.call('EXPIRE', rk, ARGV[3]) end
-return {v, c, redis.call('LRANGE', ARGV[4] .. identity.userId, 0, -1)}
+return {v, c, redis.call('LRANGE', ARGV[4] .. identity.userId, 0, -1), forgets}
+`;
+
+// Caches an identity that settings just verified, unless the user's cached keys were forgotten after the lookup
+// that preceded the verification (ARGV[3], the forget count it saw): settings may have answered from before the
+// change that made the gateway forget them. Optionally counts the request and reads the causal log as well.
+// KEYS: cache key, the user's key set, the user's last-forget mark, rate key, causal log.
+const CACHE_VERIFIED = `
+local forgotten = tonumber(redis.call('GET', KEYS[3]) or '0')
+if forgotten <= tonumber(ARGV[3]) then
+  redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+  redis.call('SADD', KEYS[2], KEYS[1])
+  redis.call('EXPIRE', KEYS[2], tonumber(ARGV[2]) * 2)
+end
+if ARGV[4] == '0' then return {0, {}} end
+local c = redis.call('INCR', KEYS[4])
+if c == 1 then redis.call('EXPIRE', KEYS[4], ARGV[4]) end
+return {c, redis.call('LRANGE', KEYS[5], 0, -1)}
+`;
+
+// Drops every cached key of a user in one step (a cache write cannot slip between reading the set and deleting it),
+// and marks when, so that a verification already in flight does not cache what it read before. ARGV[1]: how long
+// the mark outlives a verification (seconds).
+const FORGET_USER = `
+local n = redis.call('INCR', KEYS[3])
+redis.call('SET', KEYS[2], n, 'EX', ARGV[1])
+local keys = redis.call('SMEMBERS', KEYS[1])
+redis.call('DEL', KEYS[1], unpack(keys))
+return n
 `;
 
 const WINDOW_SECONDS = 60;
@@ -81,6 +111,12 @@ export class Authenticator {
     },
   ) {
     redis.defineCommand('confabAuthLookup', { numberOfKeys: 1, lua: LOOKUP_AND_COUNT });
+    redis.defineCommand('confabAuthCache', { numberOfKeys: 5, lua: CACHE_VERIFIED });
+    redis.defineCommand('confabAuthForget', { numberOfKeys: 3, lua: FORGET_USER });
+  }
+
+  private get scripts(): AuthScripts {
+    return this.redis as unknown as AuthScripts;
   }
 
   private cacheKey(credentials: BasicCredentials): string {
@@ -94,6 +130,14 @@ export class Authenticator {
     return `${this.options.prefix}:authkeys:${userId}`;
   }
 
+  private forgottenKey(userId: number): string {
+    return `${this.options.prefix}:authforgot:${userId}`;
+  }
+
+  private forgetsKey(): string {
+    return `${this.options.prefix}:authforgets`;
+  }
+
   async authenticate(
     credentials: BasicCredentials,
     nowMs = Date.now(),
@@ -103,44 +147,58 @@ export class Authenticator {
     const { index } = windowOf(nowMs);
     const rlPrefix = `${this.options.prefix}:rl:user:`;
     const mark = this.options.mayBeStale?.mark() ?? 0;
-    const hit = await (
-      this.redis as unknown as {
-        confabAuthLookup(key: string, ...args: (string | number)[]): Promise<[string, number, string[]] | null>;
-      }
-    ).confabAuthLookup(cacheKey, rlPrefix, index, WINDOW_SECONDS + 1, causalLogPrefix(this.options.prefix));
-    if (hit) {
-      const causal = parseCausalEntries(hit[2]);
-      const rate = rateLimitState(this.options.perUserPerMinute, hit[1], nowMs);
+    const [cached, count, causalEntries, forgets] = await this.scripts.confabAuthLookup(
+      cacheKey,
+      rlPrefix,
+      index,
+      WINDOW_SECONDS + 1,
+      causalLogPrefix(this.options.prefix),
+      this.forgetsKey(),
+    );
+    if (cached) {
+      const causal = parseCausalEntries(causalEntries);
+      const rate = rateLimitState(this.options.perUserPerMinute, count, nowMs);
       if (!this.options.mayBeStale?.stale(causal, mark)) {
-        return { identity: withCausal(JSON.parse(hit[0]) as UserIdentity, causal), rate };
+        return { identity: withCausal(JSON.parse(cached) as UserIdentity, causal), rate };
       }
       // The user changed their own account a moment ago: ask the owner rather than trust the cache.
       const identity = await this.options.verify(credentials);
-      await this.cache(cacheKey, identity).exec();
+      await this.cache(cacheKey, identity, forgets, rlPrefix, index, false);
       return { identity: withCausal(identity, causal), rate };
     }
     const identity = await this.options.verify(credentials);
-    const rateKey = `${rlPrefix}${identity.userId}:${index}`;
-    const results = await this.cache(cacheKey, identity)
-      .incr(rateKey)
-      .expire(rateKey, WINDOW_SECONDS + 1, 'NX')
-      .lrange(causalLogKey(this.options.prefix, identity.userId), 0, -1)
-      .exec();
-    const count = Number(results?.[3]?.[1] ?? 1);
-    const causal = parseCausalEntries((results?.[5]?.[1] as string[] | undefined) ?? []);
+    const [counted, entries] = await this.cache(cacheKey, identity, forgets, rlPrefix, index, true);
+    const causal = parseCausalEntries(entries);
     return {
       identity: withCausal(identity, causal),
-      rate: rateLimitState(this.options.perUserPerMinute, count, nowMs),
+      rate: rateLimitState(this.options.perUserPerMinute, counted, nowMs),
     };
   }
 
-  /** Caches a verified identity, listed under its user so that `forgetUser` finds it. */
-  private cache(cacheKey: string, identity: UserIdentity) {
-    return this.redis
-      .multi()
-      .set(cacheKey, JSON.stringify(identity), 'EX', this.options.cacheTtlSeconds)
-      .sadd(this.userKeysSet(identity.userId), cacheKey)
-      .expire(this.userKeysSet(identity.userId), this.options.cacheTtlSeconds * 2);
+  /**
+   * Caches a verified identity, listed under its user so that `forgetUser` finds it, unless the user was forgotten
+   * since the lookup that saw `forgets`; with `count`, also counts the request and reads the user's causal log.
+   */
+  private cache(
+    cacheKey: string,
+    identity: UserIdentity,
+    forgets: number,
+    rlPrefix: string,
+    windowIndex: number,
+    count: boolean,
+  ): Promise<[number, string[]]> {
+    const userId = identity.userId;
+    return this.scripts.confabAuthCache(
+      cacheKey,
+      this.userKeysSet(userId),
+      this.forgottenKey(userId),
+      `${rlPrefix}${userId}:${windowIndex}`,
+      causalLogKey(this.options.prefix, userId),
+      JSON.stringify(identity),
+      this.options.cacheTtlSeconds,
+      forgets,
+      count ? WINDOW_SECONDS + 1 : 0,
+    );
   }
 
   /** Counts an unauthenticated request against its client address. */
@@ -155,12 +213,25 @@ export class Authenticator {
     return rateLimitState(this.options.perIpPerMinute, Number(results?.[0]?.[1] ?? 1), nowMs);
   }
 
-  /** Drops every cached key of a user (deactivated, role or key changed). */
+  /**
+   * Drops every cached key of a user (deactivated, role or key changed), and keeps a verification that is in flight
+   * meanwhile from caching what settings told it before the change.
+   */
   async forgetUser(userId: number): Promise<void> {
-    const set = this.userKeysSet(userId);
-    const keys = await this.redis.smembers(set);
-    await this.redis.del(set, ...keys);
+    await this.scripts.confabAuthForget(
+      this.userKeysSet(userId),
+      this.forgottenKey(userId),
+      this.forgetsKey(),
+      this.options.cacheTtlSeconds,
+    );
   }
+}
+
+/** The Lua scripts above, as the ioredis commands `defineCommand` adds. */
+interface AuthScripts {
+  confabAuthLookup(key: string, ...args: (string | number)[]): Promise<[string | null, number, string[], number]>;
+  confabAuthCache(...keysAndArgs: (string | number)[]): Promise<[number, string[]]>;
+  confabAuthForget(...keysAndArgs: (string | number)[]): Promise<number>;
 }
 
 function withCausal(identity: UserIdentity, causal: CausalEvent[]): UserIdentity {

@@ -28,7 +28,12 @@ afterAll(async () => {
  * A gateway whose event handling is played by the test: `handled` maps an event id to the progress mark at which
  * this gateway finished applying it (as EventBus.progress/handledSince count).
  */
-function gateway(deactivated: { now: boolean }, handled: Map<string, number>, onMark: () => void = () => undefined) {
+function gateway(
+  deactivated: { now: boolean },
+  handled: Map<string, number>,
+  onMark: () => void = () => undefined,
+  settingsAnswers: (answer: () => UserIdentity) => Promise<UserIdentity> = async (answer) => answer(),
+) {
   let progress = 0;
   const verified: string[] = [];
   const authenticator = new Authenticator(redis, {
@@ -36,10 +41,12 @@ function gateway(deactivated: { now: boolean }, handled: Map<string, number>, on
     cacheTtlSeconds: 60,
     perUserPerMinute: 1000,
     perIpPerMinute: 1000,
-    async verify() {
+    verify() {
       verified.push('settings');
-      if (deactivated.now) throw unauthorized('Account is deactivated');
-      return hamlet;
+      return settingsAnswers(() => {
+        if (deactivated.now) throw unauthorized('Account is deactivated');
+        return hamlet;
+      });
     },
     mayBeStale: {
       mark: () => {
@@ -100,3 +107,50 @@ describe("Authenticator: a cached identity and the user's own recent change", ()
     expect(g.verified).toEqual([]);
   });
 });
+
+describe('Authenticator: forgetting a user while one of their requests is being verified', () => {
+  beforeEach(async () => {
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+  });
+
+  it("does not cache what settings answered before the change that made the gateway forget the user's keys", async () => {
+    const deactivated = { now: false };
+    let answerNow: () => void = () => undefined;
+    const g = gateway(deactivated, new Map(), undefined, async (answer) => {
+      // Settings reads the account (still active) and its answer is on the wire when the change lands.
+      const identity = answer();
+      await new Promise<void>((resolve) => (answerNow = resolve));
+      return identity;
+    });
+    const inFlight = g.authenticator.authenticate(credentials);
+    await waitFor(() => g.verified.length === 1);
+    deactivated.now = true;
+    await g.authenticator.forgetUser(7);
+    answerNow();
+    // That request began before the change and goes through; the next one must not find its answer cached.
+    expect((await inFlight).identity).toMatchObject({ userId: 7 });
+    await expect(g.authenticator.authenticate(credentials)).rejects.toMatchObject({
+      status: 401,
+      message: 'Account is deactivated',
+    });
+    expect(g.verified).toEqual(['settings', 'settings']);
+  });
+
+  it('a forget drops the key whichever way it interleaves with caching it', async () => {
+    const deactivated = { now: false };
+    const g = gateway(deactivated, new Map());
+    for (let round = 0; round < 40; round++) {
+      deactivated.now = false;
+      await Promise.all([g.authenticator.authenticate(credentials), g.authenticator.forgetUser(7)]);
+      await g.authenticator.authenticate(credentials);
+      deactivated.now = true;
+      await g.authenticator.forgetUser(7);
+      await expect(g.authenticator.authenticate(credentials)).rejects.toMatchObject({ status: 401 });
+    }
+  });
+});
+
+async function waitFor(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}
