@@ -311,7 +311,8 @@ ${row('publish of message.sent on the exchange (events service + gateway)', viaB
 
 Failed polls retried during the run: ${errors.length}${errors.length ? ` (${[...new Set(errors)].slice(0, 3).join('; ')})` : ''}.
 
-Target: p99 under 50 ms from POST /messages — ${p99 < 50 ? 'met' : 'not met'} on this run.
+Target: p99 ≤ 250 ms from POST /messages when every message wakes all ${QUEUES} queues — ${p99 <= 250 ? 'met' : 'not met'} on
+this run (the 50 ms target of the direct-message run is for messages that wake a few queues).
 `;
   console.log(section);
 

@@ -7,8 +7,10 @@ import { MAINTENANCE_QUEUE, maintenanceHandlers, type MaintenanceJobName } from 
 import { startScheduledDelivery } from './jobs/scheduled-worker.js';
 import { COMPLETED_IN_SQL } from './repositories/send-sql.js';
 
-/** The messaging worker: periodic maintenance on BullMQ (one scheduler entry, whatever the number of workers). */
-/** The configuration, with pools large enough that each concurrent delivery holds a connection for its transaction. */
+/**
+ * The configuration, with pools large enough for a drain of due scheduled messages: its batches each hold a
+ * connection for their transaction while the checks of the rows they claimed read on others.
+ */
 function loadWorkerConfig() {
   const loaded = loadConfig();
   const pool = loaded.scheduled.concurrency + 2;
@@ -22,6 +24,10 @@ function loadWorkerConfig() {
   };
 }
 
+/**
+ * The messaging worker: scheduled delivery, and periodic maintenance on BullMQ (one scheduler entry, whatever the
+ * number of workers).
+ */
 runProcess('messaging-worker', loadWorkerConfig, async (config, log) => {
   const runtime = new ServiceRuntime(config, log);
   const events = runtime.publisher(COMPLETED_IN_SQL);

@@ -7,11 +7,10 @@ import { messagingWorld, type TestDomain } from './fixtures';
 
 /** Records what would go to BullMQ; the tests call the delivery themselves. */
 class RecordingQueue implements DeliveryQueue {
-  readonly scheduled: [number, Date][] = [];
-  async schedule(id: number, at: Date): Promise<void> {
-    this.scheduled.push([id, at]);
+  readonly scheduled: Date[] = [];
+  async schedule(at: Date): Promise<void> {
+    this.scheduled.push(at);
   }
-  async cancel(): Promise<void> {}
 }
 
 describe('scheduled delivery against PostgreSQL', () => {
@@ -64,7 +63,9 @@ describe('scheduled delivery against PostgreSQL', () => {
       readBySender: undefined,
       client: 'test',
     });
-    expect(queue.scheduled.find(([q]) => q === id)?.[1].getTime()).toBeGreaterThan(Date.now() + 100_000);
+    const row = await domain.scheduledMessages.get(id);
+    expect(queue.scheduled.at(-1)?.getTime()).toBe(row?.scheduledAt.getTime());
+    expect(row!.scheduledAt.getTime()).toBeGreaterThan(Date.now() + 100_000);
   });
 
   it('sends a message once when many deliveries of the same row race', async () => {

@@ -11,11 +11,13 @@ import type { SendDeps } from './send.js';
 /** What this file's functions use of the domain: its own ports and those of the areas it calls. */
 export type ScheduledMessagesDeps = SendDeps & Pick<Domain, 'scheduledMessages'>;
 
-/** Where scheduled messages wait for their time (BullMQ delayed jobs, one per delivery time). */
+/**
+ * Where scheduled messages wait for their time (BullMQ delayed jobs, one per delivery time). A delivery sends what
+ * is due when it runs, so a deleted or rescheduled message needs nothing removed: its old time finds it not due.
+ */
 export interface DeliveryQueue {
-  /** Makes sure a delivery runs at `at`, which delivers the message if it is still due then. */
-  schedule(id: number, at: Date): Promise<void>;
-  cancel(id: number): Promise<void>;
+  /** Makes sure a delivery runs at `at` (one for all the messages due then). */
+  schedule(at: Date): Promise<void>;
 }
 
 /** Zulip's SCHEDULED_MESSAGE_LATE_CUTOFF_MINUTES: later than this, a message is not sent at all. */
@@ -167,7 +169,7 @@ const ENQUEUE_WAIT_MS = 2000;
  */
 async function enqueue(domain: ScheduledMessagesDeps, queue: DeliveryQueue, id: number, at: Date): Promise<void> {
   try {
-    await bounded(queue.schedule(id, at));
+    await bounded(queue.schedule(at));
   } catch (err) {
     domain.logger.warn({ err, scheduledMessageId: id }, 'could not enqueue scheduled message; the worker will');
   }
@@ -292,12 +294,7 @@ export async function editScheduled(
   if (edit.deliverAt !== undefined || existing.failed) await enqueue(domain, queue, id, updated.scheduledAt);
 }
 
-export async function deleteScheduled(
-  domain: ScheduledMessagesDeps,
-  queue: DeliveryQueue,
-  actor: Actor,
-  id: number,
-): Promise<void> {
+export async function deleteScheduled(domain: ScheduledMessagesDeps, actor: Actor, id: number): Promise<void> {
   if (!validId(id)) throw notFound();
   await domain.store.transaction(async (tx) => {
     if (!(await domain.scheduledMessages.delete(tx, id, actor.user.id))) throw notFound();
@@ -312,10 +309,4 @@ export async function deleteScheduled(
       ],
     };
   });
-  try {
-    await bounded(queue.cancel(id));
-  } catch (err) {
-    // A job left behind finds no row and does nothing.
-    domain.logger.warn({ err, scheduledMessageId: id }, 'could not remove the job of a deleted scheduled message');
-  }
 }

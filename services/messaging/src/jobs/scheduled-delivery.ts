@@ -40,14 +40,11 @@ export class BullDeliveryQueue implements DeliveryQueue {
     return new BullDeliveryQueue(queue);
   }
 
-  async schedule(_id: number, at: Date): Promise<void> {
+  async schedule(at: Date): Promise<void> {
     // The job of an older time (an edit moved the message) stays for the others due then; the message is not due
     // when it fires, so it sends nothing for it.
     await this.queue.add('deliver', { dueAt: at.getTime() }, jobOptions(at));
   }
-
-  /** Nothing to remove: the job of its time is shared, and finds nothing due for a deleted message. */
-  async cancel(): Promise<void> {}
 
   /**
    * Adds the job of every pending row's time; BullMQ ignores an id it already holds, so only the jobs missing from

@@ -81,7 +81,7 @@ export function scheduledMessageRoutes(deps: MessagingDeps, queue: DeliveryQueue
       path: '/scheduled_messages/{scheduled_message_id:int}',
       auth: 'user',
       async handler({ actor, path }) {
-        await deleteScheduled(domain, queue, actor, path.scheduled_message_id);
+        await deleteScheduled(domain, actor, path.scheduled_message_id);
         return {};
       },
     }),
