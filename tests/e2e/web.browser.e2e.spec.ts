@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEV_PASSWORD, type World } from '@confab/devkit';
@@ -207,6 +208,47 @@ describe('the web client in a real browser', () => {
       await othello.patch(`/messages/${theirs}`, { content: 'I come to bury Caesar, not to praise him' });
       await page.waitForSelector(`.message[data-id="${theirs}"] .content >> text=not to praise him`);
       expect(await page.locator(`.message[data-id="${theirs}"] button.edit`).count()).toBe(0);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('keeps a message that arrives while the history of the conversation being opened is on its way', async () => {
+    const page = await browser.newPage();
+    try {
+      await signIn(page, 'iago@zulip.com');
+      const othello = world.as('othello');
+      const earlier = (
+        await othello.post('/messages', { type: 'stream', to: 'Venice', topic: 'watch', content: 'Who is there?' })
+      ).body.id as number;
+      // The history answer is computed now, before the next message exists, and handed to the page only after that
+      // message has reached the page as an event.
+      let deliver: () => void = () => undefined;
+      const delivered = new Promise<void>((resolve) => (deliver = resolve));
+      let held = false;
+      let onHeld: () => void = () => undefined;
+      const historyAsked = new Promise<void>((resolve) => (onHeld = resolve));
+      await page.route(/\/json\/messages\?/, async (route) => {
+        if (held || route.request().method() !== 'GET') return route.continue();
+        held = true;
+        const answer = await answerNow(route.request().url(), await route.request().allHeaders());
+        onHeld();
+        await delivered;
+        await route.fulfill(answer);
+      });
+      await page.click('[data-stream="Venice"]');
+      await historyAsked;
+      const theirs = (
+        await othello.post('/messages', { type: 'stream', to: 'Venice', topic: 'watch', content: 'Nay, answer me' })
+      ).body.id as number;
+      await page.waitForSelector(`.message[data-id="${theirs}"]`);
+      deliver();
+      await page.waitForSelector(`.message[data-id="${earlier}"]`);
+      expect(await page.locator(`.message[data-id="${theirs}"]`).count()).toBe(1);
+      const ids = await page
+        .locator('.message')
+        .evaluateAll((nodes) => nodes.map((n) => Number(n.getAttribute('data-id'))));
+      expect(ids.indexOf(earlier)).toBeLessThan(ids.indexOf(theirs));
     } finally {
       await page.close();
     }
@@ -540,3 +582,40 @@ describe('the web client in a real browser', () => {
     }
   });
 });
+
+/**
+ * Asks the gateway for what a page's GET would get, from here: the page's host (`*.localhost`) resolves only inside
+ * the browser, so the request goes to 127.0.0.1 with the page's Host header and cookies.
+ */
+function answerNow(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        headers: { ...headers, host: target.host, 'accept-encoding': 'identity' },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: Object.fromEntries(
+              Object.entries(res.headers).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v]] : [])),
+            ),
+            body: Buffer.concat(chunks),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}

@@ -238,7 +238,8 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
         apply_markdown: true,
       })
       .then((answer) => {
-        if (!cancelled) setMessages(answer.messages);
+        // Messages that arrived as events while the page was on its way are kept: the answer may predate them.
+        if (!cancelled) setMessages((live) => withLive(answer.messages, live));
       })
       .catch(() => undefined);
     return () => {
@@ -364,4 +365,11 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
       </main>
     </div>
   );
+}
+
+/** A page of history with the messages that events added meanwhile and it does not hold, in id order. */
+function withLive(page: Message[], live: Message[]): Message[] {
+  const held = new Set(page.map((m) => m.id));
+  const added = live.filter((m) => !held.has(m.id));
+  return added.length === 0 ? page : [...page, ...added].sort((a, b) => a.id - b.id);
 }
