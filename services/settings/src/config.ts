@@ -23,6 +23,7 @@ export const Env = z.object({
   CONFAB_DEV_ENDPOINTS: bool(false),
   /** The groups service, asked for the members of target_users' group_ids. */
   GROUPS_URL: optionalUrl,
+  MESSAGING_URL: optionalUrl,
   /** Outgoing mail server, e.g. smtp://user:password@mail.example.com:587 (smtps:// for implicit TLS). */
   CONFAB_SMTP_URL: z
     .union([z.literal(''), z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')])
@@ -83,6 +84,7 @@ export interface SettingsConfig extends CommonConfig {
   /** /internal/dev/* endpoints (create throw-away organizations); development and tests only. */
   devEndpoints: boolean;
   groupsUrl: string;
+  messagingUrl: string;
   mail: { smtpUrl: string; from: string; captureDir: string; linkValiditySeconds: number };
   emailChangeLimit: { allowed: number; windowSeconds: number };
   passwordPolicy: { minLength: number; minGuesses: number };
@@ -129,6 +131,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     passwordHashCost: e.CONFAB_PASSWORD_HASH_COST,
     devEndpoints: e.CONFAB_DEV_ENDPOINTS,
     groupsUrl: e.GROUPS_URL.replace(/\/+$/, ''),
+    messagingUrl: e.MESSAGING_URL.replace(/\/+$/, ''),
     mail: {
       smtpUrl: e.CONFAB_SMTP_URL,
       from: e.CONFAB_EMAIL_FROM,

@@ -4,6 +4,7 @@ import { ServiceRuntime } from '@confab/runtime';
 import { DirectoryEmojiFiles } from './adapters/emoji-files.js';
 import { GroupsClient } from './adapters/groups-client.js';
 import { createMailer } from './adapters/mailer.js';
+import { MessagingClient } from './adapters/messaging-client.js';
 import { buildApp } from './app.js';
 import { ensureSystemBots } from './domain/system-bots.js';
 import { backfillSystemGroups } from './domain/system-groups.js';
@@ -40,6 +41,7 @@ runProcess('settings', loadConfig, async (config, logger) => {
     emailChangeLimiter: limiter(config.emailChangeLimit.allowed, config.emailChangeLimit.windowSeconds, 'emailchange'),
     mailer,
     groups: new GroupsClient(config.groupsUrl, config.internalSecret),
+    messages: new MessagingClient(config.messagingUrl, config.internalSecret),
     meetings: buildMeetingProvider(config, db, logger),
     causal: { record: (userId, events) => causalLog.record(userId, events) },
   };

@@ -6,7 +6,6 @@ import { putBotStorage } from '../src/domain/bot-storage';
 import { muteUser } from '../src/domain/muted-users';
 import type { EmojiFiles, GroupDirectory } from '../src/domain/ports';
 import { createDevOrganization } from '../src/domain/provisioning';
-import { recordReceivedMessages } from '../src/domain/received-messages';
 import { addRealmEmoji, listRealmEmoji } from '../src/domain/realm-emoji';
 import type { User } from '../src/domain/types';
 import { PrismaDatabase } from '../src/repositories/database';
@@ -52,20 +51,6 @@ describe('personal state against PostgreSQL: one unit of work per change, safe u
   afterAll(async () => {
     await prisma.$disconnect();
     await database.drop();
-  });
-
-  it("raises each receiver's max_message_id to the newest message of a delivery batch, never lowering it", async () => {
-    const [a, b, c] = [users.aaron!, users.shiva!, users.desdemona!];
-    await recordReceivedMessages(db, [
-      { messageId: 10, userIds: [a.id, b.id] },
-      { messageId: 12, userIds: [a.id] },
-      { messageId: 11, userIds: [b.id, a.id] },
-    ]);
-    const maxOf = async (id: number) => (await db.store.users.byId(id))!.maxMessageId;
-    expect([await maxOf(a.id), await maxOf(b.id), await maxOf(c.id)]).toEqual([12, 11, -1]);
-    // A late, older delivery changes nothing.
-    await recordReceivedMessages(db, [{ messageId: 5, userIds: [a.id, b.id, c.id] }]);
-    expect([await maxOf(a.id), await maxOf(b.id), await maxOf(c.id)]).toEqual([12, 11, 5]);
   });
 
   it('adds each alert word once when the same user adds it in racing requests', async () => {

@@ -7,6 +7,15 @@ import type { MessagingDeps } from '../deps.js';
 export function internalRoutes(deps: MessagingDeps) {
   const routes = [
     eventProcessedRoute((eventId) => isEventProcessed(deps.store.db, eventId)),
+    // Settings' GET /users/me: Zulip's deprecated max_message_id, read where the received messages are.
+    route({
+      method: 'GET',
+      path: '/users/{user_id:int}/max_message_id',
+      auth: 'service',
+      async handler({ path }) {
+        return { max_message_id: await deps.domain.messages.maxMessageId(path.user_id) };
+      },
+    }),
     initialStateRoute(
       {
         fetch_event_types: p.json(t.list(t.string())).optional(),

@@ -1,6 +1,7 @@
 import { invalid } from '@confab/errors';
 import type { UserIdentity } from '@confab/identity';
 import { subdomainFromHost } from './realms.js';
+import type { ReceivedMessages } from './ports.js';
 import type { Database } from './store.js';
 import type { Realm, User } from './types.js';
 import { apiUserRecord, ownUserRecord } from './users.js';
@@ -12,11 +13,17 @@ export interface UserView {
   includeCustomProfileFields: boolean;
 }
 
-/** GET /users/me. */
-export async function ownUser(db: Database, identity: UserIdentity): Promise<Record<string, unknown>> {
-  const user = await db.store.users.byId(identity.userId);
+/** GET /users/me: the account, and the newest message the user received (from the messaging service). */
+export async function ownUser(
+  ctx: { db: Database; messages: ReceivedMessages },
+  identity: UserIdentity,
+): Promise<Record<string, unknown>> {
+  const [user, maxMessageId] = await Promise.all([
+    ctx.db.store.users.byId(identity.userId),
+    ctx.messages.maxMessageId(identity.userId),
+  ]);
   if (!user) throw noSuchUser();
-  return ownUserRecord(user);
+  return ownUserRecord(user, maxMessageId);
 }
 
 /** GET /users: the organization's users, or those among `userIds`. */

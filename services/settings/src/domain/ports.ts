@@ -27,6 +27,12 @@ export interface GroupDirectory {
   groupsAfter(afterId: number): Promise<contracts.GroupRecord[]>;
 }
 
+/** The messaging service's view of the messages a user received. */
+export interface ReceivedMessages {
+  /** The id of the newest message the user received (sent by or to them), -1 when none. */
+  maxMessageId(userId: number): Promise<number>;
+}
+
 /** Where custom emoji images are kept (a directory, or any blob store). */
 export interface EmojiFiles {
   save(realmId: number, fileName: string, data: Buffer): Promise<void>;

@@ -79,8 +79,6 @@ export interface UserStore {
   lock(userId: number): Promise<User | null>;
   setActive(userId: number, active: boolean): Promise<User>;
   countActiveOwners(realmId: number): Promise<number>;
-  /** Raises users' max_message_id to the given values in one statement (never lowers one). */
-  raiseMaxMessageIds(maxima: ReadonlyMap<number, number>): Promise<void>;
   addApiKey(userId: number, keyHash: string): Promise<void>;
   /** The user holding this API key (by hash), with their organization. */
   byApiKeyHash(keyHash: string): Promise<{ user: User; realm: Realm } | null>;

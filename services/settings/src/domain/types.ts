@@ -51,7 +51,6 @@ export interface User {
   dateJoined: Date;
   avatarVersion: number;
   passwordHash: string | null;
-  maxMessageId: number;
 }
 
 export const BOT_TYPE_GENERIC = 1;

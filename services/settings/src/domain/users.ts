@@ -14,8 +14,8 @@ export function formatDate(date: Date): string {
   return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000+00:00');
 }
 
-/** The own-user record of GET /users/me (docs/api.md). */
-export function ownUserRecord(user: User): Record<string, unknown> {
+/** The own-user record of GET /users/me (docs/api.md), with the newest message they received (-1: none). */
+export function ownUserRecord(user: User, maxMessageId: number): Record<string, unknown> {
   const record: Record<string, unknown> = {
     user_id: user.id,
     email: user.email,
@@ -32,7 +32,7 @@ export function ownUserRecord(user: User): Record<string, unknown> {
     role: user.role,
     timezone: user.timezone,
     date_joined: formatDate(user.dateJoined),
-    max_message_id: user.maxMessageId,
+    max_message_id: maxMessageId,
   };
   if (!user.isBot) record.profile_data = {};
   return record;

@@ -50,7 +50,6 @@ function toUser(row: UserRow): User {
     dateJoined: row.dateJoined,
     avatarVersion: row.avatarVersion,
     passwordHash: row.passwordHash,
-    maxMessageId: row.maxMessageId,
   };
 }
 
@@ -180,18 +179,6 @@ export class PrismaUserStore implements UserStore {
 
   countActiveOwners(realmId: number): Promise<number> {
     return this.db.user.count({ where: { realmId, role: 100, isActive: true, isBot: false } });
-  }
-
-  async raiseMaxMessageIds(maxima: ReadonlyMap<number, number>): Promise<void> {
-    if (maxima.size === 0) return;
-    const ids = [...maxima.keys()];
-    await this.db.$executeRawUnsafe(
-      `UPDATE users AS u SET max_message_id = v.max_id
-         FROM unnest($1::int[], $2::int[]) AS v(id, max_id)
-        WHERE u.id = v.id AND u.max_message_id < v.max_id`,
-      ids,
-      ids.map((id) => maxima.get(id)!),
-    );
   }
 
   async addApiKey(userId: number, keyHash: string): Promise<void> {

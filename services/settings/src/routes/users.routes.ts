@@ -16,7 +16,7 @@ export function userRoutes(deps: SettingsDeps) {
       method: 'GET',
       path: '/users/me',
       auth: 'user',
-      handler: ({ identity }) => ownUser(db, identity),
+      handler: ({ identity }) => ownUser(deps, identity),
     }),
     route({
       method: 'GET',

@@ -1,0 +1,19 @@
+import { serviceUnavailable } from '@confab/errors';
+import { internal } from '@confab/events';
+import { ServiceClient } from '@confab/http';
+import type { ReceivedMessages } from '../domain/ports.js';
+
+/** The messaging service's internal API: `GET /internal/users/{id}/max_message_id` answers `{"max_message_id": N}`. */
+export class MessagingClient implements ReceivedMessages {
+  private readonly client: ServiceClient;
+
+  constructor(baseUrl: string, secret: string, timeoutMs = 5000) {
+    this.client = new ServiceClient({ caller: 'settings', baseUrl, secret, timeoutMs });
+  }
+
+  async maxMessageId(userId: number): Promise<number> {
+    if (!this.client.configured) throw serviceUnavailable();
+    const answer = await this.client.call('GET', `/users/${userId}/max_message_id`, internal.maxMessageId);
+    return answer.max_message_id;
+  }
+}
