@@ -138,6 +138,28 @@ describe('outbox relay and consumers (RabbitMQ, PostgreSQL)', () => {
     await eventually(async () => (await pool.query('SELECT count(*)::int AS n FROM outbox')).rows[0].n === 0);
   });
 
+  it('relays in commit order with a second replica competing for the outbox, in batches of any size', async () => {
+    handled.length = 0;
+    const replica = new OutboxRelay({ databaseUrl, bus, logger, pollIntervalMs: 50, batchSize: 3 });
+    replica.start();
+    try {
+      const names = Array.from({ length: 60 }, (_, i) => `replica-${i}`);
+      for (let i = 0; i < names.length; i += 6) {
+        await commit(
+          names
+            .slice(i, i + 6)
+            .map((n, j) => outboxRecord(contracts.userCreated, { user: user(100 + i + j, n) }, { realmId: 1 })),
+        );
+        replica.kick();
+      }
+      await eventually(async () => handled.length === names.length);
+      expect(handled).toEqual(names);
+      await eventually(async () => (await pool.query('SELECT count(*)::int AS n FROM outbox')).rows[0].n === 0);
+    } finally {
+      await replica.stop();
+    }
+  });
+
   it('applies a redelivered event once', async () => {
     handled.length = 0;
     const record = outboxRecord(contracts.userUpdated, { user: user(9, 'twice') }, { realmId: 1 });
