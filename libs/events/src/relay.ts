@@ -23,27 +23,6 @@ export interface RelayOptions {
 /** One lock per database, so that among a service's replicas exactly one relays at a time, in id order. */
 const RELAY_LOCK_KEY = 0x0c0f_ab01;
 
-/** A row of the claim: `locked` false (another replica relays) or true with a row, or with none (id null). */
-type ClaimedRow = { locked: boolean } & ({ id: null } | OutboxRow);
-
-/** Opens the relay's transaction, takes the lock and reads up to `batchSize` rows, in one round trip. */
-function claimStatement(batchSize: number): string {
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`bad outbox batch size ${batchSize}`);
-  return `BEGIN;
-SELECT l.locked, o.id, o.event_id, o.routing_key, o.envelope
-  FROM (SELECT pg_try_advisory_xact_lock(${RELAY_LOCK_KEY}) AS locked) AS l
-  LEFT JOIN LATERAL (
-    SELECT id, event_id, routing_key, envelope::text AS envelope FROM outbox WHERE l.locked ORDER BY id LIMIT ${batchSize}
-  ) AS o ON true
- ORDER BY o.id`;
-}
-
-/** An outbox id as read from the database (bigint, as text), checked before it is written into a statement. */
-function bigintLiteral(id: string): string {
-  if (!/^\d{1,19}$/.test(id)) throw new Error(`unexpected outbox id ${id}`);
-  return id;
-}
-
 interface OutboxRow {
   id: string;
   event_id: string;
@@ -129,16 +108,18 @@ export class OutboxRelay {
     client.on('error', onError);
     let broken = false;
     try {
-      // Two round trips for a batch (docs/architecture.md, "Hot paths and batching"): the transaction, the lock and
-      // the rows in one, the delete and the commit in the other. Simple-protocol statements carry no parameters, so
-      // the numbers are written into them (all integers: the lock key, the batch size, the rows' ids).
-      const claimed = (await client.query(claimStatement(batchSize))) as unknown as pg.QueryResult[];
-      const found = claimed[1]!.rows as ClaimedRow[];
-      if (!found[0]?.locked) {
+      await client.query('BEGIN');
+      const lock = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [
+        RELAY_LOCK_KEY,
+      ]);
+      if (!lock.rows[0]?.locked) {
         await client.query('ROLLBACK');
         return -1;
       }
-      const rows = found.filter((r): r is ClaimedRow & OutboxRow => r.id !== null);
+      const { rows } = await client.query<OutboxRow>(
+        'SELECT id, event_id, routing_key, envelope::text AS envelope FROM outbox ORDER BY id LIMIT $1',
+        [batchSize],
+      );
       if (rows.length === 0) {
         await client.query('COMMIT');
         return 0;
@@ -149,7 +130,8 @@ export class OutboxRelay {
           valid.map((r) => ({ eventId: r.event_id, routingKey: r.routing_key, json: r.envelope })),
         );
       }
-      await client.query(`DELETE FROM outbox WHERE id IN (${rows.map((r) => bigintLiteral(r.id)).join(',')}); COMMIT`);
+      await client.query('DELETE FROM outbox WHERE id = ANY($1::bigint[])', [rows.map((r) => r.id)]);
+      await client.query('COMMIT');
       for (const r of valid) eventsPublished.inc({ routing_key: r.routing_key });
       return rows.length;
     } catch (err) {
