@@ -160,6 +160,28 @@ describe('outbox relay and consumers (RabbitMQ, PostgreSQL)', () => {
     }
   });
 
+  it('deletes the queues of a consumer a service retired, and does nothing the second time', async () => {
+    const old = new EventBus({ url: amqpUrl, exchange, logger, queueExpiresMs: 60_000 });
+    old.consumer('retired').on(contracts.userCreated, async () => {
+      throw new Error('an earlier version of the service');
+    });
+    await old.start();
+    await old.close();
+    const connection = await connect(amqpUrl);
+    try {
+      const channel = await connection.createChannel();
+      expect((await channel.checkQueue(`${exchange}.retired`)).consumerCount).toBe(0);
+      await channel.close();
+      await bus.retireConsumers(['retired']);
+      await bus.retireConsumers(['retired']);
+      const probe = await connection.createChannel();
+      probe.on('error', () => undefined);
+      await expect(probe.checkQueue(`${exchange}.retired`)).rejects.toThrow(/NOT_FOUND/);
+    } finally {
+      await connection.close();
+    }
+  });
+
   it('applies a redelivered event once', async () => {
     handled.length = 0;
     const record = outboxRecord(contracts.userUpdated, { user: user(9, 'twice') }, { realmId: 1 });

@@ -8,7 +8,7 @@ import { MessagingClient } from './adapters/messaging-client.js';
 import { buildApp } from './app.js';
 import { ensureSystemBots } from './domain/system-bots.js';
 import { backfillSystemGroups } from './domain/system-groups.js';
-import { registerConsumers } from './events/consumers.js';
+import { registerConsumers, RETIRED_CONSUMERS } from './events/consumers.js';
 import { loadConfig } from './config.js';
 import type { SettingsDeps } from './deps.js';
 import { RedisFailureLimiter } from './repositories/auth-failures.js';
@@ -47,6 +47,10 @@ runProcess('settings', loadConfig, async (config, logger) => {
   };
   registerConsumers(events.bus, db);
   await events.start();
+  // In the background: a broker that is not reachable yet must not hold up start-up.
+  events.bus
+    .retireConsumers(RETIRED_CONSUMERS)
+    .catch((err: unknown) => logger.warn({ err }, 'could not delete the queues of retired consumers'));
   await ensureSystemBots(db, logger);
   backfillSystemGroups(db, deps.groups, logger).catch((err: unknown) =>
     logger.warn({ err }, 'system groups backfill failed; group settings are sent as member lists until events arrive'),
