@@ -377,27 +377,6 @@ export class EventBus {
     await channel.waitForConfirms();
   }
 
-  /**
-   * Deletes the queues (and dead-letter queues) of consumers this service no longer has, after an upgrade retired
-   * them: a durable queue without a consumer would otherwise keep every event bound to it (with
-   * CONFAB_EVENTS_QUEUE_EXPIRES_MS 0, forever). Idempotent; call after `start`.
-   */
-  async retireConsumers(names: readonly string[]): Promise<void> {
-    if (!this.model) throw new Error('retireConsumers() before start()');
-    for (const name of names) {
-      for (const queue of [this.queueName(name), `${this.queueName(name)}.dlq`]) {
-        const channel = await this.model.createChannel();
-        channel.on('error', () => undefined);
-        try {
-          const { messageCount } = await channel.deleteQueue(queue);
-          if (messageCount > 0) this.log.info({ queue, dropped: messageCount }, 'retired queue deleted');
-        } finally {
-          await channel.close().catch(() => undefined);
-        }
-      }
-    }
-  }
-
   async close(): Promise<void> {
     this.stopped = true;
     this.connected = false;

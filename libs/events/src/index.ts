@@ -8,3 +8,4 @@ export * from './causal.js';
 export * from './unit-of-work.js';
 export * as internal from './internal.js';
 export * from './plumbing.js';
+export * from './retire.js';

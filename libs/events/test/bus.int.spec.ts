@@ -11,6 +11,7 @@ import {
   invalidOutboxEvents,
   OutboxRelay,
   outboxRecord,
+  retireConsumers,
   type EventEnvelope,
 } from '@confab/events';
 
@@ -172,8 +173,8 @@ describe('outbox relay and consumers (RabbitMQ, PostgreSQL)', () => {
       const channel = await connection.createChannel();
       expect((await channel.checkQueue(`${exchange}.retired`)).consumerCount).toBe(0);
       await channel.close();
-      await bus.retireConsumers(['retired']);
-      await bus.retireConsumers(['retired']);
+      await retireConsumers({ url: amqpUrl, exchange }, ['retired']);
+      await retireConsumers({ url: amqpUrl, exchange }, ['retired']);
       const probe = await connection.createChannel();
       probe.on('error', () => undefined);
       await expect(probe.checkQueue(`${exchange}.retired`)).rejects.toThrow(/NOT_FOUND/);

@@ -1,4 +1,4 @@
-import { CausalLog } from '@confab/events';
+import { CausalLog, retireConsumers } from '@confab/events';
 import { listen, runProcess } from '@confab/http';
 import { ServiceRuntime } from '@confab/runtime';
 import { DirectoryEmojiFiles } from './adapters/emoji-files.js';
@@ -48,9 +48,9 @@ runProcess('settings', loadConfig, async (config, logger) => {
   registerConsumers(events.bus, db);
   await events.start();
   // In the background: a broker that is not reachable yet must not hold up start-up.
-  events.bus
-    .retireConsumers(RETIRED_CONSUMERS)
-    .catch((err: unknown) => logger.warn({ err }, 'could not delete the queues of retired consumers'));
+  retireConsumers(config.amqp, RETIRED_CONSUMERS).catch((err: unknown) =>
+    logger.warn({ err }, 'could not delete the queues of retired consumers'),
+  );
   await ensureSystemBots(db, logger);
   backfillSystemGroups(db, deps.groups, logger).catch((err: unknown) =>
     logger.warn({ err }, 'system groups backfill failed; group settings are sent as member lists until events arrive'),
