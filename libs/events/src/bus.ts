@@ -62,6 +62,10 @@ export class Consumer {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A durable consumer's queue, and the queue its dead letters go to (also what `retireConsumers` deletes). */
+export const queueNameOf = (exchange: string, consumer: string): string => `${exchange}.${consumer}`;
+export const deadLetterQueueOf = (queue: string): string => `${queue}.dlq`;
+
 /**
  * RabbitMQ for Confab's events: publishing with publisher confirms (used by the outbox relay), and consumers
  * with validation, in-order handling, retries with backoff, and dead-lettering. The connection recovers by
@@ -86,7 +90,7 @@ export class EventBus {
   }
 
   queueName(consumer: string): string {
-    return `${this.options.exchange}.${consumer}`;
+    return queueNameOf(this.options.exchange, consumer);
   }
 
   isConnected(): boolean {
@@ -206,7 +210,7 @@ export class EventBus {
       args['x-dead-letter-exchange'] = this.dlx;
       args['x-dead-letter-routing-key'] = queue;
       if (this.options.queueExpiresMs) args['x-expires'] = this.options.queueExpiresMs;
-      const dlq = `${queue}.dlq`;
+      const dlq = deadLetterQueueOf(queue);
       await channel.assertExchange(this.options.exchange, 'topic', { durable: true });
       await channel.assertExchange(this.dlx, 'direct', { durable: true });
       await channel.assertQueue(dlq, {

@@ -1,9 +1,10 @@
 import { connect } from 'amqplib';
+import { deadLetterQueueOf, queueNameOf } from './bus.js';
 
 /**
  * Deletes the queues (and dead-letter queues) of consumers a service no longer has, after an upgrade retired them: a
  * durable queue without a consumer would otherwise keep every event bound to it (with CONFAB_EVENTS_QUEUE_EXPIRES_MS
- * 0, forever). Idempotent. The names are built as `EventBus.queueName` builds them.
+ * 0, forever). Idempotent.
  */
 export async function retireConsumers(
   amqp: { url: string; exchange: string },
@@ -13,8 +14,9 @@ export async function retireConsumers(
   try {
     const channel = await connection.createChannel();
     for (const name of names) {
-      await channel.deleteQueue(`${amqp.exchange}.${name}`);
-      await channel.deleteQueue(`${amqp.exchange}.${name}.dlq`);
+      const queue = queueNameOf(amqp.exchange, name);
+      await channel.deleteQueue(queue);
+      await channel.deleteQueue(deadLetterQueueOf(queue));
     }
     await channel.close();
   } finally {

@@ -8,8 +8,9 @@ import { startScheduledDelivery } from './jobs/scheduled-worker.js';
 import { COMPLETED_IN_SQL } from './repositories/send-sql.js';
 
 /**
- * The configuration, with pools large enough for a drain of due scheduled messages: its batches each hold a
- * connection for their transaction while the checks of the rows they claimed read on others.
+ * The configuration, with pools of at least the job concurrency + 2 connections (18 by default, the size the
+ * scheduled-lateness bench ran with): room for a drain's batch transactions (PARALLEL_BATCHES, each holding one) and
+ * for the reads of the rows they check, which wait for a connection beyond that.
  */
 function loadWorkerConfig() {
   const loaded = loadConfig();

@@ -1,4 +1,3 @@
-import { serviceUnavailable } from '@confab/errors';
 import { internal, type contracts } from '@confab/events';
 import { ServiceClient } from '@confab/http';
 import type { GroupDirectory } from '../domain/ports.js';
@@ -31,7 +30,6 @@ export class GroupsClient implements GroupDirectory {
   }
 
   async activeMembers(realmId: number, groupIds: readonly number[]): Promise<number[]> {
-    if (!this.client.configured) throw serviceUnavailable();
     const answer = await this.client.call('GET', '/groups/members', internal.groupMembers, {
       query: { realm_id: realmId, group_ids: groupIds },
     });

@@ -1,9 +1,11 @@
-import { serviceUnavailable } from '@confab/errors';
 import { internal } from '@confab/events';
 import { ServiceClient } from '@confab/http';
 import type { ReceivedMessages } from '../domain/ports.js';
 
-/** The messaging service's internal API: `GET /internal/users/{id}/max_message_id` answers `{"max_message_id": N}`. */
+/**
+ * The messaging service's internal API: `GET /internal/users/{id}/max_message_id` answers `{"max_message_id": N}`
+ * (a 503 when MESSAGING_URL is not set, as ServiceClient answers for any unconfigured service).
+ */
 export class MessagingClient implements ReceivedMessages {
   private readonly client: ServiceClient;
 
@@ -12,7 +14,6 @@ export class MessagingClient implements ReceivedMessages {
   }
 
   async maxMessageId(userId: number): Promise<number> {
-    if (!this.client.configured) throw serviceUnavailable();
     const answer = await this.client.call('GET', `/users/${userId}/max_message_id`, internal.maxMessageId);
     return answer.max_message_id;
   }
