@@ -10,7 +10,7 @@
 import process from 'node:process';
 import devkit from '@confab/devkit';
 import { processRoots, snapshot } from './cpu.mjs';
-import { load, machine, record, startBenchStack } from './lib.mjs';
+import { load, machine, privateServers, record, startBenchStack, topStatements } from './lib.mjs';
 
 const OPERATIONS = Number(process.argv[2] ?? 3000);
 const CONNECTIONS = Number(process.argv[3] ?? 16);
@@ -39,54 +39,13 @@ async function analyze(url) {
   }
 }
 
-/** The statements PostgreSQL spent most time on since the last call, per operation, then the counters reset. */
-async function topStatements(url, operations) {
-  const pg = await import('pg');
-  const client = new pg.default.Client({ connectionString: `${url}/postgres` });
-  await client.connect();
-  try {
-    await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
-    const { rows } = await client.query(
-      `SELECT calls, total_exec_time, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS query
-         FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 12`,
-    );
-    for (const r of rows)
-      console.log(
-        `  ${(r.total_exec_time / operations).toFixed(3)} ms/op  ${(r.calls / operations).toFixed(2)} calls/op  ${r.query}`,
-      );
-    await client.query('SELECT pg_stat_statements_reset()');
-  } finally {
-    await client.end();
-  }
-}
-
-const portOf = (url) => Number(new URL(url).port);
 const form = (params) =>
   Object.entries(params)
     .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`)
     .join('&');
 
-process.env.CONFAB_TEST_INFRA = 'local';
 const STATEMENTS = process.env.BENCH_STATEMENTS === '1';
-if (STATEMENTS) process.env.CONFAB_PRIVATE_PG_OPTIONS = '-c shared_preload_libraries=pg_stat_statements';
-const [postgres, redis, rabbitmq] = await Promise.all([
-  devkit.privatePostgres(),
-  devkit.privateRedis(),
-  devkit.privateRabbitMQ(),
-]);
-const servers = {
-  postgres: { port: portOf(postgres.url) },
-  redis: { port: portOf(redis.url) },
-  rabbitmq: { port: portOf(rabbitmq.url) },
-};
-const infra = {
-  kind: 'local',
-  postgresUrl: postgres.url,
-  redisUrl: redis.url,
-  amqpUrl: rabbitmq.url,
-  stop: async () => undefined,
-};
-const destroyServers = () => Promise.all([postgres.destroy(), redis.destroy(), rabbitmq.destroy()]);
+const { postgresUrl, servers, infra, destroy: destroyServers } = await privateServers({ statements: STATEMENTS });
 // A stack that fails to start must not leave the private servers running.
 const { stack, info } = await startBenchStack(
   PROFILE_DIR ? { CONFAB_NODE_ARGS: `--cpu-prof --cpu-prof-dir=${PROFILE_DIR}` } : {},
@@ -167,12 +126,12 @@ try {
         requests: [{ setupRequest: (req) => ({ ...req, ...op.request() }) }],
         title: op.name,
       });
-    await analyze(postgres.url);
+    await analyze(postgresUrl);
     await run(WARM_UP);
     const before = snapshot(groups);
     const result = await run(OPERATIONS);
     const after = snapshot(groups);
-    if (STATEMENTS) await topStatements(postgres.url, result.total);
+    if (STATEMENTS) await topStatements(postgresUrl, result.total);
     const perOp = Object.fromEntries(
       Object.keys(groups).map((name) => [name, ((after[name] - before[name]) * 1000) / result.total]),
     );

@@ -68,3 +68,63 @@ export function record(section) {
     writeFileSync(file, '# Benchmark results\n\nEach section is written by the script it names; newest last.\n');
   appendFileSync(file, `\n${section.trim()}\n`);
 }
+
+const portOf = (url) => Number(new URL(url).port);
+
+/**
+ * PostgreSQL, Redis and RabbitMQ servers of this run's own (so their CPU is this run's alone), as an infrastructure
+ * for startBenchStack, with the ports processRoots needs to find them. `statements` preloads pg_stat_statements.
+ * destroy() stops and removes them.
+ */
+export async function privateServers({ statements = false } = {}) {
+  process.env.CONFAB_TEST_INFRA = 'local';
+  if (statements)
+    process.env.CONFAB_PRIVATE_PG_OPTIONS =
+      '-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_planning=on';
+  const [postgres, redis, rabbitmq] = await Promise.all([
+    devkit.privatePostgres(),
+    devkit.privateRedis(),
+    devkit.privateRabbitMQ(),
+  ]);
+  return {
+    postgresUrl: postgres.url,
+    servers: {
+      postgres: { port: portOf(postgres.url) },
+      redis: { port: portOf(redis.url) },
+      rabbitmq: { port: portOf(rabbitmq.url) },
+    },
+    infra: {
+      kind: 'local',
+      postgresUrl: postgres.url,
+      redisUrl: redis.url,
+      amqpUrl: rabbitmq.url,
+      stop: async () => undefined,
+    },
+    destroy: () => Promise.all([postgres.destroy(), redis.destroy(), rabbitmq.destroy()]),
+  };
+}
+
+/**
+ * Prints the statements PostgreSQL spent most time on since the last call (pg_stat_statements of a server started by
+ * privateServers({ statements: true })), per operation, then resets the counters.
+ */
+export async function topStatements(url, operations, limit = 12) {
+  const pg = await import('pg');
+  const client = new pg.default.Client({ connectionString: `${url}/postgres` });
+  await client.connect();
+  try {
+    await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    const { rows } = await client.query(
+      `SELECT calls, total_exec_time, total_plan_time, left(regexp_replace(query, '\\s+', ' ', 'g'), 140) AS query
+         FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT $1`,
+      [limit],
+    );
+    for (const r of rows)
+      console.log(
+        `  ${(r.total_exec_time / operations).toFixed(3)} ms/op (+${(r.total_plan_time / operations).toFixed(3)} planning)  ${(r.calls / operations).toFixed(2)} calls/op  ${r.query}`,
+      );
+    await client.query('SELECT pg_stat_statements_reset()');
+  } finally {
+    await client.end();
+  }
+}

@@ -8,7 +8,7 @@ import { Agent, request } from 'node:http';
 import pg from 'pg';
 import devkit from '@confab/devkit';
 import { perOperation, processRoots, snapshot } from './cpu.mjs';
-import { machine, record, startBenchStack } from './lib.mjs';
+import { machine, privateServers, record, startBenchStack, topStatements } from './lib.mjs';
 
 const COUNT = Number(process.argv[2] ?? 5000);
 /** Seconds between the start of scheduling and the due time; scheduling must finish before it. */
@@ -53,9 +53,23 @@ const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const CONCURRENCY_ENV = process.env.MESSAGING_SCHEDULED_CONCURRENCY;
-const { stack, info } = await startBenchStack({
-  CONFAB_OUTBOX_POLL_MS: '100',
-  ...(CONCURRENCY_ENV ? { MESSAGING_SCHEDULED_CONCURRENCY: CONCURRENCY_ENV } : {}),
+// BENCH_STATEMENTS=1 prints the statements PostgreSQL spent most time on during the drain, per delivered message.
+const STATEMENTS = process.env.BENCH_STATEMENTS === '1';
+// Servers of its own, so that their CPU is this run's alone.
+const { postgresUrl, servers, infra, destroy: destroyServers } = await privateServers({ statements: STATEMENTS });
+const { stack, info } = await startBenchStack(
+  {
+    CONFAB_OUTBOX_POLL_MS: '100',
+    ...(CONCURRENCY_ENV ? { MESSAGING_SCHEDULED_CONCURRENCY: CONCURRENCY_ENV } : {}),
+    // BENCH_PROFILE=<dir>: every process writes a CPU profile there (the run is then not recorded).
+    ...(process.env.BENCH_PROFILE
+      ? { CONFAB_NODE_ARGS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` }
+      : {}),
+  },
+  infra,
+).catch(async (err) => {
+  await destroyServers();
+  throw err;
 });
 const pool = new pg.Pool({ connectionString: info.databases.messaging, max: 2 });
 const extraWorkers = [];
@@ -106,15 +120,11 @@ try {
 
   // CPU of every process (Confab's and the machine's PostgreSQL, Redis and RabbitMQ) from just before the due time
   // to the last delivery: what one delivered message costs the whole system, part by part.
-  const portOf = (url, standard) => Number(new URL(url).port) || standard;
-  const roots = processRoots(stack, {
-    postgres: { port: portOf(info.databases.messaging, 5432) },
-    redis: { port: portOf(info.redisUrl, 6379) },
-    rabbitmq: { port: portOf(info.amqpUrl, 5672) },
-  });
+  const roots = processRoots(stack, servers);
   // Wait until every row is delivered (or failed), at most 10 minutes after the due time.
   const { loadAtDue, cpuBefore } = await (async () => {
     await sleep(Math.max(0, margin - 300));
+    if (STATEMENTS) await topStatements(postgresUrl, 1, 0);
     const cpuBefore = snapshot(roots);
     await sleep(300);
     return {
@@ -133,6 +143,7 @@ try {
     await sleep(500);
   }
   const cpu = perOperation(cpuBefore, snapshot(roots), COUNT);
+  if (STATEMENTS) await topStatements(postgresUrl, COUNT, 20);
   const { rows } = await pool.query(
     `SELECT extract(epoch FROM m.date_sent - s.scheduled_at) * 1000 AS late_ms
        FROM scheduled_messages s JOIN messages m ON m.id = s.delivered_message_id
@@ -147,7 +158,7 @@ try {
   const section = `
 ## Scheduled messages: delivery lateness of ${COUNT} messages due in the same second — ${new Date().toISOString().slice(0, 10)}
 
-Machine: ${machine()}, shared with other engineers' processes (load average at the start ${loadAtStart}; at the due
+Machine: ${machine()}, a stack of its own on private PostgreSQL, Redis and RabbitMQ (load average at the start ${loadAtStart}; at the due
 time ${loadAtDue}). ${COUNT} channel messages (Verona, ~10 subscribers) scheduled through the gateway by
 ${CONCURRENCY} concurrent clients in ${scheduleSeconds.toFixed(1)} s, all due at the same second; ${WORKERS} messaging-worker
 process(es) (BullMQ delayed jobs, concurrency ${process.env.MESSAGING_SCHEDULED_CONCURRENCY ?? 16} each), each delivery the
@@ -171,9 +182,10 @@ CPU per delivered message, per process, from 0.3 s before the due time to the la
 Target: p99 lateness under 2 s — ${percentile(late, 99) < 2000 ? 'met' : 'not met'} on this run.
 `;
   console.log(section);
-  if (process.env.BENCH_RECORD !== '0') record(section);
+  if (process.env.BENCH_RECORD !== '0' && !process.env.BENCH_PROFILE) record(section);
 } finally {
   await Promise.all(extraWorkers.map((w) => w.stop()));
   await pool.end();
   await stack.stop({ cleanUp: true });
+  await destroyServers();
 }
