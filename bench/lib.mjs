@@ -36,9 +36,20 @@ export async function startBenchStack(extraEnv = {}, givenInfra = undefined) {
 }
 
 /** Runs autocannon and returns requests/s and latency percentiles (ms). */
-export function load({ url, headers = {}, method = 'GET', body, requests, connections, duration, amount, title }) {
+export function load({
+  url,
+  headers = {},
+  method = 'GET',
+  body,
+  requests,
+  connections,
+  duration,
+  amount,
+  title,
+  overallRate,
+}) {
   return new Promise((resolve, reject) => {
-    const given = { url, headers, method, body, requests, connections, duration, amount, title };
+    const given = { url, headers, method, body, requests, connections, duration, amount, title, overallRate };
     const options = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
     const instance = autocannon(options, (err, result) => {
       if (err) return reject(err);
