@@ -7,7 +7,8 @@ import { loadavg } from 'node:os';
 import { connect } from 'amqplib';
 import devkit from '@confab/devkit';
 import events from '@confab/events';
-import { machine, record, startBenchStack } from './lib.mjs';
+import { perOperation, processRoots, snapshot } from './cpu.mjs';
+import { machine, privateServers, record, startBenchStack } from './lib.mjs';
 
 const QUEUES = Number(process.argv[2] ?? 1000);
 const MESSAGES = Number(process.argv[3] ?? 30);
@@ -58,12 +59,22 @@ const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(
 
 // The gateway's credential cache is kept warm for the whole run (its expiry sends every poll of a user to settings
 // at once), so the run measures event delivery rather than re-authentication.
-const { stack, info } = await startBenchStack({
-  CONFAB_PROXY_MAX_SOCKETS: String(QUEUES * 2),
-  CONFAB_OUTBOX_POLL_MS: '100',
-  CONFAB_AUTH_CACHE_TTL_SECONDS: '3600',
-  // BENCH_PROFILE=<dir>: every process writes a CPU profile there (the run is then not recorded).
-  ...(process.env.BENCH_PROFILE ? { CONFAB_NODE_ARGS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` } : {}),
+// Servers of its own, so that their CPU is this run's alone.
+const { servers, infra, destroy: destroyServers } = await privateServers();
+const { stack, info } = await startBenchStack(
+  {
+    CONFAB_PROXY_MAX_SOCKETS: String(QUEUES * 2),
+    CONFAB_OUTBOX_POLL_MS: '100',
+    CONFAB_AUTH_CACHE_TTL_SECONDS: '3600',
+    // BENCH_PROFILE=<dir>: every process writes a CPU profile there (the run is then not recorded).
+    ...(process.env.BENCH_PROFILE
+      ? { CONFAB_NODE_ARGS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` }
+      : {}),
+  },
+  infra,
+).catch(async (err) => {
+  await destroyServers();
+  throw err;
 });
 let stopping = false;
 try {
@@ -234,6 +245,10 @@ Failed polls retried during the run: ${errors.length}. Target: p99 under 50 ms â
     throw Object.assign(new Error('done'), { done: true });
   }
 
+  // CPU of every process (and of this one, whose pollers play the 1,000 clients) per message sent.
+  const roots = processRoots(stack, servers);
+  const cpuBefore = snapshot(roots);
+  const pollersBefore = process.cpuUsage();
   const viaMessaging = await measure(async (m) => {
     const startedAt = performance.now();
     const sent = await call(base, sender, 'POST', '/messages', {
@@ -244,6 +259,9 @@ Failed polls retried during the run: ${errors.length}. Target: p99 under 50 ms â
     });
     return { id: sent.id, startedAt };
   });
+  const cpu = perOperation(cpuBefore, snapshot(roots), MESSAGES + 3);
+  const pollers = process.cpuUsage(pollersBefore);
+  const pollersMs = (pollers.user + pollers.system) / 1000 / (MESSAGES + 3);
 
   // The events service alone: message.sent published straight on the exchange, as messaging's relay would.
   const connection = await connect(info.amqpUrl, { noDelay: true });
@@ -311,6 +329,17 @@ ${row('publish of message.sent on the exchange (events service + gateway)', viaB
 
 Failed polls retried during the run: ${errors.length}${errors.length ? ` (${[...new Set(errors)].slice(0, 3).join('; ')})` : ''}.
 
+CPU per message of the first row (each answering ${QUEUES} polls and taking ${QUEUES} new ones), per process, ms (/proc;
+"pollers" is this script, whose polls play the clients):
+
+| ${Object.keys(cpu.parts).join(' | ')} | **total** | pollers |
+|${Object.keys(cpu.parts)
+    .map(() => '---:')
+    .join('|')}|---:|---:|
+| ${Object.values(cpu.parts)
+    .map((v) => v.toFixed(1))
+    .join(' | ')} | **${cpu.total.toFixed(1)}** | ${pollersMs.toFixed(1)} |
+
 Target: p99 â‰¤ 250 ms from POST /messages when every message wakes all ${QUEUES} queues â€” ${p99 <= 250 ? 'met' : 'not met'} on
 this run (the 50 ms target of the direct-message run is for messages that wake a few queues).
 `;
@@ -322,5 +351,6 @@ this run (the 50 ms target of the direct-message run is for messages that wake a
 } finally {
   stopping = true;
   await stack.stop({ cleanUp: true });
+  await destroyServers();
   process.exit(0);
 }
