@@ -33,7 +33,13 @@ function toChannel(row: ChannelRow): Channel {
   };
 }
 
-function toSubscription(row: SubscriptionRow): Subscription {
+/** The columns of `subscriptions` under the names of its Prisma model, for plain-SQL reads. */
+const SUBSCRIPTION_COLUMNS = `user_id AS "userId", channel_id AS "channelId", active, is_muted AS "isMuted",
+  pin_to_top AS "pinToTop", color, desktop_notifications AS "desktopNotifications",
+  audible_notifications AS "audibleNotifications", push_notifications AS "pushNotifications",
+  email_notifications AS "emailNotifications", wildcard_mentions_notify AS "wildcardMentionsNotify"`;
+
+function toSubscription(row: Omit<SubscriptionRow, 'id'>): Subscription {
   return {
     userId: row.userId,
     channelId: row.channelId,
@@ -113,7 +119,11 @@ export class ChannelsRepository implements ChannelStore {
 
   async subscription(userId: number, channelId: number): Promise<Subscription | null> {
     if (!validId(channelId)) return null;
-    const row = await this.db.subscription.findUnique({ where: { userId_channelId: { userId, channelId } } });
+    // Read on every typing notification, reaction and channel access check: the plain pool, a prepared statement.
+    const [row] = await this.store.sql.query<Omit<SubscriptionRow, 'id'>>(
+      `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE user_id = $1 AND channel_id = $2`,
+      [userId, channelId],
+    );
     return row ? toSubscription(row) : null;
   }
 
@@ -130,7 +140,10 @@ export class ChannelsRepository implements ChannelStore {
   async subscriptionsFor(userId: number, channelIds: readonly number[], tx?: Tx): Promise<Map<number, Subscription>> {
     const ids = [...new Set(channelIds.filter(validId))];
     if (ids.length === 0) return new Map();
-    const rows = await (tx ?? this.db).subscription.findMany({ where: { userId, channelId: { in: ids } } });
+    const rows = await (tx ? inTransaction(tx) : this.store.sql).query<Omit<SubscriptionRow, 'id'>>(
+      `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE user_id = $1 AND channel_id = ANY($2::int[])`,
+      [userId, ids],
+    );
     return new Map(rows.map((r) => [r.channelId, toSubscription(r)]));
   }
 

@@ -146,10 +146,11 @@ export class MessagesRepository implements MessageStore {
 
   /** The user's flags on a message, or null without a row. */
   async userMessageFlags(userId: number, messageId: number, tx?: Tx): Promise<number | null> {
-    const row = await (tx ?? this.db).userMessage.findUnique({
-      where: { userId_messageId: { userId, messageId } },
-      select: { flags: true },
-    });
+    if (!validId(messageId)) return null;
+    const [row] = await this.reader(tx).query<{ flags: number }>(
+      'SELECT flags FROM user_messages WHERE user_id = $1 AND message_id = $2',
+      [userId, messageId],
+    );
     return row ? row.flags : null;
   }
 
@@ -202,17 +203,21 @@ export class MessagesRepository implements MessageStore {
   async flagsFor(userId: number, messageIds: readonly number[], tx?: Tx): Promise<Map<number, number>> {
     const wanted = [...new Set(messageIds.filter(validId))];
     if (wanted.length === 0) return new Map();
-    const rows = await (tx ?? this.db).userMessage.findMany({
-      where: { userId, messageId: { in: wanted } },
-      select: { messageId: true, flags: true },
-    });
-    return new Map(rows.map((r) => [r.messageId, r.flags]));
+    const rows = await this.reader(tx).query<{ message_id: number; flags: number }>(
+      'SELECT message_id, flags FROM user_messages WHERE user_id = $1 AND message_id = ANY($2::int[])',
+      [userId, wanted],
+    );
+    return new Map(rows.map((r) => [r.message_id, r.flags]));
   }
 
   /** Users with a row for the message. */
   async holders(messageId: number, tx?: Tx): Promise<number[]> {
-    const rows = await (tx ?? this.db).userMessage.findMany({ where: { messageId }, select: { userId: true } });
-    return rows.map((r) => r.userId);
+    if (!validId(messageId)) return [];
+    const rows = await this.reader(tx).query<{ user_id: number }>(
+      'SELECT user_id FROM user_messages WHERE message_id = $1',
+      [messageId],
+    );
+    return rows.map((r) => r.user_id);
   }
 
   /** Rows for messages the user never received but acts on (Zulip's historical UserMessage rows). */
