@@ -11,10 +11,6 @@ import type { Store } from './store.js';
 export class NarrowReader {
   constructor(private readonly store: Store) {}
 
-  private get db() {
-    return this.store.db;
-  }
-
   /** Runs a narrow query with an extra condition, ordering and limit (each call has its own parameter list). */
   private async narrowQuery(
     narrow: NarrowSql,
@@ -28,7 +24,9 @@ export class NarrowReader {
     const { where, order, limit } = extra(param);
     const from = narrow.from;
     const sql = `SELECT ${from.idColumn} AS id, ${from.flags} AS flags ${from.sql} ${narrow.where(where)} ORDER BY ${from.idColumn} ${order} LIMIT ${limit}`;
-    return this.db.$queryRawUnsafe<{ id: number; flags: number }[]>(sql, ...values);
+    // Every history page runs this: the plain pool, without Prisma's query engine. Not kept prepared: narrows come
+    // in many shapes, and a plan for the values at hand suits channels of very different sizes.
+    return this.store.sql.query<{ id: number; flags: number }>(sql, values, { prepare: false });
   }
 
   /**
