@@ -10,7 +10,7 @@
 import process from 'node:process';
 import devkit from '@confab/devkit';
 import { processRoots, snapshot } from './cpu.mjs';
-import { load, machine, privateServers, record, startBenchStack, topStatements } from './lib.mjs';
+import { load, machine, record, startPrivateBenchStack, topStatements } from './lib.mjs';
 
 const OPERATIONS = Number(process.argv[2] ?? 3000);
 const CONNECTIONS = Number(process.argv[3] ?? 16);
@@ -45,15 +45,11 @@ const form = (params) =>
     .join('&');
 
 const STATEMENTS = process.env.BENCH_STATEMENTS === '1';
-const { postgresUrl, servers, infra, destroy: destroyServers } = await privateServers({ statements: STATEMENTS });
-// A stack that fails to start must not leave the private servers running.
-const { stack, info } = await startBenchStack(
-  PROFILE_DIR ? { CONFAB_NODE_ARGS: `--cpu-prof --cpu-prof-dir=${PROFILE_DIR}` } : {},
-  infra,
-).catch(async (err) => {
-  await destroyServers();
-  throw err;
-});
+// Servers of its own; with BENCH_PROFILE every process writes a CPU profile into PROFILE_DIR.
+const { stack, info, servers, postgresUrl, destroyServers } = await startPrivateBenchStack(
+  {},
+  { statements: STATEMENTS },
+);
 const rows = [];
 try {
   const world = await devkit.createWorld(info);

@@ -8,7 +8,7 @@ import { connect } from 'amqplib';
 import devkit from '@confab/devkit';
 import events from '@confab/events';
 import { perOperation, processRoots, snapshot } from './cpu.mjs';
-import { machine, privateServers, record, startBenchStack } from './lib.mjs';
+import { machine, record, startPrivateBenchStack } from './lib.mjs';
 
 const QUEUES = Number(process.argv[2] ?? 1000);
 const MESSAGES = Number(process.argv[3] ?? 30);
@@ -59,22 +59,12 @@ const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(
 
 // The gateway's credential cache is kept warm for the whole run (its expiry sends every poll of a user to settings
 // at once), so the run measures event delivery rather than re-authentication.
-// Servers of its own, so that their CPU is this run's alone.
-const { servers, infra, destroy: destroyServers } = await privateServers();
-const { stack, info } = await startBenchStack(
-  {
-    CONFAB_PROXY_MAX_SOCKETS: String(QUEUES * 2),
-    CONFAB_OUTBOX_POLL_MS: '100',
-    CONFAB_AUTH_CACHE_TTL_SECONDS: '3600',
-    // BENCH_PROFILE=<dir>: every process writes a CPU profile there (the run is then not recorded).
-    ...(process.env.BENCH_PROFILE
-      ? { CONFAB_NODE_ARGS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` }
-      : {}),
-  },
-  infra,
-).catch(async (err) => {
-  await destroyServers();
-  throw err;
+// Servers of its own, so that their CPU is this run's alone. BENCH_PROFILE=<dir>: every process writes a CPU
+// profile there (the run is then not recorded).
+const { stack, info, servers, destroyServers } = await startPrivateBenchStack({
+  CONFAB_PROXY_MAX_SOCKETS: String(QUEUES * 2),
+  CONFAB_OUTBOX_POLL_MS: '100',
+  CONFAB_AUTH_CACHE_TTL_SECONDS: '3600',
 });
 let stopping = false;
 try {

@@ -116,6 +116,25 @@ export async function privateServers({ statements = false } = {}) {
 }
 
 /**
+ * A bench stack (startBenchStack) on servers of its own (privateServers), so that every process's CPU is this run's
+ * alone; with BENCH_PROFILE=<dir> every process writes a CPU profile there. The servers are removed if the stack
+ * fails to start; otherwise `destroyServers` removes them after `stack.stop`.
+ */
+export async function startPrivateBenchStack(extraEnv = {}, { statements = false } = {}) {
+  const { postgresUrl, servers, infra, destroy } = await privateServers({ statements });
+  const profile = process.env.BENCH_PROFILE
+    ? { CONFAB_NODE_ARGS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` }
+    : {};
+  try {
+    const { stack, info } = await startBenchStack({ ...extraEnv, ...profile }, infra);
+    return { stack, info, servers, postgresUrl, destroyServers: destroy };
+  } catch (err) {
+    await destroy();
+    throw err;
+  }
+}
+
+/**
  * Prints the statements PostgreSQL spent most time on since the last call (pg_stat_statements of a server started by
  * privateServers({ statements: true })), per operation, then resets the counters.
  */

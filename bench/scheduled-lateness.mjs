@@ -8,7 +8,7 @@ import { Agent, request } from 'node:http';
 import pg from 'pg';
 import devkit from '@confab/devkit';
 import { perOperation, processRoots, snapshot } from './cpu.mjs';
-import { machine, privateServers, record, startBenchStack, topStatements } from './lib.mjs';
+import { machine, record, startPrivateBenchStack, topStatements } from './lib.mjs';
 
 const COUNT = Number(process.argv[2] ?? 5000);
 /** Seconds between the start of scheduling and the due time; scheduling must finish before it. */
@@ -55,22 +55,15 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const CONCURRENCY_ENV = process.env.MESSAGING_SCHEDULED_CONCURRENCY;
 // BENCH_STATEMENTS=1 prints the statements PostgreSQL spent most time on during the drain, per delivered message.
 const STATEMENTS = process.env.BENCH_STATEMENTS === '1';
-// Servers of its own, so that their CPU is this run's alone.
-const { postgresUrl, servers, infra, destroy: destroyServers } = await privateServers({ statements: STATEMENTS });
-const { stack, info } = await startBenchStack(
+// Servers of its own, so that their CPU is this run's alone. BENCH_PROFILE=<dir>: every process writes a CPU
+// profile there (the run is then not recorded).
+const { stack, info, servers, postgresUrl, destroyServers } = await startPrivateBenchStack(
   {
     CONFAB_OUTBOX_POLL_MS: '100',
     ...(CONCURRENCY_ENV ? { MESSAGING_SCHEDULED_CONCURRENCY: CONCURRENCY_ENV } : {}),
-    // BENCH_PROFILE=<dir>: every process writes a CPU profile there (the run is then not recorded).
-    ...(process.env.BENCH_PROFILE
-      ? { CONFAB_NODE_ARGS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` }
-      : {}),
   },
-  infra,
-).catch(async (err) => {
-  await destroyServers();
-  throw err;
-});
+  { statements: STATEMENTS },
+);
 const pool = new pg.Pool({ connectionString: info.databases.messaging, max: 2 });
 const extraWorkers = [];
 try {
