@@ -9,3 +9,4 @@ export * from './unit-of-work.js';
 export * as internal from './internal.js';
 export * from './plumbing.js';
 export * from './retire.js';
+export * from './message-dict.js';

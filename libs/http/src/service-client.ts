@@ -167,15 +167,16 @@ function exchange(
           clearTimeout(deadline);
           resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') });
         });
-        res.on('error', reject);
-        res.on('aborted', () => reject(new Error('response aborted')));
+        res.on('error', fail);
+        res.on('aborted', () => fail(new Error('response aborted')));
       },
     );
     const deadline = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-    req.on('error', (err) => {
+    function fail(err: Error): void {
       clearTimeout(deadline);
       reject(err);
-    });
+    }
+    req.on('error', fail);
     req.end(payload);
   });
 }

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import type { contracts } from '@confab/events';
+import { messageForClient, type contracts } from '@confab/events';
 import type { QueueDescriptor } from './descriptor.js';
 
 /** What a builder knows about the queue it shapes an event for. */
@@ -10,27 +9,18 @@ export interface QueueContext {
   emptyTopicDisplayName: string;
 }
 
-/** Zulip's default avatar (a Gravatar identicon), the same URL messaging's GET /messages gives. */
-export function gravatarUrl(email: string): string {
-  const hash = createHash('md5').update(email.toLowerCase()).digest('hex');
-  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=1`;
-}
-
 /** The empty topic as this client can show it. */
 export function topicFor(ctx: QueueContext, topic: string): string {
   return topic === '' && !ctx.queue.capabilities.emptyTopicName ? ctx.emptyTopicDisplayName : topic;
 }
 
-/** Zulip's MessageDict.finalize_payload for one client: content per apply_markdown, avatar per client_gravatar. */
+/** A message as this queue's client reads it (`messageForClient` of `@confab/events`). */
 export function clientMessage(record: contracts.MessageRecord, ctx: QueueContext): Record<string, unknown> {
-  const { rendered_content, content, subject, ...rest } = record;
-  return {
-    ...rest,
-    avatar_url: ctx.queue.clientGravatar ? null : gravatarUrl(record.sender_email),
-    content: ctx.queue.applyMarkdown ? rendered_content : content,
-    content_type: ctx.queue.applyMarkdown ? 'text/html' : 'text/x-markdown',
-    subject: record.type === 'stream' ? topicFor(ctx, subject) : subject,
-  };
+  return messageForClient(record, {
+    applyMarkdown: ctx.queue.applyMarkdown,
+    clientGravatar: ctx.queue.clientGravatar,
+    emptyTopicAs: ctx.queue.capabilities.emptyTopicName ? null : ctx.emptyTopicDisplayName,
+  });
 }
 
 /** Zulip's legacy stream_post_policy; the record only says who may post by group, so "everyone" is assumed. */

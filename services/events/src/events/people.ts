@@ -1,6 +1,6 @@
-import type { contracts, PayloadOf } from '@confab/events';
+import { gravatarUrl, type contracts, type PayloadOf } from '@confab/events';
 import { acceptsType } from '../domain/descriptor.js';
-import { gravatarUrl, type QueueContext } from '../domain/shaping.js';
+import type { QueueContext } from '../domain/shaping.js';
 import type { Builder, Delivery } from './fanout.js';
 
 /** Zulip's role values for the is_* flags of user objects. */

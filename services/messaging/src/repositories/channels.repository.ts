@@ -6,7 +6,6 @@ import type { Store } from './store.js';
 import type { ChannelStore, NewChannel, NewSubscription } from '../domain/channel-store.js';
 
 export type { NewChannel, NewSubscription } from '../domain/channel-store.js';
-import { inTransaction } from './sql.js';
 
 type ChannelRow = Prisma.ChannelGetPayload<object>;
 type SubscriptionRow = Prisma.SubscriptionGetPayload<object>;
@@ -140,10 +139,12 @@ export class ChannelsRepository implements ChannelStore {
   async subscriptionsFor(userId: number, channelIds: readonly number[], tx?: Tx): Promise<Map<number, Subscription>> {
     const ids = [...new Set(channelIds.filter(validId))];
     if (ids.length === 0) return new Map();
-    const rows = await (tx ? inTransaction(tx) : this.store.sql).query<Omit<SubscriptionRow, 'id'>>(
-      `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE user_id = $1 AND channel_id = ANY($2::int[])`,
-      [userId, ids],
-    );
+    const rows = await this.store
+      .reader(tx)
+      .query<Omit<SubscriptionRow, 'id'>>(
+        `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE user_id = $1 AND channel_id = ANY($2::int[])`,
+        [userId, ids],
+      );
     return new Map(rows.map((r) => [r.channelId, toSubscription(r)]));
   }
 
@@ -153,7 +154,7 @@ export class ChannelsRepository implements ChannelStore {
     const ids = [...new Set(channelIds.filter(validId))];
     if (ids.length === 0) return out;
     // Asked on every typing notification, reaction and channel send: the plain pool outside transactions.
-    const rows = await (tx ? inTransaction(tx) : this.store.sql).query<{ channel_id: number; user_id: number }>(
+    const rows = await this.store.reader(tx).query<{ channel_id: number; user_id: number }>(
       `SELECT s.channel_id, s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
         WHERE s.channel_id = ANY($1::int[]) AND s.active AND u.is_active ORDER BY s.channel_id, s.user_id`,
       [ids],

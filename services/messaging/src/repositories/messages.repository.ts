@@ -4,7 +4,7 @@ import type { MessageQuery } from '../domain/narrow.js';
 import { NarrowReader, type NarrowRange } from './narrow-reader.js';
 import { GroupCommit, type SentRows } from './group-commit.js';
 import { sendFactsQuery, type SendWrite } from './send-sql.js';
-import { inTransaction, type SqlExecutor } from './sql.js';
+import type { SqlExecutor } from './sql.js';
 import { RECIPIENT_DIRECT } from '../domain/types.js';
 import type { Tx } from './prisma.js';
 import { validId } from './prisma.js';
@@ -79,11 +79,6 @@ export class MessagesRepository implements MessageStore {
     return this.store.db;
   }
 
-  /** Message rows through the plain pool (Prisma decoding 50 rows of text costs more than the query), or the tx. */
-  private reader(tx: Tx | undefined): SqlExecutor {
-    return tx ? inTransaction(tx) : this.store.sql;
-  }
-
   /** The recipient of a direct conversation, created on first use (the mapping never changes, so it is cached). */
   async directRecipient(realmId: number, userIds: readonly number[]): Promise<number> {
     const key = `${realmId}:${userIds.join(',')}`;
@@ -137,20 +132,24 @@ export class MessagesRepository implements MessageStore {
 
   async messageById(id: number, tx?: Tx): Promise<StoredMessage | null> {
     if (!validId(id)) return null;
-    const rows = await this.reader(tx).query<MessageRow>(
-      `SELECT ${MESSAGE_COLUMNS} FROM messages m JOIN recipients r ON r.id = m.recipient_id WHERE m.id = $1`,
-      [id],
-    );
+    const rows = await this.store
+      .reader(tx)
+      .query<MessageRow>(
+        `SELECT ${MESSAGE_COLUMNS} FROM messages m JOIN recipients r ON r.id = m.recipient_id WHERE m.id = $1`,
+        [id],
+      );
     return rows[0] ? toMessage(rows[0]) : null;
   }
 
   /** The user's flags on a message, or null without a row. */
   async userMessageFlags(userId: number, messageId: number, tx?: Tx): Promise<number | null> {
     if (!validId(messageId)) return null;
-    const [row] = await this.reader(tx).query<{ flags: number }>(
-      'SELECT flags FROM user_messages WHERE user_id = $1 AND message_id = $2',
-      [userId, messageId],
-    );
+    const [row] = await this.store
+      .reader(tx)
+      .query<{ flags: number }>('SELECT flags FROM user_messages WHERE user_id = $1 AND message_id = $2', [
+        userId,
+        messageId,
+      ]);
     return row ? row.flags : null;
   }
 
@@ -192,10 +191,12 @@ export class MessagesRepository implements MessageStore {
   async messagesByIds(ids: readonly number[], tx?: Tx): Promise<StoredMessage[]> {
     const wanted = [...new Set(ids.filter(validId))];
     if (wanted.length === 0) return [];
-    const rows = await this.reader(tx).query<MessageRow>(
-      `SELECT ${MESSAGE_COLUMNS} FROM messages m JOIN recipients r ON r.id = m.recipient_id WHERE m.id = ANY($1::int[]) ORDER BY m.id`,
-      [wanted],
-    );
+    const rows = await this.store
+      .reader(tx)
+      .query<MessageRow>(
+        `SELECT ${MESSAGE_COLUMNS} FROM messages m JOIN recipients r ON r.id = m.recipient_id WHERE m.id = ANY($1::int[]) ORDER BY m.id`,
+        [wanted],
+      );
     return rows.map(toMessage);
   }
 
@@ -203,20 +204,21 @@ export class MessagesRepository implements MessageStore {
   async flagsFor(userId: number, messageIds: readonly number[], tx?: Tx): Promise<Map<number, number>> {
     const wanted = [...new Set(messageIds.filter(validId))];
     if (wanted.length === 0) return new Map();
-    const rows = await this.reader(tx).query<{ message_id: number; flags: number }>(
-      'SELECT message_id, flags FROM user_messages WHERE user_id = $1 AND message_id = ANY($2::int[])',
-      [userId, wanted],
-    );
+    const rows = await this.store
+      .reader(tx)
+      .query<{ message_id: number; flags: number }>(
+        'SELECT message_id, flags FROM user_messages WHERE user_id = $1 AND message_id = ANY($2::int[])',
+        [userId, wanted],
+      );
     return new Map(rows.map((r) => [r.message_id, r.flags]));
   }
 
   /** Users with a row for the message. */
   async holders(messageId: number, tx?: Tx): Promise<number[]> {
     if (!validId(messageId)) return [];
-    const rows = await this.reader(tx).query<{ user_id: number }>(
-      'SELECT user_id FROM user_messages WHERE message_id = $1',
-      [messageId],
-    );
+    const rows = await this.store
+      .reader(tx)
+      .query<{ user_id: number }>('SELECT user_id FROM user_messages WHERE message_id = $1', [messageId]);
     return rows.map((r) => r.user_id);
   }
 

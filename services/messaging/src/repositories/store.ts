@@ -49,6 +49,11 @@ export class Store implements UnitOfWorkPort {
     return inTransaction(tx);
   }
 
+  /** For repositories' reads: plain SQL inside the Prisma transaction `tx`, or on the plain pool without one. */
+  reader(tx: Tx | undefined): SqlExecutor {
+    return tx ? inTransaction(tx) : this.sql;
+  }
+
   /** Events that go with no change of our own (typing): one INSERT on the plain pool, then the relay is woken. */
   async publish(events: readonly OutboxRecord[]): Promise<void> {
     if (events.length === 0) return;
