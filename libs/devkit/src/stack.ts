@@ -60,7 +60,21 @@ export class Stack {
     return this.options.runId ? `confab_${this.options.runId}_${service}` : `confab_${service}`;
   }
 
+  /**
+   * Creates the databases, migrates them and starts every process. When any step fails, what did start is stopped
+   * (and a test run's databases, Redis keys and exchange dropped) before the error is thrown: a caller that fails
+   * at start-up leaves nothing running behind it.
+   */
   async start(): Promise<StackInfo> {
+    try {
+      return await this.startAll();
+    } catch (err) {
+      await this.stop({ cleanUp: Boolean(this.options.runId) }).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private async startAll(): Promise<StackInfo> {
     const { infra, runId } = this.options;
     const specs = processes();
     const serviceUrls: Record<string, string> = {};
@@ -123,7 +137,11 @@ export class Stack {
     // Services first, the gateway last, so it never routes to something that is not up yet.
     const order = [...specs.filter((s) => s.name !== 'gateway'), ...specs.filter((s) => s.name === 'gateway')];
     for (const group of [order.filter((s) => s.name !== 'gateway'), order.filter((s) => s.name === 'gateway')]) {
-      await Promise.all(group.map((spec) => this.launch(spec, common, portEnv)));
+      // Every launch settles before a failure is thrown, so that stopping after it finds every process started.
+      const launched = await Promise.allSettled(group.map((spec) => this.launch(spec, common, portEnv)));
+      const failures = launched.flatMap((result) => (result.status === 'rejected' ? [result.reason as Error] : []));
+      if (failures.length === 1) throw failures[0];
+      if (failures.length > 1) throw new Error(failures.map((failure) => failure.message).join('\n'));
     }
     return this.info;
   }
@@ -171,10 +189,11 @@ export class Stack {
     // The gateway first, then the rest in parallel.
     await this.processes.get('gateway')?.stop();
     await Promise.all(names.filter((n) => n !== 'gateway').map((n) => this.processes.get(n)!.stop()));
-    if (!options.cleanUp || !this.info) return;
+    if (!options.cleanUp) return;
     await Promise.all(
       this.databaseNames.map((name) => dropDatabase(this.options.infra.postgresUrl, name).catch(() => undefined)),
     );
+    if (!this.info) return;
     await deleteRedisKeys(this.info.redisUrl, this.info.redisPrefix).catch(() => undefined);
     await deleteExchanges(this.info.amqpUrl, [this.info.exchange, `${this.info.exchange}.dlx`]).catch(() => undefined);
   }

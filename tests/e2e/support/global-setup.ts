@@ -33,8 +33,8 @@ export default async function globalSetup(): Promise<void> {
   try {
     info = await stack.start();
   } catch (err) {
-    // Jest runs no global teardown after a failed setup: stop what did start, or it outlives the run.
-    await stack.stop({ cleanUp: true }).catch(() => undefined);
+    // Jest runs no global teardown after a failed setup; the stack stopped its own processes, the infrastructure
+    // (containers) is this setup's to stop.
     await infra.stop().catch(() => undefined);
     throw err;
   }
