@@ -19,11 +19,12 @@ async function factsFor(domain: ChannelQueriesDeps, channels: readonly Channel[]
   return { subscribers, active };
 }
 
-/** GET /users/me/subscriptions. */
+/** GET /users/me/subscriptions (and /register's, archived channels too for clients with archived_channels). */
 export async function listSubscriptions(
   domain: ChannelQueriesDeps,
   actor: Actor,
   includeSubscribers: boolean,
+  includeArchived = false,
 ): Promise<Record<string, unknown>[]> {
   const subs = await domain.channels.subscriptionsOfUser(actor.user.id);
   const channels = await domain.channels.channelsByIds(subs.map((s) => s.channelId));
@@ -33,7 +34,7 @@ export async function listSubscriptions(
   const out: Record<string, unknown>[] = [];
   for (const sub of subs) {
     const channel = byId.get(sub.channelId);
-    if (!channel || channel.isArchived) continue;
+    if (!channel || (channel.isArchived && !includeArchived)) continue;
     const ids = subscribers.get(channel.id) ?? [];
     out.push(
       await subscriptionDict(
