@@ -39,6 +39,8 @@ describe('python zulip 0.9.1 against Confab', () => {
   it('answers every everyday Client method as 0.9.1 sends it', async () => {
     const me = world.user('iago');
     const othello = world.user('othello');
+    // Othello is online, so get_user_presence has his presence to answer (Zulip refuses a user without any).
+    await world.as('othello').post('/users/me/presence', { status: 'active' });
     const verona = (await call(iago, 'GET', '/get_stream_id', { stream: 'Verona' })).body.stream_id as number;
     const sent = await call(iago, 'POST', '/messages', {
       type: 'stream',

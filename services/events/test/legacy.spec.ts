@@ -1,27 +1,11 @@
-import { capabilitiesFrom, CAPABILITY_NAMES, type QueueDescriptor } from '../src/domain/descriptor';
+import { capabilitiesFrom, CAPABILITY_NAMES } from '../src/domain/descriptor';
 import { applyLegacyForms, typesToFetch } from '../src/domain/legacy-state';
-import type { QueueContext } from '../src/domain/shaping';
 import { reactionChanged } from '../src/events/messages';
 import { presenceChanged } from '../src/events/people';
 import { userSettingsChanged } from '../src/events/personal';
+import { ctx, queue } from './queue-fixtures';
 
 /** What Confab sends clients without (and with) each of Zulip's client capabilities: docs/clients.md. */
-
-function queue(overrides: Partial<QueueDescriptor> = {}, capabilities: Record<string, boolean> = {}): QueueDescriptor {
-  return {
-    userId: 2,
-    realmId: 1,
-    role: 400,
-    eventTypes: null,
-    narrow: [],
-    allPublicStreams: false,
-    applyMarkdown: false,
-    clientGravatar: true,
-    capabilities: capabilitiesFrom(capabilities),
-    ...overrides,
-  };
-}
-const ctx = (q: QueueDescriptor): QueueContext => ({ queueId: 'q', queue: q, emptyTopicDisplayName: 'general chat' });
 
 const settings = {
   twenty_four_hour_time: true,

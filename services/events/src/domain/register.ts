@@ -3,6 +3,7 @@ import { ROLE_GUEST, type UserIdentity } from '@confab/identity';
 import type { StateProviders } from '../state/providers.js';
 import type { QueueStore } from '../store/queues.js';
 import { DEFAULT_EMPTY_TOPIC_DISPLAY_NAME, type ReadModel } from '../store/readmodel.js';
+import { absentFeatureState } from './absent-features.js';
 import { capabilitiesFrom, type QueueDescriptor } from './descriptor.js';
 import { applyLegacyForms, typesToFetch } from './legacy-state.js';
 import { checkNarrowForEvents } from './narrow.js';
@@ -100,6 +101,7 @@ export async function register(deps: RegisterDeps, who: UserIdentity, input: Reg
     max_topic_length: 60,
     realm_empty_topic_display_name:
       (await deps.readModel.emptyTopicDisplayName(who.realmId)) || DEFAULT_EMPTY_TOPIC_DISPLAY_NAME,
+    ...absentFeatureState(wanted),
     ...fragments,
     event_queue_longpoll_timeout_seconds: deps.longpollTimeoutSeconds,
     ...TYPING,
