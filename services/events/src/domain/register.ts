@@ -31,8 +31,7 @@ export interface RegisterInput {
   narrow: [string, string][];
   /** The client's idle_queue_timeout, in seconds. */
   idleQueueTimeoutSeconds?: number;
-  /** Zulip's incremental presence (the modern form): the last update the client has, and how far back to go. */
-  presenceLastUpdateId?: number;
+  /** How many days of presence history the client wants. */
   presenceHistoryLimitDays?: number;
 }
 
@@ -80,10 +79,8 @@ export async function register(deps: RegisterDeps, who: UserIdentity, input: Reg
       applyMarkdown: input.applyMarkdown,
       clientGravatar: input.clientGravatar,
       includeSubscribers: input.includeSubscribers,
-      // Zulip answers presence in the modern (slim) form to clients of the modern presence API.
-      slimPresence:
-        input.slimPresence || capabilities.simplifiedPresenceEvents || input.presenceLastUpdateId !== undefined,
-      presenceLastUpdateId: input.presenceLastUpdateId,
+      // Zulip answers presence in the modern (slim) form to clients of the modern presence events.
+      slimPresence: input.slimPresence || capabilities.simplifiedPresenceEvents,
       presenceHistoryLimitDays: input.presenceHistoryLimitDays,
       clientCapabilities: input.clientCapabilities,
       narrow: input.narrow,

@@ -76,14 +76,12 @@ export function registerInput(
     include_subscribers?: boolean | 'partial';
     fetch_event_types?: string[] | null;
     idle_queue_timeout?: string;
-    presence_last_update_id?: number | undefined;
     presence_history_limit_days?: number | undefined;
   },
 ): RegisterInput {
   const idle = parseIdleQueueTimeout(values.idle_queue_timeout);
   return {
     ...(idle === undefined ? {} : { idleQueueTimeoutSeconds: idle }),
-    ...(values.presence_last_update_id === undefined ? {} : { presenceLastUpdateId: values.presence_last_update_id }),
     ...(values.presence_history_limit_days === undefined
       ? {}
       : { presenceHistoryLimitDays: values.presence_history_limit_days }),

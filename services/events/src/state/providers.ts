@@ -12,7 +12,6 @@ export interface StateQuery {
   clientGravatar: boolean;
   includeSubscribers: boolean | 'partial';
   slimPresence: boolean;
-  presenceLastUpdateId?: number | undefined;
   presenceHistoryLimitDays?: number | undefined;
   clientCapabilities: Record<string, unknown>;
   narrow: [string, string][];
@@ -55,7 +54,6 @@ export class HttpStateProviders implements StateProviders {
           // A JSON value, also when it is the string "partial".
           include_subscribers: JSON.stringify(query.includeSubscribers),
           slim_presence: query.slimPresence,
-          presence_last_update_id: query.presenceLastUpdateId,
           presence_history_limit_days: query.presenceHistoryLimitDays,
           client_capabilities: query.clientCapabilities,
           narrow: query.narrow,
