@@ -120,3 +120,18 @@ export async function getStreamId(domain: ChannelQueriesDeps, actor: Actor, name
   if (!basicAccess(actor, channel, sub?.active ? sub : null)) throw error();
   return channel.id;
 }
+
+/** GET /users/{user_id}/subscriptions/{stream_id} (Zulip's get_subscription_backend): whether the user is subscribed. */
+export async function subscriptionStatus(
+  domain: ChannelQueriesDeps,
+  actor: Actor,
+  userId: number,
+  channelId: number,
+): Promise<{ is_subscribed: boolean }> {
+  const [target] = await domain.readModel.usersByIds(actor.realm.id, [userId]);
+  if (!target || target.isBot) throw invalid('No such user');
+  if (!target.isActive) throw invalid('User is deactivated');
+  const { channel } = await accessChannelById(domain, actor, channelId, { allowRealmAdmin: true });
+  const sub = await domain.channels.subscription(target.id, channel.id);
+  return { is_subscribed: sub?.active === true };
+}
