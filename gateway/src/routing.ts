@@ -31,6 +31,8 @@ const API_RULES: Rule[] = [
     target: to('push'),
   },
   { match: (p) => /^\/users\/me\/[0-9]+\/topics\/?$/.test(p), target: to('messaging') },
+  // Whether a user is subscribed to a channel (GET /users/{user_id}/subscriptions/{stream_id}).
+  { match: (p) => /^\/users\/[0-9]+\/subscriptions\/[0-9]+\/?$/.test(p), target: to('messaging') },
   {
     match: prefix(
       '/users',

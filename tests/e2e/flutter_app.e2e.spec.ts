@@ -1,5 +1,5 @@
 import type { ApiClient, World } from '@confab/devkit';
-import { describesFlutterClass, flutterParseErrors, FLUTTER_COMMIT } from './support/client-models';
+import { describesFlutterClass, flutterParseErrors, FLUTTER_COMMIT, FLUTTER_RELEASE } from './support/client-models';
 import { EventQueue, expectRegistration, type ClientEvent } from './support/event-queues';
 import { expectSuccess } from './support/expect';
 import { newWorld } from './support/system';
@@ -104,7 +104,7 @@ async function arrives(queue: EventQueue, match: (e: ClientEvent) => boolean): P
   return event;
 }
 
-describe(`the Zulip Flutter app (zulip-flutter ${FLUTTER_COMMIT.slice(0, 10)}) against Confab`, () => {
+describe(`the Zulip Flutter app (zulip-flutter ${FLUTTER_COMMIT.slice(0, 10)} and release ${FLUTTER_RELEASE}) against Confab`, () => {
   let world: World;
   beforeAll(async () => {
     world = await newWorld();
@@ -177,6 +177,19 @@ describe(`the Zulip Flutter app (zulip-flutter ${FLUTTER_COMMIT.slice(0, 10)}) a
 
     await hamlet.client.post(`/messages/${id}/reactions`, { emoji_name: 'octopus' });
     await arrives(othello.queue, (e) => e.type === 'reaction' && e.message_id === id);
+    // Zulip's extra emoji as the app sends it: the event and the message's reactions carry Zulip's type name, the
+    // only one the app's Reaction parser (and so its message list) accepts.
+    await hamlet.client.post(`/messages/${id}/reactions`, {
+      emoji_name: 'zulip',
+      emoji_code: 'zulip',
+      reaction_type: 'zulip_extra_emoji',
+    });
+    const extra = await arrives(othello.queue, (e) => e.type === 'reaction' && e.emoji_name === 'zulip');
+    expect(extra.reaction_type).toBe('zulip_extra_emoji');
+    const fetched = await othello.client.get(`/messages/${id}`, {}, { headers: { 'user-agent': USER_AGENT } });
+    const reactions = fetched.body.message.reactions as Record<string, unknown>[];
+    expect(reactions.map((r) => r.reaction_type).sort()).toEqual(['unicode_emoji', 'zulip_extra_emoji']);
+    for (const reaction of reactions) expect(flutterParseErrors('Reaction', reaction)).toEqual([]);
 
     await othello.client.post('/messages/flags', { messages: JSON.stringify([id]), op: 'add', flag: 'read' });
     await arrives(othello.queue, (e) => e.type === 'update_message_flags' && e.messages.includes(id));

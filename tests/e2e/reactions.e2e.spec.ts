@@ -60,13 +60,15 @@ describe('POST /messages/{message_id}/reactions', () => {
     expect(hearts.map((r) => r.emoji_name)).toEqual(['heart', 'heart']);
   });
 
-  it('accepts the server extra emoji', async () => {
+  it('accepts the server extra emoji, and names its type as Zulip does (zulip_extra_emoji) in messages', async () => {
     const response = await hamlet.post(`/messages/${messageId}/reactions`, {
       emoji_name: 'zulip',
       emoji_code: 'zulip',
       reaction_type: 'service_extra_emoji',
     });
     expectSuccess(response, 'POST', `/messages/${messageId}/reactions`);
+    const extra = (await reactionsOf(messageId)).filter((r) => r.emoji_code === 'zulip');
+    expect(extra.map((r) => r.reaction_type)).toEqual(['zulip_extra_emoji']);
   });
 
   it('takes Zulip’s name for it (zulip_extra_emoji), as the apps send it, for adding and removing', async () => {

@@ -18,7 +18,24 @@ interface ZulipClient {
     add(params: Record<string, unknown>): Promise<Record<string, any>>;
     remove(params: Record<string, unknown>): Promise<Record<string, any>>;
   };
-  streams: { subscriptions: { retrieve(): Promise<Record<string, any>> } };
+  streams: {
+    retrieve(params?: Record<string, unknown>): Promise<Record<string, any>>;
+    getStreamId(name: string): Promise<Record<string, any>>;
+    subscriptions: { retrieve(): Promise<Record<string, any>> };
+    topics: { retrieve(params: Record<string, unknown>): Promise<Record<string, any>> };
+  };
+  queues: {
+    register(params: Record<string, unknown>): Promise<Record<string, any>>;
+    deregister(params: Record<string, unknown>): Promise<Record<string, any>>;
+  };
+  events: { retrieve(params: Record<string, unknown>): Promise<Record<string, any>> };
+  users: {
+    retrieve(params?: Record<string, unknown>): Promise<Record<string, any>>;
+    me: { getProfile(): Promise<Record<string, any>> };
+  };
+  typing: { send(params: Record<string, unknown>): Promise<Record<string, any>> };
+  server: { settings(): Promise<Record<string, any>> };
+  emojis: { retrieve(): Promise<Record<string, any>> };
 }
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const zulipInit = require('zulip-js') as (config: {
@@ -27,7 +44,8 @@ const zulipInit = require('zulip-js') as (config: {
   realm: string;
 }) => Promise<ZulipClient>;
 
-describe('zulip-js against Confab', () => {
+/** zulip-js 2.1.0, the release on npm (pinned in tests/e2e/package.json), run as it is. */
+describe('zulip-js 2.1.0 against Confab', () => {
   let world: World;
   let originalAgent: http.Agent;
   beforeAll(async () => {
@@ -121,5 +139,51 @@ describe('zulip-js against Confab', () => {
     expect(deleted.result).toBe('success');
     const gone = await client.messages.getById({ message_id: sent.id });
     expect(gone).toMatchObject({ result: 'error', code: 'BAD_REQUEST', msg: 'Invalid message(s)' });
+  });
+
+  it('registers a queue and follows it; reads users, channels, topics, emoji and the server settings', async () => {
+    const hamlet = world.user('hamlet');
+    const client = await zulipInit({ username: hamlet.email, apiKey: hamlet.apiKey, realm: world.realm.url });
+    const othello = await zulipInit({
+      username: world.user('othello').email,
+      apiKey: world.user('othello').apiKey,
+      realm: world.realm.url,
+    });
+
+    const queue = await othello.queues.register({ event_types: ['message', 'reaction', 'typing'] });
+    expect(queue).toMatchObject({ result: 'success', queue_id: expect.any(String), last_event_id: -1 });
+    const sent = await client.messages.send({ to: 'Verona', type: 'stream', topic: 'zulip-js queue', content: 'hi' });
+    await client.reactions.add({ message_id: sent.id, emoji_name: 'zulip' });
+    let lastEventId = queue.last_event_id as number;
+    const events: Record<string, any>[] = [];
+    while (!events.some((e) => e.type === 'reaction')) {
+      const answer = await othello.events.retrieve({ queue_id: queue.queue_id, last_event_id: lastEventId });
+      expect(answer.result).toBe('success');
+      for (const event of answer.events as Record<string, any>[]) lastEventId = Math.max(lastEventId, event.id);
+      events.push(...(answer.events as Record<string, any>[]).filter((e) => e.type !== 'heartbeat'));
+    }
+    expect(events.find((e) => e.type === 'message')?.message).toMatchObject({ id: sent.id, subject: 'zulip-js queue' });
+    expect(events.find((e) => e.type === 'reaction')).toMatchObject({
+      message_id: sent.id,
+      emoji_name: 'zulip',
+      reaction_type: 'zulip_extra_emoji',
+      user: { user_id: hamlet.id, email: hamlet.email },
+    });
+    expect(await othello.queues.deregister({ queue_id: queue.queue_id })).toMatchObject({ result: 'success' });
+
+    expect(await client.users.me.getProfile()).toMatchObject({ result: 'success', user_id: hamlet.id });
+    const users = await client.users.retrieve();
+    expect((users.members as { email: string }[]).map((u) => u.email)).toContain(world.user('othello').email);
+    const streamId = await client.streams.getStreamId('Verona');
+    expect(streamId).toMatchObject({ result: 'success', stream_id: expect.any(Number) });
+    const streams = await client.streams.retrieve();
+    expect((streams.streams as { name: string }[]).map((c) => c.name)).toContain('Verona');
+    const topics = await client.streams.topics.retrieve({ stream_id: streamId.stream_id });
+    expect((topics.topics as { name: string }[]).map((t) => t.name)).toContain('zulip-js queue');
+    expect(await client.typing.send({ to: [world.user('othello').id], op: 'start' })).toMatchObject({
+      result: 'success',
+    });
+    expect(await client.emojis.retrieve()).toMatchObject({ result: 'success', emoji: expect.any(Object) });
+    expect(await client.server.settings()).toMatchObject({ result: 'success', zulip_version: expect.any(String) });
   });
 });

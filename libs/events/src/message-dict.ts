@@ -59,3 +59,11 @@ export function messageForClient(record: MessageRecord, view: MessageView): Reco
   if (record.stream_id !== undefined) dict.stream_id = record.stream_id;
   return dict;
 }
+
+/**
+ * A reaction type as Zulip's clients know it: Confab calls Zulip's `zulip_extra_emoji` `service_extra_emoji`
+ * (libs/markdown, messaging's store and the reaction contracts), and the apps fail to parse any name but Zulip's.
+ */
+export function reactionTypeOnWire(type: string): string {
+  return type === 'service_extra_emoji' ? 'zulip_extra_emoji' : type;
+}

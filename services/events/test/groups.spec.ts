@@ -1,6 +1,6 @@
 import type { contracts } from '@confab/events';
-import { capabilitiesFrom, type QueueDescriptor } from '../src/domain/descriptor';
 import { applyMembership, groupMembersChanged, groupUpdated } from '../src/events/groups';
+import { ctx, queue as fixtureQueue } from './queue-fixtures';
 
 const group: contracts.GroupRecord = {
   group_id: 5,
@@ -19,18 +19,7 @@ const group: contracts.GroupRecord = {
   can_remove_members_group: 10,
 };
 
-const queue = (capabilities: Record<string, boolean> = {}): QueueDescriptor => ({
-  userId: 2,
-  realmId: 1,
-  role: 400,
-  eventTypes: null,
-  narrow: [],
-  allPublicStreams: false,
-  applyMarkdown: false,
-  clientGravatar: true,
-  capabilities: capabilitiesFrom(capabilities),
-});
-const ctx = (q: QueueDescriptor) => ({ queueId: 'q', queue: q, emptyTopicDisplayName: 'general chat' });
+const queue = (capabilities: Record<string, boolean> = {}) => fixtureQueue({}, capabilities);
 const before = { group, members: [2], subgroups: [] };
 
 describe('user_group events', () => {

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { createLogger } from '@confab/logging';
-import { capabilitiesFrom, type QueueDescriptor } from '../src/domain/descriptor';
+import type { QueueDescriptor } from '../src/domain/descriptor';
 import { getEvents } from '../src/domain/polling';
 import { QueueStore } from '../src/store/queues';
 import { Wakeups } from '../src/store/wakeups';
+import { queue } from './queue-fixtures';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `confab-test-${randomBytes(4).toString('hex')}:events:`;
@@ -16,18 +17,8 @@ const redis = () => {
   return client;
 };
 
-const descriptor = (userId: number, overrides: Partial<QueueDescriptor> = {}): QueueDescriptor => ({
-  userId,
-  realmId: 1,
-  role: 400,
-  eventTypes: null,
-  narrow: [],
-  allPublicStreams: false,
-  applyMarkdown: false,
-  clientGravatar: true,
-  capabilities: capabilitiesFrom({}),
-  ...overrides,
-});
+const descriptor = (userId: number, overrides: Partial<QueueDescriptor> = {}): QueueDescriptor =>
+  queue({ userId, ...overrides });
 
 const event = (n: number) => JSON.stringify({ type: 'update_message_flags', messages: [n] });
 

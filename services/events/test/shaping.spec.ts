@@ -1,7 +1,6 @@
 import type { contracts } from '@confab/events';
-import { capabilitiesFrom, type QueueDescriptor } from '../src/domain/descriptor';
-import type { QueueContext } from '../src/domain/shaping';
 import { messageDeleted, messageSent, typingChanged } from '../src/events/messages';
+import { ctx, queue } from './queue-fixtures';
 
 const message: contracts.MessageRecord = {
   id: 10,
@@ -23,27 +22,6 @@ const message: contracts.MessageRecord = {
   reactions: [],
   submessages: [],
 };
-
-function queue(overrides: Partial<QueueDescriptor> = {}, capabilities: Record<string, boolean> = {}): QueueDescriptor {
-  return {
-    userId: 2,
-    realmId: 1,
-    role: 400,
-    eventTypes: null,
-    narrow: [],
-    allPublicStreams: false,
-    applyMarkdown: false,
-    clientGravatar: true,
-    capabilities: capabilitiesFrom(capabilities),
-    ...overrides,
-  };
-}
-
-const ctx = (q: QueueDescriptor, queueId = 'q1'): QueueContext => ({
-  queueId,
-  queue: q,
-  emptyTopicDisplayName: 'general chat',
-});
 
 const sent = {
   message,

@@ -1,4 +1,5 @@
 import models from './flutter-models.json';
+import release from './flutter-models-release.json';
 
 /** A field as the Flutter app's generated parser reads it (scripts/flutter-models.mjs). */
 interface FieldSpec {
@@ -9,12 +10,24 @@ interface FieldSpec {
   of?: FieldSpec;
 }
 
-const classes = models.classes as unknown as Record<string, Record<string, FieldSpec>>;
+type Classes = Record<string, Record<string, FieldSpec>>;
 
-/** The commit of zulip-flutter the field list was taken from. */
+/**
+ * The app's parsers at two points: its current code (the commit `flutter-models.json` was taken from) and its last
+ * release (`flutter-models-release.json`, the release tag), which is what people have installed. Answers must
+ * parse with both.
+ */
+const MODEL_SETS: { name: string; classes: Classes }[] = [
+  { name: models.commit.slice(0, 10), classes: models.classes as unknown as Classes },
+  { name: release.commit, classes: release.classes as unknown as Classes },
+];
+
+/** The commit of zulip-flutter the current field list was taken from. */
 export const FLUTTER_COMMIT = models.commit;
+/** The release tag of the app whose field list is checked beside it. */
+export const FLUTTER_RELEASE = release.commit;
 
-function check(value: unknown, spec: FieldSpec, path: string, errors: string[]): void {
+function check(classes: Classes, value: unknown, spec: FieldSpec, path: string, errors: string[]): void {
   const got = Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
   switch (spec.type) {
     case 'any':
@@ -30,15 +43,15 @@ function check(value: unknown, spec: FieldSpec, path: string, errors: string[]):
       return;
     case 'list':
       if (got !== 'array') errors.push(`${path}: expected a list, got ${got}`);
-      else (value as unknown[]).forEach((v, i) => check(v, spec.of!, `${path}[${i}]`, errors));
+      else (value as unknown[]).forEach((v, i) => check(classes, v, spec.of!, `${path}[${i}]`, errors));
       return;
     case 'map':
       if (got !== 'object') errors.push(`${path}: expected a map, got ${got}`);
-      else for (const [k, v] of Object.entries(value as object)) check(v, spec.of!, `${path}.${k}`, errors);
+      else for (const [k, v] of Object.entries(value as object)) check(classes, v, spec.of!, `${path}.${k}`, errors);
       return;
     case 'object':
       if (got !== 'object') errors.push(`${path}: expected an object, got ${got}`);
-      else errors.push(...flutterParseErrors(spec.class!, value as Record<string, unknown>, path));
+      else errors.push(...parseErrors(classes, spec.class!, value as Record<string, unknown>, path));
       return;
   }
 }
@@ -48,6 +61,10 @@ function check(value: unknown, spec: FieldSpec, path: string, errors: string[]):
  * values of the wrong type. Classes whose parser is hand-written (not generated) are not described: [] for them.
  */
 export function flutterParseErrors(className: string, json: Record<string, unknown>, path = className): string[] {
+  return MODEL_SETS.flatMap((set) => parseErrors(set.classes, className, json, path).map((e) => `[${set.name}] ${e}`));
+}
+
+function parseErrors(classes: Classes, className: string, json: Record<string, unknown>, path: string): string[] {
   const fields = classes[className];
   if (!fields) return [];
   const errors: string[] = [];
@@ -57,12 +74,12 @@ export function flutterParseErrors(className: string, json: Record<string, unkno
       if (spec.required) errors.push(`${path}.${key}: required, missing`);
       continue;
     }
-    check(value, spec, `${path}.${key}`, errors);
+    check(classes, value, spec, `${path}.${key}`, errors);
   }
   return errors;
 }
 
 /** Whether the description has a parser for `className` (so a test cannot pass by naming a class that is absent). */
 export function describesFlutterClass(className: string): boolean {
-  return className in classes;
+  return MODEL_SETS.every((set) => className in set.classes);
 }

@@ -9,6 +9,8 @@ const reactionChange = z.object({
   emoji_code: z.string(),
   reaction_type: z.enum(['unicode_emoji', 'realm_emoji', 'service_extra_emoji']),
   user_ids: z.array(z.number().int()),
+  /** The reacting user's email and name, for Zulip's deprecated `user` object (absent in events from before). */
+  user: z.object({ email: z.string(), full_name: z.string() }).optional(),
 });
 
 export const reactionAdded = defineEvent('reaction.added', reactionChange);

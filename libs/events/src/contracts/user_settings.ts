@@ -15,5 +15,9 @@ export const userSettingsChanged = defineEvent(
     realm_id: z.number().int(),
     changed: z.array(z.string()),
     settings: z.record(z.string(), settingValue),
+    /** The user's API email, for Zulip's deprecated per-setting events (absent in events from before). */
+    email: z.string().optional(),
+    /** The name of `settings.default_language` in that language (Zulip's language_name). */
+    language_name: z.string().optional(),
   }),
 );

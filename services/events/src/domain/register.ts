@@ -3,7 +3,9 @@ import { ROLE_GUEST, type UserIdentity } from '@confab/identity';
 import type { StateProviders } from '../state/providers.js';
 import type { QueueStore } from '../store/queues.js';
 import { DEFAULT_EMPTY_TOPIC_DISPLAY_NAME, type ReadModel } from '../store/readmodel.js';
+import { absentFeatureState } from './absent-features.js';
 import { capabilitiesFrom, type QueueDescriptor } from './descriptor.js';
+import { applyLegacyForms, typesToFetch } from './legacy-state.js';
 import { checkNarrowForEvents } from './narrow.js';
 
 /** Zulip API compatibility level; the settings service's answer wins when it gives one. */
@@ -29,6 +31,8 @@ export interface RegisterInput {
   narrow: [string, string][];
   /** The client's idle_queue_timeout, in seconds. */
   idleQueueTimeoutSeconds?: number;
+  /** How many days of presence history the client wants. */
+  presenceHistoryLimitDays?: number;
 }
 
 export interface RegisterDeps {
@@ -51,6 +55,7 @@ export async function allocateQueue(deps: Pick<RegisterDeps, 'store'>, who: User
     allPublicStreams: input.allPublicStreams,
     applyMarkdown: input.applyMarkdown,
     clientGravatar: input.clientGravatar,
+    slimPresence: input.slimPresence,
     capabilities: capabilitiesFrom(input.clientCapabilities),
     ...(input.idleQueueTimeoutSeconds === undefined ? {} : { idleTimeoutMs: input.idleQueueTimeoutSeconds * 1000 }),
   };
@@ -63,16 +68,20 @@ export async function allocateQueue(deps: Pick<RegisterDeps, 'store'>, who: User
  */
 export async function register(deps: RegisterDeps, who: UserIdentity, input: RegisterInput) {
   const queueId = await allocateQueue(deps, who, input);
+  const wanted = input.fetchEventTypes ?? input.eventTypes;
+  const capabilities = capabilitiesFrom(input.clientCapabilities);
   let fragments: Record<string, unknown>;
   try {
     fragments = await deps.providers.gather({
       userId: who.userId,
       queueId,
-      fetchEventTypes: input.fetchEventTypes ?? input.eventTypes,
+      fetchEventTypes: typesToFetch(wanted, capabilities),
       applyMarkdown: input.applyMarkdown,
       clientGravatar: input.clientGravatar,
       includeSubscribers: input.includeSubscribers,
-      slimPresence: input.slimPresence,
+      // Zulip answers presence in the modern (slim) form to clients of the modern presence events.
+      slimPresence: input.slimPresence || capabilities.simplifiedPresenceEvents,
+      presenceHistoryLimitDays: input.presenceHistoryLimitDays,
       clientCapabilities: input.clientCapabilities,
       narrow: input.narrow,
     });
@@ -80,7 +89,7 @@ export async function register(deps: RegisterDeps, who: UserIdentity, input: Reg
     await deps.store.delete(queueId, who.userId);
     throw err;
   }
-  return {
+  const state: Record<string, unknown> = {
     queue_id: queueId,
     zulip_version: SERVICE_VERSION,
     zulip_feature_level: FEATURE_LEVEL,
@@ -89,9 +98,16 @@ export async function register(deps: RegisterDeps, who: UserIdentity, input: Reg
     max_topic_length: 60,
     realm_empty_topic_display_name:
       (await deps.readModel.emptyTopicDisplayName(who.realmId)) || DEFAULT_EMPTY_TOPIC_DISPLAY_NAME,
+    ...absentFeatureState(wanted),
     ...fragments,
     event_queue_longpoll_timeout_seconds: deps.longpollTimeoutSeconds,
     ...TYPING,
     last_event_id: -1,
   };
+  applyLegacyForms(state, {
+    wanted,
+    capabilities,
+    emptyTopicDisplayName: state.realm_empty_topic_display_name as string,
+  });
+  return state;
 }

@@ -1,4 +1,4 @@
-import type { contracts, PayloadOf } from '@confab/events';
+import { reactionTypeOnWire, type contracts, type PayloadOf } from '@confab/events';
 import { acceptsType } from '../domain/descriptor.js';
 import { matchesNarrow } from '../domain/narrow.js';
 import { clientMessage, topicFor, type QueueContext } from '../domain/shaping.js';
@@ -134,26 +134,17 @@ export function messageFlagsChanged(payload: PayloadOf<typeof contracts.messageF
 
 type ReactionChange = PayloadOf<typeof contracts.reactionAdded>;
 
+/** Zulip's reaction event, with the deprecated `user` object it still sends (zulip-terminal 0.7.0 reads it). */
 export function reactionChanged(payload: ReactionChange, op: 'add' | 'remove'): Delivery[] {
-  return [
-    {
-      users: payload.user_ids,
-      build: (ctx) =>
-        acceptsType(ctx.queue, 'reaction')
-          ? [
-              {
-                type: 'reaction',
-                op,
-                user_id: payload.user_id,
-                message_id: payload.message_id,
-                emoji_name: payload.emoji_name,
-                emoji_code: payload.emoji_code,
-                reaction_type: payload.reaction_type,
-              },
-            ]
-          : [],
-    },
-  ];
+  const event: Record<string, unknown> = { type: 'reaction', op, user_id: payload.user_id };
+  if (payload.user) {
+    event.user = { user_id: payload.user_id, email: payload.user.email, full_name: payload.user.full_name };
+  }
+  event.message_id = payload.message_id;
+  event.emoji_name = payload.emoji_name;
+  event.emoji_code = payload.emoji_code;
+  event.reaction_type = reactionTypeOnWire(payload.reaction_type);
+  return [{ users: payload.user_ids, build: (ctx) => (acceptsType(ctx.queue, 'reaction') ? [event] : []) }];
 }
 
 type TypingChange = PayloadOf<typeof contracts.typingStarted>;

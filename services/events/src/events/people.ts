@@ -19,20 +19,36 @@ function own(userId: number, type: string, event: Record<string, unknown>): Deli
 }
 
 /**
- * Zulip's `presence` event in its legacy shape (one `website` client), which the mobile apps parse: sent to the
- * whole organization when a user comes online or switches presence sharing.
+ * Zulip's `presence` event (process_presence_event), sent to the whole organization when a user comes online or
+ * switches presence sharing, in one of three shapes per queue: the modern one (`presences` keyed by user id) for
+ * clients with simplified_presence_events, else the legacy one-client (`website`) shape the mobile apps parse,
+ * with the deprecated email unless the queue registered with slim_presence.
  */
 export function presenceChanged(payload: PayloadOf<typeof contracts.presenceChanged>): Delivery[] {
-  const event = {
+  const presence = {
+    website: { client: 'website', status: payload.status, timestamp: payload.timestamp, pushable: false },
+  };
+  const legacy = {
     type: 'presence',
     user_id: payload.user_id,
     email: payload.email,
     server_timestamp: payload.server_timestamp,
-    presence: {
-      website: { client: 'website', status: payload.status, timestamp: payload.timestamp, pushable: false },
+    presence,
+  };
+  const slim = { type: 'presence', user_id: payload.user_id, server_timestamp: payload.server_timestamp, presence };
+  const modern = {
+    type: 'presence',
+    presences: {
+      [String(payload.user_id)]: {
+        active_timestamp: payload.active_timestamp,
+        idle_timestamp: payload.idle_timestamp,
+      },
     },
   };
-  return realmWide(payload.realm_id, 'presence', () => [event]);
+  return realmWide(payload.realm_id, 'presence', (ctx) => {
+    if (ctx.queue.capabilities.simplifiedPresenceEvents) return [modern];
+    return [ctx.queue.slimPresence ? slim : legacy];
+  });
 }
 
 /** Zulip's `user_status` event: the user id and the fields that were set. */

@@ -1,5 +1,6 @@
 import type { contracts, PayloadOf } from '@confab/events';
 import { acceptsType } from '../domain/descriptor.js';
+import { DISPLAY_SETTINGS_LEGACY, NOTIFICATION_SETTINGS_LEGACY } from '../domain/legacy-state.js';
 import { topicFor, type QueueContext } from '../domain/shaping.js';
 import type { Builder, Delivery } from './fanout.js';
 
@@ -15,13 +16,48 @@ function ownShaped(userId: number, type: string, events: Builder): Delivery[] {
   return [{ users: [userId], build }];
 }
 
-/** Zulip's user_settings update: one event per changed setting. */
+/**
+ * Zulip's user_settings update: one event per changed setting (`language_name` beside a new default_language).
+ * Queues without the user_settings_object capability also get the deprecated `update_display_settings` and
+ * `update_global_notifications` events for the settings those existed for (Zulip's do_change_user_setting).
+ */
 export function userSettingsChanged(payload: PayloadOf<typeof contracts.userSettingsChanged>): Delivery[] {
-  return own(payload.user_id, 'user_settings', () =>
-    payload.changed
-      .filter((name) => name in payload.settings)
-      .map((name) => ({ type: 'user_settings', op: 'update', property: name, value: payload.settings[name] })),
-  );
+  const changed = payload.changed.filter((name) => name in payload.settings);
+  const language = (name: string) =>
+    name === 'default_language' && payload.language_name !== undefined ? { language_name: payload.language_name } : {};
+  // Per setting, as Zulip sends them: the modern event, then the legacy one for clients that read it.
+  const perSetting = changed.map((name) => {
+    const value = payload.settings[name];
+    const legacy: Record<string, unknown>[] = [];
+    if (NOTIFICATION_SETTINGS_LEGACY.includes(name)) {
+      legacy.push({
+        type: 'update_global_notifications',
+        user: payload.email,
+        notification_name: name,
+        setting: value,
+      });
+    }
+    if (DISPLAY_SETTINGS_LEGACY.includes(name) || name === 'timezone') {
+      legacy.push({
+        type: 'update_display_settings',
+        user: payload.email,
+        setting_name: name,
+        setting: value,
+        ...language(name),
+      });
+    }
+    return { modern: { type: 'user_settings', op: 'update', property: name, value, ...language(name) }, legacy };
+  });
+  const build: Builder = (ctx) => {
+    const legacyToo = !ctx.queue.capabilities.userSettingsObject && payload.email !== undefined;
+    const events: Record<string, unknown>[] = [];
+    for (const { modern, legacy } of perSetting) {
+      if (acceptsType(ctx.queue, 'user_settings')) events.push(modern);
+      if (legacyToo) events.push(...legacy.filter((event) => acceptsType(ctx.queue, event.type as string)));
+    }
+    return events;
+  };
+  return [{ users: [payload.user_id], build }];
 }
 
 /** docs/api.md's has_meetingprovider_token event (Zulip's has_zoom_token / has_webex_token). */

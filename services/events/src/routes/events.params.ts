@@ -3,14 +3,7 @@ import { p, ParamIssue, t, type Schema } from '@confab/http';
 import { CAPABILITY_NAMES } from '../domain/descriptor.js';
 import type { RegisterInput } from '../domain/register.js';
 
-const KNOWN_CAPABILITIES = [
-  ...Object.values(CAPABILITY_NAMES),
-  'notification_settings_null',
-  'user_avatar_url_field_optional',
-  'linkifier_url_template',
-  'user_list_incomplete',
-  'simplified_presence_events',
-];
+const KNOWN_CAPABILITIES = Object.values(CAPABILITY_NAMES);
 
 /** Zulip's ClientCapabilities: a JSON object whose known keys are booleans; other keys are ignored. */
 const capabilities: Schema<Record<string, unknown>> = {
@@ -35,7 +28,8 @@ export const queueParams = {
   slim_presence: p.bool().default(false),
   all_public_streams: p.bool().default(false),
   event_types: p.json(t.nullable(t.list(t.string()))).default(null),
-  narrow: p.json(t.list(narrowTerm)).default([]),
+  // python `zulip`'s register(None, None) sends narrow as JSON null, which Zulip reads as no narrow.
+  narrow: p.json(t.nullable(t.list(narrowTerm))).default([]),
   client_capabilities: p.json(capabilities).default({}),
 };
 
@@ -73,7 +67,7 @@ type QueueValues = {
   slim_presence: boolean;
   all_public_streams: boolean;
   event_types: string[] | null;
-  narrow: string[][];
+  narrow: string[][] | null;
   client_capabilities: Record<string, unknown>;
 };
 
@@ -82,11 +76,15 @@ export function registerInput(
     include_subscribers?: boolean | 'partial';
     fetch_event_types?: string[] | null;
     idle_queue_timeout?: string;
+    presence_history_limit_days?: number | undefined;
   },
 ): RegisterInput {
   const idle = parseIdleQueueTimeout(values.idle_queue_timeout);
   return {
     ...(idle === undefined ? {} : { idleQueueTimeoutSeconds: idle }),
+    ...(values.presence_history_limit_days === undefined
+      ? {}
+      : { presenceHistoryLimitDays: values.presence_history_limit_days }),
     applyMarkdown: values.apply_markdown,
     clientGravatar: values.client_gravatar,
     slimPresence: values.slim_presence,
@@ -95,6 +93,6 @@ export function registerInput(
     fetchEventTypes: values.fetch_event_types ?? null,
     allPublicStreams: values.all_public_streams,
     clientCapabilities: values.client_capabilities,
-    narrow: values.narrow.map((term) => [term[0]!, term[1]!] as [string, string]),
+    narrow: (values.narrow ?? []).map((term) => [term[0]!, term[1]!] as [string, string]),
   };
 }

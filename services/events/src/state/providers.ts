@@ -12,6 +12,7 @@ export interface StateQuery {
   clientGravatar: boolean;
   includeSubscribers: boolean | 'partial';
   slimPresence: boolean;
+  presenceHistoryLimitDays?: number | undefined;
   clientCapabilities: Record<string, unknown>;
   narrow: [string, string][];
 }
@@ -53,6 +54,7 @@ export class HttpStateProviders implements StateProviders {
           // A JSON value, also when it is the string "partial".
           include_subscribers: JSON.stringify(query.includeSubscribers),
           slim_presence: query.slimPresence,
+          presence_history_limit_days: query.presenceHistoryLimitDays,
           client_capabilities: query.clientCapabilities,
           narrow: query.narrow,
           fetch_event_types: query.fetchEventTypes ?? undefined,

@@ -19,11 +19,12 @@ async function factsFor(domain: ChannelQueriesDeps, channels: readonly Channel[]
   return { subscribers, active };
 }
 
-/** GET /users/me/subscriptions. */
+/** GET /users/me/subscriptions (and /register's, archived channels too for clients with archived_channels). */
 export async function listSubscriptions(
   domain: ChannelQueriesDeps,
   actor: Actor,
   includeSubscribers: boolean,
+  includeArchived = false,
 ): Promise<Record<string, unknown>[]> {
   const subs = await domain.channels.subscriptionsOfUser(actor.user.id);
   const channels = await domain.channels.channelsByIds(subs.map((s) => s.channelId));
@@ -33,7 +34,7 @@ export async function listSubscriptions(
   const out: Record<string, unknown>[] = [];
   for (const sub of subs) {
     const channel = byId.get(sub.channelId);
-    if (!channel || channel.isArchived) continue;
+    if (!channel || (channel.isArchived && !includeArchived)) continue;
     const ids = subscribers.get(channel.id) ?? [];
     out.push(
       await subscriptionDict(
@@ -118,4 +119,19 @@ export async function getStreamId(domain: ChannelQueriesDeps, actor: Actor, name
   const sub = await domain.channels.subscription(actor.user.id, channel.id);
   if (!basicAccess(actor, channel, sub?.active ? sub : null)) throw error();
   return channel.id;
+}
+
+/** GET /users/{user_id}/subscriptions/{stream_id} (Zulip's get_subscription_backend): whether the user is subscribed. */
+export async function subscriptionStatus(
+  domain: ChannelQueriesDeps,
+  actor: Actor,
+  userId: number,
+  channelId: number,
+): Promise<{ is_subscribed: boolean }> {
+  const [target] = await domain.readModel.usersByIds(actor.realm.id, [userId]);
+  if (!target || target.isBot) throw invalid('No such user');
+  if (!target.isActive) throw invalid('User is deactivated');
+  const { channel } = await accessChannelById(domain, actor, channelId, { allowRealmAdmin: true });
+  const sub = await domain.channels.subscription(target.id, channel.id);
+  return { is_subscribed: sub?.active === true };
 }

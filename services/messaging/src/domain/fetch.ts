@@ -4,7 +4,8 @@ import type { Actor, Domain } from './context.js';
 import { FLAG } from './flags.js';
 import { clientMessage, displayRecipientUsers, messageRecord, type ClientOptions } from './message-records.js';
 import { badNarrow, type MessageQuery, type RawTerm, type SearchScope, type Term } from './narrow.js';
-import { escapeHtml, topicKey } from './text.js';
+import { searchFields, searchWords } from './search-fields.js';
+import { topicKey } from './text.js';
 import type { Channel, StoredMessage, User } from './types.js';
 
 /** What this file's functions use of the domain: its own ports and those of the areas it calls. */
@@ -213,16 +214,6 @@ export async function messageDicts(
   });
 }
 
-/** Wraps each search word found outside tags in Zulip's highlight span. */
-function highlight(html: string, words: readonly string[]): string {
-  if (words.length === 0) return html;
-  const pattern = new RegExp(`(${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`, 'gi');
-  return html
-    .split(/(<[^>]*>)/)
-    .map((part) => (part.startsWith('<') ? part : part.replace(pattern, '<span class="highlight">$1</span>')))
-    .join('');
-}
-
 export interface FetchInput {
   anchor: Anchor;
   includeAnchor: boolean;
@@ -263,13 +254,9 @@ export async function fetchMessages(
   const flags = new Map(kept.map((r) => [r.id, r.flags]));
   const dicts = await messageDicts(domain, actor, messages, flags, input.options);
   if (isSearch) {
-    const words = terms.flatMap((t) => (t.kind === 'search' && !t.negated ? t.text.split(/\s+/).filter(Boolean) : []));
+    const words = searchWords(terms);
     const byId = new Map(messages.map((m) => [m.id, m]));
-    for (const dict of dicts) {
-      const m = byId.get(dict.id as number)!;
-      dict.match_content = highlight(m.renderedContent, words);
-      dict.match_subject = highlight(escapeHtml(m.topic), words);
-    }
+    for (const dict of dicts) Object.assign(dict, searchFields(byId.get(dict.id as number)!, words));
   }
   return {
     messages: dicts,

@@ -24,6 +24,8 @@ export interface StateRequest {
   /** Zulip's fetch_event_types; undefined means everything. */
   fetchEventTypes: string[] | undefined;
   includeSubscribers: boolean;
+  /** The client's archived_channels capability: archived channels are listed only to clients that declare it. */
+  archivedChannels?: boolean;
 }
 
 /** The caller of the internal state protocol is the events service, asking on a user's behalf. */
@@ -49,7 +51,8 @@ export async function initialState(
   const state: Record<string, unknown> = {};
 
   if (want('subscription')) {
-    state.subscriptions = await listSubscriptions(domain, actor, request.includeSubscribers);
+    const archived = request.archivedChannels === true;
+    state.subscriptions = await listSubscriptions(domain, actor, request.includeSubscribers, archived);
     const all = await domain.channels.channelsInRealm(actor.realm.id);
     const subs = await domain.channels.subscriptionsOfUser(actor.user.id, { includeInactive: true });
     const byChannel = new Map(subs.map((s) => [s.channelId, s]));
@@ -58,7 +61,7 @@ export async function initialState(
     const unsubscribed: Record<string, unknown>[] = [];
     const neverSubscribed: Record<string, unknown>[] = [];
     for (const channel of all) {
-      if (channel.isArchived) continue;
+      if (channel.isArchived && !archived) continue;
       const sub = byChannel.get(channel.id);
       const subscribers = counts.get(channel.id) ?? [];
       const facts = { subscriberCount: subscribers.length, recentlyActive: false };
@@ -81,7 +84,7 @@ export async function initialState(
       includePublic: true,
       includeWebPublic: false,
       includeSubscribed: true,
-      excludeArchived: true,
+      excludeArchived: request.archivedChannels !== true,
       includeAllActive: false,
       includeAll: false,
       includeDefault: false,

@@ -1,4 +1,4 @@
-import { messageForClient, type contracts } from '@confab/events';
+import { messageForClient, reactionTypeOnWire, type contracts } from '@confab/events';
 import { flagNames } from './flags.js';
 import type { Reaction, Realm, StoredMessage, User } from './types.js';
 
@@ -42,7 +42,12 @@ export function messageRecord(
 }
 
 export function reactionDict(r: Reaction) {
-  return { emoji_name: r.emojiName, emoji_code: r.emojiCode, reaction_type: r.reactionType, user_id: r.userId };
+  return {
+    emoji_name: r.emojiName,
+    emoji_code: r.emojiCode,
+    reaction_type: reactionTypeOnWire(r.reactionType),
+    user_id: r.userId,
+  };
 }
 
 export interface ClientOptions {

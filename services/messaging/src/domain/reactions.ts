@@ -73,6 +73,7 @@ export async function addReaction(
           emoji_code: code,
           reaction_type: type,
           user_ids: audience,
+          user: { email: actor.user.email, full_name: actor.user.fullName },
         },
         meta,
       ),
@@ -146,6 +147,7 @@ export async function removeReaction(
         emoji_code: code,
         reaction_type: type,
         user_ids: audience,
+        user: { email: actor.user.email, full_name: actor.user.fullName },
       },
       { realmId: actor.realm.id, requestId: actor.requestId },
     );

@@ -1,5 +1,5 @@
 import { invalid } from '@confab/errors';
-import { p } from '@confab/http';
+import { p, t } from '@confab/http';
 import { clientName } from '../domain/client.js';
 import { fetchMessages, fetchOneMessage, parseAnchor } from '../domain/fetch.js';
 import { narrowSchema } from './narrow.params.js';
@@ -8,6 +8,7 @@ import { channelTopics, deleteMessage } from '../domain/message-actions.js';
 import { markAsRead, updateFlags } from '../domain/message-flags.js';
 import { editMessage } from '../domain/message-edit.js';
 import { messageHistory } from '../domain/message-history.js';
+import { messagesMatchingNarrow } from '../domain/matches-narrow.js';
 import { readReceipts } from '../domain/read-receipts.js';
 import { addSubmessage } from '../domain/submessages.js';
 import { sendMessage } from '../domain/send.js';
@@ -82,6 +83,13 @@ export function messageRoutes(deps: MessagingDeps) {
           },
         });
       },
+    }),
+    withActor({
+      method: 'GET',
+      path: '/messages/matches_narrow',
+      auth: 'user',
+      params: { msg_ids: p.json(t.list(t.int())), narrow: p.json(narrowSchema) },
+      handler: ({ actor, params }) => messagesMatchingNarrow(domain, actor, params.msg_ids, params.narrow),
     }),
     withActor({
       method: 'GET',

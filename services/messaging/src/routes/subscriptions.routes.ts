@@ -1,5 +1,5 @@
 import { p, t } from '@confab/http';
-import { listSubscriptions } from '../domain/channel-queries.js';
+import { listSubscriptions, subscriptionStatus } from '../domain/channel-queries.js';
 import { subscribeToChannels } from '../domain/channels.js';
 import { unsubscribeFromChannels } from '../domain/unsubscribe.js';
 import { updateSubscriptionProperties } from '../domain/subscription-properties.js';
@@ -26,6 +26,12 @@ export function subscriptionRoutes(deps: MessagingDeps) {
         await updateSubscriptionProperties(domain, actor, params.subscription_data);
         return {};
       },
+    }),
+    withActor({
+      method: 'GET',
+      path: '/users/{user_id:int}/subscriptions/{stream_id:int}',
+      auth: 'user',
+      handler: ({ actor, path }) => subscriptionStatus(domain, actor, path.user_id, path.stream_id),
     }),
     withActor({
       method: 'GET',

@@ -12,7 +12,7 @@ import { resolveSettings, SETTINGS_BY_NAME, type SettingValue } from './settings
 import type { Database, Store } from './store.js';
 import type { Realm, StoredSettings, User } from './types.js';
 import { userRecord } from './users.js';
-import { checkFullName, checkSettingValues } from './validators.js';
+import { checkFullName, checkSettingValues, languageName } from './validators.js';
 
 export interface SettingsChangeContext extends EmailChangeContext {
   db: Database;
@@ -48,9 +48,18 @@ export function settingsSnapshot(stored: StoredSettings, user: Pick<User, 'timez
 }
 
 function settingsChangedEvent(user: User, stored: StoredSettings, changed: string[], requestId: string): OutboxRecord {
+  const settings = settingsSnapshot(stored, user);
+  const language = typeof settings.default_language === 'string' ? languageName(settings.default_language) : undefined;
   return outboxRecord(
     contracts.userSettingsChanged,
-    { user_id: user.id, realm_id: user.realmId, changed, settings: settingsSnapshot(stored, user) },
+    {
+      user_id: user.id,
+      realm_id: user.realmId,
+      changed,
+      settings,
+      email: user.email,
+      ...(language === undefined ? {} : { language_name: language }),
+    },
     { realmId: user.realmId, requestId },
   );
 }

@@ -6,11 +6,15 @@ import { SETTINGS_PARAMS } from './settings.params.js';
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
+/** PATCH /settings, and Zulip's legacy aliases of it from before the endpoints were merged (python `zulip` 0.9.1's
+ * update_notification_settings still calls /settings/notifications). */
+const PATHS = ['/settings', '/settings/display', '/settings/notifications'];
+
 export function settingsRoutes(deps: SettingsDeps) {
-  return [
+  return PATHS.map((path) =>
     route({
       method: 'PATCH',
-      path: '/settings',
+      path,
       auth: 'human',
       params: SETTINGS_PARAMS,
       async handler({ identity, params, requestId }) {
@@ -36,5 +40,5 @@ export function settingsRoutes(deps: SettingsDeps) {
         return {};
       },
     }),
-  ];
+  );
 }
