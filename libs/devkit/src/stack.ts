@@ -20,6 +20,13 @@ export interface StackOptions {
   echo?: boolean;
 }
 
+/**
+ * How long a process may take to answer its readiness check after it starts. A quiet machine starts each in a
+ * second or two; on a machine whose cores are shared with other busy work, loading a process's modules alone has been
+ * seen to take over a minute, and a start that is merely slow must not fail the run.
+ */
+const READY_TIMEOUT_MS = 180_000;
+
 export const DEV_INTERNAL_SECRET = 'confab-dev-internal-secret-change-me';
 
 export interface ProcessDescription {
@@ -163,7 +170,7 @@ export class Stack {
     this.processes.set(spec.name, proc);
     proc.start();
     if (spec.portEnv)
-      await waitReady(`http://127.0.0.1:${portEnv[spec.name]}/readyz`, 60_000, spec.name, proc, logFile);
+      await waitReady(`http://127.0.0.1:${portEnv[spec.name]}/readyz`, READY_TIMEOUT_MS, spec.name, proc, logFile);
   }
 
   /** Restarts one process (graceful stop or crash) and waits until it is ready again. */
@@ -175,7 +182,7 @@ export class Stack {
     if (proc.spec.portEnv) {
       await waitReady(
         `http://127.0.0.1:${proc.env[proc.spec.portEnv]}/readyz`,
-        60_000,
+        READY_TIMEOUT_MS,
         name,
         proc,
         join(this.options.logDir, `${name}.log`),
