@@ -78,6 +78,8 @@ describe('resolveRoute', () => {
     ['/api/v1/users/me/12/topics', 'messaging', false],
     ['/api/v1/users/7/subscriptions/12', 'messaging', false],
     ['/api/v1/users/7/presence', 'settings', false],
+    ['/api/v1/users/9/subscriptions', 'settings', false],
+    ['/api/v1/default_streams', 'messaging', false],
     ['/api/v1/users/me/apns_device_token', 'push', false],
     ['/api/v1/messages/12/reactions', 'messaging', false],
     ['/api/v1/user_groups/3/members', 'groups', false],

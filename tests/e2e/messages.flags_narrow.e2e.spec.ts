@@ -166,13 +166,11 @@ describe('updating flags by narrow', () => {
   it('describes direct messages marked unread, with the other participants and mentions', async () => {
     const hamlet = world.as('hamlet');
     const othelloId = world.user('othello').id;
-    const sent = await world
-      .as('othello')
-      .post('/messages', {
-        type: 'direct',
-        to: [world.user('hamlet').id],
-        content: `hi @**${world.user('hamlet').fullName}**`,
-      });
+    const sent = await world.as('othello').post('/messages', {
+      type: 'direct',
+      to: [world.user('hamlet').id],
+      content: `hi @**${world.user('hamlet').fullName}**`,
+    });
     const id = sent.body.id as number;
     expectSuccess(
       await hamlet.post('/messages/flags', { messages: [id], op: 'add', flag: 'read' }),

@@ -768,3 +768,37 @@ describe("client devices: the Flutter app's push registration (feature levels 46
     expect(stub.registrations).toEqual([]);
   });
 });
+
+describe('POST /mobile_push/test_notification (legacy tokens)', () => {
+  const token = 'feedface'.repeat(8);
+
+  it("answers as Zulip: success for the caller's tokens or all of them, a stranger's token is not recognized", async () => {
+    const cordelia = world.as('cordelia');
+    expectSuccess(await cordelia.post('/mobile_push/test_notification'), 'POST', '/mobile_push/test_notification');
+    expectError(
+      await cordelia.post('/mobile_push/test_notification', { token }),
+      400,
+      'INVALID_PUSH_DEVICE_TOKEN',
+      'Device not recognized',
+    );
+    await cordelia.post('/users/me/android_gcm_reg_id', { token });
+    expectSuccess(
+      await cordelia.post('/mobile_push/test_notification', { token }),
+      'POST',
+      '/mobile_push/test_notification',
+    );
+    // Another user's token is not the caller's device.
+    expectError(
+      await world.as('othello').post('/mobile_push/test_notification', { token }),
+      400,
+      'INVALID_PUSH_DEVICE_TOKEN',
+      'Device not recognized',
+    );
+    expectError(
+      await world.as('default-bot').post('/mobile_push/test_notification'),
+      400,
+      'BAD_REQUEST',
+      'This endpoint does not accept bot requests.',
+    );
+  });
+});

@@ -67,7 +67,9 @@ describe('browser sessions (POST /accounts/login, /json/*, POST /accounts/logout
     });
     const [session, csrf] = setCookies(b.login);
     expect(session).toMatch(/^confab_session=[A-Za-z0-9_-]{43}; HttpOnly; Path=\/; SameSite=Strict; Max-Age=\d+$/);
-    expect(csrf).toBe(`confab_csrftoken=${b.csrf}; Path=/; SameSite=Strict; Max-Age=${/Max-Age=(\d+)/.exec(session!)![1]}`);
+    expect(csrf).toBe(
+      `confab_csrftoken=${b.csrf}; Path=/; SameSite=Strict; Max-Age=${/Max-Age=(\d+)/.exec(session!)![1]}`,
+    );
     const me = await get(b, '/users/me');
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ user_id: world.user('hamlet').id, email: 'hamlet@zulip.com' });
@@ -92,9 +94,7 @@ describe('browser sessions (POST /accounts/login, /json/*, POST /accounts/logout
     const login = await world.anonymous().post('/accounts/login', { username: 'othello@zulip.com', password: 'wrong' });
     expectError(login, 401, 'AUTHENTICATION_FAILED', 'Your username or password is incorrect');
     expect(setCookies(login)).toEqual([]);
-    const json = await world
-      .anonymous()
-      .post('/accounts/login', { username: 'othello@zulip.com' });
+    const json = await world.anonymous().post('/accounts/login', { username: 'othello@zulip.com' });
     expectError(json, 400, 'REQUEST_VARIABLE_MISSING', "Missing 'password' argument", { var_name: 'password' });
   });
 
@@ -120,11 +120,7 @@ describe('browser sessions (POST /accounts/login, /json/*, POST /accounts/logout
 
   it('refuses state-changing requests without the CSRF token, with a wrong one, or from another site', async () => {
     const b = await signIn(world.anonymous(), 'iago@zulip.com');
-    const missing = await b.client.patch(
-      '/json/settings',
-      { full_name: 'Mallory' },
-      { headers: { cookie: b.cookie } },
-    );
+    const missing = await b.client.patch('/json/settings', { full_name: 'Mallory' }, { headers: { cookie: b.cookie } });
     expectError(missing, 403, 'CSRF_FAILED', 'CSRF error: CSRF token missing.');
     const wrong = await patch(b, '/settings', { full_name: 'Mallory' }, { 'x-csrftoken': 'x'.repeat(43) });
     expectError(wrong, 403, 'CSRF_FAILED', 'CSRF error: CSRF token incorrect.');

@@ -61,7 +61,6 @@ describe('POST /register: the organization, its users and personal state from th
       full_name: 'string',
       realm_bots: 'array',
       custom_profile_field_types: 'object',
-      realm_linkifiers: 'array',
     };
     for (const [key, type] of Object.entries(types)) {
       expect([key, Array.isArray(s[key]) ? 'array' : typeof s[key]]).toEqual([key, type]);

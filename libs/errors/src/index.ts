@@ -45,6 +45,16 @@ export function notFound(msg: string, code = 'BAD_REQUEST'): ConfabError {
   return new ConfabError(msg, { code, status: 404 });
 }
 
+/** Zulip's OrganizationAdministratorRequiredError. */
+export function organizationAdministratorRequired(): ConfabError {
+  return new ConfabError('Must be an organization administrator', { code: 'UNAUTHORIZED_PRINCIPAL' });
+}
+
+/** Zulip's OrganizationOwnerRequiredError. */
+export function organizationOwnerRequired(): ConfabError {
+  return new ConfabError('Must be an organization owner', { code: 'UNAUTHORIZED_PRINCIPAL' });
+}
+
 export function forbidden(msg: string, code = 'BAD_REQUEST', data?: Record<string, unknown>): ConfabError {
   return new ConfabError(msg, { code, status: 403, data });
 }

@@ -99,8 +99,27 @@ export const endpoints = {
   /** Messaging: the direct message welcoming them, from the invitation's creator. */
   sendWelcome: endpoint(
     '/invitations/welcome',
-    z.object({ realm_id: id, sender_id: id, recipient_id: id, content: z.string() }),
+    z.object({
+      realm_id: id,
+      sender_id: id,
+      recipient_id: id,
+      content: z.string(),
+      /** Sent by the organization's Notification Bot instead of `sender_id` (an email invitation's referrer notice). */
+      from_notification_bot: z.boolean().optional(),
+    }),
     z.object({ id }),
+  ),
+  /** Settings: which of these addresses have an account in the organization (Zulip's get_existing_user_errors). */
+  existingAccounts: endpoint(
+    '/invitations/existing',
+    z.object({ realm_id: id, emails: z.array(z.string()) }),
+    z.object({ accounts: z.array(z.object({ email: z.string(), deactivated: z.boolean() })) }),
+  ),
+  /** Settings: a mail through the server's mail transport (SMTP, or the development capture). */
+  sendMail: endpoint(
+    '/mail',
+    z.object({ to: z.string(), subject: z.string(), text: z.string() }),
+    z.object({ sent: z.boolean() }),
   ),
   /** Settings: the account of a person who signed up through an invitation. */
   createInvitedUser: endpoint(

@@ -1,3 +1,4 @@
+import { compiledLinkifiers, type CompiledLinkifier } from './linkifiers.js';
 import type { LinkableChannel, MentionableGroup, MentionableUser, RealmEmoji, RenderContext } from './types.js';
 
 /** The render context indexed for the lookups the parser makes. */
@@ -12,6 +13,7 @@ export interface ResolvedContext {
   emptyTopicDisplayName: string;
   translateEmoticons: boolean;
   defaultCodeBlockLanguage: string | undefined;
+  linkifiers: CompiledLinkifier[];
 }
 
 /** Key of `RenderContext.topicMessageIds`. */
@@ -47,5 +49,6 @@ export function resolveContext(context: RenderContext = {}): ResolvedContext {
     emptyTopicDisplayName: context.emptyTopicDisplayName ?? 'general chat',
     translateEmoticons: context.translateEmoticons ?? false,
     defaultCodeBlockLanguage: context.defaultCodeBlockLanguage ?? undefined,
+    linkifiers: compiledLinkifiers(context.linkifiers ?? []),
   };
 }

@@ -11,6 +11,7 @@ import { codeSpan } from './inline/code.js';
 import { emphasis, strikethrough } from './inline/emphasis.js';
 import { entity } from './inline/entity.js';
 import { link } from './inline/links.js';
+import { linkifier } from './inline/linkifier.js';
 import { inlineMath } from './inline/math.js';
 import { groupMention, userMention } from './inline/mentions.js';
 import { newline, text } from './inline/text.js';
@@ -59,6 +60,8 @@ export function createEngine(): MarkdownIt {
   md.inline.ruler.before('text', 'zulip_group_mention', groupMention);
   md.inline.ruler.before('text', 'zulip_link', link);
   md.inline.ruler.before('text', 'zulip_autolink', autolink);
+  // Zulip applies linkifiers after links and bare URLs, before entities and emphasis.
+  md.inline.ruler.before('text', 'zulip_linkifier', linkifier);
   md.inline.ruler.before('text', 'zulip_entity', entity);
   md.inline.ruler.before('text', 'zulip_emphasis', emphasis);
   md.inline.ruler.before('text', 'zulip_strikethrough', strikethrough);

@@ -10,5 +10,14 @@ export {
   type ReactionType,
   type RealmEmojiRecord,
 } from './emoji/reactions.js';
-export { messageNarrowUrl, sanitizeUrl, topicLinkSyntax } from './urls.js';
+export {
+  directMessageUrl,
+  messageLinkSyntax,
+  messageNarrowUrl,
+  sanitizeUrl,
+  topicLinkSyntax,
+  unusedFence,
+} from './urls.js';
 export type * from './types.js';
+export { compileLinkifier, LinkifierError, topicLinks, type Linkifier } from './linkifiers.js';
+export { isValidTemplate, templateVariables } from './uri-template.js';

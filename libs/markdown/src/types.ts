@@ -46,6 +46,8 @@ export interface RenderContext {
   emptyTopicDisplayName?: string;
   /** The sender's "translate emoticons" setting: `:)` becomes an emoji. */
   translateEmoticons?: boolean;
+  /** The organization's linkifiers, in the order they apply (Zulip's realm_linkifiers). */
+  linkifiers?: readonly { pattern: string; urlTemplate: string }[];
   /** The realm's default language for fences without one. */
   defaultCodeBlockLanguage?: string | null;
 }

@@ -149,3 +149,28 @@ export function messageNarrowUrl(
 ): string {
   return `${realmUrl.replace(/\/$/, '')}/#narrow/channel/${channelSlug(channel.id, channel.name)}/topic/${topicSlug(topic)}/near/${messageId}`;
 }
+
+/** The Markdown a server-written message links a message in a topic with: `[#channel > topic](…/with/<id>)`. */
+export function messageLinkSyntax(
+  channel: { id: number; name: string },
+  topic: string,
+  messageId: number,
+  emptyTopicName: string,
+): string {
+  const escape = (text: string) => text.replace(new RegExp(BREAKS_TOPIC_LINK, 'g'), (c) => LINK_TEXT_ESCAPES[c] ?? c);
+  const href = `#narrow/channel/${channelSlug(channel.id, channel.name)}/topic/${topicSlug(topic)}/with/${messageId}`;
+  return `[#${escape(channel.name)} > ${escape(topic === '' ? emptyTopicName : topic)}](${href})`;
+}
+
+/** The web address of a direct message (Zulip's pm_message_url): the participants' ids, then the message. */
+export function directMessageUrl(realmUrl: string, participantIds: readonly number[], messageId: number): string {
+  const ids = [...participantIds].sort((a, b) => a - b).join(',');
+  return `${realmUrl.replace(/\/$/, '')}/#narrow/dm/${ids}/near/${messageId}`;
+}
+
+/** Zulip's get_unused_fence: backticks enough to fence `content` (one more than its longest fence, at least 3). */
+export function unusedFence(content: string): string {
+  let longest = 2;
+  for (const m of content.matchAll(/^\s*(`{3,})/gm)) longest = Math.max(longest, m[1]!.length);
+  return '`'.repeat(longest + 1);
+}

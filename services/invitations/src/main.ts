@@ -11,8 +11,8 @@ import { createPrisma } from './repositories/prisma.js';
 runProcess('invitations', loadConfig, async (config, logger) => {
   const runtime = new ServiceRuntime(config, logger);
   const prisma = runtime.database(createPrisma);
-  const events = runtime.consumer();
-  const repo = new PrismaInviteRepository(prisma);
+  const events = runtime.publisher();
+  const repo = new PrismaInviteRepository(prisma, events.kick);
   const applied = events.causalGate(prisma, config.causalWaitMs);
   const deps: InvitationsDeps = {
     config,

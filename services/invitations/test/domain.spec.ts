@@ -9,9 +9,18 @@ class MemoryRepo implements InviteRepository {
   invites: Invite[] = [];
   signups: Signup[] = [];
   async create(data: NewInvite) {
-    const invite = { ...data, id: this.invites.length + 1, revokedAt: null };
+    const invite = { ...data, id: this.invites.length + 1, revokedAt: null, usedAt: null };
     this.invites.push(invite);
     return invite;
+  }
+  async createMany(data: readonly NewInvite[]) {
+    const out: Invite[] = [];
+    for (const d of data) out.push(await this.create(d));
+    return out;
+  }
+  async publish() {}
+  async markUsed(id: number, at: Date) {
+    this.invites.find((i) => i.id === id)!.usedAt = at;
   }
   async byId(id: number) {
     return this.invites.find((i) => i.id === id) ?? null;
@@ -66,7 +75,19 @@ class FakeOwners implements Owners {
   calls: string[] = [];
   refuse: Partial<Record<'permission' | 'groups' | 'channels' | 'createUser' | 'subscribe', string>> = {};
   async realm(realmId: number) {
-    return { id: realmId, url: 'http://org.localhost', name: 'Org', deactivated: false };
+    return { id: realmId, url: 'http://org.localhost', name: 'Org', deactivated: false, permissions: {} };
+  }
+  async holds() {
+    return true;
+  }
+  async existingAccounts() {
+    return [];
+  }
+  async sendMail() {
+    return true;
+  }
+  async person() {
+    return null;
   }
   async checkGroups(_caller: Caller, groupIds: readonly number[]) {
     this.calls.push(groupIds.length === 0 ? 'permission' : 'groups');

@@ -16,6 +16,8 @@ const newInvite = (extra: Partial<NewInvite> = {}): NewInvite => ({
   welcomeMessageCustomText: null,
   createdAt: new Date(),
   expiresAt: null,
+  email: null,
+  notifyReferrerOnJoin: true,
   ...extra,
 });
 

@@ -35,6 +35,9 @@ const invite = (extra: Partial<Invite> = {}): Invite => ({
   createdAt: new Date('2026-01-01T00:00:00Z'),
   expiresAt: null,
   revokedAt: null,
+  email: null,
+  notifyReferrerOnJoin: true,
+  usedAt: null,
   ...extra,
 });
 
@@ -100,6 +103,7 @@ describe('invitation rules', () => {
       invited_as: 400,
       link_url: 'http://zulip.localhost:9991/join/abcdefghijklmnopqrstuvwx/',
       is_multiuse: true,
+      notify_referrer_on_join: true,
     });
   });
 

@@ -5,6 +5,9 @@ import { internalRoutes } from './routes/internal.routes.js';
 import { invitationInternalRoutes } from './routes/invitations.internal.routes.js';
 import { messageRoutes } from './routes/messages.routes.js';
 import { streamRoutes } from './routes/streams.routes.js';
+import { channelFolderRoutes } from './routes/channel_folders.routes.js';
+import { realmContentRoutes } from './routes/realm_content.routes.js';
+import { mountExportDownloads, realmExportRoutes } from './routes/realm_export.routes.js';
 import { reactionRoutes } from './routes/reactions.routes.js';
 import { subscriptionRoutes } from './routes/subscriptions.routes.js';
 import { typingRoutes } from './routes/typing.routes.js';
@@ -21,6 +24,9 @@ export function buildApp(deps: MessagingDeps): HttpApp {
     routes: [
       ...subscriptionRoutes(deps),
       ...streamRoutes(deps),
+      ...channelFolderRoutes(deps),
+      ...realmContentRoutes(deps),
+      ...realmExportRoutes(deps),
       ...messageRoutes(deps),
       ...reactionRoutes(deps),
       ...typingRoutes(deps),
@@ -31,6 +37,7 @@ export function buildApp(deps: MessagingDeps): HttpApp {
       ...savedSnippetRoutes(deps),
     ],
     before: (app) => {
+      mountExportDownloads(app, deps);
       mountFileDownloads(app, deps);
       mountThumbnails(app, deps);
     },

@@ -15,6 +15,8 @@ export const Env = z.object({
   MESSAGING_SEND_BATCH: int(16, 1, 100),
   /** The settings service, for backfilling users and organizations into an empty read model. */
   SETTINGS_URL: url('http://127.0.0.1:9101'),
+  /** The groups service (its part of organization exports). */
+  GROUPS_URL: url('http://127.0.0.1:9103'),
   /** The address clients reach the gateway at. */
   CONFAB_EXTERNAL_URL: url('http://127.0.0.1:9991'),
   /** How long organization, user and channel facts stay cached in this process, in ms. Default 5000. */
@@ -46,6 +48,7 @@ export interface MessagingConfig extends CommonConfig {
   port: number;
   db: { url: string; poolSize: number; sqlPoolSize: number; sendLanes: number; sendBatch: number };
   settingsUrl: string;
+  groupsUrl: string;
   externalUrl: string;
   cacheTtlMs: number;
   uploads: { dir: string; maxFileBytes: number; unclaimedWeeks: number; cleanupIntervalSeconds: number };
@@ -67,6 +70,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sendBatch: e.MESSAGING_SEND_BATCH,
     },
     settingsUrl: e.SETTINGS_URL.replace(/\/+$/, ''),
+    groupsUrl: e.GROUPS_URL.replace(/\/+$/, ''),
     externalUrl: e.CONFAB_EXTERNAL_URL.replace(/\/+$/, ''),
     cacheTtlMs: e.MESSAGING_CACHE_TTL_MS,
     uploads: {

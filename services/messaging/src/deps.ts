@@ -5,6 +5,7 @@ import type { Logger } from '@confab/logging';
 import type { MessagingConfig } from './config.js';
 import type { Domain } from './domain/context.js';
 import type { DeliveryQueue } from './domain/scheduled-messages.js';
+import type { ExportRunner } from './domain/realm-exports.js';
 import type { Store } from './repositories/store.js';
 
 /** Everything the HTTP app and the consumers need, built once in main.ts (or by a test). */
@@ -19,6 +20,8 @@ export interface MessagingDeps {
   verifier: IdentityVerifier;
   /** Delivery jobs of scheduled messages. */
   deliveries: DeliveryQueue;
+  /** Organization exports: the worker's job, and the archives' removal. */
+  exportRunner: ExportRunner;
   /** Read-your-writes: waits for a user's own changes in settings and groups before acting for them. */
   causal?: CausalOptions;
 }

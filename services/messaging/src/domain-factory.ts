@@ -7,6 +7,11 @@ import { Backfill, SettingsClient } from './events/backfill.js';
 import { AttachmentsRepository } from './repositories/attachments.repository.js';
 import { ChannelSettingsRepository } from './repositories/channel-settings.repository.js';
 import { ChannelsRepository } from './repositories/channels.repository.js';
+import { DefaultChannelsRepository } from './repositories/default-channels.repository.js';
+import { ChannelFoldersRepository } from './repositories/channel-folders.repository.js';
+import { LinkifiersRepository, PlaygroundsRepository } from './repositories/organization-content.repository.js';
+import { markdownLinkifierValidator } from './rendering/linkifier-validator.js';
+import { RealmExportsRepository } from './repositories/realm-exports.repository.js';
 import { Directory } from './repositories/directory.js';
 import { MessageEditRepository } from './repositories/message-edit.repository.js';
 import { MessagesRepository } from './repositories/messages.repository.js';
@@ -30,7 +35,8 @@ export function buildDomain(config: MessagingConfig, logger: Logger, afterCommit
   const store = new Store(prisma, sql, afterCommit);
   const readModel = new ReadModelRepository(store);
   const channels = new ChannelsRepository(store);
-  const directory = new Directory(readModel, channels, config.cacheTtlMs);
+  const linkifiers = new LinkifiersRepository(store);
+  const directory = new Directory(readModel, channels, config.cacheTtlMs, linkifiers);
   const backfill = new Backfill(
     new SettingsClient(config.settingsUrl, config.internalSecret),
     store,
@@ -41,6 +47,12 @@ export function buildDomain(config: MessagingConfig, logger: Logger, afterCommit
     store,
     readModel,
     channels,
+    defaultChannels: new DefaultChannelsRepository(store),
+    channelFolders: new ChannelFoldersRepository(store),
+    linkifiers,
+    playgrounds: new PlaygroundsRepository(store),
+    exports: new RealmExportsRepository(store),
+    linkifierValidator: markdownLinkifierValidator,
     messages: new MessagesRepository(store, { lanes: config.db.sendLanes, maxBatch: config.db.sendBatch }),
     edits: new MessageEditRepository(sql, () => store.committed()),
     receipts: new ReadReceiptsRepository(sql),

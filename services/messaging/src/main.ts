@@ -1,10 +1,15 @@
+import { Queue } from 'bullmq';
 import { listen, runProcess } from '@confab/http';
+import { bullOptions } from '@confab/runtime';
+import { MAINTENANCE_QUEUE } from './jobs/catalog.js';
+import { exportRunner } from './jobs/realm-export.js';
 import { ServiceRuntime } from '@confab/runtime';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { buildDomain } from './domain-factory.js';
 import type { MessagingDeps } from './deps.js';
 import { registerConsumers } from './events/consumers.js';
+import { subscribeNewMember } from './domain/default-channels.js';
 import { COMPLETED_IN_SQL } from './repositories/send-sql.js';
 import { BullDeliveryQueue } from './jobs/scheduled-delivery.js';
 
@@ -13,8 +18,16 @@ runProcess('messaging', loadConfig, async (config, logger) => {
   const events = runtime.publisher(COMPLETED_IN_SQL);
   const { domain, store, readModel, directory, prisma, backfill, close } = buildDomain(config, logger, events.kick);
   runtime.closeWithDatabase('database', close);
-  registerConsumers({ bus: events.bus, store, readModel, directory });
+  registerConsumers({
+    bus: events.bus,
+    store,
+    readModel,
+    directory,
+    onNewMember: (tx, realm, user, requestId) => subscribeNewMember(domain, tx, realm, user, requestId),
+  });
   const deliveries = BullDeliveryQueue.open(config.redis.url, config.redis.prefix, logger);
+  const maintenance = new Queue(MAINTENANCE_QUEUE, bullOptions(config.redis.url, config.redis.prefix));
+  maintenance.on('error', (err: Error) => logger.warn({ err: err.message }, 'maintenance queue error'));
   const applied = events.causalGate(prisma, config.causalWaitMs);
   const deps: MessagingDeps = {
     config,
@@ -25,6 +38,7 @@ runProcess('messaging', loadConfig, async (config, logger) => {
     relay: events.relay,
     verifier: runtime.verifier,
     deliveries,
+    exportRunner: exportRunner(maintenance, config),
     causal: {
       async caughtUp(identity) {
         const outcome = await applied(identity.causal);
@@ -39,5 +53,10 @@ runProcess('messaging', loadConfig, async (config, logger) => {
   await events.start();
   const server = await listen(buildApp(deps), config.port);
   logger.info({ port: server.port }, 'messaging service listening');
-  return [['http', () => server.close()], ['delivery queue', () => deliveries.close()], ...runtime.shutdown()];
+  return [
+    ['http', () => server.close()],
+    ['delivery queue', () => deliveries.close()],
+    ['maintenance queue', () => maintenance.close()],
+    ...runtime.shutdown(),
+  ];
 });

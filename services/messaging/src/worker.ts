@@ -32,7 +32,7 @@ function loadWorkerConfig() {
 runProcess('messaging-worker', loadWorkerConfig, async (config, log) => {
   const runtime = new ServiceRuntime(config, log);
   const events = runtime.publisher(COMPLETED_IN_SQL);
-  const { domain, close } = buildDomain(config, log, events.kick);
+  const { domain, store, close } = buildDomain(config, log, events.kick);
   runtime.closeWithDatabase('database', close);
   const bull = bullOptions(config.redis.url, config.redis.prefix);
   const queue = new Queue(MAINTENANCE_QUEUE, bull);
@@ -48,7 +48,7 @@ runProcess('messaging-worker', loadWorkerConfig, async (config, log) => {
       const name = job.name as MaintenanceJobName;
       const handler = maintenanceHandlers[name];
       if (!handler) throw new Error(`no handler for job ${job.name}`);
-      return handler({ domain, config, logger: log }, job.data as never);
+      return handler({ domain, store, config, logger: log }, job.data as never);
     },
     { ...bull, concurrency: 1 },
   );

@@ -33,6 +33,8 @@ export const realmRecord = z.object({
   /** Whether users share presence at all in this organization. */
   presence_disabled: z.boolean().default(false),
   enable_read_receipts: z.boolean().default(false),
+  /** The private channel message reports go to (Zulip's moderation_request_channel); null: reporting is off. */
+  moderation_request_channel_id: z.number().int().nullable().optional(),
   /** Null: messages are kept forever. */
   message_retention_days: z.number().int().nullable().default(null),
   /** Group-valued organization permissions, keyed by Zulip's setting name without the `realm_` prefix. */

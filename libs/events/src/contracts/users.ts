@@ -24,7 +24,12 @@ export type UserRecord = z.infer<typeof userRecord>;
 
 const userSnapshot = z.object({ user: userRecord });
 
-export const userCreated = defineEvent('user.created', userSnapshot);
+/**
+ * `via_invitation`: the account was made by a sign-up through an invitation, whose own steps subscribe it (to the
+ * invitation's channels, and to the default channels only if the invitation says so); other new members are
+ * subscribed to the organization's default channels when messaging hears of them.
+ */
+export const userCreated = defineEvent('user.created', userSnapshot.extend({ via_invitation: z.boolean().optional() }));
 /** Profile changes (name, email, time zone); carries the whole record after the change. */
 export const userUpdated = defineEvent('user.updated', userSnapshot);
 export const userRoleChanged = defineEvent('user.role_changed', userSnapshot);

@@ -4,6 +4,7 @@ import * as channels from './channels.js';
 import type { Delivery, Fanout } from './fanout.js';
 import * as groups from './groups.js';
 import * as messages from './messages.js';
+import * as organization from './organization.js';
 import * as people from './people.js';
 import * as personal from './personal.js';
 
@@ -49,7 +50,10 @@ export function registerConsumers({ bus, fanout, readModel, prefetch }: Consumer
   fan(contracts.typingEditMessageStopped, (p) => messages.typingEditMessageChanged(p, 'stop'));
   fan(contracts.userTopicChanged, messages.userTopicChanged);
 
-  fan(contracts.userSettingsChanged, personal.userSettingsChanged);
+  fan(contracts.userSettingsChanged, (p) => [
+    ...personal.userSettingsChanged(p),
+    ...organization.exportConsentChanged(p),
+  ]);
   fan(contracts.meetingProviderTokenChanged, personal.meetingTokenChanged);
   fan(contracts.navigationViewAdded, personal.navigationViewAdded);
   fan(contracts.navigationViewUpdated, personal.navigationViewUpdated);
@@ -66,6 +70,8 @@ export function registerConsumers({ bus, fanout, readModel, prefetch }: Consumer
   fan(contracts.scheduledMessagesAdded, personal.scheduledMessagesAdded);
   fan(contracts.scheduledMessageUpdated, personal.scheduledMessageUpdated);
   fan(contracts.scheduledMessageRemoved, personal.scheduledMessageRemoved);
+  fan(contracts.remindersAdded, personal.remindersAdded);
+  fan(contracts.reminderRemoved, personal.reminderRemoved);
   fan(contracts.savedSnippetAdded, (p) => personal.savedSnippetChanged(p, 'add'));
   fan(contracts.savedSnippetUpdated, (p) => personal.savedSnippetChanged(p, 'update'));
   fan(contracts.savedSnippetRemoved, personal.savedSnippetRemoved);
@@ -81,6 +87,15 @@ export function registerConsumers({ bus, fanout, readModel, prefetch }: Consumer
   fan(contracts.userRoleChanged, people.userRoleChanged);
   fan(contracts.userDeactivated, people.userActiveChanged);
   fan(contracts.userReactivated, people.userActiveChanged);
+
+  fan(contracts.defaultChannelsChanged, organization.defaultChannelsChanged);
+  fan(contracts.channelFolderAdded, organization.channelFolderAdded);
+  fan(contracts.channelFolderUpdated, organization.channelFolderUpdated);
+  fan(contracts.channelFoldersReordered, organization.channelFoldersReordered);
+  fan(contracts.linkifiersChanged, organization.linkifiersChanged);
+  fan(contracts.playgroundsChanged, organization.playgroundsChanged);
+  fan(contracts.realmExportsChanged, organization.realmExportsChanged);
+  fan(contracts.invitesChanged, organization.invitesChanged);
 
   fan(contracts.streamCreated, channels.streamCreated);
   fan(contracts.subscriptionAdded, channels.subscriptionAdded);

@@ -144,6 +144,16 @@ export function scheduledMessageRemoved(payload: PayloadOf<typeof contracts.sche
   ]);
 }
 
+export function remindersAdded(payload: PayloadOf<typeof contracts.remindersAdded>): Delivery[] {
+  return own(payload.user_id, 'reminders', () => [{ type: 'reminders', op: 'add', reminders: payload.reminders }]);
+}
+
+export function reminderRemoved(payload: PayloadOf<typeof contracts.reminderRemoved>): Delivery[] {
+  return own(payload.user_id, 'reminders', () => [
+    { type: 'reminders', op: 'remove', reminder_id: payload.reminder_id },
+  ]);
+}
+
 type SnippetChange = PayloadOf<typeof contracts.savedSnippetAdded>;
 
 export function savedSnippetChanged(payload: SnippetChange, op: 'add' | 'update'): Delivery[] {

@@ -57,7 +57,13 @@ export class OwnersClient implements Owners {
     });
     const found = page.realms.find((r) => r.realm_id === realmId);
     if (!found) return null;
-    return { id: realmId, url: found.url, name: found.name, deactivated: found.deactivated };
+    return {
+      id: realmId,
+      url: found.url,
+      name: found.name,
+      deactivated: found.deactivated,
+      permissions: found.permissions,
+    };
   }
 
   private callerBody(caller: Caller) {
@@ -106,12 +112,42 @@ export class OwnersClient implements Owners {
     });
   }
 
-  async sendWelcome(realmId: number, senderId: number, recipientId: number, content: string) {
+  async sendWelcome(realmId: number, senderId: number, recipientId: number, content: string, fromBot = false) {
     await this.patiently(this.clients.messaging, internal.endpoints.sendWelcome, {
       realm_id: realmId,
       sender_id: senderId,
       recipient_id: recipientId,
       content,
+      ...(fromBot ? { from_notification_bot: true } : {}),
     });
+  }
+
+  async holds(caller: Caller, value: string | number): Promise<boolean> {
+    const answer = await this.clients.groups.send(internal.endpoints.evaluateGroupSetting, {
+      realm_id: caller.realmId,
+      user_id: caller.userId,
+      value,
+    });
+    return answer.is_member;
+  }
+
+  async existingAccounts(realmId: number, emails: readonly string[]) {
+    const answer = await this.clients.settings.send(internal.endpoints.existingAccounts, {
+      realm_id: realmId,
+      emails: [...emails],
+    });
+    return answer.accounts;
+  }
+
+  async person(userId: number): Promise<{ fullName: string; email: string } | null> {
+    const page = await this.clients.settings.call('GET', '/users', internal.usersPage, {
+      query: { after_id: userId - 1 },
+    });
+    const found = page.users.find((u) => u.user_id === userId);
+    return found ? { fullName: found.full_name, email: found.delivery_email } : null;
+  }
+
+  async sendMail(mail: { to: string; subject: string; text: string }): Promise<boolean> {
+    return (await this.clients.settings.send(internal.endpoints.sendMail, mail)).sent;
   }
 }

@@ -1,4 +1,9 @@
-import { ConfabError, serviceUnavailable } from '@confab/errors';
+import {
+  ConfabError,
+  organizationAdministratorRequired,
+  organizationOwnerRequired,
+  serviceUnavailable,
+} from '@confab/errors';
 import { ROLE_ADMINISTRATOR, ROLE_OWNER, type Role } from '@confab/identity';
 import type { InviteRepository, Owners } from './ports.js';
 import {
@@ -57,6 +62,8 @@ export async function createMultiuseInvite(
     streamIds,
     groupIds,
     includeRealmDefaultSubscriptions: input.includeRealmDefaultSubscriptions,
+    email: null,
+    notifyReferrerOnJoin: true,
     welcomeMessageCustomText: welcomeTextFor(caller, input.welcomeMessageCustomText),
     createdAt: now,
     expiresAt: expiryFrom(
@@ -84,12 +91,12 @@ export async function listInvites(ctx: InviteContext, caller: Caller): Promise<{
 export async function revokeInvite(ctx: InviteContext, caller: Caller, inviteId: number): Promise<void> {
   requireMemberOrAdmin(caller);
   const invite = await ctx.repo.byId(inviteId);
-  if (!invite || invite.realmId !== caller.realmId) throw noSuchInvitation();
+  if (!invite || invite.realmId !== caller.realmId || invite.email !== null) throw noSuchInvitation();
   if (!canManage(caller, invite)) {
     if (caller.role > ROLE_ADMINISTRATOR) {
-      throw new ConfabError('Must be an organization administrator', { code: 'UNAUTHORIZED_PRINCIPAL' });
+      throw organizationAdministratorRequired();
     }
-    throw new ConfabError('Must be an organization owner', { code: 'UNAUTHORIZED_PRINCIPAL' });
+    throw organizationOwnerRequired();
   }
   if (invite.revokedAt) throw new ConfabError('Invitation has already been revoked');
   await ctx.repo.revoke(invite.id, ctx.now?.() ?? new Date());

@@ -12,7 +12,7 @@ export interface JoinContext {
   now?: () => Date;
 }
 
-export type LinkProblem = 'not_found' | 'expired' | 'revoked' | 'deactivated';
+export type LinkProblem = 'not_found' | 'expired' | 'revoked' | 'used' | 'deactivated';
 
 export interface OpenLink {
   invite: Invite;
@@ -24,6 +24,7 @@ export async function openLink(ctx: JoinContext, key: string): Promise<OpenLink 
   if (!isWellFormedKey(key)) return 'not_found';
   const invite = await ctx.repo.byKey(key);
   if (!invite) return 'not_found';
+  if (invite.usedAt) return 'used';
   const state = linkState(invite, ctx.now?.() ?? new Date());
   if (state !== 'active') return state;
   const realm = await ctx.owners.realm(invite.realmId);
@@ -58,6 +59,9 @@ export async function signUp(ctx: JoinContext, key: string, form: SignUpForm): P
   if (email === '') return { kind: 'refused', message: 'Please enter your email address.', link };
   if (form.password === '') return { kind: 'refused', message: 'Please choose a password.', link };
   const emailKey = email.toLowerCase();
+  // An email invitation is for the address it was sent to.
+  if (invite.email !== null && invite.email.toLowerCase() !== emailKey)
+    return { kind: 'refused', message: `This invitation is for ${invite.email}.`, link };
 
   const signup = await ctx.repo.claimSignup(invite, emailKey);
   if (!signup) {
@@ -83,13 +87,14 @@ export async function signUp(ctx: JoinContext, key: string, form: SignUpForm): P
     throw err;
   }
   await ctx.repo.setSignupUser(signup.id, userId);
-  await completeJoin(ctx, invite, userId);
+  if (invite.email !== null) await ctx.repo.markUsed(invite.id, ctx.now?.() ?? new Date());
+  await completeJoin(ctx, invite, userId, form.fullName.trim());
   await ctx.repo.completeSignup(signup.id, ctx.now?.() ?? new Date());
   return { kind: 'created', email, link };
 }
 
 /** Channels, groups and the welcome message; a step that fails is logged and the others still run. */
-async function completeJoin(ctx: JoinContext, invite: Invite, userId: number): Promise<void> {
+async function completeJoin(ctx: JoinContext, invite: Invite, userId: number, fullName: string): Promise<void> {
   const step = async (name: string, run: () => Promise<void>) => {
     try {
       await run();
@@ -102,6 +107,17 @@ async function completeJoin(ctx: JoinContext, invite: Invite, userId: number): P
   );
   if (invite.groupIds.length > 0)
     await step('joining groups', () => ctx.owners.joinGroups(invite.realmId, userId, invite.groupIds));
+  // Zulip's process_new_human_user: the Notification Bot tells the referrer of an email invitation.
+  if (invite.email !== null && invite.notifyReferrerOnJoin)
+    await step('telling the referrer', () =>
+      ctx.owners.sendWelcome(
+        invite.realmId,
+        invite.referrerId,
+        invite.referrerId,
+        `@_**${fullName}|${userId}** accepted your invitation to join Zulip!`,
+        true,
+      ),
+    );
   const welcome = welcomeMessage(invite, ctx.defaultWelcomeText);
   if (welcome !== null)
     await step('welcome message', () => ctx.owners.sendWelcome(invite.realmId, invite.referrerId, userId, welcome));

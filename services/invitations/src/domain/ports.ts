@@ -1,14 +1,21 @@
+import type { OutboxRecord } from '@confab/events';
 import type { Role } from '@confab/identity';
 import type { Caller, Invite, NewInvite, RealmInfo, Signup } from './types.js';
 
 /** This service's storage. */
 export interface InviteRepository {
-  create(invite: NewInvite): Promise<Invite>;
+  create(invite: NewInvite, events?: readonly OutboxRecord[]): Promise<Invite>;
+  /** Email invitations, with their events, in one transaction. */
+  createMany(invites: readonly NewInvite[], events: readonly OutboxRecord[]): Promise<Invite[]>;
+  /** Events of no change of this service's own (an invitation mailed again). */
+  publish(events: readonly OutboxRecord[]): Promise<void>;
+  /** An email invitation's sign-up used it up. */
+  markUsed(id: number, at: Date): Promise<void>;
   byId(id: number): Promise<Invite | null>;
   byKey(key: string): Promise<Invite | null>;
   /** Links of the organization that are neither revoked nor expired at `now`, oldest first. */
   active(realmId: number, now: Date, referrerId?: number): Promise<Invite[]>;
-  revoke(id: number, at: Date): Promise<void>;
+  revoke(id: number, at: Date, events?: readonly OutboxRecord[]): Promise<void>;
   /**
    * Ends every still-valid link `referrerId` made (expiry set to `at`), once per event: false when `eventId` had been
    * handled by `consumer` already.
@@ -41,5 +48,20 @@ export interface Owners {
   }): Promise<{ userId: number; email: string }>;
   subscribe(realmId: number, userId: number, streamIds: readonly number[], includeDefaults: boolean): Promise<void>;
   joinGroups(realmId: number, userId: number, groupIds: readonly number[]): Promise<void>;
-  sendWelcome(realmId: number, senderId: number, recipientId: number, content: string): Promise<void>;
+  /** A direct message to `recipientId`, from `senderId` or from the organization's Notification Bot. */
+  sendWelcome(
+    realmId: number,
+    senderId: number,
+    recipientId: number,
+    content: string,
+    fromNotificationBot?: boolean,
+  ): Promise<void>;
+  /** Whether the caller holds a group-valued permission of the organization (a system group name or a group id). */
+  holds(caller: Caller, value: string | number): Promise<boolean>;
+  /** Addresses among `emails` that have an account in the organization. */
+  existingAccounts(realmId: number, emails: readonly string[]): Promise<{ email: string; deactivated: boolean }[]>;
+  /** A member's name and email address, as settings has them. */
+  person(userId: number): Promise<{ fullName: string; email: string } | null>;
+  /** Mails through the server's transport; false when the server sends no mail. */
+  sendMail(mail: { to: string; subject: string; text: string }): Promise<boolean>;
 }

@@ -69,15 +69,17 @@ const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
 /** An entry of GET /invites (Zulip's multiuse invite dictionary). */
 export function inviteDict(invite: Invite): Record<string, unknown> {
-  return {
+  const common = {
     id: invite.id,
     invited_by_user_id: invite.referrerId,
     invited: seconds(invite.createdAt),
     expiry_date: invite.expiresAt ? seconds(invite.expiresAt) : null,
     invited_as: invite.inviteAs,
-    link_url: inviteLink(invite),
-    is_multiuse: true,
+    notify_referrer_on_join: invite.notifyReferrerOnJoin,
   };
+  // Email invitations show the address; links, their URL.
+  if (invite.email !== null) return { ...common, email: invite.email, is_multiuse: false };
+  return { ...common, link_url: inviteLink(invite), is_multiuse: true };
 }
 
 /** Administrators manage every link of their organization; others only the links they made (Zulip's rule). */

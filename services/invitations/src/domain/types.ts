@@ -15,10 +15,15 @@ export interface Invite {
   createdAt: Date;
   expiresAt: Date | null;
   revokedAt: Date | null;
+  /** An email invitation (one person, one sign-up); null for a reusable link. */
+  email: string | null;
+  notifyReferrerOnJoin: boolean;
+  /** When an email invitation's sign-up used it up. */
+  usedAt: Date | null;
 }
 
 /** `createdAt` comes from the same clock reading as the expiry, so `expiry_date - invited` is exact. */
-export type NewInvite = Omit<Invite, 'id' | 'revokedAt'>;
+export type NewInvite = Omit<Invite, 'id' | 'revokedAt' | 'usedAt'>;
 
 /** Who is asking, as the gateway's identity token says. */
 export interface Caller {
@@ -34,6 +39,8 @@ export interface RealmInfo {
   url: string;
   name: string;
   deactivated: boolean;
+  /** Group-valued organization permissions (`can_invite_users_group`, …): a system group name or a group id. */
+  permissions: Record<string, string | number>;
 }
 
 /** A person's sign-up through a link. */

@@ -1,4 +1,4 @@
-import { claimEvent } from '@confab/events';
+import { claimEvent, writeOutbox, type OutboxRecord } from '@confab/events';
 import type { Role } from '@confab/identity';
 import type { InviteRepository } from '../domain/ports.js';
 import type { Invite, NewInvite, Signup } from '../domain/types.js';
@@ -21,10 +21,38 @@ function toSignup(row: SignupRow): Signup {
 }
 
 export class PrismaInviteRepository implements InviteRepository {
-  constructor(readonly db: Db) {}
+  constructor(
+    readonly db: Db,
+    /** Wakes the outbox relay after a commit that wrote events. */
+    private readonly afterCommit: () => void = () => undefined,
+  ) {}
 
-  async create(invite: NewInvite): Promise<Invite> {
-    return toInvite(await this.db.multiuseInvite.create({ data: invite }));
+  async create(invite: NewInvite, events: readonly OutboxRecord[] = []): Promise<Invite> {
+    return this.db.$transaction(async (tx) => {
+      const row = await tx.multiuseInvite.create({ data: invite });
+      await writeOutbox(tx, events);
+      return toInvite(row);
+    });
+  }
+
+  async createMany(invites: readonly NewInvite[], events: readonly OutboxRecord[]): Promise<Invite[]> {
+    const rows = await this.db.$transaction(async (tx) => {
+      const created = [];
+      for (const invite of invites) created.push(await tx.multiuseInvite.create({ data: invite }));
+      await writeOutbox(tx, events);
+      return created;
+    });
+    this.afterCommit();
+    return rows.map(toInvite);
+  }
+
+  async publish(events: readonly OutboxRecord[]): Promise<void> {
+    await writeOutbox(this.db, events);
+    this.afterCommit();
+  }
+
+  async markUsed(id: number, at: Date): Promise<void> {
+    await this.db.multiuseInvite.updateMany({ where: { id, usedAt: null }, data: { usedAt: at } });
   }
 
   async byId(id: number): Promise<Invite | null> {
@@ -42,6 +70,7 @@ export class PrismaInviteRepository implements InviteRepository {
       where: {
         realmId,
         revokedAt: null,
+        usedAt: null,
         OR: [{ expiresAt: null }, { expiresAt: { gt: now } }],
         ...(referrerId === undefined ? {} : { referrerId }),
       },
@@ -50,8 +79,12 @@ export class PrismaInviteRepository implements InviteRepository {
     return rows.map(toInvite);
   }
 
-  async revoke(id: number, at: Date): Promise<void> {
-    await this.db.multiuseInvite.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: at } });
+  async revoke(id: number, at: Date, events: readonly OutboxRecord[] = []): Promise<void> {
+    await this.db.$transaction(async (tx) => {
+      await tx.multiuseInvite.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: at } });
+      await writeOutbox(tx, events);
+    });
+    if (events.length > 0) this.afterCommit();
   }
 
   async expireLinksOf(referrerId: number, at: Date, claim: { consumer: string; eventId: string }): Promise<boolean> {

@@ -10,3 +10,15 @@ export const multiuseInviteParams = {
   include_realm_default_subscriptions: p.bool().default(false),
   welcome_message_custom_text: p.string({ maxLength: MAX_WELCOME_TEXT_LENGTH }).optional(),
 };
+
+/** POST /invites (Zulip's invite_users_backend): stream_ids is required, as in Zulip. */
+export const emailInviteParams = {
+  invitee_emails: p.string(),
+  invite_expires_in_minutes: p.json(t.nullable(t.int({ min: 1 }))).optional(),
+  invite_as: p.json(t.literal(...INVITE_ROLES)).default(400),
+  stream_ids: p.json(t.list(t.int())),
+  group_ids: p.json(t.nullable(t.list(t.int()))).default(null),
+  include_realm_default_subscriptions: p.bool().default(false),
+  notify_referrer_on_join: p.bool().default(true),
+  welcome_message_custom_text: p.string({ maxLength: MAX_WELCOME_TEXT_LENGTH }).optional(),
+};

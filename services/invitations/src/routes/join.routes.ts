@@ -18,6 +18,7 @@ const LINK_PROBLEMS: Record<LinkProblem, [number, string, string]> = {
     'Invitation link revoked',
     'This invitation link has been revoked. Ask the person who invited you for a new one.',
   ],
+  used: [404, 'Invitation already used', 'This invitation has already been used. Log in with the account it created.'],
   deactivated: [404, 'Organization deactivated', 'This organization has been deactivated.'],
 };
 
@@ -64,7 +65,7 @@ export function joinPageRoutes(deps: InvitationsDeps) {
       async handler({ path }) {
         const link = await openLink(ctx, path.key);
         if (typeof link === 'string') return problemPage(link);
-        return signUpPage(link, 200, { fullName: '', email: '' });
+        return signUpPage(link, 200, { fullName: '', email: link.invite.email ?? '' });
       },
     }),
     route({

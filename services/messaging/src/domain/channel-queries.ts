@@ -1,14 +1,14 @@
 import { invalid } from '@confab/errors';
 import { accessChannelById, basicAccess } from './channel-access.js';
 import { GroupValueFormatter, streamDict, subscriptionDict } from './channel-records.js';
-import type { Actor } from './context.js';
+import type { Actor, Domain } from './context.js';
 import { isAdmin, isGuest } from './permissions.js';
 import type { Channel } from './types.js';
 import type { ChannelAccessDeps } from './channel-access.js';
 import type { ChannelRecordsDeps } from './channel-records.js';
 
 /** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type ChannelQueriesDeps = ChannelAccessDeps & ChannelRecordsDeps;
+export type ChannelQueriesDeps = ChannelAccessDeps & ChannelRecordsDeps & Pick<Domain, 'defaultChannels'>;
 
 async function factsFor(domain: ChannelQueriesDeps, channels: readonly Channel[]) {
   const ids = channels.map((c) => c.id);
@@ -72,9 +72,10 @@ export async function listStreams(
     actor.user.id,
     channels.map((c) => c.id),
   );
+  const defaults = new Set(options.includeDefault ? await domain.defaultChannels.ids(actor.realm.id) : []);
   const visible = channels.filter((channel) => {
     if (options.excludeArchived && channel.isArchived) return false;
-    if (options.includeAll || options.includeAllActive) return true;
+    if (options.includeAll || options.includeAllActive || defaults.has(channel.id)) return true;
     const sub = subs.get(channel.id);
     if (options.includeSubscribed && sub?.active) return true;
     if (options.includeWebPublic && channel.isWebPublic) return true;
@@ -89,8 +90,7 @@ export async function listStreams(
       { subscriberCount: subscribers.get(channel.id)?.length ?? 0, recentlyActive: active.has(channel.id) },
       groups,
     );
-    // Confab has no default channels yet.
-    if (options.includeDefault) dict.is_default = false;
+    if (options.includeDefault) dict.is_default = defaults.has(channel.id);
     out.push(dict);
   }
   return out;
@@ -119,19 +119,4 @@ export async function getStreamId(domain: ChannelQueriesDeps, actor: Actor, name
   const sub = await domain.channels.subscription(actor.user.id, channel.id);
   if (!basicAccess(actor, channel, sub?.active ? sub : null)) throw error();
   return channel.id;
-}
-
-/** GET /users/{user_id}/subscriptions/{stream_id} (Zulip's get_subscription_backend): whether the user is subscribed. */
-export async function subscriptionStatus(
-  domain: ChannelQueriesDeps,
-  actor: Actor,
-  userId: number,
-  channelId: number,
-): Promise<{ is_subscribed: boolean }> {
-  const [target] = await domain.readModel.usersByIds(actor.realm.id, [userId]);
-  if (!target || target.isBot) throw invalid('No such user');
-  if (!target.isActive) throw invalid('User is deactivated');
-  const { channel } = await accessChannelById(domain, actor, channelId, { allowRealmAdmin: true });
-  const sub = await domain.channels.subscription(target.id, channel.id);
-  return { is_subscribed: sub?.active === true };
 }

@@ -1,4 +1,4 @@
-import { ConfabError, invalid } from '@confab/errors';
+import { invalid, organizationOwnerRequired } from '@confab/errors';
 import { ROLE_OWNER } from '@confab/identity';
 import type { Actor, Domain } from './context.js';
 import { isAdmin } from './permissions.js';
@@ -6,7 +6,7 @@ import { escapeHtml, firstUnprintable } from './text.js';
 import type { ChannelPermission, GroupSettingValue, PermissionValue, TopicsPolicy } from './types.js';
 
 /** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type ChannelRulesDeps = Pick<Domain, 'directory' | 'permissions' | 'readModel' | 'renderer'>;
+export type ChannelRulesDeps = Pick<Domain, 'channelFolders' | 'directory' | 'permissions' | 'readModel' | 'renderer'>;
 
 /** Storage's answer when a channel of that name was created meanwhile (two requests created it at once). */
 export class ChannelNameTaken extends Error {
@@ -96,10 +96,10 @@ export async function checkCanCreate(
   if (settings.isDefaultStream && !isAdmin(actor.user)) throw insufficientPermission();
   if (settings.inviteOnly && settings.isDefaultStream) throw invalid('A default channel cannot be private.');
   if (settings.isWebPublic) throw invalid('Web-public channels are not enabled.');
-  // Confab has no channel folders yet, so no folder id is valid.
-  if (settings.folderId !== undefined) throw invalid('Invalid channel folder ID');
+  if (settings.folderId !== undefined && !(await domain.channelFolders.byId(actor.realm.id, settings.folderId)))
+    throw invalid('Invalid channel folder ID');
   if (parseRetention(settings.messageRetentionDays) !== null && actor.user.role !== ROLE_OWNER) {
-    throw new ConfabError('Must be an organization owner', { code: 'UNAUTHORIZED_PRINCIPAL' });
+    throw organizationOwnerRequired();
   }
   if (settings.topicsPolicy !== undefined && settings.topicsPolicy !== 'inherit') {
     const allowed = actor.realm.permissions.can_set_topics_policy_group ?? 'role:moderators';

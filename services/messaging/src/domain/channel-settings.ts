@@ -1,4 +1,4 @@
-import { ConfabError, invalid } from '@confab/errors';
+import { ConfabError, invalid, organizationOwnerRequired } from '@confab/errors';
 import { ROLE_OWNER } from '@confab/identity';
 import { contracts, outboxRecord, type Written } from '@confab/events';
 import { basicAccess } from './channel-access.js';
@@ -11,6 +11,7 @@ import { isAdmin, isGuest } from './permissions.js';
 import { checkChannelName, MAX_CHANNEL_DESCRIPTION_LENGTH } from './text.js';
 import type { Channel, ChannelPermission, GroupSettingValue, PermissionValue, TopicsPolicy } from './types.js';
 import type { ChannelsDeps } from './channels.js';
+import { checkCanManageDefaults, setDefaultChannel } from './default-channels.js';
 
 /** What this file's functions use of the domain: its own ports and those of the areas it calls. */
 export type ChannelSettingsDeps = ChannelsDeps & Pick<Domain, 'channelSettings'>;
@@ -26,6 +27,7 @@ export interface ChannelPatch {
   messageRetentionDays?: number | null;
   topicsPolicy?: TopicsPolicy;
   isArchived?: boolean;
+  folderId?: number | null;
   permissions?: Record<ChannelPermission, PermissionValue>;
 }
 
@@ -55,6 +57,9 @@ export interface ChannelUpdate {
   messageRetentionDays?: string | number;
   topicsPolicy?: TopicsPolicy;
   isArchived?: boolean;
+  isDefaultStream?: boolean;
+  /** Null takes the channel out of its folder. */
+  folderId?: number | null;
   permissions: Partial<Record<ChannelPermission, { new: GroupSettingValue; old?: GroupSettingValue }>>;
 }
 
@@ -124,6 +129,8 @@ async function plan(
       webPublic !== channel.isWebPublic ||
       history !== channel.historyPublicToSubscribers
     ) {
+      if (inviteOnly && (input.isDefaultStream ?? (await isDefault(domain, channel))))
+        throw invalid('A default channel cannot be private.');
       Object.assign(patch, { inviteOnly, isWebPublic: webPublic, historyPublicToSubscribers: history });
       changes.push({
         property: 'invite_only',
@@ -135,8 +142,7 @@ async function plan(
   }
   if (input.messageRetentionDays !== undefined) {
     const days = parseRetention(input.messageRetentionDays);
-    if (actor.user.role !== ROLE_OWNER)
-      throw new ConfabError('Must be an organization owner', { code: 'UNAUTHORIZED_PRINCIPAL' });
+    if (actor.user.role !== ROLE_OWNER) throw organizationOwnerRequired();
     if (days !== channel.messageRetentionDays) {
       patch.messageRetentionDays = days;
       changes.push({ property: 'message_retention_days', value: days });
@@ -173,6 +179,12 @@ async function plan(
       Object.assign(patch, { description, renderedDescription: rendered });
       changes.push({ property: 'description', value: description, rendered_description: rendered });
     }
+  }
+  if (input.folderId !== undefined && input.folderId !== channel.folderId) {
+    if (input.folderId !== null && !(await domain.channelFolders.byId(actor.realm.id, input.folderId)))
+      throw invalid('Invalid channel folder ID');
+    patch.folderId = input.folderId;
+    changes.push({ property: 'folder_id', value: input.folderId });
   }
   if (input.newName !== undefined) {
     const name = input.newName.trim();
@@ -230,10 +242,24 @@ export async function updateChannel(
   input: ChannelUpdate,
 ): Promise<void> {
   const channel = await administeredChannel(domain, actor, channelId);
+  if (input.isDefaultStream !== undefined) {
+    checkCanManageDefaults(actor);
+    if (input.isDefaultStream && (input.isPrivate ?? channel.inviteOnly))
+      throw invalid('A default channel cannot be private.');
+  }
   // Checked outside the transaction as well, so that bad input never waits for the lock.
   await plan(domain, actor, channel, input);
   await commit(domain, actor, channel, (current) => plan(domain, actor, current, input));
+  const makeDefault = input.isDefaultStream;
+  if (makeDefault !== undefined)
+    await domain.store.transaction(async (tx) => ({
+      result: undefined,
+      events: await setDefaultChannel(domain, tx, actor, channel.id, makeDefault),
+    }));
 }
+
+const isDefault = async (domain: ChannelSettingsDeps, channel: Channel) =>
+  (await domain.defaultChannels.ids(channel.realmId)).includes(channel.id);
 
 /** DELETE /streams/{stream_id}: archiving (Zulip's do_deactivate_stream); it stays readable, takes no messages. */
 export async function archiveChannel(domain: ChannelSettingsDeps, actor: Actor, channelId: number): Promise<void> {
@@ -244,6 +270,11 @@ export async function archiveChannel(domain: ChannelSettingsDeps, actor: Actor, 
       ? { patch: {}, changes: [] }
       : { patch: { isArchived: true }, changes: [{ property: 'is_archived', value: true }] },
   );
+  // An archived channel is no default channel any more (Zulip's do_deactivate_stream).
+  await domain.store.transaction(async (tx) => ({
+    result: undefined,
+    events: await setDefaultChannel(domain, tx, actor, channel.id, false),
+  }));
 }
 
 /** GET /streams/{stream_id}/members (Zulip's get_subscribers_backend). */

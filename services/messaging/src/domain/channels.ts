@@ -19,9 +19,10 @@ import { isAdmin, isGuest } from './permissions.js';
 import { checkChannelName } from './text.js';
 import type { Channel, Subscription, User } from './types.js';
 import type { ChannelRulesDeps } from './channel-rules.js';
+import { makeDefault } from './default-channels.js';
 
 /** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type ChannelsDeps = ChannelRulesDeps & Pick<Domain, 'channels' | 'fetchMissing' | 'store'>;
+export type ChannelsDeps = ChannelRulesDeps & Pick<Domain, 'channels' | 'defaultChannels' | 'fetchMissing' | 'store'>;
 
 /** Zulip's STREAM_ASSIGNMENT_COLORS: each new subscription takes the first color the user does not use yet. */
 const COLORS = [
@@ -283,7 +284,11 @@ export async function subscribeToChannels(
       const targets = [...authorized, ...created];
       const { added, events, already } = await addSubscriptions(tx, domain, actor, targets, subscribers, colorFor);
       const createdSubscribers = added.filter((s) => created.some((c) => c.id === s.channelId)).map((s) => s.userId);
-      const allEvents = [...(await createdEvents(domain, actor, created, createdSubscribers)), ...events];
+      const allEvents = [
+        ...(await createdEvents(domain, actor, created, createdSubscribers)),
+        ...events,
+        ...(input.settings.isDefaultStream ? await makeDefault(domain, tx, actor, created) : []),
+      ];
 
       const byId = new Map(targets.map((c) => [c.id, c]));
       const subscribed: Record<string, string[]> = {};
@@ -363,6 +368,7 @@ export async function createChannel(
           added.map((s) => s.userId),
         )),
         ...events,
+        ...(input.settings.isDefaultStream ? await makeDefault(domain, tx, actor, [created!]) : []),
       ];
       return { result: created!, events: allEvents };
     });

@@ -5,6 +5,11 @@ import type { DirectoryPort, PeopleReader } from './people.js';
 import type { ScheduledMessageStore } from './scheduled-store.js';
 import type { FileStore, UnitOfWorkPort } from './storage.js';
 import type { ChannelSettingsStore } from './channel-settings.js';
+import type { DefaultChannelStore } from './default-channels.js';
+import type { ChannelFolderStore } from './channel-folders.js';
+import type { LinkifierStore, LinkifierValidator } from './linkifiers.js';
+import type { PlaygroundStore } from './playgrounds.js';
+import type { ExportStore } from './realm-exports.js';
 import type { DraftStore } from './drafts.js';
 import type { MessageEditStore } from './edit-store.js';
 import type { Permissions } from './permissions.js';
@@ -22,6 +27,12 @@ export interface Domain {
   store: UnitOfWorkPort;
   readModel: PeopleReader;
   channels: ChannelStore;
+  defaultChannels: DefaultChannelStore;
+  channelFolders: ChannelFolderStore;
+  linkifiers: LinkifierStore;
+  playgrounds: PlaygroundStore;
+  exports: ExportStore;
+  linkifierValidator: LinkifierValidator;
   messages: MessageStore;
   /** Editing and moving messages (a port this domain owns; docs/architecture.md, "Data access"). */
   edits: MessageEditStore;

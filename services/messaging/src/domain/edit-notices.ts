@@ -3,6 +3,7 @@ import { messageNarrowUrl, topicLinkSyntax } from '@confab/markdown';
 import { canAccessHistory } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
 import { removeMessage } from './message-actions.js';
+import { silentMention } from './notice-text.js';
 import type { EditOutcome, EditPlan } from './message-edit-commit.js';
 import { sendMessage } from './send.js';
 import { topicKey } from './text.js';
@@ -29,8 +30,6 @@ export interface EditNotices {
 /** Zulip's RESOLVE_TOPIC_UNDO_GRACE_PERIOD_SECONDS: undoing a resolution this soon deletes its notice instead. */
 const RESOLVE_UNDO_GRACE_MS = 60_000;
 const RESOLUTION_NOTICE = / has marked this topic as (?:un)?resolved\.$/;
-
-const silentMention = (user: User) => `@_**${user.fullName}|${user.id}**`;
 
 /** Posts the notices an edit calls for; a notice that cannot be posted is logged, the edit stands. */
 export async function postEditNotices(

@@ -2,7 +2,13 @@ import { invalid } from '@confab/errors';
 import { basicAccess, canAccessHistory } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
 import { FLAG } from './flags.js';
-import { clientMessage, displayRecipientUsers, messageRecord, type ClientOptions } from './message-records.js';
+import {
+  clientMessage,
+  displayRecipientUsers,
+  messageRecord,
+  type ClientOptions,
+  topicLinker,
+} from './message-records.js';
 import { badNarrow, type MessageQuery, type RawTerm, type SearchScope, type Term } from './narrow.js';
 import { searchFields, searchWords } from './search-fields.js';
 import { topicKey } from './text.js';
@@ -190,12 +196,14 @@ export async function messageDicts(
     if (m.channelId !== null) channelIds.add(m.channelId);
   }
   const withWidgets = messages.filter((m) => m.hasSubmessages).map((m) => m.id);
-  const [users, channels, reactions, submessages] = await Promise.all([
+  const [users, channels, reactions, submessages, linkifiers] = await Promise.all([
     domain.directory.usersByIds(actor.realm.id, [...userIds]),
     domain.directory.channelsByIds([...channelIds]),
     domain.reactions.forMessages(messages.map((m) => m.id)),
     domain.submessages.forMessages(withWidgets),
+    domain.directory.linkifiersOf(actor.realm.id),
   ]);
+  const linksOf = topicLinker(linkifiers);
   const userById = new Map(users.map((u) => [u.id, u]));
   const channelById = new Map(channels.map((c) => [c.id, c]));
   return messages.map((m) => {
@@ -206,7 +214,8 @@ export async function messageDicts(
         : displayRecipientUsers(
             (m.dmUserIds ?? []).map((id) => userById.get(id)).filter((u): u is User => u !== undefined),
           );
-    const record = messageRecord(m, sender, actor.realm, display, reactions.get(m.id) ?? []);
+    const links = m.channelId === null ? [] : linksOf(m.topic);
+    const record = messageRecord(m, sender, actor.realm, display, reactions.get(m.id) ?? [], links);
     record.submessages = submessages.get(m.id) ?? [];
     return clientMessage(record, flags.get(m.id) ?? FLAG.read | FLAG.historical, actor.realm, options, {
       lastEditTime: m.lastEditTime,

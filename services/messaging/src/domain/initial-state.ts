@@ -7,13 +7,21 @@ import { FLAG } from './flags.js';
 import { isGuest } from './permissions.js';
 import { draftDict } from './drafts.js';
 import { snippetDict } from './saved-snippets.js';
+import { folderDict } from './channel-folders.js';
+import { linkifierDict } from './linkifiers.js';
+import { playgroundDict } from './playgrounds.js';
 import { scheduledDict } from './scheduled-messages.js';
+import { reminderDict } from './reminders.js';
+import { REMIND } from './scheduled-store.js';
 import { VISIBILITY_MUTED } from './types.js';
 import type { ChannelQueriesDeps } from './channel-queries.js';
 
 /** What this file's functions use of the domain: its own ports and those of the areas it calls. */
 export type InitialStateDeps = ChannelQueriesDeps &
-  Pick<Domain, 'drafts' | 'messages' | 'savedSnippets' | 'scheduledMessages'>;
+  Pick<
+    Domain,
+    'channelFolders' | 'drafts' | 'linkifiers' | 'messages' | 'playgrounds' | 'savedSnippets' | 'scheduledMessages'
+  >;
 
 /** Zulip's MAX_UNREAD_MESSAGES: older unread messages are left out (old_unreads_missing). */
 const MAX_UNREAD_MESSAGES = 50_000;
@@ -26,6 +34,8 @@ export interface StateRequest {
   includeSubscribers: boolean;
   /** The client's archived_channels capability: archived channels are listed only to clients that declare it. */
   archivedChannels?: boolean;
+  /** The client takes linkifiers with URL templates (feature level 176); without it, realm_linkifiers is empty. */
+  linkifierUrlTemplate?: boolean;
 }
 
 /** The caller of the internal state protocol is the events service, asking on a user's behalf. */
@@ -90,6 +100,17 @@ export async function initialState(
       includeDefault: false,
     });
   }
+  if (want('channel_folders'))
+    state.channel_folders = (await domain.channelFolders.list(actor.realm.id)).map(folderDict);
+  if (want('realm_linkifiers'))
+    state.realm_linkifiers = request.linkifierUrlTemplate
+      ? (await domain.linkifiers.list(actor.realm.id)).map(linkifierDict)
+      : [];
+  // Zulip's legacy form, always empty since URL templates (feature level 176).
+  if (want('realm_filters')) state.realm_filters = [];
+  if (want('realm_playgrounds'))
+    state.realm_playgrounds = (await domain.playgrounds.list(actor.realm.id)).map(playgroundDict);
+  if (want('default_streams')) state.realm_default_streams = await domain.defaultChannels.ids(actor.realm.id);
   if (want('user_topic')) state.user_topics = await domain.messages.userTopicsOf(actor.user.id);
   if (want('muted_topics')) {
     // Zulip's deprecated form (zulip-terminal reads it): [channel name, topic, last updated] for muted topics.
@@ -126,6 +147,8 @@ export async function initialState(
   if (want('scheduled_messages')) {
     state.scheduled_messages = (await domain.scheduledMessages.undelivered(actor.user.id)).map(scheduledDict);
   }
+  if (want('reminders'))
+    state.reminders = (await domain.scheduledMessages.undelivered(actor.user.id, REMIND)).map(reminderDict);
   if (want('saved_snippets')) {
     state.saved_snippets = (await domain.savedSnippets.list(actor.user.id)).map(snippetDict);
   }

@@ -3,7 +3,7 @@ import { contracts, outboxRecord } from '@confab/events';
 import { deleteFiles, releaseAttachments } from './attachments.js';
 import { accessChannelById, canAccessHistory } from './channel-access.js';
 import type { Actor } from './context.js';
-import { accessMessage, messageAudience } from './fetch.js';
+import { accessMessage } from './fetch.js';
 import type { Channel, StoredMessage } from './types.js';
 import type { AttachmentsDeps } from './attachments.js';
 import type { ChannelAccessDeps } from './channel-access.js';
@@ -46,25 +46,48 @@ export async function removeMessage(
   message: StoredMessage,
   meta: { realmId: number; requestId: string },
 ): Promise<void> {
-  const audience = await messageAudience(domain, message);
-  const files = await domain.store.transaction(async (tx) => {
-    if (!(await domain.messages.lockMessage(tx, message.id))) throw invalid('Message already deleted');
-    const released = await releaseAttachments(domain, tx, [message.id], meta);
-    await domain.reactions.deleteForMessages(tx, [message.id]);
-    await domain.messages.deleteMessages(tx, [message.id]);
+  if ((await removeMessages(domain, [message], meta)) === 0) throw invalid('Message already deleted');
+}
+
+/**
+ * Deletes messages of one conversation (a channel's topic, or one direct conversation) in one transaction: those
+ * deleted meanwhile are skipped; returns how many were deleted. One `message.deleted` event tells everyone who had
+ * any of them (Zulip's do_delete_messages).
+ */
+export async function removeMessages(
+  domain: MessageActionsDeps,
+  messages: readonly StoredMessage[],
+  meta: { realmId: number; requestId: string },
+): Promise<number> {
+  const first = messages[0];
+  if (!first) return 0;
+  const audience = new Set(await domain.messages.holders(messages.map((m) => m.id)));
+  if (first.channelId !== null)
+    for (const id of (await domain.channels.subscribers([first.channelId])).get(first.channelId) ?? [])
+      audience.add(id);
+  const { ids, files } = await domain.store.transaction(async (tx) => {
+    const locked = await domain.messages.lockMessages(
+      tx,
+      messages.map((m) => m.id),
+    );
+    if (locked.length === 0) return { result: { ids: locked, files: [] as string[] }, events: [] };
+    const released = await releaseAttachments(domain, tx, locked, meta);
+    await domain.reactions.deleteForMessages(tx, locked);
+    await domain.messages.deleteMessages(tx, locked);
     const deleted = outboxRecord(
       contracts.messageDeleted,
       {
-        message_ids: [message.id],
-        message_type: message.channelId === null ? 'private' : 'stream',
-        ...(message.channelId === null ? {} : { stream_id: message.channelId, topic: message.topic }),
-        user_ids: audience,
+        message_ids: locked,
+        message_type: first.channelId === null ? 'private' : 'stream',
+        ...(first.channelId === null ? {} : { stream_id: first.channelId, topic: first.topic }),
+        user_ids: [...audience].sort((a, b) => a - b),
       },
       meta,
     );
-    return { result: released.files, events: [deleted, ...released.events] };
+    return { result: { ids: locked, files: released.files }, events: [deleted, ...released.events] };
   });
   await deleteFiles(domain, files);
+  return ids.length;
 }
 
 /** GET /users/me/{stream_id}/topics. */

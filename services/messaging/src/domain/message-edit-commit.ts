@@ -1,3 +1,4 @@
+import { topicLinks } from '@confab/markdown';
 import { invalid } from '@confab/errors';
 import { contracts, outboxRecord, type OutboxRecord, type PayloadOf } from '@confab/events';
 import { canAccessHistory } from './channel-access.js';
@@ -282,7 +283,7 @@ export async function commitEdit(domain: MessageEditCommitDeps, actor: Actor, pl
     if (plan.topic !== undefined) {
       payload.orig_subject = message.topic;
       payload.subject = plan.topic;
-      payload.topic_links = [];
+      payload.topic_links = topicLinks(await domain.directory.linkifiersOf(actor.realm.id), plan.topic);
     }
     const meta = { realmId: actor.realm.id, requestId: actor.requestId };
     const events = [outboxRecord(contracts.messageUpdated, payload, meta)];

@@ -1,4 +1,5 @@
 import { messageForClient, reactionTypeOnWire, type contracts } from '@confab/events';
+import { topicLinks, type Linkifier } from '@confab/markdown';
 import { flagNames } from './flags.js';
 import type { Reaction, Realm, StoredMessage, User } from './types.js';
 
@@ -17,6 +18,8 @@ export function messageRecord(
   realm: Realm,
   displayRecipient: contracts.MessageRecord['display_recipient'],
   reactions: readonly Reaction[],
+  /** Zulip's topic_links: the topic's linkifier matches and URLs (channel messages). */
+  topicLinks: contracts.MessageRecord['topic_links'] = [],
 ): contracts.MessageRecord {
   const record: contracts.MessageRecord = {
     id: message.id,
@@ -28,7 +31,7 @@ export function messageRecord(
     recipient_id: message.recipientId,
     display_recipient: displayRecipient,
     subject: message.topic,
-    topic_links: [],
+    topic_links: topicLinks,
     content: message.content,
     rendered_content: message.renderedContent,
     timestamp: seconds(message.dateSent),
@@ -39,6 +42,21 @@ export function messageRecord(
   };
   if (message.channelId !== null) record.stream_id = message.channelId;
   return record;
+}
+
+/** Topic links of many messages' topics, each topic worked out once. */
+export function topicLinker(
+  linkifiers: readonly Linkifier[],
+): (topic: string) => contracts.MessageRecord['topic_links'] {
+  const known = new Map<string, contracts.MessageRecord['topic_links']>();
+  return (topic) => {
+    let links = known.get(topic);
+    if (!links) {
+      links = topicLinks(linkifiers, topic);
+      known.set(topic, links);
+    }
+    return links;
+  };
 }
 
 export function reactionDict(r: Reaction) {

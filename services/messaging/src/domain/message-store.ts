@@ -91,8 +91,8 @@ export interface MessageStore {
   messagesByIds(ids: readonly number[], tx?: Transaction): Promise<StoredMessage[]>;
   /** The user's flags on each of the messages they have a row for. */
   flagsFor(userId: number, messageIds: readonly number[], tx?: Transaction): Promise<Map<number, number>>;
-  /** Users with a row for the message. */
-  holders(messageId: number, tx?: Transaction): Promise<number[]>;
+  /** Users with a row for any of the messages. */
+  holders(messageIds: number | readonly number[], tx?: Transaction): Promise<number[]>;
   /** Rows for messages the user never received but acts on (Zulip's historical UserMessage rows). */
   createHistoricalRows(executor: SqlExecutor, userId: number, messageIds: readonly number[]): Promise<void>;
   setFlag(
@@ -102,8 +102,8 @@ export interface MessageStore {
     bit: number,
     on: boolean,
   ): Promise<number>;
-  /** Locks the message row for a change; false when it is gone. */
-  lockMessage(tx: Transaction, messageId: number): Promise<boolean>;
+  /** Locks the messages' rows for a change; returns the ids of those that still exist. */
+  lockMessages(tx: Transaction, messageIds: readonly number[]): Promise<number[]>;
   deleteMessages(tx: Transaction, messageIds: readonly number[]): Promise<void>;
   /** The user's topic policies, as Zulip's register response lists them. */
   userTopicsOf(
@@ -149,4 +149,6 @@ export interface UserTopicStore {
   /** Applies the changes (policy 0 deletes the row). */
   setPolicies(executor: SqlExecutor, changes: readonly TopicPolicyChange[], at: Date): Promise<void>;
   policy(userId: number, channelId: number, topicKey: string): Promise<number>;
+  /** Users with a policy for the topic, with the topic's name as their row has it. */
+  withPolicy(channelId: number, topicKey: string): Promise<{ userId: number; topicName: string }[]>;
 }

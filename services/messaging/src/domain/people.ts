@@ -27,6 +27,9 @@ export interface DirectoryPort {
   realmEmoji(realmId: number): Promise<CustomEmojiSet>;
   /** Muted users and alert words of an organization's users. */
   personalFilters(realmId: number): Promise<PersonalFilters>;
+  /** The organization's linkifiers, in the order they apply. */
+  linkifiersOf(realmId: number): Promise<{ pattern: string; urlTemplate: string }[]>;
+  forgetLinkifiers(realmId: number): void;
   /** The organization's users among `ids` (unknown ids left out). */
   usersByIds(realmId: number, ids: readonly number[]): Promise<User[]>;
   /** The channels among `ids` (unknown ids left out). */

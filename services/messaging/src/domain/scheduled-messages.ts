@@ -1,7 +1,7 @@
 import { ConfabError, invalid } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
 import { validId } from './ids.js';
-import type { ScheduledMessageChange, StoredScheduledMessage } from './scheduled-store.js';
+import { SEND_LATER, type ScheduledMessageChange, type StoredScheduledMessage } from './scheduled-store.js';
 import type { Actor, Domain } from './context.js';
 import { displayedRecipients } from './drafts.js';
 import { prepareSend, type SendInput } from './send.js';
@@ -167,7 +167,12 @@ const ENQUEUE_WAIT_MS = 2000;
  * Redis trouble neither fails nor stalls the request: the row is committed, and the worker's sweep gives pending rows
  * missing from the queue their job.
  */
-async function enqueue(domain: ScheduledMessagesDeps, queue: DeliveryQueue, id: number, at: Date): Promise<void> {
+export async function enqueue(
+  domain: ScheduledMessagesDeps,
+  queue: DeliveryQueue,
+  id: number,
+  at: Date,
+): Promise<void> {
   try {
     await bounded(queue.schedule(at));
   } catch (err) {
@@ -225,7 +230,7 @@ export async function editScheduled(
   if (edit.deliverAt !== undefined) checkFuture(edit.deliverAt);
 
   const existing = validId(id) ? await domain.scheduledMessages.get(id) : null;
-  if (!existing || existing.senderId !== actor.user.id) throw notFound();
+  if (!existing || existing.senderId !== actor.user.id || existing.deliveryType !== SEND_LATER) throw notFound();
   if (existing.delivered) throw invalid('Scheduled message was already sent');
   // A message the server failed to send needs a new time.
   if (existing.failed && edit.deliverAt === undefined) {

@@ -3,11 +3,14 @@ import { contracts, outboxRecord } from '@confab/events';
 import type { Actor, Domain } from './context.js';
 import { LATE_CUTOFF_MS, scheduledDict, sendInput } from './scheduled-messages.js';
 import type { StoredScheduledMessage } from './scheduled-store.js';
+import { globalTime } from './notice-text.js';
+import { deliverReminder, type RemindersDeps } from './reminders.js';
+import { REMIND } from './scheduled-store.js';
 import { sendMessage } from './send.js';
 import type { SendDeps } from './send.js';
 
 /** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type ScheduledSendDeps = SendDeps & Pick<Domain, 'scheduledMessages' | 'readModel'>;
+export type ScheduledSendDeps = SendDeps & RemindersDeps & Pick<Domain, 'scheduledMessages' | 'readModel'>;
 
 const meta = (realmId: number, requestId: string) => ({ realmId, requestId });
 
@@ -29,6 +32,11 @@ export async function deliverScheduled(
 ): Promise<DeliveryOutcome> {
   const row = await domain.scheduledMessages.get(id);
   if (!row || row.delivered || row.failed) return { outcome: 'gone' };
+  if (row.deliveryType === REMIND) {
+    if (row.scheduledAt.getTime() > now.getTime() + 1000) return { outcome: 'not-due', at: row.scheduledAt };
+    const outcome = await deliverReminder(domain, row);
+    return outcome === 'delivered' ? { outcome, dueAt: row.scheduledAt } : { outcome };
+  }
   // The job of an older time (moved later by an edit that could not replace a running job): wait for the new time.
   if (row.scheduledAt.getTime() > now.getTime() + 1000) return { outcome: 'not-due', at: row.scheduledAt };
   const requestId = `scheduled-${id}`;
@@ -89,9 +97,6 @@ export async function deliverScheduled(
   if (failed && tell) await tellSenderOfFailure(domain, tell, failed, failure);
   return { outcome: failed ? 'failed' : 'superseded' };
 }
-
-/** Zulip's datetime_to_global_time: a `<time:…>` every reader sees in their own time zone. */
-const globalTime = (at: Date) => `<time:${at.toISOString().replace(/\.\d{3}Z$/, '+00:00')}>`;
 
 /**
  * The Notification Bot's direct message to the sender of a scheduled message that could not be sent (Zulip's

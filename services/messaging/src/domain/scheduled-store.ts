@@ -19,7 +19,14 @@ export interface StoredScheduledMessage {
   failed: boolean;
   failureMessage: string | null;
   version: number;
+  /** 1 a scheduled message (send later); 2 a reminder, sent to the sender by the Notification Bot. */
+  deliveryType: number;
+  /** Reminders: the message the reminder is about. */
+  reminderTargetMessageId: number | null;
 }
+
+export const SEND_LATER = 1;
+export const REMIND = 2;
 
 export type NewScheduledMessage = Pick<
   StoredScheduledMessage,
@@ -34,7 +41,8 @@ export type NewScheduledMessage = Pick<
   | 'scheduledAt'
   | 'readBySender'
   | 'sendingClient'
->;
+> &
+  Partial<Pick<StoredScheduledMessage, 'deliveryType' | 'reminderTargetMessageId'>>;
 
 export type ScheduledMessageChange = Partial<
   Pick<
@@ -48,8 +56,8 @@ export type ScheduledMessageChange = Partial<
  * sends its message also marks it delivered (guarded: sent at most once), or until a lasting failure marks it failed.
  */
 export interface ScheduledMessageStore {
-  /** The sender's undelivered scheduled messages (failed ones included), soonest first. */
-  undelivered(senderId: number): Promise<StoredScheduledMessage[]>;
+  /** The sender's undelivered scheduled messages, or reminders (failed ones included), soonest first. */
+  undelivered(senderId: number, deliveryType?: number): Promise<StoredScheduledMessage[]>;
   get(id: number): Promise<StoredScheduledMessage | null>;
   /** Pending rows due by `dueBy`, oldest first, locked for the caller's transaction; rows others hold are skipped. */
   claimDue(executor: SqlExecutor, dueBy: Date, limit: number): Promise<StoredScheduledMessage[]>;
@@ -63,7 +71,8 @@ export interface ScheduledMessageStore {
     senderId: number,
     change: ScheduledMessageChange,
   ): Promise<StoredScheduledMessage | null>;
-  delete(tx: Transaction, id: number, senderId: number): Promise<boolean>;
+  /** Deletes the sender's scheduled message (or, with REMIND, reminder) of that id. */
+  delete(tx: Transaction, id: number, senderId: number, deliveryType?: number): Promise<boolean>;
   /** The guarded claim, in the transaction that sends the message: false when another delivery or edit won. */
   markDelivered(executor: SqlExecutor, id: number, version: number, messageId: number): Promise<boolean>;
   /** A lasting failure: the row stays for the sender to fix. Null when it changed meanwhile. */

@@ -4,6 +4,7 @@ import type { Actor, Domain } from './context.js';
 import { defaultReadBySender } from './client.js';
 import { FLAG } from './flags.js';
 import type { NewMessage, SendWrite, SentRows } from './message-store.js';
+import { topicLinks } from '@confab/markdown';
 import { displayRecipientUsers, messageRecord } from './message-records.js';
 import { alertedUsers } from './personal-filters.js';
 import { attachWidget } from './submessages.js';
@@ -110,7 +111,14 @@ export async function prepareSend(domain: SendDeps, actor: Actor, input: SendInp
   };
   const meta = { realmId: actor.realm.id, requestId: actor.requestId };
   const { policies, automatic } = topicPolicyChanges(actor, addressed, newMessage.topicKey, mentionedUsers);
-  const { write, placeholder } = sendWrite(actor, input, addressed, { newMessage, delivery, policies, meta });
+  const links = channel ? topicLinks(await domain.directory.linkifiersOf(actor.realm.id), topic) : [];
+  const { write, placeholder } = sendWrite(actor, input, addressed, {
+    newMessage,
+    delivery,
+    policies,
+    meta,
+    topicLinks: links,
+  });
   return {
     write,
     claimable,
@@ -211,6 +219,7 @@ function sendWrite(
     delivery: SendWrite['delivery'];
     policies: TopicPolicyChange[];
     meta: { realmId: number; requestId: string };
+    topicLinks: contracts.MessageRecord['topic_links'];
   },
 ): { write: SendWrite; placeholder: StoredMessage } {
   const { channel, participants, topic } = addressed;
@@ -228,6 +237,7 @@ function sendWrite(
     actor.realm,
     channel ? channel.name : displayRecipientUsers(participants),
     [],
+    parts.topicLinks,
   );
   const sentEvent = outboxRecord(
     contracts.messageSent,

@@ -22,6 +22,8 @@ export interface Realm {
   moveWithinChannelLimitSeconds: number | null;
   moveBetweenChannelsLimitSeconds: number | null;
   enableReadReceipts: boolean;
+  /** The private channel message reports go to; null: reporting is off. */
+  moderationRequestChannelId: number | null;
   permissions: Record<string, GroupRef>;
   deactivated: boolean;
 }
@@ -39,6 +41,8 @@ export interface UserSettings {
   enableDraftsSynchronization: boolean;
   /** Others may see that this user read a message. */
   sendReadReceipts: boolean;
+  /** Administrators may export this user's private data. */
+  allowPrivateDataExport: boolean;
   /** Which notices of resolved topics arrive read (Zulip's resolved_topic_notice_auto_read_policy). */
   resolvedTopicNoticeAutoReadPolicy: ResolvedNoticePolicy;
 }
@@ -54,6 +58,7 @@ export interface User extends UserSettings {
   role: Role;
   isBot: boolean;
   botType: number | null;
+  botOwnerId: number | null;
   isActive: boolean;
   dateJoined: Date;
   /** The organization's Notification Bot: it posts notices of moved and resolved topics anywhere. */

@@ -58,7 +58,9 @@ export class Backfill implements MissingFetcher {
       const after = await this.copyPages(
         (after) => this.client.usersAfter(after),
         (u) => u.user_id,
-        (tx, user) => this.readModel.upsertUser(tx, user),
+        async (tx, user) => {
+          await this.readModel.upsertUser(tx, user);
+        },
       );
       this.logger.info({ after }, 'users backfilled from settings');
     }

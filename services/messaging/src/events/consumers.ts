@@ -1,4 +1,14 @@
-import { claimEvent, contracts, outboxRecord, writeOutbox, type EventBus, type EventEnvelope } from '@confab/events';
+import {
+  claimEvent,
+  contracts,
+  outboxRecord,
+  writeOutbox,
+  type EventBus,
+  type EventEnvelope,
+  type OutboxRecord,
+  type PayloadOf,
+} from '@confab/events';
+import type { Realm, User } from '../domain/types.js';
 import type { Tx } from '../repositories/prisma.js';
 import type { Directory } from '../repositories/directory.js';
 import { pickUserSettings, type ReadModelRepository } from '../repositories/readmodel.repository.js';
@@ -11,10 +21,15 @@ interface ConsumerDeps {
   store: Store;
   readModel: ReadModelRepository;
   directory: Directory;
+  /**
+   * A new member of the organization was recorded (in `tx`): the events of what follows from it in the same
+   * transaction (their subscriptions to the default channels).
+   */
+  onNewMember?: (tx: Tx, realm: Realm, user: User, requestId: string) => Promise<OutboxRecord[]>;
 }
 
 /** Keeps this service's copies of organizations, users, their settings and groups up to date. */
-export function registerConsumers({ bus, store, readModel, directory }: ConsumerDeps): void {
+export function registerConsumers({ bus, store, readModel, directory, onNewMember }: ConsumerDeps): void {
   // Each event is applied at most once: the claim and the change commit together.
   const once =
     <T>(apply: (tx: Tx, event: EventEnvelope<T>) => Promise<void>, after: (event: EventEnvelope<T>) => void) =>
@@ -31,8 +46,25 @@ export function registerConsumers({ bus, store, readModel, directory }: Consumer
     (e) => directory.forgetRealm(e.payload.realm.realm_id),
   );
   const user = once<{ user: contracts.UserRecord }>(
-    (tx, e) => readModel.upsertUser(tx, e.payload.user),
+    async (tx, e) => {
+      await readModel.upsertUser(tx, e.payload.user);
+    },
     (e) => directory.forgetUser(e.payload.user.user_id),
+  );
+
+  const created = once<PayloadOf<typeof contracts.userCreated>>(
+    async (tx, e) => {
+      const recorded = await readModel.upsertUser(tx, e.payload.user);
+      if (e.payload.via_invitation || recorded.isBot || !onNewMember) return;
+      const realm = await readModel.realmById(recorded.realmId);
+      if (!realm) return;
+      const events = await onNewMember(tx, realm, recorded, e.request_id ?? `user-created-${e.event_id}`);
+      if (events.length > 0) await writeOutbox(tx, events);
+    },
+    (e) => {
+      directory.forgetUser(e.payload.user.user_id);
+      store.committed();
+    },
   );
 
   const emoji = once<contracts.RealmEmojiChange>(
@@ -83,7 +115,7 @@ export function registerConsumers({ bus, store, readModel, directory }: Consumer
     .on(contracts.realmEmojiDeactivated, emoji)
     .on(contracts.realmCreated, realm)
     .on(contracts.realmUpdated, realm)
-    .on(contracts.userCreated, user)
+    .on(contracts.userCreated, created)
     .on(contracts.userUpdated, user)
     .on(contracts.userRoleChanged, user)
     .on(contracts.userDeactivated, user)

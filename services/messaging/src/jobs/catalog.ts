@@ -2,10 +2,14 @@ import type { Logger } from '@confab/logging';
 import type { MessagingConfig } from '../config.js';
 import { deleteUnclaimedUploads } from '../domain/attachments.js';
 import type { Domain } from '../domain/context.js';
+import type { Store } from '../repositories/store.js';
+import { runRealmExport } from './realm-export.js';
 
 /** The maintenance queue's jobs and their data; a job without a handler below does not compile. */
 export interface MaintenanceJobs {
   'delete-unclaimed-uploads': Record<string, never>;
+  /** An organization export an administrator asked for (POST /export/realm). */
+  'realm-export': { exportId: number };
 }
 export type MaintenanceJobName = keyof MaintenanceJobs;
 
@@ -13,6 +17,7 @@ export const MAINTENANCE_QUEUE = 'messaging-maintenance';
 
 export interface JobContext {
   domain: Domain;
+  store: Store;
   config: MessagingConfig;
   logger: Logger;
 }
@@ -29,4 +34,5 @@ export const maintenanceHandlers: {
     if (deleted > 0) logger.info({ deleted }, 'unclaimed uploads deleted');
     return { deleted };
   },
+  'realm-export': (ctx, data) => runRealmExport(ctx, data.exportId),
 };

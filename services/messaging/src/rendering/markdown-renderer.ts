@@ -73,6 +73,8 @@ export class MarkdownRenderer implements Renderer {
         );
       }
     }
+    const linkifiers = await this.directory.linkifiersOf(realm.id);
+    if (linkifiers.length > 0) context.linkifiers = linkifiers;
     const result = renderMessage(content, context);
     return {
       html: result.html,

@@ -55,6 +55,7 @@ const CHANNEL_COLUMNS: Record<keyof ChannelPatch, string> = {
   messageRetentionDays: 'message_retention_days',
   topicsPolicy: 'topics_policy',
   isArchived: 'is_archived',
+  folderId: 'folder_id',
   permissions: 'permissions',
 };
 

@@ -1,5 +1,6 @@
 import type { DirectoryPort } from '../domain/people.js';
 import type { Channel, CustomEmojiSet, Group, Realm, User } from '../domain/types.js';
+import type { LinkifierStore } from '../domain/linkifiers.js';
 import type { PersonalFilters } from '../domain/personal-filters.js';
 import type { ChannelsRepository } from './channels.repository.js';
 import type { ReadModelRepository } from './readmodel.repository.js';
@@ -75,6 +76,7 @@ export class Directory implements DirectoryPort {
   private readonly groups: TtlCache<number, Map<number, Group>>;
   private readonly emoji: TtlCache<number, CustomEmojiSet>;
   private readonly filters: TtlCache<number, PersonalFilters>;
+  private readonly linkifiers: TtlCache<number, { pattern: string; urlTemplate: string }[]>;
   private readonly channelsById: TtlCache<number, Channel | null>;
   private readonly channelsByName: TtlCache<string, Channel | null>;
 
@@ -82,7 +84,9 @@ export class Directory implements DirectoryPort {
     private readonly readModel: ReadModelRepository,
     private readonly channels: ChannelsRepository,
     ttlMs: number,
+    private readonly linkifierSource: Pick<LinkifierStore, 'list'>,
   ) {
+    this.linkifiers = new TtlCache(ttlMs);
     this.realms = new TtlCache(ttlMs);
     this.users = new TtlCache(ttlMs);
     this.groups = new TtlCache(ttlMs);
@@ -116,6 +120,14 @@ export class Directory implements DirectoryPort {
   /** Muted users and alert words of an organization's users. */
   personalFilters(realmId: number): Promise<PersonalFilters> {
     return this.filters.get(realmId, () => this.readModel.personalFilters(realmId));
+  }
+
+  linkifiersOf(realmId: number): Promise<{ pattern: string; urlTemplate: string }[]> {
+    return this.linkifiers.get(realmId, () => this.linkifierSource.list(realmId));
+  }
+
+  forgetLinkifiers(realmId: number): void {
+    this.linkifiers.delete(realmId);
   }
 
   forgetPersonalFilters(realmId: number): void {

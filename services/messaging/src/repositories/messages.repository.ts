@@ -214,11 +214,14 @@ export class MessagesRepository implements MessageStore {
   }
 
   /** Users with a row for the message. */
-  async holders(messageId: number, tx?: Tx): Promise<number[]> {
-    if (!validId(messageId)) return [];
+  async holders(messageIds: number | readonly number[], tx?: Tx): Promise<number[]> {
+    const ids = (typeof messageIds === 'number' ? [messageIds] : messageIds).filter(validId);
+    if (ids.length === 0) return [];
     const rows = await this.store
       .reader(tx)
-      .query<{ user_id: number }>('SELECT user_id FROM user_messages WHERE message_id = $1', [messageId]);
+      .query<{ user_id: number }>('SELECT DISTINCT user_id FROM user_messages WHERE message_id = ANY($1::int[])', [
+        ids,
+      ]);
     return rows.map((r) => r.user_id);
   }
 
@@ -250,9 +253,13 @@ export class MessagesRepository implements MessageStore {
   }
 
   /** Locks the message row for a change; false when it is gone. */
-  async lockMessage(tx: Tx, messageId: number): Promise<boolean> {
-    const rows = await tx.$queryRawUnsafe<unknown[]>('SELECT id FROM messages WHERE id = $1 FOR UPDATE', messageId);
-    return rows.length > 0;
+  async lockMessages(tx: Tx, messageIds: readonly number[]): Promise<number[]> {
+    const rows = await this.store
+      .reader(tx)
+      .query<{ id: number }>('SELECT id FROM messages WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE', [
+        messageIds.filter(validId),
+      ]);
+    return rows.map((r) => r.id);
   }
 
   async deleteMessages(tx: Tx, messageIds: readonly number[]): Promise<void> {

@@ -33,6 +33,7 @@ function toRealm(row: RealmRow): Realm {
     moveWithinChannelLimitSeconds: row.moveWithinChannelLimitSeconds,
     moveBetweenChannelsLimitSeconds: row.moveBetweenChannelsLimitSeconds,
     enableReadReceipts: row.enableReadReceipts,
+    moderationRequestChannelId: row.moderationRequestChannelId,
     permissions: (row.permissions ?? {}) as Realm['permissions'],
     deactivated: row.deactivated,
   };
@@ -48,6 +49,7 @@ export function toUser(row: UserRow): User {
     role: row.role as Role,
     isBot: row.isBot,
     botType: row.botType,
+    botOwnerId: row.botOwnerId,
     isActive: row.isActive,
     dateJoined: row.dateJoined,
     receivesTypingNotifications: row.receivesTypingNotifications,
@@ -58,6 +60,7 @@ export function toUser(row: UserRow): User {
     automaticallyFollowTopicsWhereMentioned: row.automaticallyFollowTopicsWhereMentioned,
     enableDraftsSynchronization: row.enableDraftsSynchronization,
     sendReadReceipts: row.sendReadReceipts,
+    allowPrivateDataExport: row.allowPrivateDataExport,
     resolvedTopicNoticeAutoReadPolicy: NOTICE_POLICIES.has(row.resolvedTopicNoticeAutoReadPolicy)
       ? (row.resolvedTopicNoticeAutoReadPolicy as ResolvedNoticePolicy)
       : 'except_followed',
@@ -91,6 +94,7 @@ function realmData(r: contracts.RealmRecord) {
     moveWithinChannelLimitSeconds: r.move_messages_within_stream_limit_seconds,
     moveBetweenChannelsLimitSeconds: r.move_messages_between_streams_limit_seconds,
     enableReadReceipts: r.enable_read_receipts,
+    moderationRequestChannelId: r.moderation_request_channel_id ?? null,
     permissions: r.permissions,
     deactivated: r.deactivated,
   };
@@ -106,6 +110,7 @@ function userData(u: contracts.UserRecord) {
     role: u.role,
     isBot: u.is_bot,
     botType: u.bot_type,
+    botOwnerId: u.bot_owner_id,
     isActive: u.is_active,
     dateJoined: new Date(u.date_joined),
     isSystemBot: u.is_system_bot ?? false,
@@ -138,6 +143,7 @@ export function pickUserSettings(settings: Record<string, unknown>): Partial<Use
   assign('automaticallyFollowTopicsWhereMentioned', bool('automatically_follow_topics_where_mentioned'));
   assign('enableDraftsSynchronization', bool('enable_drafts_synchronization'));
   assign('sendReadReceipts', bool('send_read_receipts'));
+  assign('allowPrivateDataExport', bool('allow_private_data_export'));
   const notice = settings.resolved_topic_notice_auto_read_policy;
   if (typeof notice === 'string' && NOTICE_POLICIES.has(notice))
     out.resolvedTopicNoticeAutoReadPolicy = notice as ResolvedNoticePolicy;
@@ -177,9 +183,12 @@ export class ReadModelRepository implements PeopleReader {
     await tx.realm.upsert({ where: { id: record.realm_id }, create: { id: record.realm_id, ...data }, update: data });
   }
 
-  async upsertUser(tx: Tx, record: contracts.UserRecord): Promise<void> {
+  /** The user as recorded. */
+  async upsertUser(tx: Tx, record: contracts.UserRecord): Promise<User> {
     const data = userData(record);
-    await tx.user.upsert({ where: { id: record.user_id }, create: { id: record.user_id, ...data }, update: data });
+    return toUser(
+      await tx.user.upsert({ where: { id: record.user_id }, create: { id: record.user_id, ...data }, update: data }),
+    );
   }
 
   /** Settings may arrive before the user (events of different services are not ordered): then they wait. */

@@ -1,5 +1,10 @@
 import type { ScheduledMessageStore } from '../domain/scheduled-store.js';
-import type { NewScheduledMessage, ScheduledMessageChange, StoredScheduledMessage } from '../domain/scheduled-store.js';
+import {
+  SEND_LATER,
+  type NewScheduledMessage,
+  type ScheduledMessageChange,
+  type StoredScheduledMessage,
+} from '../domain/scheduled-store.js';
 import type { Tx } from './prisma.js';
 import type { SqlExecutor } from './sql.js';
 import type { Store } from './store.js';
@@ -10,7 +15,8 @@ const COLUMNS = `id, realm_id AS "realmId", sender_id AS "senderId", type, chann
   user_ids AS "userIds", topic, content, rendered_content AS "renderedContent",
   scheduled_at AS "scheduledAt", read_by_sender AS "readBySender", sending_client AS "sendingClient",
   delivered, delivered_message_id AS "deliveredMessageId", failed, failure_message AS "failureMessage",
-  version, created_at AS "createdAt"`;
+  version, delivery_type AS "deliveryType", reminder_target_message_id AS "reminderTargetMessageId",
+  created_at AS "createdAt"`;
 
 function toStored({ createdAt: _createdAt, ...row }: Row): StoredScheduledMessage {
   return { ...row, type: row.type as StoredScheduledMessage['type'] };
@@ -25,9 +31,9 @@ export class ScheduledMessagesRepository implements ScheduledMessageStore {
   constructor(private readonly store: Store) {}
 
   /** The sender's undelivered scheduled messages (failed ones included), soonest first. */
-  async undelivered(senderId: number): Promise<StoredScheduledMessage[]> {
+  async undelivered(senderId: number, deliveryType = SEND_LATER): Promise<StoredScheduledMessage[]> {
     const rows = await this.store.db.scheduledMessage.findMany({
-      where: { senderId, delivered: false },
+      where: { senderId, delivered: false, deliveryType },
       orderBy: [{ scheduledAt: 'asc' }, { id: 'asc' }],
     });
     return rows.map(toStored);
@@ -46,7 +52,7 @@ export class ScheduledMessagesRepository implements ScheduledMessageStore {
   async claimDue(executor: SqlExecutor, dueBy: Date, limit: number): Promise<StoredScheduledMessage[]> {
     const rows = await executor.query<Row>(
       `SELECT ${COLUMNS} FROM scheduled_messages
-        WHERE delivered = false AND failed = false AND scheduled_at <= $1
+        WHERE delivered = false AND failed = false AND scheduled_at <= $1 AND delivery_type = ${SEND_LATER}
         ORDER BY scheduled_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
       [dueBy, limit],
     );
@@ -81,7 +87,7 @@ export class ScheduledMessagesRepository implements ScheduledMessageStore {
     change: ScheduledMessageChange,
   ): Promise<StoredScheduledMessage | null> {
     const { count } = await tx.scheduledMessage.updateMany({
-      where: { id, senderId, delivered: false },
+      where: { id, senderId, delivered: false, deliveryType: SEND_LATER },
       data: { ...change, failed: false, failureMessage: null, version: { increment: 1 } },
     });
     if (count === 0) return null;
@@ -89,8 +95,8 @@ export class ScheduledMessagesRepository implements ScheduledMessageStore {
     return row ? toStored(row) : null;
   }
 
-  async delete(tx: Tx, id: number, senderId: number): Promise<boolean> {
-    const { count } = await tx.scheduledMessage.deleteMany({ where: { id, senderId } });
+  async delete(tx: Tx, id: number, senderId: number, deliveryType = SEND_LATER): Promise<boolean> {
+    const { count } = await tx.scheduledMessage.deleteMany({ where: { id, senderId, deliveryType } });
     return count > 0;
   }
 

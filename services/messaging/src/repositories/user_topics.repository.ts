@@ -21,6 +21,14 @@ export class UserTopicsRepository implements UserTopicStore {
     });
     return row?.visibilityPolicy ?? 0;
   }
+
+  async withPolicy(channelId: number, topicKey: string): Promise<{ userId: number; topicName: string }[]> {
+    return this.store.db.userTopic.findMany({
+      where: { channelId, topicKey },
+      select: { userId: true, topicName: true },
+      orderBy: { userId: 'asc' },
+    });
+  }
 }
 
 /** Applies topic policy changes (policy 0 deletes the row) in two statements, whatever their number. */

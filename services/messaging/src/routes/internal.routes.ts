@@ -21,16 +21,23 @@ export function internalRoutes(deps: MessagingDeps) {
         fetch_event_types: p.json(t.list(t.string())).optional(),
         include_subscribers: p.json(t.union(t.bool(), t.literal('partial'))).default(false),
         client_capabilities: p
-          .json(t.object({ archived_channels: t.optional(t.bool(), false) }, { extra: 'ignore' }))
-          .default({
-            archived_channels: false,
-          }),
+          .json(
+            t.object(
+              {
+                archived_channels: t.optional(t.bool(), false),
+                linkifier_url_template: t.optional(t.bool(), false),
+              },
+              { extra: 'ignore' },
+            ),
+          )
+          .default({ archived_channels: false, linkifier_url_template: false }),
       },
       (userId, params) =>
         initialState(deps.domain, userId, {
           fetchEventTypes: params.fetch_event_types,
           includeSubscribers: params.include_subscribers !== false,
           archivedChannels: params.client_capabilities.archived_channels,
+          linkifierUrlTemplate: params.client_capabilities.linkifier_url_template,
         }),
     ),
   ];

@@ -1,3 +1,4 @@
+import { serviceUnavailable } from '@confab/errors';
 import { internal } from '@confab/events';
 import { internalRoute } from '@confab/http';
 import type { UserIdentity } from '@confab/identity';
@@ -26,11 +27,21 @@ export function invitationInternalRoutes(deps: MessagingDeps) {
     }),
     internalRoute(internal.endpoints.subscribeInvitedUser, async (input, { requestId }) => {
       const actor = await actorFor(domain, identity(input.realm_id, input.user_id, 400, false), requestId);
-      // Confab has no default channels yet, so include_realm_default_subscriptions adds none.
-      return { subscribed_stream_ids: await subscribeInvitedUser(domain, actor, input.stream_ids) };
+      const ids = await subscribeInvitedUser(
+        domain,
+        actor,
+        input.stream_ids,
+        input.include_realm_default_subscriptions,
+      );
+      return { subscribed_stream_ids: ids };
     }),
     internalRoute(internal.endpoints.sendWelcome, async (input, { requestId }) => {
-      const actor = await actorFor(domain, identity(input.realm_id, input.sender_id, 400, false), requestId);
+      let actor = await actorFor(domain, identity(input.realm_id, input.sender_id, 400, false), requestId);
+      if (input.from_notification_bot) {
+        const bot = await domain.readModel.notificationBot(input.realm_id);
+        if (!bot) throw serviceUnavailable();
+        actor = { ...actor, user: bot };
+      }
       const sent = await sendMessage(domain, actor, {
         type: 'direct',
         to: JSON.stringify([input.recipient_id]),

@@ -10,10 +10,18 @@ import { editMessage } from '../domain/message-edit.js';
 import { messageHistory } from '../domain/message-history.js';
 import { messagesMatchingNarrow } from '../domain/matches-narrow.js';
 import { readReceipts } from '../domain/read-receipts.js';
+import {
+  MAX_REPORT_DESCRIPTION_LENGTH,
+  REPORT_REASONS,
+  reportMessage,
+  type ReportType,
+} from '../domain/message-report.js';
 import { addSubmessage } from '../domain/submessages.js';
 import { sendMessage } from '../domain/send.js';
 import type { MessagingDeps } from '../deps.js';
 import { actorRoute } from './actor-route.js';
+
+const REPORT_TYPES = Object.keys(REPORT_REASONS) as ReportType[];
 
 export function messageRoutes(deps: MessagingDeps) {
   const { domain } = deps;
@@ -202,6 +210,19 @@ export function messageRoutes(deps: MessagingDeps) {
           notifyOldThread: params.send_notification_to_old_thread,
           notifyNewThread: params.send_notification_to_new_thread,
         });
+      },
+    }),
+    withActor({
+      method: 'POST',
+      path: '/messages/{message_id:int}/report',
+      auth: 'user',
+      params: {
+        report_type: p.enum(...REPORT_TYPES),
+        description: p.string({ maxLength: MAX_REPORT_DESCRIPTION_LENGTH }).default(''),
+      },
+      async handler({ actor, params, path }) {
+        await reportMessage(domain, actor, path.message_id, params.report_type, params.description);
+        return {};
       },
     }),
     withActor({

@@ -7,6 +7,7 @@ import {
   listScheduled,
   type DeliveryQueue,
 } from '../domain/scheduled-messages.js';
+import { createReminder, deleteReminder, listReminders } from '../domain/reminders.js';
 import type { MessagingDeps } from '../deps.js';
 import { actorRoute } from './actor-route.js';
 
@@ -18,6 +19,38 @@ export function scheduledMessageRoutes(deps: MessagingDeps, queue: DeliveryQueue
   const { domain } = deps;
   const withActor = actorRoute(domain);
   return [
+    withActor({
+      method: 'GET',
+      path: '/reminders',
+      auth: 'user',
+      async handler({ actor }) {
+        return listReminders(domain, actor);
+      },
+    }),
+    withActor({
+      method: 'POST',
+      path: '/reminders',
+      auth: 'user',
+      params: { message_id: p.int(), scheduled_delivery_timestamp: p.int(), note: p.string().optional() },
+      async handler({ actor, params, req }) {
+        const reminderId = await createReminder(domain, queue, actor, {
+          messageId: params.message_id,
+          deliverAt: at(params.scheduled_delivery_timestamp),
+          note: params.note,
+          client: clientName(req.headers['user-agent'], undefined),
+        });
+        return { reminder_id: reminderId };
+      },
+    }),
+    withActor({
+      method: 'DELETE',
+      path: '/reminders/{reminder_id:int}',
+      auth: 'user',
+      async handler({ actor, path }) {
+        await deleteReminder(domain, actor, path.reminder_id);
+        return {};
+      },
+    }),
     withActor({
       method: 'GET',
       path: '/scheduled_messages',

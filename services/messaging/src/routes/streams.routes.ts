@@ -2,6 +2,9 @@ import { p, t } from '@confab/http';
 import { getStream, getStreamId, listStreams } from '../domain/channel-queries.js';
 import { archiveChannel, channelMembers, updateChannel, type ChannelUpdate } from '../domain/channel-settings.js';
 import { createChannel } from '../domain/channels.js';
+import { addDefaultChannel, removeDefaultChannel } from '../domain/default-channels.js';
+import { channelEmailAddress } from '../domain/subscription-updates.js';
+import { deleteTopic } from '../domain/topic-deletion.js';
 import { CHANNEL_PERMISSION_SETTINGS } from '../domain/types.js';
 import type { MessagingDeps } from '../deps.js';
 import { actorRoute } from './actor-route.js';
@@ -62,6 +65,8 @@ export function streamRoutes(deps: MessagingDeps) {
           .json(t.literal('inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'))
           .optional(),
         is_archived: p.bool().optional(),
+        is_default_stream: p.bool().optional(),
+        folder_id: p.json(t.nullable(t.int())).optional(),
         ...channelPermissionChanges,
       },
       async handler({ actor, params, path }) {
@@ -79,6 +84,8 @@ export function streamRoutes(deps: MessagingDeps) {
           messageRetentionDays: params.message_retention_days,
           topicsPolicy: params.topics_policy,
           isArchived: params.is_archived,
+          isDefaultStream: params.is_default_stream,
+          folderId: params.folder_id,
           permissions,
         });
         return {};
@@ -95,10 +102,48 @@ export function streamRoutes(deps: MessagingDeps) {
     }),
     withActor({
       method: 'GET',
+      path: '/streams/{stream_id:int}/email_address',
+      auth: 'user',
+      params: { sender_id: p.int({ min: 0 }).optional() },
+      async handler({ actor, path, params }) {
+        return channelEmailAddress(domain, actor, path.stream_id, params.sender_id);
+      },
+    }),
+    withActor({
+      method: 'POST',
+      path: '/streams/{stream_id:int}/delete_topic',
+      auth: 'user',
+      params: { topic_name: p.string() },
+      async handler({ actor, path, params }) {
+        return deleteTopic(domain, actor, path.stream_id, params.topic_name);
+      },
+    }),
+    withActor({
+      method: 'GET',
       path: '/streams/{stream_id:int}/members',
       auth: 'user',
       async handler({ actor, path }) {
         return channelMembers(domain, actor, path.stream_id);
+      },
+    }),
+    withActor({
+      method: 'POST',
+      path: '/default_streams',
+      auth: 'user',
+      params: { stream_id: p.int() },
+      async handler({ actor, params }) {
+        await addDefaultChannel(domain, actor, params.stream_id);
+        return {};
+      },
+    }),
+    withActor({
+      method: 'DELETE',
+      path: '/default_streams',
+      auth: 'user',
+      params: { stream_id: p.int() },
+      async handler({ actor, params }) {
+        await removeDefaultChannel(domain, actor, params.stream_id);
+        return {};
       },
     }),
     withActor({

@@ -26,6 +26,8 @@ export interface PushStore {
     token: string;
     iosAppId: string | null;
   }): Promise<void>;
+  /** Whether the user registered this legacy token (of either kind). */
+  hasToken(userId: number, token: string): Promise<boolean>;
   /** Deletes the user's token; false when there was none. */
   removeToken(userId: number, kind: TokenKind, token: string): Promise<boolean>;
   deviceByAccount(userId: number, pushAccountId: number): Promise<PushDevice | null>;

@@ -28,6 +28,16 @@ export async function addToken(
   await store.addToken({ userId: user.userId, realmId: user.realmId, kind, token, iosAppId: appid });
 }
 
+/**
+ * POST /mobile_push/test_notification, the legacy test (Zulip's send_test_push_notification_api): a token given must
+ * be one of the caller's (else "Device not recognized"); then Zulip sends the test to those tokens, which Confab does
+ * not: it delivers end-to-end-encrypted notifications only (POST /mobile_push/e2ee/test_notification), so the answer
+ * is Zulip's success, as from a server that has no credentials for the legacy tokens' services.
+ */
+export async function testLegacyTokens(store: PushStore, user: UserIdentity, token: string | undefined): Promise<void> {
+  if (token !== undefined && !(await store.hasToken(user.userId, token))) throw deviceNotRecognized();
+}
+
 /** DELETE of the same paths: only the caller's own token, else "Device not recognized". */
 export async function removeToken(store: PushStore, user: UserIdentity, kind: TokenKind, token: string): Promise<void> {
   validateToken(kind, token);

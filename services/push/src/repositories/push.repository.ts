@@ -94,6 +94,10 @@ export class PushRepository implements PushStore {
   }
 
   /** Deletes the user's token; false when there was none. */
+  async hasToken(userId: number, token: string): Promise<boolean> {
+    return (await this.db.pushDeviceToken.count({ where: { userId, token } })) > 0;
+  }
+
   async removeToken(userId: number, kind: TokenKind, token: string): Promise<boolean> {
     const { count } = await this.db.pushDeviceToken.deleteMany({ where: { userId, kind, token } });
     return count > 0;

@@ -4,6 +4,7 @@ import type { PushDeps } from '../deps.js';
 import { registerClientDevice, registerPushDevice, removeClientDevice } from '../domain/client-devices.js';
 import { deviceRecord, registerDevice } from '../domain/devices.js';
 import { sendTestNotification } from '../domain/test_notifications.js';
+import { testLegacyTokens } from '../domain/tokens.js';
 
 const accountId = () => p.int({ min: 0, max: Number.MAX_SAFE_INTEGER });
 
@@ -90,6 +91,16 @@ export function mobilePushRoutes(deps: PushDeps) {
       async handler({ identity }) {
         const devices = await deps.repo.devicesOfUser(identity.userId);
         return { devices: devices.map(deviceRecord) };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/mobile_push/test_notification',
+      auth: 'human',
+      params: { token: p.string().optional() },
+      async handler({ identity, params }) {
+        await testLegacyTokens(deps.repo, identity, params.token);
+        return {};
       },
     }),
     route({

@@ -99,8 +99,6 @@ const SECTIONS: readonly Section[] = [
     wantedBy: ['custom_profile_fields'],
     build: () => Promise.resolve({ custom_profile_fields: [], custom_profile_field_types: CUSTOM_PROFILE_FIELD_TYPES }),
   },
-  { wantedBy: ['realm_linkifiers'], build: () => Promise.resolve({ realm_linkifiers: [] }) },
-  { wantedBy: ['realm_filters'], build: () => Promise.resolve({ realm_filters: [] }) },
   {
     wantedBy: ['alert_words'],
     build: async (ctx, { user }) => ({ alert_words: await listAlertWords(ctx.db, user.id) }),

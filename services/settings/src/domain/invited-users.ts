@@ -49,7 +49,7 @@ export async function createInvitedUser(
       onEvents: (ids) => eventIds.push(...ids),
     },
     realm,
-    [{ email, fullName, role: spec.role, password: spec.password }],
+    [{ email, fullName, role: spec.role, password: spec.password, viaInvitation: true }],
   );
   return { user: created!.user, eventIds };
 }

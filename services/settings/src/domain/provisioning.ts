@@ -24,6 +24,8 @@ export interface NewUserSpec {
   role: Role;
   password?: string | null;
   bot?: { ownerEmail: string } | undefined;
+  /** Signed up through an invitation, whose own steps subscribe the account (`user.created`'s via_invitation). */
+  viaInvitation?: boolean;
 }
 
 export interface ProvisionedUser {
@@ -99,7 +101,7 @@ export async function createUsers(
         events.push(
           outboxRecord(
             contracts.userCreated,
-            { user: userRecord(user) },
+            { user: userRecord(user), ...(spec.viaInvitation ? { via_invitation: true } : {}) },
             { realmId: realm.id, requestId: ctx.requestId },
           ),
         );

@@ -77,6 +77,8 @@ export function realmRecord(realm: Realm, externalUrl: string): contracts.RealmR
     move_messages_between_streams_limit_seconds: realm.moveMessagesBetweenStreamsLimitSeconds,
     presence_disabled: realm.presenceDisabled,
     enable_read_receipts: realm.enableReadReceipts,
+    // Organization settings (PATCH /realm) choose it; until then message reporting is off.
+    moderation_request_channel_id: null,
     message_retention_days: realm.messageRetentionDays,
     permissions: realmPermissions(realm),
   };

@@ -4,7 +4,10 @@ import type { SettingsDeps } from '../deps.js';
 import { createInvitedUser } from '../domain/invited-users.js';
 import { userRecord } from '../domain/users.js';
 
-/** The invitations service creates the account of a person who signed up through an invitation link. */
+/**
+ * What the invitations service needs of this one: the account of a person who signed up through an invitation, which
+ * invited addresses have an account already, and the invitation mails.
+ */
 export function invitationInternalRoutes(deps: SettingsDeps) {
   return [
     internalRoute(internal.endpoints.createInvitedUser, async (spec, { requestId }) => {
@@ -25,6 +28,20 @@ export function invitationInternalRoutes(deps: SettingsDeps) {
         },
       );
       return { user: userRecord(user), event_ids: eventIds };
+    }),
+    internalRoute(internal.endpoints.existingAccounts, async ({ realm_id, emails }) => {
+      const accounts = [];
+      for (const email of emails) {
+        const user = await deps.db.store.users.byEmail(realm_id, email.toLowerCase());
+        if (user) accounts.push({ email, deactivated: !user.isActive });
+      }
+      return { accounts };
+    }),
+    // Email invitations are mailed through this service's mail transport (SMTP, or the development capture).
+    internalRoute(internal.endpoints.sendMail, async (mail) => {
+      if (!deps.mailer.enabled) return { sent: false };
+      await deps.mailer.send(mail);
+      return { sent: true };
     }),
   ];
 }

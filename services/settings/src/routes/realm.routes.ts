@@ -39,12 +39,5 @@ export function realmRoutes(deps: SettingsDeps) {
       auth: 'user',
       handler: () => ({ custom_fields: [] }),
     }),
-    route({
-      // Confab has no linkifiers yet: the list is empty, as in a new Zulip organization.
-      method: 'GET',
-      path: '/realm/linkifiers',
-      auth: 'user',
-      handler: () => ({ linkifiers: [] }),
-    }),
   ];
 }

@@ -1,0 +1,109 @@
+import { invalid, organizationAdministratorRequired } from '@confab/errors';
+import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
+import { accessChannelById } from './channel-access.js';
+import type { Actor, Domain } from './context.js';
+import { subscribeUserTo, type InvitationChannelsDeps } from './invitation-channels.js';
+import { isAdmin } from './permissions.js';
+import type { Transaction } from './storage.js';
+import type { Channel, Realm, User } from './types.js';
+
+/** Default channels' storage (a port this domain owns; docs/architecture.md, "Data access"). */
+export interface DefaultChannelStore {
+  /** The organization's default channels, by id, ascending. */
+  ids(realmId: number, tx?: Transaction): Promise<number[]>;
+  /** False when it was a default channel already. */
+  add(tx: Transaction, realmId: number, channelId: number): Promise<boolean>;
+  /** False when it was not a default channel. */
+  remove(tx: Transaction, channelId: number): Promise<boolean>;
+}
+
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
+export type DefaultChannelsDeps = InvitationChannelsDeps & Pick<Domain, 'defaultChannels'>;
+
+/** Zulip's notify_default_streams: every member's client gets the list after a change. */
+export async function defaultChannelsEvent(
+  domain: Pick<Domain, 'defaultChannels'>,
+  tx: Transaction,
+  realmId: number,
+  requestId: string,
+): Promise<OutboxRecord> {
+  return outboxRecord(
+    contracts.defaultChannelsChanged,
+    { realm_id: realmId, default_streams: await domain.defaultChannels.ids(realmId, tx) },
+    { realmId, requestId },
+  );
+}
+
+/** Adds (or removes) a default channel in the caller's transaction; the event when the list changed. */
+export async function setDefaultChannel(
+  domain: Pick<Domain, 'defaultChannels'>,
+  tx: Transaction,
+  actor: Actor,
+  channelId: number,
+  isDefault: boolean,
+): Promise<OutboxRecord[]> {
+  const changed = isDefault
+    ? await domain.defaultChannels.add(tx, actor.realm.id, channelId)
+    : await domain.defaultChannels.remove(tx, channelId);
+  return changed ? [await defaultChannelsEvent(domain, tx, actor.realm.id, actor.requestId)] : [];
+}
+
+/** Channels created with is_default_stream become default channels (only newly created ones, as in Zulip). */
+export async function makeDefault(
+  domain: Pick<Domain, 'defaultChannels'>,
+  tx: Transaction,
+  actor: Actor,
+  channels: readonly Channel[],
+): Promise<OutboxRecord[]> {
+  if (channels.length === 0) return [];
+  for (const channel of channels) await domain.defaultChannels.add(tx, actor.realm.id, channel.id);
+  return [await defaultChannelsEvent(domain, tx, actor.realm.id, actor.requestId)];
+}
+
+/** Zulip's check_if_user_can_manage_default_streams. */
+export function checkCanManageDefaults(actor: Actor): void {
+  if (!isAdmin(actor.user)) throw organizationAdministratorRequired();
+}
+
+/** POST /default_streams (Zulip's add_default_stream). */
+export async function addDefaultChannel(domain: DefaultChannelsDeps, actor: Actor, channelId: number): Promise<void> {
+  checkCanManageDefaults(actor);
+  const { channel } = await accessChannelById(domain, actor, channelId);
+  if (channel.inviteOnly) throw invalid('Private channels cannot be made default.');
+  await domain.store.transaction(async (tx) => ({
+    result: undefined,
+    events: await setDefaultChannel(domain, tx, actor, channel.id, true),
+  }));
+}
+
+/** DELETE /default_streams (Zulip's remove_default_stream: metadata access is enough). */
+export async function removeDefaultChannel(
+  domain: DefaultChannelsDeps,
+  actor: Actor,
+  channelId: number,
+): Promise<void> {
+  checkCanManageDefaults(actor);
+  const { channel } = await accessChannelById(domain, actor, channelId, { allowRealmAdmin: true, allowArchived: true });
+  await domain.store.transaction(async (tx) => ({
+    result: undefined,
+    events: await setDefaultChannel(domain, tx, actor, channel.id, false),
+  }));
+}
+
+/**
+ * Subscribes a new member of the organization to its default channels, in the transaction that records them
+ * (Zulip's process_new_human_user; bots and accounts made by an invitation's sign-up are not).
+ */
+export async function subscribeNewMember(
+  domain: DefaultChannelsDeps,
+  tx: Transaction,
+  realm: Realm,
+  user: User,
+  requestId: string,
+): Promise<OutboxRecord[]> {
+  if (user.isBot || !user.isActive) return [];
+  const ids = await domain.defaultChannels.ids(realm.id, tx);
+  if (ids.length === 0) return [];
+  const channels = (await domain.channels.channelsByIds(ids)).filter((c) => c.realmId === realm.id && !c.isArchived);
+  return (await subscribeUserTo(domain, tx, { user, realm, requestId }, channels)).events;
+}

@@ -1,0 +1,142 @@
+import { ConfabError, invalid, organizationAdministratorRequired } from '@confab/errors';
+import { contracts, outboxRecord, type Written } from '@confab/events';
+import type { Actor, Domain } from './context.js';
+import { isAdmin } from './permissions.js';
+
+/** A linkifier as stored (Zulip's RealmFilter). */
+export interface StoredLinkifier {
+  id: number;
+  realmId: number;
+  pattern: string;
+  urlTemplate: string;
+  order: number;
+}
+
+/** Linkifiers' storage (a port this domain owns; docs/architecture.md, "Data access"). */
+export interface LinkifierStore {
+  /** The organization's linkifiers in the order they apply (`order`, then id). */
+  list(realmId: number): Promise<StoredLinkifier[]>;
+  change<T>(fn: (unit: LinkifierUnit) => Promise<Written<T>>): Promise<T>;
+}
+
+export interface LinkifierUnit {
+  /** Last in the order; null when the organization has that pattern already. */
+  create(realmId: number, pattern: string, urlTemplate: string): Promise<StoredLinkifier | null>;
+  /** False when the organization has no such linkifier; null when another has that pattern. */
+  update(realmId: number, id: number, pattern: string, urlTemplate: string): Promise<boolean | null>;
+  delete(realmId: number, id: number): Promise<boolean>;
+  /** Sets each linkifier's order to its position in `ids`. */
+  reorder(realmId: number, ids: readonly number[]): Promise<void>;
+  list(realmId: number): Promise<StoredLinkifier[]>;
+}
+
+/** Checks patterns and URL templates as Zulip's validation does (an adapter over `@confab/markdown`). */
+export interface LinkifierValidator {
+  /** A linkifier's first problem (Zulip's RealmFilter validation), or null. */
+  check(pattern: string, urlTemplate: string): { field: string; message: string } | null;
+  /** The variables of an RFC 6570 template; null when it is not one. */
+  variables(urlTemplate: string): Set<string> | null;
+}
+
+/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
+export type LinkifiersDeps = Pick<Domain, 'linkifiers' | 'linkifierValidator' | 'directory'>;
+
+export const linkifierDict = (l: StoredLinkifier): contracts.LinkifierRecord => ({
+  id: l.id,
+  pattern: l.pattern,
+  url_template: l.urlTemplate,
+});
+
+function requireAdmin(actor: Actor): void {
+  if (!isAdmin(actor.user)) throw organizationAdministratorRequired();
+}
+
+/** Zulip's ValidationFailureError: the first message, and every error by field in `errors`. */
+export function validationFailure(field: string, message: string): ConfabError {
+  return invalid(message, 'BAD_REQUEST', { errors: { [field]: [message] } });
+}
+
+function validated(domain: LinkifiersDeps, pattern: string, urlTemplate: string): void {
+  const problem = domain.linkifierValidator.check(pattern, urlTemplate);
+  if (problem) throw validationFailure(problem.field, problem.message);
+}
+
+const duplicate = () => validationFailure('__all__', 'Realm filter with this Realm and Pattern already exists.');
+const notFound = () => invalid('Linkifier not found.');
+
+/** One change and the `linkifiers.changed` event with the whole list after it (Zulip's notify_linkifiers). */
+async function changeAndNotify<T>(
+  domain: LinkifiersDeps,
+  actor: Actor,
+  fn: (unit: LinkifierUnit) => Promise<T>,
+): Promise<T> {
+  const result = await domain.linkifiers.change(async (unit) => {
+    const value = await fn(unit);
+    const list = await unit.list(actor.realm.id);
+    const event = outboxRecord(
+      contracts.linkifiersChanged,
+      { realm_id: actor.realm.id, realm_linkifiers: list.map(linkifierDict) },
+      { realmId: actor.realm.id, requestId: actor.requestId },
+    );
+    return { result: value, events: [event] };
+  });
+  domain.directory.forgetLinkifiers(actor.realm.id);
+  return result;
+}
+
+/** GET /realm/linkifiers. */
+export async function listLinkifiers(domain: LinkifiersDeps, actor: Actor) {
+  return { linkifiers: (await domain.linkifiers.list(actor.realm.id)).map(linkifierDict) };
+}
+
+/** POST /realm/filters. */
+export async function addLinkifier(
+  domain: LinkifiersDeps,
+  actor: Actor,
+  pattern: string,
+  urlTemplate: string,
+): Promise<{ id: number }> {
+  requireAdmin(actor);
+  validated(domain, pattern, urlTemplate);
+  return changeAndNotify(domain, actor, async (unit) => {
+    const created = await unit.create(actor.realm.id, pattern, urlTemplate);
+    if (!created) throw duplicate();
+    return { id: created.id };
+  });
+}
+
+/** PATCH /realm/filters/{filter_id}. */
+export async function updateLinkifier(
+  domain: LinkifiersDeps,
+  actor: Actor,
+  id: number,
+  pattern: string,
+  urlTemplate: string,
+): Promise<void> {
+  requireAdmin(actor);
+  validated(domain, pattern, urlTemplate);
+  await changeAndNotify(domain, actor, async (unit) => {
+    const updated = await unit.update(actor.realm.id, id, pattern, urlTemplate);
+    if (updated === null) throw duplicate();
+    if (!updated) throw notFound();
+  });
+}
+
+/** DELETE /realm/filters/{filter_id}. */
+export async function removeLinkifier(domain: LinkifiersDeps, actor: Actor, id: number): Promise<void> {
+  requireAdmin(actor);
+  await changeAndNotify(domain, actor, async (unit) => {
+    if (!(await unit.delete(actor.realm.id, id))) throw notFound();
+  });
+}
+
+/** PATCH /realm/linkifiers (Zulip's check_reorder_linkifiers): every linkifier exactly once. */
+export async function reorderLinkifiers(domain: LinkifiersDeps, actor: Actor, ids: readonly number[]): Promise<void> {
+  requireAdmin(actor);
+  if (new Set(ids).size !== ids.length) throw invalid('The ordered list must not contain duplicated linkifiers');
+  const existing = await domain.linkifiers.list(actor.realm.id);
+  if (ids.length === 0 && existing.length === 0) return;
+  const mismatch = () => new ConfabError('The ordered list must enumerate all existing linkifiers exactly once');
+  if (existing.length !== ids.length || !existing.every((l) => ids.includes(l.id))) throw mismatch();
+  await changeAndNotify(domain, actor, (unit) => unit.reorder(actor.realm.id, ids));
+}

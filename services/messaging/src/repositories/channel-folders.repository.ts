@@ -1,0 +1,78 @@
+import type { Written } from '@confab/events';
+import {
+  FolderNameTaken,
+  type ChannelFolder,
+  type ChannelFolderStore,
+  type ChannelFolderUnit,
+} from '../domain/channel-folders.js';
+import { isUniqueViolation, storable, validId } from './prisma.js';
+import type { Store } from './store.js';
+
+const fields = {
+  id: true,
+  realmId: true,
+  name: true,
+  description: true,
+  renderedDescription: true,
+  creatorId: true,
+  dateCreated: true,
+  isArchived: true,
+  order: true,
+} as const;
+
+/** The channel_folders table. */
+export class ChannelFoldersRepository implements ChannelFolderStore {
+  constructor(private readonly store: Store) {}
+
+  list(realmId: number): Promise<ChannelFolder[]> {
+    return this.store.db.channelFolder.findMany({
+      where: { realmId },
+      select: fields,
+      orderBy: [{ order: 'asc' }, { id: 'asc' }],
+    });
+  }
+
+  async byId(realmId: number, id: number): Promise<ChannelFolder | null> {
+    if (!validId(id)) return null;
+    return this.store.db.channelFolder.findFirst({ where: { id, realmId }, select: fields });
+  }
+
+  async nameTaken(realmId: number, name: string): Promise<boolean> {
+    if (!storable(name)) return false;
+    return (await this.store.db.channelFolder.count({ where: { realmId, nameKey: name.toLowerCase() } })) > 0;
+  }
+
+  async inUse(folderId: number): Promise<boolean> {
+    return (await this.store.db.channel.count({ where: { folderId, isArchived: false } })) > 0;
+  }
+
+  change<T>(fn: (unit: ChannelFolderUnit) => Promise<Written<T>>): Promise<T> {
+    return this.store.transaction((tx) =>
+      fn({
+        async create(data) {
+          const created = await tx.channelFolder
+            .create({ data: { ...data, nameKey: data.name.toLowerCase(), order: 0 }, select: { id: true } })
+            .catch((err: unknown) => {
+              throw isUniqueViolation(err) ? new FolderNameTaken(data.name) : err;
+            });
+          return tx.channelFolder.update({ where: { id: created.id }, data: { order: created.id }, select: fields });
+        },
+        async update(id, patch) {
+          await tx.channelFolder
+            .update({
+              where: { id },
+              data: { ...patch, ...(patch.name === undefined ? {} : { nameKey: patch.name.toLowerCase() }) },
+            })
+            .catch((err: unknown) => {
+              throw isUniqueViolation(err) ? new FolderNameTaken(patch.name ?? '') : err;
+            });
+        },
+        async reorder(realmId, ids) {
+          await tx.$executeRaw`UPDATE channel_folders AS f SET "order" = v.position - 1
+            FROM unnest(${[...ids]}::int[]) WITH ORDINALITY AS v(id, position)
+            WHERE f.id = v.id AND f.realm_id = ${realmId}`;
+        },
+      }),
+    );
+  }
+}
