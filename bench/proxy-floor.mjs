@@ -122,7 +122,7 @@ if (ROLE === 'upstream') {
         NODE_ENV: 'production',
         LOG_LEVEL: 'warn',
         CONFAB_PORT: String(free),
-        CONFAB_GATEWAY_METRICS_PORT: '0',
+        CONFAB_INTERNAL_SECRET: randomBytes(32).toString('hex'),
         SETTINGS_URL: stub,
         MESSAGING_URL: stub,
         REDIS_URL: redisUrl,

@@ -77,9 +77,11 @@ async function up() {
     ports: 'dev',
     logDir,
     echo: process.env.CONFAB_ECHO_LOGS !== '0',
+    // Only the gateway is published (CONFAB_BIND_HOST, else every interface, as before); the services listen on
+    // 127.0.0.1, with a secret generated for this run (docs/security.md).
+    gatewayHost: process.env.CONFAB_BIND_HOST || '0.0.0.0',
     env: {
       CONFAB_DEV_ENDPOINTS: '1',
-      ...(process.env.CONFAB_PORT ? {} : {}),
     },
   });
   const stopAll = async () => {

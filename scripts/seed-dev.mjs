@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Creates the development organization in a deployment started without the devkit (docker compose), as `npm start`
 // does, unless the server already has its default organization. Addresses come from the environment:
-// CONFAB_GATEWAY_URL and the services' *_URL variables (SETTINGS_URL, MESSAGING_URL, ...), CONFAB_INTERNAL_SECRET,
+// CONFAB_GATEWAY_URL and the services' *_URL variables (SETTINGS_URL, MESSAGING_URL, ...), CONFAB_INTERNAL_SECRET
+// (or CONFAB_INTERNAL_SECRET_FILE, as compose sets),
 // CONFAB_DEV_PASSWORD, CONFAB_JWT_KEY.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -22,7 +24,10 @@ function stackInfoFromEnv(env = process.env) {
     runId: '',
     gatewayUrl,
     serviceUrls,
-    internalSecret: env.CONFAB_INTERNAL_SECRET ?? devkit.DEV_INTERNAL_SECRET,
+    internalSecret:
+      env.CONFAB_INTERNAL_SECRET ||
+      (env.CONFAB_INTERNAL_SECRET_FILE ? readFileSync(env.CONFAB_INTERNAL_SECRET_FILE, 'utf8').trim() : undefined) ||
+      devkit.DEV_INTERNAL_SECRET,
     redisUrl: env.REDIS_URL ?? devkit.LOCAL_DEFAULTS.redisUrl,
     redisPrefix: env.CONFAB_REDIS_PREFIX ?? 'confab',
     amqpUrl: env.AMQP_URL ?? devkit.LOCAL_DEFAULTS.amqpUrl,

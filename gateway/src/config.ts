@@ -33,8 +33,6 @@ export const Env = z.object({
   CONFAB_SESSION_TTL_SECONDS: int(14 * 24 * 3600, 1),
   /** The built web client (web/dist) the gateway serves at /; empty: the one beside this checkout. */
   CONFAB_WEB_DIR: z.string().default(''),
-  /** Port of the Prometheus /metrics listener, kept off the public port. 0 disables it. Default 9464. */
-  CONFAB_GATEWAY_METRICS_PORT: port(9464),
 });
 
 export type ServiceName = 'settings' | 'messaging' | 'groups' | 'invitations' | 'push' | 'events';
@@ -50,7 +48,6 @@ export interface GatewayConfig extends CommonConfig {
   proxyEventsMaxSockets: number;
   sessionTtlSeconds: number;
   webDir: string;
-  metricsPort: number;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
@@ -76,6 +73,5 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     proxyEventsMaxSockets: e.CONFAB_PROXY_EVENTS_MAX_SOCKETS,
     sessionTtlSeconds: e.CONFAB_SESSION_TTL_SECONDS,
     webDir: e.CONFAB_WEB_DIR || join(__dirname, '..', '..', 'web', 'dist'),
-    metricsPort: e.CONFAB_GATEWAY_METRICS_PORT,
   };
 }

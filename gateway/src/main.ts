@@ -1,6 +1,5 @@
 import { contracts, ServiceEvents } from '@confab/events';
-import express from 'express';
-import { listen, metricsRoute, runProcess, ServiceClient } from '@confab/http';
+import { listen, runProcess, ServiceClient } from '@confab/http';
 import { IdentitySigner, type UserIdentity } from '@confab/identity';
 import { Redis } from 'ioredis';
 import { buildGateway } from './app.js';
@@ -75,15 +74,7 @@ runProcess('gateway', loadConfig, async (config, log) => {
       broker: bus.isConnected(),
     }),
   });
-  const server = await listen(app, config.port);
-  log.info({ port: server.port, services: config.services }, 'gateway listening');
-  const metricsApp = express();
-  metricsRoute(metricsApp);
-  const metrics = config.metricsPort ? await listen(metricsApp, config.metricsPort) : undefined;
-  return [
-    ['http', () => server.close()],
-    ['metrics', async () => metrics?.close()],
-    ...events.shutdown,
-    ['redis', () => redis.quit()],
-  ];
+  const server = await listen(app, config.port, config.bindHost);
+  log.info({ host: config.bindHost, port: server.port, services: config.services }, 'gateway listening');
+  return [['http', () => server.close()], ...events.shutdown, ['redis', () => redis.quit()]];
 });

@@ -94,7 +94,7 @@ describe('metrics', () => {
   it('counts requests by route template and reports outbox lag on every service', async () => {
     const world = await newWorld();
     await world.as('hamlet').get('/users/me');
-    const text = await (await fetch(`${system().serviceUrls.settings}/metrics`)).text();
+    const text = await (await fetch(`${system().metricsUrls.settings}/metrics`)).text();
     expect(text).toMatch(
       /http_requests_total\{method="GET",route="\/users\/me",status="200",service="settings"\} [1-9]/,
     );
@@ -106,8 +106,7 @@ describe('metrics', () => {
   });
 
   it('serves the gateway metrics on their own port, not through the public one', async () => {
-    const gatewayEnv = system().processes.gateway!.env;
-    const text = await (await fetch(`http://127.0.0.1:${gatewayEnv.CONFAB_GATEWAY_METRICS_PORT}/metrics`)).text();
+    const text = await (await fetch(`${system().metricsUrls.gateway}/metrics`)).text();
     expect(text).toMatch(/http_requests_total\{method="GET",route="settings",status="200",service="gateway"\} [1-9]/);
     expect((await fetch(`${system().gatewayUrl}/metrics`)).status).toBe(404);
   });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import sodium from 'libsodium-wrappers';
-import { ApiClient, freePort, serviceToken, type DevUserName, type ManagedProcess, type World } from '@confab/devkit';
+import { ApiClient, serviceToken, type DevUserName, type ManagedProcess, type World } from '@confab/devkit';
 import { EventQueue } from './support/event-queues';
 import { expectError, expectSuccess } from './support/expect';
 import { RelayStub } from './support/relay-stub';
@@ -36,6 +36,7 @@ let stub: RelayStub;
 let relayGatewayUrl: string;
 let pushUrl: string;
 let workerMetricsUrl: string;
+let pushMetricsUrl: string;
 const extras: ManagedProcess[] = [];
 
 /** A client of the gateway whose push service uses the relay stub. */
@@ -114,15 +115,15 @@ beforeAll(async () => {
     PUSH_REGISTER_ATTEMPTS: '5',
     CONFAB_REDIS_PREFIX: `${system().redisPrefix}:relay`,
   };
-  const workerMetricsPort = await freePort();
-  workerMetricsUrl = `http://127.0.0.1:${workerMetricsPort}/metrics`;
   const [push, worker, settings] = await Promise.all([
     startExtraProcess('push', relayEnv),
-    startExtraProcess('push-worker', { ...relayEnv, CONFAB_WORKER_METRICS_PORT: String(workerMetricsPort) }),
+    startExtraProcess('push-worker', relayEnv),
     startExtraProcess('settings', { CONFAB_PUSH_RELAY_URL: stub.url }),
   ]);
   extras.push(push.process, worker.process, settings.process);
   pushUrl = push.url;
+  pushMetricsUrl = `${push.metricsUrl}/metrics`;
+  workerMetricsUrl = `${worker.metricsUrl}/metrics`;
   const gateway = await startExtraProcess('gateway', { PUSH_URL: push.url, SETTINGS_URL: settings.url });
   extras.push(gateway.process);
   relayGatewayUrl = gateway.url;
@@ -483,7 +484,7 @@ describe('POST /mobile_push/e2ee/test_notification', () => {
     const worker = await (await fetch(workerMetricsUrl)).text();
     expect(worker).toMatch(/job_lateness_seconds_count\{[^}]*queue="push-test"[^}]*\} [1-9]/);
     expect(worker).toMatch(/job_lateness_seconds_count\{[^}]*queue="push-register"[^}]*\} [1-9]/);
-    const service = await (await fetch(`${pushUrl}/metrics`)).text();
+    const service = await (await fetch(pushMetricsUrl)).text();
     expect(service).toMatch(/job_queue_depth\{[^}]*queue="push-test",state="waiting"[^}]*\} 0/);
     expect(service).toMatch(/job_queue_depth\{[^}]*queue="push-register",state="failed"[^}]*\} \d+/);
   });

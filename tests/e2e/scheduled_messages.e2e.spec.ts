@@ -381,11 +381,11 @@ describe('scheduled messages', () => {
       );
       // The worker reports how late deliveries were, and the queue's depth, on its metrics port. Once it has no job
       // running or waiting, no second delivery can come.
-      const port = system().processes['messaging-worker']!.env.CONFAB_WORKER_METRICS_PORT;
+      const metricsUrl = system().metricsUrls['messaging-worker'];
       const idle = (state: string) =>
         new RegExp(`job_queue_depth\\{[^}]*queue="scheduled-messages",state="${state}"[^}]*\\} 0\\n`);
       const metrics = await eventually(
-        async () => (await fetch(`http://127.0.0.1:${port}/metrics`)).text(),
+        async () => (await fetch(`${metricsUrl}/metrics`)).text(),
         (text) => idle('active').test(text) && idle('waiting').test(text),
       );
       expect(metrics).toMatch(idle('active'));

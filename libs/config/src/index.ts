@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 /**
@@ -50,6 +51,67 @@ export function secret(defaultValue?: string) {
   return defaultValue === undefined ? base : base.default(defaultValue);
 }
 
+export type RunEnvironment = 'development' | 'production' | 'test';
+
+/**
+ * The internal identity secret a development or test process falls back to when none is given. Never accepted
+ * outside development: the development tools (libs/devkit) pass a random one per run anyway.
+ */
+export const DEVELOPMENT_INTERNAL_SECRET = 'confab-dev-internal-secret-change-me';
+
+/** Shortest secret accepted outside development (32 characters: `openssl rand -hex 32` gives 64). */
+export const MIN_SECRET_LENGTH = 32;
+
+/** Values that are published (in this repository or its examples) and so are no secret. */
+const PUBLISHED_SECRET = /change-?me|placeholder|replace-with|example|^(.)\1*$/i;
+
+/** A secret given directly (`NAME`) or in a file (`NAME_FILE`: Docker and Kubernetes secret files); undefined when neither. */
+export function readSecret(name: string, value: string | undefined, file: string | undefined): string | undefined {
+  if (value !== undefined && value !== '') return value;
+  if (!file) return undefined;
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    throw new ConfigError([`${name}_FILE: cannot read ${file} (${(err as Error).message})`]);
+  }
+}
+
+/**
+ * A secret checked for the environment the process runs in (docs/security.md). Outside development (NODE_ENV other
+ * than `development` or `test`) it must be set, at least MIN_SECRET_LENGTH characters long and not a published
+ * default or placeholder, or the process refuses to start, saying how to set one. In development and tests a missing
+ * one falls back to `developmentDefault` (when the caller has one).
+ */
+export function checkedSecret(
+  name: string,
+  value: string | undefined,
+  env: RunEnvironment,
+  developmentDefault?: string,
+): string {
+  const development = env === 'development' || env === 'test';
+  const howTo =
+    `Generate one with \`openssl rand -hex 32\` and set ${name} (or ${name}_FILE, the path of a file holding it) ` +
+    `to the same value in every Confab process; see docs/security.md. ` +
+    `On a development machine set NODE_ENV=development (npm start does).`;
+  if (value === undefined || value === '') {
+    if (development && developmentDefault !== undefined) return developmentDefault;
+    throw new ConfigError([`${name} is not set, and NODE_ENV=${env} requires a real secret. ${howTo}`]);
+  }
+  if (development) {
+    if (value.length < 16) throw new ConfigError([`${name}: must be at least 16 characters`]);
+    return value;
+  }
+  if (value.length < MIN_SECRET_LENGTH) {
+    throw new ConfigError([
+      `${name} is too short (${value.length} characters; NODE_ENV=${env} needs at least ${MIN_SECRET_LENGTH}). ${howTo}`,
+    ]);
+  }
+  if (value === DEVELOPMENT_INTERNAL_SECRET || PUBLISHED_SECRET.test(value)) {
+    throw new ConfigError([`${name} is a published default or placeholder, not a secret. ${howTo}`]);
+  }
+  return value;
+}
+
 export const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
 
 /**
@@ -57,18 +119,42 @@ export const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trac
  * and the names that keep parallel test runs apart.
  */
 export const commonEnv = {
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /**
+   * Decided explicitly: `development` and `test` (what libs/devkit sets) relax the secret checks; anything else,
+   * including no NODE_ENV at all, is production.
+   */
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   LOG_LEVEL: logLevel,
-  /** HS256 secret for X-Confab-Identity tokens between the gateway and the services. */
-  CONFAB_INTERNAL_SECRET: secret('confab-dev-internal-secret-change-me'),
+  /**
+   * HS256 secret for X-Confab-Identity tokens between the gateway and the services (it signs them). Required outside
+   * development: at least 32 characters, no published default (checkedSecret). `_FILE`: a file holding it.
+   */
+  CONFAB_INTERNAL_SECRET: z.string().optional(),
+  CONFAB_INTERNAL_SECRET_FILE: z.string().optional(),
+  /** During a rotation, another secret whose tokens are accepted too (never used to sign); see docs/security.md. */
+  CONFAB_INTERNAL_SECRET_PREVIOUS: z.string().optional(),
+  CONFAB_INTERNAL_SECRET_PREVIOUS_FILE: z.string().optional(),
+  /**
+   * Address the process's HTTP API listens on. Default 0.0.0.0 (containers, where other containers call it);
+   * `npm start` binds the services to 127.0.0.1 and only the gateway to the published address.
+   */
+  CONFAB_BIND_HOST: z.string().min(1).default('0.0.0.0'),
   REDIS_URL: url('redis://127.0.0.1:6379'),
   /** Prefix of every Redis key and BullMQ queue, so several deployments or test runs can share a Redis. */
   CONFAB_REDIS_PREFIX: z.string().default('confab'),
   AMQP_URL: url('amqp://guest:guest@127.0.0.1:5672'),
   /** Topic exchange every service publishes its events to. */
   CONFAB_EVENTS_EXCHANGE: z.string().min(1).default('confab.events'),
-  /** Port a worker process (no HTTP API) serves Prometheus /metrics on; 0 serves none. */
-  CONFAB_WORKER_METRICS_PORT: int(0, 0, 65_535),
+  /**
+   * Port this process serves Prometheus /metrics (and /healthz) on, apart from its API port, which never serves them;
+   * 0 serves none (the default).
+   */
+  CONFAB_METRICS_PORT: int(0, 0, 65_535),
+  /**
+   * Address of that metrics listener. Default 127.0.0.1; Kubernetes sets 0.0.0.0 so Prometheus can scrape the pod,
+   * and a NetworkPolicy admits only the monitoring namespace to the port (docs/security.md).
+   */
+  CONFAB_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /**
    * How long a request waits for this service to apply its user's own recent changes made in another service
    * before answering 503 (read-your-writes), in ms. Default 5000.
@@ -81,13 +167,18 @@ export const commonEnv = {
 };
 
 export interface CommonConfig {
-  env: 'development' | 'production' | 'test';
+  env: RunEnvironment;
   logLevel: z.infer<typeof logLevel>;
+  /** Signs identity tokens, and verifies them. */
   internalSecret: string;
+  /** Verifies identity tokens too, during a rotation (docs/security.md). */
+  internalSecretPrevious: string | undefined;
+  /** Address the HTTP API listens on. */
+  bindHost: string;
   redis: { url: string; prefix: string };
   amqp: { url: string; exchange: string };
-  /** 0 when the process serves no separate metrics port. */
-  workerMetricsPort: number;
+  /** Where /metrics is served; port 0: nowhere. */
+  metrics: { host: string; port: number };
   /** Longest wait for a user's own changes from other services to arrive (ms). */
   causalWaitMs: number;
   /** How long an idle durable queue of this process outlives it (tests only); undefined: forever. */
@@ -97,25 +188,44 @@ export interface CommonConfig {
 }
 
 export function commonConfig(e: {
-  NODE_ENV: 'development' | 'production' | 'test';
+  NODE_ENV: RunEnvironment;
   LOG_LEVEL: z.infer<typeof logLevel>;
-  CONFAB_INTERNAL_SECRET: string;
+  CONFAB_INTERNAL_SECRET?: string | undefined;
+  CONFAB_INTERNAL_SECRET_FILE?: string | undefined;
+  CONFAB_INTERNAL_SECRET_PREVIOUS?: string | undefined;
+  CONFAB_INTERNAL_SECRET_PREVIOUS_FILE?: string | undefined;
+  CONFAB_BIND_HOST: string;
   REDIS_URL: string;
   CONFAB_REDIS_PREFIX: string;
   AMQP_URL: string;
   CONFAB_EVENTS_EXCHANGE: string;
-  CONFAB_WORKER_METRICS_PORT: number;
+  CONFAB_METRICS_PORT: number;
+  CONFAB_METRICS_HOST: string;
   CONFAB_CAUSAL_WAIT_MS: number;
   CONFAB_EVENTS_QUEUE_EXPIRES_MS: number;
   CONFAB_OUTBOX_POLL_MS: number;
 }): CommonConfig {
+  const internalSecret = checkedSecret(
+    'CONFAB_INTERNAL_SECRET',
+    readSecret('CONFAB_INTERNAL_SECRET', e.CONFAB_INTERNAL_SECRET, e.CONFAB_INTERNAL_SECRET_FILE),
+    e.NODE_ENV,
+    DEVELOPMENT_INTERNAL_SECRET,
+  );
+  const previous = readSecret(
+    'CONFAB_INTERNAL_SECRET_PREVIOUS',
+    e.CONFAB_INTERNAL_SECRET_PREVIOUS,
+    e.CONFAB_INTERNAL_SECRET_PREVIOUS_FILE,
+  );
   return {
     env: e.NODE_ENV,
     logLevel: e.LOG_LEVEL,
-    internalSecret: e.CONFAB_INTERNAL_SECRET,
+    internalSecret,
+    internalSecretPrevious:
+      previous === undefined ? undefined : checkedSecret('CONFAB_INTERNAL_SECRET_PREVIOUS', previous, e.NODE_ENV),
+    bindHost: e.CONFAB_BIND_HOST,
     redis: { url: e.REDIS_URL, prefix: e.CONFAB_REDIS_PREFIX },
     amqp: { url: e.AMQP_URL, exchange: e.CONFAB_EVENTS_EXCHANGE },
-    workerMetricsPort: e.CONFAB_WORKER_METRICS_PORT,
+    metrics: { host: e.CONFAB_METRICS_HOST, port: e.CONFAB_METRICS_PORT },
     causalWaitMs: e.CONFAB_CAUSAL_WAIT_MS,
     queueExpiresMs: e.CONFAB_EVENTS_QUEUE_EXPIRES_MS || undefined,
     outboxPollMs: e.CONFAB_OUTBOX_POLL_MS,

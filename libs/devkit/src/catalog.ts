@@ -25,6 +25,8 @@ export interface ProcessSpec {
   portEnv?: string;
   /** Port used by the development start command. */
   devPort?: number;
+  /** Port of its internal /metrics listener (CONFAB_METRICS_PORT) in the development start command. */
+  devMetricsPort: number;
   /** Variable other processes read its base URL from. */
   urlEnv?: string;
   /** Variable holding its database URL (services with a Prisma schema). */
@@ -40,6 +42,7 @@ const ALL: ProcessSpec[] = [
     entry: 'dist/main.js',
     portEnv: 'SETTINGS_PORT',
     devPort: 9101,
+    devMetricsPort: 9201,
     urlEnv: 'SETTINGS_URL',
     databaseEnv: 'SETTINGS_DATABASE_URL',
   },
@@ -50,6 +53,7 @@ const ALL: ProcessSpec[] = [
     entry: 'dist/main.js',
     portEnv: 'MESSAGING_PORT',
     devPort: 9102,
+    devMetricsPort: 9202,
     urlEnv: 'MESSAGING_URL',
     databaseEnv: 'MESSAGING_DATABASE_URL',
   },
@@ -58,6 +62,7 @@ const ALL: ProcessSpec[] = [
     service: 'messaging',
     dir: 'services/messaging',
     entry: 'dist/worker.js',
+    devMetricsPort: 9211,
     databaseEnv: 'MESSAGING_DATABASE_URL',
   },
   {
@@ -67,6 +72,7 @@ const ALL: ProcessSpec[] = [
     entry: 'dist/main.js',
     portEnv: 'GROUPS_PORT',
     devPort: 9103,
+    devMetricsPort: 9203,
     urlEnv: 'GROUPS_URL',
     databaseEnv: 'GROUPS_DATABASE_URL',
   },
@@ -77,6 +83,7 @@ const ALL: ProcessSpec[] = [
     entry: 'dist/main.js',
     portEnv: 'INVITATIONS_PORT',
     devPort: 9104,
+    devMetricsPort: 9204,
     urlEnv: 'INVITATIONS_URL',
     databaseEnv: 'INVITATIONS_DATABASE_URL',
   },
@@ -87,6 +94,7 @@ const ALL: ProcessSpec[] = [
     entry: 'dist/main.js',
     portEnv: 'PUSH_PORT',
     devPort: 9105,
+    devMetricsPort: 9205,
     urlEnv: 'PUSH_URL',
     databaseEnv: 'PUSH_DATABASE_URL',
   },
@@ -95,6 +103,7 @@ const ALL: ProcessSpec[] = [
     service: 'push',
     dir: 'services/push',
     entry: 'dist/worker.js',
+    devMetricsPort: 9215,
     databaseEnv: 'PUSH_DATABASE_URL',
   },
   {
@@ -104,9 +113,18 @@ const ALL: ProcessSpec[] = [
     entry: 'dist/main.js',
     portEnv: 'EVENTS_PORT',
     devPort: 9106,
+    devMetricsPort: 9206,
     urlEnv: 'EVENTS_URL',
   },
-  { name: 'gateway', service: 'gateway', dir: 'gateway', entry: 'dist/main.js', portEnv: 'CONFAB_PORT', devPort: 9991 },
+  {
+    name: 'gateway',
+    service: 'gateway',
+    dir: 'gateway',
+    entry: 'dist/main.js',
+    portEnv: 'CONFAB_PORT',
+    devPort: 9991,
+    devMetricsPort: 9464,
+  },
 ];
 
 function present(spec: ProcessSpec): boolean {

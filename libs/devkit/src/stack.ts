@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { connect } from 'amqplib';
@@ -18,6 +19,11 @@ export interface StackOptions {
   logDir: string;
   /** Echo process output to this process's stdout (development start). */
   echo?: boolean;
+  /**
+   * Address the gateway listens on (the published one; `npm start`: CONFAB_BIND_HOST, else all interfaces). Every
+   * other process listens on 127.0.0.1 only. Default 127.0.0.1.
+   */
+  gatewayHost?: string;
 }
 
 /**
@@ -27,7 +33,16 @@ export interface StackOptions {
  */
 const READY_TIMEOUT_MS = 180_000;
 
+/**
+ * The development default of libs/config (DEVELOPMENT_INTERNAL_SECRET), accepted only by processes in development
+ * and test; the stack never uses it: it generates a secret per run.
+ */
 export const DEV_INTERNAL_SECRET = 'confab-dev-internal-secret-change-me';
+
+/** A random secret for one run of a stack (identity tokens between its processes). */
+export function generateSecret(): string {
+  return randomBytes(32).toString('hex');
+}
 
 export interface ProcessDescription {
   name: string;
@@ -40,6 +55,8 @@ export interface StackInfo {
   runId: string;
   gatewayUrl: string;
   serviceUrls: Record<string, string>;
+  /** Each process's internal Prometheus listener (`http://127.0.0.1:port`), by process name. */
+  metricsUrls: Record<string, string>;
   internalSecret: string;
   redisUrl: string;
   redisPrefix: string;
@@ -58,7 +75,7 @@ export class Stack {
   readonly processes = new Map<string, ManagedProcess>();
   info!: StackInfo;
   private databaseNames: string[] = [];
-  /** Where the gateway serves Prometheus metrics (test runs only). */
+  /** Where the gateway serves Prometheus metrics. */
   gatewayMetricsUrl: string | undefined;
 
   constructor(private readonly options: StackOptions) {}
@@ -95,6 +112,15 @@ export class Stack {
       if (spec.urlEnv) urlEnv[spec.urlEnv] = serviceUrls[spec.service]!;
     }
     const gatewayUrl = serviceUrls.gateway!;
+    // Every process serves /metrics on an internal listener of its own, on 127.0.0.1 (docs/security.md).
+    const metricsPorts: Record<string, string> = {};
+    const metricsUrls: Record<string, string> = {};
+    for (const spec of specs) {
+      const port = this.options.ports === 'dev' ? spec.devMetricsPort : await freePort();
+      metricsPorts[spec.name] = String(port);
+      metricsUrls[spec.name] = `http://127.0.0.1:${port}`;
+    }
+    this.gatewayMetricsUrl = metricsUrls.gateway;
 
     const databases: Record<string, string> = {};
     const dbEnv: Record<string, string> = {};
@@ -111,7 +137,8 @@ export class Stack {
 
     const redisPrefix = runId ? `confab-${runId}` : 'confab';
     const exchange = runId ? `confab.events.${runId}` : 'confab.events';
-    const secret = this.options.env?.CONFAB_INTERNAL_SECRET ?? DEV_INTERNAL_SECRET;
+    // Never the development default of the source: a random secret per run, unless the caller gives one.
+    const secret = this.options.env?.CONFAB_INTERNAL_SECRET ?? generateSecret();
     const common: Record<string, string> = {
       NODE_ENV: runId ? 'test' : 'development',
       LOG_LEVEL: runId ? 'info' : 'info',
@@ -131,6 +158,7 @@ export class Stack {
       runId,
       gatewayUrl,
       serviceUrls,
+      metricsUrls,
       internalSecret: secret,
       redisUrl: infra.redisUrl,
       redisPrefix,
@@ -145,7 +173,9 @@ export class Stack {
     const order = [...specs.filter((s) => s.name !== 'gateway'), ...specs.filter((s) => s.name === 'gateway')];
     for (const group of [order.filter((s) => s.name !== 'gateway'), order.filter((s) => s.name === 'gateway')]) {
       // Every launch settles before a failure is thrown, so that stopping after it finds every process started.
-      const launched = await Promise.allSettled(group.map((spec) => this.launch(spec, common, portEnv)));
+      const launched = await Promise.allSettled(
+        group.map((spec) => this.launch(spec, common, portEnv, metricsPorts[spec.name]!)),
+      );
       const failures = launched.flatMap((result) => (result.status === 'rejected' ? [result.reason as Error] : []));
       if (failures.length === 1) throw failures[0];
       if (failures.length > 1) throw new Error(failures.map((failure) => failure.message).join('\n'));
@@ -157,14 +187,16 @@ export class Stack {
     spec: ProcessSpec,
     common: Record<string, string>,
     portEnv: Record<string, string>,
+    metricsPort: string,
   ): Promise<void> {
-    const env = { ...common, ...(spec.portEnv ? { [spec.portEnv]: portEnv[spec.name]! } : {}) };
-    if (spec.name === 'gateway' && this.options.ports === 'random') {
-      env.CONFAB_GATEWAY_METRICS_PORT = String(await freePort());
-      this.gatewayMetricsUrl = `http://127.0.0.1:${env.CONFAB_GATEWAY_METRICS_PORT}`;
-    }
-    // Workers serve no API; in tests they serve their metrics on a port of their own.
-    if (!spec.portEnv && this.options.ports === 'random') env.CONFAB_WORKER_METRICS_PORT = String(await freePort());
+    const env: Record<string, string> = {
+      // Only the gateway is published; the services answer on the loopback interface alone.
+      CONFAB_BIND_HOST: spec.name === 'gateway' ? (this.options.gatewayHost ?? '127.0.0.1') : '127.0.0.1',
+      CONFAB_METRICS_HOST: '127.0.0.1',
+      CONFAB_METRICS_PORT: metricsPort,
+      ...common,
+      ...(spec.portEnv ? { [spec.portEnv]: portEnv[spec.name]! } : {}),
+    };
     const logFile = join(this.options.logDir, `${spec.name}.log`);
     const proc = new ManagedProcess(spec, env, logFile, this.options.echo ?? false);
     this.processes.set(spec.name, proc);

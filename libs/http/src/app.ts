@@ -13,7 +13,7 @@ import {
 import { runWithLogContext, type Logger } from '@confab/logging';
 import { DEFAULT_BODY_LIMITS, parseUrlEncoded, readBody, type BodyLimits } from './body.js';
 import { ignoredParameters, parseParams } from './params.js';
-import { collectProcessMetrics, metricsRoute, requestMetrics } from './metrics.js';
+import { collectProcessMetrics, requestMetrics } from './metrics.js';
 import { RawResponse, route, Router, type Route } from './router.js';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -265,7 +265,6 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   collectProcessMetrics(options.name ?? String(options.logger.bindings().service ?? 'service'));
   app.use(requestContext);
   healthRoutes(app, options.readiness);
-  metricsRoute(app);
   app.use(requestMetrics);
   options.before?.(app);
 

@@ -41,7 +41,10 @@ export function requestMetrics(req: Request, res: Response, next: NextFunction):
   next();
 }
 
-/** GET /metrics in Prometheus text format (not routed by the gateway; scraped inside the cluster). */
+/**
+ * GET /metrics in Prometheus text format, on a process's internal metrics listener only (`serveMetrics`): never on
+ * an API port, so neither the gateway's public port nor a service port reveals them (docs/security.md).
+ */
 export function metricsRoute(app: Express): void {
   app.get('/metrics', async (_req, res) => {
     res.setHeader('Content-Type', register.contentType);
@@ -87,9 +90,13 @@ export function registerJobQueueDepth(queue: CountedJobQueue): void {
 }
 
 /**
- * A worker process's /metrics (and /healthz) on a port of its own, since it serves no API; none when `port` is 0.
+ * A process's /metrics (and /healthz) on its internal metrics listener (CONFAB_METRICS_HOST:CONFAB_METRICS_PORT),
+ * apart from its API; none when the port is 0.
  */
-export async function serveWorkerMetrics(service: string, port: number): Promise<{ close(): Promise<void> } | null> {
+export async function serveMetrics(
+  service: string,
+  { host, port }: { host: string; port: number },
+): Promise<{ port: number; close(): Promise<void> } | null> {
   if (!port) return null;
   collectProcessMetrics(service);
   const app = express();
@@ -98,5 +105,5 @@ export async function serveWorkerMetrics(service: string, port: number): Promise
     res.json({ status: 'ok' });
   });
   metricsRoute(app);
-  return listen(app, port);
+  return listen(app, port, host);
 }

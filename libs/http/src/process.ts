@@ -1,4 +1,5 @@
 import { createLogger, type Logger } from '@confab/logging';
+import { serveMetrics } from './metrics.js';
 
 export type ShutdownStep = readonly [name: string, close: () => Promise<unknown>];
 
@@ -41,9 +42,10 @@ export function exitOnStartupFailure(logger: Pick<Logger, 'fatal'> | undefined, 
 /**
  * A process's start-up, the same in every Confab process: its configuration, a logger named after it, then `start`,
  * which builds and starts everything and answers its shutdown steps (run on SIGTERM/SIGINT, in order); a failure
- * at start-up is logged and exits. Each service's main.ts and worker.ts is one call of this.
+ * at start-up is logged and exits. Each service's main.ts and worker.ts is one call of this. Prometheus /metrics is
+ * served here, on the internal metrics listener of the config (`metrics`), never on the API port.
  */
-export function runProcess<C extends { logLevel: string }>(
+export function runProcess<C extends { logLevel: string; metrics?: { host: string; port: number } }>(
   name: string,
   loadConfig: () => C,
   start: (config: C, logger: Logger) => Promise<readonly ShutdownStep[]>,
@@ -53,7 +55,10 @@ export function runProcess<C extends { logLevel: string }>(
     try {
       const config = loadConfig();
       logger = createLogger({ name, level: config.logLevel });
-      closeOnSignals(logger, await start(config, logger));
+      const steps = await start(config, logger);
+      const metrics = config.metrics ? await serveMetrics(name, config.metrics) : null;
+      if (metrics) logger.info({ host: config.metrics!.host, port: metrics.port }, 'metrics listening');
+      closeOnSignals(logger, [...steps, ...(metrics ? [['metrics', () => metrics.close()] as const] : [])]);
     } catch (err) {
       exitOnStartupFailure(logger, err);
     }

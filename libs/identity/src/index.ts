@@ -122,14 +122,22 @@ export function signIdentity(identity: Identity, secret: string, ttlSeconds = 60
 /**
  * Verifies identity tokens with the algorithm pinned, caching successful verifications until the token
  * expires: one client's burst of requests reuses the same token, and HMAC verification is then paid once.
+ * Several secrets: a token signed with any of them is accepted (a rotation, docs/security.md); the first is tried
+ * first.
  */
 export class IdentityVerifier {
   private readonly cache = new Map<string, { identity: Identity; expiresAtMs: number }>();
+  private readonly secrets: readonly string[];
 
   constructor(
-    private readonly secret: string,
+    secrets: string | readonly (string | undefined)[],
     private readonly maxCacheEntries = 10_000,
-  ) {}
+  ) {
+    this.secrets = (typeof secrets === 'string' ? [secrets] : secrets).filter(
+      (s): s is string => typeof s === 'string' && s.length > 0,
+    );
+    if (this.secrets.length === 0) throw new Error('IdentityVerifier needs a secret');
+  }
 
   verify(token: string | undefined): Identity | null {
     if (!token) return null;
@@ -139,16 +147,16 @@ export class IdentityVerifier {
       if (hit.expiresAtMs > now) return hit.identity;
       this.cache.delete(token);
     }
-    let claims: Claims;
-    try {
-      claims = jwt.verify(token, this.secret, {
-        algorithms: [ALGORITHM],
-        issuer: ISSUER,
-        audience: AUDIENCE,
-      }) as Claims;
-    } catch {
-      return null;
+    let claims: Claims | undefined;
+    for (const secret of this.secrets) {
+      try {
+        claims = jwt.verify(token, secret, { algorithms: [ALGORITHM], issuer: ISSUER, audience: AUDIENCE }) as Claims;
+        break;
+      } catch {
+        // not signed with this one (or expired, malformed): try the next
+      }
     }
+    if (!claims) return null;
     const identity = fromClaims(claims);
     if (!identity || typeof claims.exp !== 'number') return null;
     if (this.cache.size >= this.maxCacheEntries) this.cache.clear();

@@ -22,6 +22,16 @@ describe('identity tokens', () => {
     });
   });
 
+  it('accepts tokens of the previous secret during a rotation, and no others', () => {
+    const next = 'the-next-secret-of-enough-length';
+    const verifier = new IdentityVerifier([next, SECRET]);
+    expect(verifier.verify(signIdentity(hamlet, next))).toEqual(hamlet);
+    expect(verifier.verify(signIdentity(hamlet, SECRET))).toEqual(hamlet);
+    expect(verifier.verify(signIdentity(hamlet, 'a-third-secret-of-enough-length'))).toBeNull();
+    expect(new IdentityVerifier([next, undefined]).verify(signIdentity(hamlet, SECRET))).toBeNull();
+    expect(() => new IdentityVerifier([undefined, ''])).toThrow(/needs a secret/);
+  });
+
   it('refuses a wrong key, alg none, an expired token, a foreign audience and garbage', () => {
     const verifier = new IdentityVerifier(SECRET);
     expect(verifier.verify(signIdentity(hamlet, 'another-secret-of-enough-length'))).toBeNull();

@@ -26,7 +26,7 @@ export class ServiceRuntime<C extends RuntimeConfig> {
     readonly config: C,
     readonly logger: Logger,
   ) {
-    this.verifier = new IdentityVerifier(config.internalSecret);
+    this.verifier = new IdentityVerifier([config.internalSecret, config.internalSecretPrevious]);
   }
 
   /** The service's database client, from its factory (the generated Prisma client through `openPrisma`). */

@@ -38,7 +38,7 @@ runProcess('events', loadConfig, async (config, logger) => {
   };
   await wakeups.start();
   await events.start();
-  const server = await listen(buildApp(deps), config.port);
+  const server = await listen(buildApp(deps), config.port, config.bindHost);
   logger.info({ port: server.port }, 'events service listening');
   return [
     // Open long polls answer first, so their clients come back through another replica.

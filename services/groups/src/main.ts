@@ -36,7 +36,7 @@ runProcess('groups', loadConfig, async (config, logger) => {
     promoteFullMembers(db).catch((err: unknown) => logger.warn({ err }, 'promoting full members failed'));
   }, config.fullMemberSweepSeconds * 1000);
   sweep.unref();
-  const server = await listen(buildApp(deps), config.port);
+  const server = await listen(buildApp(deps), config.port, config.bindHost);
   logger.info({ port: server.port }, 'groups service listening');
   return [
     ['http', () => server.close()],

@@ -25,7 +25,7 @@ runProcess('invitations', loadConfig, async (config, logger) => {
   };
   registerConsumers(events.bus, repo);
   await events.start();
-  const server = await listen(buildApp(deps), config.port);
+  const server = await listen(buildApp(deps), config.port, config.bindHost);
   logger.info({ port: server.port }, 'invitations service listening');
   return [['http', () => server.close()], ...runtime.shutdown()];
 });

@@ -1,6 +1,19 @@
+import { createHmac } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bool, commonConfig, commonEnv, int, parseEnv, port, url, z, type CommonConfig } from '@confab/config';
+import {
+  bool,
+  checkedSecret,
+  commonConfig,
+  commonEnv,
+  int,
+  parseEnv,
+  port,
+  readSecret,
+  url,
+  z,
+  type CommonConfig,
+} from '@confab/config';
 
 export const Env = z.object({
   ...commonEnv,
@@ -40,6 +53,13 @@ export const Env = z.object({
    * after about this long (BullMQ's lockDuration and stalledInterval). Default 30000.
    */
   MESSAGING_SCHEDULED_LOCK_MS: int(30_000, 1000),
+  /**
+   * Key signing temporary upload URLs (GET /user_uploads/{realm_id}/{filename}), its own, not the internal secret:
+   * required outside development, like it (checkedSecret). In development and tests it is derived from the internal
+   * secret. `_FILE`: a file holding it. Changing it ends the temporary URLs handed out in the last minute.
+   */
+  CONFAB_UPLOAD_URL_KEY: z.string().optional(),
+  CONFAB_UPLOAD_URL_KEY_FILE: z.string().optional(),
   /** Test-only switch: lets tests age uploads. Default off. */
   CONFAB_DEV_ENDPOINTS: bool(false),
 });
@@ -51,7 +71,14 @@ export interface MessagingConfig extends CommonConfig {
   groupsUrl: string;
   externalUrl: string;
   cacheTtlMs: number;
-  uploads: { dir: string; maxFileBytes: number; unclaimedWeeks: number; cleanupIntervalSeconds: number };
+  uploads: {
+    dir: string;
+    maxFileBytes: number;
+    unclaimedWeeks: number;
+    cleanupIntervalSeconds: number;
+    /** Signs temporary upload URLs. */
+    urlKey: string;
+  };
   devEndpoints: boolean;
   scheduled: { concurrency: number; sweepSeconds: number; lockMs: number };
 }
@@ -82,6 +109,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxFileBytes: e.MESSAGING_MAX_FILE_UPLOAD_MIB * 1024 * 1024,
       unclaimedWeeks: e.MESSAGING_UNCLAIMED_UPLOAD_WEEKS,
       cleanupIntervalSeconds: e.MESSAGING_UPLOAD_CLEANUP_INTERVAL_SECONDS,
+      urlKey: checkedSecret(
+        'CONFAB_UPLOAD_URL_KEY',
+        readSecret('CONFAB_UPLOAD_URL_KEY', e.CONFAB_UPLOAD_URL_KEY, e.CONFAB_UPLOAD_URL_KEY_FILE),
+        e.NODE_ENV,
+        createHmac('sha256', common.internalSecret).update('confab-upload-url-key').digest('hex'),
+      ),
     },
     devEndpoints: e.CONFAB_DEV_ENDPOINTS,
     scheduled: {

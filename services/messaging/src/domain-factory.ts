@@ -74,7 +74,7 @@ export function buildDomain(config: MessagingConfig, logger: Logger, afterCommit
     logger,
     fetchMissing: backfill,
     limits: { maxFileBytes: config.uploads.maxFileBytes },
-    secrets: { uploadUrls: config.internalSecret },
+    secrets: { uploadUrls: config.uploads.urlKey },
   } satisfies Domain;
   /** Closes both database pools (the Prisma client and the plain-SQL pool). */
   const close = () => Promise.all([prisma.$disconnect(), sql.end()]);

@@ -51,7 +51,7 @@ runProcess('messaging', loadConfig, async (config, logger) => {
     .fillIfEmpty()
     .catch((err: unknown) => logger.warn({ err }, 'backfill from settings failed; events will fill the read model'));
   await events.start();
-  const server = await listen(buildApp(deps), config.port);
+  const server = await listen(buildApp(deps), config.port, config.bindHost);
   logger.info({ port: server.port }, 'messaging service listening');
   return [
     ['http', () => server.close()],

@@ -1,5 +1,5 @@
 import { Queue, Worker } from 'bullmq';
-import { registerJobQueueDepth, runProcess, serveWorkerMetrics } from '@confab/http';
+import { registerJobQueueDepth, runProcess } from '@confab/http';
 import { bullOptions, ServiceRuntime } from '@confab/runtime';
 import { loadConfig } from './config.js';
 import { buildDomain } from './domain-factory.js';
@@ -58,13 +58,11 @@ runProcess('messaging-worker', loadWorkerConfig, async (config, log) => {
   queue.on('error', (err: Error) => log.warn({ err: err.message }, 'maintenance queue error'));
   const scheduled = await startScheduledDelivery({ domain, config, logger: log });
   registerJobQueueDepth(queue);
-  const metrics = await serveWorkerMetrics('messaging-worker', config.workerMetricsPort);
   log.info({ queue: MAINTENANCE_QUEUE }, 'messaging worker started');
   return [
     ['scheduled delivery', () => scheduled.close()],
     ['worker', () => worker.close()],
     ['queue', () => queue.close()],
     ...runtime.shutdown(),
-    ['metrics', async () => metrics?.close()],
   ];
 });

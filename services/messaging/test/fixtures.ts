@@ -58,6 +58,7 @@ export const userRecord = (id: number, name: string, role: 100 | 200 | 300 | 400
 export async function migratedDomain(name: string, pools: { prisma: number; sql: number }) {
   const database = await serviceDatabase('messaging', name);
   const config = loadConfig({
+    NODE_ENV: 'test',
     MESSAGING_DATABASE_URL: database.url,
     MESSAGING_DB_POOL: String(pools.prisma),
     MESSAGING_SQL_POOL: String(pools.sql),

@@ -36,7 +36,7 @@ runProcess('push', loadConfig, async (config, logger) => {
   };
   await events.start();
   await dispatcher.ready();
-  const server = await listen(buildApp(deps), config.port);
+  const server = await listen(buildApp(deps), config.port, config.bindHost);
   logger.info({ port: server.port, relay: config.relay.url || null }, 'push service listening');
   return [
     ['http', () => server.close()],

@@ -1,5 +1,5 @@
 import { Worker } from 'bullmq';
-import { observeJobStart, runProcess, serveWorkerMetrics } from '@confab/http';
+import { observeJobStart, runProcess } from '@confab/http';
 import { runWithLogContext } from '@confab/logging';
 import { bullOptions, ServiceRuntime } from '@confab/runtime';
 import { loadConfig } from './config.js';
@@ -70,13 +70,11 @@ runProcess('push-worker', loadConfig, async (config, log) => {
   timer.unref();
   void sweep().catch((err: unknown) => log.warn({ err }, 'registration sweep failed'));
 
-  const metrics = await serveWorkerMetrics('push-worker', config.workerMetricsPort);
   log.info({ relay: config.relay.url || null, concurrency: config.workerConcurrency }, 'push worker running');
   return [
     ['sweep', async () => clearInterval(timer)],
     ['workers', () => Promise.all(workers.map((w) => w.close()))],
     ['queues', () => scheduler.close()],
     ...runtime.shutdown(),
-    ['metrics', async () => metrics?.close()],
   ];
 });

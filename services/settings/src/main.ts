@@ -55,7 +55,7 @@ runProcess('settings', loadConfig, async (config, logger) => {
   backfillSystemGroups(db, deps.groups, logger).catch((err: unknown) =>
     logger.warn({ err }, 'system groups backfill failed; group settings are sent as member lists until events arrive'),
   );
-  const server = await listen(buildApp(deps), config.port);
+  const server = await listen(buildApp(deps), config.port, config.bindHost);
   logger.info(
     { port: server.port, meeting_provider: config.meetings.provider || 'none' },
     'settings service listening',

@@ -1,7 +1,10 @@
 import { join } from 'node:path';
 import { loadConfig } from '../src/config';
 
-const base = { SETTINGS_DATABASE_URL: 'postgresql://localhost/settings' };
+const base = {
+  SETTINGS_DATABASE_URL: 'postgresql://localhost/settings',
+  CONFAB_INTERNAL_SECRET: 'a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7',
+};
 
 describe('where settings writes files', () => {
   it('keeps custom emoji and, in development, captured mail under CONFAB_DATA_DIR', () => {

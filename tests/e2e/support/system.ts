@@ -39,27 +39,23 @@ export function anonymousClient(): ApiClient {
 
 /**
  * Starts another copy of one of the system's processes with some settings changed (a second gateway with a low
- * rate limit, a second replica); the caller stops it.
+ * rate limit, a second replica), with an internal metrics listener of its own; the caller stops it.
  */
 export async function startExtraProcess(
   name: string,
   overrides: Record<string, string>,
-): Promise<{ process: ManagedProcess; url: string }> {
+): Promise<{ process: ManagedProcess; url: string; metricsUrl: string }> {
   const spec = processes().find((p) => p.name === name);
   const base = system().processes[name];
   if (!spec || !base) throw new Error(`no process ${name}`);
-  // A second gateway must not compete for the first one's metrics port.
-  const env: Record<string, string> = {
-    ...base.env,
-    ...(name === 'gateway' ? { CONFAB_GATEWAY_METRICS_PORT: '0' } : {}),
-    ...(spec.portEnv ? {} : { CONFAB_WORKER_METRICS_PORT: '0' }),
-    ...overrides,
-  };
+  // A second copy must not compete for the first one's metrics port.
+  const metricsPort = String(await freePort());
+  const env: Record<string, string> = { ...base.env, CONFAB_METRICS_PORT: metricsPort, ...overrides };
   if (spec.portEnv) env[spec.portEnv] = String(await freePort());
   const logFile = join(system().logDir, `${name}-extra-${Date.now()}.log`);
   const proc = new ManagedProcess(spec, env, logFile, false);
   proc.start();
   const url = spec.portEnv ? `http://127.0.0.1:${env[spec.portEnv]}` : '';
   if (spec.portEnv) await waitReady(`${url}/readyz`, 60_000, name, proc, logFile);
-  return { process: proc, url };
+  return { process: proc, url, metricsUrl: `http://127.0.0.1:${env.CONFAB_METRICS_PORT}` };
 }

@@ -49,6 +49,23 @@ export function attachmentRoutes(deps: MessagingDeps) {
 }
 
 /**
+ * Headers of every uploaded file served (as Zulip's nginx serves uploads, plus a sandbox): the browser takes the
+ * declared type at its word instead of sniffing HTML or script in a text file or image, and a file opened inline runs
+ * in a sandbox (a unique origin: no script, no access to the viewer's session or cookies) that loads nothing from
+ * elsewhere. PDFs go without `sandbox`, which stops Chromium's PDF viewer from showing them at all; `default-src
+ * 'none'` still keeps them from loading anything.
+ */
+export function uploadHeaders(contentType: string): Record<string, string> {
+  const pdf = /^application\/pdf\b/i.test(contentType);
+  return {
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': pdf
+      ? "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; object-src 'self'"
+      : "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; media-src 'self'; sandbox",
+  };
+}
+
+/**
  * GET /user_uploads/{path_id}: the file itself (outside /api/v1, fetched with the user's credentials through the
  * gateway), or a short HTML error as Zulip serves.
  */
@@ -56,6 +73,7 @@ export function mountFileDownloads(app: Express, deps: MessagingDeps): void {
   const send = (res: Response, file: { data: Buffer; contentType: string; disposition: string }, cache: string) =>
     res
       .status(200)
+      .set(uploadHeaders(file.contentType))
       .setHeader('Content-Type', file.contentType)
       .setHeader('Content-Disposition', file.disposition)
       .setHeader('Cache-Control', cache)
