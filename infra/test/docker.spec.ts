@@ -9,7 +9,14 @@ const REPO = join(__dirname, '..', '..');
 const read = (path: string) => readFileSync(join(REPO, path), 'utf8');
 const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, any> };
 const services = compose.services;
-const APP = [...plannedProcesses().map((p) => p.name), 'migrate', 'seed'];
+const APP = [...plannedProcesses().map((p) => p.name), 'secrets', 'migrate', 'seed'];
+/** Variables of commonEnv with neither a value nor a default unless set (a secret's `_FILE` form, a rotation's). */
+const OPTIONAL = Object.entries(commonEnv)
+  .filter(([, schema]) => {
+    const parsed = (schema as { safeParse(v: unknown): { success: boolean; data?: unknown } }).safeParse(undefined);
+    return parsed.success && parsed.data === undefined;
+  })
+  .map(([key]) => key);
 const DATABASE_SPECS = plannedProcesses().filter((p) => p.databaseEnv);
 const serviceUrl = (name: string) => {
   const spec = plannedProcesses().find((p) => p.name === name)!;
@@ -60,7 +67,7 @@ describe('docker-compose.yml', () => {
   it('gives every process the common settings, the service URLs, development endpoints and its own port and database', () => {
     for (const spec of plannedProcesses()) {
       const env = services[spec.name].environment;
-      for (const key of Object.keys(commonEnv))
+      for (const key of Object.keys(commonEnv).filter((k) => !OPTIONAL.includes(k)))
         expect([spec.name, key, env[key]]).toEqual([spec.name, key, expect.anything()]);
       expect(env.CONFAB_DEV_ENDPOINTS).toBe('1');
       for (const other of plannedProcesses().filter((p) => p.urlEnv))
@@ -107,8 +114,42 @@ describe('docker-compose.yml', () => {
     expect(seed.command).toEqual(['node', 'scripts/seed-dev.mjs']);
     expect(seed.depends_on.gateway.condition).toBe('service_healthy');
     expect(seed.environment.CONFAB_GATEWAY_URL).toBe(serviceUrl('gateway'));
-    expect(seed.environment.CONFAB_INTERNAL_SECRET).toBe(services.settings.environment.CONFAB_INTERNAL_SECRET);
+    expect(seed.environment.CONFAB_INTERNAL_SECRET_FILE).toBe(
+      services.settings.environment.CONFAB_INTERNAL_SECRET_FILE,
+    );
     expect(seed.restart).toBe('no');
+  });
+
+  it('generates the secrets into the data volume before any process starts, and has no default secret', () => {
+    expect(OPTIONAL).toEqual(
+      expect.arrayContaining(['CONFAB_INTERNAL_SECRET_FILE', 'CONFAB_INTERNAL_SECRET_PREVIOUS']),
+    );
+    const secrets = services.secrets;
+    expect(secrets.command).toEqual(['node', 'scripts/generate-secrets.mjs', '/data/secrets']);
+    expect(secrets.restart).toBe('no');
+    for (const spec of plannedProcesses()) {
+      const env = services[spec.name].environment;
+      expect([spec.name, env.CONFAB_INTERNAL_SECRET_FILE, env.CONFAB_INTERNAL_SECRET]).toEqual([
+        spec.name,
+        '/data/secrets/internal_secret',
+        '${CONFAB_INTERNAL_SECRET:-}',
+      ]);
+      expect([spec.name, services[spec.name].depends_on.secrets]).toEqual([
+        spec.name,
+        { condition: 'service_completed_successfully' },
+      ]);
+    }
+    for (const name of ['messaging', 'messaging-worker'])
+      expect(services[name].environment.CONFAB_UPLOAD_URL_KEY_FILE).toBe('/data/secrets/upload_url_key');
+    expect(read('docker-compose.yml')).not.toMatch(/internal-secret|INTERNAL_SECRET:-[^}]/);
+  });
+
+  it('publishes only the gateway, and serves metrics on an internal port of each container', () => {
+    for (const spec of plannedProcesses()) {
+      const service = services[spec.name];
+      expect([spec.name, service.ports]).toEqual([spec.name, spec.name === 'gateway' ? expect.any(Array) : undefined]);
+      expect([spec.name, service.environment.CONFAB_METRICS_PORT]).toEqual([spec.name, '9400']);
+    }
   });
 
   it('uses the credentials the infrastructure containers are started with', () => {

@@ -53,6 +53,15 @@ describe('docker compose up (docker-compose.yml)', () => {
       expect([service, (await project.state(service))?.health]).toEqual([service, 'healthy']);
   });
 
+  it('starts with secrets generated for this project, not a default', async () => {
+    expect(await project.state('secrets')).toEqual({ status: 'exited', exitCode: 0 });
+    const secret = (await project.compose(['exec', '-T', 'settings', 'cat', '/data/secrets/internal_secret'])).trim();
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    const key = (await project.compose(['exec', '-T', 'messaging', 'cat', '/data/secrets/upload_url_key'])).trim();
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    expect(key).not.toBe(secret);
+  });
+
   it('answers the README curl lines: an API key for the password, then /users/me', async () => {
     const key = await api('/fetch_api_key', form({ username: 'iago@zulip.com', password: 'confab-dev' }));
     expect([key.status, key.body.result]).toEqual([200, 'success']);

@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// Creates the secrets of a deployment once: for each, a file of 64 random hex characters (32 bytes) in the directory
+// given (default /data/secrets), unless it exists. `docker compose up` runs it before any process (the `secrets`
+// service), which read them with CONFAB_INTERNAL_SECRET_FILE and CONFAB_UPLOAD_URL_KEY_FILE (docs/security.md).
+// `--rotate` replaces them; restart every process afterwards (`docker compose up -d --force-recreate`).
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const args = process.argv.slice(2);
+const rotate = args.includes('--rotate');
+const dir = args.find((a) => !a.startsWith('--')) ?? '/data/secrets';
+/** The internal identity secret, and the key of temporary upload URLs. */
+const NAMES = ['internal_secret', 'upload_url_key'];
+
+mkdirSync(dir, { recursive: true, mode: 0o700 });
+for (const name of NAMES) {
+  const path = join(dir, name);
+  if (existsSync(path) && !rotate) {
+    console.log(`[secrets] keeping ${path}`);
+    continue;
+  }
+  const fresh = `${path}.new`;
+  writeFileSync(fresh, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
+  renameSync(fresh, path);
+  console.log(`[secrets] ${rotate ? 'replaced' : 'generated'} ${path}`);
+}
