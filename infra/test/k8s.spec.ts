@@ -20,7 +20,13 @@ const SHUTDOWN_BUDGET_SECONDS =
   Number(
     /budgetMs = ([\d_]+)/.exec(readFileSync(join(REPO, 'libs/http/src/process.ts'), 'utf8'))![1]!.replace(/_/g, ''),
   ) / 1000;
-const COMMON_SECRETS = ['CONFAB_INTERNAL_SECRET', 'REDIS_URL', 'AMQP_URL'];
+const COMMON_SECRETS = ['REDIS_URL', 'AMQP_URL'];
+/** The Secret in no manifest, created once per cluster with kubectl (docs/security.md), and what it holds. */
+const INTERNAL_SECRET = 'confab-internal';
+const INTERNAL_KEYS = ['CONFAB_INTERNAL_SECRET', 'CONFAB_INTERNAL_SECRET_PREVIOUS'];
+/** Processes that sign or check temporary upload URLs (messaging's config). */
+const UPLOAD_KEY_PROCESSES = ['messaging', 'messaging-worker'];
+const METRICS_PORT = 9400;
 const HTTP = plannedProcesses().filter((p) => p.portEnv);
 const WORKERS = plannedProcesses().filter((p) => !p.portEnv);
 const DATABASE_VARS = [...new Set(plannedProcesses().flatMap((p) => (p.databaseEnv ? [p.databaseEnv] : [])))];
@@ -122,19 +128,91 @@ describe.each(['base', 'production'] as const)('infra/k8s %s', (which) => {
     }
   });
 
-  it('probes workers, which serve no API, with exec probes of scripts/probe.mjs, and scrapes their metrics port', () => {
+  it('probes workers, which serve no API, with exec probes of scripts/probe.mjs', () => {
     expect(WORKERS.map((w) => w.name).sort()).toEqual(['messaging-worker', 'push-worker']);
     for (const spec of WORKERS) {
       const d = deployment(objects(), spec);
       const container = mainContainer(d);
-      expect(container.ports).toEqual([{ name: 'metrics', containerPort: 9400 }]);
-      expect(container.env).toContainEqual({ name: 'CONFAB_WORKER_METRICS_PORT', value: '9400' });
-      expect(d.spec.template.metadata.annotations).toMatchObject({
-        'prometheus.io/scrape': 'true',
-        'prometheus.io/port': '9400',
-      });
+      expect(container.ports).toEqual([{ name: 'metrics', containerPort: METRICS_PORT }]);
       expect(container.readinessProbe.exec.command.slice(0, 3)).toEqual(['node', 'scripts/probe.mjs', 'reach']);
       expect(container.livenessProbe.exec.command).toEqual(['node', 'scripts/probe.mjs', 'connected', 'REDIS_URL']);
+    }
+  });
+
+  it('scrapes every process on its internal metrics port, which no Service exposes', () => {
+    for (const spec of plannedProcesses()) {
+      const d = deployment(objects(), spec);
+      const container = mainContainer(d);
+      const env = configEnv(objects(), container);
+      expect([spec.name, env.CONFAB_METRICS_PORT, env.CONFAB_METRICS_HOST]).toEqual([
+        spec.name,
+        String(METRICS_PORT),
+        '0.0.0.0',
+      ]);
+      expect([spec.name, container.ports]).toEqual([
+        spec.name,
+        expect.arrayContaining([{ name: 'metrics', containerPort: METRICS_PORT }]),
+      ]);
+      expect([spec.name, d.spec.template.metadata.annotations]).toEqual([
+        spec.name,
+        expect.objectContaining({
+          'prometheus.io/scrape': 'true',
+          'prometheus.io/port': String(METRICS_PORT),
+          'prometheus.io/path': '/metrics',
+        }),
+      ]);
+      const service = find(objects(), 'Service', spec.name);
+      for (const port of service?.spec.ports ?? [])
+        expect([spec.name, port.targetPort, port.port]).not.toEqual([spec.name, 'metrics', expect.anything()]);
+    }
+  });
+
+  it('lets only Confab pods reach service ports, anyone the gateway, and only monitoring the metrics', () => {
+    const policies = byKind(objects(), 'NetworkPolicy');
+    const podsOf = (policy: K8sObject) =>
+      plannedProcesses().filter((spec) => {
+        const labels = deployment(objects(), spec).spec.template.metadata.labels;
+        const selector = policy.spec.podSelector;
+        const byLabels = Object.entries(selector.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
+        const byExpressions = (selector.matchExpressions ?? []).every(
+          (e: any) => e.operator === 'In' && e.values.includes(labels[e.key]),
+        );
+        return byLabels && byExpressions;
+      });
+    const confabNames = plannedProcesses()
+      .map((p) => p.name)
+      .sort();
+    for (const spec of plannedProcesses()) {
+      const d = deployment(objects(), spec);
+      const selecting = policies.filter((p) => podsOf(p).includes(spec));
+      expect([spec.name, selecting.length > 0]).toEqual([spec.name, true]);
+      for (const policy of selecting) expect(policy.spec.policyTypes).toEqual(['Ingress']);
+      const rules = selecting.flatMap((p) => p.spec.ingress as any[]);
+      // Every container port is covered by some rule, and each rule says who may use it.
+      for (const port of mainContainer(d).ports) {
+        const admitting = rules.filter((r) => r.ports.some((p: any) => p.port === port.name));
+        expect([spec.name, port.name, admitting.length]).toEqual([spec.name, port.name, 1]);
+        const [rule] = admitting;
+        if (port.name === 'metrics') {
+          expect(rule.from).toEqual([
+            { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } },
+          ]);
+        } else if (spec.name === 'gateway') {
+          expect(rule.from).toBeUndefined(); // the ingress controller, wherever it runs
+        } else {
+          expect([spec.name, rule.from]).toEqual([
+            spec.name,
+            [
+              {
+                podSelector: {
+                  matchExpressions: [{ key: 'app.kubernetes.io/name', operator: 'In', values: expect.any(Array) }],
+                },
+              },
+            ],
+          ]);
+          expect([...rule.from[0].podSelector.matchExpressions[0].values].sort()).toEqual(confabNames);
+        }
+      }
     }
   });
 
@@ -193,6 +271,17 @@ describe.each(['base', 'production'] as const)('infra/k8s %s', (which) => {
     for (const d of [...byKind(objects(), 'Deployment'), ...byKind(objects(), 'Job')]) {
       for (const c of allContainers(d)) {
         for (const [name, ref] of Object.entries(secretRefs(c))) {
+          if ([...INTERNAL_KEYS, 'CONFAB_UPLOAD_URL_KEY'].includes(name)) {
+            // Created with kubectl, not generated: its name has no hash; only the rotation's second secret may be absent.
+            expect([describeObject(d), name, ref.name, ref.key, ref.optional]).toEqual([
+              describeObject(d),
+              name,
+              INTERNAL_SECRET,
+              name,
+              name === 'CONFAB_INTERNAL_SECRET_PREVIOUS' ? true : undefined,
+            ]);
+            continue;
+          }
           expect([describeObject(d), name, ref.name, ref.key, ref.optional]).toEqual([
             describeObject(d),
             name,
@@ -210,7 +299,8 @@ describe.each(['base', 'production'] as const)('infra/k8s %s', (which) => {
     }
     for (const spec of plannedProcesses()) {
       const container = mainContainer(deployment(objects(), spec));
-      const wanted = [...COMMON_SECRETS, ...(spec.databaseEnv ? [spec.databaseEnv] : [])];
+      const upload = UPLOAD_KEY_PROCESSES.includes(spec.name) ? ['CONFAB_UPLOAD_URL_KEY'] : [];
+      const wanted = [...COMMON_SECRETS, ...INTERNAL_KEYS, ...upload, ...(spec.databaseEnv ? [spec.databaseEnv] : [])];
       expect([spec.name, Object.keys(secretRefs(container)).sort()]).toEqual([spec.name, wanted.sort()]);
       for (const key of Object.keys(configEnv(objects(), container))) expect(secretKeys).not.toContain(key);
     }
@@ -299,7 +389,22 @@ describe('infra/k8s production overlay', () => {
     const secret = findGenerated(objects(), 'Secret', 'confab-secrets')!;
     for (const key of Object.keys(secret.data)) expect([key, secretValue(secret, key)]).toEqual([key, expected[key]]);
     const baseSecret = findGenerated(renders.base, 'Secret', 'confab-secrets')!;
-    expect(secretValue(baseSecret, 'CONFAB_INTERNAL_SECRET')).toMatch(/placeholder/);
+    expect(secretValue(baseSecret, 'REDIS_URL')).toMatch(/placeholder/);
+  });
+
+  it('carries no internal secret or upload key, not even a placeholder: confab-internal is created with kubectl', () => {
+    for (const which of ['base', 'production'] as const) {
+      expect(renders[which].filter((o) => o.kind === 'Secret' && o.metadata.name.startsWith(INTERNAL_SECRET))).toEqual(
+        [],
+      );
+      for (const secret of byKind(renders[which], 'Secret'))
+        for (const key of [...INTERNAL_KEYS, 'CONFAB_UPLOAD_URL_KEY'])
+          expect(Object.keys(secret.data)).not.toContain(key);
+      for (const map of byKind(renders[which], 'ConfigMap'))
+        expect(Object.keys(map.data).filter((k) => /SECRET|_KEY$/.test(k))).toEqual([]);
+    }
+    const readme = readFileSync(join(REPO, 'infra/k8s/README.md'), 'utf8');
+    expect(readme).toMatch(/kubectl create secret generic confab-internal/);
   });
 
   it('puts every object in the confab namespace, with a pinned image', () => {

@@ -142,19 +142,20 @@ describe('the internal identity secret (finding 1)', () => {
       expect([label, log]).toEqual([label, expect.stringMatching(/openssl rand -hex 32/)]);
       expect([label, log]).toEqual([label, expect.stringMatching(/exited: code=1/)]);
     }
-  });
+  }, 240_000);
 
   it('can be rotated: a service accepts tokens of its current and its previous secret, and no others', async () => {
     const previous = system().internalSecret;
     const next = createHmac('sha256', previous).update('rotation test').digest('hex');
-    const settings = await startExtraProcess('settings', {
+    // The events service: the quickest to start (no database).
+    const events = await startExtraProcess('events', {
       CONFAB_INTERNAL_SECRET: next,
       CONFAB_INTERNAL_SECRET_PREVIOUS: previous,
     });
     try {
       const status = async (secret: string) =>
         (
-          await fetch(`${settings.url}/internal/routes`, {
+          await fetch(`${events.url}/internal/routes`, {
             headers: { 'x-confab-identity': serviceToken({ internalSecret: secret }) },
           })
         ).status;
@@ -162,9 +163,9 @@ describe('the internal identity secret (finding 1)', () => {
       expect(await status(previous)).toBe(200);
       expect(await status(createHmac('sha256', next).update('other').digest('hex'))).toBe(401);
     } finally {
-      await settings.process.stop();
+      await events.process.stop();
     }
-  });
+  }, 240_000);
 
   it('does not sign temporary upload URLs, which have a key of their own', async () => {
     const world = await newWorld();

@@ -56,6 +56,7 @@ export async function startExtraProcess(
   const proc = new ManagedProcess(spec, env, logFile, false);
   proc.start();
   const url = spec.portEnv ? `http://127.0.0.1:${env[spec.portEnv]}` : '';
-  if (spec.portEnv) await waitReady(`${url}/readyz`, 60_000, name, proc, logFile);
+  // As long as the stack gives a process (libs/devkit/src/stack.ts): loading modules alone can take a minute here.
+  if (spec.portEnv) await waitReady(`${url}/readyz`, 180_000, name, proc, logFile);
   return { process: proc, url, metricsUrl: `http://127.0.0.1:${env.CONFAB_METRICS_PORT}` };
 }
