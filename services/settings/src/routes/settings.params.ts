@@ -55,7 +55,7 @@ const targetUsers = t.refine(
 export const SETTINGS_PARAMS: ParamDefs = Object.fromEntries(
   Object.entries({
     ...Object.fromEntries(SETTINGS.map((spec) => [spec.name, settingParam(spec)])),
-    full_name: p.string().optional(),
+    full_name: p.string({ nulCheckedByDomain: true }).optional(),
     email: p.string().optional(),
     old_password: p.string().optional(),
     new_password: p.string().optional(),
