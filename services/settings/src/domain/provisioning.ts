@@ -95,8 +95,8 @@ export async function createUsers(
           botOwnerId,
           passwordHash: hashes[index] ?? null,
         });
-        const apiKey = generateApiKey();
-        await store.users.addApiKey(user.id, hashApiKey(apiKey));
+        const fresh = generateApiKey();
+        const apiKey = await store.users.ensureApiKey(user.id, fresh, hashApiKey(fresh));
         created.push({ user, apiKey });
         events.push(
           outboxRecord(

@@ -181,8 +181,29 @@ export class PrismaUserStore implements UserStore {
     return this.db.user.count({ where: { realmId, role: 100, isActive: true, isBot: false } });
   }
 
-  async addApiKey(userId: number, keyHash: string): Promise<void> {
-    await this.db.apiKey.create({ data: { userId, keyHash } });
+  async ensureApiKey(userId: number, key: string, keyHash: string): Promise<string> {
+    // One statement, so that two sign-ins at once agree on the key: the first inserts, the second reads it.
+    const rows = await this.db.$queryRawUnsafe<{ key: string }[]>(
+      `INSERT INTO api_keys (user_id, key_hash, key) VALUES ($1, $2, $3)
+       ON CONFLICT (user_id) DO UPDATE SET key_hash = EXCLUDED.key_hash, key = EXCLUDED.key, created_at = now()
+         WHERE api_keys.key IS NULL
+       RETURNING key`,
+      userId,
+      keyHash,
+      key,
+    );
+    if (rows[0]) return rows[0].key;
+    const held = await this.db.apiKey.findUnique({ where: { userId }, select: { key: true } });
+    if (!held?.key) throw new Error(`user ${userId} holds no API key`);
+    return held.key;
+  }
+
+  async replaceApiKey(userId: number, key: string, keyHash: string): Promise<void> {
+    await this.db.apiKey.upsert({
+      where: { userId },
+      create: { userId, keyHash, key },
+      update: { keyHash, key, createdAt: new Date() },
+    });
   }
 
   async byApiKeyHash(keyHash: string): Promise<{ user: User; realm: Realm } | null> {
