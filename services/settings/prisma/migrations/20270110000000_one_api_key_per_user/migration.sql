@@ -1,4 +1,4 @@
--- One API key per user, as in Zulip (issue 30): each user keeps their newest key; the older ones stop working.
+-- One API key per user, as in Zulip (issue 30): each user keeps their newest key, the older ones stop working.
 DELETE FROM "api_keys" AS older
 USING "api_keys" AS newer
 WHERE older."user_id" = newer."user_id"
