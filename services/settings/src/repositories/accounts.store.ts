@@ -29,6 +29,7 @@ function toRealm(row: RealmRow): Realm {
     enableReadReceipts: row.enableReadReceipts,
     messageRetentionDays: row.messageRetentionDays,
     permissions: (row.permissions ?? {}) as Realm['permissions'],
+    defaultEmailAddressVisibility: row.defaultEmailAddressVisibility,
   };
 }
 
@@ -50,6 +51,7 @@ function toUser(row: UserRow): User {
     dateJoined: row.dateJoined,
     avatarVersion: row.avatarVersion,
     passwordHash: row.passwordHash,
+    emailAddressVisibility: row.emailAddressVisibility,
   };
 }
 
@@ -92,6 +94,9 @@ export class PrismaRealmStore implements RealmStore {
     if (patch.presenceDisabled !== undefined) data.presenceDisabled = patch.presenceDisabled;
     if (patch.waitingPeriodThreshold !== undefined) data.waitingPeriodThreshold = patch.waitingPeriodThreshold;
     if (patch.permissions !== undefined) data.permissions = patch.permissions;
+    if (patch.defaultEmailAddressVisibility !== undefined) {
+      data.defaultEmailAddressVisibility = patch.defaultEmailAddressVisibility;
+    }
     return toRealm(await this.db.realm.update({ where: { id: realmId }, data }));
   }
 }
@@ -145,12 +150,13 @@ export class PrismaUserStore implements UserStore {
         passwordHash: data.passwordHash ?? null,
         timezone: data.timezone ?? '',
         isSystemBot: data.isSystemBot ?? false,
+        emailAddressVisibility: data.emailAddressVisibility ?? 1,
       },
     });
     return toUser(row);
   }
 
-  /** Profile and credential changes; a new email sets both addresses (email addresses are visible to everyone). */
+  /** Profile and credential changes; a new delivery email sets the API email too unless `apiEmail` says otherwise. */
   async update(userId: number, data: UserChanges): Promise<User> {
     const row = await this.db.user.update({
       where: { id: userId },
@@ -162,6 +168,8 @@ export class PrismaUserStore implements UserStore {
         ...(data.email !== undefined
           ? { email: data.email, deliveryEmail: data.email, emailKey: data.email.toLowerCase() }
           : {}),
+        ...(data.apiEmail !== undefined ? { email: data.apiEmail } : {}),
+        ...(data.emailAddressVisibility !== undefined ? { emailAddressVisibility: data.emailAddressVisibility } : {}),
       },
     });
     return toUser(row);

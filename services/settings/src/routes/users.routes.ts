@@ -33,7 +33,7 @@ export function userRoutes(deps: SettingsDeps) {
       auth: 'user',
       params: userView,
       async handler({ identity, path, params }) {
-        return { user: await getUser(db, identity, { id: path.user_id }, view(params)) };
+        return { user: await getUser(db, identity, { id: path.user_id }, view(params), deps.config.externalUrl) };
       },
     }),
     route({
@@ -82,7 +82,9 @@ export function userRoutes(deps: SettingsDeps) {
       auth: 'user',
       params: userView,
       async handler({ identity, path, params }) {
-        return { user: await getUser(db, identity, { email: path.email }, view(params)) };
+        return {
+          user: await getUser(db, identity, { email: path.email }, view(params), deps.config.externalUrl),
+        };
       },
     }),
   ];
