@@ -9,7 +9,9 @@ const draftSchema = t.object({
   type: t.literal('', 'stream', 'private'),
   to: t.list(t.int()),
   topic: t.string({ nulCheckedByDomain: true }),
-  content: t.refine(t.string({ nulCheckedByDomain: true }), (value) => (value.trim() === '' ? '{var_name} cannot be blank' : undefined)),
+  content: t.refine(t.string({ nulCheckedByDomain: true }), (value) =>
+    value.trim() === '' ? '{var_name} cannot be blank' : undefined,
+  ),
   timestamp: t.optional(t.nullable(t.float())),
 });
 

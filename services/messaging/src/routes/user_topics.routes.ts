@@ -12,7 +12,11 @@ export function userTopicRoutes(deps: MessagingDeps) {
       method: 'POST',
       path: '/user_topics',
       auth: 'user',
-      params: { stream_id: p.int(), topic: p.string({ nulCheckedByDomain: true }), visibility_policy: p.json(t.literal(0, 1, 2, 3)) },
+      params: {
+        stream_id: p.int(),
+        topic: p.string({ nulCheckedByDomain: true }),
+        visibility_policy: p.json(t.literal(0, 1, 2, 3)),
+      },
       async handler({ actor, params }) {
         await setTopicVisibility(domain, actor, {
           channelId: params.stream_id,
