@@ -43,6 +43,8 @@ const API_RULES: Rule[] = [
       '/realm/emoji',
       '/realm/profile_fields',
       '/bot_storage',
+      // Bots are users: settings owns them (and their API keys).
+      '/bots',
     ),
     target: to('settings'),
   },

@@ -42,6 +42,8 @@ const devRealmPolicies = t.object(
     presence_disabled: t.optional(t.bool()),
     waiting_period_threshold: t.optional(t.int({ min: 0 })),
     permissions: t.optional(groupRefs),
+    /** The email_address_visibility new users start with (Zulip's realm user default). */
+    default_email_address_visibility: t.optional(t.literal(1, 2, 3, 4, 5)),
   },
   { extra: 'forbid' },
 );
@@ -180,6 +182,7 @@ export function internalRoutes(deps: SettingsDeps) {
               presenceDisabled: spec.presence_disabled,
               waitingPeriodThreshold: spec.waiting_period_threshold,
               permissions: spec.permissions,
+              defaultEmailAddressVisibility: spec.default_email_address_visibility,
             },
           );
           if (!realm) throw notFound('No such organization');
