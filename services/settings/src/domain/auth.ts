@@ -89,6 +89,26 @@ export async function fetchApiKeyByJwt(
 }
 
 /**
+ * POST /dev_fetch_api_key: Zulip's one-click development login for mobile and terminal clients — any account's key
+ * by its address, no password. Served only with CONFAB_DEV_ENDPOINTS (`npm start`); elsewhere Zulip's answer for a
+ * server without its development authentication backend.
+ */
+export async function fetchApiKeyForDevelopment(
+  db: Database,
+  realm: Realm | null,
+  username: string,
+  enabled: boolean,
+): Promise<{ api_key: string; email: string; user_id: number }> {
+  if (!enabled) throw invalid('DevAuthBackend not enabled.');
+  if (!realm) throw invalidSubdomain();
+  if (realm.deactivated) throw realmDeactivated();
+  const user = await db.store.users.byEmail(realm.id, username.trim());
+  if (!user) throw authFailed();
+  if (!user.isActive) throw userDeactivated();
+  return { api_key: await userApiKey(db, user), email: user.deliveryEmail, user_id: user.id };
+}
+
+/**
  * What the gateway asks for every uncached request: whose key is this? Failures carry Zulip's messages; over
  * Basic authentication they are all 401 UNAUTHORIZED.
  */

@@ -2,7 +2,7 @@ import { contracts } from '@confab/events';
 import { p, route } from '@confab/http';
 import type { SettingsDeps } from '../deps.js';
 import { regenerateBotApiKey, regenerateOwnApiKey } from '../domain/api-keys.js';
-import { fetchApiKeyByJwt, fetchApiKeyByPassword } from '../domain/auth.js';
+import { fetchApiKeyByJwt, fetchApiKeyByPassword, fetchApiKeyForDevelopment } from '../domain/auth.js';
 import { realmForHost } from '../domain/directory.js';
 import { apiUserRecord } from '../domain/users.js';
 
@@ -33,6 +33,16 @@ export function apiKeyRoutes(deps: SettingsDeps) {
           result.user = apiUserRecord(user, { clientGravatar: false, includeCustomProfileFields: false });
         }
         return result;
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/dev_fetch_api_key',
+      auth: 'public',
+      params: { username: p.string() },
+      async handler({ params, req }) {
+        const realm = await realmOf(req.headers.host);
+        return fetchApiKeyForDevelopment(deps.db, realm, params.username, deps.config.devEndpoints);
       },
     }),
     route({
