@@ -1,18 +1,16 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
 import sodium from 'libsodium-wrappers';
 import { Client } from 'pg';
-import { ApiClient, createWorld, Stack, type DevUserName, type StackInfo, type World } from '@confab/devkit';
+import { ApiClient, type DevUserName, type ManagedProcess, type World } from '@confab/devkit';
 import { expectSuccess } from './support/expect';
-import { E2E_ENV } from './support/global-setup';
 import { RelayStub, type RelayRequest } from './support/relay-stub';
-import { system } from './support/system';
+import { newWorld, startExtraProcess, system } from './support/system';
 
 /**
  * Push notifications of new messages (issue 29), through the gateway, with a relay stub on 127.0.0.1. The relay is
- * the configuration of every process (settings reports it, push and push-worker use it), so this file runs a
- * deployment of its own (its own databases, exchange and Redis prefix) over the suite's servers.
+ * process configuration, so a second push, push-worker and settings (sharing the system's databases and broker, with
+ * BullMQ keys under a prefix of their own) point at the stub, behind a second gateway; the system's own push service
+ * has no relay and so does not take the notification events (services/push/README.md).
  */
 const SERVER_ID = 'confab-e2e-messages';
 const SERVER_KEY = 'e2e-relay-key-messages-0123';
@@ -20,9 +18,10 @@ const SERVER_KEY = 'e2e-relay-key-messages-0123';
 jest.setTimeout(120_000);
 
 let stub: RelayStub;
-let stack: Stack;
-let info: StackInfo;
 let world: World;
+let gatewayUrl: string;
+let pushUrl: string;
+const extras: ManagedProcess[] = [];
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -37,7 +36,14 @@ async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 3
   }
 }
 
-const as = (name: DevUserName) => world.as(name);
+/** A client of the gateway whose push and settings services use the relay stub. */
+function as(name: DevUserName): ApiClient {
+  const user = world.user(name);
+  return new ApiClient(gatewayUrl, { host: world.host, forwardedFor: world.clientAddress }).withCredentials(
+    user.email,
+    user.apiKey,
+  );
+}
 
 /** A phone of a user: a client device (feature level 468, secretbox key) or a push device (level 406, key pair). */
 interface Phone {
@@ -178,7 +184,7 @@ async function channelId(name: string): Promise<number> {
 
 /** A notification's status in the push service's database (message_notifications): a point to wait for. */
 async function notificationStatus(messageId: number, userId: number): Promise<string | null> {
-  const db = new Client({ connectionString: info.databases.push });
+  const db = new Client({ connectionString: system().databases.push });
   await db.connect();
   try {
     const result = await db.query<{ status: string }>(
@@ -195,37 +201,32 @@ beforeAll(async () => {
   await sodium.ready;
   stub = new RelayStub(SERVER_ID, SERVER_KEY);
   await stub.start();
-  const base = system();
-  const runId = `push${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
-  stack = new Stack({
-    infra: {
-      kind: 'local',
-      postgresUrl: base.postgresUrl,
-      redisUrl: base.redisUrl,
-      amqpUrl: base.amqpUrl,
-      stop: async () => undefined,
-    },
-    runId,
-    ports: 'random',
-    logDir: join(tmpdir(), 'confab-e2e', runId),
-    env: {
-      ...E2E_ENV,
-      CONFAB_PUSH_RELAY_URL: stub.url,
-      CONFAB_PUSH_RELAY_SERVER_ID: SERVER_ID,
-      CONFAB_PUSH_RELAY_SERVER_KEY: SERVER_KEY,
-      PUSH_RELAY_TIMEOUT_MS: '2000',
-      PUSH_NOTIFY_BACKOFF_MS: '300',
-      PUSH_REGISTER_ATTEMPTS: '5',
-    },
-  });
-  info = await stack.start();
-  world = await createWorld(info, { name: 'Push Messages Org' });
+  world = await newWorld({ name: 'Push Messages Org' });
+  const relayEnv = {
+    CONFAB_PUSH_RELAY_URL: stub.url,
+    CONFAB_PUSH_RELAY_SERVER_ID: SERVER_ID,
+    CONFAB_PUSH_RELAY_SERVER_KEY: SERVER_KEY,
+    PUSH_RELAY_TIMEOUT_MS: '2000',
+    PUSH_NOTIFY_BACKOFF_MS: '300',
+    PUSH_REGISTER_ATTEMPTS: '5',
+    CONFAB_REDIS_PREFIX: `${system().redisPrefix}:pushmsg`,
+  };
+  const [push, worker, settings] = await Promise.all([
+    startExtraProcess('push', relayEnv),
+    startExtraProcess('push-worker', relayEnv),
+    startExtraProcess('settings', { CONFAB_PUSH_RELAY_URL: stub.url }),
+  ]);
+  extras.push(push.process, worker.process, settings.process);
+  pushUrl = push.url;
+  const gateway = await startExtraProcess('gateway', { PUSH_URL: push.url, SETTINGS_URL: settings.url });
+  extras.push(gateway.process);
+  gatewayUrl = gateway.url;
   for (const owner of ['othello', 'cordelia', 'prospero', 'hamlet'] as const) phones.push(await clientPhone(owner));
   phones.push(await pushPhone('othello'));
-}, 300_000);
+}, 240_000);
 
 afterAll(async () => {
-  await stack?.stop({ cleanUp: true });
+  await Promise.all(extras.map((p) => p.stop()));
   await stub?.stop();
 });
 
@@ -235,7 +236,7 @@ afterEach(() => {
 
 describe('push notifications of new messages', () => {
   it('reports push_notifications_enabled where a relay is configured', async () => {
-    const response = await new ApiClient(info.gatewayUrl, { host: world.host }).get('/server_settings');
+    const response = await new ApiClient(gatewayUrl, { host: world.host }).get('/server_settings');
     expect(response.body.push_notifications_enabled).toBe(true);
   });
 
@@ -380,7 +381,7 @@ describe('push notifications of new messages', () => {
     await stub.stop();
     const id = await dm('hamlet', ['cordelia'], 'Already seen');
     await until('the notification job to have tried', async () => {
-      const metrics = await (await fetch(`${info.serviceUrls.push}/metrics`)).text();
+      const metrics = await (await fetch(`${pushUrl}/metrics`)).text();
       return /job_queue_depth\{[^}]*queue="push-message",state="delayed"[^}]*\} [1-9]/.test(metrics);
     });
     expectSuccess(
@@ -402,7 +403,7 @@ describe('push notifications of new messages', () => {
     await stub.stop();
     const id = await dm('hamlet', ['othello'], 'Through the storm');
     await until('the notification job to have tried', async () => {
-      const metrics = await (await fetch(`${info.serviceUrls.push}/metrics`)).text();
+      const metrics = await (await fetch(`${pushUrl}/metrics`)).text();
       return /job_queue_depth\{[^}]*queue="push-message",state="delayed"[^}]*\} [1-9]/.test(metrics);
     });
     await stub.start();

@@ -31,11 +31,12 @@ runProcess('push', loadConfig, async (config, logger) => {
     { redisUrl: config.redis.url, redisPrefix: config.redis.prefix, ...config.notify },
     logger,
   );
-  registerConsumers(events.bus, {
-    store: notifications,
-    scheduler: notificationQueue,
-    relayConfigured: config.relay.url !== '',
-  });
+  // Without a relay nothing is notified: the notification events are left to the deployment's processes that have
+  // one (replicas configured alike share the queue).
+  const relayConfigured = config.relay.url !== '';
+  if (relayConfigured) {
+    registerConsumers(events.bus, { store: notifications, scheduler: notificationQueue, relayConfigured });
+  }
   const deps: PushDeps = {
     config,
     logger,
@@ -49,7 +50,9 @@ runProcess('push', loadConfig, async (config, logger) => {
   };
   await events.start();
   await dispatcher.ready();
-  const backfill = startSettingsBackfill(notifications, config.settingsUrl, config.internalSecret, logger);
+  const backfill = relayConfigured
+    ? startSettingsBackfill(notifications, config.settingsUrl, config.internalSecret, logger)
+    : { stop: () => undefined };
   const server = await listen(buildApp(deps), config.port);
   logger.info({ port: server.port, relay: config.relay.url || null }, 'push service listening');
   return [
