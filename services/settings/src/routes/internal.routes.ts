@@ -10,6 +10,7 @@ import {
   usersAfter,
 } from '../domain/backfill.js';
 import { initialState } from '../domain/initial-state.js';
+import { awayUsers } from '../domain/presence.js';
 import { createDevOrganization, DEV_PASSWORD_DEFAULT, setRealmPolicies } from '../domain/provisioning.js';
 import { realmRecord } from '../domain/realms.js';
 import { userRecord } from '../domain/users.js';
@@ -117,13 +118,23 @@ export function internalRoutes(deps: SettingsDeps) {
       },
     }),
     route({
+      // Which of these users are away (no recent activity), for the push service's notifications.
+      method: 'GET',
+      path: '/presence/away',
+      auth: 'service',
+      params: { realm_id: p.int(), user_ids: p.json(t.list(t.int())) },
+      async handler({ params }) {
+        return { away_user_ids: await awayUsers(deps.presence, params.realm_id, params.user_ids.slice(0, 10_000)) };
+      },
+    }),
+    route({
       // Every user's full settings, for services that keep a copy (backfill; changes come as user_settings.changed).
       method: 'GET',
       path: '/user_settings',
       auth: 'service',
-      params: { after_id: p.int().default(0) },
+      params: { after_id: p.int().default(0), limit: p.int().default(500) },
       async handler({ params }) {
-        return { user_settings: await userSettingsAfter(deps.db, params.after_id) };
+        return { user_settings: await userSettingsAfter(deps.db, params.after_id, params.limit) };
       },
     }),
   ];
