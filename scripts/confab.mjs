@@ -71,6 +71,19 @@ async function up() {
   });
   log(`infrastructure: ${infra.kind} (PostgreSQL ${infra.postgresUrl}, Redis ${infra.redisUrl})`);
   const logDir = join(ROOT, '.confab', 'logs');
+  // A development push relay (devkit's DevRelay) unless the operator points at a relay of their own (README).
+  let devRelay = null;
+  const relayEnv = {};
+  if (!process.env.CONFAB_PUSH_RELAY_URL) {
+    devRelay = new devkit.DevRelay('confab-dev', 'confab-dev-relay-key', (line) => log(line));
+    await devRelay.start(Number(process.env.CONFAB_DEV_RELAY_PORT ?? 9107));
+    Object.assign(relayEnv, {
+      CONFAB_PUSH_RELAY_URL: devRelay.url,
+      CONFAB_PUSH_RELAY_SERVER_ID: devRelay.serverId,
+      CONFAB_PUSH_RELAY_SERVER_KEY: devRelay.serverKey,
+    });
+    log(`development push relay at ${devRelay.url} (what it received: ${devRelay.url}/notifications)`);
+  }
   const stack = new devkit.Stack({
     infra,
     runId: '',
@@ -82,11 +95,13 @@ async function up() {
     gatewayHost: process.env.CONFAB_BIND_HOST || '0.0.0.0',
     env: {
       CONFAB_DEV_ENDPOINTS: '1',
+      ...relayEnv,
     },
   });
   const stopAll = async () => {
     log('stopping');
     await stack.stop({ cleanUp: false });
+    await devRelay?.stop();
     process.exit(0);
   };
   process.on('SIGINT', stopAll);
@@ -112,10 +127,11 @@ Log in as any development account with the password "${password}":
 
   curl -s -d username=iago@zulip.com -d password=${password} ${url}/api/v1/fetch_api_key
   curl -s -u iago@zulip.com:<api_key> ${url}/api/v1/users/me
-`);
+${devRelay ? `\nPush notifications go to the development relay; what it received: ${devRelay.url}/notifications\n` : ''}`);
   } catch (err) {
     console.error(`\nstart-up failed: ${err.message}`);
     await stack.stop({ cleanUp: false });
+    await devRelay?.stop();
     process.exit(1);
   }
 }

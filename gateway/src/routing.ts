@@ -24,7 +24,10 @@ const to = (service: ServiceName, isPublic = false): RouteTarget => ({ service, 
 
 /** Which service owns which API path (docs/architecture.md, route ownership); first match wins. */
 const API_RULES: Rule[] = [
-  { match: exact('/server_settings', '/fetch_api_key', '/jwt/fetch_api_key'), target: to('settings', true) },
+  {
+    match: exact('/server_settings', '/fetch_api_key', '/jwt/fetch_api_key', '/dev_fetch_api_key'),
+    target: to('settings', true),
+  },
   { match: prefix('/users/me/subscriptions'), target: to('messaging') },
   {
     match: prefix('/users/me/pushservice_device_token', '/users/me/apns_device_token', '/users/me/android_gcm_reg_id'),
@@ -43,6 +46,8 @@ const API_RULES: Rule[] = [
       '/realm/emoji',
       '/realm/profile_fields',
       '/bot_storage',
+      // Bots are users: settings owns them (and their API keys).
+      '/bots',
     ),
     target: to('settings'),
   },

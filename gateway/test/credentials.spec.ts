@@ -73,6 +73,7 @@ describe('resolveRoute', () => {
     ['/api/v1/server_settings', 'settings', true],
     ['/api/v1/fetch_api_key', 'settings', true],
     ['/api/v1/jwt/fetch_api_key', 'settings', true],
+    ['/api/v1/dev_fetch_api_key', 'settings', true],
     ['/api/v1/users/me', 'settings', false],
     ['/api/v1/users/me/subscriptions', 'messaging', false],
     ['/api/v1/users/me/12/topics', 'messaging', false],

@@ -82,6 +82,58 @@ describe('POST /fetch_api_key', () => {
   });
 });
 
+describe('POST /dev_fetch_api_key (development servers)', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await newWorld();
+  });
+
+  it("returns any account's one key by its address, without a password, as Zulip's development login", async () => {
+    const response = await world.anonymous().post('/dev_fetch_api_key', { username: 'hamlet@zulip.com' });
+    expectSuccess(response, 'POST', '/dev_fetch_api_key');
+    expect(response.body).toEqual({
+      result: 'success',
+      msg: '',
+      api_key: expect.stringMatching(/^[A-Za-z0-9]{32}$/),
+      email: 'hamlet@zulip.com',
+      user_id: world.user('hamlet').id,
+    });
+    // The same key fetch_api_key hands out: one key per user.
+    const byPassword = await world
+      .anonymous()
+      .post('/fetch_api_key', { username: 'hamlet@zulip.com', password: DEV_PASSWORD });
+    expect(byPassword.body.api_key).toBe(response.body.api_key);
+    const me = await world
+      .anonymous()
+      .withCredentials('hamlet@zulip.com', response.body.api_key as string)
+      .get('/users/me');
+    expect(me.body.user_id).toBe(world.user('hamlet').id);
+  });
+
+  it("refuses unknown and deactivated accounts with Zulip's errors", async () => {
+    expectError(
+      await world.anonymous().post('/dev_fetch_api_key', { username: 'nobody@zulip.com' }),
+      401,
+      'AUTHENTICATION_FAILED',
+      'Your username or password is incorrect',
+    );
+    expectError(
+      await world.anonymous().post('/dev_fetch_api_key', {}),
+      400,
+      'REQUEST_VARIABLE_MISSING',
+      "Missing 'username' argument",
+      { var_name: 'username' },
+    );
+    await world.as('iago').delete(`/users/${world.user('prospero').id}`);
+    expectError(
+      await world.anonymous().post('/dev_fetch_api_key', { username: 'prospero@zulip.com' }),
+      401,
+      'USER_DEACTIVATED',
+      'Account is deactivated',
+    );
+  });
+});
+
 describe('POST /jwt/fetch_api_key', () => {
   let world: World;
   let noJwtWorld: World;

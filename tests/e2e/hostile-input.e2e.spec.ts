@@ -102,6 +102,51 @@ describe('hostile input on every endpoint', () => {
     await gateway.process.stop();
   });
 
+  it('refuses a NUL in every text parameter and an integer beyond int64 in every integer parameter', async () => {
+    const iago = world.user('iago');
+    const client = new ApiClient(gateway.url, { host: world.host }).withCredentials(iago.email, iago.apiKey);
+    // The other required parameters get plain values so that the hostile one is the one read; id 0 never exists.
+    const plain: Partial<Record<ListedRoute['params'][number]['kind'], string>> = {
+      string: 'x',
+      int: '1',
+      bool: 'false',
+    };
+    const hostile: Partial<Record<ListedRoute['params'][number]['kind'], string>> = {
+      string: 'a\u0000b',
+      int: '99999999999999999999999',
+    };
+    const requests = routes.flatMap((route) =>
+      route.params
+        .filter((param) => hostile[param.kind] !== undefined)
+        .map((param) => {
+          const params: Record<string, string> = {};
+          for (const other of route.params) {
+            const value = plain[other.kind];
+            if (other.required && value !== undefined) params[other.name] = value;
+          }
+          params[param.name] = hostile[param.kind]!;
+          return { route, param: param.name, params };
+        }),
+    );
+    expect(requests.length).toBeGreaterThan(100);
+    const problems: string[] = [];
+    // A few at a time: the services answer in parallel, and the order of refused requests does not matter.
+    for (let i = 0; i < requests.length; i += 8) {
+      await Promise.all(
+        requests.slice(i, i + 8).map(async ({ route, param, params }) => {
+          const path = concretePath(route.path, 0).replace('/api/v1', '');
+          const response = await client.request(route.method, path, params, {
+            encoding: route.method === 'GET' ? 'query' : 'form',
+          });
+          if (response.status >= 500 || typeof response.body.result !== 'string') {
+            problems.push(`${route.method} ${route.path} ${param} → ${response.status} ${response.text.slice(0, 200)}`);
+          }
+        }),
+      );
+    }
+    expect(problems).toEqual([]);
+  }, 300_000);
+
   it('never answers 5xx, always answers an envelope, and changes nothing when it refuses', async () => {
     const iago = world.user('iago');
     const client = new ApiClient(gateway.url, { host: world.host }).withCredentials(iago.email, iago.apiKey);

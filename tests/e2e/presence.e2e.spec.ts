@@ -237,6 +237,66 @@ describe('user status', () => {
     await watcher.delete();
   });
 
+  it("lets an administrator set another account's status (POST /users/{user_id}/status), and no one else", async () => {
+    const bot = world.user('default-bot');
+    const hamlet = world.user('hamlet');
+    const watcher = await EventQueue.register(world.as('othello'), { event_types: ['user_status'] });
+    expectSuccess(
+      await world.as('iago').post(`/users/${bot.id}/status`, { status_text: 'Deploying', emoji_name: 'car' }),
+      'POST',
+      '/users/{user_id}/status',
+    );
+    expect(await watcher.next((e) => e.type === 'user_status' && e.user_id === bot.id)).toMatchObject({
+      status_text: 'Deploying',
+      emoji_name: 'car',
+      emoji_code: '1f697',
+      reaction_type: 'unicode_emoji',
+    });
+    const state = await EventQueue.register(world.as('cordelia'), { fetch_event_types: ['user_status'] });
+    expect(state.registration.user_status[String(bot.id)]).toEqual({
+      status_text: 'Deploying',
+      emoji_name: 'car',
+      emoji_code: '1f697',
+      reaction_type: 'unicode_emoji',
+    });
+    await state.delete();
+    // A human's status too; the request has no `away`, so presence sharing stays the user's own.
+    expectSuccess(
+      await world.as('iago').post(`/users/${hamlet.id}/status`, { status_text: 'On leave', away: true }),
+      'POST',
+      '/users/{user_id}/status',
+    );
+    expect((await world.as('othello').get(`/users/${hamlet.id}/status`)).body.status).toEqual({
+      status_text: 'On leave',
+    });
+
+    expectError(
+      await world.as('hamlet').post(`/users/${bot.id}/status`, { status_text: 'x' }),
+      400,
+      'BAD_REQUEST',
+      'Insufficient permission',
+    );
+    expectError(
+      await world.as('iago').post('/users/999999/status', { status_text: 'x' }),
+      400,
+      'BAD_REQUEST',
+      'No such user',
+    );
+    expectError(
+      await world.as('iago').post(`/users/${bot.id}/status`, {}),
+      400,
+      'BAD_REQUEST',
+      'Client did not pass any new values.',
+    );
+    expectError(
+      await world.as('iago').post(`/users/${bot.id}/status`, { status_text: 'x'.repeat(61) }),
+      400,
+      'BAD_REQUEST',
+      'status_text is too long (limit: 60 characters)',
+    );
+    await watcher.delete();
+  });
+
   it('maps the deprecated away flag to the presence_enabled setting', async () => {
     const aaron = world.user('aaron');
     const own = await EventQueue.register(world.as('aaron'), { event_types: ['user_settings', 'user_status'] });

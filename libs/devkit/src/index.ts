@@ -7,3 +7,4 @@ export * from './processes.js';
 export * from './stack.js';
 export * from './private-infra.js';
 export * from './infra-choice.js';
+export * from './dev-relay.js';

@@ -33,6 +33,12 @@ redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[1]) - 1)
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 `;
 
+const READ = `
+local out = {}
+for i, key in ipairs(KEYS) do out[i] = redis.call('LRANGE', key, 0, -1) end
+return out
+`;
+
 /**
  * Where an owning service records the events a user's request caused, before answering it; the gateway reads the
  * list into the identity token of that user's next requests (one round trip on each side).
@@ -54,6 +60,14 @@ export class CausalLog {
       CAUSAL_LOG_TTL_SECONDS,
       ...entries,
     );
+  }
+
+  /** The recent events of these users (their own changes of the last minute), in one round trip. */
+  async recent(userIds: readonly number[]): Promise<CausalEvent[]> {
+    if (userIds.length === 0) return [];
+    const keys = userIds.map((id) => causalLogKey(this.prefix, id));
+    const lists = (await this.redis.eval(READ, keys.length, ...keys)) as string[][];
+    return lists.flatMap((list) => parseCausalEntries(list));
   }
 }
 

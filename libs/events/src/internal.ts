@@ -31,6 +31,16 @@ export const personalFiltersPage = z.object({
   ),
 });
 
+/** Settings: `GET /internal/presence/away?realm_id=N&user_ids=[…]`, which of these users are away (no recent activity). */
+export const awayUsers = z.object({ away_user_ids: z.array(z.number().int()) });
+
+/** Settings: `GET /internal/user_settings?after_id=N`, users' whole personal settings in user id order. */
+export const userSettingsPage = z.object({
+  user_settings: z.array(
+    z.object({ user_id: z.number().int(), realm_id: z.number().int(), settings: z.record(z.string(), z.unknown()) }),
+  ),
+});
+
 /** Messaging: `GET /internal/users/{user_id}/max_message_id`, the newest message the user received (-1: none). */
 export const maxMessageId = z.object({ max_message_id: z.number().int() });
 

@@ -2,6 +2,13 @@ import { noteCausalEvents } from '@confab/identity';
 import { writeOutbox, writeOutboxSql, type RawExecutor, type SqlQuerier } from './dedupe.js';
 import type { OutboxRecord } from './envelope.js';
 
+/**
+ * Limits of a Prisma interactive transaction behind a unit of work: Prisma's defaults (5 s to run, 2 s to get a
+ * connection) turn a busy moment into a 500 — creating an organization writes dozens of rows in one transaction,
+ * and on a loaded two-core machine that took 8–11 s. A transaction still ends (and rolls back) if it hangs.
+ */
+export const PRISMA_TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 30_000 } as const;
+
 /** What a unit of work's body returns: its result, and the events to publish if (and only if) it commits. */
 export interface Written<T> {
   result: T;

@@ -181,6 +181,7 @@ function routeListing(routes: readonly Route[]): Route {
       name,
       required: def.options.required,
       aliases: def.options.aliases,
+      kind: def.options.kind,
     })),
   }));
   return route({ method: 'GET', path: '/routes', auth: 'service', handler: () => ({ routes: listing }) });

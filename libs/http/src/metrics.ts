@@ -107,3 +107,14 @@ export async function serveMetrics(
   metricsRoute(app);
   return listen(app, port, host);
 }
+
+const deadLetters = new Counter({
+  name: 'job_dead_letters_total',
+  help: 'Jobs that failed for good after their last retry (their work is marked failed), by queue',
+  labelNames: ['queue'] as const,
+});
+
+/** Counts a job that gave up after its last attempt. */
+export function countDeadLetter(queue: string): void {
+  deadLetters.inc({ queue });
+}

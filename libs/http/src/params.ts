@@ -79,7 +79,12 @@ export interface Schema<T> {
   parse(value: unknown, loc: Loc): T;
   /** Set on schemas whose key may be absent from an enclosing object. */
   readonly optionalKey?: boolean;
+  /** What a value is, for the route listing (tests feed every string and integer parameter hostile values). */
+  readonly kind?: ParamKind;
 }
+
+/** The shape of a parameter's value as GET /internal/routes lists it. */
+export type ParamKind = 'string' | 'int' | 'bool' | 'enum' | 'json';
 
 export type Infer<S> = S extends Schema<infer T> ? T : never;
 
@@ -90,9 +95,20 @@ interface StringOptions {
   strip?: boolean;
   /** Strip, then refuse an empty result with "{var} cannot be blank" (Zulip's RequiredStringConstraint). */
   nonBlank?: boolean;
+  /**
+   * Let NUL through because the domain refuses it with Zulip's own text for this field (a topic's "Invalid
+   * character in topic", a message's "Message must not contain null bytes"). Every other string refuses it here.
+   */
+  nulCheckedByDomain?: boolean;
 }
 
+/** PostgreSQL text cannot hold NUL: refused for every string parameter unless the domain words the refusal. */
+const NUL_TEMPLATE = '{var_name} must not contain null bytes';
+
 function checkString(value: string, loc: Loc, options: StringOptions): string {
+  if (!options.nulCheckedByDomain && value.includes('\u0000')) {
+    throw new ParamIssue('custom', loc, { template: NUL_TEMPLATE });
+  }
   let text = value;
   if (options.strip || options.nonBlank) text = text.trim();
   if (options.nonBlank && text.length === 0) throw new ParamIssue('blank', loc);
@@ -111,11 +127,20 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Zulip's integers end where a database bigint ends: beyond int64 a value is "too large"/"too small", never a
+ * database error. (JSON numbers this big are not exact in JavaScript; the bound is 2^63 either way.)
+ */
+const INT64_LIMIT = 2 ** 63;
+
 export const t = {
   int(options: { min?: number; max?: number } = {}): Schema<number> {
     return {
+      kind: 'int',
       parse(value, loc) {
         if (typeof value !== 'number' || !Number.isInteger(value)) throw new ParamIssue('int_type', loc);
+        if (value >= INT64_LIMIT) throw new ParamIssue('too_large', loc);
+        if (value < -INT64_LIMIT) throw new ParamIssue('too_small', loc);
         if (options.min !== undefined && value < options.min) throw new ParamIssue('too_small', loc);
         if (options.max !== undefined && value > options.max) throw new ParamIssue('too_large', loc);
         return value;
@@ -134,6 +159,7 @@ export const t = {
 
   bool(): Schema<boolean> {
     return {
+      kind: 'bool',
       parse(value, loc) {
         if (typeof value !== 'boolean') throw new ParamIssue('bool_type', loc);
         return value;
@@ -143,6 +169,7 @@ export const t = {
 
   string(options: StringOptions = {}): Schema<string> {
     return {
+      kind: 'string',
       parse(value, loc) {
         if (typeof value !== 'string') throw new ParamIssue('string_type', loc);
         return checkString(value, loc, options);
@@ -207,6 +234,7 @@ export const t = {
   optional<T, D extends T | undefined = undefined>(schema: Schema<T>, defaultValue?: D): Schema<T | D> {
     return {
       optionalKey: true,
+      kind: schema.kind,
       parse(value, loc) {
         if (value === undefined) return defaultValue as D;
         return schema.parse(value, loc);
@@ -217,6 +245,7 @@ export const t = {
   nullable<T>(schema: Schema<T>): Schema<T | null> {
     return {
       optionalKey: schema.optionalKey,
+      kind: schema.kind,
       parse(value, loc) {
         return value === null ? null : schema.parse(value, loc);
       },
@@ -244,6 +273,7 @@ export const t = {
   refine<T>(schema: Schema<T>, check: (value: T) => string | undefined): Schema<T> {
     return {
       optionalKey: schema.optionalKey,
+      kind: schema.kind,
       parse(value, loc) {
         const parsed = schema.parse(value, loc);
         const template = check(parsed);
@@ -261,13 +291,14 @@ interface ParamOptions<T> {
   required: boolean;
   defaultValue?: T;
   aliases: readonly string[];
+  kind: ParamKind;
 }
 
 export class Param<T> {
   constructor(
     /** Parses the raw text of the field. */
     readonly parseRaw: (raw: string) => T,
-    readonly options: ParamOptions<T> = { required: true, aliases: [] },
+    readonly options: ParamOptions<T> = { required: true, aliases: [], kind: 'json' },
   ) {}
 
   optional(): Param<T | undefined> {
@@ -298,20 +329,27 @@ function parseJsonText(raw: string): unknown {
 export const p = {
   /** A plain string field, taken as sent (Zulip's `str`). */
   string(options: StringOptions = {}): Param<string> {
-    return new Param((raw) => checkString(raw, [], options));
+    return new Param((raw) => checkString(raw, [], options), { required: true, aliases: [], kind: 'string' });
   },
 
   /** A plain string field restricted to a set of values; anything else is `Invalid {name}`. */
   enum<const V extends readonly string[]>(...values: V): Param<V[number]> {
-    return new Param((raw) => {
-      if (!values.includes(raw)) throw new ParamIssue('literal_error', []);
-      return raw;
-    });
+    return new Param(
+      (raw) => {
+        if (!values.includes(raw)) throw new ParamIssue('literal_error', []);
+        return raw;
+      },
+      { required: true, aliases: [], kind: 'enum' },
+    );
   },
 
   /** A JSON value inside the form field (Zulip's `Json[...]`): `true`, `12`, `[1,2]`, `{"new": 3}`. */
   json<T>(schema: Schema<T>): Param<T> {
-    return new Param((raw) => schema.parse(parseJsonText(raw), []));
+    return new Param((raw) => schema.parse(parseJsonText(raw), []), {
+      required: true,
+      aliases: [],
+      kind: schema.kind ?? 'json',
+    });
   },
 
   // Shorthands for the most common JSON parameters.

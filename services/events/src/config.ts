@@ -7,6 +7,11 @@ export const Env = z.object({
   EVENTS_PORT: port(9106),
   /** A queue nobody has polled for this long is deleted, in seconds. Default 600 (Zulip's 10 minutes). */
   EVENTS_QUEUE_TIMEOUT_SECONDS: int(600, 1, 7 * 24 * 3600),
+  /**
+   * Live event queues one user may hold; registering one more answers 429 until one of them expires (0: no cap).
+   * Default 100: many browser tabs, apps and bots of one account stay well below it.
+   */
+  EVENTS_MAX_QUEUES_PER_USER: int(100, 0, 1_000_000),
   /** A long poll with nothing to deliver answers with a heartbeat after this many seconds. Default 45. */
   EVENTS_HEARTBEAT_SECONDS: int(45, 1, 3600),
   /** Up to this many extra random seconds per poll, so heartbeats of many clients spread out. Default 10. */
@@ -30,6 +35,8 @@ export const Env = z.object({
 export interface EventsConfig extends CommonConfig {
   port: number;
   queueTimeoutSeconds: number;
+  /** Live queues per user (0: no cap). */
+  maxQueuesPerUser: number;
   heartbeat: { seconds: number; jitterSeconds: number };
   longpollTimeoutSeconds: number;
   stateTimeoutMs: number;
@@ -54,6 +61,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...commonConfig(e),
     port: e.EVENTS_PORT,
     queueTimeoutSeconds: e.EVENTS_QUEUE_TIMEOUT_SECONDS,
+    maxQueuesPerUser: e.EVENTS_MAX_QUEUES_PER_USER,
     heartbeat: { seconds: e.EVENTS_HEARTBEAT_SECONDS, jitterSeconds: e.EVENTS_HEARTBEAT_JITTER_SECONDS },
     longpollTimeoutSeconds: e.EVENTS_LONGPOLL_TIMEOUT_SECONDS,
     stateTimeoutMs: e.EVENTS_STATE_TIMEOUT_MS,

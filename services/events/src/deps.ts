@@ -21,4 +21,6 @@ export interface EventsDeps {
   providers: StateProviders;
   heartbeat: { seconds: number; jitterSeconds: number };
   longpollTimeoutSeconds: number;
+  /** Live event queues one user may hold (0: no cap). */
+  maxQueuesPerUser: number;
 }

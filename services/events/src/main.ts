@@ -35,6 +35,7 @@ runProcess('events', loadConfig, async (config, logger) => {
     providers: new HttpStateProviders(config.stateProviders, config.internalSecret, config.stateTimeoutMs, logger),
     heartbeat: config.heartbeat,
     longpollTimeoutSeconds: config.longpollTimeoutSeconds,
+    maxQueuesPerUser: config.maxQueuesPerUser,
   };
   await wakeups.start();
   await events.start();

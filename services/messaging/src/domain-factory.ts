@@ -1,6 +1,6 @@
 import type { Logger } from '@confab/logging';
 import type { MessagingConfig } from './config.js';
-import type { Domain } from './domain/context.js';
+import { noOthersChanges, type Domain } from './domain/context.js';
 import { Permissions } from './domain/permissions.js';
 import { MarkdownRenderer } from './rendering/markdown-renderer.js';
 import { Backfill, SettingsClient } from './events/backfill.js';
@@ -73,6 +73,8 @@ export function buildDomain(config: MessagingConfig, logger: Logger, afterCommit
     files: new LocalDiskStore(config.uploads.dir),
     logger,
     fetchMissing: backfill,
+    // main.ts puts the causal logs and the event bus behind it.
+    othersChanges: noOthersChanges,
     limits: { maxFileBytes: config.uploads.maxFileBytes },
     secrets: { uploadUrls: config.uploads.urlKey },
   } satisfies Domain;

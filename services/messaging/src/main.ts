@@ -4,6 +4,7 @@ import { bullOptions } from '@confab/runtime';
 import { MAINTENANCE_QUEUE } from './jobs/catalog.js';
 import { exportRunner } from './jobs/realm-export.js';
 import { ServiceRuntime } from '@confab/runtime';
+import { CausalLog } from '@confab/events';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { buildDomain } from './domain-factory.js';
@@ -29,6 +30,16 @@ runProcess('messaging', loadConfig, async (config, logger) => {
   const maintenance = new Queue(MAINTENANCE_QUEUE, bullOptions(config.redis.url, config.redis.prefix));
   maintenance.on('error', (err: Error) => logger.warn({ err: err.message }, 'maintenance queue error'));
   const applied = events.causalGate(prisma, config.causalWaitMs);
+  // What the people an action reaches changed a moment ago counts too (e.g. typing notifications just turned off).
+  const causalLog = new CausalLog(runtime.redis(), config.redis.prefix);
+  domain.othersChanges = {
+    async settle(realmId, userIds) {
+      const recent = await causalLog.recent(userIds);
+      if (recent.length === 0) return;
+      const outcome = await applied(recent);
+      if (outcome.appliedElsewhere) directory.forgetPeopleOf(realmId);
+    },
+  };
   const deps: MessagingDeps = {
     config,
     logger,

@@ -134,4 +134,36 @@ describe('sending against PostgreSQL', () => {
     );
     expect(await domain.store.db.message.count()).toBe(before);
   });
+
+  it("completes message.sent with what notifications need: bots, subscriptions' own settings, topic policies", async () => {
+    const channel = (await domain.channels.channelByName(REALM, 'Verona'))!;
+    const db = domain.store.db;
+    await db.subscription.updateMany({
+      where: { channelId: channel.id, userId: 2 },
+      data: { pushNotifications: true },
+    });
+    await db.subscription.updateMany({ where: { channelId: channel.id, userId: 3 }, data: { isMuted: true } });
+    await db.userTopic.create({
+      data: { userId: 3, channelId: channel.id, topicName: 'quiet', topicKey: 'quiet', visibilityPolicy: 2 },
+    });
+    try {
+      const { id } = await sendMessage(domain, hamlet, send({ topic: 'quiet', content: 'psst' }));
+      expect((await sentEvent(id)).notify).toEqual({
+        bot_ids: [],
+        subscriptions: {
+          '2': { push: true, email: null, wildcard: null, muted: false },
+          '3': { push: null, email: null, wildcard: null, muted: true },
+        },
+        topic_policies: { '3': 2 },
+      });
+      const direct = await sendMessage(domain, hamlet, send({ type: 'direct', to: '[2]', topic: undefined }));
+      expect((await sentEvent(direct.id)).notify).toEqual({ bot_ids: [], subscriptions: {}, topic_policies: {} });
+    } finally {
+      await db.subscription.updateMany({
+        where: { channelId: channel.id },
+        data: { pushNotifications: null, isMuted: false },
+      });
+      await db.userTopic.deleteMany({ where: { topicKey: 'quiet' } });
+    }
+  });
 });

@@ -24,6 +24,14 @@ export const Env = z.object({
   PUSH_TEST_WAIT_MS: int(45_000, 1000, 110_000),
   /** Jobs one worker process runs at once. Default 8. */
   PUSH_WORKER_CONCURRENCY: int(8, 1, 100),
+  /** The settings service (presence and the settings backfill of notifications). */
+  SETTINGS_URL: url('http://127.0.0.1:9101'),
+  /** The server's external URL; an organization's URL (in notifications) is its subdomain of it. */
+  CONFAB_EXTERNAL_URL: url('http://127.0.0.1:9991'),
+  /** Tries of a message's push notifications (and of a removal) before what is left counts as failed. Default 12. */
+  PUSH_NOTIFY_ATTEMPTS: int(12, 1, 50),
+  /** Wait before the first retry of a message's notifications, in ms; doubled for each further one. Default 1000. */
+  PUSH_NOTIFY_BACKOFF_MS: int(1000, 10, 600_000),
   /** Tries of a device registration at the relay before it is marked failed (exponential backoff). Default 8. */
   PUSH_REGISTER_ATTEMPTS: int(8, 1, 50),
 });
@@ -45,6 +53,9 @@ export interface PushConfig extends CommonConfig {
   testWaitMs: number;
   workerConcurrency: number;
   registerAttempts: number;
+  settingsUrl: string;
+  externalUrl: string;
+  notify: { attempts: number; backoffMs: number };
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): PushConfig {
@@ -64,5 +75,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     testWaitMs: e.PUSH_TEST_WAIT_MS,
     workerConcurrency: e.PUSH_WORKER_CONCURRENCY,
     registerAttempts: e.PUSH_REGISTER_ATTEMPTS,
+    settingsUrl: e.SETTINGS_URL.replace(/\/+$/, ''),
+    externalUrl: e.CONFAB_EXTERNAL_URL.replace(/\/+$/, ''),
+    notify: { attempts: e.PUSH_NOTIFY_ATTEMPTS, backoffMs: e.PUSH_NOTIFY_BACKOFF_MS },
   };
 }

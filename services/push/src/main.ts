@@ -3,7 +3,10 @@ import { ServiceRuntime } from '@confab/runtime';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import type { PushDeps } from './deps.js';
-import { RegistrationQueue, TestNotificationQueue } from './jobs/queues.js';
+import { startSettingsBackfill } from './events/backfill.js';
+import { registerConsumers } from './events/consumers.js';
+import { NotificationQueue, RegistrationQueue, TestNotificationQueue } from './jobs/queues.js';
+import { NotificationsRepository } from './repositories/notifications.repository.js';
 import { createPrisma } from './repositories/prisma.js';
 import { PushRepository } from './repositories/push.repository.js';
 
@@ -23,6 +26,17 @@ runProcess('push', loadConfig, async (config, logger) => {
   };
   const dispatcher = new TestNotificationQueue(queueOptions, logger);
   const scheduler = new RegistrationQueue(queueOptions, logger);
+  const notifications = new NotificationsRepository(prisma);
+  const notificationQueue = new NotificationQueue(
+    { redisUrl: config.redis.url, redisPrefix: config.redis.prefix, ...config.notify },
+    logger,
+  );
+  // Without a relay nothing is notified: the notification events are left to the deployment's processes that have
+  // one (replicas configured alike share the queue).
+  const relayConfigured = config.relay.url !== '';
+  if (relayConfigured) {
+    registerConsumers(events.bus, { store: notifications, scheduler: notificationQueue, relayConfigured });
+  }
   const deps: PushDeps = {
     config,
     logger,
@@ -36,11 +50,15 @@ runProcess('push', loadConfig, async (config, logger) => {
   };
   await events.start();
   await dispatcher.ready();
+  const backfill = relayConfigured
+    ? startSettingsBackfill(notifications, config.settingsUrl, config.internalSecret, logger)
+    : { stop: () => undefined };
   const server = await listen(buildApp(deps), config.port, config.bindHost);
   logger.info({ port: server.port, relay: config.relay.url || null }, 'push service listening');
   return [
     ['http', () => server.close()],
-    ['queues', () => Promise.all([dispatcher.close(), scheduler.close()])],
+    ['backfill', async () => backfill.stop()],
+    ['queues', () => Promise.all([dispatcher.close(), scheduler.close(), notificationQueue.close()])],
     ...runtime.shutdown(),
   ];
 });

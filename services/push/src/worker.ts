@@ -1,18 +1,30 @@
 import { Worker } from 'bullmq';
-import { observeJobStart, runProcess } from '@confab/http';
+import { internal } from '@confab/events';
+import { countDeadLetter, observeJobStart, runProcess, ServiceClient } from '@confab/http';
 import { runWithLogContext } from '@confab/logging';
 import { bullOptions, ServiceRuntime } from '@confab/runtime';
 import { loadConfig } from './config.js';
-import { REGISTER_QUEUE, TEST_QUEUE, type Handlers, type QueueName } from './jobs/catalog.js';
-import { RegistrationQueue } from './jobs/queues.js';
+import {
+  MESSAGE_QUEUE,
+  REGISTER_QUEUE,
+  REMOVE_QUEUE,
+  TEST_QUEUE,
+  type Handlers,
+  type QueueName,
+} from './jobs/catalog.js';
+import { runMessageNotification, runRemoval, type PresenceSource } from './jobs/notify-message.job.js';
+import { NotificationQueue, RegistrationQueue } from './jobs/queues.js';
 import { runRegistration } from './jobs/register-device.job.js';
 import { runTestNotification } from './jobs/test-notification.job.js';
 import { RelayClient } from './relay/client.js';
 import { createPrisma } from './repositories/prisma.js';
+import { NotificationsRepository } from './repositories/notifications.repository.js';
 import { PushRepository } from './repositories/push.repository.js';
 
 /** How often, and after how long, pending registrations whose job may have been lost are queued again (ms). */
 const SWEEP_INTERVAL_MS = 60_000;
+/** Users asked about per presence request. */
+const PRESENCE_CHUNK = 500;
 
 runProcess('push-worker', loadConfig, async (config, log) => {
   const runtime = new ServiceRuntime(config, log);
@@ -29,10 +41,37 @@ runProcess('push-worker', loadConfig, async (config, log) => {
     },
     log,
   );
+  const notificationQueue = new NotificationQueue(
+    { redisUrl: config.redis.url, redisPrefix: config.redis.prefix, ...config.notify },
+    log,
+  );
+  const notifications = new NotificationsRepository(prisma);
+  const settings = new ServiceClient({ caller: 'push', baseUrl: config.settingsUrl, secret: config.internalSecret });
+  const presence: PresenceSource = {
+    async away(realmId, userIds) {
+      const away: number[] = [];
+      for (let i = 0; i < userIds.length; i += PRESENCE_CHUNK) {
+        const answer = await settings.call('GET', '/presence/away', internal.awayUsers, {
+          query: { realm_id: realmId, user_ids: userIds.slice(i, i + PRESENCE_CHUNK) },
+        });
+        away.push(...answer.away_user_ids);
+      }
+      return away;
+    },
+  };
   const deps = { repo, relay: relayClient, logger: log };
+  const notifyDeps = {
+    ...deps,
+    notifications,
+    presence,
+    externalUrl: config.externalUrl,
+    deadLettered: countDeadLetter,
+  };
   const handlers: Handlers = {
     'push-test': (job) => runTestNotification(deps, job),
     'push-register': (job) => runRegistration(deps, job),
+    'push-message': (job) => runMessageNotification(notifyDeps, job),
+    'push-remove': (job) => runRemoval(notifyDeps, job),
   };
   const options = {
     ...bullOptions(config.redis.url, config.redis.prefix),
@@ -53,7 +92,7 @@ runProcess('push-worker', loadConfig, async (config, log) => {
     worker.on('failed', (job, err) => log.warn({ queue, job_id: job?.id, err: err.message }, 'job failed'));
     return worker;
   };
-  const workers = [start(TEST_QUEUE), start(REGISTER_QUEUE)];
+  const workers = [start(TEST_QUEUE), start(REGISTER_QUEUE), start(MESSAGE_QUEUE), start(REMOVE_QUEUE)];
   await Promise.all(workers.map((w) => w.waitUntilReady()));
 
   const sweep = async () => {
@@ -62,6 +101,11 @@ runProcess('push-worker', loadConfig, async (config, log) => {
     for (const device of await repo.staleClientRegistrations(SWEEP_INTERVAL_MS, 500))
       if (device.registrationKey)
         await scheduler.schedule({ kind: 'client', id: device.id, registrationKey: device.registrationKey }, 'sweep');
+    // Notifications whose job Redis lost (or never got): a message's job id is its own, so one still queued or
+    // retrying is not queued twice.
+    const stale = await notifications.stale(SWEEP_INTERVAL_MS, 500);
+    for (const messageId of stale.messageIds) await notificationQueue.scheduleMessage(messageId, null);
+    for (const userId of stale.removalUserIds) await notificationQueue.scheduleRemoval(userId, null);
   };
   const timer = setInterval(
     () => void sweep().catch((err: unknown) => log.warn({ err }, 'registration sweep failed')),
@@ -74,7 +118,7 @@ runProcess('push-worker', loadConfig, async (config, log) => {
   return [
     ['sweep', async () => clearInterval(timer)],
     ['workers', () => Promise.all(workers.map((w) => w.close()))],
-    ['queues', () => scheduler.close()],
+    ['queues', () => Promise.all([scheduler.close(), notificationQueue.close()])],
     ...runtime.shutdown(),
   ];
 });

@@ -103,8 +103,8 @@ async function main(): Promise<void> {
         const realm = await realmOf(required(values, 'realm'));
         const user = await db.store.users.byEmail(realm.id, required(values, 'email'));
         if (!user) throw new Error('no such user');
-        const key = generateApiKey();
-        await db.store.users.addApiKey(user.id, hashApiKey(key));
+        const fresh = generateApiKey();
+        const key = await db.store.users.ensureApiKey(user.id, fresh, hashApiKey(fresh));
         console.log(JSON.stringify({ user_id: user.id, email: user.email, api_key: key }));
         break;
       }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { Redis } from 'ioredis';
 import { LOCAL_DEFAULTS, serviceDatabase } from '@confab/devkit';
@@ -64,12 +64,13 @@ describe('settings credentials against PostgreSQL and Redis', () => {
     ).toBe('role:administrators');
   });
 
-  it('stores passwords and API keys only as hashes', async () => {
+  it('stores passwords as hashes, and one API key per user (looked up by its hash)', async () => {
     const user = await db.store.users.byEmail((await realm()).id, 'iago@zulip.com');
     expect(user!.passwordHash).toMatch(/^scrypt\$10\$/);
     expect(user!.passwordHash).not.toContain('secret-pass');
     const keys = await prisma.apiKey.findMany({ where: { userId: user!.id } });
-    expect(keys.every((k) => /^[0-9a-f]{64}$/.test(k.keyHash))).toBe(true);
+    expect(keys).toHaveLength(1);
+    expect(keys[0]!.keyHash).toBe(createHash('sha256').update(keys[0]!.key!).digest('hex'));
   });
 
   it('issues a key by password that authenticates, with the login email in any case', async () => {
@@ -77,6 +78,9 @@ describe('settings credentials against PostgreSQL and Redis', () => {
     expect(issued).toMatchObject({ email: 'iago@zulip.com', api_key: expect.stringMatching(/^[A-Za-z0-9]{32}$/) });
     const identity = await authenticateApiKey(db, ' iago@ZULIP.com ', issued.api_key);
     expect(identity).toMatchObject({ kind: 'user', userId: issued.user_id, role: 200, isBot: false });
+    // The user's one key, every time (as in Zulip).
+    const again = await fetchApiKeyByPassword(db, limiter(), await realm(), 'iago@zulip.com', 'secret-pass');
+    expect(again.api_key).toBe(issued.api_key);
   });
 
   it('refuses wrong passwords and then rate-limits that username', async () => {

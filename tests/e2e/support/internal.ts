@@ -30,7 +30,11 @@ export async function initialState(userId: number): Promise<JsonObject> {
 /** Organization policies that have no public API yet. */
 export async function setRealmPolicies(
   realmId: number,
-  policies: { name_changes_disabled?: boolean; email_changes_disabled?: boolean },
+  policies: {
+    name_changes_disabled?: boolean;
+    email_changes_disabled?: boolean;
+    default_email_address_visibility?: 1 | 2 | 3 | 4 | 5;
+  },
 ) {
   const { status, body } = await internalRequest('settings', 'PATCH', `/dev/realms/${realmId}`, policies);
   if (status !== 200) throw new Error(`setting realm policies: ${status} ${JSON.stringify(body)}`);

@@ -6,7 +6,8 @@ export interface ListedRoute {
   method: string;
   path: string;
   auth: 'user' | 'human' | 'public' | 'service';
-  params: { name: string; required: boolean; aliases: string[] }[];
+  /** `kind` is how the parameter is read: a plain string, a JSON integer, a boolean, one of a set, other JSON. */
+  params: { name: string; required: boolean; aliases: string[]; kind: 'string' | 'int' | 'bool' | 'enum' | 'json' }[];
 }
 
 /** Every public route of every running service, as the services themselves list them (GET /internal/routes). */

@@ -41,6 +41,21 @@ export const messageRecord = z.object({
 });
 export type MessageRecord = z.infer<typeof messageRecord>;
 
+/** A receiver's subscription settings that notifications depend on (null: the user's default). */
+export const subscriptionNotifySettings = z.object({
+  push: z.boolean().nullable(),
+  email: z.boolean().nullable(),
+  wildcard: z.boolean().nullable(),
+  muted: z.boolean(),
+});
+
+export const messageNotifyFacts = z.object({
+  bot_ids: ids,
+  subscriptions: z.record(z.string(), subscriptionNotifySettings),
+  topic_policies: z.record(z.string(), z.number().int()),
+});
+export type MessageNotifyFacts = z.infer<typeof messageNotifyFacts>;
+
 /**
  * A message was sent. `user_ids` are everyone who received it (the sender first when among them); `flags` gives
  * the personal flags of those whose flags are not empty. `local_id`/`sender_queue_id` let the sender's own queue
@@ -55,6 +70,13 @@ export const messageSent = defineEvent(
     stream: z.object({ name: z.string(), invite_only: z.boolean(), is_web_public: z.boolean() }).nullable(),
     local_id: z.string().nullable(),
     sender_queue_id: z.string().nullable(),
+    /**
+     * What notifications need to know of the receivers beyond their flags (Zulip's get_recipient_info), filled in by
+     * the send statement: the receivers who are bots, and of a channel message the subscriptions whose notification
+     * settings differ from "as the user's defaults, not muted" and the receivers' visibility policies for its topic
+     * (1 muted, 2 unmuted, 3 followed). Absent in events from before it existed.
+     */
+    notify: messageNotifyFacts.optional(),
   }),
 );
 

@@ -19,8 +19,33 @@ export const userRecord = z.object({
   is_active: z.boolean(),
   timezone: z.string(),
   date_joined: z.string(),
+  /**
+   * Who may see delivery_email (Zulip's email_address_visibility: 1 everyone, 2 members, 3 administrators, 4 nobody,
+   * 5 moderators); absent from records published before it existed, which count as 1.
+   */
+  email_address_visibility: z.number().int().optional(),
 });
 export type UserRecord = z.infer<typeof userRecord>;
+
+/** Zulip's ROLE_TO_ACCESSIBLE_EMAIL_ADDRESS_VISIBILITY_IDS: the email_address_visibility values each role sees past. */
+export const EMAIL_VISIBILITIES_SEEN_BY_ROLE: Readonly<Record<number, readonly number[]>> = {
+  100: [1, 2, 5, 3],
+  200: [1, 2, 5, 3],
+  300: [1, 2, 5],
+  400: [1, 2],
+  600: [1],
+};
+
+/** Zulip's can_access_delivery_email: one's own address, or one whose visibility admits the viewer's role. */
+export function canSeeDeliveryEmail(
+  viewer: { userId: number; role: number },
+  target: { userId: number; emailAddressVisibility: number },
+): boolean {
+  return (
+    viewer.userId === target.userId ||
+    (EMAIL_VISIBILITIES_SEEN_BY_ROLE[viewer.role] ?? []).includes(target.emailAddressVisibility)
+  );
+}
 
 const userSnapshot = z.object({ user: userRecord });
 

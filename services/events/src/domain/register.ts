@@ -1,4 +1,4 @@
-import { invalid } from '@confab/errors';
+import { invalid, rateLimited } from '@confab/errors';
 import { ROLE_GUEST, type UserIdentity } from '@confab/identity';
 import type { StateProviders } from '../state/providers.js';
 import type { QueueStore } from '../store/queues.js';
@@ -37,13 +37,19 @@ export interface RegisterInput {
 
 export interface RegisterDeps {
   store: QueueStore;
+  /** Live queues one user may hold (0: no cap). */
+  maxQueuesPerUser: number;
   readModel: ReadModel;
   providers: StateProviders;
   longpollTimeoutSeconds: number;
 }
 
 /** Creates the queue a client will poll (the queue part of POST /register and of GET /events without one). */
-export async function allocateQueue(deps: Pick<RegisterDeps, 'store'>, who: UserIdentity, input: RegisterInput) {
+export async function allocateQueue(
+  deps: Pick<RegisterDeps, 'store' | 'maxQueuesPerUser'>,
+  who: UserIdentity,
+  input: RegisterInput,
+): Promise<string> {
   checkNarrowForEvents(input.narrow);
   if (input.allPublicStreams && who.role === ROLE_GUEST) throw invalid('User not authorized for this query');
   const descriptor: QueueDescriptor = {
@@ -59,7 +65,11 @@ export async function allocateQueue(deps: Pick<RegisterDeps, 'store'>, who: User
     capabilities: capabilitiesFrom(input.clientCapabilities),
     ...(input.idleQueueTimeoutSeconds === undefined ? {} : { idleTimeoutMs: input.idleQueueTimeoutSeconds * 1000 }),
   };
-  return deps.store.create(descriptor);
+  const created = await deps.store.createCapped(descriptor, deps.maxQueuesPerUser);
+  if ('queueId' in created) return created.queueId;
+  // At the cap: Zulip's rate-limit answer, which every client backs off from; an idle queue frees a place when it
+  // expires (Retry-After says when the soonest one does).
+  throw rateLimited(created.retryAfterMs === null ? 1 : Math.max(1, created.retryAfterMs / 1000));
 }
 
 /**

@@ -1,4 +1,6 @@
-import { gravatarUrl, type contracts, type PayloadOf } from '@confab/events';
+import { contracts, gravatarUrl, type PayloadOf } from '@confab/events';
+
+const { canSeeDeliveryEmail } = contracts;
 import { acceptsType } from '../domain/descriptor.js';
 import type { QueueContext } from '../domain/shaping.js';
 import type { Builder, Delivery } from './fanout.js';
@@ -82,7 +84,13 @@ function person(user: contracts.UserRecord, ctx: QueueContext): Record<string, u
   const record: Record<string, unknown> = {
     user_id: user.user_id,
     email: user.email,
-    delivery_email: user.delivery_email,
+    // Only to those the user's email_address_visibility admits (Zulip sends null to the others).
+    delivery_email: canSeeDeliveryEmail(ctx.queue, {
+      userId: user.user_id,
+      emailAddressVisibility: user.email_address_visibility ?? 1,
+    })
+      ? user.delivery_email
+      : null,
     full_name: user.full_name,
     date_joined: isoformat(user.date_joined),
     is_active: user.is_active,
@@ -93,7 +101,8 @@ function person(user: contracts.UserRecord, ctx: QueueContext): Record<string, u
     bot_type: user.bot_type,
     role: user.role,
     timezone: user.timezone,
-    avatar_url: ctx.queue.clientGravatar ? null : gravatarUrl(user.delivery_email),
+    // The API email, as the settings service and clients under client_gravatar hash it (never a hidden address).
+    avatar_url: ctx.queue.clientGravatar ? null : gravatarUrl(user.email),
     avatar_version: 1,
   };
   if (user.is_bot) record.bot_owner_id = user.bot_owner_id;

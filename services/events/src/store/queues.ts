@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { QueueDescriptor } from '../domain/descriptor.js';
 import { wantsAllPublicStreams } from '../domain/descriptor.js';
-import { APPEND, DELETE, END_WAIT, POLL } from './scripts.js';
+import { APPEND, CREATE, DELETE, END_WAIT, POLL } from './scripts.js';
 
 /** An event as stored: its queue-local id and its JSON (without the id). */
 export interface StoredEvent {
@@ -19,7 +19,11 @@ type ScriptRedis = Redis & {
   confabPoll(...args: (string | number)[]): Promise<(string | number)[]>;
   confabEndWait(...args: (string | number)[]): Promise<number>;
   confabDelete(...args: (string | number)[]): Promise<number>;
+  confabCreate(...args: (string | number)[]): Promise<[number, number]>;
 };
+
+/** A queue made, or the user's cap reached (with how long until their soonest queue expires, if known). */
+export type CreateResult = { queueId: string } | { full: true; retryAfterMs: number | null };
 
 function parseEntries(flat: readonly (string | number)[], from: number): StoredEvent[] {
   const events: StoredEvent[] = [];
@@ -51,6 +55,7 @@ export class QueueStore {
       redis.defineCommand('confabPoll', { numberOfKeys: 0, lua: POLL });
       redis.defineCommand('confabEndWait', { numberOfKeys: 0, lua: END_WAIT });
       redis.defineCommand('confabDelete', { numberOfKeys: 0, lua: DELETE });
+      redis.defineCommand('confabCreate', { numberOfKeys: 0, lua: CREATE });
     }
   }
 
@@ -65,31 +70,29 @@ export class QueueStore {
 
   /** Creates a queue and indexes it under its user and realm. */
   async create(descriptor: QueueDescriptor): Promise<string> {
+    const created = await this.createCapped(descriptor, 0);
+    if (!('queueId' in created)) throw new Error('an uncapped queue was refused');
+    return created.queueId;
+  }
+
+  /** Creates a queue unless its user already holds `maxPerUser` live ones (0: no cap). */
+  async createCapped(descriptor: QueueDescriptor, maxPerUser: number): Promise<CreateResult> {
     const id = randomUUID();
-    const q = this.key('q', id);
     const ttl = descriptor.idleTimeoutMs ?? this.timeoutMs;
     const indexTtl = Math.max(this.indexTtlMs, ttl + 60_000);
-    const multi = this.redis
-      .multi()
-      .hset(q, {
-        user_id: descriptor.userId,
-        realm_id: descriptor.realmId,
-        d: JSON.stringify(descriptor),
-        next_id: 0,
-        pruned: -1,
-        poll: 0,
-        ttl,
-      })
-      .pexpire(q, ttl)
-      .sadd(this.key('u', descriptor.userId), id)
-      .pexpire(this.key('u', descriptor.userId), indexTtl)
-      .sadd(this.key('r', descriptor.realmId), id)
-      .pexpire(this.key('r', descriptor.realmId), indexTtl);
-    if (wantsAllPublicStreams(descriptor)) {
-      multi.sadd(this.key('rall', descriptor.realmId), id).pexpire(this.key('rall', descriptor.realmId), indexTtl);
-    }
-    await multi.exec();
-    return id;
+    const [created, soonest] = await this.redis.confabCreate(
+      this.prefix,
+      id,
+      descriptor.userId,
+      descriptor.realmId,
+      JSON.stringify(descriptor),
+      ttl,
+      indexTtl,
+      wantsAllPublicStreams(descriptor) ? '1' : '0',
+      maxPerUser,
+    );
+    if (Number(created) === 1) return { queueId: id };
+    return { full: true, retryAfterMs: Number(soonest) >= 0 ? Number(soonest) : null };
   }
 
   async poll(queueId: string, userId: number, lastEventId: number | null, markWaiting: boolean): Promise<PollResult> {

@@ -118,3 +118,44 @@ redis.call('SREM', ARGV[1] .. 'r:' .. realm, ARGV[2])
 redis.call('SREM', ARGV[1] .. 'rall:' .. realm, ARGV[2])
 return 1
 `;
+
+/**
+ * Creates a queue and indexes it under its user and realm, unless the user already holds `cap` live queues (0: no
+ * cap). Counting and creating are one step, so clients registering at once cannot pass the cap together; the
+ * user's index loses the ids of queues that have expired on the way.
+ * ARGV: prefix, queue id, user id, realm id, descriptor JSON, ttl ms, index ttl ms, all public streams ('1'/'0'), cap.
+ * Returns {1, 0} when created, {0, ms until the user's soonest queue expires (-1: unknown)} when at the cap.
+ */
+export const CREATE = `
+local p = ARGV[1]
+local u = p .. 'u:' .. ARGV[3]
+local cap = tonumber(ARGV[9])
+if cap > 0 then
+  local live = 0
+  local soonest = -1
+  for _, id in ipairs(redis.call('SMEMBERS', u)) do
+    local pttl = redis.call('PTTL', p .. 'q:' .. id)
+    if pttl == -2 then
+      redis.call('SREM', u, id)
+    else
+      live = live + 1
+      if pttl > 0 and (soonest < 0 or pttl < soonest) then soonest = pttl end
+    end
+  end
+  if live >= cap then return {0, soonest} end
+end
+local q = p .. 'q:' .. ARGV[2]
+redis.call('HSET', q, 'user_id', ARGV[3], 'realm_id', ARGV[4], 'd', ARGV[5], 'next_id', 0, 'pruned', -1, 'poll', 0, 'ttl', ARGV[6])
+redis.call('PEXPIRE', q, ARGV[6])
+redis.call('SADD', u, ARGV[2])
+redis.call('PEXPIRE', u, ARGV[7])
+local r = p .. 'r:' .. ARGV[4]
+redis.call('SADD', r, ARGV[2])
+redis.call('PEXPIRE', r, ARGV[7])
+if ARGV[8] == '1' then
+  local all = p .. 'rall:' .. ARGV[4]
+  redis.call('SADD', all, ARGV[2])
+  redis.call('PEXPIRE', all, ARGV[7])
+end
+return {1, 0}
+`;

@@ -1,4 +1,4 @@
-import { claimEvent, isEventProcessed, UnitOfWork } from '@confab/events';
+import { claimEvent, isEventProcessed, PRISMA_TRANSACTION_OPTIONS, UnitOfWork } from '@confab/events';
 import { pingDatabase } from '@confab/runtime';
 import type { GroupsDatabase, GroupStore, Written } from '../domain/store.js';
 import { PrismaGroupStore } from './group-store.js';
@@ -8,7 +8,6 @@ import type { Db, Tx } from './prisma.js';
 const REALM_LOCK_NAMESPACE = 0x6772_6f75;
 
 /** Interactive transactions may wait for the realm lock behind others; bounded so a stuck one cannot block forever. */
-const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 };
 
 /** The groups service's database: reads, and writes serialized per organization with their events in the outbox. */
 export class PrismaGroupsDatabase implements GroupsDatabase {
@@ -19,7 +18,7 @@ export class PrismaGroupsDatabase implements GroupsDatabase {
     /** Called after a transaction that wrote outbox rows commits (wakes the outbox relay). */
     afterCommit: () => void = () => undefined,
   ) {
-    this.unit = UnitOfWork.prisma<Tx>((body) => this.db.$transaction(body, TRANSACTION_OPTIONS), afterCommit);
+    this.unit = UnitOfWork.prisma<Tx>((body) => this.db.$transaction(body, PRISMA_TRANSACTION_OPTIONS), afterCommit);
   }
 
   read<T>(fn: (store: GroupStore) => Promise<T>): Promise<T> {

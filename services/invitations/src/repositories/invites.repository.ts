@@ -1,9 +1,9 @@
-import { claimEvent, writeOutbox, type OutboxRecord } from '@confab/events';
+import { claimEvent, PRISMA_TRANSACTION_OPTIONS, UnitOfWork, type OutboxRecord } from '@confab/events';
 import type { Role } from '@confab/identity';
 import type { InviteRepository } from '../domain/ports.js';
 import type { Invite, NewInvite, Signup } from '../domain/types.js';
 import type { MultiuseInvite, Signup as SignupRow } from '../generated/prisma/client.js';
-import { isUniqueViolation, type Db } from './prisma.js';
+import { isUniqueViolation, type Db, type Tx } from './prisma.js';
 
 function toInvite(row: MultiuseInvite): Invite {
   return { ...row, inviteAs: row.inviteAs as Role };
@@ -21,34 +21,34 @@ function toSignup(row: SignupRow): Signup {
 }
 
 export class PrismaInviteRepository implements InviteRepository {
+  /** Changes and their outbox rows commit together, and the relay is woken after (docs/architecture.md). */
+  private readonly unit: UnitOfWork<Tx>;
+
   constructor(
     readonly db: Db,
     /** Wakes the outbox relay after a commit that wrote events. */
-    private readonly afterCommit: () => void = () => undefined,
-  ) {}
+    afterCommit: () => void = () => undefined,
+  ) {
+    this.unit = UnitOfWork.prisma<Tx>((body) => this.db.$transaction(body, PRISMA_TRANSACTION_OPTIONS), afterCommit);
+  }
 
   async create(invite: NewInvite, events: readonly OutboxRecord[] = []): Promise<Invite> {
-    return this.db.$transaction(async (tx) => {
-      const row = await tx.multiuseInvite.create({ data: invite });
-      await writeOutbox(tx, events);
-      return toInvite(row);
-    });
+    return this.unit.run(async (tx) => ({
+      result: toInvite(await tx.multiuseInvite.create({ data: invite })),
+      events: [...events],
+    }));
   }
 
   async createMany(invites: readonly NewInvite[], events: readonly OutboxRecord[]): Promise<Invite[]> {
-    const rows = await this.db.$transaction(async (tx) => {
+    return this.unit.run(async (tx) => {
       const created = [];
-      for (const invite of invites) created.push(await tx.multiuseInvite.create({ data: invite }));
-      await writeOutbox(tx, events);
-      return created;
+      for (const invite of invites) created.push(toInvite(await tx.multiuseInvite.create({ data: invite })));
+      return { result: created, events: [...events] };
     });
-    this.afterCommit();
-    return rows.map(toInvite);
   }
 
   async publish(events: readonly OutboxRecord[]): Promise<void> {
-    await writeOutbox(this.db, events);
-    this.afterCommit();
+    await this.unit.run(async () => ({ result: undefined, events: [...events] }));
   }
 
   async markUsed(id: number, at: Date): Promise<void> {
@@ -80,11 +80,10 @@ export class PrismaInviteRepository implements InviteRepository {
   }
 
   async revoke(id: number, at: Date, events: readonly OutboxRecord[] = []): Promise<void> {
-    await this.db.$transaction(async (tx) => {
+    await this.unit.run(async (tx) => {
       await tx.multiuseInvite.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: at } });
-      await writeOutbox(tx, events);
+      return { result: undefined, events: [...events] };
     });
-    if (events.length > 0) this.afterCommit();
   }
 
   async expireLinksOf(referrerId: number, at: Date, claim: { consumer: string; eventId: string }): Promise<boolean> {

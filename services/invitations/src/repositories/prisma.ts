@@ -6,4 +6,6 @@ export { isUniqueViolation } from '@confab/runtime';
 export const createPrisma = (url: string, poolSize: number) => openPrisma(PrismaClient, url, poolSize);
 
 export type Db = ReturnType<typeof createPrisma>;
+/** The client inside an interactive transaction. */
+export type Tx = Prisma.TransactionClient;
 export type { Prisma };

@@ -53,9 +53,22 @@ export interface Domain {
   /** Fetches a user or organization this service has not heard of yet from its owner (settings). */
   fetchMissing: MissingFetcher;
   limits: { maxFileBytes: number };
+  /**
+   * Other users' own recent changes (read-your-writes for the people an action reaches): waits until this service has
+   * applied what they changed a moment ago, e.g. a recipient who just turned typing notifications off.
+   */
+  othersChanges: OthersChanges;
   /** Keys this service signs with (temporary upload URLs). */
   secrets: { uploadUrls: string };
 }
+
+export interface OthersChanges {
+  /** Returns once this service's copies reflect these users' recent changes (or after the wait limit). */
+  settle(realmId: number, userIds: readonly number[]): Promise<void>;
+}
+
+/** Where nothing is to be waited for (tests that build a domain without an event bus). */
+export const noOthersChanges: OthersChanges = { settle: async () => undefined };
 
 export interface MissingFetcher {
   user(id: number): Promise<void>;

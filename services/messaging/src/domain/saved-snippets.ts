@@ -83,16 +83,23 @@ export async function createSnippet(
   });
 }
 
-/** No field given is a successful no-op without an event (Zulip returns early, before looking the snippet up). */
+/**
+ * No field given changes nothing and sends no event (as in Zulip), but a snippet that does not exist is still an
+ * error (API.md: BAD_REQUEST when the snippet does not exist; Zulip answers success before looking it up).
+ */
 export async function editSnippet(
   domain: SavedSnippetsDeps,
   actor: Actor,
   id: number,
   change: { title?: string | undefined; content?: string | undefined },
 ): Promise<void> {
-  if (change.title === undefined && change.content === undefined) return;
-  checkStorable(change);
   if (!validId(id)) throw notFound();
+  if (change.title === undefined && change.content === undefined) {
+    const own = await domain.savedSnippets.list(actor.user.id);
+    if (!own.some((snippet) => snippet.id === id)) throw notFound();
+    return;
+  }
+  checkStorable(change);
   const data: { title?: string; content?: string } = {};
   if (change.title !== undefined) data.title = change.title;
   if (change.content !== undefined) data.content = change.content;

@@ -1,14 +1,14 @@
 import { invalid, missingArgument } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
 import { accessChannelById, checkCanPost } from './channel-access.js';
-import type { Actor } from './context.js';
+import type { Actor, Domain } from './context.js';
 import { accessMessage } from './fetch.js';
 import { normalizeTopic } from './text.js';
 import type { ChannelsDeps } from './channels.js';
 import type { FetchDeps } from './fetch.js';
 
 /** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type TypingDeps = ChannelsDeps & FetchDeps;
+export type TypingDeps = ChannelsDeps & FetchDeps & Pick<Domain, 'othersChanges'>;
 
 /** Zulip's MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS: larger channels get no typing notifications. */
 export const MAX_CHANNEL_SIZE_FOR_TYPING = 100;
@@ -17,6 +17,7 @@ export const MAX_CHANNEL_SIZE_FOR_TYPING = 100;
 async function channelAudience(domain: TypingDeps, actor: Actor, channelId: number): Promise<number[]> {
   const subscribers = (await domain.channels.subscribers([channelId])).get(channelId) ?? [];
   if (subscribers.length > MAX_CHANNEL_SIZE_FOR_TYPING) return [];
+  await domain.othersChanges.settle(actor.realm.id, subscribers);
   const users = await domain.directory.usersByIds(actor.realm.id, subscribers);
   return users.filter((u) => u.isActive && u.receivesTypingNotifications).map((u) => u.id);
 }
@@ -58,6 +59,8 @@ export async function setTypingStatus(
     if (!actor.user.sendPrivateTypingNotifications)
       throw invalid('User has disabled typing notifications for direct messages');
     const ids = [...new Set([...input.to, actor.user.id])];
+    // A recipient's own change of receives_typing_notifications counts from their next request on, for others too.
+    await domain.othersChanges.settle(actor.realm.id, ids);
     const users = new Map((await domain.directory.usersByIds(actor.realm.id, ids)).map((u) => [u.id, u]));
     for (const id of ids) if (!users.has(id)) throw invalid(`Invalid user ID ${id}`);
     const recipients = ids.map((id) => users.get(id)!);
@@ -93,6 +96,7 @@ export async function setEditTypingStatus(
       throw invalid('User has disabled typing notifications for direct messages');
     const participants = message.dmUserIds ?? [];
     recipient = { type: 'direct' as const, user_ids: participants };
+    await domain.othersChanges.settle(actor.realm.id, participants);
     const users = await domain.directory.usersByIds(actor.realm.id, participants);
     userIds = users.filter((u) => u.isActive && u.receivesTypingNotifications).map((u) => u.id);
   }

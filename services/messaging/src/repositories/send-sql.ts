@@ -59,6 +59,22 @@ function paramsInto(values: unknown[]): Param {
   };
 }
 
+/**
+ * The message.sent envelope's `notify` (contracts.messageNotifyFacts): the receivers who are bots, and for a channel
+ * message the subscriptions with notification settings of their own and the receivers' policies for the topic; what
+ * the push service decides notifications with (Zulip's get_recipient_info). Read on the snapshot before the send.
+ */
+function notifyFactsSql(receivers: string, channel: string, topicKey: string): string {
+  return `jsonb_build_object(
+      'bot_ids', COALESCE((SELECT jsonb_agg(u.id) FROM ${receivers} um JOIN users u ON u.id = um.user_id WHERE u.is_bot), '[]'::jsonb),
+      'subscriptions', COALESCE((SELECT jsonb_object_agg(s.user_id::text, jsonb_build_object('push', s.push_notifications,
+          'email', s.email_notifications, 'wildcard', s.wildcard_mentions_notify, 'muted', s.is_muted))
+        FROM subscriptions s WHERE s.channel_id = ${channel} AND s.active AND (s.is_muted OR s.push_notifications IS NOT NULL
+          OR s.email_notifications IS NOT NULL OR s.wildcard_mentions_notify IS NOT NULL)), '{}'::jsonb),
+      'topic_policies', COALESCE((SELECT jsonb_object_agg(t.user_id::text, t.visibility_policy) FROM user_topics t
+        WHERE t.channel_id = ${channel} AND t.topic_key = ${topicKey} AND t.visibility_policy <> 0), '{}'::jsonb))`;
+}
+
 /** One send's CTEs (names ending in `sfx`) and the SELECT of its result row. */
 function sendParts(write: SendWrite, param: Param, sfx: string): { ctes: string[]; result: string } {
   const { message, delivery } = write;
@@ -70,6 +86,7 @@ function sendParts(write: SendWrite, param: Param, sfx: string): { ctes: string[
     .map((f) => ` | CASE WHEN r.user_id = ANY(${param(f.userIds, '::int[]')}) THEN ${f.bit} ELSE 0 END`)
     .join('');
   const extra = param(delivery.extraUserIds, '::int[]');
+  const notifyTopic = param(message.topicKey);
   const receivers =
     delivery.channelId === null
       ? `SELECT DISTINCT unnest(${extra}) AS user_id`
@@ -111,7 +128,8 @@ function sendParts(write: SendWrite, param: Param, sfx: string): { ctes: string[
           '{payload,message,id}', to_jsonb(m${sfx}.id)),
           '{payload,user_ids}', COALESCE((SELECT jsonb_agg(um.user_id ORDER BY um.user_id <> ${sender}, um.user_id) FROM um${sfx} um), '[]'::jsonb)),
           '{payload,flags}', COALESCE((SELECT jsonb_object_agg(um.user_id::text, ${FLAG_NAMES_SQL}) FROM um${sfx} um
-                                        WHERE um.flags & ${VISIBLE_MASK} <> 0), '{}'::jsonb))
+                                        WHERE um.flags & ${VISIBLE_MASK} <> 0), '{}'::jsonb)),
+          '{payload,notify}', ${notifyFactsSql(`um${sfx}`, channel, notifyTopic)})
       FROM m${sfx}
     )`,
   ];

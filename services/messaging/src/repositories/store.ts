@@ -1,4 +1,4 @@
-import { UnitOfWork, writeOutboxSql, type OutboxRecord, type Written } from '@confab/events';
+import { PRISMA_TRANSACTION_OPTIONS, UnitOfWork, writeOutboxSql, type OutboxRecord, type Written } from '@confab/events';
 import { pingDatabase } from '@confab/runtime';
 import type { UnitOfWorkPort } from '../domain/storage.js';
 import type { Db, Tx } from './prisma.js';
@@ -22,7 +22,7 @@ export class Store implements UnitOfWorkPort {
   ) {
     // Bulk subscription changes can take a while; Prisma's default 5 s would cut them off.
     this.prismaUnit = UnitOfWork.prisma<Tx>(
-      (body) => db.$transaction(body, { timeout: 30_000, maxWait: 10_000 }),
+      (body) => db.$transaction(body, PRISMA_TRANSACTION_OPTIONS),
       afterCommit,
     );
     this.sqlUnit = UnitOfWork.sql<SqlExecutor>((body) => sql.transaction(body), afterCommit);

@@ -14,7 +14,7 @@ import { actorRoute } from './actor-route.js';
 export function channelFolderRoutes(deps: MessagingDeps) {
   const { domain } = deps;
   const withActor = actorRoute(domain);
-  const name = () => p.string({ maxLength: MAX_FOLDER_NAME_LENGTH });
+  const name = () => p.string({ maxLength: MAX_FOLDER_NAME_LENGTH, nulCheckedByDomain: true });
   const description = () => p.string({ maxLength: MAX_FOLDER_DESCRIPTION_LENGTH });
   return [
     withActor({

@@ -8,8 +8,10 @@ import { actorRoute } from './actor-route.js';
 const draftSchema = t.object({
   type: t.literal('', 'stream', 'private'),
   to: t.list(t.int()),
-  topic: t.string(),
-  content: t.refine(t.string(), (value) => (value.trim() === '' ? '{var_name} cannot be blank' : undefined)),
+  topic: t.string({ nulCheckedByDomain: true }),
+  content: t.refine(t.string({ nulCheckedByDomain: true }), (value) =>
+    value.trim() === '' ? '{var_name} cannot be blank' : undefined,
+  ),
   timestamp: t.optional(t.nullable(t.float())),
 });
 

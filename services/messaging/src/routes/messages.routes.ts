@@ -35,13 +35,13 @@ export function messageRoutes(deps: MessagingDeps) {
       params: {
         forged: p.string().optional(),
         local_id: p.string().optional(),
-        content: p.string(),
+        content: p.string({ nulCheckedByDomain: true }),
         queue_id: p.string().optional(),
         read_by_sender: p.bool().optional(),
         sender: p.string().optional(),
         to: p.string().optional(),
         type: p.enum('direct', 'private', 'stream', 'channel'),
-        topic: p.string().alias('subject').optional(),
+        topic: p.string({ nulCheckedByDomain: true }).alias('subject').optional(),
         client: p.string().optional(),
       },
       async handler({ actor, params, req }) {
@@ -192,13 +192,13 @@ export function messageRoutes(deps: MessagingDeps) {
       path: '/messages/{message_id:int}',
       auth: 'user',
       params: {
-        content: p.string().optional(),
+        content: p.string({ nulCheckedByDomain: true }).optional(),
         prev_content_sha256: p.string().optional(),
         propagate_mode: p.enum('change_one', 'change_later', 'change_all').default('change_one'),
         send_notification_to_new_thread: p.bool().default(true),
         send_notification_to_old_thread: p.bool().default(false),
         stream_id: p.int({ min: 0 }).optional(),
-        topic: p.string().alias('subject').optional(),
+        topic: p.string({ nulCheckedByDomain: true }).alias('subject').optional(),
       },
       async handler({ actor, params, path }) {
         return editMessage(domain, actor, path.message_id, {

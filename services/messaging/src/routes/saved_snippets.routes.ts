@@ -12,8 +12,8 @@ import type { MessagingDeps } from '../deps.js';
 import { actorRoute } from './actor-route.js';
 
 /** Zulip's StringConstraints(min_length=1, strip_whitespace=True): stripped, then at least one character. */
-const title = () => p.string({ strip: true, maxLength: MAX_SNIPPET_TITLE_LENGTH });
-const content = () => p.string({ strip: true, maxLength: MAX_MESSAGE_LENGTH });
+const title = () => p.string({ strip: true, maxLength: MAX_SNIPPET_TITLE_LENGTH, nulCheckedByDomain: true });
+const content = () => p.string({ strip: true, maxLength: MAX_MESSAGE_LENGTH, nulCheckedByDomain: true });
 
 function nonEmpty(value: string | undefined, message: string): void {
   if (value !== undefined && value.length === 0) throw invalid(message);

@@ -67,8 +67,8 @@ export function scheduledMessageRoutes(deps: MessagingDeps, queue: DeliveryQueue
       params: {
         type: type(),
         to: p.string(),
-        topic: p.string().alias('subject').optional(),
-        content: p.string(),
+        topic: p.string({ nulCheckedByDomain: true }).alias('subject').optional(),
+        content: p.string({ nulCheckedByDomain: true }),
         scheduled_delivery_timestamp: p.int(),
         read_by_sender: p.bool().optional(),
       },
@@ -92,8 +92,8 @@ export function scheduledMessageRoutes(deps: MessagingDeps, queue: DeliveryQueue
       params: {
         type: type().optional(),
         to: p.string().optional(),
-        topic: p.string().alias('subject').optional(),
-        content: p.string().optional(),
+        topic: p.string({ nulCheckedByDomain: true }).alias('subject').optional(),
+        content: p.string({ nulCheckedByDomain: true }).optional(),
         scheduled_delivery_timestamp: p.int().optional(),
       },
       async handler({ actor, params, path, req }) {

@@ -55,8 +55,8 @@ export function streamRoutes(deps: MessagingDeps) {
       path: '/streams/{stream_id:int}',
       auth: 'user',
       params: {
-        description: p.string().optional(),
-        new_name: p.string().optional(),
+        description: p.string({ nulCheckedByDomain: true }).optional(),
+        new_name: p.string({ nulCheckedByDomain: true }).optional(),
         is_private: p.bool().optional(),
         is_web_public: p.bool().optional(),
         history_public_to_subscribers: p.bool().optional(),
@@ -160,8 +160,8 @@ export function streamRoutes(deps: MessagingDeps) {
       path: '/channels/create',
       auth: 'user',
       params: {
-        name: p.string(),
-        description: p.string({ maxLength: 1024 }).default(''),
+        name: p.string({ nulCheckedByDomain: true }),
+        description: p.string({ maxLength: 1024, nulCheckedByDomain: true }).default(''),
         subscribers: p.json(t.list(t.int())),
         ...newChannelParams,
       },

@@ -12,8 +12,8 @@ const principals = p.json(t.union(t.list(t.int()), t.list(t.string()))).optional
 /** Zulip's AddSubscriptionData. */
 const channelSpecs = t.list(
   t.object({
-    name: t.string(),
-    description: t.optional(t.string({ maxLength: 1024 })),
+    name: t.string({ nulCheckedByDomain: true }),
+    description: t.optional(t.string({ maxLength: 1024, nulCheckedByDomain: true })),
     color: t.optional(t.string()),
   }),
 );

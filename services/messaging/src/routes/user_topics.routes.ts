@@ -12,7 +12,11 @@ export function userTopicRoutes(deps: MessagingDeps) {
       method: 'POST',
       path: '/user_topics',
       auth: 'user',
-      params: { stream_id: p.int(), topic: p.string(), visibility_policy: p.json(t.literal(0, 1, 2, 3)) },
+      params: {
+        stream_id: p.int(),
+        topic: p.string({ nulCheckedByDomain: true }),
+        visibility_policy: p.json(t.literal(0, 1, 2, 3)),
+      },
       async handler({ actor, params }) {
         await setTopicVisibility(domain, actor, {
           channelId: params.stream_id,
@@ -31,7 +35,7 @@ export function userTopicRoutes(deps: MessagingDeps) {
       params: {
         stream_id: p.int().optional(),
         stream: p.string().optional(),
-        topic: p.string(),
+        topic: p.string({ nulCheckedByDomain: true }),
         op: p.enum('add', 'remove'),
       },
       async handler({ actor, params }) {

@@ -27,10 +27,24 @@ export interface RegisterJobData {
   requestId: string;
 }
 
+/** The notifications of one new message (all its receivers' devices): a batch per message. */
+export interface MessageJobData {
+  messageId: number;
+  requestId: string;
+}
+
+/** The removal of a user's notifications of messages they have read. */
+export interface RemoveJobData {
+  userId: number;
+  requestId: string;
+}
+
 /** Every queue of the push service, its job data and its result: a queue without a handler does not compile. */
 export interface JobCatalog {
   'push-test': { data: TestJobData; result: TestOutcome };
   'push-register': { data: RegisterJobData; result: string };
+  'push-message': { data: MessageJobData; result: string };
+  'push-remove': { data: RemoveJobData; result: string };
 }
 
 export type QueueName = keyof JobCatalog;
@@ -39,5 +53,7 @@ export type Handlers = { [Q in QueueName]: (job: JobOf<Q>) => Promise<JobCatalog
 
 export const TEST_QUEUE = 'push-test' satisfies QueueName;
 export const REGISTER_QUEUE = 'push-register' satisfies QueueName;
+export const MESSAGE_QUEUE = 'push-message' satisfies QueueName;
+export const REMOVE_QUEUE = 'push-remove' satisfies QueueName;
 
 /** BullMQ keys live under the deployment's Redis prefix, so test runs and deployments sharing a Redis stay apart. */

@@ -3,6 +3,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import { registerJobQueueDepth } from '@confab/http';
 import type { Logger } from '@confab/logging';
 import { bullOptions } from '@confab/runtime';
+import type { NotificationScheduler } from '../domain/message-notifications.js';
 import type {
   PendingRegistration,
   RegistrationScheduler,
@@ -10,7 +11,7 @@ import type {
   TestNotificationRequest,
   TestOutcome,
 } from '../domain/types.js';
-import { REGISTER_QUEUE, TEST_QUEUE, type JobCatalog } from './catalog.js';
+import { MESSAGE_QUEUE, REGISTER_QUEUE, REMOVE_QUEUE, TEST_QUEUE, type JobCatalog } from './catalog.js';
 
 export interface QueueOptions {
   redisUrl: string;
@@ -106,5 +107,66 @@ export class RegistrationQueue implements RegistrationScheduler {
 
   async close(): Promise<void> {
     await this.registerQueue.close();
+  }
+}
+
+export interface NotificationQueueOptions {
+  redisUrl: string;
+  redisPrefix: string;
+  /** Tries of a message's notifications (or a removal) before what is left is marked failed. */
+  attempts: number;
+  /** First retry delay, in ms; doubled for each further one. */
+  backoffMs: number;
+}
+
+/**
+ * Enqueues the notifications of new messages and their removals (retried by BullMQ with exponential backoff). A
+ * message's job id is derived from the message, so scheduling it again (the sweep) while it exists adds nothing.
+ */
+export class NotificationQueue implements NotificationScheduler {
+  private readonly messageQueue: Queue<JobCatalog['push-message']['data'], JobCatalog['push-message']['result']>;
+  private readonly removeQueue: Queue<JobCatalog['push-remove']['data'], JobCatalog['push-remove']['result']>;
+
+  constructor(
+    private readonly options: NotificationQueueOptions,
+    private readonly logger: Logger,
+  ) {
+    this.messageQueue = new Queue(MESSAGE_QUEUE, common(options));
+    this.removeQueue = new Queue(REMOVE_QUEUE, common(options));
+    const warn = (err: Error) => this.logger.warn({ err: err.message }, 'push queue error');
+    this.messageQueue.on('error', warn);
+    this.removeQueue.on('error', warn);
+    registerJobQueueDepth(this.messageQueue);
+    registerJobQueueDepth(this.removeQueue);
+  }
+
+  private retries() {
+    return {
+      attempts: this.options.attempts,
+      backoff: { type: 'exponential', delay: this.options.backoffMs },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    };
+  }
+
+  async scheduleMessage(messageId: number, requestId: string | null): Promise<void> {
+    await this.messageQueue.add(
+      'message',
+      { messageId, requestId: requestId ?? randomUUID() },
+      { jobId: `message-${messageId}`, removeOnComplete: { age: 3600 }, ...this.retries() },
+    );
+  }
+
+  /** `key` tells removals apart (the event that caused one); a sweep's has none and shares the user's job. */
+  async scheduleRemoval(userId: number, requestId: string | null, key?: string): Promise<void> {
+    await this.removeQueue.add(
+      'remove',
+      { userId, requestId: requestId ?? randomUUID() },
+      // Removed once done: a later read of the same user must be able to queue a job under the same id.
+      { jobId: `remove-${userId}${key ? `-${key}` : ''}`, removeOnComplete: true, ...this.retries() },
+    );
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.messageQueue.close(), this.removeQueue.close()]);
   }
 }

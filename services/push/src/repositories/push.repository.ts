@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { UnitOfWork, type OutboxRecord } from '@confab/events';
+import { PRISMA_TRANSACTION_OPTIONS, UnitOfWork, type OutboxRecord } from '@confab/events';
 import { pingDatabase } from '@confab/runtime';
 import type { ClientDeviceChange, DeviceRegistration, PushStore } from '../domain/store.js';
 import type { ClientDevice, ClientDevicePatch, DeviceStatus, PushDevice, TokenKind } from '../domain/types.js';
@@ -66,7 +66,7 @@ export class PushRepository implements PushStore {
     /** Called after a transaction that wrote outbox rows commits (wakes the outbox relay). */
     afterCommit: () => void = () => undefined,
   ) {
-    this.unit = UnitOfWork.prisma<Tx>((body) => this.db.$transaction(body), afterCommit);
+    this.unit = UnitOfWork.prisma<Tx>((body) => this.db.$transaction(body, PRISMA_TRANSACTION_OPTIONS), afterCommit);
   }
 
   /** Runs `fn` in a transaction; the outbox records it returns are written in the same transaction. */

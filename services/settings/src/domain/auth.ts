@@ -28,13 +28,13 @@ export function isValidEmail(email: string): boolean {
   );
 }
 
-async function issueApiKey(db: Database, user: User): Promise<string> {
-  const key = generateApiKey();
-  await db.store.users.addApiKey(user.id, hashApiKey(key));
-  return key;
+/** The user's one API key, as Zulip's fetch_api_key answers it (made on first use; regenerating replaces it). */
+export async function userApiKey(db: Database, user: User): Promise<string> {
+  const fresh = generateApiKey();
+  return db.store.users.ensureApiKey(user.id, fresh, hashApiKey(fresh));
 }
 
-/** POST /fetch_api_key: Zulip's checks in Zulip's order, a fresh API key on success. */
+/** POST /fetch_api_key: Zulip's checks in Zulip's order, the user's API key on success. */
 export async function fetchApiKeyByPassword(
   db: Database,
   limiter: FailureLimiter,
@@ -61,7 +61,7 @@ export async function fetchApiKeyByPassword(
     await limiter.recordFailure(limiterKey);
     throw authFailed();
   }
-  return { api_key: await issueApiKey(db, user), email: user.deliveryEmail, user_id: user.id };
+  return { api_key: await userApiKey(db, user), email: user.deliveryEmail, user_id: user.id };
 }
 
 /** POST /jwt/fetch_api_key: an HS256 token signed with the organization's key, carrying an `email` claim. */
@@ -85,7 +85,27 @@ export async function fetchApiKeyByJwt(
   const user = await db.store.users.byEmail(realm.id, email);
   if (!user) throw authFailed();
   if (!user.isActive) throw userDeactivated();
-  return { api_key: await issueApiKey(db, user), user };
+  return { api_key: await userApiKey(db, user), user };
+}
+
+/**
+ * POST /dev_fetch_api_key: Zulip's one-click development login for mobile and terminal clients — any account's key
+ * by its address, no password. Served only with CONFAB_DEV_ENDPOINTS (`npm start`); elsewhere Zulip's answer for a
+ * server without its development authentication backend.
+ */
+export async function fetchApiKeyForDevelopment(
+  db: Database,
+  realm: Realm | null,
+  username: string,
+  enabled: boolean,
+): Promise<{ api_key: string; email: string; user_id: number }> {
+  if (!enabled) throw invalid('DevAuthBackend not enabled.');
+  if (!realm) throw invalidSubdomain();
+  if (realm.deactivated) throw realmDeactivated();
+  const user = await db.store.users.byEmail(realm.id, username.trim());
+  if (!user) throw authFailed();
+  if (!user.isActive) throw userDeactivated();
+  return { api_key: await userApiKey(db, user), email: user.deliveryEmail, user_id: user.id };
 }
 
 /**

@@ -19,8 +19,8 @@ export async function usersAfter(db: Database, afterId: number): Promise<contrac
 }
 
 /** Every user's full settings, 500 at a time (changes come as user_settings.changed). */
-export async function userSettingsAfter(db: Database, afterId: number) {
-  const users = await db.store.users.after(afterId, 500);
+export async function userSettingsAfter(db: Database, afterId: number, limit = 500) {
+  const users = await db.store.users.after(afterId, Math.min(Math.max(limit, 1), 500));
   const stored = await db.store.settings.getMany(users.map((u) => u.id));
   return users.map((u) => ({ user_id: u.id, realm_id: u.realmId, settings: settingsSnapshot(stored.get(u.id)!, u) }));
 }

@@ -1,5 +1,6 @@
 import { invalid } from '@confab/errors';
 import type { UserIdentity } from '@confab/identity';
+import { canSeeDeliveryEmail, dummyEmailUserId } from './email-visibility.js';
 import { subdomainFromHost } from './realms.js';
 import type { ReceivedMessages } from './ports.js';
 import type { Database } from './store.js';
@@ -12,6 +13,8 @@ export interface UserView {
   clientGravatar: boolean;
   includeCustomProfileFields: boolean;
 }
+
+const viewerOf = (identity: UserIdentity) => ({ userId: identity.userId, role: identity.role });
 
 /** GET /users/me: the account, and the newest message the user received (from the messaging service). */
 export async function ownUser(
@@ -34,7 +37,7 @@ export async function listUsers(
   view: UserView,
 ): Promise<Record<string, unknown>[]> {
   const users = await db.store.users.inRealm(identity.realmId, userIds);
-  return users.map((u) => apiUserRecord(u, view));
+  return users.map((u) => apiUserRecord(u, { ...view, viewer: viewerOf(identity) }));
 }
 
 /** GET /users/{user_id} and GET /users/{email}. */
@@ -43,10 +46,32 @@ export async function getUser(
   identity: UserIdentity,
   key: { id: number } | { email: string },
   view: UserView,
+  externalUrl: string,
 ): Promise<Record<string, unknown>> {
-  const user = await findUser(db, identity.realmId, key);
+  const user =
+    'id' in key
+      ? await findUser(db, identity.realmId, key)
+      : await userByEmailFor(db, identity, key.email, externalUrl);
   if (!user) throw noSuchUser();
-  return apiUserRecord(user, view);
+  return apiUserRecord(user, { ...view, viewer: viewerOf(identity) });
+}
+
+/**
+ * Zulip's access_user_by_email: a dummy address (`user12@host`) names its user by id; a real address finds only a
+ * user whose email_address_visibility lets the caller see it, so that a lookup never confirms a hidden address.
+ */
+export async function userByEmailFor(
+  db: Database,
+  identity: UserIdentity,
+  email: string,
+  externalUrl: string,
+): Promise<User | null> {
+  const realm = await db.store.realms.byId(identity.realmId);
+  if (!realm) return null;
+  const dummyId = dummyEmailUserId(email, realm, externalUrl);
+  if (dummyId !== null) return findUser(db, identity.realmId, { id: dummyId });
+  const user = await findUser(db, identity.realmId, { email });
+  return user && canSeeDeliveryEmail(viewerOf(identity), user) ? user : null;
 }
 
 /** A user of the realm by id or email, any state; null when there is none. */

@@ -1,3 +1,4 @@
+import { apiEmailFor } from './email-visibility.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { contracts, outboxRecord } from '@confab/events';
 import { ConfabError, invalid, rateLimited } from '@confab/errors';
@@ -150,7 +151,15 @@ export async function confirmEmailChange(
       const existing = await store.users.byEmail(realm.id, found.newEmail);
       if (existing && existing.id !== user.id)
         throw invalid(existing.isActive ? 'Already has an account.' : 'Account has been deactivated.');
-      const updated = await store.users.update(user.id, { email: found.newEmail });
+      const updated = await store.users.update(user.id, {
+        email: found.newEmail,
+        apiEmail: apiEmailFor(
+          { id: user.id, deliveryEmail: found.newEmail },
+          user.emailAddressVisibility,
+          realm,
+          ctx.config.externalUrl,
+        ),
+      });
       return {
         result: { kind: 'changed', oldEmail: found.oldEmail, newEmail: found.newEmail },
         events: [

@@ -65,7 +65,7 @@ const SECTIONS: readonly Section[] = [
     wantedBy: ['realm_user'],
     build: async (ctx, { user, realm, users }, options) => ({
       ...ownUserState(user),
-      ...realmUsersState(await users(), await ctx.db.store.users.systemBots(realm.id), options.clientGravatar),
+      ...realmUsersState(await users(), await ctx.db.store.users.systemBots(realm.id), options.clientGravatar, user),
     }),
   },
   {

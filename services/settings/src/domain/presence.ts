@@ -223,3 +223,20 @@ export async function presenceSharingChanged(
 export function forgetPresence(ctx: PresenceContext, user: Pick<User, 'id' | 'realmId'>): Promise<void> {
   return ctx.presence.remove(user.realmId, user.id);
 }
+
+/**
+ * Which of these users are away, for notifications (Zulip's filter_presence_idle_user_ids): those with no activity
+ * reported in the last OFFLINE_THRESHOLD_SECONDS, by any client.
+ */
+export async function awayUsers(
+  presence: PresenceStore,
+  realmId: number,
+  userIds: readonly number[],
+  now: number = Math.floor(Date.now() / 1000),
+): Promise<number[]> {
+  const entries = await Promise.all(userIds.map((id) => presence.user(realmId, id)));
+  return userIds.filter((_, i) => {
+    const active = entries[i]?.activeTimestamp ?? null;
+    return active === null || now - active > OFFLINE_THRESHOLD_SECONDS;
+  });
+}

@@ -1,3 +1,4 @@
+import { apiEmailFor, EMAIL_VISIBILITY_EVERYONE } from './email-visibility.js';
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
 import { invalid } from '@confab/errors';
 import { ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_MEMBER, ROLE_MODERATOR, ROLE_OWNER } from '@confab/identity';
@@ -85,7 +86,9 @@ export async function createUsers(
           if (!owner) throw invalid(`No such bot owner '${spec.bot.ownerEmail}'`);
           botOwnerId = owner.id;
         }
-        const user = await store.users.create({
+        // People start with the organization's default email visibility; bots' addresses are not private.
+        const visibility = spec.bot ? EMAIL_VISIBILITY_EVERYONE : realm.defaultEmailAddressVisibility;
+        let user = await store.users.create({
           realmId: realm.id,
           email: spec.email,
           fullName: spec.fullName,
@@ -94,9 +97,13 @@ export async function createUsers(
           botType: spec.bot ? BOT_TYPE_GENERIC : null,
           botOwnerId,
           passwordHash: hashes[index] ?? null,
+          emailAddressVisibility: visibility,
         });
-        const apiKey = generateApiKey();
-        await store.users.addApiKey(user.id, hashApiKey(apiKey));
+        if (visibility !== EMAIL_VISIBILITY_EVERYONE) {
+          user = await store.users.update(user.id, { apiEmail: apiEmailFor(user, visibility, realm, ctx.externalUrl) });
+        }
+        const fresh = generateApiKey();
+        const apiKey = await store.users.ensureApiKey(user.id, fresh, hashApiKey(fresh));
         created.push({ user, apiKey });
         events.push(
           outboxRecord(

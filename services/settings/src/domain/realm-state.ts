@@ -137,8 +137,9 @@ export function realmUsersState(
   users: readonly User[],
   systemBots: readonly User[],
   clientGravatar: boolean,
+  viewer: User,
 ): Record<string, unknown> {
-  const view = { clientGravatar, includeCustomProfileFields: true };
+  const view = { clientGravatar, includeCustomProfileFields: true, viewer: { userId: viewer.id, role: viewer.role } };
   return {
     realm_users: users.filter((u) => u.isActive).map((u) => apiUserRecord(u, view)),
     realm_non_active_users: users.filter((u) => !u.isActive).map((u) => apiUserRecord(u, view)),

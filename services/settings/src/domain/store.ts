@@ -79,7 +79,13 @@ export interface UserStore {
   lock(userId: number): Promise<User | null>;
   setActive(userId: number, active: boolean): Promise<User>;
   countActiveOwners(realmId: number): Promise<number>;
-  addApiKey(userId: number, keyHash: string): Promise<void>;
+  /**
+   * The user's one API key: gives them `key` unless they already hold one that is kept (a key stored only by its
+   * hash, from before keys were kept, is replaced), and answers the key they hold afterwards.
+   */
+  ensureApiKey(userId: number, key: string, keyHash: string): Promise<string>;
+  /** Gives the user `key` in place of their current one, which stops working. */
+  replaceApiKey(userId: number, key: string, keyHash: string): Promise<void>;
   /** The user holding this API key (by hash), with their organization. */
   byApiKeyHash(keyHash: string): Promise<{ user: User; realm: Realm } | null>;
 }

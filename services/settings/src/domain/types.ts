@@ -31,6 +31,8 @@ export interface Realm {
   messageRetentionDays: number | null;
   /** As stored; `realmPermission` (realms.ts) fills in Zulip's defaults for settings added later. */
   permissions: Record<string, GroupRef>;
+  /** The email_address_visibility new users start with. */
+  defaultEmailAddressVisibility: number;
 }
 
 export interface User {
@@ -51,6 +53,8 @@ export interface User {
   dateJoined: Date;
   avatarVersion: number;
   passwordHash: string | null;
+  /** Who may see deliveryEmail (email-visibility.ts); anything but "everyone" makes `email` a dummy address. */
+  emailAddressVisibility: number;
 }
 
 export const BOT_TYPE_GENERIC = 1;
@@ -70,6 +74,7 @@ export interface RealmPatch {
   presenceDisabled?: boolean | undefined;
   waitingPeriodThreshold?: number | undefined;
   permissions?: Realm['permissions'] | undefined;
+  defaultEmailAddressVisibility?: number | undefined;
 }
 
 export interface NewUser {
@@ -83,6 +88,8 @@ export interface NewUser {
   passwordHash?: string | null;
   timezone?: string;
   isSystemBot?: boolean;
+  /** Default: everyone (the API email is the delivery email). */
+  emailAddressVisibility?: number;
 }
 
 export interface UserChanges {
@@ -90,7 +97,11 @@ export interface UserChanges {
   role?: Role | undefined;
   timezone?: string | undefined;
   passwordHash?: string | undefined;
+  /** A new delivery email. */
   email?: string | undefined;
+  /** The API email (the delivery email, or a dummy address when the user hides it). */
+  apiEmail?: string | undefined;
+  emailAddressVisibility?: number | undefined;
 }
 
 /** Personal settings as stored (only values ever set; defaults live in the catalog). */

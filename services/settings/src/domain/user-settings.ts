@@ -4,6 +4,7 @@ import { ROLE_ADMINISTRATOR, type UserIdentity } from '@confab/identity';
 import { adminRequired } from './accounts.js';
 import type { FailureLimiter } from './auth.js';
 import { hashPassword, verifyPassword } from './credentials.js';
+import { apiEmailFor } from './email-visibility.js';
 import { startEmailChange, validateEmailChange, type EmailChangeContext } from './email-change.js';
 import { isStrongPassword, type PasswordPolicy } from './password-strength.js';
 import type { GroupDirectory, PresenceStore } from './ports.js';
@@ -35,6 +36,8 @@ export interface SettingsChange {
   oldPassword?: string | undefined;
   newPassword?: string | undefined;
   timezone?: string | undefined;
+  /** Who may see the user's delivery email (email-visibility.ts); lives on the user, like the time zone. */
+  emailAddressVisibility?: number | undefined;
   targetUsers?: TargetUsers | undefined;
   /** Catalog settings (settings-catalog.ts) by name. */
   settings: Record<string, SettingValue>;
@@ -43,8 +46,15 @@ export interface SettingsChange {
 const cannotChangeForOthers = () => invalid('Cannot change this setting for other users.');
 
 /** Every personal setting of a user, time zone included: what `user_settings` holds in Zulip's initial state. */
-export function settingsSnapshot(stored: StoredSettings, user: Pick<User, 'timezone'>): Record<string, SettingValue> {
-  return { ...resolveSettings(stored.values), timezone: user.timezone };
+export function settingsSnapshot(
+  stored: StoredSettings,
+  user: Pick<User, 'timezone' | 'emailAddressVisibility'>,
+): Record<string, SettingValue> {
+  return {
+    ...resolveSettings(stored.values),
+    timezone: user.timezone,
+    email_address_visibility: user.emailAddressVisibility,
+  };
 }
 
 function settingsChangedEvent(user: User, stored: StoredSettings, changed: string[], requestId: string): OutboxRecord {
@@ -151,16 +161,29 @@ export async function changeSettings(
   if (changingEmail) await startEmailChange(ctx, realm, user, newEmail, requestId);
 
   const timezone = change.timezone !== undefined && change.timezone !== user.timezone ? change.timezone : undefined;
+  const visibility =
+    change.emailAddressVisibility !== undefined && change.emailAddressVisibility !== user.emailAddressVisibility
+      ? change.emailAddressVisibility
+      : undefined;
   const changedNames = await ctx.db.write(async (store) => {
     const events: OutboxRecord[] = [];
     const stored = (await store.settings.lockMany([user.id])).get(user.id)!;
     const changed = applyValues(stored, change.settings, true, false);
     if (changed.length > 0) await store.settings.save(stored);
     let updated = user;
-    if (fullName !== undefined || timezone !== undefined || passwordHash !== undefined) {
-      updated = await store.users.update(user.id, { fullName, timezone, passwordHash });
+    if (fullName !== undefined || timezone !== undefined || passwordHash !== undefined || visibility !== undefined) {
+      // Hiding the address gives the account its dummy API email; showing it to everyone makes it the real one.
+      const apiEmail =
+        visibility === undefined ? undefined : apiEmailFor(user, visibility, realm, ctx.config.externalUrl);
+      updated = await store.users.update(user.id, {
+        fullName,
+        timezone,
+        passwordHash,
+        emailAddressVisibility: visibility,
+        apiEmail,
+      });
     }
-    if (fullName !== undefined || timezone !== undefined) {
+    if (fullName !== undefined || timezone !== undefined || visibility !== undefined) {
       events.push(
         outboxRecord(contracts.userUpdated, { user: userRecord(updated) }, { realmId: user.realmId, requestId }),
       );
@@ -172,6 +195,7 @@ export async function changeSettings(
       );
     }
     if (timezone !== undefined) changed.push('timezone');
+    if (visibility !== undefined) changed.push('email_address_visibility');
     if (changed.length > 0) events.push(settingsChangedEvent(updated, stored, changed, requestId));
     return { result: changed, events };
   });
@@ -202,7 +226,12 @@ async function changeSettingsForOthers(
   requestId: string,
 ): Promise<void> {
   if (actor.role > ROLE_ADMINISTRATOR) throw adminRequired();
-  if (change.email !== undefined || change.newPassword !== undefined || change.timezone !== undefined)
+  if (
+    change.email !== undefined ||
+    change.newPassword !== undefined ||
+    change.timezone !== undefined ||
+    change.emailAddressVisibility !== undefined
+  )
     throw cannotChangeForOthers();
   if (Object.keys(change.settings).some((name) => SETTINGS_BY_NAME.get(name)?.sensitive)) throw cannotChangeForOthers();
   checkSettingValues(change.settings);

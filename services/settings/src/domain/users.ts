@@ -1,11 +1,16 @@
 import { createHash } from 'node:crypto';
 import { ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_OWNER, type UserIdentity } from '@confab/identity';
 import type { contracts } from '@confab/events';
+import { canSeeDeliveryEmail, type Viewer } from './email-visibility.js';
 import type { User } from './types.js';
 
-/** Zulip's default avatar: Gravatar's identicon for the delivery email, versioned for cache-busting. */
+/**
+ * Zulip's default avatar: Gravatar's identicon, versioned for cache-busting. Hashed from the API email, which is the
+ * delivery email unless the user hides it (a hash of a hidden address would give it away to a guess), and which is
+ * what clients hash themselves under client_gravatar.
+ */
 export function avatarUrl(user: User): string {
-  const hash = createHash('md5').update(user.deliveryEmail.toLowerCase()).digest('hex');
+  const hash = createHash('md5').update(user.email.toLowerCase()).digest('hex');
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${user.avatarVersion}`;
 }
 
@@ -41,11 +46,16 @@ export function ownUserRecord(user: User, maxMessageId: number): Record<string, 
 /** Zulip's user object (GET /users, GET /users/{id}, the JWT key retrieval profile). */
 export function apiUserRecord(
   user: User,
-  options: { clientGravatar: boolean; includeCustomProfileFields: boolean },
+  options: {
+    clientGravatar: boolean;
+    includeCustomProfileFields: boolean;
+    /** Who is looking: delivery_email is null unless the user's email_address_visibility admits them. */
+    viewer?: Viewer | undefined;
+  },
 ): Record<string, unknown> {
   const record: Record<string, unknown> = {
     user_id: user.id,
-    delivery_email: user.deliveryEmail,
+    delivery_email: !options.viewer || canSeeDeliveryEmail(options.viewer, user) ? user.deliveryEmail : null,
     email: user.email,
     full_name: user.fullName,
     date_joined: formatDate(user.dateJoined),
@@ -82,6 +92,7 @@ export function userRecord(user: User): contracts.UserRecord {
     is_active: user.isActive,
     timezone: user.timezone,
     date_joined: user.dateJoined.toISOString(),
+    email_address_visibility: user.emailAddressVisibility,
   };
 }
 

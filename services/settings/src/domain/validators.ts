@@ -57,12 +57,29 @@ export const MAX_NAME_LENGTH = 100;
 export const MIN_NAME_LENGTH = 2;
 const NAME_INVALID_CHARS = ['*', '`', '\\', '>', '"', '@'];
 
-/** Zulip's check_full_name: surrounding whitespace dropped, 2 to 100 characters, none of * ` \ > " @. */
+function isNonCharacter(cp: number): boolean {
+  return (cp >= 0xfdd0 && cp <= 0xfdef) || (cp & 0xfffe) === 0xfffe;
+}
+
+/** Zulip's check_string_is_printable: no control, surrogate or non-character code point. */
+function printable(text: string): boolean {
+  for (const ch of text) {
+    if (/^[\p{Cc}\p{Cs}]$/u.test(ch) || isNonCharacter(ch.codePointAt(0)!)) return false;
+  }
+  return true;
+}
+
+/**
+ * Zulip's check_full_name: surrounding whitespace dropped, 2 to 100 characters, printable (no NUL or other
+ * control character), none of * ` \ > " @.
+ */
 export function checkFullName(raw: string): string {
   const name = raw.trim();
   const length = [...name].length;
   if (length > MAX_NAME_LENGTH) throw invalid('Name too long!');
   if (length < MIN_NAME_LENGTH) throw invalid('Name too short!');
-  if (NAME_INVALID_CHARS.some((c) => name.includes(c))) throw invalid('Invalid characters in name!');
+  if (!printable(name) || NAME_INVALID_CHARS.some((c) => name.includes(c))) {
+    throw invalid('Invalid characters in name!');
+  }
   return name;
 }

@@ -29,6 +29,7 @@ function toRealm(row: RealmRow): Realm {
     enableReadReceipts: row.enableReadReceipts,
     messageRetentionDays: row.messageRetentionDays,
     permissions: (row.permissions ?? {}) as Realm['permissions'],
+    defaultEmailAddressVisibility: row.defaultEmailAddressVisibility,
   };
 }
 
@@ -50,6 +51,7 @@ function toUser(row: UserRow): User {
     dateJoined: row.dateJoined,
     avatarVersion: row.avatarVersion,
     passwordHash: row.passwordHash,
+    emailAddressVisibility: row.emailAddressVisibility,
   };
 }
 
@@ -92,6 +94,9 @@ export class PrismaRealmStore implements RealmStore {
     if (patch.presenceDisabled !== undefined) data.presenceDisabled = patch.presenceDisabled;
     if (patch.waitingPeriodThreshold !== undefined) data.waitingPeriodThreshold = patch.waitingPeriodThreshold;
     if (patch.permissions !== undefined) data.permissions = patch.permissions;
+    if (patch.defaultEmailAddressVisibility !== undefined) {
+      data.defaultEmailAddressVisibility = patch.defaultEmailAddressVisibility;
+    }
     return toRealm(await this.db.realm.update({ where: { id: realmId }, data }));
   }
 }
@@ -145,12 +150,13 @@ export class PrismaUserStore implements UserStore {
         passwordHash: data.passwordHash ?? null,
         timezone: data.timezone ?? '',
         isSystemBot: data.isSystemBot ?? false,
+        emailAddressVisibility: data.emailAddressVisibility ?? 1,
       },
     });
     return toUser(row);
   }
 
-  /** Profile and credential changes; a new email sets both addresses (email addresses are visible to everyone). */
+  /** Profile and credential changes; a new delivery email sets the API email too unless `apiEmail` says otherwise. */
   async update(userId: number, data: UserChanges): Promise<User> {
     const row = await this.db.user.update({
       where: { id: userId },
@@ -162,6 +168,8 @@ export class PrismaUserStore implements UserStore {
         ...(data.email !== undefined
           ? { email: data.email, deliveryEmail: data.email, emailKey: data.email.toLowerCase() }
           : {}),
+        ...(data.apiEmail !== undefined ? { email: data.apiEmail } : {}),
+        ...(data.emailAddressVisibility !== undefined ? { emailAddressVisibility: data.emailAddressVisibility } : {}),
       },
     });
     return toUser(row);
@@ -181,8 +189,29 @@ export class PrismaUserStore implements UserStore {
     return this.db.user.count({ where: { realmId, role: 100, isActive: true, isBot: false } });
   }
 
-  async addApiKey(userId: number, keyHash: string): Promise<void> {
-    await this.db.apiKey.create({ data: { userId, keyHash } });
+  async ensureApiKey(userId: number, key: string, keyHash: string): Promise<string> {
+    // One statement, so that two sign-ins at once agree on the key: the first inserts, the second reads it.
+    const rows = await this.db.$queryRawUnsafe<{ key: string }[]>(
+      `INSERT INTO api_keys (user_id, key_hash, key) VALUES ($1, $2, $3)
+       ON CONFLICT (user_id) DO UPDATE SET key_hash = EXCLUDED.key_hash, key = EXCLUDED.key, created_at = now()
+         WHERE api_keys.key IS NULL
+       RETURNING key`,
+      userId,
+      keyHash,
+      key,
+    );
+    if (rows[0]) return rows[0].key;
+    const held = await this.db.apiKey.findUnique({ where: { userId }, select: { key: true } });
+    if (!held?.key) throw new Error(`user ${userId} holds no API key`);
+    return held.key;
+  }
+
+  async replaceApiKey(userId: number, key: string, keyHash: string): Promise<void> {
+    await this.db.apiKey.upsert({
+      where: { userId },
+      create: { userId, keyHash, key },
+      update: { keyHash, key, createdAt: new Date() },
+    });
   }
 
   async byApiKeyHash(keyHash: string): Promise<{ user: User; realm: Realm } | null> {

@@ -1,4 +1,4 @@
-import { UnitOfWork } from '@confab/events';
+import { PRISMA_TRANSACTION_OPTIONS, UnitOfWork } from '@confab/events';
 import { pingDatabase } from '@confab/runtime';
 import { AlreadyExists, type Database, type Store, type Written } from '../domain/store.js';
 import { PrismaRealmStore, PrismaUserStore } from './accounts.store.js';
@@ -45,7 +45,7 @@ export class PrismaDatabase implements Database {
     afterCommit: () => void = () => undefined,
   ) {
     this.store = storeOn(db);
-    this.unit = UnitOfWork.prisma<Tx>((body) => db.$transaction(body), afterCommit);
+    this.unit = UnitOfWork.prisma<Tx>((body) => db.$transaction(body, PRISMA_TRANSACTION_OPTIONS), afterCommit);
   }
 
   async write<T>(fn: (store: Store) => Promise<Written<T>>): Promise<T> {

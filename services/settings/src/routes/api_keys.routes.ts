@@ -1,6 +1,8 @@
+import { contracts } from '@confab/events';
 import { p, route } from '@confab/http';
 import type { SettingsDeps } from '../deps.js';
-import { fetchApiKeyByJwt, fetchApiKeyByPassword } from '../domain/auth.js';
+import { regenerateBotApiKey, regenerateOwnApiKey } from '../domain/api-keys.js';
+import { fetchApiKeyByJwt, fetchApiKeyByPassword, fetchApiKeyForDevelopment } from '../domain/auth.js';
 import { realmForHost } from '../domain/directory.js';
 import { apiUserRecord } from '../domain/users.js';
 
@@ -31,6 +33,37 @@ export function apiKeyRoutes(deps: SettingsDeps) {
           result.user = apiUserRecord(user, { clientGravatar: false, includeCustomProfileFields: false });
         }
         return result;
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/dev_fetch_api_key',
+      auth: 'public',
+      params: { username: p.string() },
+      async handler({ params, req }) {
+        const realm = await realmOf(req.headers.host);
+        return fetchApiKeyForDevelopment(deps.db, realm, params.username, deps.config.devEndpoints);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/users/me/api_key/regenerate',
+      auth: 'human',
+      async handler({ identity, requestId }) {
+        const { apiKey } = await regenerateOwnApiKey(deps.db, identity, requestId);
+        return { api_key: apiKey };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/bots/{bot_id:int}/api_key/regenerate',
+      auth: 'user',
+      async handler({ identity, path, requestId }) {
+        const { apiKey, eventId, bot } = await regenerateBotApiKey(deps.db, identity, path.bot_id, requestId);
+        // The bot's old key must fail on its very next request, even through a gateway that has not yet heard of
+        // the change: the bot's own causal log makes the gateway re-check a cached key (docs/architecture.md).
+        await deps.causal?.record?.(bot.id, [{ type: contracts.userApiKeyChanged.type, id: eventId }]);
+        return { api_key: apiKey };
       },
     }),
   ];

@@ -10,6 +10,7 @@ import {
   usersAfter,
 } from '../domain/backfill.js';
 import { initialState } from '../domain/initial-state.js';
+import { awayUsers } from '../domain/presence.js';
 import { createDevOrganization, DEV_PASSWORD_DEFAULT, setRealmPolicies } from '../domain/provisioning.js';
 import { realmRecord } from '../domain/realms.js';
 import { userRecord } from '../domain/users.js';
@@ -42,6 +43,8 @@ const devRealmPolicies = t.object(
     presence_disabled: t.optional(t.bool()),
     waiting_period_threshold: t.optional(t.int({ min: 0 })),
     permissions: t.optional(groupRefs),
+    /** The email_address_visibility new users start with (Zulip's realm user default). */
+    default_email_address_visibility: t.optional(t.literal(1, 2, 3, 4, 5)),
   },
   { extra: 'forbid' },
 );
@@ -115,13 +118,23 @@ export function internalRoutes(deps: SettingsDeps) {
       },
     }),
     route({
+      // Which of these users are away (no recent activity), for the push service's notifications.
+      method: 'GET',
+      path: '/presence/away',
+      auth: 'service',
+      params: { realm_id: p.int(), user_ids: p.json(t.list(t.int())) },
+      async handler({ params }) {
+        return { away_user_ids: await awayUsers(deps.presence, params.realm_id, params.user_ids.slice(0, 10_000)) };
+      },
+    }),
+    route({
       // Every user's full settings, for services that keep a copy (backfill; changes come as user_settings.changed).
       method: 'GET',
       path: '/user_settings',
       auth: 'service',
-      params: { after_id: p.int().default(0) },
+      params: { after_id: p.int().default(0), limit: p.int().default(500) },
       async handler({ params }) {
-        return { user_settings: await userSettingsAfter(deps.db, params.after_id) };
+        return { user_settings: await userSettingsAfter(deps.db, params.after_id, params.limit) };
       },
     }),
   ];
@@ -180,6 +193,7 @@ export function internalRoutes(deps: SettingsDeps) {
               presenceDisabled: spec.presence_disabled,
               waitingPeriodThreshold: spec.waiting_period_threshold,
               permissions: spec.permissions,
+              defaultEmailAddressVisibility: spec.default_email_address_visibility,
             },
           );
           if (!realm) throw notFound('No such organization');

@@ -1,3 +1,4 @@
+import { EMAIL_VISIBILITY_VALUES } from '../domain/email-visibility.js';
 import { p, Param, ParamIssue, t, type ParamDefs } from '@confab/http';
 import { SETTINGS, type SettingSpec } from '../domain/settings-catalog.js';
 import { isValidTimezone } from '../domain/validators.js';
@@ -55,11 +56,12 @@ const targetUsers = t.refine(
 export const SETTINGS_PARAMS: ParamDefs = Object.fromEntries(
   Object.entries({
     ...Object.fromEntries(SETTINGS.map((spec) => [spec.name, settingParam(spec)])),
-    full_name: p.string().optional(),
+    full_name: p.string({ nulCheckedByDomain: true }).optional(),
     email: p.string().optional(),
     old_password: p.string().optional(),
     new_password: p.string().optional(),
     target_users: p.json(targetUsers).optional(),
+    email_address_visibility: p.json(t.literal(...EMAIL_VISIBILITY_VALUES)).optional(),
     timezone: checkedString((raw) =>
       isValidTimezone(raw) ? undefined : 'Invalid {var_name}: Value error, Not a recognized time zone',
     ),

@@ -32,6 +32,7 @@ export function settingsRoutes(deps: SettingsDeps) {
             oldPassword: text(params.old_password),
             newPassword: text(params.new_password),
             timezone: text(params.timezone),
+            emailAddressVisibility: params.email_address_visibility as number | undefined,
             targetUsers: params.target_users as TargetUsers | undefined,
             settings,
           },

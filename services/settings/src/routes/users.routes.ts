@@ -33,7 +33,7 @@ export function userRoutes(deps: SettingsDeps) {
       auth: 'user',
       params: userView,
       async handler({ identity, path, params }) {
-        return { user: await getUser(db, identity, { id: path.user_id }, view(params)) };
+        return { user: await getUser(db, identity, { id: path.user_id }, view(params), deps.config.externalUrl) };
       },
     }),
     route({
@@ -60,7 +60,7 @@ export function userRoutes(deps: SettingsDeps) {
       auth: 'user',
       params: {
         role: p.json(t.literal(100, 200, 300, 400, 600)).optional(),
-        full_name: p.string().optional(),
+        full_name: p.string({ nulCheckedByDomain: true }).optional(),
       },
       async handler({ identity, path, params, requestId }) {
         await updateUser(db, identity, path.user_id, { role: params.role, fullName: params.full_name }, requestId);
@@ -82,7 +82,9 @@ export function userRoutes(deps: SettingsDeps) {
       auth: 'user',
       params: userView,
       async handler({ identity, path, params }) {
-        return { user: await getUser(db, identity, { email: path.email }, view(params)) };
+        return {
+          user: await getUser(db, identity, { email: path.email }, view(params), deps.config.externalUrl),
+        };
       },
     }),
   ];
