@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api } from './api';
-import { emojiMatches, type EmojiChoice } from './emoji';
-import { draftFor, emojiGlyph, type Draft, type Narrow, type User } from './state';
+import { api } from '../lib/api';
+import { emojiMatches, type EmojiChoice } from '../emoji/emoji';
+import { draftFor, emojiGlyph, type Draft, type Narrow, type User } from '../store/model';
 
 const TYPING_REPEAT_MS = 10_000;
 /** How long after the last keystroke the draft is saved on the server. */

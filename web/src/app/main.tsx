@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, login } from './api';
+import { api, ApiError, login } from '../lib/api';
 import { ChatApp } from './chat';
 import './style.css';
 
@@ -17,7 +17,7 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
     try {
       await login(email, password);
       setPassword('');
-      if (location.search) history.replaceState(null, '', '/');
+      if (location.search) history.replaceState(null, '', `/${location.hash}`);
       onSignedIn();
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));

@@ -1,7 +1,45 @@
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api, ApiError } from './api';
-import { emojiMatches, type EmojiChoice } from './emoji';
-import { emojiGlyph, type Message, type Reaction, type Subscription } from './state';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { api, ApiError } from '../lib/api';
+import { narrowHash } from '../lib/hash';
+import { emojiMatches, type EmojiChoice } from '../emoji/emoji';
+import { emojiGlyph, type Message, type Reaction, type Subscription } from '../store/model';
+import { channelName, names } from '../store/store';
+
+/** The link to a message in its conversation (Zulip's `#narrow/channel/…/topic/…/near/<id>`, `#narrow/dm/…/near/<id>`). */
+export function messageHash(m: Message, me: number): string {
+  if (m.type === 'stream')
+    return narrowHash(
+      [
+        { operator: 'channel', operand: m.stream_id! },
+        { operator: 'topic', operand: m.subject },
+        { operator: 'near', operand: m.id },
+      ],
+      names,
+    );
+  const ids = Array.isArray(m.display_recipient) ? m.display_recipient.map((r) => r.id).filter((id) => id !== me) : [];
+  return narrowHash(
+    [
+      { operator: 'dm', operand: (ids.length > 0 ? ids : [me]).sort((a, b) => a - b) },
+      { operator: 'near', operand: m.id },
+    ],
+    names,
+  );
+}
+
+/** The conversation of a message, as a link (its topic link in a channel). */
+function whereHash(m: Message, me: number): string {
+  return messageHash(m, me);
+}
+
+async function copyLink(m: Message, me: number): Promise<string> {
+  const link = `${location.origin}${location.pathname}${messageHash(m, me)}`;
+  try {
+    await navigator.clipboard.writeText(link);
+  } catch {
+    // No clipboard permission (an insecure origin): the link is still shown to copy by hand.
+  }
+  return link;
+}
 
 const THUMBS_UP = { emoji_name: '+1', emoji_code: '1f44d', reaction_type: 'unicode_emoji' };
 
@@ -181,6 +219,9 @@ export function MessageList({
   onTop,
   emoji = [],
   isAdmin = false,
+  target = null,
+  showWhere = false,
+  searching = false,
 }: {
   messages: Message[];
   me: number;
@@ -189,13 +230,35 @@ export function MessageList({
   emoji?: readonly EmojiChoice[];
   /** Administrators may delete anyone's message (the server decides, as for everything here). */
   isAdmin?: boolean;
+  /** The message a link points at: scrolled to and marked. */
+  target?: number | null;
+  /** Say where each message is (channel and topic, or DM) with a link to it: in views that mix conversations. */
+  showWhere?: boolean;
+  /** A search: show the server's highlighted content and topic. */
+  searching?: boolean;
 }) {
   const list = useRef<HTMLOListElement>(null);
   const last = messages[messages.length - 1]?.id;
-  useEffect(() => {
+  const first = messages[0]?.id;
+  // Older messages added at the top keep the reader's place: the distance from the bottom stays the same.
+  const before = useRef<{ first: number | undefined; fromBottom: number }>({ first: undefined, fromBottom: 0 });
+  useLayoutEffect(() => {
     const el = list.current;
-    if (el) el.scrollTop = el.scrollHeight;
-  }, [last]);
+    if (!el) return;
+    if (before.current.first !== undefined && first !== before.current.first && before.current.first !== undefined && messages.some((m) => m.id === before.current.first)) {
+      el.scrollTop = el.scrollHeight - before.current.fromBottom;
+    }
+    before.current = { first, fromBottom: el.scrollHeight - el.scrollTop };
+  }, [first]);
+  useLayoutEffect(() => {
+    const el = list.current;
+    if (!el) return;
+    const marked = target !== null ? el.querySelector<HTMLElement>(`.message[data-id="${target}"]`) : null;
+    if (marked) marked.scrollIntoView({ block: 'center' });
+    else if (target === null) el.scrollTop = el.scrollHeight;
+    before.current = { first, fromBottom: el.scrollHeight - el.scrollTop };
+  }, [last, target, target !== null && messages.some((m) => m.id === target)]);
+  const [copied, setCopied] = useState<{ id: number; link: string } | null>(null);
   const time = useMemo(() => new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }), []);
   const [editing, setEditing] = useState<number | null>(null);
   const [picking, setPicking] = useState<number | null>(null);
@@ -205,18 +268,33 @@ export function MessageList({
       ref={list}
       aria-live="polite"
       aria-label="Messages"
+      tabIndex={0}
       onScroll={(e) => {
-        if (e.currentTarget.scrollTop === 0) void onTop().catch(() => undefined);
+        const el = e.currentTarget;
+        before.current = { first, fromBottom: el.scrollHeight - el.scrollTop };
+        if (el.scrollTop === 0) void onTop().catch(() => undefined);
       }}
     >
       {messages.map((m) => {
         const reactions = grouped(m.reactions ?? [], me);
         const thumbs = reactions.find((g) => g.reaction.emoji_code === THUMBS_UP.emoji_code);
         return (
-          <li key={m.id} class="message" data-id={m.id}>
+          <li key={m.id} class={`message ${m.id === target ? 'target' : ''}`} data-id={m.id}>
             <div class="meta">
               <strong>{m.sender_full_name}</strong>
-              {m.type === 'stream' && <span class="topic">{m.subject}</span>}
+              {showWhere || searching ? (
+                <a class="where" href={whereHash(m, me)} aria-label={`Open in conversation: ${m.type === 'stream' ? `#${channelName(m.stream_id!) ?? ''} > ${m.subject}` : 'direct message'}`}>
+                  {m.type === 'stream' ? `#${channelName(m.stream_id!) ?? m.display_recipient} > ` : 'Direct message'}
+                  {m.type === 'stream' &&
+                    (searching && m.match_subject !== undefined ? (
+                      <span class="topic" dangerouslySetInnerHTML={{ __html: m.match_subject }} />
+                    ) : (
+                      <span class="topic">{m.subject}</span>
+                    ))}
+                </a>
+              ) : (
+                m.type === 'stream' && <span class="topic">{m.subject}</span>
+              )}
               <time dateTime={new Date(m.timestamp * 1000).toISOString()}>{time.format(m.timestamp * 1000)}</time>
               <span class="actions">
                 {!thumbs?.mine && (
@@ -235,6 +313,29 @@ export function MessageList({
                   onClick={() => setPicking(picking === m.id ? null : m.id)}
                 >
                   +☺
+                </button>
+                <button
+                  class="star"
+                  aria-pressed={(m.flags ?? []).includes('starred')}
+                  aria-label={(m.flags ?? []).includes('starred') ? 'Unstar message' : 'Star message'}
+                  onClick={() =>
+                    void api
+                      .post('/messages/flags', {
+                        messages: [m.id],
+                        op: (m.flags ?? []).includes('starred') ? 'remove' : 'add',
+                        flag: 'starred',
+                      })
+                      .catch(() => undefined)
+                  }
+                >
+                  {(m.flags ?? []).includes('starred') ? '★' : '☆'}
+                </button>
+                <button
+                  class="copy-link"
+                  aria-label="Copy link to message"
+                  onClick={() => void copyLink(m, me).then((link) => setCopied({ id: m.id, link }))}
+                >
+                  Link
                 </button>
                 {m.sender_id === me && (
                   <button class="edit" aria-label="Edit message" onClick={() => setEditing(m.id)}>
@@ -268,7 +369,15 @@ export function MessageList({
                 onDone={() => setEditing(null)}
               />
             ) : (
-              <div class="content" dangerouslySetInnerHTML={{ __html: m.content }} />
+              <div
+                class="content"
+                dangerouslySetInnerHTML={{ __html: searching && m.match_content !== undefined ? m.match_content : m.content }}
+              />
+            )}
+            {copied?.id === m.id && (
+              <p class="copied" role="status">
+                Link copied: <input class="copied-link" aria-label="Link to message" readOnly value={copied.link} />
+              </p>
             )}
             {m.last_edit_timestamp !== undefined && editing !== m.id && <span class="edited">(edited)</span>}
             {picking === m.id && (
