@@ -1,7 +1,10 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../lib/api';
 import { narrowHash } from '../lib/hash';
-import { emojiMatches, type EmojiChoice } from '../emoji/emoji';
+import type { EmojiChoice } from '../emoji/emoji';
+import { EmojiPicker } from '../emoji/picker';
+import { emojify } from '../emoji/render';
+import { realmEmoji } from '../store/store';
 import { emojiGlyph, type Message, type Reaction, type Subscription } from '../store/model';
 import { channelName, names } from '../store/store';
 
@@ -86,6 +89,7 @@ function MessageEditor({
   const [original, setOriginal] = useState<string | null>(null);
   const [topic, setTopic] = useState(message.subject);
   const [channel, setChannel] = useState(message.stream_id ?? 0);
+  const [mode, setMode] = useState<'change_one' | 'change_later' | 'change_all'>('change_one');
   const [error, setError] = useState('');
   useEffect(() => {
     if (moveOnly) return;
@@ -107,6 +111,7 @@ function MessageEditor({
     }
     if (moving) params.stream_id = channel;
     if (message.type === 'stream' && topic.trim() !== message.subject) params.topic = topic.trim();
+    if (params.topic !== undefined || params.stream_id !== undefined) params.propagate_mode = mode;
     if (Object.keys(params).length === 0) return onDone();
     try {
       await api.patch(`/messages/${message.id}`, params);
@@ -140,6 +145,18 @@ function MessageEditor({
       {message.type === 'stream' && (
         <input class="edit-topic" aria-label="Topic" value={topic} onInput={(e) => setTopic(e.currentTarget.value)} />
       )}
+      {message.type === 'stream' && (
+        <select
+          class="edit-propagate"
+          aria-label="Which messages to move"
+          value={mode}
+          onChange={(e) => setMode(e.currentTarget.value as typeof mode)}
+        >
+          <option value="change_one">Move only this message</option>
+          <option value="change_later">Move this and all following messages in this topic</option>
+          <option value="change_all">Move all messages in this topic</option>
+        </select>
+      )}
       {!moveOnly && (
         <textarea
           class="edit-content"
@@ -164,48 +181,32 @@ function MessageEditor({
   );
 }
 
-/** Finding an emoji by name and reacting with it. */
-function ReactionPicker({
-  emoji,
-  onPick,
-  onClose,
-}: {
-  emoji: readonly EmojiChoice[];
-  onPick: (choice: EmojiChoice) => void;
-  onClose: () => void;
-}) {
-  const [query, setQuery] = useState('');
-  const matches = query.trim() ? emojiMatches(emoji, query.trim().toLowerCase()) : [];
+/** A reaction's emoji: the Unicode emoji itself, or a custom emoji's image. */
+function ReactionGlyph({ reaction }: { reaction: Reaction }) {
+  if (reaction.reaction_type === 'realm_emoji') {
+    const custom = realmEmoji.value.find((e) => e.code === reaction.emoji_code);
+    if (custom?.url) return <img class="emoji" src={custom.url} alt={`:${reaction.emoji_name}:`} width={18} height={18} />;
+  }
+  return <>{emojiGlyph(reaction)}</>;
+}
+
+/** A larger view of an inline image (the server's `data-src-fullsize`), closed by Escape, a click or its button. */
+function Lightbox({ src, href, onClose }: { src: string; href: string; onClose: () => void }) {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
   return (
-    <div class="reaction-picker" role="dialog" aria-label="Add a reaction">
-      <input
-        class="emoji-search"
-        aria-label="Search emoji"
-        placeholder="Emoji name"
-        autoFocus
-        value={query}
-        onInput={(e) => setQuery(e.currentTarget.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') onClose();
-          if (e.key === 'Enter' && matches[0]) onPick(matches[0]);
-        }}
-      />
-      <div class="emoji-matches">
-        {matches.map((choice) => (
-          <button
-            key={`${choice.type}:${choice.code}:${choice.name}`}
-            class="emoji-choice"
-            data-emoji={choice.name}
-            aria-label={choice.name}
-            onClick={() => onPick(choice)}
-          >
-            {choice.type === 'realm_emoji' && choice.url ? (
-              <img src={choice.url} alt="" width={20} height={20} />
-            ) : (
-              emojiGlyph({ emoji_code: choice.code, emoji_name: choice.name, reaction_type: choice.type })
-            )}
-          </button>
-        ))}
+    <div class="lightbox" role="dialog" aria-modal="true" aria-label="Image" onClick={onClose}>
+      <img src={src} alt="" onClick={(e) => e.stopPropagation()} />
+      <div class="lightbox-actions">
+        <a href={href} target="_blank" rel="noopener noreferrer" onClick={(e) => e.stopPropagation()}>
+          Open original
+        </a>
+        <button type="button" class="lightbox-close" autoFocus onClick={onClose}>
+          Close
+        </button>
       </div>
     </div>
   );
@@ -217,7 +218,6 @@ export function MessageList({
   me,
   channels,
   onTop,
-  emoji = [],
   isAdmin = false,
   target = null,
   showWhere = false,
@@ -259,16 +259,25 @@ export function MessageList({
     before.current = { first, fromBottom: el.scrollHeight - el.scrollTop };
   }, [last, target, target !== null && messages.some((m) => m.id === target)]);
   const [copied, setCopied] = useState<{ id: number; link: string } | null>(null);
+  const [lightbox, setLightbox] = useState<{ src: string; href: string } | null>(null);
   const time = useMemo(() => new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }), []);
   const [editing, setEditing] = useState<number | null>(null);
   const [picking, setPicking] = useState<number | null>(null);
   return (
+    <>
     <ol
       class="messages"
       ref={list}
       aria-live="polite"
       aria-label="Messages"
       tabIndex={0}
+      onClick={(e) => {
+        const link = (e.target as Element).closest?.('.message_inline_image a');
+        if (!link) return;
+        e.preventDefault();
+        const img = link.querySelector('img');
+        setLightbox({ src: img?.getAttribute('data-src-fullsize') ?? link.getAttribute('href') ?? '', href: link.getAttribute('href') ?? '' });
+      }}
       onScroll={(e) => {
         const el = e.currentTarget;
         before.current = { first, fromBottom: el.scrollHeight - el.scrollTop };
@@ -371,7 +380,7 @@ export function MessageList({
             ) : (
               <div
                 class="content"
-                dangerouslySetInnerHTML={{ __html: searching && m.match_content !== undefined ? m.match_content : m.content }}
+                dangerouslySetInnerHTML={{ __html: emojify(searching && m.match_content !== undefined ? m.match_content : m.content) }}
               />
             )}
             {copied?.id === m.id && (
@@ -381,8 +390,8 @@ export function MessageList({
             )}
             {m.last_edit_timestamp !== undefined && editing !== m.id && <span class="edited">(edited)</span>}
             {picking === m.id && (
-              <ReactionPicker
-                emoji={emoji}
+              <EmojiPicker
+                label="Add a reaction"
                 onClose={() => setPicking(null)}
                 onPick={(choice) => {
                   toggleReaction(
@@ -404,7 +413,7 @@ export function MessageList({
                     aria-label={`${g.reaction.emoji_name}: ${g.count}`}
                     onClick={() => toggleReaction(m, g.reaction, !g.mine)}
                   >
-                    {emojiGlyph(g.reaction)} {g.count}
+                    <ReactionGlyph reaction={g.reaction} /> {g.count}
                   </button>
                 ))}
               </div>
@@ -413,5 +422,7 @@ export function MessageList({
         );
       })}
     </ol>
+    {lightbox && <Lightbox src={lightbox.src} href={lightbox.href} onClose={() => setLightbox(null)} />}
+    </>
   );
 }
