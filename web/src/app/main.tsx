@@ -63,6 +63,8 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
 function Root() {
   const [state, setState] = useState<'checking' | 'out' | 'in'>('checking');
   useEffect(() => {
+    // Without the session's CSRF cookie there is no session: no request (and no 401 in the console) to find that out.
+    if (!/(?:^|;\s*)confab_csrftoken=[^;]/.test(document.cookie)) return setState('out');
     api.get('/users/me').then(
       () => setState('in'),
       (err: unknown) => setState(err instanceof ApiError && err.status === 401 ? 'out' : 'out'),
