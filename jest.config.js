@@ -22,7 +22,7 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{libs,services,gateway,infra}/**/*.spec.ts'],
+      testMatch: ['<rootDir>/{libs,services,gateway,infra}/**/*.spec.ts', '<rootDir>/web/test/*.spec.ts'],
       testPathIgnorePatterns: [...ignore, '\\.int\\.spec\\.ts$'],
     },
     {

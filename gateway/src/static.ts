@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, relative, sep } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -26,6 +27,31 @@ interface StaticFile {
   body: Buffer;
   type: string;
   immutable: boolean;
+  /** Compressed once at start (text files worth it): Brotli and gzip. */
+  br?: Buffer;
+  gzip?: Buffer;
+}
+
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.json', '.ico']);
+
+function compressed(body: Buffer, ext: string): Pick<StaticFile, 'br' | 'gzip'> {
+  if (!COMPRESSIBLE.has(ext) || body.length < 512) return {};
+  return {
+    br: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+    gzip: gzipSync(body, { level: 9 }),
+  };
+}
+
+/** The encoding to answer with, from the request's Accept-Encoding (Brotli first, then gzip). */
+function encodingFor(req: IncomingMessage, file: StaticFile): 'br' | 'gzip' | null {
+  const accepted = String(req.headers['accept-encoding'] ?? '')
+    .split(',')
+    .map((part) => part.trim().split(';'))
+    .filter(([, q]) => !q || !/^q=0(\.0*)?$/.test(q.trim()))
+    .map(([name]) => (name ?? '').trim().toLowerCase());
+  if (file.br && accepted.includes('br')) return 'br';
+  if (file.gzip && accepted.includes('gzip')) return 'gzip';
+  return null;
 }
 
 function filesUnder(dir: string): Map<string, StaticFile> {
@@ -37,10 +63,12 @@ function filesUnder(dir: string): Map<string, StaticFile> {
       else {
         const path = `/${relative(dir, full).split(sep).join('/')}`;
         const ext = name.slice(name.lastIndexOf('.'));
+        const body = readFileSync(full);
         files.set(path, {
-          body: readFileSync(full),
+          body,
           type: TYPES[ext] ?? 'application/octet-stream',
           immutable: path.startsWith('/assets/'),
+          ...compressed(body, ext),
         });
       }
     }
@@ -59,13 +87,17 @@ export function staticSite(dir: string | undefined) {
     if (files.size === 0 || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
     const file = files.get(path === '/' ? '/index.html' : path);
     if (!file) return false;
+    const encoding = encodingFor(req, file);
+    const body = encoding ? file[encoding]! : file.body;
     res.writeHead(200, {
       ...PAGE_HEADERS,
       'Content-Type': file.type,
-      'Content-Length': String(file.body.length),
+      'Content-Length': String(body.length),
       'Cache-Control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+      ...(file.br || file.gzip ? { Vary: 'Accept-Encoding' } : {}),
+      ...(encoding ? { 'Content-Encoding': encoding } : {}),
     });
-    res.end(req.method === 'HEAD' ? undefined : file.body);
+    res.end(req.method === 'HEAD' ? undefined : body);
     return true;
   };
 }

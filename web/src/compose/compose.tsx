@@ -1,7 +1,18 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api } from './api';
-import { emojiMatches, type EmojiChoice } from './emoji';
-import { draftFor, emojiGlyph, type Draft, type Narrow, type User } from './state';
+import { api } from '../lib/api';
+import { emojiMatches, type EmojiChoice } from '../emoji/emoji';
+import { draftFor, emojiGlyph, type Draft, type Narrow, type User } from '../store/model';
+import { EmojiPicker } from '../emoji/picker';
+import { emojify } from '../emoji/render';
+import { uploadFile, uploadLink } from './upload';
+
+interface Upload {
+  id: number;
+  name: string;
+  progress: number;
+  error?: string;
+}
+let uploadIds = 0;
 
 const TYPING_REPEAT_MS = 10_000;
 /** How long after the last keystroke the draft is saved on the server. */
@@ -62,6 +73,43 @@ export function Compose({
   const draftId = useRef<number | null>(saved?.id ?? null);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const [mention, setMention] = useState<Completing | null>(null);
+  const [uploads, setUploads] = useState<Upload[]>([]);
+  const [dragging, setDragging] = useState(false);
+  const [picking, setPicking] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const contentRef = useRef(content);
+  contentRef.current = content;
+
+  /** Puts text at the cursor (or the end), keeping the draft. */
+  function insertText(text: string) {
+    const el = textarea.current;
+    const current = contentRef.current;
+    const at = el && document.activeElement === el ? (el.selectionStart ?? current.length) : current.length;
+    const before = current.slice(0, at);
+    const spaced = (before && !/\s$/.test(before) ? ' ' : '') + text + ' ';
+    const next = before + spaced + current.slice(at);
+    contentRef.current = next;
+    setContent(next);
+    scheduleDraft(next, topic);
+  }
+
+  /** Uploads files one after another, each with its progress bar; each one's link goes into the message. */
+  async function upload(files: readonly File[]) {
+    for (const file of files) {
+      const id = ++uploadIds;
+      setUploads((list) => [...list, { id, name: file.name, progress: 0 }]);
+      try {
+        const done = await uploadFile(file, (progress) =>
+          setUploads((list) => list.map((u) => (u.id === id ? { ...u, progress } : u))),
+        );
+        insertText(uploadLink(done));
+        setUploads((list) => list.filter((u) => u.id !== id));
+      } catch (err) {
+        const text = err instanceof Error ? err.message : String(err);
+        setUploads((list) => list.map((u) => (u.id === id ? { ...u, error: text } : u)));
+      }
+    }
+  }
   const suggestions: Suggestion[] =
     mention === null
       ? []
@@ -182,7 +230,23 @@ export function Compose({
   }
 
   return (
-    <form class="compose" onSubmit={(e) => void send(e)}>
+    <form
+      class={`compose ${dragging ? 'dragging' : ''}`}
+      onSubmit={(e) => void send(e)}
+      onDragOver={(e) => {
+        if (!e.dataTransfer?.types.includes('Files')) return;
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(e) => {
+        const files = [...(e.dataTransfer?.files ?? [])];
+        setDragging(false);
+        if (files.length === 0) return;
+        e.preventDefault();
+        void upload(files);
+      }}
+    >
       {narrow.kind === 'stream' && (
         <input
           id="compose-topic"
@@ -200,7 +264,7 @@ export function Compose({
           id="compose-preview"
           class="content preview"
           aria-label="Preview"
-          dangerouslySetInnerHTML={{ __html: preview }}
+          dangerouslySetInnerHTML={{ __html: emojify(preview) }}
         />
       )}
       <textarea
@@ -228,6 +292,12 @@ export function Compose({
           );
         }}
         onBlur={stopTyping}
+        onPaste={(e) => {
+          const files = [...(e.clipboardData?.files ?? [])];
+          if (files.length === 0) return;
+          e.preventDefault();
+          void upload(files);
+        }}
         onKeyDown={(e) => {
           if (suggestions.length > 0 && mention) {
             if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
@@ -269,6 +339,55 @@ export function Compose({
           ))}
         </ul>
       )}
+      {uploads.length > 0 && (
+        <ul class="uploads" aria-label="Uploads">
+          {uploads.map((u) => (
+            <li key={u.id} class="upload" data-upload={u.name}>
+              <span>{u.name}</span>
+              {u.error ? (
+                <span role="alert" class="error">
+                  {u.error}
+                  <button type="button" class="dismiss" onClick={() => setUploads((l) => l.filter((x) => x.id !== u.id))}>
+                    Dismiss
+                  </button>
+                </span>
+              ) : (
+                <progress class="upload-progress" max={1} value={u.progress} aria-label={`Uploading ${u.name}`} />
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {picking && (
+        <EmojiPicker
+          onPick={(choice) => {
+            insertText(`:${choice.name}:`);
+            setPicking(false);
+          }}
+          onClose={() => setPicking(false)}
+        />
+      )}
+      <div class="tools">
+        <button id="compose-attach" type="button" class="tool" onClick={() => fileInput.current?.click()}>
+          Attach files
+        </button>
+        <input
+          ref={fileInput}
+          id="compose-file"
+          type="file"
+          multiple
+          hidden
+          aria-label="Files to attach"
+          onChange={(e) => {
+            const files = [...(e.currentTarget.files ?? [])];
+            e.currentTarget.value = '';
+            void upload(files);
+          }}
+        />
+        <button id="compose-emoji" type="button" class="tool" aria-expanded={picking} onClick={() => setPicking(!picking)}>
+          Emoji
+        </button>
+      </div>
       <div class="buttons">
         <button id="compose-preview-button" type="button" onClick={() => void showPreview()}>
           Preview

@@ -1,3 +1,5 @@
+import type { Conversation } from '../lib/narrow';
+
 /** What the client keeps from /register and the events that follow. */
 
 export interface User {
@@ -10,6 +12,18 @@ export interface Subscription {
   stream_id: number;
   name: string;
   color?: string;
+  description?: string;
+  invite_only?: boolean;
+  is_archived?: boolean;
+}
+
+/** A channel the user may see (/register's `streams`, GET /streams). */
+export interface Stream {
+  stream_id: number;
+  name: string;
+  description: string;
+  invite_only: boolean;
+  is_archived?: boolean;
 }
 
 export interface Message {
@@ -25,6 +39,9 @@ export interface Message {
   flags?: string[];
   reactions?: Reaction[];
   last_edit_timestamp?: number;
+  /** A search's highlighted content and topic (the server's, with `<span class="highlight">`). */
+  match_content?: string;
+  match_subject?: string;
 }
 
 export interface Reaction {
@@ -44,7 +61,8 @@ export function emojiGlyph(reaction: Pick<Reaction, 'emoji_code' | 'emoji_name' 
   }
 }
 
-export type Narrow = { kind: 'stream'; streamId: number; topic?: string } | { kind: 'dm'; userIds: number[] };
+/** A conversation one writes to (a channel, maybe one topic, or a direct-message conversation). */
+export type Narrow = Conversation;
 
 /** Where a message's unread count is kept: one channel, or one direct-message conversation. */
 export function conversationKey(message: Message, me: number): string {
@@ -66,43 +84,55 @@ export function inNarrow(message: Message, narrow: Narrow, me: number): boolean 
   return narrow.kind !== 'stream' || narrow.topic === undefined || message.subject === narrow.topic;
 }
 
-export function narrowFilter(narrow: Narrow): { operator: string; operand: unknown }[] {
-  if (narrow.kind === 'dm') return [{ operator: 'dm', operand: narrow.userIds }];
-  const filter: { operator: string; operand: unknown }[] = [{ operator: 'channel', operand: narrow.streamId }];
-  if (narrow.topic !== undefined) filter.push({ operator: 'topic', operand: narrow.topic });
-  return filter;
-}
 
 /** Where a channel message's unread count per topic is kept (beside its channel's, `s:<id>`). */
 export const topicKey = (streamId: number, topic: string) => `t:${streamId}:${topic}`;
 
-interface UnreadMsgs {
+export interface UnreadMsgs {
   streams?: { stream_id: number; topic?: string; unread_message_ids: number[] }[];
   pms?: { other_user_id?: number; sender_id?: number; unread_message_ids: number[] }[];
   huddles?: { user_ids_string: string; unread_message_ids: number[] }[];
+  mentions?: number[];
 }
 
-/** Unread message ids by conversation, from /register's unread_msgs. */
-export function unreadFromRegister(unread: UnreadMsgs | undefined, me: number): Map<string, Set<number>> {
-  const map = new Map<string, Set<number>>();
-  const add = (key: string, ids: number[]) => {
-    const set = map.get(key) ?? new Set<number>();
-    for (const id of ids) set.add(id);
-    map.set(key, set);
-  };
-  for (const s of unread?.streams ?? []) {
-    add(`s:${s.stream_id}`, s.unread_message_ids);
-    if (s.topic !== undefined) add(topicKey(s.stream_id, s.topic), s.unread_message_ids);
-  }
-  for (const p of unread?.pms ?? []) add(`d:${p.other_user_id ?? p.sender_id}`, p.unread_message_ids);
+/** Where one unread message is: its conversation key (`s:<id>` or `d:<ids>`), and its channel and topic. */
+export interface UnreadEntry {
+  key: string;
+  streamId?: number;
+  topic?: string;
+  mentioned?: boolean;
+}
+
+/** Unread messages by id, from /register's unread_msgs. */
+export function unreadFromRegister(unread: UnreadMsgs | undefined, me: number): Map<number, UnreadEntry> {
+  const map = new Map<number, UnreadEntry>();
+  for (const s of unread?.streams ?? [])
+    for (const id of s.unread_message_ids) map.set(id, { key: `s:${s.stream_id}`, streamId: s.stream_id, topic: s.topic });
+  for (const p of unread?.pms ?? [])
+    for (const id of p.unread_message_ids) map.set(id, { key: `d:${p.other_user_id ?? p.sender_id}` });
   for (const h of unread?.huddles ?? []) {
     const ids = h.user_ids_string
       .split(',')
       .map(Number)
       .filter((id) => id !== me);
-    add(`d:${ids.sort((a, b) => a - b).join(',')}`, h.unread_message_ids);
+    for (const id of h.unread_message_ids) map.set(id, { key: `d:${ids.sort((a, b) => a - b).join(',')}` });
+  }
+  for (const id of unread?.mentions ?? []) {
+    const entry = map.get(id);
+    if (entry) entry.mentioned = true;
   }
   return map;
+}
+
+/** Unread counts by conversation key and by topic key (`t:<stream>:<topic>`). */
+export function unreadCounts(unread: ReadonlyMap<number, UnreadEntry>): Map<string, number> {
+  const counts = new Map<string, number>();
+  const bump = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
+  for (const entry of unread.values()) {
+    bump(entry.key);
+    if (entry.streamId !== undefined && entry.topic !== undefined) bump(topicKey(entry.streamId, entry.topic));
+  }
+  return counts;
 }
 
 /** A draft as the server keeps it (GET /drafts, /register's `drafts`, `drafts` events). */

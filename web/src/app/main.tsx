@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, login } from './api';
+import { api, ApiError, login } from '../lib/api';
 import { ChatApp } from './chat';
 import './style.css';
 
@@ -17,7 +17,7 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
     try {
       await login(email, password);
       setPassword('');
-      if (location.search) history.replaceState(null, '', '/');
+      if (location.search) history.replaceState(null, '', `/${location.hash}`);
       onSignedIn();
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
@@ -63,6 +63,8 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
 function Root() {
   const [state, setState] = useState<'checking' | 'out' | 'in'>('checking');
   useEffect(() => {
+    // Without the session's CSRF cookie there is no session: no request (and no 401 in the console) to find that out.
+    if (!/(?:^|;\s*)confab_csrftoken=[^;]/.test(document.cookie)) return setState('out');
     api.get('/users/me').then(
       () => setState('in'),
       (err: unknown) => setState(err instanceof ApiError && err.status === 401 ? 'out' : 'out'),

@@ -10,7 +10,7 @@ export class ApiError extends Error {
   }
 }
 
-function csrfToken(): string {
+export function csrfToken(): string {
   const match = /(?:^|;\s*)confab_csrftoken=([^;]*)/.exec(document.cookie);
   return match ? decodeURIComponent(match[1]) : '';
 }

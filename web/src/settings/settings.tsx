@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, login } from './api';
-import type { User } from './state';
+import { api, ApiError, login } from '../lib/api';
+import type { User } from '../store/model';
 
 const message = (e: unknown) => (e instanceof ApiError || e instanceof Error ? e.message : String(e));
 

@@ -1,7 +1,48 @@
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api, ApiError } from './api';
-import { emojiMatches, type EmojiChoice } from './emoji';
-import { emojiGlyph, type Message, type Reaction, type Subscription } from './state';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { api, ApiError } from '../lib/api';
+import { narrowHash } from '../lib/hash';
+import type { EmojiChoice } from '../emoji/emoji';
+import { EmojiPicker } from '../emoji/picker';
+import { emojify } from '../emoji/render';
+import { realmEmoji } from '../store/store';
+import { emojiGlyph, type Message, type Reaction, type Subscription } from '../store/model';
+import { channelName, names } from '../store/store';
+
+/** The link to a message in its conversation (Zulip's `#narrow/channel/…/topic/…/near/<id>`, `#narrow/dm/…/near/<id>`). */
+export function messageHash(m: Message, me: number): string {
+  if (m.type === 'stream')
+    return narrowHash(
+      [
+        { operator: 'channel', operand: m.stream_id! },
+        { operator: 'topic', operand: m.subject },
+        { operator: 'near', operand: m.id },
+      ],
+      names,
+    );
+  const ids = Array.isArray(m.display_recipient) ? m.display_recipient.map((r) => r.id).filter((id) => id !== me) : [];
+  return narrowHash(
+    [
+      { operator: 'dm', operand: (ids.length > 0 ? ids : [me]).sort((a, b) => a - b) },
+      { operator: 'near', operand: m.id },
+    ],
+    names,
+  );
+}
+
+/** The conversation of a message, as a link (its topic link in a channel). */
+function whereHash(m: Message, me: number): string {
+  return messageHash(m, me);
+}
+
+async function copyLink(m: Message, me: number): Promise<string> {
+  const link = `${location.origin}${location.pathname}${messageHash(m, me)}`;
+  try {
+    await navigator.clipboard.writeText(link);
+  } catch {
+    // No clipboard permission (an insecure origin): the link is still shown to copy by hand.
+  }
+  return link;
+}
 
 const THUMBS_UP = { emoji_name: '+1', emoji_code: '1f44d', reaction_type: 'unicode_emoji' };
 
@@ -48,6 +89,7 @@ function MessageEditor({
   const [original, setOriginal] = useState<string | null>(null);
   const [topic, setTopic] = useState(message.subject);
   const [channel, setChannel] = useState(message.stream_id ?? 0);
+  const [mode, setMode] = useState<'change_one' | 'change_later' | 'change_all'>('change_one');
   const [error, setError] = useState('');
   useEffect(() => {
     if (moveOnly) return;
@@ -69,6 +111,7 @@ function MessageEditor({
     }
     if (moving) params.stream_id = channel;
     if (message.type === 'stream' && topic.trim() !== message.subject) params.topic = topic.trim();
+    if (params.topic !== undefined || params.stream_id !== undefined) params.propagate_mode = mode;
     if (Object.keys(params).length === 0) return onDone();
     try {
       await api.patch(`/messages/${message.id}`, params);
@@ -102,6 +145,18 @@ function MessageEditor({
       {message.type === 'stream' && (
         <input class="edit-topic" aria-label="Topic" value={topic} onInput={(e) => setTopic(e.currentTarget.value)} />
       )}
+      {message.type === 'stream' && (
+        <select
+          class="edit-propagate"
+          aria-label="Which messages to move"
+          value={mode}
+          onChange={(e) => setMode(e.currentTarget.value as typeof mode)}
+        >
+          <option value="change_one">Move only this message</option>
+          <option value="change_later">Move this and all following messages in this topic</option>
+          <option value="change_all">Move all messages in this topic</option>
+        </select>
+      )}
       {!moveOnly && (
         <textarea
           class="edit-content"
@@ -126,48 +181,32 @@ function MessageEditor({
   );
 }
 
-/** Finding an emoji by name and reacting with it. */
-function ReactionPicker({
-  emoji,
-  onPick,
-  onClose,
-}: {
-  emoji: readonly EmojiChoice[];
-  onPick: (choice: EmojiChoice) => void;
-  onClose: () => void;
-}) {
-  const [query, setQuery] = useState('');
-  const matches = query.trim() ? emojiMatches(emoji, query.trim().toLowerCase()) : [];
+/** A reaction's emoji: the Unicode emoji itself, or a custom emoji's image. */
+function ReactionGlyph({ reaction }: { reaction: Reaction }) {
+  if (reaction.reaction_type === 'realm_emoji') {
+    const custom = realmEmoji.value.find((e) => e.code === reaction.emoji_code);
+    if (custom?.url) return <img class="emoji" src={custom.url} alt={`:${reaction.emoji_name}:`} width={18} height={18} />;
+  }
+  return <>{emojiGlyph(reaction)}</>;
+}
+
+/** A larger view of an inline image (the server's `data-src-fullsize`), closed by Escape, a click or its button. */
+function Lightbox({ src, href, onClose }: { src: string; href: string; onClose: () => void }) {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
   return (
-    <div class="reaction-picker" role="dialog" aria-label="Add a reaction">
-      <input
-        class="emoji-search"
-        aria-label="Search emoji"
-        placeholder="Emoji name"
-        autoFocus
-        value={query}
-        onInput={(e) => setQuery(e.currentTarget.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') onClose();
-          if (e.key === 'Enter' && matches[0]) onPick(matches[0]);
-        }}
-      />
-      <div class="emoji-matches">
-        {matches.map((choice) => (
-          <button
-            key={`${choice.type}:${choice.code}:${choice.name}`}
-            class="emoji-choice"
-            data-emoji={choice.name}
-            aria-label={choice.name}
-            onClick={() => onPick(choice)}
-          >
-            {choice.type === 'realm_emoji' && choice.url ? (
-              <img src={choice.url} alt="" width={20} height={20} />
-            ) : (
-              emojiGlyph({ emoji_code: choice.code, emoji_name: choice.name, reaction_type: choice.type })
-            )}
-          </button>
-        ))}
+    <div class="lightbox" role="dialog" aria-modal="true" aria-label="Image" onClick={onClose}>
+      <img src={src} alt="" onClick={(e) => e.stopPropagation()} />
+      <div class="lightbox-actions">
+        <a href={href} target="_blank" rel="noopener noreferrer" onClick={(e) => e.stopPropagation()}>
+          Open original
+        </a>
+        <button type="button" class="lightbox-close" autoFocus onClick={onClose}>
+          Close
+        </button>
       </div>
     </div>
   );
@@ -179,8 +218,10 @@ export function MessageList({
   me,
   channels,
   onTop,
-  emoji = [],
   isAdmin = false,
+  target = null,
+  showWhere = false,
+  searching = false,
 }: {
   messages: Message[];
   me: number;
@@ -189,34 +230,80 @@ export function MessageList({
   emoji?: readonly EmojiChoice[];
   /** Administrators may delete anyone's message (the server decides, as for everything here). */
   isAdmin?: boolean;
+  /** The message a link points at: scrolled to and marked. */
+  target?: number | null;
+  /** Say where each message is (channel and topic, or DM) with a link to it: in views that mix conversations. */
+  showWhere?: boolean;
+  /** A search: show the server's highlighted content and topic. */
+  searching?: boolean;
 }) {
   const list = useRef<HTMLOListElement>(null);
   const last = messages[messages.length - 1]?.id;
-  useEffect(() => {
+  const first = messages[0]?.id;
+  // Older messages added at the top keep the reader's place: the distance from the bottom stays the same.
+  const before = useRef<{ first: number | undefined; fromBottom: number }>({ first: undefined, fromBottom: 0 });
+  useLayoutEffect(() => {
     const el = list.current;
-    if (el) el.scrollTop = el.scrollHeight;
-  }, [last]);
+    if (!el) return;
+    if (before.current.first !== undefined && first !== before.current.first && before.current.first !== undefined && messages.some((m) => m.id === before.current.first)) {
+      el.scrollTop = el.scrollHeight - before.current.fromBottom;
+    }
+    before.current = { first, fromBottom: el.scrollHeight - el.scrollTop };
+  }, [first]);
+  useLayoutEffect(() => {
+    const el = list.current;
+    if (!el) return;
+    const marked = target !== null ? el.querySelector<HTMLElement>(`.message[data-id="${target}"]`) : null;
+    if (marked) marked.scrollIntoView({ block: 'center' });
+    else if (target === null) el.scrollTop = el.scrollHeight;
+    before.current = { first, fromBottom: el.scrollHeight - el.scrollTop };
+  }, [last, target, target !== null && messages.some((m) => m.id === target)]);
+  const [copied, setCopied] = useState<{ id: number; link: string } | null>(null);
+  const [lightbox, setLightbox] = useState<{ src: string; href: string } | null>(null);
   const time = useMemo(() => new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }), []);
   const [editing, setEditing] = useState<number | null>(null);
   const [picking, setPicking] = useState<number | null>(null);
   return (
+    <>
     <ol
       class="messages"
       ref={list}
       aria-live="polite"
       aria-label="Messages"
+      tabIndex={0}
+      onClick={(e) => {
+        const link = (e.target as Element).closest?.('.message_inline_image a');
+        if (!link) return;
+        e.preventDefault();
+        const img = link.querySelector('img');
+        setLightbox({ src: img?.getAttribute('data-src-fullsize') ?? link.getAttribute('href') ?? '', href: link.getAttribute('href') ?? '' });
+      }}
       onScroll={(e) => {
-        if (e.currentTarget.scrollTop === 0) void onTop().catch(() => undefined);
+        const el = e.currentTarget;
+        before.current = { first, fromBottom: el.scrollHeight - el.scrollTop };
+        if (el.scrollTop === 0) void onTop().catch(() => undefined);
       }}
     >
       {messages.map((m) => {
         const reactions = grouped(m.reactions ?? [], me);
         const thumbs = reactions.find((g) => g.reaction.emoji_code === THUMBS_UP.emoji_code);
         return (
-          <li key={m.id} class="message" data-id={m.id}>
+          <li key={m.id} class={`message ${m.id === target ? 'target' : ''}`} data-id={m.id}>
             <div class="meta">
               <strong>{m.sender_full_name}</strong>
-              {m.type === 'stream' && <span class="topic">{m.subject}</span>}
+              {showWhere || searching ? (
+                <a class="where" href={whereHash(m, me)} aria-label={`Open in conversation: ${m.type === 'stream' ? `#${channelName(m.stream_id!) ?? ''} > ${m.subject}` : 'direct message'}`}>
+                  {m.type === 'stream' ? `#${channelName(m.stream_id!) ?? m.display_recipient} > ` : 'Direct message'}
+                  {m.type === 'stream' &&
+                    (searching && m.match_subject !== undefined ? (
+                      <span class="topic" dangerouslySetInnerHTML={{ __html: m.match_subject }} />
+                    ) : (
+                      <span class="topic">{m.subject}</span>
+                    ))}
+                </a>
+              ) : (
+                m.type === 'stream' && <span class="topic">{m.subject}</span>
+              )}
               <time dateTime={new Date(m.timestamp * 1000).toISOString()}>{time.format(m.timestamp * 1000)}</time>
               <span class="actions">
                 {!thumbs?.mine && (
@@ -235,6 +322,29 @@ export function MessageList({
                   onClick={() => setPicking(picking === m.id ? null : m.id)}
                 >
                   +☺
+                </button>
+                <button
+                  class="star"
+                  aria-pressed={(m.flags ?? []).includes('starred')}
+                  aria-label={(m.flags ?? []).includes('starred') ? 'Unstar message' : 'Star message'}
+                  onClick={() =>
+                    void api
+                      .post('/messages/flags', {
+                        messages: [m.id],
+                        op: (m.flags ?? []).includes('starred') ? 'remove' : 'add',
+                        flag: 'starred',
+                      })
+                      .catch(() => undefined)
+                  }
+                >
+                  {(m.flags ?? []).includes('starred') ? '★' : '☆'}
+                </button>
+                <button
+                  class="copy-link"
+                  aria-label="Copy link to message"
+                  onClick={() => void copyLink(m, me).then((link) => setCopied({ id: m.id, link }))}
+                >
+                  Link
                 </button>
                 {m.sender_id === me && (
                   <button class="edit" aria-label="Edit message" onClick={() => setEditing(m.id)}>
@@ -268,12 +378,20 @@ export function MessageList({
                 onDone={() => setEditing(null)}
               />
             ) : (
-              <div class="content" dangerouslySetInnerHTML={{ __html: m.content }} />
+              <div
+                class="content"
+                dangerouslySetInnerHTML={{ __html: emojify(searching && m.match_content !== undefined ? m.match_content : m.content) }}
+              />
+            )}
+            {copied?.id === m.id && (
+              <p class="copied" role="status">
+                Link copied: <input class="copied-link" aria-label="Link to message" readOnly value={copied.link} />
+              </p>
             )}
             {m.last_edit_timestamp !== undefined && editing !== m.id && <span class="edited">(edited)</span>}
             {picking === m.id && (
-              <ReactionPicker
-                emoji={emoji}
+              <EmojiPicker
+                label="Add a reaction"
                 onClose={() => setPicking(null)}
                 onPick={(choice) => {
                   toggleReaction(
@@ -295,7 +413,7 @@ export function MessageList({
                     aria-label={`${g.reaction.emoji_name}: ${g.count}`}
                     onClick={() => toggleReaction(m, g.reaction, !g.mine)}
                   >
-                    {emojiGlyph(g.reaction)} {g.count}
+                    <ReactionGlyph reaction={g.reaction} /> {g.count}
                   </button>
                 ))}
               </div>
@@ -304,5 +422,7 @@ export function MessageList({
         );
       })}
     </ol>
+    {lightbox && <Lightbox src={lightbox.src} href={lightbox.href} onClose={() => setLightbox(null)} />}
+    </>
   );
 }

@@ -1,0 +1,141 @@
+import { useEffect } from 'preact/hooks';
+import { api } from '../lib/api';
+import { anchorOf, conversationOf, isSearch, sameTerms, wireNarrow, type Term } from '../lib/narrow';
+import { Compose } from '../compose/compose';
+import { narrowKey, type Message } from '../store/model';
+import { counts, drafts, emoji, isAdmin, me, subscriptions, topics, topicsStale, typing, unread, users, view } from '../store/store';
+import { MessageList } from './messages';
+
+const PAGE = 50;
+
+/** A page of history with the messages that events added meanwhile and it does not hold, in id order. */
+export function withLive(page: Message[], live: Message[]): Message[] {
+  const held = new Set(page.map((m) => m.id));
+  const added = live.filter((m) => !held.has(m.id));
+  return added.length === 0 ? page : [...page, ...added].sort((a, b) => a.id - b.id);
+}
+
+async function fetchPage(terms: readonly Term[], anchor: number | 'newest', before: number, after: number) {
+  return api.get<{ messages: Message[]; found_oldest: boolean }>('/messages', {
+    anchor,
+    num_before: before,
+    num_after: after,
+    include_anchor: typeof anchor === 'number' && after === 0 ? false : undefined,
+    narrow: wireNarrow(terms),
+    apply_markdown: true,
+  });
+}
+
+/** The messages of a narrow (a conversation, a filter such as mentions, or a search) and, for a conversation, compose. */
+export function NarrowView({ terms }: { terms: Term[] }) {
+  const key = JSON.stringify(terms);
+  const anchor = anchorOf(terms);
+  const conversation = conversationOf(terms);
+
+  // The narrow's history: the newest page, or the messages around the one a link points at.
+  useEffect(() => {
+    let cancelled = false;
+    view.value = { terms, messages: [], foundOldest: false, loading: true };
+    fetchPage(terms, anchor ?? 'newest', anchor ? 25 : PAGE, anchor ? 25 : 0)
+      .then((answer) => {
+        if (cancelled || !sameTerms(view.value.terms, terms)) return;
+        // Messages that arrived as events while the page was on its way are kept: the answer may predate them.
+        view.value = {
+          ...view.value,
+          messages: withLive(answer.messages, view.value.messages),
+          foundOldest: answer.found_oldest,
+          loading: false,
+        };
+      })
+      .catch(() => {
+        if (!cancelled) view.value = { ...view.value, loading: false };
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [key]);
+
+  // The topics of the channel being read.
+  const openChannel = conversation?.kind === 'stream' ? conversation.streamId : null;
+  const stale = topicsStale.value;
+  useEffect(() => {
+    if (openChannel === null) return;
+    void api
+      .get<{ topics: { name: string; max_id: number }[] }>(`/users/me/${openChannel}/topics`)
+      .then((answer) => {
+        topics.value = new Map(topics.value).set(
+          openChannel,
+          [...answer.topics].sort((a, b) => b.max_id - a.max_id).map((t) => t.name),
+        );
+      })
+      .catch(() => undefined);
+  }, [openChannel, stale?.streamId === openChannel ? stale.at : 0]);
+
+  // Messages on screen are read (not in a search, which is for finding, as in Zulip).
+  const messages = view.value.messages;
+  const unreadNow = unread.value;
+  useEffect(() => {
+    if (isSearch(terms)) return;
+    const ids = messages.filter((m) => unreadNow.has(m.id)).map((m) => m.id);
+    if (ids.length === 0) return;
+    void api.post('/messages/flags', { messages: ids, op: 'add', flag: 'read' }).catch(() => undefined);
+  }, [messages, unreadNow, key]);
+
+  async function loadOlder() {
+    const current = view.value;
+    if (current.foundOldest || current.messages.length === 0 || current.loading) return;
+    view.value = { ...current, loading: true };
+    try {
+      const answer = await fetchPage(terms, current.messages[0].id, PAGE, 0);
+      if (!sameTerms(view.value.terms, terms)) return;
+      const list = view.value.messages;
+      view.value = {
+        ...view.value,
+        messages: [...answer.messages.filter((m) => !list.some((x) => x.id === m.id)), ...list],
+        foundOldest: answer.found_oldest,
+      };
+    } finally {
+      if (sameTerms(view.value.terms, terms)) view.value = { ...view.value, loading: false };
+    }
+  }
+
+  const self = me.value;
+  const typingNow = conversation
+    ? [...(typing.value.get(narrowKey(conversation, self)) ?? [])].filter((id) => id !== self)
+    : [];
+  void counts.value;
+  return (
+    <main class="messages-pane">
+      <MessageList
+        messages={messages}
+        me={self}
+        channels={subscriptions.value}
+        onTop={loadOlder}
+        emoji={emoji.value}
+        isAdmin={isAdmin.value}
+        target={anchor}
+        showWhere={!conversation || (conversation.kind === 'stream' && conversation.topic === undefined)}
+        searching={isSearch(terms)}
+      />
+      {!view.value.loading && messages.length === 0 && (
+        <p class="empty" role="status">
+          {isSearch(terms) ? 'No messages match the search.' : 'No messages here yet.'}
+        </p>
+      )}
+      {conversation && (
+        <p class="typing" aria-live="polite">
+          {typingNow.map((id) => `${users.value.get(id)?.full_name ?? 'Someone'} is typing…`).join(' ')}
+        </p>
+      )}
+      {conversation && (
+        <Compose
+          key={`${narrowKey(conversation, self)}/${conversation.kind === 'stream' ? (conversation.topic ?? '') : ''}`}
+          narrow={conversation}
+          drafts={drafts.value}
+          users={[...users.value.values()].filter((u) => u.user_id !== self)}
+          emoji={emoji.value}
+        />
+      )}
+    </main>
+  );
+}

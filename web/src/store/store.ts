@@ -1,0 +1,360 @@
+/**
+ * The client's one store: signals filled from /register and kept current by events (Zulip's model: the state a
+ * client registers for, then every change as an event). Components read the signals they show and re-render when
+ * those change; nothing else holds server state.
+ */
+import { batch, computed, signal } from '@preact/signals';
+import { realmEmojiChoices, unicodeEmojiChoices, type EmojiChoice } from '../emoji/emoji';
+import type { RegisterState, ServerEvent } from '../lib/events';
+import { conversationOf, type Term } from '../lib/narrow';
+import {
+  conversationKey,
+  inNarrow,
+  presenceFromEvent,
+  unreadCounts,
+  unreadFromRegister,
+  type Draft,
+  type Message,
+  type Presence,
+  type Reaction,
+  type ScheduledMessage,
+  type Stream,
+  type Subscription,
+  type UnreadEntry,
+  type User,
+} from './model';
+
+export const me = signal(0);
+/** Owner or administrator (Zulip's role 100 or 200). */
+export const isAdmin = signal(false);
+export const users = signal(new Map<number, User>());
+export const subscriptions = signal<Subscription[]>([]);
+/** Every channel the user may see, subscribed or not. */
+export const streams = signal<Stream[]>([]);
+export const unread = signal(new Map<number, UnreadEntry>());
+export const counts = computed(() => unreadCounts(unread.value));
+export const drafts = signal<Draft[]>([]);
+export const scheduled = signal<ScheduledMessage[]>([]);
+export const presence = signal(new Map<number, Presence>());
+export const presenceTimes = signal({ ping: 60, offline: 140 });
+export const realmEmoji = signal<EmojiChoice[]>([]);
+export const unicodeEmoji = signal<EmojiChoice[]>([]);
+export const emoji = computed(() => [...realmEmoji.value, ...unicodeEmoji.value]);
+/** Topics of the channels opened so far, most recent first (GET /users/me/{stream_id}/topics, then live). */
+export const topics = signal(new Map<number, string[]>());
+export const typing = signal(new Map<string, Set<number>>());
+export const status = signal<'live' | 'reconnecting'>('live');
+export const loaded = signal(false);
+/** The newest message that arrived live (views that list conversations follow it). */
+export const lastMessage = signal<Message | null>(null);
+
+/** The messages of the narrow being read, and that narrow. */
+export const view = signal<{ terms: Term[]; messages: Message[]; foundOldest: boolean; loading: boolean }>({
+  terms: [],
+  messages: [],
+  foundOldest: false,
+  loading: false,
+});
+
+export const channelName = (id: number): string | undefined =>
+  subscriptions.value.find((s) => s.stream_id === id)?.name ?? streams.value.find((s) => s.stream_id === id)?.name;
+export const channelId = (name: string): number | undefined => {
+  const lower = name.toLowerCase();
+  return (
+    subscriptions.value.find((s) => s.name.toLowerCase() === lower)?.stream_id ??
+    streams.value.find((s) => s.name.toLowerCase() === lower)?.stream_id
+  );
+};
+export const userName = (id: number): string | undefined => users.value.get(id)?.full_name;
+export const names = { channelName, userName };
+
+const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+
+export function applyRegister(state: RegisterState): void {
+  const self = state.user_id as number;
+  batch(() => {
+    me.value = self;
+    isAdmin.value = ((state.role as number | undefined) ?? 400) <= 200;
+    users.value = new Map(((state.realm_users as User[] | undefined) ?? []).map((u) => [u.user_id, u]));
+    subscriptions.value = [...((state.subscriptions as Subscription[] | undefined) ?? [])].sort(byName);
+    streams.value = [...((state.streams as Stream[] | undefined) ?? [])].sort(byName);
+    realmEmoji.value = realmEmojiChoices(state.realm_emoji as never);
+    drafts.value = (state.drafts as Draft[] | undefined) ?? [];
+    scheduled.value = (state.scheduled_messages as ScheduledMessage[] | undefined) ?? [];
+    presence.value = new Map(
+      Object.entries((state.presences as Record<string, Presence> | undefined) ?? {}).map(([id, p]) => [Number(id), p]),
+    );
+    presenceTimes.value = {
+      ping: (state.server_presence_ping_interval_seconds as number | undefined) ?? 60,
+      offline: (state.server_presence_offline_threshold_seconds as number | undefined) ?? 140,
+    };
+    unread.value = unreadFromRegister(state.unread_msgs as never, self);
+    loaded.value = true;
+  });
+  void unicodeEmojiChoices(state.server_emoji_data_url as string | undefined)
+    .then((list) => (unicodeEmoji.value = list))
+    .catch(() => undefined);
+}
+
+/** Whether a message that arrives live belongs in the narrow being read. */
+export function liveMatches(message: Message, flags: readonly string[], terms: readonly Term[], self: number): boolean {
+  if (terms.length === 0) return true;
+  const conversation = conversationOf(terms);
+  if (conversation) return inNarrow(message, conversation, self);
+  if (terms.length === 1 && terms[0].operator === 'is' && terms[0].operand === 'mentioned' && !terms[0].negated)
+    return flags.some((f) => f.endsWith('mentioned'));
+  return false;
+}
+
+function setMessages(update: (list: Message[]) => Message[]): void {
+  const current = view.value;
+  const messages = update(current.messages);
+  if (messages !== current.messages) view.value = { ...current, messages };
+}
+
+function removeUnread(ids: Iterable<number>): void {
+  let next: Map<number, UnreadEntry> | null = null;
+  for (const id of ids) {
+    if (!unread.value.has(id)) continue;
+    next ??= new Map(unread.value);
+    next.delete(id);
+  }
+  if (next) unread.value = next;
+}
+
+export function applyEvents(events: ServerEvent[]): void {
+  batch(() => {
+    for (const event of events) applyEvent(event);
+  });
+}
+
+function applyEvent(event: ServerEvent): void {
+  const self = me.value;
+  switch (event.type) {
+    case 'message': {
+      const message = event.message as Message;
+      const flags = (event.flags as string[] | undefined) ?? [];
+      lastMessage.value = message;
+      if (liveMatches(message, flags, view.value.terms, self))
+        setMessages((list) => (list.some((m) => m.id === message.id) ? list : [...list, { ...message, flags }]));
+      if (!flags.includes('read') && message.sender_id !== self) {
+        const entry: UnreadEntry = { key: conversationKey(message, self) };
+        if (message.type === 'stream') Object.assign(entry, { streamId: message.stream_id, topic: message.subject });
+        if (flags.some((f) => f.endsWith('mentioned'))) entry.mentioned = true;
+        unread.value = new Map(unread.value).set(message.id, entry);
+      }
+      if (message.type === 'stream') {
+        const list = topics.value.get(message.stream_id!);
+        if (list && list[0] !== message.subject)
+          topics.value = new Map(topics.value).set(message.stream_id!, [
+            message.subject,
+            ...list.filter((t) => t !== message.subject),
+          ]);
+      }
+      break;
+    }
+    case 'update_message_flags': {
+      const ids = (event.messages as number[] | undefined) ?? [];
+      if (event.flag === 'read' && event.op === 'add') {
+        if (event.all) unread.value = new Map();
+        else removeUnread(ids);
+      } else if (event.flag === 'read' && event.op === 'remove') {
+        // Marked unread again: where each one is comes with the event (Zulip's message_details).
+        const details = (event.message_details as Record<string, Record<string, unknown>> | undefined) ?? {};
+        const next = new Map(unread.value);
+        for (const [id, d] of Object.entries(details)) {
+          const entry: UnreadEntry =
+            d.type === 'stream'
+              ? { key: `s:${d.stream_id as number}`, streamId: d.stream_id as number, topic: d.topic as string }
+              : { key: `d:${((d.user_ids as number[] | undefined) ?? []).join(',')}` };
+          if (d.mentioned) entry.mentioned = true;
+          next.set(Number(id), entry);
+        }
+        unread.value = next;
+      }
+      if (event.flag !== 'read') {
+        const set = new Set(ids);
+        const add = event.op === 'add';
+        setMessages((list) =>
+          list.map((m) => {
+            if (!set.has(m.id)) return m;
+            const others = (m.flags ?? []).filter((f) => f !== event.flag);
+            return { ...m, flags: add ? [...others, event.flag as string] : others };
+          }),
+        );
+      }
+      break;
+    }
+    case 'reaction': {
+      const id = event.message_id as number;
+      const r = event as unknown as Reaction & { op: string };
+      const same = (x: Reaction) =>
+        x.user_id === r.user_id && x.emoji_code === r.emoji_code && x.reaction_type === r.reaction_type;
+      setMessages((list) =>
+        list.map((m) => {
+          if (m.id !== id) return m;
+          const rest = (m.reactions ?? []).filter((x) => !same(x));
+          const added = { emoji_name: r.emoji_name, emoji_code: r.emoji_code, reaction_type: r.reaction_type, user_id: r.user_id };
+          return { ...m, reactions: r.op === 'add' ? [...rest, added] : rest };
+        }),
+      );
+      break;
+    }
+    case 'typing': {
+      const sender = (event.sender as { user_id: number }).user_id;
+      const key = event.message_type === 'stream' ? `s:${event.stream_id as number}` : `d:${sender}`;
+      const next = new Map(typing.value);
+      const set = new Set(next.get(key) ?? []);
+      if (event.op === 'start') set.add(sender);
+      else set.delete(sender);
+      typing.value = next.set(key, set);
+      break;
+    }
+    case 'presence': {
+      const userId = event.user_id as number;
+      const clients = (event.presence as Record<string, { status: string; timestamp: number }> | undefined) ?? {};
+      presence.value = new Map(presence.value).set(userId, presenceFromEvent(presence.value.get(userId), clients));
+      break;
+    }
+    case 'scheduled_messages': {
+      if (event.op === 'add') scheduled.value = [...scheduled.value, ...(event.scheduled_messages as ScheduledMessage[])];
+      else if (event.op === 'update') {
+        const updated = event.scheduled_message as ScheduledMessage;
+        scheduled.value = scheduled.value.map((m) =>
+          m.scheduled_message_id === updated.scheduled_message_id ? updated : m,
+        );
+      } else if (event.op === 'remove')
+        scheduled.value = scheduled.value.filter((m) => m.scheduled_message_id !== event.scheduled_message_id);
+      break;
+    }
+    case 'drafts': {
+      if (event.op === 'add') drafts.value = [...drafts.value, ...(event.drafts as Draft[])];
+      else if (event.op === 'update') {
+        const draft = event.draft as Draft;
+        drafts.value = drafts.value.map((d) => (d.id === draft.id ? draft : d));
+      } else if (event.op === 'remove') drafts.value = drafts.value.filter((d) => d.id !== event.draft_id);
+      break;
+    }
+    case 'update_message': {
+      applyUpdateMessage(event);
+      break;
+    }
+    case 'delete_message': {
+      const ids = new Set((event.message_ids as number[] | undefined) ?? [event.message_id as number]);
+      setMessages((list) => list.filter((m) => !ids.has(m.id)));
+      removeUnread(ids);
+      break;
+    }
+    case 'realm_user': {
+      if (event.op !== 'update' && event.op !== 'add') break;
+      const person = event.person as Partial<User> & { user_id: number };
+      const before = users.value.get(person.user_id);
+      if (!before && event.op === 'update') break;
+      users.value = new Map(users.value).set(person.user_id, { ...(before as User), ...person });
+      break;
+    }
+    case 'realm_emoji':
+      realmEmoji.value = realmEmojiChoices(event.realm_emoji as never);
+      break;
+    case 'subscription':
+      applySubscription(event);
+      break;
+    case 'stream':
+      applyStream(event);
+      break;
+  }
+}
+
+function applyUpdateMessage(event: ServerEvent): void {
+  // An edit (new rendered content) and/or a move (new topic or channel) of the listed messages.
+  const ids = new Set((event.message_ids as number[] | undefined) ?? [event.message_id as number]);
+  const terms = view.value.terms;
+  const conversation = conversationOf(terms);
+  const self = me.value;
+  const newTopic = typeof event.subject === 'string' ? event.subject : undefined;
+  const newStream = typeof event.new_stream_id === 'number' ? event.new_stream_id : undefined;
+  setMessages((list) =>
+    list
+      .map((m) => {
+        if (!ids.has(m.id)) return m;
+        const next: Message = { ...m, last_edit_timestamp: event.edit_timestamp as number };
+        if (m.id === event.message_id && typeof event.rendered_content === 'string') next.content = event.rendered_content;
+        if (newTopic !== undefined) next.subject = newTopic;
+        if (newStream !== undefined) next.stream_id = newStream;
+        return next;
+      })
+      .filter((m) => !conversation || !ids.has(m.id) || inNarrow(m, conversation, self)),
+  );
+  if (newTopic === undefined && newStream === undefined) return;
+  // A move: unread messages go along, and the topics listed for the old and new places follow.
+  const next = new Map(unread.value);
+  let changed = false;
+  for (const id of ids) {
+    const entry = next.get(id);
+    if (!entry || entry.streamId === undefined) continue;
+    const streamId = newStream ?? entry.streamId;
+    next.set(id, { ...entry, key: `s:${streamId}`, streamId, topic: newTopic ?? entry.topic });
+    changed = true;
+  }
+  if (changed) unread.value = next;
+  const oldStream = event.stream_id as number | undefined;
+  const oldTopic = event.orig_subject as string | undefined;
+  if (oldStream === undefined) return;
+  const map = new Map(topics.value);
+  const target = newStream ?? oldStream;
+  if (newTopic !== undefined || newStream !== undefined) {
+    const list = map.get(target);
+    const topic = newTopic ?? oldTopic;
+    if (list && topic !== undefined) map.set(target, [topic, ...list.filter((t) => t !== topic)]);
+  }
+  // The old topic is gone from the list when the whole topic moved (Zulip's change_all) and is re-fetched otherwise.
+  if (oldTopic !== undefined && event.propagate_mode === 'change_all') {
+    const list = map.get(oldStream);
+    if (list) map.set(oldStream, list.filter((t) => t !== oldTopic || (target === oldStream && newTopic === undefined)));
+  } else if (oldTopic !== undefined) topicsStale.value = { streamId: oldStream, at: Date.now() };
+  topics.value = map;
+}
+
+/** A channel whose topic list should be fetched again (after a partial move out of one of its topics). */
+export const topicsStale = signal<{ streamId: number; at: number } | null>(null);
+
+function applySubscription(event: ServerEvent): void {
+  if (event.op === 'add') {
+    const added = event.subscriptions as Subscription[];
+    const ids = new Set(added.map((s) => s.stream_id));
+    subscriptions.value = [...subscriptions.value.filter((s) => !ids.has(s.stream_id)), ...added].sort(byName);
+  } else if (event.op === 'remove') {
+    const ids = new Set((event.subscriptions as { stream_id: number }[]).map((s) => s.stream_id));
+    subscriptions.value = subscriptions.value.filter((s) => !ids.has(s.stream_id));
+  } else if (event.op === 'update') {
+    const id = event.stream_id as number;
+    const property = event.property as string;
+    subscriptions.value = subscriptions.value.map((s) => (s.stream_id === id ? { ...s, [property]: event.value } : s));
+  }
+}
+
+function applyStream(event: ServerEvent): void {
+  if (event.op === 'create') {
+    const added = event.streams as Stream[];
+    const ids = new Set(added.map((s) => s.stream_id));
+    streams.value = [...streams.value.filter((s) => !ids.has(s.stream_id)), ...added].sort(byName);
+  } else if (event.op === 'delete') {
+    const ids = new Set((event.streams as { stream_id: number }[]).map((s) => s.stream_id));
+    const archived = (s: { stream_id: number }) => ids.has(s.stream_id);
+    // Zulip archives rather than deletes: the channel leaves the lists.
+    streams.value = streams.value.filter((s) => !archived(s));
+    subscriptions.value = subscriptions.value.filter((s) => !archived(s));
+  } else if (event.op === 'update') {
+    const id = event.stream_id as number;
+    const property = event.property as string;
+    const patch: Record<string, unknown> = { [property]: event.value };
+    if (property === 'description' && typeof event.rendered_description === 'string')
+      patch.rendered_description = event.rendered_description;
+    streams.value = streams.value.map((s) => (s.stream_id === id ? { ...s, ...patch } : s)).sort(byName);
+    subscriptions.value = subscriptions.value.map((s) => (s.stream_id === id ? { ...s, ...patch } : s)).sort(byName);
+    if (property === 'is_archived' && event.value === true) {
+      streams.value = streams.value.filter((s) => s.stream_id !== id);
+      subscriptions.value = subscriptions.value.filter((s) => s.stream_id !== id);
+    }
+  }
+}

@@ -1,0 +1,279 @@
+/**
+ * The views that gather conversations: Inbox (what is unread, by channel and topic, and direct messages), Recent
+ * conversations, Drafts and Scheduled messages. Combined feed, Mentions and Starred are narrows (`#feed`,
+ * `#narrow/is/mentioned`, `#narrow/is/starred`) shown by the conversation view.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../lib/api';
+import type { ViewName } from '../lib/hash';
+import { conversationTerms, type Conversation } from '../lib/narrow';
+import { hrefFor } from '../app/router';
+import type { Message } from '../store/model';
+import { channelName, counts, drafts, lastMessage, me, scheduled, subscriptions, unread, userName } from '../store/store';
+
+const link = (conversation: Conversation) => hrefFor({ view: 'narrow', terms: conversationTerms(conversation) });
+const dmIds = (key: string) => key.slice(2).split(',').map(Number);
+const dmLabel = (ids: number[]) => ids.map((id) => userName(id) ?? `#${id}`).join(', ');
+
+function Count({ n }: { n: number }) {
+  return (
+    <span class="unread" aria-label={`${n} unread`}>
+      {n}
+    </span>
+  );
+}
+
+/** Marks everything in a narrow read, on the server (POST /messages/flags/narrow, in batches until done). */
+async function markNarrowRead(narrow: unknown[]): Promise<void> {
+  let anchor = 'oldest';
+  for (let i = 0; i < 100; i++) {
+    const answer = await api.post<{ found_newest: boolean; last_processed_id: number | null }>('/messages/flags/narrow', {
+      anchor,
+      include_anchor: anchor === 'oldest',
+      num_before: 0,
+      num_after: 1000,
+      narrow,
+      op: 'add',
+      flag: 'read',
+    });
+    if (answer.found_newest || answer.last_processed_id === null) return;
+    anchor = String(answer.last_processed_id);
+  }
+}
+
+function Inbox() {
+  const entries = unread.value;
+  const n = counts.value;
+  const channels = new Map<number, Set<string>>();
+  const dms = new Set<string>();
+  for (const e of entries.values()) {
+    if (e.streamId !== undefined) {
+      const set = channels.get(e.streamId) ?? new Set<string>();
+      set.add(e.topic ?? '');
+      channels.set(e.streamId, set);
+    } else dms.add(e.key);
+  }
+  const order = [...channels.keys()].sort((a, b) => (channelName(a) ?? '').localeCompare(channelName(b) ?? ''));
+  const [busy, setBusy] = useState(false);
+  const run = (action: () => Promise<unknown>) => {
+    setBusy(true);
+    void action()
+      .catch(() => undefined)
+      .finally(() => setBusy(false));
+  };
+  return (
+    <section class="inbox" aria-labelledby="view-title">
+      <header class="view-header">
+        <h2 id="view-title">Inbox</h2>
+        <button id="mark-all-read" disabled={busy || entries.size === 0} onClick={() => run(() => api.post('/mark_all_as_read'))}>
+          Mark all as read
+        </button>
+      </header>
+      {entries.size === 0 && (
+        <p class="empty" role="status">
+          You have no unread messages.
+        </p>
+      )}
+      {dms.size > 0 && (
+        <section class="inbox-group" aria-label="Direct messages">
+          <h3>Direct messages</h3>
+          <ul>
+            {[...dms].map((key) => (
+              <li key={key} class="inbox-row" data-dm={key.slice(2)}>
+                <a href={link({ kind: 'dm', userIds: dmIds(key) })}>{dmLabel(dmIds(key))}</a>
+                <Count n={n.get(key) ?? 0} />
+                <button
+                  class="mark-read"
+                  aria-label={`Mark direct messages with ${dmLabel(dmIds(key))} as read`}
+                  onClick={() => run(() => markNarrowRead([{ operator: 'dm', operand: dmIds(key) }]))}
+                >
+                  Mark as read
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {order.map((streamId) => {
+        const name = channelName(streamId) ?? String(streamId);
+        return (
+          <section key={streamId} class="inbox-group" data-inbox-channel={name} aria-label={`#${name}`}>
+            <h3>
+              <a href={link({ kind: 'stream', streamId })}>#{name}</a>
+              <Count n={n.get(`s:${streamId}`) ?? 0} />
+              <button
+                class="mark-channel-read"
+                aria-label={`Mark #${name} as read`}
+                onClick={() => run(() => api.post('/mark_stream_as_read', { stream_id: streamId }))}
+              >
+                Mark as read
+              </button>
+            </h3>
+            <ul>
+              {[...channels.get(streamId)!].sort().map((topic) => (
+                <li key={topic} class="inbox-row" data-inbox-topic={topic}>
+                  <a href={link({ kind: 'stream', streamId, topic })}>{topic}</a>
+                  <Count n={n.get(`t:${streamId}:${topic}`) ?? 0} />
+                  <button
+                    class="mark-topic-read"
+                    aria-label={`Mark ${topic} in #${name} as read`}
+                    onClick={() => run(() => api.post('/mark_topic_as_read', { stream_id: streamId, topic_name: topic }))}
+                  >
+                    Mark as read
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </section>
+        );
+      })}
+    </section>
+  );
+}
+
+interface Row {
+  key: string;
+  conversation: Conversation;
+  last: Message;
+}
+
+function rowOf(m: Message, self: number): Row {
+  if (m.type === 'stream')
+    return { key: `t:${m.stream_id}:${m.subject}`, conversation: { kind: 'stream', streamId: m.stream_id!, topic: m.subject }, last: m };
+  const ids = Array.isArray(m.display_recipient) ? m.display_recipient.map((r) => r.id).filter((id) => id !== self) : [];
+  const userIds = (ids.length > 0 ? ids : [self]).sort((a, b) => a - b);
+  return { key: `d:${userIds.join(',')}`, conversation: { kind: 'dm', userIds }, last: m };
+}
+
+/** Conversations by their latest message, newest first (from the newest messages, then live). */
+function Recent() {
+  const [rows, setRows] = useState<Row[] | null>(null);
+  const self = me.value;
+  useEffect(() => {
+    void api
+      .get<{ messages: Message[] }>('/messages', { anchor: 'newest', num_before: 400, num_after: 0, narrow: [], apply_markdown: true })
+      .then((answer) => {
+        const byKey = new Map<string, Row>();
+        for (const m of answer.messages) byKey.set(rowOf(m, self).key, rowOf(m, self));
+        setRows([...byKey.values()].sort((a, b) => b.last.id - a.last.id));
+      })
+      .catch(() => setRows([]));
+  }, []);
+  const live = lastMessage.value;
+  useEffect(() => {
+    if (!live || rows === null) return;
+    const row = rowOf(live, self);
+    setRows([row, ...rows.filter((r) => r.key !== row.key)]);
+  }, [live]);
+  const n = counts.value;
+  const time = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
+  return (
+    <section class="recent" aria-labelledby="view-title">
+      <h2 id="view-title">Recent conversations</h2>
+      {rows === null ? (
+        <p class="loading">Loading…</p>
+      ) : rows.length === 0 ? (
+        <p class="empty">No conversations yet.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Conversation</th>
+              <th scope="col">Unread</th>
+              <th scope="col">Last message</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => {
+              const c = r.conversation;
+              const label = c.kind === 'stream' ? `#${channelName(c.streamId) ?? c.streamId} > ${c.topic}` : dmLabel(c.userIds);
+              const unreadHere = n.get(c.kind === 'stream' ? `t:${c.streamId}:${c.topic}` : r.key) ?? 0;
+              return (
+                <tr key={r.key} class="recent-row" data-conversation={label}>
+                  <td>
+                    <a href={link(c)}>{label}</a>
+                  </td>
+                  <td>{unreadHere > 0 && <Count n={unreadHere} />}</td>
+                  <td>
+                    {r.last.sender_full_name}, <time dateTime={new Date(r.last.timestamp * 1000).toISOString()}>{time.format(r.last.timestamp * 1000)}</time>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function Drafts() {
+  const list = [...drafts.value].sort((a, b) => b.timestamp - a.timestamp);
+  return (
+    <section class="drafts" aria-labelledby="view-title">
+      <h2 id="view-title">Drafts</h2>
+      {list.length === 0 && <p class="empty">No drafts.</p>}
+      <ul>
+        {list.map((d) => {
+          const conversation: Conversation | null =
+            d.type === 'stream' ? { kind: 'stream', streamId: d.to[0], topic: d.topic } : d.type === 'private' ? { kind: 'dm', userIds: d.to } : null;
+          const label = conversation
+            ? conversation.kind === 'stream'
+              ? `#${channelName(conversation.streamId) ?? ''} > ${conversation.topic}`
+              : dmLabel(conversation.userIds)
+            : 'No recipient';
+          return (
+            <li key={d.id} class="draft-row" data-draft={d.id}>
+              {conversation ? <a href={link(conversation)}>{label}</a> : <span>{label}</span>}
+              <span class="text">{d.content}</span>
+              <button class="delete-draft" aria-label={`Delete draft to ${label}`} onClick={() => void api.delete(`/drafts/${d.id}`).catch(() => undefined)}>
+                Delete
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+function Scheduled() {
+  const list = [...scheduled.value].sort((a, b) => a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp);
+  return (
+    <section class="scheduled-view" aria-labelledby="view-title">
+      <h2 id="view-title">Scheduled messages</h2>
+      {list.length === 0 && <p class="empty">Nothing is scheduled.</p>}
+      <ul>
+        {list.map((m) => {
+          const label =
+            m.type === 'stream' ? `#${channelName(m.to as number) ?? ''} > ${m.topic ?? ''}` : dmLabel(m.to as number[]);
+          return (
+            <li key={m.scheduled_message_id} class="scheduled-row" data-scheduled-row={m.scheduled_message_id}>
+              <span>{label}</span>
+              <time dateTime={new Date(m.scheduled_delivery_timestamp * 1000).toISOString()}>
+                {new Date(m.scheduled_delivery_timestamp * 1000).toLocaleString()}
+              </time>
+              <span class="text">{m.content}</span>
+              <button
+                class="cancel"
+                aria-label={`Cancel scheduled message to ${label}`}
+                onClick={() => void api.delete(`/scheduled_messages/${m.scheduled_message_id}`).catch(() => undefined)}
+              >
+                Cancel
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+export function Views({ view }: { view: Exclude<ViewName, 'settings' | 'channels'> }) {
+  void subscriptions.value;
+  return (
+    <main class="view-pane">
+      {view === 'inbox' ? <Inbox /> : view === 'recent' ? <Recent /> : view === 'drafts' ? <Drafts /> : <Scheduled />}
+    </main>
+  );
+}
