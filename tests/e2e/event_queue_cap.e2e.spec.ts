@@ -59,15 +59,20 @@ describe('event queues per user', () => {
 
   it('lets idle queues expire, which frees their places', async () => {
     const cordelia = world.as('cordelia');
-    // Long enough for the cap to be reached before the first of them expires on this busy machine.
-    await fill(cordelia, CAP, 8);
-    expectAtCap(await registerQueue(cordelia, 8));
-    const deadline = Date.now() + 30_000;
-    let response = await registerQueue(cordelia, 8);
+    // All but one live long; the last is idle for 10 s at most, so the cap is reached however long filling took.
+    await fill(cordelia, CAP - 1, 600);
+    expect((await registerQueue(cordelia, 10)).status).toBe(200);
+    const full = await registerQueue(cordelia, 10);
+    expectAtCap(full);
+    // Retry-After tells when the soonest queue expires: the short one.
+    expect(full.body['retry-after']).toBeLessThanOrEqual(10);
+    const deadline = Date.now() + 40_000;
+    let response = await registerQueue(cordelia, 600);
     while (response.status === 429 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      response = await registerQueue(cordelia, 8);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      response = await registerQueue(cordelia, 600);
     }
     expect(response.status).toBe(200);
+    expectAtCap(await registerQueue(cordelia, 600));
   }, 120_000);
 });

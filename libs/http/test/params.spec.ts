@@ -146,6 +146,34 @@ describe('parseParams', () => {
   });
 });
 
+describe('values PostgreSQL cannot store', () => {
+  it('refuses a NUL in any string, plain or inside JSON, unless the domain words the refusal', () => {
+    expect(failure({ name: p.string() }, source({ name: 'a\u0000b' })).msg).toBe('name must not contain null bytes');
+    const nested = { draft: p.json(t.object({ topic: t.string() })) };
+    expect(failure(nested, source({ draft: JSON.stringify({ topic: '\u0000' }) })).msg).toBe(
+      'draft["topic"] must not contain null bytes',
+    );
+    const domain = { topic: p.string({ nulCheckedByDomain: true }) };
+    expect(parseParams(domain, source({ topic: 'a\u0000b' })).values.topic).toBe('a\u0000b');
+  });
+
+  it('refuses integers beyond int64 as too large or too small', () => {
+    const defs = { n: p.int(), list: p.intList() };
+    expect(failure(defs, source({ n: '99999999999999999999999', list: '[]' })).msg).toBe('n is too large');
+    expect(failure(defs, source({ n: '-99999999999999999999999', list: '[]' })).msg).toBe('n is too small');
+    expect(failure(defs, source({ n: '1', list: '[9223372036854775808]' })).msg).toBe('list[0] is too large');
+    expect(parseParams(defs, source({ n: '9007199254740991', list: '[]' })).values.n).toBe(9007199254740991);
+  });
+
+  it("tells a parameter's kind for the route listing", () => {
+    expect(p.string().options.kind).toBe('string');
+    expect(p.int().optional().options.kind).toBe('int');
+    expect(p.json(t.nullable(t.int())).options.kind).toBe('int');
+    expect(p.enum('a').options.kind).toBe('enum');
+    expect(p.intList().options.kind).toBe('json');
+  });
+});
+
 describe('ignoredParameters', () => {
   it('lists unconsumed keys from body and query, sorted and once', () => {
     const src = source({ zeta: '1', content: 'x', alpha: '2' }, { alpha: '3', beta: '4' });
