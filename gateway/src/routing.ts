@@ -42,10 +42,15 @@ const API_RULES: Rule[] = [
       '/realm/presence',
       '/realm/emoji',
       '/realm/profile_fields',
+      '/realm/user_settings_defaults',
+      '/realm/test_welcome_bot_custom_message',
       '/bot_storage',
+      '/bots',
     ),
     target: to('settings'),
   },
+  // Organization settings (PATCH /realm); the paths under /realm are matched by their owners above and below.
+  { match: exact('/realm'), target: to('settings') },
   {
     match: prefix(
       '/messages',

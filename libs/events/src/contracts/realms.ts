@@ -44,3 +44,19 @@ export type RealmRecord = z.infer<typeof realmRecord>;
 
 export const realmCreated = defineEvent('realm.created', z.object({ realm: realmRecord }));
 export const realmUpdated = defineEvent('realm.updated', z.object({ realm: realmRecord }));
+
+/** One of Zulip's `realm` (or `realm_user_settings_defaults`) events about a changed organization setting. */
+export const realmClientChange = z.object({
+  type: z.enum(['realm', 'realm_user_settings_defaults']),
+  op: z.enum(['update', 'update_dict']),
+  property: z.string(),
+  value: z.unknown().optional(),
+  data: z.record(z.string(), z.unknown()).optional(),
+});
+export type RealmClientChange = z.infer<typeof realmClientChange>;
+
+/** Organization settings changed (PATCH /realm, PATCH /realm/user_settings_defaults): the events clients receive. */
+export const realmSettingsChanged = defineEvent(
+  'realm_settings.changed',
+  z.object({ realm_id: z.number().int(), changes: z.array(realmClientChange) }),
+);

@@ -96,6 +96,7 @@ export function registerConsumers({ bus, fanout, readModel, prefetch }: Consumer
   fan(contracts.playgroundsChanged, organization.playgroundsChanged);
   fan(contracts.realmExportsChanged, organization.realmExportsChanged);
   fan(contracts.invitesChanged, organization.invitesChanged);
+  fan(contracts.realmSettingsChanged, organization.realmSettingsChanged);
 
   fan(contracts.streamCreated, channels.streamCreated);
   fan(contracts.subscriptionAdded, channels.subscriptionAdded);

@@ -90,3 +90,21 @@ export function exportConsentChanged(payload: PayloadOf<typeof contracts.userSet
   };
   return realmWide(payload.realm_id, 'realm_export_consent', () => [event], administrators);
 }
+
+/**
+ * Zulip's do_set_realm_property, do_change_realm_permission_group_setting and do_set_realm_user_default_setting:
+ * `realm` update / update_dict events and `realm_user_settings_defaults` update events, to everyone.
+ */
+export function realmSettingsChanged(payload: PayloadOf<typeof contracts.realmSettingsChanged>): Delivery[] {
+  const eventOf = (change: (typeof payload.changes)[number]) =>
+    change.op === 'update_dict'
+      ? { type: change.type, op: change.op, property: change.property, data: change.data ?? {} }
+      : { type: change.type, op: change.op, property: change.property, value: change.value ?? null };
+  const ofType = (type: string) => payload.changes.filter((c) => c.type === type).map(eventOf);
+  const realm = ofType('realm');
+  const defaults = ofType('realm_user_settings_defaults');
+  return [
+    ...(realm.length ? realmWide(payload.realm_id, 'realm', () => realm) : []),
+    ...(defaults.length ? realmWide(payload.realm_id, 'realm_user_settings_defaults', () => defaults) : []),
+  ];
+}

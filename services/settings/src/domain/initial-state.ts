@@ -2,7 +2,8 @@ import { listAlertWords } from './alert-words.js';
 import type { MeetingProvider } from './meetings/provider.js';
 import { listMutedUsers } from './muted-users.js';
 import { navigationViewRecord } from './navigation-views.js';
-import type { PresenceStore } from './ports.js';
+import type { GroupDirectory, PresenceStore } from './ports.js';
+import { realmUserSettingsDefaults } from './realm-user-defaults.js';
 import { presenceMap } from './presence.js';
 import { listRealmEmoji } from './realm-emoji.js';
 import {
@@ -11,6 +12,7 @@ import {
   realmBotsState,
   realmSettingsState,
   realmUsersState,
+  userCapabilitiesState,
   type RealmStateConfig,
 } from './realm-state.js';
 import { FEATURE_LEVEL, SERVICE_VERSION } from './server-limits.js';
@@ -25,6 +27,7 @@ export interface InitialStateContext {
   db: Database;
   meetings: MeetingProvider;
   presence: PresenceStore;
+  groups: GroupDirectory;
   config: RealmStateConfig;
 }
 
@@ -59,7 +62,19 @@ const SECTIONS: readonly Section[] = [
   },
   {
     wantedBy: ['realm'],
-    build: async (ctx, { realm, users }) => realmSettingsState(ctx.db, ctx.config, realm, await users()),
+    build: async (ctx, { realm, user, users }) => ({
+      ...(await realmSettingsState(ctx.db, ctx.config, realm, await users())),
+      ...(await userCapabilitiesState(ctx.groups, realm, user)),
+    }),
+  },
+  {
+    // Confab has no restriction of sign-ups to domains.
+    wantedBy: ['realm_domains'],
+    build: () => Promise.resolve({ realm_domains: [] }),
+  },
+  {
+    wantedBy: ['realm_user_settings_defaults'],
+    build: (_ctx, { realm }) => Promise.resolve({ realm_user_settings_defaults: realmUserSettingsDefaults(realm) }),
   },
   {
     wantedBy: ['realm_user'],

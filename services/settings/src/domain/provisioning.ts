@@ -8,6 +8,8 @@ import { BOT_TYPE_GENERIC, type Realm, type RealmPatch, type Role, type User } f
 import { isValidEmail } from './auth.js';
 import { createSystemBots } from './system-bots.js';
 import { userRecord } from './users.js';
+import { newUserSettings } from './realm-user-defaults.js';
+import { settingsChangedEvent } from './user-settings.js';
 
 export interface ProvisioningContext {
   db: Database;
@@ -105,6 +107,14 @@ export async function createUsers(
             { realmId: realm.id, requestId: ctx.requestId },
           ),
         );
+        // New users start with the settings the organization chose for them (PATCH /realm/user_settings_defaults).
+        const defaults = newUserSettings(realm);
+        if (Object.keys(defaults).length > 0) {
+          await store.settings.lockMany([user.id]);
+          const stored = { userId: user.id, values: defaults, selfEdited: [] };
+          await store.settings.save(stored);
+          events.push(settingsChangedEvent(user, stored, Object.keys(defaults), ctx.requestId ?? ''));
+        }
       }
       ctx.onEvents?.(events.map((e) => e.eventId));
       return { result: created, events };

@@ -62,6 +62,8 @@ export interface RealmStore {
   /** Organizations with an id above `afterId`, in id order (other services' backfills). */
   after(afterId: number, limit: number): Promise<Realm[]>;
   create(realm: NewRealm): Promise<Realm>;
+  /** The organization, locked until the transaction ends (settings changes read, then write, its settings). */
+  lock(realmId: number): Promise<Realm | null>;
   update(realmId: number, patch: RealmPatch): Promise<Realm>;
 }
 

@@ -31,6 +31,10 @@ export interface Realm {
   messageRetentionDays: number | null;
   /** As stored; `realmPermission` (realms.ts) fills in Zulip's defaults for settings added later. */
   permissions: Record<string, GroupRef>;
+  /** Zulip's other organization settings, when set (realm-settings.ts holds the catalog and the defaults). */
+  settings: Record<string, unknown>;
+  /** What new users' personal settings start as, when set (PATCH /realm/user_settings_defaults). */
+  userSettingsDefaults: Record<string, unknown>;
 }
 
 export interface User {
@@ -63,13 +67,27 @@ export interface NewRealm {
   permissions: Realm['permissions'];
 }
 
-/** Organization settings without an API of their own yet (development and tests set them). */
+/** A change of organization settings (PATCH /realm; development and tests set some through /internal/dev). */
 export interface RealmPatch {
+  name?: string | undefined;
+  description?: string | undefined;
   nameChangesDisabled?: boolean | undefined;
   emailChangesDisabled?: boolean | undefined;
   presenceDisabled?: boolean | undefined;
   waitingPeriodThreshold?: number | undefined;
+  mandatoryTopics?: boolean | undefined;
+  allowMessageEditing?: boolean | undefined;
+  enableReadReceipts?: boolean | undefined;
+  /** Null: no limit (undefined leaves it). */
+  messageContentDeleteLimitSeconds?: number | null | undefined;
+  messageContentEditLimitSeconds?: number | null | undefined;
+  moveMessagesWithinStreamLimitSeconds?: number | null | undefined;
+  moveMessagesBetweenStreamsLimitSeconds?: number | null | undefined;
+  messageRetentionDays?: number | null | undefined;
   permissions?: Realm['permissions'] | undefined;
+  /** The whole map of other settings after the change. */
+  settings?: Record<string, unknown> | undefined;
+  userSettingsDefaults?: Record<string, unknown> | undefined;
 }
 
 export interface NewUser {

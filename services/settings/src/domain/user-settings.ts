@@ -47,7 +47,12 @@ export function settingsSnapshot(stored: StoredSettings, user: Pick<User, 'timez
   return { ...resolveSettings(stored.values), timezone: user.timezone };
 }
 
-function settingsChangedEvent(user: User, stored: StoredSettings, changed: string[], requestId: string): OutboxRecord {
+export function settingsChangedEvent(
+  user: User,
+  stored: StoredSettings,
+  changed: string[],
+  requestId: string,
+): OutboxRecord {
   const settings = settingsSnapshot(stored, user);
   const language = typeof settings.default_language === 'string' ? languageName(settings.default_language) : undefined;
   return outboxRecord(

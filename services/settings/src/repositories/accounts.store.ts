@@ -29,6 +29,8 @@ function toRealm(row: RealmRow): Realm {
     enableReadReceipts: row.enableReadReceipts,
     messageRetentionDays: row.messageRetentionDays,
     permissions: (row.permissions ?? {}) as Realm['permissions'],
+    settings: (row.settings ?? {}) as Record<string, unknown>,
+    userSettingsDefaults: (row.userSettingsDefaults ?? {}) as Record<string, unknown>,
   };
 }
 
@@ -85,6 +87,12 @@ export class PrismaRealmStore implements RealmStore {
     return toRealm(row);
   }
 
+  async lock(realmId: number): Promise<Realm | null> {
+    if (!validId(realmId)) return null;
+    await this.db.$queryRawUnsafe('SELECT id FROM realms WHERE id = $1 FOR UPDATE', realmId);
+    return this.byId(realmId);
+  }
+
   async update(realmId: number, patch: RealmPatch): Promise<Realm> {
     const data: Prisma.RealmUpdateInput = {};
     if (patch.nameChangesDisabled !== undefined) data.nameChangesDisabled = patch.nameChangesDisabled;
@@ -92,6 +100,23 @@ export class PrismaRealmStore implements RealmStore {
     if (patch.presenceDisabled !== undefined) data.presenceDisabled = patch.presenceDisabled;
     if (patch.waitingPeriodThreshold !== undefined) data.waitingPeriodThreshold = patch.waitingPeriodThreshold;
     if (patch.permissions !== undefined) data.permissions = patch.permissions;
+    if (patch.name !== undefined) data.name = patch.name;
+    if (patch.description !== undefined) data.description = patch.description;
+    if (patch.mandatoryTopics !== undefined) data.mandatoryTopics = patch.mandatoryTopics;
+    if (patch.allowMessageEditing !== undefined) data.allowMessageEditing = patch.allowMessageEditing;
+    if (patch.enableReadReceipts !== undefined) data.enableReadReceipts = patch.enableReadReceipts;
+    if (patch.messageContentDeleteLimitSeconds !== undefined)
+      data.messageContentDeleteLimitSeconds = patch.messageContentDeleteLimitSeconds;
+    if (patch.messageContentEditLimitSeconds !== undefined)
+      data.messageContentEditLimitSeconds = patch.messageContentEditLimitSeconds;
+    if (patch.moveMessagesWithinStreamLimitSeconds !== undefined)
+      data.moveMessagesWithinStreamLimitSeconds = patch.moveMessagesWithinStreamLimitSeconds;
+    if (patch.moveMessagesBetweenStreamsLimitSeconds !== undefined)
+      data.moveMessagesBetweenStreamsLimitSeconds = patch.moveMessagesBetweenStreamsLimitSeconds;
+    if (patch.messageRetentionDays !== undefined) data.messageRetentionDays = patch.messageRetentionDays;
+    if (patch.settings !== undefined) data.settings = patch.settings as Prisma.InputJsonObject;
+    if (patch.userSettingsDefaults !== undefined)
+      data.userSettingsDefaults = patch.userSettingsDefaults as Prisma.InputJsonObject;
     return toRealm(await this.db.realm.update({ where: { id: realmId }, data }));
   }
 }
