@@ -60,3 +60,37 @@ export const realmSettingsChanged = defineEvent(
   'realm_settings.changed',
   z.object({ realm_id: z.number().int(), changes: z.array(realmClientChange) }),
 );
+
+/** A bot added, changed or deleted: Zulip's `realm_bot` event, for its owner and the administrators. */
+export const realmBotChanged = defineEvent(
+  'realm_bot.changed',
+  z.object({
+    realm_id: z.number().int(),
+    owner_id: z.number().int().nullable(),
+    op: z.enum(['add', 'update', 'delete']),
+    /** Zulip's bot dictionary (whole for `add`, the user id and changed fields for `update`). */
+    bot: z.record(z.string(), z.unknown()),
+  }),
+);
+
+/** The organization's custom profile fields after a change (Zulip's `custom_profile_fields` event). */
+export const customProfileFieldsChanged = defineEvent(
+  'custom_profile_fields.changed',
+  z.object({ realm_id: z.number().int(), fields: z.array(z.record(z.string(), z.unknown())) }),
+);
+
+/** A user's values of custom profile fields changed (Zulip's `realm_user` update with custom_profile_field). */
+export const profileDataChanged = defineEvent(
+  'profile_data.changed',
+  z.object({
+    realm_id: z.number().int(),
+    user_id: z.number().int(),
+    changes: z.array(
+      z.object({
+        id: z.number().int(),
+        value: z.string().nullable(),
+        rendered_value: z.string().nullable().optional(),
+      }),
+    ),
+  }),
+);

@@ -108,3 +108,35 @@ export function realmSettingsChanged(payload: PayloadOf<typeof contracts.realmSe
     ...(defaults.length ? realmWide(payload.realm_id, 'realm_user_settings_defaults', () => defaults) : []),
   ];
 }
+
+/** Zulip's realm_bot events: to the bot's owner and the organization's administrators. */
+export function realmBotChanged(payload: PayloadOf<typeof contracts.realmBotChanged>): Delivery[] {
+  const event = { type: 'realm_bot', op: payload.op, bot: payload.bot };
+  return realmWide(payload.realm_id, 'realm_bot', (ctx) =>
+    administrators(ctx.queue.role) || ctx.queue.userId === payload.owner_id ? [event] : [],
+  );
+}
+
+export function customProfileFieldsChanged(
+  payload: PayloadOf<typeof contracts.customProfileFieldsChanged>,
+): Delivery[] {
+  const event = { type: 'custom_profile_fields', fields: payload.fields };
+  return realmWide(payload.realm_id, 'custom_profile_fields', () => [event]);
+}
+
+/** Zulip's notify_user_update_custom_profile_data: one realm_user update per changed field, to everyone. */
+export function profileDataChanged(payload: PayloadOf<typeof contracts.profileDataChanged>): Delivery[] {
+  const events = payload.changes.map((change) => ({
+    type: 'realm_user',
+    op: 'update',
+    person: {
+      user_id: payload.user_id,
+      custom_profile_field: {
+        id: change.id,
+        value: change.value,
+        ...(change.rendered_value === undefined ? {} : { rendered_value: change.rendered_value }),
+      },
+    },
+  }));
+  return realmWide(payload.realm_id, 'realm_user', () => events);
+}

@@ -4,6 +4,7 @@ import { subdomainFromHost } from './realms.js';
 import type { ReceivedMessages } from './ports.js';
 import type { Database } from './store.js';
 import type { Realm, User } from './types.js';
+import { profileDataOf } from './profile-fields.js';
 import { apiUserRecord, ownUserRecord } from './users.js';
 
 const noSuchUser = () => invalid('No such user');
@@ -23,7 +24,8 @@ export async function ownUser(
     ctx.messages.maxMessageId(identity.userId),
   ]);
   if (!user) throw noSuchUser();
-  return ownUserRecord(user, maxMessageId);
+  const values = await ctx.db.store.profileFields.valuesOf([user.id]);
+  return ownUserRecord(user, maxMessageId, profileDataOf(values, user.id));
 }
 
 /** GET /users: the organization's users, or those among `userIds`. */
@@ -34,7 +36,8 @@ export async function listUsers(
   view: UserView,
 ): Promise<Record<string, unknown>[]> {
   const users = await db.store.users.inRealm(identity.realmId, userIds);
-  return users.map((u) => apiUserRecord(u, view));
+  const values = view.includeCustomProfileFields ? await db.store.profileFields.valuesOf(users.map((u) => u.id)) : [];
+  return users.map((u) => apiUserRecord(u, view, profileDataOf(values, u.id)));
 }
 
 /** GET /users/{user_id} and GET /users/{email}. */
@@ -46,7 +49,8 @@ export async function getUser(
 ): Promise<Record<string, unknown>> {
   const user = await findUser(db, identity.realmId, key);
   if (!user) throw noSuchUser();
-  return apiUserRecord(user, view);
+  const values = view.includeCustomProfileFields ? await db.store.profileFields.valuesOf([user.id]) : [];
+  return apiUserRecord(user, view, profileDataOf(values, user.id));
 }
 
 /** A user of the realm by id or email, any state; null when there is none. */

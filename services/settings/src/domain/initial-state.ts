@@ -1,4 +1,6 @@
 import { listAlertWords } from './alert-words.js';
+import { realmBots } from './bots.js';
+import { listProfileFields } from './profile-fields.js';
 import type { MeetingProvider } from './meetings/provider.js';
 import { listMutedUsers } from './muted-users.js';
 import { navigationViewRecord } from './navigation-views.js';
@@ -9,7 +11,6 @@ import { listRealmEmoji } from './realm-emoji.js';
 import {
   CUSTOM_PROFILE_FIELD_TYPES,
   ownUserState,
-  realmBotsState,
   realmSettingsState,
   realmUsersState,
   userCapabilitiesState,
@@ -78,14 +79,18 @@ const SECTIONS: readonly Section[] = [
   },
   {
     wantedBy: ['realm_user'],
-    build: async (ctx, { user, realm, users }, options) => ({
-      ...ownUserState(user),
-      ...realmUsersState(await users(), await ctx.db.store.users.systemBots(realm.id), options.clientGravatar),
-    }),
+    build: async (ctx, { user, realm, users }, options) => {
+      const everyone = await users();
+      const values = await ctx.db.store.profileFields.valuesOf(everyone.map((u) => u.id));
+      return {
+        ...ownUserState(user),
+        ...realmUsersState(everyone, await ctx.db.store.users.systemBots(realm.id), options.clientGravatar, values),
+      };
+    },
   },
   {
     wantedBy: ['realm_bot'],
-    build: async (_ctx, { user, users }) => ({ realm_bots: realmBotsState(user, await users()) }),
+    build: async (ctx, { user, users }) => ({ realm_bots: await realmBots(ctx.db, user, await users()) }),
   },
   {
     wantedBy: ['user_settings'],
@@ -112,7 +117,10 @@ const SECTIONS: readonly Section[] = [
   },
   {
     wantedBy: ['custom_profile_fields'],
-    build: () => Promise.resolve({ custom_profile_fields: [], custom_profile_field_types: CUSTOM_PROFILE_FIELD_TYPES }),
+    build: async (ctx, { realm }) => ({
+      custom_profile_fields: await listProfileFields(ctx.db, realm.id),
+      custom_profile_field_types: CUSTOM_PROFILE_FIELD_TYPES,
+    }),
   },
   {
     wantedBy: ['alert_words'],

@@ -8,7 +8,8 @@ import { OFFLINE_THRESHOLD_SECONDS, PRESENCE_PING_INTERVAL_SECONDS } from './pre
 import { realmPermissions, realmUrl } from './realms.js';
 import { TEXT_LIMITS } from './server-limits.js';
 import type { Database } from './store.js';
-import type { GroupRef, Realm, User } from './types.js';
+import type { GroupRef, ProfileFieldValue, Realm, User } from './types.js';
+import { profileDataOf } from './profile-fields.js';
 import { crossRealmBotRecord } from './system-bots.js';
 import { apiUserRecord, avatarUrl } from './users.js';
 
@@ -31,17 +32,7 @@ const WILDCARD_POLICY: Record<string, number> = {
   'role:moderators': 7,
 };
 
-/** Zulip's custom_profile_field_types (Confab has no custom profile fields yet, but clients read the types). */
-export const CUSTOM_PROFILE_FIELD_TYPES = {
-  SHORT_TEXT: { id: 1, name: 'Text (short)' },
-  LONG_TEXT: { id: 2, name: 'Text (long)' },
-  SELECT: { id: 3, name: 'List of options' },
-  DATE: { id: 4, name: 'Date picker' },
-  URL: { id: 5, name: 'Link' },
-  USER: { id: 6, name: 'Users' },
-  EXTERNAL_ACCOUNT: { id: 7, name: 'External account' },
-  PRONOUNS: { id: 8, name: 'Pronouns' },
-};
+export { CUSTOM_PROFILE_FIELD_TYPES } from './profile-fields.js';
 
 /** Zulip's realm icon when none is uploaded: Gravatar's identicon for the subdomain. */
 export function realmIconUrl(realm: Pick<Realm, 'stringId'>): string {
@@ -232,31 +223,13 @@ export function realmUsersState(
   users: readonly User[],
   systemBots: readonly User[],
   clientGravatar: boolean,
+  profileValues: readonly ProfileFieldValue[] = [],
 ): Record<string, unknown> {
   const view = { clientGravatar, includeCustomProfileFields: true };
+  const record = (u: User) => apiUserRecord(u, view, profileDataOf(profileValues, u.id));
   return {
-    realm_users: users.filter((u) => u.isActive).map((u) => apiUserRecord(u, view)),
-    realm_non_active_users: users.filter((u) => !u.isActive).map((u) => apiUserRecord(u, view)),
+    realm_users: users.filter((u) => u.isActive).map(record),
+    realm_non_active_users: users.filter((u) => !u.isActive).map(record),
     cross_realm_bots: systemBots.map((bot) => crossRealmBotRecord(bot, clientGravatar)),
   };
-}
-
-/** `realm_bots`: the bots this user administers (all of them for administrators), in Zulip's bot format. */
-export function realmBotsState(user: User, users: readonly User[]): Record<string, unknown>[] {
-  const isAdmin = user.role <= ROLE_ADMINISTRATOR;
-  return users
-    .filter((u) => u.isBot && (isAdmin || u.botOwnerId === user.id))
-    .map((bot) => ({
-      user_id: bot.id,
-      email: bot.email,
-      full_name: bot.fullName,
-      bot_type: bot.botType,
-      is_active: bot.isActive,
-      avatar_url: avatarUrl(bot),
-      owner_id: bot.botOwnerId,
-      default_sending_stream: null,
-      default_events_register_stream: null,
-      default_all_public_streams: false,
-      services: [],
-    }));
 }

@@ -109,6 +109,7 @@ export interface UserChanges {
   timezone?: string | undefined;
   passwordHash?: string | undefined;
   email?: string | undefined;
+  botOwnerId?: number | undefined;
 }
 
 /** Personal settings as stored (only values ever set; defaults live in the catalog). */
@@ -163,4 +164,41 @@ export interface NewRealmEmoji {
   name: string;
   authorId: number;
   isAnimated: boolean;
+}
+
+export const BOT_TYPE_INCOMING_WEBHOOK = 2;
+export const BOT_TYPE_OUTGOING_WEBHOOK = 3;
+
+/** Where an outgoing webhook bot's messages are posted (Zulip's Service). */
+export interface BotService {
+  botId: number;
+  name: string;
+  baseUrl: string;
+  /** 1 Zulip's payload, 2 Slack's. */
+  interface: number;
+  token: string;
+}
+
+/** A custom profile field (Zulip's CustomProfileField). */
+export interface ProfileField {
+  id: number;
+  realmId: number;
+  name: string;
+  hint: string;
+  fieldType: number;
+  /** JSON text of a select field's options or an external account's subtype; '' otherwise. */
+  fieldData: string;
+  order: number;
+  displayInProfileSummary: boolean;
+  required: boolean;
+  editableByUser: boolean;
+}
+
+export type NewProfileField = Omit<ProfileField, 'id' | 'order'>;
+
+export interface ProfileFieldValue {
+  fieldId: number;
+  userId: number;
+  value: string;
+  renderedValue: string | null;
 }

@@ -183,6 +183,7 @@ export class PrismaUserStore implements UserStore {
         ...(data.fullName !== undefined ? { fullName: data.fullName } : {}),
         ...(data.role !== undefined ? { role: data.role } : {}),
         ...(data.timezone !== undefined ? { timezone: data.timezone } : {}),
+        ...(data.botOwnerId !== undefined ? { botOwnerId: data.botOwnerId } : {}),
         ...(data.passwordHash !== undefined ? { passwordHash: data.passwordHash } : {}),
         ...(data.email !== undefined
           ? { email: data.email, deliveryEmail: data.email, emailKey: data.email.toLowerCase() }

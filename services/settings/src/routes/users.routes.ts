@@ -3,6 +3,7 @@ import type { SettingsDeps } from '../deps.js';
 import { deactivateUser, reactivateUser, updateUser } from '../domain/accounts.js';
 import { getUser, listUsers, ownUser } from '../domain/directory.js';
 import { createUserByAdministrator } from '../domain/invited-users.js';
+import { updateOwnProfileData } from '../domain/profile-fields.js';
 
 export function userRoutes(deps: SettingsDeps) {
   const { db } = deps;
@@ -56,6 +57,26 @@ export function userRoutes(deps: SettingsDeps) {
           { email: params.email, fullName: params.full_name, password: params.password },
         );
         return { user_id: user.id };
+      },
+    }),
+    route({
+      method: 'PATCH',
+      path: '/users/me/profile_data',
+      auth: 'user',
+      params: { data: p.json(t.list(t.object({ id: t.int(), value: t.union(t.string(), t.list(t.int())) }))) },
+      async handler({ identity, params, requestId }) {
+        await updateOwnProfileData(db, identity, params.data, null, requestId);
+        return {};
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/users/me/profile_data',
+      auth: 'user',
+      params: { data: p.json(t.list(t.int())) },
+      async handler({ identity, params, requestId }) {
+        await updateOwnProfileData(db, identity, null, params.data, requestId);
+        return {};
       },
     }),
     route({
