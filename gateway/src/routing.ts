@@ -43,7 +43,6 @@ const API_RULES: Rule[] = [
       '/realm/emoji',
       '/realm/profile_fields',
       '/realm/user_settings_defaults',
-      '/realm/test_welcome_bot_custom_message',
       '/bot_storage',
       '/bots',
     ),
@@ -69,6 +68,8 @@ const API_RULES: Rule[] = [
       '/realm/linkifiers',
       '/realm/filters',
       '/realm/playgrounds',
+      // The welcome bot's test message is a message (sent by the Notification Bot).
+      '/realm/test_welcome_bot_custom_message',
       // Organization exports: messaging's worker gathers every service's part.
       '/export/realm',
       '/get_stream_id',

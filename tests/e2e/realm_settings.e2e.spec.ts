@@ -174,7 +174,11 @@ describe('PATCH /realm', () => {
     );
     await world.as('iago').patch('/realm', { allow_message_editing: true });
     await eventually(async () =>
-      expectSuccess(await world.as('hamlet').patch(`/messages/${id}`, { content: 'fixed' }), 'PATCH', '/messages/{message_id}'),
+      expectSuccess(
+        await world.as('hamlet').patch(`/messages/${id}`, { content: 'fixed' }),
+        'PATCH',
+        '/messages/{message_id}',
+      ),
     );
     const state = await registerState('hamlet', ['realm']);
     expect(state).toMatchObject({ realm_allow_message_editing: true, realm_message_content_edit_limit_seconds: null });
@@ -390,7 +394,12 @@ describe('POST /users', () => {
       'BAD_REQUEST',
       'The password is too weak.',
     );
-    expectError(await world.as('iago').post('/users', { ...spec, full_name: '' }), 400, 'BAD_REQUEST', 'Name too short!');
+    expectError(
+      await world.as('iago').post('/users', { ...spec, full_name: '' }),
+      400,
+      'BAD_REQUEST',
+      'Name too short!',
+    );
     expectError(
       await world.as('iago').post('/users', { email: 'x@example.com', full_name: 'X Y' }),
       400,

@@ -1,6 +1,6 @@
 import { contracts, outboxRecord, type PayloadOf } from '@confab/events';
 import { invalid } from '@confab/errors';
-import type { UserIdentity } from '@confab/identity';
+import { ROLE_ADMINISTRATOR, type UserIdentity } from '@confab/identity';
 import { findUser } from './directory.js';
 import { checkEmoji, emojiByName } from './emoji.js';
 import type { PresenceStore } from './ports.js';
@@ -83,6 +83,27 @@ export async function updateUserStatus(
 ): Promise<void> {
   const user = await ctx.db.store.users.byId(actor.userId);
   if (!user) throw invalid('Account is deactivated');
+  await applyStatus(ctx, user, change, requestId);
+}
+
+/**
+ * POST /users/{user_id}/status (Zulip's update_status_for_user_backend): an administrator sets another user's (or
+ * a bot's) status text and emoji.
+ */
+export async function updateStatusForUser(
+  ctx: StatusContext,
+  actor: UserIdentity,
+  userId: number,
+  change: Omit<StatusChange, 'away'>,
+  requestId: string,
+): Promise<void> {
+  if (actor.role > ROLE_ADMINISTRATOR) throw invalid('Insufficient permission');
+  const target = await findUser(ctx.db, actor.realmId, { id: userId });
+  if (!target || target.isSystemBot) throw invalid('No such user');
+  await applyStatus(ctx, target, { ...change, away: undefined }, requestId);
+}
+
+async function applyStatus(ctx: StatusContext, user: User, change: StatusChange, requestId: string): Promise<void> {
   const checked = await checkChange(ctx.db, user.realmId, change);
   const sharingChanged = await ctx.db.write(async (store) => {
     const settings =

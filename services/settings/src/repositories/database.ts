@@ -48,7 +48,11 @@ export class PrismaDatabase implements Database {
     afterCommit: () => void = () => undefined,
   ) {
     this.store = storeOn(db);
-    this.unit = UnitOfWork.prisma<Tx>((body) => db.$transaction(body), afterCommit);
+    // Prisma's default of 5 s is too short for creating an organization's accounts on a busy machine (as messaging).
+    this.unit = UnitOfWork.prisma<Tx>(
+      (body) => db.$transaction(body, { timeout: 30_000, maxWait: 10_000 }),
+      afterCommit,
+    );
   }
 
   async write<T>(fn: (store: Store) => Promise<Written<T>>): Promise<T> {

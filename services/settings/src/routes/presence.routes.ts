@@ -1,7 +1,7 @@
 import { p, route } from '@confab/http';
 import type { SettingsDeps } from '../deps.js';
 import { realmPresence, updatePresence, userPresence } from '../domain/presence.js';
-import { getUserStatus, updateUserStatus } from '../domain/user-status.js';
+import { getUserStatus, updateStatusForUser, updateUserStatus } from '../domain/user-status.js';
 
 /** Presence and user status (Zulip's views/presence.py). */
 export function presenceRoutes(deps: SettingsDeps) {
@@ -46,6 +46,32 @@ export function presenceRoutes(deps: SettingsDeps) {
       params: { slim_presence: p.bool().default(false) },
       handler: ({ identity, path, params }) =>
         userPresence(deps, identity, path.user_id_or_email, params.slim_presence),
+    }),
+    route({
+      method: 'POST',
+      path: '/users/{user_id:int}/status',
+      auth: 'user',
+      params: {
+        status_text: p.string({ strip: true, maxLength: 60 }).optional(),
+        emoji_name: p.string().optional(),
+        emoji_code: p.string().optional(),
+        reaction_type: p.string().optional(),
+      },
+      async handler({ identity, path, params, requestId }) {
+        await updateStatusForUser(
+          deps,
+          identity,
+          path.user_id,
+          {
+            statusText: params.status_text,
+            emojiName: params.emoji_name,
+            emojiCode: params.emoji_code,
+            reactionType: params.reaction_type,
+          },
+          requestId,
+        );
+        return {};
+      },
     }),
     route({
       method: 'POST',
