@@ -53,7 +53,7 @@ describe('POST /users/{user_id}/status', () => {
 
 describe('POST /realm/test_welcome_bot_custom_message', () => {
   it('sends the text to the administrator as a direct message', async () => {
-    const queue = await EventQueue.register(world.as('iago'), { event_types: ['message'] });
+    const queue = await EventQueue.register(world.as('iago'), { event_types: ['message'], apply_markdown: true });
     const response = await world
       .as('iago')
       .post('/realm/test_welcome_bot_custom_message', { welcome_message_custom_text: 'Welcome to **our** team!' });

@@ -126,7 +126,7 @@ describe('/bots', () => {
     expectError(
       await hamlet.post('/bots', { full_name: 'No Short' }),
       400,
-      'BAD_REQUEST',
+      'REQUEST_VARIABLE_MISSING',
       "Missing 'short_name' argument",
     );
     expectError(await hamlet.patch('/bots/999999', { full_name: 'X Y' }), 400, 'BAD_REQUEST', 'No such bot');
@@ -175,7 +175,7 @@ describe('custom profile fields', () => {
         { id: teamId, value: 'web' },
       ]),
     });
-    expectSuccess(filled, 'PATCH', '/users/me/profile_data');
+    expectSuccess(filled, 'PATCH', '/users/me/profile_data', { undocumented: true });
     const update = await queue.next((e) => e.type === 'realm_user' && e.person.custom_profile_field?.id === phoneId);
     expect(update.person).toEqual({
       user_id: world.user('hamlet').id,
@@ -195,6 +195,9 @@ describe('custom profile fields', () => {
       await world.as('hamlet').delete('/users/me/profile_data', { data: JSON.stringify([phoneId]) }),
       'DELETE',
       '/users/me/profile_data',
+      {
+        undocumented: true,
+      },
     );
     const after = await world
       .as('othello')
@@ -214,6 +217,9 @@ describe('custom profile fields', () => {
         .patch(`/realm/profile_fields/${phone!.id}`, { name: 'Telephone', editable_by_user: false }),
       'PATCH',
       '/realm/profile_fields/{field_id}',
+      {
+        undocumented: true,
+      },
     );
     expectError(
       await world
@@ -280,6 +286,9 @@ describe('custom profile fields', () => {
       await world.as('iago').delete(`/realm/profile_fields/${phone!.id}`),
       'DELETE',
       '/realm/profile_fields/{field_id}',
+      {
+        undocumented: true,
+      },
     );
     const left = (await world.as('iago').get('/realm/profile_fields')).body.custom_fields;
     expect(left.map((f: { name: string }) => f.name)).toEqual(['Team']);

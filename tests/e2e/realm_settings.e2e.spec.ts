@@ -100,7 +100,7 @@ describe('PATCH /realm', () => {
       'Invalid video_chat_provider 9',
     );
     expectError(
-      await iago.patch('/realm', { enable_read_receipts: 'sure' }),
+      await iago.patch('/realm', { enable_read_receipts: 5 }),
       400,
       'BAD_REQUEST',
       'enable_read_receipts is not a boolean',
@@ -151,7 +151,9 @@ describe('PATCH /realm', () => {
   it('sets message editing and its time limits (update_dict events); messaging enforces them', async () => {
     const id = await send('typo');
     const queue = await EventQueue.register(world.as('othello'), { event_types: ['realm'] });
-    const limit = await world.as('iago').patch('/realm', { message_content_edit_limit_seconds: 'unlimited' });
+    const limit = await world.as('iago').patch('/realm', {
+      message_content_edit_limit_seconds: JSON.stringify('unlimited'),
+    });
     expect(limit.body).toMatchObject({ result: 'success', message_content_edit_limit_seconds: null });
     expect(await queue.next((e) => e.op === 'update_dict')).toMatchObject({
       type: 'realm',
@@ -403,7 +405,7 @@ describe('POST /users', () => {
     expectError(
       await world.as('iago').post('/users', { email: 'x@example.com', full_name: 'X Y' }),
       400,
-      'BAD_REQUEST',
+      'REQUEST_VARIABLE_MISSING',
       "Missing 'password' argument",
     );
   });
