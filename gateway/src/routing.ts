@@ -45,12 +45,15 @@ const API_RULES: Rule[] = [
       '/realm/presence',
       '/realm/emoji',
       '/realm/profile_fields',
+      '/realm/user_settings_defaults',
       '/bot_storage',
       // Bots are users: settings owns them (and their API keys).
       '/bots',
     ),
     target: to('settings'),
   },
+  // Organization settings (PATCH /realm); the paths under /realm are matched by their owners above and below.
+  { match: exact('/realm'), target: to('settings') },
   {
     match: prefix(
       '/messages',
@@ -69,6 +72,8 @@ const API_RULES: Rule[] = [
       '/realm/linkifiers',
       '/realm/filters',
       '/realm/playgrounds',
+      // The welcome bot's test message is a message (sent by the Notification Bot).
+      '/realm/test_welcome_bot_custom_message',
       // Organization exports: messaging's worker gathers every service's part.
       '/export/realm',
       '/get_stream_id',

@@ -44,6 +44,9 @@ export const userSettingsPage = z.object({
 /** Messaging: `GET /internal/users/{user_id}/max_message_id`, the newest message the user received (-1: none). */
 export const maxMessageId = z.object({ max_message_id: z.number().int() });
 
+/** Messaging: `GET /internal/realms/{realm_id}/channels/{channel_id}`, whether an unarchived channel exists there. */
+export const channelExists = z.object({ exists: z.boolean() });
+
 /** Groups: `POST /internal/groups/evaluate`, whether a user is in a group-valued setting. */
 export const groupMembership = z.object({ is_member: z.boolean() });
 /** Groups: `GET /internal/groups/members`, the active members of groups (through subgroups). */

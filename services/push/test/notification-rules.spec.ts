@@ -17,7 +17,9 @@ const USER = 2;
 const dm = { senderId: SENDER, isPrivate: true };
 const channel = { senderId: SENDER, isPrivate: false };
 
-function receiver(over: Partial<Receiver> & { settings?: Partial<NotificationSettings> } = {}): Receiver {
+function receiver(
+  over: Omit<Partial<Receiver>, 'settings'> & { settings?: Partial<NotificationSettings> } = {},
+): Receiver {
   return {
     userId: USER,
     flags: [],

@@ -9,6 +9,7 @@ import { pageRoutes } from './routes/pages.routes.js';
 import { personalRoutes } from './routes/personal.routes.js';
 import { presenceRoutes } from './routes/presence.routes.js';
 import { realmRoutes } from './routes/realm.routes.js';
+import { botRoutes } from './routes/bots.routes.js';
 import { serverSettingsRoutes } from './routes/server_settings.routes.js';
 import { settingsRoutes } from './routes/settings.routes.js';
 import { userRoutes } from './routes/users.routes.js';
@@ -28,6 +29,7 @@ export function buildApp(deps: SettingsDeps): HttpApp {
       ...presenceRoutes(deps),
       ...personalRoutes(deps),
       ...realmRoutes(deps),
+      ...botRoutes(deps),
     ],
     internalRoutes: [...internalRoutes(deps), ...invitationInternalRoutes(deps)],
     pageRoutes: pageRoutes(deps),

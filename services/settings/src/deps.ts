@@ -6,7 +6,14 @@ import type { Redis } from 'ioredis';
 import type { SettingsConfig } from './config.js';
 import type { FailureLimiter } from './domain/auth.js';
 import type { MeetingProvider } from './domain/meetings/provider.js';
-import type { EmojiFiles, GroupDirectory, Mailer, PresenceStore, ReceivedMessages } from './domain/ports.js';
+import type {
+  ChannelDirectory,
+  EmojiFiles,
+  GroupDirectory,
+  Mailer,
+  PresenceStore,
+  ReceivedMessages,
+} from './domain/ports.js';
 import type { Database } from './domain/store.js';
 
 /** Everything the HTTP app and the consumers need, built once in main.ts (or by a test). */
@@ -28,8 +35,8 @@ export interface SettingsDeps {
   emailChangeLimiter: FailureLimiter;
   mailer: Mailer;
   groups: GroupDirectory;
-  /** Zulip's deprecated max_message_id of GET /users/me, from the messaging service. */
-  messages: ReceivedMessages;
+  /** Zulip's deprecated max_message_id of GET /users/me, and the channels settings name, from the messaging service. */
+  messages: ReceivedMessages & ChannelDirectory;
   meetings: MeetingProvider;
   /** Read-your-writes: records the events of users' own changes for the services that copy them. */
   causal?: CausalOptions;

@@ -44,3 +44,53 @@ export type RealmRecord = z.infer<typeof realmRecord>;
 
 export const realmCreated = defineEvent('realm.created', z.object({ realm: realmRecord }));
 export const realmUpdated = defineEvent('realm.updated', z.object({ realm: realmRecord }));
+
+/** One of Zulip's `realm` (or `realm_user_settings_defaults`) events about a changed organization setting. */
+export const realmClientChange = z.object({
+  type: z.enum(['realm', 'realm_user_settings_defaults']),
+  op: z.enum(['update', 'update_dict']),
+  property: z.string(),
+  value: z.unknown().optional(),
+  data: z.record(z.string(), z.unknown()).optional(),
+});
+export type RealmClientChange = z.infer<typeof realmClientChange>;
+
+/** Organization settings changed (PATCH /realm, PATCH /realm/user_settings_defaults): the events clients receive. */
+export const realmSettingsChanged = defineEvent(
+  'realm_settings.changed',
+  z.object({ realm_id: z.number().int(), changes: z.array(realmClientChange) }),
+);
+
+/** A bot added, changed or deleted: Zulip's `realm_bot` event, for its owner and the administrators. */
+export const realmBotChanged = defineEvent(
+  'realm_bot.changed',
+  z.object({
+    realm_id: z.number().int(),
+    owner_id: z.number().int().nullable(),
+    op: z.enum(['add', 'update', 'delete']),
+    /** Zulip's bot dictionary (whole for `add`, the user id and changed fields for `update`). */
+    bot: z.record(z.string(), z.unknown()),
+  }),
+);
+
+/** The organization's custom profile fields after a change (Zulip's `custom_profile_fields` event). */
+export const customProfileFieldsChanged = defineEvent(
+  'custom_profile_fields.changed',
+  z.object({ realm_id: z.number().int(), fields: z.array(z.record(z.string(), z.unknown())) }),
+);
+
+/** A user's values of custom profile fields changed (Zulip's `realm_user` update with custom_profile_field). */
+export const profileDataChanged = defineEvent(
+  'profile_data.changed',
+  z.object({
+    realm_id: z.number().int(),
+    user_id: z.number().int(),
+    changes: z.array(
+      z.object({
+        id: z.number().int(),
+        value: z.string().nullable(),
+        rendered_value: z.string().nullable().optional(),
+      }),
+    ),
+  }),
+);

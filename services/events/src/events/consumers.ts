@@ -96,6 +96,10 @@ export function registerConsumers({ bus, fanout, readModel, prefetch }: Consumer
   fan(contracts.playgroundsChanged, organization.playgroundsChanged);
   fan(contracts.realmExportsChanged, organization.realmExportsChanged);
   fan(contracts.invitesChanged, organization.invitesChanged);
+  fan(contracts.realmSettingsChanged, organization.realmSettingsChanged);
+  fan(contracts.realmBotChanged, organization.realmBotChanged);
+  fan(contracts.customProfileFieldsChanged, organization.customProfileFieldsChanged);
+  fan(contracts.profileDataChanged, organization.profileDataChanged);
 
   fan(contracts.streamCreated, channels.streamCreated);
   fan(contracts.subscriptionAdded, channels.subscriptionAdded);

@@ -90,3 +90,53 @@ export function exportConsentChanged(payload: PayloadOf<typeof contracts.userSet
   };
   return realmWide(payload.realm_id, 'realm_export_consent', () => [event], administrators);
 }
+
+/**
+ * Zulip's do_set_realm_property, do_change_realm_permission_group_setting and do_set_realm_user_default_setting:
+ * `realm` update / update_dict events and `realm_user_settings_defaults` update events, to everyone.
+ */
+export function realmSettingsChanged(payload: PayloadOf<typeof contracts.realmSettingsChanged>): Delivery[] {
+  const eventOf = (change: (typeof payload.changes)[number]) =>
+    change.op === 'update_dict'
+      ? { type: change.type, op: change.op, property: change.property, data: change.data ?? {} }
+      : { type: change.type, op: change.op, property: change.property, value: change.value ?? null };
+  const ofType = (type: string) => payload.changes.filter((c) => c.type === type).map(eventOf);
+  const realm = ofType('realm');
+  const defaults = ofType('realm_user_settings_defaults');
+  return [
+    ...(realm.length ? realmWide(payload.realm_id, 'realm', () => realm) : []),
+    ...(defaults.length ? realmWide(payload.realm_id, 'realm_user_settings_defaults', () => defaults) : []),
+  ];
+}
+
+/** Zulip's realm_bot events: to the bot's owner and the organization's administrators. */
+export function realmBotChanged(payload: PayloadOf<typeof contracts.realmBotChanged>): Delivery[] {
+  const event = { type: 'realm_bot', op: payload.op, bot: payload.bot };
+  return realmWide(payload.realm_id, 'realm_bot', (ctx) =>
+    administrators(ctx.queue.role) || ctx.queue.userId === payload.owner_id ? [event] : [],
+  );
+}
+
+export function customProfileFieldsChanged(
+  payload: PayloadOf<typeof contracts.customProfileFieldsChanged>,
+): Delivery[] {
+  const event = { type: 'custom_profile_fields', fields: payload.fields };
+  return realmWide(payload.realm_id, 'custom_profile_fields', () => [event]);
+}
+
+/** Zulip's notify_user_update_custom_profile_data: one realm_user update per changed field, to everyone. */
+export function profileDataChanged(payload: PayloadOf<typeof contracts.profileDataChanged>): Delivery[] {
+  const events = payload.changes.map((change) => ({
+    type: 'realm_user',
+    op: 'update',
+    person: {
+      user_id: payload.user_id,
+      custom_profile_field: {
+        id: change.id,
+        value: change.value,
+        ...(change.rendered_value === undefined ? {} : { rendered_value: change.rendered_value }),
+      },
+    },
+  }));
+  return realmWide(payload.realm_id, 'realm_user', () => events);
+}

@@ -16,6 +16,16 @@ export function internalRoutes(deps: MessagingDeps) {
         return { max_message_id: await deps.domain.messages.maxMessageId(path.user_id) };
       },
     }),
+    // Settings' PATCH /realm: whether a channel an organization setting names exists (Zulip's access_stream_by_id).
+    route({
+      method: 'GET',
+      path: '/realms/{realm_id:int}/channels/{channel_id:int}',
+      auth: 'service',
+      async handler({ path }) {
+        const [channel] = await deps.domain.channels.channelsByIds([path.channel_id]);
+        return { exists: channel !== undefined && channel.realmId === path.realm_id && !channel.isArchived };
+      },
+    }),
     initialStateRoute(
       {
         fetch_event_types: p.json(t.list(t.string())).optional(),

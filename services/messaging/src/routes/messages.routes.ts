@@ -16,6 +16,7 @@ import {
   reportMessage,
   type ReportType,
 } from '../domain/message-report.js';
+import { MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH, testWelcomeBotMessage } from '../domain/welcome-bot.js';
 import { addSubmessage } from '../domain/submessages.js';
 import { sendMessage } from '../domain/send.js';
 import type { MessagingDeps } from '../deps.js';
@@ -223,6 +224,15 @@ export function messageRoutes(deps: MessagingDeps) {
       async handler({ actor, params, path }) {
         await reportMessage(domain, actor, path.message_id, params.report_type, params.description);
         return {};
+      },
+    }),
+    withActor({
+      method: 'POST',
+      path: '/realm/test_welcome_bot_custom_message',
+      auth: 'user',
+      params: { welcome_message_custom_text: p.string({ maxLength: MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH }) },
+      async handler({ actor, params }) {
+        return { message_id: await testWelcomeBotMessage(domain, actor, params.welcome_message_custom_text) };
       },
     }),
     withActor({

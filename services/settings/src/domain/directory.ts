@@ -5,6 +5,7 @@ import { subdomainFromHost } from './realms.js';
 import type { ReceivedMessages } from './ports.js';
 import type { Database } from './store.js';
 import type { Realm, User } from './types.js';
+import { profileDataOf } from './profile-fields.js';
 import { apiUserRecord, ownUserRecord } from './users.js';
 
 const noSuchUser = () => invalid('No such user');
@@ -26,7 +27,8 @@ export async function ownUser(
     ctx.messages.maxMessageId(identity.userId),
   ]);
   if (!user) throw noSuchUser();
-  return ownUserRecord(user, maxMessageId);
+  const values = await ctx.db.store.profileFields.valuesOf([user.id]);
+  return ownUserRecord(user, maxMessageId, profileDataOf(values, user.id));
 }
 
 /** GET /users: the organization's users, or those among `userIds`. */
@@ -37,7 +39,8 @@ export async function listUsers(
   view: UserView,
 ): Promise<Record<string, unknown>[]> {
   const users = await db.store.users.inRealm(identity.realmId, userIds);
-  return users.map((u) => apiUserRecord(u, { ...view, viewer: viewerOf(identity) }));
+  const values = view.includeCustomProfileFields ? await db.store.profileFields.valuesOf(users.map((u) => u.id)) : [];
+  return users.map((u) => apiUserRecord(u, { ...view, viewer: viewerOf(identity) }, profileDataOf(values, u.id)));
 }
 
 /** GET /users/{user_id} and GET /users/{email}. */
@@ -53,7 +56,8 @@ export async function getUser(
       ? await findUser(db, identity.realmId, key)
       : await userByEmailFor(db, identity, key.email, externalUrl);
   if (!user) throw noSuchUser();
-  return apiUserRecord(user, { ...view, viewer: viewerOf(identity) });
+  const values = view.includeCustomProfileFields ? await db.store.profileFields.valuesOf([user.id]) : [];
+  return apiUserRecord(user, { ...view, viewer: viewerOf(identity) }, profileDataOf(values, user.id));
 }
 
 /**

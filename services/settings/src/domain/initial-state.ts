@@ -1,16 +1,19 @@
 import { listAlertWords } from './alert-words.js';
+import { realmBots } from './bots.js';
+import { listProfileFields } from './profile-fields.js';
 import type { MeetingProvider } from './meetings/provider.js';
 import { listMutedUsers } from './muted-users.js';
 import { navigationViewRecord } from './navigation-views.js';
-import type { PresenceStore } from './ports.js';
+import type { GroupDirectory, PresenceStore } from './ports.js';
+import { realmUserSettingsDefaults } from './realm-user-defaults.js';
 import { presenceMap } from './presence.js';
 import { listRealmEmoji } from './realm-emoji.js';
 import {
   CUSTOM_PROFILE_FIELD_TYPES,
   ownUserState,
-  realmBotsState,
   realmSettingsState,
   realmUsersState,
+  userCapabilitiesState,
   type RealmStateConfig,
 } from './realm-state.js';
 import { FEATURE_LEVEL, SERVICE_VERSION } from './server-limits.js';
@@ -25,6 +28,7 @@ export interface InitialStateContext {
   db: Database;
   meetings: MeetingProvider;
   presence: PresenceStore;
+  groups: GroupDirectory;
   config: RealmStateConfig;
 }
 
@@ -59,18 +63,40 @@ const SECTIONS: readonly Section[] = [
   },
   {
     wantedBy: ['realm'],
-    build: async (ctx, { realm, users }) => realmSettingsState(ctx.db, ctx.config, realm, await users()),
-  },
-  {
-    wantedBy: ['realm_user'],
-    build: async (ctx, { user, realm, users }, options) => ({
-      ...ownUserState(user),
-      ...realmUsersState(await users(), await ctx.db.store.users.systemBots(realm.id), options.clientGravatar, user),
+    build: async (ctx, { realm, user, users }) => ({
+      ...(await realmSettingsState(ctx.db, ctx.config, realm, await users())),
+      ...(await userCapabilitiesState(ctx.groups, realm, user)),
     }),
   },
   {
+    // Confab has no restriction of sign-ups to domains.
+    wantedBy: ['realm_domains'],
+    build: () => Promise.resolve({ realm_domains: [] }),
+  },
+  {
+    wantedBy: ['realm_user_settings_defaults'],
+    build: (_ctx, { realm }) => Promise.resolve({ realm_user_settings_defaults: realmUserSettingsDefaults(realm) }),
+  },
+  {
+    wantedBy: ['realm_user'],
+    build: async (ctx, { user, realm, users }, options) => {
+      const everyone = await users();
+      const values = await ctx.db.store.profileFields.valuesOf(everyone.map((u) => u.id));
+      return {
+        ...ownUserState(user),
+        ...realmUsersState(
+          everyone,
+          await ctx.db.store.users.systemBots(realm.id),
+          options.clientGravatar,
+          user,
+          values,
+        ),
+      };
+    },
+  },
+  {
     wantedBy: ['realm_bot'],
-    build: async (_ctx, { user, users }) => ({ realm_bots: realmBotsState(user, await users()) }),
+    build: async (ctx, { user, users }) => ({ realm_bots: await realmBots(ctx.db, user, await users()) }),
   },
   {
     wantedBy: ['user_settings'],
@@ -97,7 +123,10 @@ const SECTIONS: readonly Section[] = [
   },
   {
     wantedBy: ['custom_profile_fields'],
-    build: () => Promise.resolve({ custom_profile_fields: [], custom_profile_field_types: CUSTOM_PROFILE_FIELD_TYPES }),
+    build: async (ctx, { realm }) => ({
+      custom_profile_fields: await listProfileFields(ctx.db, realm.id),
+      custom_profile_field_types: CUSTOM_PROFILE_FIELD_TYPES,
+    }),
   },
   {
     wantedBy: ['alert_words'],

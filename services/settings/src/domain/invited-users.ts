@@ -1,5 +1,6 @@
 import { invalid, notFound } from '@confab/errors';
-import type { Role } from '@confab/identity';
+import { ROLE_ADMINISTRATOR, ROLE_MEMBER, type Role, type UserIdentity } from '@confab/identity';
+import { adminRequired } from './accounts.js';
 import { isValidEmail } from './auth.js';
 import { isStrongPassword, type PasswordPolicy } from './password-strength.js';
 import { createUsers } from './provisioning.js';
@@ -52,4 +53,29 @@ export async function createInvitedUser(
     [{ email, fullName, role: spec.role, password: spec.password, viaInvitation: true }],
   );
   return { user: created!.user, eventIds };
+}
+
+/**
+ * POST /users (Zulip's create_user_backend): an administrator creates an account with a password. Zulip asks for
+ * the `can_create_users` permission a server administrator grants; Confab grants it to organization administrators.
+ */
+export async function createUserByAdministrator(
+  ctx: InvitedUserContext,
+  actor: UserIdentity,
+  spec: { email: string; fullName: string; password: string },
+): Promise<User> {
+  if (actor.role > ROLE_ADMINISTRATOR) throw adminRequired();
+  const realm = await ctx.db.store.realms.byId(actor.realmId);
+  if (!realm) throw notFound('No such organization');
+  const fullName = checkFullName(spec.fullName);
+  const email = spec.email.trim();
+  if (!isValidEmail(email)) throw invalid('Bad name or username');
+  if (await ctx.db.store.users.byEmail(realm.id, email.toLowerCase())) throw invalid('Email is already in use.');
+  if (!isStrongPassword(spec.password, ctx.passwordPolicy)) throw invalid('The password is too weak.');
+  const [created] = await createUsers(
+    { db: ctx.db, externalUrl: ctx.externalUrl, passwordHashCost: ctx.passwordHashCost, requestId: ctx.requestId },
+    realm,
+    [{ email, fullName, role: ROLE_MEMBER, password: spec.password }],
+  );
+  return created!.user;
 }

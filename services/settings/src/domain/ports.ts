@@ -33,6 +33,12 @@ export interface ReceivedMessages {
   maxMessageId(userId: number): Promise<number>;
 }
 
+/** The messaging service's view of channels (organization settings name channels). */
+export interface ChannelDirectory {
+  /** Whether the channel exists in the organization and is not archived. */
+  channelExists(realmId: number, channelId: number): Promise<boolean>;
+}
+
 /** Where custom emoji images are kept (a directory, or any blob store). */
 export interface EmojiFiles {
   save(realmId: number, fileName: string, data: Buffer): Promise<void>;

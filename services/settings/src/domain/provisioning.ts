@@ -9,6 +9,8 @@ import { BOT_TYPE_GENERIC, type Realm, type RealmPatch, type Role, type User } f
 import { isValidEmail } from './auth.js';
 import { createSystemBots } from './system-bots.js';
 import { userRecord } from './users.js';
+import { newUserEmailVisibility, newUserSettings } from './realm-user-defaults.js';
+import { settingsChangedEvent } from './user-settings.js';
 
 export interface ProvisioningContext {
   db: Database;
@@ -87,7 +89,7 @@ export async function createUsers(
           botOwnerId = owner.id;
         }
         // People start with the organization's default email visibility; bots' addresses are not private.
-        const visibility = spec.bot ? EMAIL_VISIBILITY_EVERYONE : realm.defaultEmailAddressVisibility;
+        const visibility = spec.bot ? EMAIL_VISIBILITY_EVERYONE : newUserEmailVisibility(realm);
         let user = await store.users.create({
           realmId: realm.id,
           email: spec.email,
@@ -112,6 +114,14 @@ export async function createUsers(
             { realmId: realm.id, requestId: ctx.requestId },
           ),
         );
+        // New users start with the settings the organization chose for them (PATCH /realm/user_settings_defaults).
+        const defaults = newUserSettings(realm);
+        if (Object.keys(defaults).length > 0) {
+          await store.settings.lockMany([user.id]);
+          const stored = { userId: user.id, values: defaults, selfEdited: [] };
+          await store.settings.save(stored);
+          events.push(settingsChangedEvent(user, stored, Object.keys(defaults), ctx.requestId ?? ''));
+        }
       }
       ctx.onEvents?.(events.map((e) => e.eventId));
       return { result: created, events };

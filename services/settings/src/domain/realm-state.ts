@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
 import { ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_MODERATOR, ROLE_OWNER } from '@confab/identity';
 import { DEFAULT_EXTERNAL_ACCOUNTS } from './data/external-accounts.js';
-import { inSystemGroup } from './permissions.js';
+import { hasRealmPermission, inSystemGroup } from './permissions.js';
+import type { GroupDirectory } from './ports.js';
+import { REALM_SETTING_DEFAULTS, realmSetting, VIDEO_CHAT_PROVIDERS } from './realm-settings.js';
 import { OFFLINE_THRESHOLD_SECONDS, PRESENCE_PING_INTERVAL_SECONDS } from './presence.js';
 import { realmPermissions, realmUrl } from './realms.js';
 import { TEXT_LIMITS } from './server-limits.js';
 import type { Database } from './store.js';
-import type { GroupRef, Realm, User } from './types.js';
+import type { GroupRef, ProfileFieldValue, Realm, User } from './types.js';
+import { profileDataOf } from './profile-fields.js';
 import { crossRealmBotRecord } from './system-bots.js';
 import { apiUserRecord, avatarUrl } from './users.js';
 
@@ -29,17 +32,7 @@ const WILDCARD_POLICY: Record<string, number> = {
   'role:moderators': 7,
 };
 
-/** Zulip's custom_profile_field_types (Confab has no custom profile fields yet, but clients read the types). */
-export const CUSTOM_PROFILE_FIELD_TYPES = {
-  SHORT_TEXT: { id: 1, name: 'Text (short)' },
-  LONG_TEXT: { id: 2, name: 'Text (long)' },
-  SELECT: { id: 3, name: 'List of options' },
-  DATE: { id: 4, name: 'Date picker' },
-  URL: { id: 5, name: 'Link' },
-  USER: { id: 6, name: 'Users' },
-  EXTERNAL_ACCOUNT: { id: 7, name: 'External account' },
-  PRONOUNS: { id: 8, name: 'Pronouns' },
-};
+export { CUSTOM_PROFILE_FIELD_TYPES } from './profile-fields.js';
 
 /** Zulip's realm icon when none is uploaded: Gravatar's identicon for the subdomain. */
 export function realmIconUrl(realm: Pick<Realm, 'stringId'>): string {
@@ -107,11 +100,104 @@ export async function realmSettingsState(
     realm_avatar_changes_disabled: false,
     realm_wildcard_mention_policy: typeof mentionRef === 'string' ? (WILDCARD_POLICY[mentionRef] ?? 5) : 5,
     realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
+    ...otherRealmSettings(realm, url),
     ...groupSettings,
     max_file_upload_size_mib: config.maxFileUploadMib,
     server_emoji_data_url: `${url}${EMOJI_DATA_PATH}`,
     server_presence_ping_interval_seconds: PRESENCE_PING_INTERVAL_SECONDS,
     server_presence_offline_threshold_seconds: OFFLINE_THRESHOLD_SECONDS,
+  };
+}
+
+/** Zulip's legacy CommonPolicyEnum for the channel creation settings, derived from their groups for older clients. */
+const COMMON_POLICY: Record<string, number> = {
+  'role:members': 1,
+  'role:administrators': 2,
+  'role:fullmembers': 3,
+  'role:moderators': 4,
+};
+
+/** When this server started (Zulip's server_generation: clients reload when it changes). */
+const SERVER_GENERATION = Math.floor(Date.now() / 1000);
+
+/** The settings PATCH /realm changes beyond the columns, and the fixed facts of this server clients read with them. */
+function otherRealmSettings(realm: Realm, url: string): Record<string, unknown> {
+  const stored = Object.fromEntries(
+    Object.keys(REALM_SETTING_DEFAULTS).map((name) => [`realm_${name}`, realmSetting(realm, name)]),
+  );
+  const permissions = realmPermissions(realm);
+  const policy = (name: string) => {
+    const ref = permissions[name];
+    return typeof ref === 'string' ? (COMMON_POLICY[ref] ?? 2) : 2;
+  };
+  const editHistory = realmSetting<string>(realm, 'message_edit_history_visibility_policy');
+  return {
+    ...stored,
+    realm_allow_edit_history: editHistory !== 'none',
+    realm_create_public_stream_policy: policy('can_create_public_channel_group'),
+    realm_create_private_stream_policy: policy('can_create_private_channel_group'),
+    realm_create_web_public_stream_policy: policy('can_create_web_public_channel_group'),
+    realm_authentication_methods: {
+      Email: { enabled: realm.emailAuthEnabled, available: true },
+      ...(realm.jwtKey ? { JWT: { enabled: true, available: true } } : {}),
+    },
+    realm_email_auth_enabled: realm.emailAuthEnabled,
+    realm_password_auth_enabled: realm.emailAuthEnabled,
+    realm_available_video_chat_providers: VIDEO_CHAT_PROVIDERS,
+    realm_logo_url: `${url}/static/images/logo/zulip-org-logo.svg`,
+    realm_logo_source: 'D',
+    realm_night_logo_url: `${url}/static/images/logo/zulip-org-logo.svg`,
+    realm_night_logo_source: 'D',
+    max_icon_file_size_mib: 5,
+    max_logo_file_size_mib: 5,
+    max_avatar_file_size_mib: 5,
+    realm_bot_domain: new URL(url).hostname,
+    realm_is_zephyr_mirror_realm: false,
+    realm_push_notifications_enabled: true,
+    realm_push_notifications_enabled_end_timestamp: null,
+    realm_upload_quota_mib: null,
+    realm_plan_type: 1,
+    realm_name_in_email_notifications_policy: 1,
+    server_generation: SERVER_GENERATION,
+    server_inline_image_preview: true,
+    server_inline_url_embed_preview: false,
+    server_thumbnail_formats: [],
+    server_avatar_changes_disabled: false,
+    server_name_changes_disabled: false,
+    server_needs_upgrade: false,
+    server_web_public_streams_enabled: false,
+    server_jitsi_server_url: 'https://meet.jit.si',
+    server_can_summarize_topics: false,
+    server_min_deactivated_realm_deletion_days: 14,
+    server_max_deactivated_realm_deletion_days: null,
+    max_bulk_new_subscription_messages: 100,
+  };
+}
+
+/**
+ * Zulip's user-specific capabilities of the `realm` section (deprecated, still sent): whether this user may create
+ * channels, subscribe others and invite people, from the organization's group settings.
+ */
+export async function userCapabilitiesState(
+  groups: GroupDirectory,
+  realm: Realm,
+  user: User,
+): Promise<Record<string, unknown>> {
+  const may = (setting: string) => hasRealmPermission(groups, realm, user, setting);
+  const [isPublic, isPrivate, isWebPublic, subscribe, invite] = await Promise.all([
+    may('can_create_public_channel_group'),
+    may('can_create_private_channel_group'),
+    may('can_create_web_public_channel_group'),
+    may('can_add_subscribers_group'),
+    may('can_invite_users_group'),
+  ]);
+  return {
+    can_create_public_streams: isPublic,
+    can_create_private_streams: isPrivate,
+    can_create_web_public_streams: isWebPublic,
+    can_create_streams: isPublic || isPrivate || isWebPublic,
+    can_subscribe_other_users: subscribe,
+    can_invite_others_to_realm: invite,
   };
 }
 
@@ -138,31 +224,13 @@ export function realmUsersState(
   systemBots: readonly User[],
   clientGravatar: boolean,
   viewer: User,
+  profileValues: readonly ProfileFieldValue[] = [],
 ): Record<string, unknown> {
   const view = { clientGravatar, includeCustomProfileFields: true, viewer: { userId: viewer.id, role: viewer.role } };
+  const record = (u: User) => apiUserRecord(u, view, profileDataOf(profileValues, u.id));
   return {
-    realm_users: users.filter((u) => u.isActive).map((u) => apiUserRecord(u, view)),
-    realm_non_active_users: users.filter((u) => !u.isActive).map((u) => apiUserRecord(u, view)),
+    realm_users: users.filter((u) => u.isActive).map(record),
+    realm_non_active_users: users.filter((u) => !u.isActive).map(record),
     cross_realm_bots: systemBots.map((bot) => crossRealmBotRecord(bot, clientGravatar)),
   };
-}
-
-/** `realm_bots`: the bots this user administers (all of them for administrators), in Zulip's bot format. */
-export function realmBotsState(user: User, users: readonly User[]): Record<string, unknown>[] {
-  const isAdmin = user.role <= ROLE_ADMINISTRATOR;
-  return users
-    .filter((u) => u.isBot && (isAdmin || u.botOwnerId === user.id))
-    .map((bot) => ({
-      user_id: bot.id,
-      email: bot.email,
-      full_name: bot.fullName,
-      bot_type: bot.botType,
-      is_active: bot.isActive,
-      avatar_url: avatarUrl(bot),
-      owner_id: bot.botOwnerId,
-      default_sending_stream: null,
-      default_events_register_stream: null,
-      default_all_public_streams: false,
-      services: [],
-    }));
 }

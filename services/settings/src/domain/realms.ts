@@ -1,4 +1,5 @@
 import { contracts } from '@confab/events';
+import { realmChannelSetting } from './realm-settings.js';
 import type { GroupRef, Realm } from './types.js';
 
 /** Zulip's defaults for the group-valued organization permissions, by system group name. */
@@ -77,8 +78,7 @@ export function realmRecord(realm: Realm, externalUrl: string): contracts.RealmR
     move_messages_between_streams_limit_seconds: realm.moveMessagesBetweenStreamsLimitSeconds,
     presence_disabled: realm.presenceDisabled,
     enable_read_receipts: realm.enableReadReceipts,
-    // Organization settings (PATCH /realm) choose it; until then message reporting is off.
-    moderation_request_channel_id: null,
+    moderation_request_channel_id: realmChannelSetting(realm, 'moderation_request_channel_id'),
     message_retention_days: realm.messageRetentionDays,
     permissions: realmPermissions(realm),
   };

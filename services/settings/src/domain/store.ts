@@ -1,6 +1,10 @@
 import type { OutboxRecord } from '@confab/events';
 import type {
+  BotService,
   EmailChange,
+  NewProfileField,
+  ProfileField,
+  ProfileFieldValue,
   NavigationView,
   NewRealm,
   NewRealmEmoji,
@@ -31,6 +35,8 @@ export interface Store {
   emoji: RealmEmojiStore;
   botStorage: BotStorageStore;
   systemGroups: SystemGroupStore;
+  botServices: BotServiceStore;
+  profileFields: ProfileFieldStore;
 }
 
 /** What a unit of work returns: its result and the events that commit with it. */
@@ -62,6 +68,8 @@ export interface RealmStore {
   /** Organizations with an id above `afterId`, in id order (other services' backfills). */
   after(afterId: number, limit: number): Promise<Realm[]>;
   create(realm: NewRealm): Promise<Realm>;
+  /** The organization, locked until the transaction ends (settings changes read, then write, its settings). */
+  lock(realmId: number): Promise<Realm | null>;
   update(realmId: number, patch: RealmPatch): Promise<Realm>;
 }
 
@@ -189,4 +197,31 @@ export interface SystemGroupStore {
   ofRealm(realmId: number): Promise<Map<string, number>>;
   save(realmId: number, name: string, groupId: number): Promise<void>;
   isEmpty(): Promise<boolean>;
+}
+
+/** Outgoing webhook bots' services. */
+export interface BotServiceStore {
+  ofBots(botIds: readonly number[]): Promise<BotService[]>;
+  add(service: BotService): Promise<void>;
+  update(botId: number, changes: { baseUrl?: string | undefined; interface?: number | undefined }): Promise<void>;
+}
+
+/** Custom profile fields and users' values of them. */
+export interface ProfileFieldStore {
+  /** The organization's fields, in their order. */
+  inRealm(realmId: number): Promise<ProfileField[]>;
+  byId(id: number): Promise<ProfileField | null>;
+  /** Appends the field after the others. */
+  create(field: NewProfileField): Promise<ProfileField>;
+  update(id: number, changes: Partial<Omit<ProfileField, 'id' | 'realmId'>>): Promise<ProfileField>;
+  remove(id: number): Promise<void>;
+  /** Sets each field's order to its position in `ids`. */
+  reorder(ids: readonly number[]): Promise<void>;
+  /** Values of these users (all users of the realm's fields). */
+  valuesOf(userIds: readonly number[]): Promise<ProfileFieldValue[]>;
+  /** Sets values (null removes one). */
+  setValues(
+    userId: number,
+    values: readonly { fieldId: number; value: string | null; renderedValue?: string | null }[],
+  ): Promise<void>;
 }

@@ -33,6 +33,10 @@ export interface Realm {
   permissions: Record<string, GroupRef>;
   /** The email_address_visibility new users start with. */
   defaultEmailAddressVisibility: number;
+  /** Zulip's other organization settings, when set (realm-settings.ts holds the catalog and the defaults). */
+  settings: Record<string, unknown>;
+  /** What new users' personal settings start as, when set (PATCH /realm/user_settings_defaults). */
+  userSettingsDefaults: Record<string, unknown>;
 }
 
 export interface User {
@@ -67,14 +71,28 @@ export interface NewRealm {
   permissions: Realm['permissions'];
 }
 
-/** Organization settings without an API of their own yet (development and tests set them). */
+/** A change of organization settings (PATCH /realm; development and tests set some through /internal/dev). */
 export interface RealmPatch {
+  name?: string | undefined;
+  description?: string | undefined;
   nameChangesDisabled?: boolean | undefined;
   emailChangesDisabled?: boolean | undefined;
   presenceDisabled?: boolean | undefined;
   waitingPeriodThreshold?: number | undefined;
+  mandatoryTopics?: boolean | undefined;
+  allowMessageEditing?: boolean | undefined;
+  enableReadReceipts?: boolean | undefined;
+  /** Null: no limit (undefined leaves it). */
+  messageContentDeleteLimitSeconds?: number | null | undefined;
+  messageContentEditLimitSeconds?: number | null | undefined;
+  moveMessagesWithinStreamLimitSeconds?: number | null | undefined;
+  moveMessagesBetweenStreamsLimitSeconds?: number | null | undefined;
+  messageRetentionDays?: number | null | undefined;
   permissions?: Realm['permissions'] | undefined;
   defaultEmailAddressVisibility?: number | undefined;
+  /** The whole map of other settings after the change. */
+  settings?: Record<string, unknown> | undefined;
+  userSettingsDefaults?: Record<string, unknown> | undefined;
 }
 
 export interface NewUser {
@@ -102,6 +120,7 @@ export interface UserChanges {
   /** The API email (the delivery email, or a dummy address when the user hides it). */
   apiEmail?: string | undefined;
   emailAddressVisibility?: number | undefined;
+  botOwnerId?: number | undefined;
 }
 
 /** Personal settings as stored (only values ever set; defaults live in the catalog). */
@@ -156,4 +175,41 @@ export interface NewRealmEmoji {
   name: string;
   authorId: number;
   isAnimated: boolean;
+}
+
+export const BOT_TYPE_INCOMING_WEBHOOK = 2;
+export const BOT_TYPE_OUTGOING_WEBHOOK = 3;
+
+/** Where an outgoing webhook bot's messages are posted (Zulip's Service). */
+export interface BotService {
+  botId: number;
+  name: string;
+  baseUrl: string;
+  /** 1 Zulip's payload, 2 Slack's. */
+  interface: number;
+  token: string;
+}
+
+/** A custom profile field (Zulip's CustomProfileField). */
+export interface ProfileField {
+  id: number;
+  realmId: number;
+  name: string;
+  hint: string;
+  fieldType: number;
+  /** JSON text of a select field's options or an external account's subtype; '' otherwise. */
+  fieldData: string;
+  order: number;
+  displayInProfileSummary: boolean;
+  required: boolean;
+  editableByUser: boolean;
+}
+
+export type NewProfileField = Omit<ProfileField, 'id' | 'order'>;
+
+export interface ProfileFieldValue {
+  fieldId: number;
+  userId: number;
+  value: string;
+  renderedValue: string | null;
 }

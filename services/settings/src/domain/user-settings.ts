@@ -57,7 +57,12 @@ export function settingsSnapshot(
   };
 }
 
-function settingsChangedEvent(user: User, stored: StoredSettings, changed: string[], requestId: string): OutboxRecord {
+export function settingsChangedEvent(
+  user: User,
+  stored: StoredSettings,
+  changed: string[],
+  requestId: string,
+): OutboxRecord {
   const settings = settingsSnapshot(stored, user);
   const language = typeof settings.default_language === 'string' ? languageName(settings.default_language) : undefined;
   return outboxRecord(

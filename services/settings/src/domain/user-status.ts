@@ -99,7 +99,7 @@ export async function updateStatusForUser(
 ): Promise<void> {
   if (actor.role > ROLE_ADMINISTRATOR) throw invalid('Insufficient permission');
   const target = await findUser(ctx.db, actor.realmId, { id: userId });
-  if (!target || !target.isActive) throw invalid('No such user');
+  if (!target || target.isSystemBot || !target.isActive) throw invalid('No such user');
   await applyStatus(ctx, target, { ...change, away: undefined }, requestId);
 }
 

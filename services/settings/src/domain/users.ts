@@ -20,7 +20,11 @@ export function formatDate(date: Date): string {
 }
 
 /** The own-user record of GET /users/me (docs/api.md), with the newest message they received (-1: none). */
-export function ownUserRecord(user: User, maxMessageId: number): Record<string, unknown> {
+export function ownUserRecord(
+  user: User,
+  maxMessageId: number,
+  profileData: Record<string, unknown> = {},
+): Record<string, unknown> {
   const record: Record<string, unknown> = {
     user_id: user.id,
     email: user.email,
@@ -39,7 +43,7 @@ export function ownUserRecord(user: User, maxMessageId: number): Record<string, 
     date_joined: formatDate(user.dateJoined),
     max_message_id: maxMessageId,
   };
-  if (!user.isBot) record.profile_data = {};
+  if (!user.isBot) record.profile_data = profileData;
   return record;
 }
 
@@ -52,6 +56,7 @@ export function apiUserRecord(
     /** Who is looking: delivery_email is null unless the user's email_address_visibility admits them. */
     viewer?: Viewer | undefined;
   },
+  profileData: Record<string, unknown> = {},
 ): Record<string, unknown> {
   const record: Record<string, unknown> = {
     user_id: user.id,
@@ -73,7 +78,7 @@ export function apiUserRecord(
     is_imported_stub: user.isImportedStub,
   };
   if (user.isBot) record.bot_owner_id = user.botOwnerId;
-  else if (options.includeCustomProfileFields) record.profile_data = {};
+  else if (options.includeCustomProfileFields) record.profile_data = profileData;
   return record;
 }
 

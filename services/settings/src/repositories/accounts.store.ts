@@ -30,6 +30,8 @@ function toRealm(row: RealmRow): Realm {
     messageRetentionDays: row.messageRetentionDays,
     permissions: (row.permissions ?? {}) as Realm['permissions'],
     defaultEmailAddressVisibility: row.defaultEmailAddressVisibility,
+    settings: (row.settings ?? {}) as Record<string, unknown>,
+    userSettingsDefaults: (row.userSettingsDefaults ?? {}) as Record<string, unknown>,
   };
 }
 
@@ -87,6 +89,12 @@ export class PrismaRealmStore implements RealmStore {
     return toRealm(row);
   }
 
+  async lock(realmId: number): Promise<Realm | null> {
+    if (!validId(realmId)) return null;
+    await this.db.$queryRawUnsafe('SELECT id FROM realms WHERE id = $1 FOR UPDATE', realmId);
+    return this.byId(realmId);
+  }
+
   async update(realmId: number, patch: RealmPatch): Promise<Realm> {
     const data: Prisma.RealmUpdateInput = {};
     if (patch.nameChangesDisabled !== undefined) data.nameChangesDisabled = patch.nameChangesDisabled;
@@ -97,6 +105,23 @@ export class PrismaRealmStore implements RealmStore {
     if (patch.defaultEmailAddressVisibility !== undefined) {
       data.defaultEmailAddressVisibility = patch.defaultEmailAddressVisibility;
     }
+    if (patch.name !== undefined) data.name = patch.name;
+    if (patch.description !== undefined) data.description = patch.description;
+    if (patch.mandatoryTopics !== undefined) data.mandatoryTopics = patch.mandatoryTopics;
+    if (patch.allowMessageEditing !== undefined) data.allowMessageEditing = patch.allowMessageEditing;
+    if (patch.enableReadReceipts !== undefined) data.enableReadReceipts = patch.enableReadReceipts;
+    if (patch.messageContentDeleteLimitSeconds !== undefined)
+      data.messageContentDeleteLimitSeconds = patch.messageContentDeleteLimitSeconds;
+    if (patch.messageContentEditLimitSeconds !== undefined)
+      data.messageContentEditLimitSeconds = patch.messageContentEditLimitSeconds;
+    if (patch.moveMessagesWithinStreamLimitSeconds !== undefined)
+      data.moveMessagesWithinStreamLimitSeconds = patch.moveMessagesWithinStreamLimitSeconds;
+    if (patch.moveMessagesBetweenStreamsLimitSeconds !== undefined)
+      data.moveMessagesBetweenStreamsLimitSeconds = patch.moveMessagesBetweenStreamsLimitSeconds;
+    if (patch.messageRetentionDays !== undefined) data.messageRetentionDays = patch.messageRetentionDays;
+    if (patch.settings !== undefined) data.settings = patch.settings as Prisma.InputJsonObject;
+    if (patch.userSettingsDefaults !== undefined)
+      data.userSettingsDefaults = patch.userSettingsDefaults as Prisma.InputJsonObject;
     return toRealm(await this.db.realm.update({ where: { id: realmId }, data }));
   }
 }
@@ -164,6 +189,7 @@ export class PrismaUserStore implements UserStore {
         ...(data.fullName !== undefined ? { fullName: data.fullName } : {}),
         ...(data.role !== undefined ? { role: data.role } : {}),
         ...(data.timezone !== undefined ? { timezone: data.timezone } : {}),
+        ...(data.botOwnerId !== undefined ? { botOwnerId: data.botOwnerId } : {}),
         ...(data.passwordHash !== undefined ? { passwordHash: data.passwordHash } : {}),
         ...(data.email !== undefined
           ? { email: data.email, deliveryEmail: data.email, emailKey: data.email.toLowerCase() }

@@ -15,6 +15,7 @@ import {
   PrismaUserSettingsStore,
 } from './personal.store.js';
 import { isUniqueViolation, type Client, type Db, type Tx } from './prisma.js';
+import { PrismaBotServiceStore, PrismaProfileFieldStore } from './organization.store.js';
 import { PrismaRealmEmojiStore, PrismaSystemGroupStore } from './realm-content.store.js';
 
 function storeOn(client: Client): Store {
@@ -31,6 +32,8 @@ function storeOn(client: Client): Store {
     emoji: new PrismaRealmEmojiStore(client),
     botStorage: new PrismaBotStorageStore(client),
     systemGroups: new PrismaSystemGroupStore(client),
+    botServices: new PrismaBotServiceStore(client),
+    profileFields: new PrismaProfileFieldStore(client),
   };
 }
 

@@ -49,6 +49,32 @@ export function presenceRoutes(deps: SettingsDeps) {
     }),
     route({
       method: 'POST',
+      path: '/users/{user_id:int}/status',
+      auth: 'user',
+      params: {
+        status_text: p.string({ strip: true, maxLength: 60 }).optional(),
+        emoji_name: p.string().optional(),
+        emoji_code: p.string().optional(),
+        reaction_type: p.string().optional(),
+      },
+      async handler({ identity, path, params, requestId }) {
+        await updateStatusForUser(
+          deps,
+          identity,
+          path.user_id,
+          {
+            statusText: params.status_text,
+            emojiName: params.emoji_name,
+            emojiCode: params.emoji_code,
+            reactionType: params.reaction_type,
+          },
+          requestId,
+        );
+        return {};
+      },
+    }),
+    route({
+      method: 'POST',
       path: '/users/me/status',
       auth: 'human',
       params: {

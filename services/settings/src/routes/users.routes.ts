@@ -2,6 +2,8 @@ import { p, route, t } from '@confab/http';
 import type { SettingsDeps } from '../deps.js';
 import { deactivateUser, reactivateUser, updateUser } from '../domain/accounts.js';
 import { getUser, listUsers, ownUser } from '../domain/directory.js';
+import { createUserByAdministrator } from '../domain/invited-users.js';
+import { updateOwnProfileData } from '../domain/profile-fields.js';
 
 export function userRoutes(deps: SettingsDeps) {
   const { db } = deps;
@@ -34,6 +36,47 @@ export function userRoutes(deps: SettingsDeps) {
       params: userView,
       async handler({ identity, path, params }) {
         return { user: await getUser(db, identity, { id: path.user_id }, view(params), deps.config.externalUrl) };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/users',
+      auth: 'user',
+      params: { email: p.string(), password: p.string(), full_name: p.string() },
+      async handler({ identity, params, requestId }) {
+        const { config } = deps;
+        const user = await createUserByAdministrator(
+          {
+            db,
+            externalUrl: config.externalUrl,
+            passwordHashCost: config.passwordHashCost,
+            passwordPolicy: config.passwordPolicy,
+            requestId,
+          },
+          identity,
+          { email: params.email, fullName: params.full_name, password: params.password },
+        );
+        return { user_id: user.id };
+      },
+    }),
+    route({
+      method: 'PATCH',
+      path: '/users/me/profile_data',
+      auth: 'user',
+      params: { data: p.json(t.list(t.object({ id: t.int(), value: t.union(t.string(), t.list(t.int())) }))) },
+      async handler({ identity, params, requestId }) {
+        await updateOwnProfileData(db, identity, params.data, null, requestId);
+        return {};
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/users/me/profile_data',
+      auth: 'user',
+      params: { data: p.json(t.list(t.int())) },
+      async handler({ identity, params, requestId }) {
+        await updateOwnProfileData(db, identity, null, params.data, requestId);
+        return {};
       },
     }),
     route({
