@@ -26,6 +26,7 @@ function context(): InitialStateContext {
     db,
     meetings: { name: 'x', kind: 'none', hasToken: () => Promise.resolve(false), createMeeting: refuse },
     presence: {} as InitialStateContext['presence'],
+    groups: {} as InitialStateContext['groups'],
     config: { externalUrl: 'http://localhost', maxFileUploadMib: 25 },
   };
 }
