@@ -41,10 +41,15 @@ describe('/bots', () => {
     expect(me.body).toMatchObject({ user_id: botId, is_bot: true });
 
     const listed = await world.as('hamlet').get('/bots');
-    expect(listed.body.bots).toEqual([expect.objectContaining({ username: email, full_name: 'Helper Bot' })]);
+    // The owner (and administrators) see the bot's key, as in Zulip's bot settings.
+    expect(listed.body.bots).toEqual([
+      expect.objectContaining({ username: email, full_name: 'Helper Bot', api_key: apiKey }),
+    ]);
     expect((await world.as('othello').get('/bots')).body.bots).toEqual([]);
     const state = await world.as('iago').post('/register', { fetch_event_types: ['realm_bot'] });
-    expect(state.body.realm_bots).toEqual(expect.arrayContaining([expect.objectContaining({ user_id: botId })]));
+    expect(state.body.realm_bots).toEqual(
+      expect.arrayContaining([expect.objectContaining({ user_id: botId, api_key: apiKey })]),
+    );
   });
 
   it('creates an outgoing webhook bot with its service; edits and deactivates bots', async () => {

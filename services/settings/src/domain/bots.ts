@@ -81,15 +81,16 @@ async function accessBot(db: Database, actor: UserIdentity, botId: number): Prom
   return bot;
 }
 
-/** GET /bots (Zulip's get_bots_backend): the caller's own active bots. API keys are stored hashed, so none is shown. */
+/** GET /bots (Zulip's get_bots_backend): the caller's own active bots, with their API keys as Zulip shows them. */
 export async function listOwnBots(db: Database, actor: UserIdentity): Promise<Record<string, unknown>[]> {
   const bots = (await db.store.users.inRealm(actor.realmId)).filter(
     (u) => u.isBot && u.isActive && u.botOwnerId === actor.userId,
   );
+  const keys = await db.store.users.apiKeysOf(bots.map((bot) => bot.id));
   return bots.map((bot) => ({
     username: bot.email,
     full_name: bot.fullName,
-    api_key: '',
+    api_key: keys.get(bot.id) ?? '',
     avatar_url: avatarUrl(bot),
     default_sending_stream: null,
     default_events_register_stream: null,
@@ -101,8 +102,9 @@ export async function listOwnBots(db: Database, actor: UserIdentity): Promise<Re
 export async function realmBots(db: Database, user: User, users: readonly User[]): Promise<Record<string, unknown>[]> {
   const isAdmin = user.role <= ROLE_ADMINISTRATOR;
   const bots = users.filter((u) => u.isBot && (isAdmin || u.botOwnerId === user.id));
-  const services = await db.store.botServices.ofBots(bots.map((b) => b.id));
-  return bots.map((bot) => botRecord(bot, services));
+  const ids = bots.map((b) => b.id);
+  const [services, keys] = await Promise.all([db.store.botServices.ofBots(ids), db.store.users.apiKeysOf(ids)]);
+  return bots.map((bot) => botRecord(bot, services, keys.get(bot.id) ?? ''));
 }
 
 export interface NewBotSpec {

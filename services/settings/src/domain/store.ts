@@ -94,6 +94,8 @@ export interface UserStore {
   ensureApiKey(userId: number, key: string, keyHash: string): Promise<string>;
   /** Gives the user `key` in place of their current one, which stops working. */
   replaceApiKey(userId: number, key: string, keyHash: string): Promise<void>;
+  /** The API keys these users hold, where kept (a key from before keys were kept is known only by its hash). */
+  apiKeysOf(userIds: readonly number[]): Promise<Map<number, string>>;
   /** The user holding this API key (by hash), with their organization. */
   byApiKeyHash(keyHash: string): Promise<{ user: User; realm: Realm } | null>;
 }

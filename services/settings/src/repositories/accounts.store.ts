@@ -240,6 +240,15 @@ export class PrismaUserStore implements UserStore {
     });
   }
 
+  async apiKeysOf(userIds: readonly number[]): Promise<Map<number, string>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.db.apiKey.findMany({
+      where: { userId: { in: [...userIds] }, key: { not: null } },
+      select: { userId: true, key: true },
+    });
+    return new Map(rows.map((row) => [row.userId, row.key!]));
+  }
+
   async byApiKeyHash(keyHash: string): Promise<{ user: User; realm: Realm } | null> {
     const row = await this.db.apiKey.findUnique({
       where: { keyHash },
