@@ -124,7 +124,7 @@ function sendParts(write: SendWrite, param: Param, sfx: string): { ctes: string[
     `sent${sfx} AS (
       ${OUTBOX_INSERT}
       SELECT ${param(write.sentEvent.eventId, '::uuid')}, ${param(write.sentEvent.routingKey)},
-        jsonb_set(jsonb_set(jsonb_set(${param(JSON.stringify(write.sentEvent.envelope), '::jsonb')},
+        jsonb_set(jsonb_set(jsonb_set(jsonb_set(${param(JSON.stringify(write.sentEvent.envelope), '::jsonb')},
           '{payload,message,id}', to_jsonb(m${sfx}.id)),
           '{payload,user_ids}', COALESCE((SELECT jsonb_agg(um.user_id ORDER BY um.user_id <> ${sender}, um.user_id) FROM um${sfx} um), '[]'::jsonb)),
           '{payload,flags}', COALESCE((SELECT jsonb_object_agg(um.user_id::text, ${FLAG_NAMES_SQL}) FROM um${sfx} um
