@@ -342,7 +342,7 @@ export function Compose({
       {uploads.length > 0 && (
         <ul class="uploads" aria-label="Uploads">
           {uploads.map((u) => (
-            <li key={u.id} class="upload" data-upload={u.name}>
+            <li key={u.id} class="upload" data-upload={u.name} data-progress={Math.round(u.progress * 100)}>
               <span>{u.name}</span>
               {u.error ? (
                 <span role="alert" class="error">
