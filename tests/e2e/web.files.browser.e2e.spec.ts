@@ -40,7 +40,7 @@ describe('the web client: files', () => {
           for (const r of records) {
             const el = r.target as Element;
             if (el instanceof HTMLLIElement && el.dataset.upload === 'elsinore.png') seen.push(el.dataset.progress ?? '');
-            for (const node of r.addedNodes) {
+            for (const node of Array.from(r.addedNodes)) {
               if (!(node instanceof Element)) continue;
               const item = node.matches('[data-upload="elsinore.png"]') ? node : node.querySelector('[data-upload="elsinore.png"]');
               if (!item) continue;
