@@ -23,7 +23,14 @@ import type { ApiDocs } from './docs.js';
 import { API_PREFIX, resolveRoute, type RouteTarget } from './routing.js';
 import { sessionRoutes } from './session-routes.js';
 import { staticSite } from './static.js';
-import { checkSessionLive, sessionCredentials, withoutChallenge, type SessionStore } from './sessions.js';
+import {
+  checkSessionLive,
+  parseCookies,
+  SESSION_COOKIE,
+  sessionCredentials,
+  withoutChallenge,
+  type SessionStore,
+} from './sessions.js';
 
 export interface GatewayDeps {
   docs?: ApiDocs;
@@ -36,6 +43,18 @@ export interface GatewayDeps {
   sessions?: SessionStore;
   /** The built web client served at / (static.ts); none when absent. */
   webDir?: string;
+}
+
+/**
+ * A browser opening an uploaded file or an inline image's preview (`<img src="/thumbnail?…">`, a link to
+ * `/user_uploads/…`) with its session cookie and no Basic credentials: Zulip serves these to the session too, or the
+ * web client could show no image. Reading only (GET/HEAD), so no CSRF token is involved.
+ */
+function browserFileRequest(req: IncomingMessage, path: string): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  if (req.headers.authorization) return false;
+  if (path !== '/thumbnail' && !path.startsWith('/user_uploads/')) return false;
+  return parseCookies(req.headers.cookie).has(SESSION_COOKIE);
 }
 
 /** Zulip's session-authenticated twin of /api/v1 (what its web app calls). */
@@ -222,7 +241,7 @@ export function buildGateway(deps: GatewayDeps): RequestListener {
     }
     if (sessionRoute?.(req, res, path)) return;
     const target = resolveRoute(path);
-    if (target) void forward(req, res, target);
+    if (target) void forward(req, res, target, sessions !== undefined && browserFileRequest(req, path));
     else if (!site(req, res, path)) app(req, res);
   };
 }

@@ -154,4 +154,21 @@ describe('the web client: defects', () => {
       await context.close();
     }
   });
+
+  it('says at once when the network drops, and catches up at once when it is back', async () => {
+    const { context, page } = await userPage(browser, origin, 'hamlet@zulip.com');
+    try {
+      await page.click('[data-stream="Verona"]');
+      await page.waitForFunction(() => document.querySelector('.status')?.textContent === 'Connected');
+      await context.setOffline(true);
+      await page.waitForFunction(() => document.querySelector('.status')?.textContent === 'Reconnecting…', undefined, { timeout: 3000 });
+      const sent = await world.as('othello').post('/messages', { type: 'stream', to: 'Verona', topic: 'storm', content: 'While you were away' });
+      expect(sent.status).toBe(200);
+      await context.setOffline(false);
+      await page.waitForSelector(`.message[data-id="${sent.body.id as number}"]`, { timeout: 3000 });
+      await page.waitForFunction(() => document.querySelector('.status')?.textContent === 'Connected');
+    } finally {
+      await context.close();
+    }
+  });
 });

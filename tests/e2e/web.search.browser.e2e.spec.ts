@@ -9,12 +9,12 @@ describe('the web client: search', () => {
   let world: World;
   let browser: Browser;
   let origin: string;
-  const ids: Record<string, number> = {};
+  const ids = { walks: 0, nurse: 0, quiet: 0, link: 0 };
 
   beforeAll(async () => {
     ({ world, browser, origin } = await browserWorld());
     const othello = world.as('othello');
-    const post = async (name: string, to: string, topic: string, content: string) => {
+    const post = async (name: keyof typeof ids, to: string, topic: string, content: string) => {
       const sent = await othello.post('/messages', { type: 'stream', to, topic, content });
       expect(sent.status).toBe(200);
       ids[name] = sent.body.id as number;
@@ -38,7 +38,7 @@ describe('the web client: search', () => {
       await page.press('#search', 'Enter');
       await page.waitForFunction(
         (want) => {
-          const got = [...document.querySelectorAll('.message')].map((n) => Number(n.getAttribute('data-id'))).sort((a, b) => a - b);
+          const got = Array.from(document.querySelectorAll('.message')).map((n) => Number(n.getAttribute('data-id'))).sort((a, b) => a - b);
           return JSON.stringify(got) === JSON.stringify(want) && !document.querySelector('.loading');
         },
         [...expected].sort((a, b) => a - b),

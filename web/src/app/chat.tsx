@@ -120,7 +120,7 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
           Sign out
         </button>
       </header>
-      <Sidebar />
+      <Sidebar onFollow={() => setMenuOpen(false)} />
       {current.view === 'settings' ? (
         <SettingsPage me={me.value} users={users.value} onClose={() => history.back()} />
       ) : current.view === 'narrow' ? (

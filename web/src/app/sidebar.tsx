@@ -24,7 +24,7 @@ const VIEW_LINKS: { id: string; label: string; href: string }[] = [
 ];
 
 /** The views, the channels (with the open channel's topics), direct messages, and scheduled messages. */
-export function Sidebar() {
+export function Sidebar({ onFollow }: { onFollow?: () => void }) {
   const current = route.value;
   const here = location.hash || '#inbox';
   const conversation = current.view === 'narrow' ? conversationOf(current.terms) : null;
@@ -34,7 +34,13 @@ export function Sidebar() {
   const offlineAfter = presenceTimes.value.offline;
   const others = [...users.value.values()].filter((u) => u.user_id !== self);
   return (
-    <nav id="sidebar" aria-label="Conversations">
+    <nav
+      id="sidebar"
+      aria-label="Conversations"
+      onClick={(e) => {
+        if ((e.target as Element).closest?.('a')) onFollow?.();
+      }}
+    >
       <ul class="views">
         {VIEW_LINKS.map((v) => (
           <li key={v.id}>

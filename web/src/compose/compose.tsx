@@ -5,13 +5,9 @@ import { draftFor, emojiGlyph, type Draft, type Narrow, type User } from '../sto
 import { EmojiPicker } from '../emoji/picker';
 import { emojify } from '../emoji/render';
 import { uploadFile, uploadLink } from './upload';
+import { UploadList, type Upload } from './upload-list';
+import { emojiQuery, mentionQuery, TYPED, type Completing, type Suggestion } from './autocomplete';
 
-interface Upload {
-  id: number;
-  name: string;
-  progress: number;
-  error?: string;
-}
 let uploadIds = 0;
 
 const TYPING_REPEAT_MS = 10_000;
@@ -29,28 +25,6 @@ function typingParams(narrow: Narrow, topic: string, op: 'start' | 'stop') {
  * draft kept on the server as one writes (restored when the conversation is opened again, on any device), and
  * sending later (a scheduled message).
  */
-/** The @-mention being typed at the end of `text` (before the cursor): its query, or null. */
-export function mentionQuery(text: string): string | null {
-  const match = /(?:^|\s)@\*{0,2}([^\s*@][^*@\n]*|)$/.exec(text);
-  return match ? (match[1] ?? '') : null;
-}
-
-/** The :emoji: name being typed at the end of `text` (two characters at least, as Zulip's compose box asks). */
-export function emojiQuery(text: string): string | null {
-  const match = /(?:^|\s):([a-z0-9_+-]{2,})$/i.exec(text);
-  return match ? match[1].toLowerCase() : null;
-}
-
-/** What the compose box offers to complete: people after @, emoji after :. */
-type Completing = { kind: 'mention' | 'emoji'; query: string; index: number };
-interface Suggestion {
-  key: string;
-  label: string;
-  /** The text that replaces what was typed. */
-  insert: string;
-}
-const TYPED = { mention: /@\*{0,2}[^\s*@]*[^*@\n]*$/, emoji: /:[a-z0-9_+-]*$/i };
-
 export function Compose({
   narrow,
   drafts,
@@ -147,7 +121,7 @@ export function Compose({
     content: text,
     timestamp: Math.floor(Date.now() / 1000),
   });
-  async function saveDraft(text: string, topicName: string) {
+  async function writeDraft(text: string, topicName: string) {
     try {
       if (!text.trim()) {
         if (draftId.current !== null) await api.delete(`/drafts/${draftId.current}`);
@@ -162,12 +136,24 @@ export function Compose({
       // Drafts are a convenience: a failed save is retried with the next keystroke.
     }
   }
+  /** The save on its way, if any: sending waits for it, so a draft created meanwhile is deleted too. */
+  const saving = useRef<Promise<void> | null>(null);
+  function saveDraft(text: string, topicName: string): Promise<void> {
+    const previous = saving.current ?? Promise.resolve();
+    const next = previous.then(() => writeDraft(text, topicName));
+    saving.current = next;
+    void next.finally(() => {
+      if (saving.current === next) saving.current = null;
+    });
+    return next;
+  }
   function scheduleDraft(text: string, topicName: string) {
     clearTimeout(draftTimer.current);
     draftTimer.current = setTimeout(() => void saveDraft(text, topicName), DRAFT_SAVE_MS);
   }
   async function discardDraft() {
     clearTimeout(draftTimer.current);
+    await saving.current?.catch(() => undefined);
     if (draftId.current === null) return;
     const id = draftId.current;
     draftId.current = null;
@@ -339,25 +325,7 @@ export function Compose({
           ))}
         </ul>
       )}
-      {uploads.length > 0 && (
-        <ul class="uploads" aria-label="Uploads">
-          {uploads.map((u) => (
-            <li key={u.id} class="upload" data-upload={u.name}>
-              <span>{u.name}</span>
-              {u.error ? (
-                <span role="alert" class="error">
-                  {u.error}
-                  <button type="button" class="dismiss" onClick={() => setUploads((l) => l.filter((x) => x.id !== u.id))}>
-                    Dismiss
-                  </button>
-                </span>
-              ) : (
-                <progress class="upload-progress" max={1} value={u.progress} aria-label={`Uploading ${u.name}`} />
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+      <UploadList uploads={uploads} onDismiss={(id) => setUploads((l) => l.filter((x) => x.id !== id))} />
       {picking && (
         <EmojiPicker
           onPick={(choice) => {

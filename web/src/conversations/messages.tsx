@@ -1,9 +1,11 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api, ApiError } from '../lib/api';
+import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { api } from '../lib/api';
 import { narrowHash } from '../lib/hash';
 import type { EmojiChoice } from '../emoji/emoji';
 import { EmojiPicker } from '../emoji/picker';
 import { emojify } from '../emoji/render';
+import { MessageEditor } from './editor';
+import { Lightbox } from './lightbox';
 import { realmEmoji } from '../store/store';
 import { emojiGlyph, type Message, type Reaction, type Subscription } from '../store/model';
 import { channelName, names } from '../store/store';
@@ -69,118 +71,6 @@ function toggleReaction(
   void (on ? api.post(path, params) : api.delete(path, params)).catch(() => undefined);
 }
 
-/**
- * Editing one's own message in place: its Markdown source (fetched raw), and for channel messages its topic; saving
- * is PATCH /messages/{id}, which applies the organization's rules (the server's error is shown as it is).
- */
-function MessageEditor({
-  message,
-  channels,
-  moveOnly,
-  onDone,
-}: {
-  message: Message;
-  channels: readonly Subscription[];
-  /** Someone else's message: only its topic and channel can change (if the organization lets one move it). */
-  moveOnly: boolean;
-  onDone: () => void;
-}) {
-  const [content, setContent] = useState<string | null>(null);
-  const [original, setOriginal] = useState<string | null>(null);
-  const [topic, setTopic] = useState(message.subject);
-  const [channel, setChannel] = useState(message.stream_id ?? 0);
-  const [mode, setMode] = useState<'change_one' | 'change_later' | 'change_all'>('change_one');
-  const [error, setError] = useState('');
-  useEffect(() => {
-    if (moveOnly) return;
-    void api
-      .get<{ message: { content: string } }>(`/messages/${message.id}`, { apply_markdown: false })
-      .then((answer) => {
-        setContent(answer.message.content);
-        setOriginal(answer.message.content);
-      })
-      .catch((e: unknown) => setError(e instanceof ApiError ? e.message : 'Could not load the message'));
-  }, [message.id]);
-  const save = async () => {
-    const params: Record<string, string | number> = {};
-    const moving = message.type === 'stream' && channel !== message.stream_id;
-    // Zulip moves a message or changes its text, not both at once: a move keeps the text.
-    if (content !== null && content !== original) {
-      if (moving) return setError('Move the message first, then edit its text.');
-      params.content = content;
-    }
-    if (moving) params.stream_id = channel;
-    if (message.type === 'stream' && topic.trim() !== message.subject) params.topic = topic.trim();
-    if (params.topic !== undefined || params.stream_id !== undefined) params.propagate_mode = mode;
-    if (Object.keys(params).length === 0) return onDone();
-    try {
-      await api.patch(`/messages/${message.id}`, params);
-      onDone();
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : 'Could not save');
-    }
-  };
-  return (
-    <form
-      class="editor"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-    >
-      {message.type === 'stream' && (
-        <select
-          class="edit-channel"
-          aria-label="Channel"
-          value={String(channel)}
-          onChange={(e) => setChannel(Number(e.currentTarget.value))}
-        >
-          {channels.map((c) => (
-            <option key={c.stream_id} value={String(c.stream_id)}>
-              {c.name}
-            </option>
-          ))}
-        </select>
-      )}
-      {message.type === 'stream' && (
-        <input class="edit-topic" aria-label="Topic" value={topic} onInput={(e) => setTopic(e.currentTarget.value)} />
-      )}
-      {message.type === 'stream' && (
-        <select
-          class="edit-propagate"
-          aria-label="Which messages to move"
-          value={mode}
-          onChange={(e) => setMode(e.currentTarget.value as typeof mode)}
-        >
-          <option value="change_one">Move only this message</option>
-          <option value="change_later">Move this and all following messages in this topic</option>
-          <option value="change_all">Move all messages in this topic</option>
-        </select>
-      )}
-      {!moveOnly && (
-        <textarea
-          class="edit-content"
-          aria-label="Message"
-          value={content ?? ''}
-          disabled={content === null}
-          onInput={(e) => setContent(e.currentTarget.value)}
-        />
-      )}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      <button type="submit" class="edit-save">
-        Save
-      </button>
-      <button type="button" class="edit-cancel" onClick={onDone}>
-        Cancel
-      </button>
-    </form>
-  );
-}
-
 /** A reaction's emoji: the Unicode emoji itself, or a custom emoji's image. */
 function ReactionGlyph({ reaction }: { reaction: Reaction }) {
   if (reaction.reaction_type === 'realm_emoji') {
@@ -188,28 +78,6 @@ function ReactionGlyph({ reaction }: { reaction: Reaction }) {
     if (custom?.url) return <img class="emoji" src={custom.url} alt={`:${reaction.emoji_name}:`} width={18} height={18} />;
   }
   return <>{emojiGlyph(reaction)}</>;
-}
-
-/** A larger view of an inline image (the server's `data-src-fullsize`), closed by Escape, a click or its button. */
-function Lightbox({ src, href, onClose }: { src: string; href: string; onClose: () => void }) {
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, []);
-  return (
-    <div class="lightbox" role="dialog" aria-modal="true" aria-label="Image" onClick={onClose}>
-      <img src={src} alt="" onClick={(e) => e.stopPropagation()} />
-      <div class="lightbox-actions">
-        <a href={href} target="_blank" rel="noopener noreferrer" onClick={(e) => e.stopPropagation()}>
-          Open original
-        </a>
-        <button type="button" class="lightbox-close" autoFocus onClick={onClose}>
-          Close
-        </button>
-      </div>
-    </div>
-  );
 }
 
 /** A conversation's messages: server-rendered HTML, reactions, edit and delete for one's own; older ones load at the top. */

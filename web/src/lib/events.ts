@@ -19,6 +19,18 @@ export interface RegisterState {
 export class EventLoop {
   private stopped = false;
   private controller = new AbortController();
+  /** The browser came back online: the next attempt goes at once, without its pause. */
+  private hurry = false;
+  private wakeUp: (() => void) | null = null;
+  // The browser knows at once when the network goes (the long poll would only notice when it times out) and when it
+  // comes back (the next attempt would otherwise wait out its pause, and missed events arrive seconds late).
+  private readonly onOffline = () => this.onStatus('reconnecting');
+  private readonly onOnline = () => {
+    this.hurry = true;
+    this.controller.abort();
+    this.controller = new AbortController();
+    this.wakeUp?.();
+  };
 
   constructor(
     private readonly onState: (state: RegisterState) => void,
@@ -28,11 +40,15 @@ export class EventLoop {
   ) {}
 
   start(): void {
+    window.addEventListener('offline', this.onOffline);
+    window.addEventListener('online', this.onOnline);
     void this.run();
   }
 
   stop(): void {
     this.stopped = true;
+    window.removeEventListener('offline', this.onOffline);
+    window.removeEventListener('online', this.onOnline);
     this.controller.abort();
   }
 
@@ -91,7 +107,21 @@ export class EventLoop {
     return false;
   }
 
+  /** A pause before the next attempt, cut short when the browser comes back online. */
   private wait(ms: number): Promise<void> {
-    return new Promise((resolve) => setTimeout(resolve, ms));
+    if (this.hurry) {
+      this.hurry = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeUp = null;
+        this.hurry = false;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeUp = done;
+    });
   }
 }
