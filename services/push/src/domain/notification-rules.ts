@@ -148,30 +148,25 @@ function triviallyNot(message: SentMessageFacts, r: Receiver): boolean {
 export function pushTrigger(message: SentMessageFacts, r: Receiver, away: boolean): NotificationTrigger | null {
   if (!away && !r.settings.enable_online_push_notifications) return null;
   if (triviallyNot(message, r)) return null;
-  const x = reasons(message, r, 'push');
-  if (x.dm) return 'private_message';
-  if (x.mention) return 'mentioned';
-  if (x.topicWildcardInFollowed) return 'topic_wildcard_mentioned_in_followed_topic';
-  if (x.streamWildcardInFollowed) return 'stream_wildcard_mentioned_in_followed_topic';
-  if (x.topicWildcard) return 'topic_wildcard_mentioned';
-  if (x.streamWildcard) return 'stream_wildcard_mentioned';
-  if (x.followedTopic) return 'followed_topic_push_notify';
-  if (x.stream) return 'stream_push_notify';
-  return null;
+  return triggerOf(reasons(message, r, 'push'), 'push');
 }
 
 /** Zulip's get_email_notification_trigger: only for someone away. */
 export function emailTrigger(message: SentMessageFacts, r: Receiver, away: boolean): NotificationTrigger | null {
   if (!away || triviallyNot(message, r)) return null;
-  const x = reasons(message, r, 'email');
+  return triggerOf(reasons(message, r, 'email'), 'email');
+}
+
+/** The strongest reason, in Zulip's order of precedence, under its trigger name for the medium. */
+function triggerOf(x: Reasons, medium: 'push' | 'email'): NotificationTrigger | null {
   if (x.dm) return 'private_message';
   if (x.mention) return 'mentioned';
   if (x.topicWildcardInFollowed) return 'topic_wildcard_mentioned_in_followed_topic';
   if (x.streamWildcardInFollowed) return 'stream_wildcard_mentioned_in_followed_topic';
   if (x.topicWildcard) return 'topic_wildcard_mentioned';
   if (x.streamWildcard) return 'stream_wildcard_mentioned';
-  if (x.followedTopic) return 'followed_topic_email_notify';
-  if (x.stream) return 'stream_email_notify';
+  if (x.followedTopic) return medium === 'push' ? 'followed_topic_push_notify' : 'followed_topic_email_notify';
+  if (x.stream) return medium === 'push' ? 'stream_push_notify' : 'stream_email_notify';
   return null;
 }
 

@@ -1,7 +1,24 @@
-import { p, route } from '@confab/http';
+import { p, route, type ParamValues } from '@confab/http';
 import type { SettingsDeps } from '../deps.js';
 import { realmPresence, updatePresence, userPresence } from '../domain/presence.js';
-import { getUserStatus, updateStatusForUser, updateUserStatus } from '../domain/user-status.js';
+import { getUserStatus, updateStatusForUser, updateUserStatus, type StatusChange } from '../domain/user-status.js';
+
+/** What POST /users/me/status and an administrator's POST /users/{user_id}/status both take. */
+const STATUS_PARAMS = {
+  status_text: p.string({ strip: true, maxLength: 60 }).optional(),
+  emoji_name: p.string().optional(),
+  emoji_code: p.string().optional(),
+  reaction_type: p.string().optional(),
+};
+
+function statusChange(params: ParamValues<typeof STATUS_PARAMS>): Omit<StatusChange, 'away'> {
+  return {
+    statusText: params.status_text,
+    emojiName: params.emoji_name,
+    emojiCode: params.emoji_code,
+    reactionType: params.reaction_type,
+  };
+}
 
 /** Presence and user status (Zulip's views/presence.py). */
 export function presenceRoutes(deps: SettingsDeps) {
@@ -51,25 +68,9 @@ export function presenceRoutes(deps: SettingsDeps) {
       method: 'POST',
       path: '/users/{user_id:int}/status',
       auth: 'user',
-      params: {
-        status_text: p.string({ strip: true, maxLength: 60 }).optional(),
-        emoji_name: p.string().optional(),
-        emoji_code: p.string().optional(),
-        reaction_type: p.string().optional(),
-      },
+      params: STATUS_PARAMS,
       async handler({ identity, path, params, requestId }) {
-        await updateStatusForUser(
-          deps,
-          identity,
-          path.user_id,
-          {
-            statusText: params.status_text,
-            emojiName: params.emoji_name,
-            emojiCode: params.emoji_code,
-            reactionType: params.reaction_type,
-          },
-          requestId,
-        );
+        await updateStatusForUser(deps, identity, path.user_id, statusChange(params), requestId);
         return {};
       },
     }),
@@ -77,52 +78,9 @@ export function presenceRoutes(deps: SettingsDeps) {
       method: 'POST',
       path: '/users/me/status',
       auth: 'human',
-      params: {
-        away: p.bool().optional(),
-        status_text: p.string({ strip: true, maxLength: 60 }).optional(),
-        emoji_name: p.string().optional(),
-        emoji_code: p.string().optional(),
-        reaction_type: p.string().optional(),
-      },
+      params: { away: p.bool().optional(), ...STATUS_PARAMS },
       async handler({ identity, params, requestId }) {
-        await updateUserStatus(
-          deps,
-          identity,
-          {
-            away: params.away,
-            statusText: params.status_text,
-            emojiName: params.emoji_name,
-            emojiCode: params.emoji_code,
-            reactionType: params.reaction_type,
-          },
-          requestId,
-        );
-        return {};
-      },
-    }),
-    route({
-      method: 'POST',
-      path: '/users/{user_id:int}/status',
-      auth: 'user',
-      params: {
-        status_text: p.string({ strip: true, maxLength: 60 }).optional(),
-        emoji_name: p.string().optional(),
-        emoji_code: p.string().optional(),
-        reaction_type: p.string().optional(),
-      },
-      async handler({ identity, path, params, requestId }) {
-        await updateStatusForUser(
-          deps,
-          identity,
-          path.user_id,
-          {
-            statusText: params.status_text,
-            emojiName: params.emoji_name,
-            emojiCode: params.emoji_code,
-            reactionType: params.reaction_type,
-          },
-          requestId,
-        );
+        await updateUserStatus(deps, identity, { away: params.away, ...statusChange(params) }, requestId);
         return {};
       },
     }),
