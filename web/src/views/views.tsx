@@ -84,7 +84,7 @@ function Inbox() {
                 <Count n={n.get(key) ?? 0} />
                 <button
                   class="mark-read"
-                  aria-label={`Mark direct messages with ${dmLabel(dmIds(key))} as read`}
+                  aria-label={`Mark as read: direct messages with ${dmLabel(dmIds(key))}`}
                   onClick={() => run(() => markNarrowRead([{ operator: 'dm', operand: dmIds(key) }]))}
                 >
                   Mark as read
@@ -103,7 +103,7 @@ function Inbox() {
               <Count n={n.get(`s:${streamId}`) ?? 0} />
               <button
                 class="mark-channel-read"
-                aria-label={`Mark #${name} as read`}
+                aria-label={`Mark as read: #${name}`}
                 onClick={() => run(() => api.post('/mark_stream_as_read', { stream_id: streamId }))}
               >
                 Mark as read
@@ -116,7 +116,7 @@ function Inbox() {
                   <Count n={n.get(`t:${streamId}:${topic}`) ?? 0} />
                   <button
                     class="mark-topic-read"
-                    aria-label={`Mark ${topic} in #${name} as read`}
+                    aria-label={`Mark as read: ${topic} in #${name}`}
                     onClick={() => run(() => api.post('/mark_topic_as_read', { stream_id: streamId, topic_name: topic }))}
                   >
                     Mark as read

@@ -1,0 +1,87 @@
+import { readFileSync } from 'node:fs';
+import type { World } from '@confab/devkit';
+import type { Browser, Page } from 'playwright-core';
+import { browserWorld, userPage } from './support/browser';
+
+jest.setTimeout(240_000);
+
+/**
+ * axe-core, evaluated in the page through the browser's debugging protocol (no request to another host; the
+ * client's Content-Security-Policy rightly refuses inline scripts).
+ */
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** The serious and critical accessibility violations axe-core finds on the page as it stands. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: unknown[] }> } }).axe;
+    return (await axe.run(document)).violations;
+  });
+  return (violations as Violation[])
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** Issue 27: every main view passes axe-core without serious or critical violations. */
+describe('the web client: accessibility (axe-core)', () => {
+  let world: World;
+  let browser: Browser;
+  let origin: string;
+
+  beforeAll(async () => {
+    ({ world, browser, origin } = await browserWorld());
+    const sent = await world.as('othello').post('/messages', {
+      type: 'stream',
+      to: 'Verona',
+      topic: 'accessibility',
+      content: "Hello @**Cordelia, Lear's daughter**, a message with **bold** text and a [link](https://example.com).",
+    });
+    expect(sent.status).toBe(200);
+    const starred = await world.as('cordelia').post('/messages/flags', {
+      messages: JSON.stringify([sent.body.id]),
+      op: 'add',
+      flag: 'starred',
+    });
+    expect(starred.status).toBe(200);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('has no serious or critical violations on the sign-in page', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${origin}/`);
+    await page.waitForSelector('#email');
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  // Each view with what shows that it has rendered.
+  it.each([
+    ['the inbox', '#inbox', '.inbox'],
+    ['recent conversations', '#recent', '.recent-row'],
+    ['the combined feed', '#feed', '.message'],
+    ['mentions', '#narrow/is/mentioned', '.message'],
+    ['starred messages', '#narrow/is/starred', '.message'],
+    ['drafts', '#drafts', '.drafts'],
+    ['scheduled messages', '#scheduled', '.scheduled-view'],
+    ['all channels', '#channels', '.channels-page'],
+    ['settings', '#settings', '.settings-page'],
+    ['a topic', '#narrow/stream/Verona/topic/accessibility', '.message'],
+  ])('has no serious or critical violations on %s', async (_name, hash, rendered) => {
+    const { context, page } = await userPage(browser, origin, 'cordelia@zulip.com');
+    await page.goto(`${origin}/${hash}`);
+    await page.waitForSelector(rendered);
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+});
