@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { World } from '@confab/devkit';
 import type { Browser, Page } from 'playwright-core';
-import { browserWorld, userPage } from './support/browser';
+import { join } from 'node:path';
+import { browserWorld, SCREENSHOTS, userPage } from './support/browser';
 
 jest.setTimeout(240_000);
 
@@ -65,22 +66,23 @@ describe('the web client: accessibility (axe-core)', () => {
     await context.close();
   });
 
-  // Each view with what shows that it has rendered.
+  // Each view with what shows that it has rendered, and the name of its screenshot for web/README.md.
   it.each([
-    ['the inbox', '#inbox', '.inbox'],
-    ['recent conversations', '#recent', '.recent-row'],
-    ['the combined feed', '#feed', '.message'],
-    ['mentions', '#narrow/is/mentioned', '.message'],
-    ['starred messages', '#narrow/is/starred', '.message'],
-    ['drafts', '#drafts', '.drafts'],
-    ['scheduled messages', '#scheduled', '.scheduled-view'],
-    ['all channels', '#channels', '.channels-page'],
-    ['settings', '#settings', '.settings-page'],
-    ['a topic', '#narrow/stream/Verona/topic/accessibility', '.message'],
-  ])('has no serious or critical violations on %s', async (_name, hash, rendered) => {
+    ['the inbox', '#inbox', '.inbox', 'inbox'],
+    ['recent conversations', '#recent', '.recent-row', 'recent'],
+    ['the combined feed', '#feed', '.message', 'feed'],
+    ['mentions', '#narrow/is/mentioned', '.message', ''],
+    ['starred messages', '#narrow/is/starred', '.message', ''],
+    ['drafts', '#drafts', '.drafts', ''],
+    ['scheduled messages', '#scheduled', '.scheduled-view', ''],
+    ['all channels', '#channels', '.channels-page', 'channels'],
+    ['settings', '#settings', '.settings-page', ''],
+    ['a topic', '#narrow/stream/Verona/topic/accessibility', '.message', ''],
+  ])('has no serious or critical violations on %s', async (_name, hash, rendered, screenshot) => {
     const { context, page } = await userPage(browser, origin, 'cordelia@zulip.com');
     await page.goto(`${origin}/${hash}`);
     await page.waitForSelector(rendered);
+    if (screenshot) await page.screenshot({ path: join(SCREENSHOTS, `${screenshot}.png`) });
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   });

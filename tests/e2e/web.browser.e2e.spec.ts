@@ -1,19 +1,15 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEV_PASSWORD, type World } from '@confab/devkit';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { SCREENSHOTS } from './support/browser';
 import { newWorld } from './support/system';
 
 jest.setTimeout(120_000);
 
 /** Debian's chromium package (scripts/confab.mjs installs it for `npm test`). */
 const CHROMIUM = process.env.CONFAB_CHROMIUM ?? '/usr/bin/chromium';
-/** The README's screenshots are refreshed with CONFAB_WEB_SCREENSHOTS=1; other runs keep theirs out of the tree. */
-const SCREENSHOTS = process.env.CONFAB_WEB_SCREENSHOTS
-  ? join(__dirname, '..', '..', 'web', 'screenshots')
-  : mkdtempSync(join(tmpdir(), 'confab-web-'));
 
 describe('the web client in a real browser', () => {
   let world: World;

@@ -1,10 +1,17 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DEV_PASSWORD, type World } from '@confab/devkit';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { newWorld } from './system';
 
 /** Debian's chromium package (scripts/confab.mjs installs it for `npm test`). */
 export const CHROMIUM = process.env.CONFAB_CHROMIUM ?? '/usr/bin/chromium';
+
+/** The READMEs' screenshots are refreshed with CONFAB_WEB_SCREENSHOTS=1; other runs keep theirs out of the tree. */
+export const SCREENSHOTS = process.env.CONFAB_WEB_SCREENSHOTS
+  ? join(__dirname, '..', '..', '..', 'web', 'screenshots')
+  : mkdtempSync(join(tmpdir(), 'confab-web-'));
 
 /** A fresh organization and a headless Chromium for the web client's browser tests; `close` ends the browser. */
 export async function browserWorld(): Promise<{ world: World; browser: Browser; origin: string }> {
@@ -43,7 +50,11 @@ export async function userPage(
 }
 
 /** Polls `check` until it holds (no fixed sleeps), failing with `what` after the deadline. */
-export async function eventually<T>(what: string, check: () => Promise<T | undefined | false>, ms = 15_000): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  check: () => Promise<T | undefined | false>,
+  ms = 15_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check();
