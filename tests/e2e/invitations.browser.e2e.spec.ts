@@ -53,14 +53,16 @@ describe('the invitation page in a real browser', () => {
       expect(await page.textContent('#created')).toContain(`Your account ${email} has been created.`);
 
       // The page continues into the web client, whose sign-in form has the new address; signing in opens the app
-      // with the invited channel.
+      // on its Inbox, with the invited channel in the channel list, and the channel opens.
       await page.click('#continue');
       await page.waitForSelector('#signin');
       expect(await page.inputValue('#email')).toBe(email);
       await page.fill('#password', STRONG_PASSWORD);
       await page.click('#signin');
       await page.waitForSelector('[data-stream="Venice"]');
-      expect(await page.textContent('#narrow-title')).toBe('#Venice');
+      expect(await page.textContent('#narrow-title')).toBe('Inbox');
+      await page.click('[data-stream="Venice"]');
+      await page.waitForFunction(() => document.querySelector('#narrow-title')?.textContent === '#Venice');
 
       const rosencrantz = await logIn(world, email, STRONG_PASSWORD);
       expect((await rosencrantz.get('/users/me')).body.full_name).toBe('Rosencrantz');
