@@ -1,7 +1,11 @@
 import { loadConfig } from '../src/config';
 
 describe('loadConfig', () => {
-  const base = { PUSH_DATABASE_URL: 'postgresql://localhost/push' };
+  // A deployment's configuration: outside development the internal secret is required (docs/security.md).
+  const base = {
+    PUSH_DATABASE_URL: 'postgresql://localhost/push',
+    CONFAB_INTERNAL_SECRET: 'a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7',
+  };
 
   it('leaves push unconfigured without a relay URL and documents its defaults', () => {
     const config = loadConfig(base);
