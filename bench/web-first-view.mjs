@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// The web client's time budget (web/README.md): from pressing "Sign in" to the first usable view (the title, the
+// channel list and the first view's content drawn), in Debian's Chromium against a deployment of its own, and that
+// no request goes to another host. Needs a build (`node scripts/confab.mjs build`):
+//   node bench/web-first-view.mjs [runs=10]
+import { createRequire } from 'node:module';
+import { chromium } from 'playwright-core';
+import { machine, record, startBenchStack } from './lib.mjs';
+
+const require = createRequire(import.meta.url);
+const devkit = require('@confab/devkit');
+const runs = Number(process.argv[2] ?? 10);
+const CHROMIUM = process.env.CONFAB_CHROMIUM ?? '/usr/bin/chromium';
+
+const { stack, info } = await startBenchStack();
+let browser;
+try {
+  const world = await devkit.createWorld(info);
+  const client = world.anonymous();
+  const origin = `http://${client.options.host ?? new URL(client.baseUrl).host}`;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--host-resolver-rules=MAP *.localhost 127.0.0.1'],
+  });
+  const foreign = new Set();
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+    const page = await context.newPage();
+    page.on('request', (request) => {
+      const host = new URL(request.url()).host;
+      if (host !== new URL(origin).host && !request.url().startsWith('data:')) foreign.add(host);
+    });
+    await page.goto(`${origin}/`);
+    await page.fill('#email', 'hamlet@zulip.com');
+    await page.fill('#password', devkit.DEV_PASSWORD);
+    const started = performance.now();
+    await page.click('#signin');
+    await page.waitForSelector('#narrow-title');
+    await page.waitForSelector('[data-stream="Verona"]');
+    times.push(performance.now() - started);
+    await context.close();
+  }
+  times.sort((a, b) => a - b);
+  const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
+  const line = `sign-in to first usable view, ${runs} runs: median ${at(0.5).toFixed(0)} ms, p90 ${at(0.9).toFixed(0)} ms, worst ${times[times.length - 1].toFixed(0)} ms (budget 1000 ms); requests to other hosts: ${foreign.size === 0 ? 'none' : [...foreign].join(', ')}`;
+  console.log(line);
+  record(
+    `## Web client: first usable view (bench/web-first-view.mjs), ${new Date().toISOString().slice(0, 10)}\n\n${machine()}.\n\n- ${line}`,
+  );
+} finally {
+  await browser?.close();
+  await stack.stop({ cleanUp: true });
+}
