@@ -28,8 +28,6 @@ export async function startBenchStack(extraEnv = {}, givenInfra = undefined) {
       CONFAB_RATE_LIMIT_IP_PER_MINUTE: '1000000000',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
-      // Production requires real secrets (docs/security.md); the stack generates the internal one per run.
-      CONFAB_UPLOAD_URL_KEY: randomBytes(32).toString('hex'),
       ...extraEnv,
     },
   });

@@ -143,6 +143,8 @@ export class Stack {
       NODE_ENV: runId ? 'test' : 'development',
       LOG_LEVEL: runId ? 'info' : 'info',
       CONFAB_INTERNAL_SECRET: secret,
+      // Temporary upload URLs are signed with a key of their own, also one per run (production requires it).
+      CONFAB_UPLOAD_URL_KEY: generateSecret(),
       REDIS_URL: infra.redisUrl,
       CONFAB_REDIS_PREFIX: redisPrefix,
       AMQP_URL: infra.amqpUrl,

@@ -6,3 +6,4 @@ export { isUniqueViolation, openPrisma, pingDatabase } from './database.js';
 export { openRedis } from './redis.js';
 export { bullOptions } from './jobs.js';
 export { ServiceRuntime, type RuntimeConfig } from './service.js';
+export { retryInBackground } from './retry.js';

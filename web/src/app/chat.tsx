@@ -30,7 +30,10 @@ export function narrowTitle(terms: readonly Term[]): string {
   if (conversation?.kind === 'stream')
     return `#${channelName(conversation.streamId) ?? conversation.streamId}${conversation.topic !== undefined ? ` > ${conversation.topic}` : ''}`;
   if (conversation?.kind === 'dm')
-    return conversation.userIds.filter((id) => id !== me.value || conversation.userIds.length === 1).map((id) => userName(id) ?? id).join(', ');
+    return conversation.userIds
+      .filter((id) => id !== me.value || conversation.userIds.length === 1)
+      .map((id) => userName(id) ?? id)
+      .join(', ');
   if (isSearch(terms) || terms.length > 1) return 'Search results';
   const [t] = terms;
   if (t.operator === 'is' && t.operand === 'mentioned') return 'Mentions';
@@ -108,7 +111,12 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
         <span class={`status ${status.value}`} role="status">
           {status.value === 'live' ? 'Connected' : 'Reconnecting…'}
         </span>
-        <a id="settings-open" class="button" href="#settings" aria-current={current.view === 'settings' ? 'page' : undefined}>
+        <a
+          id="settings-open"
+          class="button"
+          href="#settings"
+          aria-current={current.view === 'settings' ? 'page' : undefined}
+        >
           Settings
         </a>
         <button

@@ -19,7 +19,8 @@ window.addEventListener('popstate', fromLocation);
 // Links within the page change the route at once (pushState, then the route), so the view is current as soon as the
 // click has been handled; Back and Forward come back through popstate/hashchange.
 document.addEventListener('click', (event) => {
-  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+    return;
   const link = (event.target as Element | null)?.closest?.('a[href^="#"]');
   if (!link) return;
   const href = link.getAttribute('href')!;

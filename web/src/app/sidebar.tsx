@@ -44,7 +44,12 @@ export function Sidebar({ onFollow }: { onFollow?: () => void }) {
       <ul class="views">
         {VIEW_LINKS.map((v) => (
           <li key={v.id}>
-            <a class="conversation view-link" data-view={v.id} href={v.href} aria-current={here === v.href ? 'page' : undefined}>
+            <a
+              class="conversation view-link"
+              data-view={v.id}
+              href={v.href}
+              aria-current={here === v.href ? 'page' : undefined}
+            >
               {v.label}
             </a>
           </li>
@@ -83,7 +88,9 @@ export function Sidebar({ onFollow }: { onFollow?: () => void }) {
                               { operator: 'topic', operand: t },
                             ],
                           })}
-                          aria-current={conversation?.kind === 'stream' && conversation.topic === t ? 'page' : undefined}
+                          aria-current={
+                            conversation?.kind === 'stream' && conversation.topic === t ? 'page' : undefined
+                          }
                         >
                           <span class="name">{t}</span>
                           <Unread count={count(topicKey(s.stream_id, t))} />
@@ -106,7 +113,9 @@ export function Sidebar({ onFollow }: { onFollow?: () => void }) {
                 class="conversation"
                 data-user={u.email}
                 href={hrefFor({ view: 'narrow', terms: [{ operator: 'dm', operand: [u.user_id] }] })}
-                aria-current={conversation?.kind === 'dm' && conversation.userIds.join() === String(u.user_id) ? 'page' : undefined}
+                aria-current={
+                  conversation?.kind === 'dm' && conversation.userIds.join() === String(u.user_id) ? 'page' : undefined
+                }
               >
                 <span class={`presence ${state}`} role="img" aria-label={state} />
                 <span class="name">{u.full_name}</span>
@@ -132,7 +141,9 @@ export function Sidebar({ onFollow }: { onFollow?: () => void }) {
                   <button
                     class="cancel"
                     aria-label="Cancel scheduled message"
-                    onClick={() => void api.delete(`/scheduled_messages/${m.scheduled_message_id}`).catch(() => undefined)}
+                    onClick={() =>
+                      void api.delete(`/scheduled_messages/${m.scheduled_message_id}`).catch(() => undefined)
+                    }
                   >
                     Cancel
                   </button>

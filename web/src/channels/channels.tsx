@@ -4,28 +4,11 @@
  * channel's page with its subscribers and, for those allowed, its settings (rename, description, archive).
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError } from '../lib/api';
+import { api } from '../lib/api';
+import { errorText, Outcome } from '../ui/outcome';
 import { hrefFor, navigate } from '../app/router';
 import type { Stream } from '../store/model';
 import { isAdmin, me, streams, subscriptions, users } from '../store/store';
-
-const errorText = (e: unknown) => (e instanceof ApiError || e instanceof Error ? e.message : String(e));
-
-function Outcome({ error, ok }: { error: string; ok?: string }) {
-  if (error)
-    return (
-      <p role="alert" class="error">
-        {error}
-      </p>
-    );
-  if (ok)
-    return (
-      <p role="status" class="notice">
-        {ok}
-      </p>
-    );
-  return null;
-}
 
 function CreateChannel() {
   const [name, setName] = useState('');
@@ -57,7 +40,12 @@ function CreateChannel() {
       <label for="channel-new-description">Description</label>
       <input id="channel-new-description" value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
       <label class="check">
-        <input id="channel-new-private" type="checkbox" checked={isPrivate} onChange={(e) => setPrivate(e.currentTarget.checked)} />
+        <input
+          id="channel-new-private"
+          type="checkbox"
+          checked={isPrivate}
+          onChange={(e) => setPrivate(e.currentTarget.checked)}
+        />
         Private (only people invited can see it)
       </label>
       <button id="channel-create" type="submit">
@@ -94,7 +82,9 @@ function ChannelDetail({ channel }: { channel: Stream & Record<string, unknown> 
   }, [channel.stream_id, subscribed]);
   const administers =
     isAdmin.value ||
-    ((channel.can_administer_channel_group as { direct_members?: number[] } | undefined)?.direct_members ?? []).includes(me.value);
+    (
+      (channel.can_administer_channel_group as { direct_members?: number[] } | undefined)?.direct_members ?? []
+    ).includes(me.value);
   const act = (action: () => Promise<unknown>, done: string) => {
     setError('');
     setOk('');
@@ -109,9 +99,14 @@ function ChannelDetail({ channel }: { channel: Stream & Record<string, unknown> 
       </h3>
       <p class="description">{channel.description}</p>
       <p>
-        <a href={hrefFor({ view: 'narrow', terms: [{ operator: 'channel', operand: channel.stream_id }] })}>Open #{channel.name}</a>
+        <a href={hrefFor({ view: 'narrow', terms: [{ operator: 'channel', operand: channel.stream_id }] })}>
+          Open #{channel.name}
+        </a>
       </p>
-      <button class="toggle-subscription" onClick={() => act(() => subscribe(channel.name, !subscribed), subscribed ? 'Unsubscribed' : 'Subscribed')}>
+      <button
+        class="toggle-subscription"
+        onClick={() => act(() => subscribe(channel.name, !subscribed), subscribed ? 'Unsubscribed' : 'Subscribed')}
+      >
         {subscribed ? 'Unsubscribe' : 'Subscribe'}
       </button>
       {administers && (
@@ -129,7 +124,11 @@ function ChannelDetail({ channel }: { channel: Stream & Record<string, unknown> 
           <label for="channel-edit-name">Name</label>
           <input id="channel-edit-name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
           <label for="channel-edit-description">Description</label>
-          <input id="channel-edit-description" value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+          <input
+            id="channel-edit-description"
+            value={description}
+            onInput={(e) => setDescription(e.currentTarget.value)}
+          />
           <button id="channel-save" type="submit">
             Save
           </button>
@@ -138,7 +137,10 @@ function ChannelDetail({ channel }: { channel: Stream & Record<string, unknown> 
             type="button"
             onClick={() => {
               if (window.confirm(`Archive #${channel.name}?`))
-                act(() => api.delete(`/streams/${channel.stream_id}`).then(() => navigate({ view: 'channels' })), 'Archived');
+                act(
+                  () => api.delete(`/streams/${channel.stream_id}`).then(() => navigate({ view: 'channels' })),
+                  'Archived',
+                );
             }}
           >
             Archive channel
@@ -177,7 +179,11 @@ export function ChannelsPage({ channelId }: { channelId?: number }) {
             {all.map((s) => {
               const on = subscribedIds.has(s.stream_id);
               return (
-                <li key={s.stream_id} data-channel={s.name} aria-current={s.stream_id === channelId ? 'true' : undefined}>
+                <li
+                  key={s.stream_id}
+                  data-channel={s.name}
+                  aria-current={s.stream_id === channelId ? 'true' : undefined}
+                >
                   <a href={`#channels/${s.stream_id}`}>#{s.name}</a>
                   {s.invite_only && <span class="badge">private</span>}
                   <span class="description">{s.description}</span>

@@ -21,4 +21,3 @@ export interface Suggestion {
   insert: string;
 }
 export const TYPED = { mention: /@\*{0,2}[^\s*@]*[^*@\n]*$/, emoji: /:[a-z0-9_+-]*$/i };
-

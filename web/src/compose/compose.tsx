@@ -352,7 +352,13 @@ export function Compose({
             void upload(files);
           }}
         />
-        <button id="compose-emoji" type="button" class="tool" aria-expanded={picking} onClick={() => setPicking(!picking)}>
+        <button
+          id="compose-emoji"
+          type="button"
+          class="tool"
+          aria-expanded={picking}
+          onClick={() => setPicking(!picking)}
+        >
           Emoji
         </button>
       </div>

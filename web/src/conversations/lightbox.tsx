@@ -21,4 +21,3 @@ export function Lightbox({ src, href, onClose }: { src: string; href: string; on
     </div>
   );
 }
-

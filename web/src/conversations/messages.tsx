@@ -75,7 +75,8 @@ function toggleReaction(
 function ReactionGlyph({ reaction }: { reaction: Reaction }) {
   if (reaction.reaction_type === 'realm_emoji') {
     const custom = realmEmoji.value.find((e) => e.code === reaction.emoji_code);
-    if (custom?.url) return <img class="emoji" src={custom.url} alt={`:${reaction.emoji_name}:`} width={18} height={18} />;
+    if (custom?.url)
+      return <img class="emoji" src={custom.url} alt={`:${reaction.emoji_name}:`} width={18} height={18} />;
   }
   return <>{emojiGlyph(reaction)}</>;
 }
@@ -113,7 +114,12 @@ export function MessageList({
   useLayoutEffect(() => {
     const el = list.current;
     if (!el) return;
-    if (before.current.first !== undefined && first !== before.current.first && before.current.first !== undefined && messages.some((m) => m.id === before.current.first)) {
+    if (
+      before.current.first !== undefined &&
+      first !== before.current.first &&
+      before.current.first !== undefined &&
+      messages.some((m) => m.id === before.current.first)
+    ) {
       el.scrollTop = el.scrollHeight - before.current.fromBottom;
     }
     before.current = { first, fromBottom: el.scrollHeight - el.scrollTop };
@@ -133,164 +139,173 @@ export function MessageList({
   const [picking, setPicking] = useState<number | null>(null);
   return (
     <>
-    <ol
-      class="messages"
-      ref={list}
-      aria-live="polite"
-      aria-label="Messages"
-      tabIndex={0}
-      onClick={(e) => {
-        const link = (e.target as Element).closest?.('.message_inline_image a');
-        if (!link) return;
-        e.preventDefault();
-        const img = link.querySelector('img');
-        setLightbox({ src: img?.getAttribute('data-src-fullsize') ?? link.getAttribute('href') ?? '', href: link.getAttribute('href') ?? '' });
-      }}
-      onScroll={(e) => {
-        const el = e.currentTarget;
-        before.current = { first, fromBottom: el.scrollHeight - el.scrollTop };
-        if (el.scrollTop === 0) void onTop().catch(() => undefined);
-      }}
-    >
-      {messages.map((m) => {
-        const reactions = grouped(m.reactions ?? [], me);
-        const thumbs = reactions.find((g) => g.reaction.emoji_code === THUMBS_UP.emoji_code);
-        return (
-          <li key={m.id} class={`message ${m.id === target ? 'target' : ''}`} data-id={m.id}>
-            <div class="meta">
-              <strong>{m.sender_full_name}</strong>
-              {showWhere || searching ? (
-                <a class="where" href={whereHash(m, me)} aria-label={`Open in conversation: ${m.type === 'stream' ? `#${channelName(m.stream_id!) ?? ''} > ${m.subject}` : 'direct message'}`}>
-                  {m.type === 'stream' ? `#${channelName(m.stream_id!) ?? m.display_recipient} > ` : 'Direct message'}
-                  {m.type === 'stream' &&
-                    (searching && m.match_subject !== undefined ? (
-                      <span class="topic" dangerouslySetInnerHTML={{ __html: m.match_subject }} />
-                    ) : (
-                      <span class="topic">{m.subject}</span>
-                    ))}
-                </a>
-              ) : (
-                m.type === 'stream' && <span class="topic">{m.subject}</span>
-              )}
-              <time dateTime={new Date(m.timestamp * 1000).toISOString()}>{time.format(m.timestamp * 1000)}</time>
-              <span class="actions">
-                {!thumbs?.mine && (
-                  <button
-                    class="react"
-                    aria-label="React with thumbs up"
-                    onClick={() => toggleReaction(m, THUMBS_UP, true)}
+      <ol
+        class="messages"
+        ref={list}
+        aria-live="polite"
+        aria-label="Messages"
+        tabIndex={0}
+        onClick={(e) => {
+          const link = (e.target as Element).closest?.('.message_inline_image a');
+          if (!link) return;
+          e.preventDefault();
+          const img = link.querySelector('img');
+          setLightbox({
+            src: img?.getAttribute('data-src-fullsize') ?? link.getAttribute('href') ?? '',
+            href: link.getAttribute('href') ?? '',
+          });
+        }}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          before.current = { first, fromBottom: el.scrollHeight - el.scrollTop };
+          if (el.scrollTop === 0) void onTop().catch(() => undefined);
+        }}
+      >
+        {messages.map((m) => {
+          const reactions = grouped(m.reactions ?? [], me);
+          const thumbs = reactions.find((g) => g.reaction.emoji_code === THUMBS_UP.emoji_code);
+          return (
+            <li key={m.id} class={`message ${m.id === target ? 'target' : ''}`} data-id={m.id}>
+              <div class="meta">
+                <strong>{m.sender_full_name}</strong>
+                {showWhere || searching ? (
+                  <a
+                    class="where"
+                    href={whereHash(m, me)}
+                    aria-label={`Open in conversation: ${m.type === 'stream' ? `#${channelName(m.stream_id!) ?? ''} > ${m.subject}` : 'direct message'}`}
                   >
-                    +👍
-                  </button>
+                    {m.type === 'stream' ? `#${channelName(m.stream_id!) ?? m.display_recipient} > ` : 'Direct message'}
+                    {m.type === 'stream' &&
+                      (searching && m.match_subject !== undefined ? (
+                        <span class="topic" dangerouslySetInnerHTML={{ __html: m.match_subject }} />
+                      ) : (
+                        <span class="topic">{m.subject}</span>
+                      ))}
+                  </a>
+                ) : (
+                  m.type === 'stream' && <span class="topic">{m.subject}</span>
                 )}
-                <button
-                  class="pick-reaction"
-                  aria-label="Add a reaction"
-                  aria-expanded={picking === m.id}
-                  onClick={() => setPicking(picking === m.id ? null : m.id)}
-                >
-                  +☺
-                </button>
-                <button
-                  class="star"
-                  aria-pressed={(m.flags ?? []).includes('starred')}
-                  aria-label={(m.flags ?? []).includes('starred') ? 'Unstar message' : 'Star message'}
-                  onClick={() =>
-                    void api
-                      .post('/messages/flags', {
-                        messages: [m.id],
-                        op: (m.flags ?? []).includes('starred') ? 'remove' : 'add',
-                        flag: 'starred',
-                      })
-                      .catch(() => undefined)
-                  }
-                >
-                  {(m.flags ?? []).includes('starred') ? '★' : '☆'}
-                </button>
-                <button
-                  class="copy-link"
-                  aria-label="Copy link to message"
-                  onClick={() => void copyLink(m, me).then((link) => setCopied({ id: m.id, link }))}
-                >
-                  Link
-                </button>
-                {m.sender_id === me && (
-                  <button class="edit" aria-label="Edit message" onClick={() => setEditing(m.id)}>
-                    Edit
-                  </button>
-                )}
-                {m.sender_id !== me && m.type === 'stream' && (
-                  <button class="move" aria-label="Move message" onClick={() => setEditing(m.id)}>
-                    Move
-                  </button>
-                )}
-                {(m.sender_id === me || isAdmin) && (
+                <time dateTime={new Date(m.timestamp * 1000).toISOString()}>{time.format(m.timestamp * 1000)}</time>
+                <span class="actions">
+                  {!thumbs?.mine && (
+                    <button
+                      class="react"
+                      aria-label="React with thumbs up"
+                      onClick={() => toggleReaction(m, THUMBS_UP, true)}
+                    >
+                      +👍
+                    </button>
+                  )}
                   <button
-                    class="delete"
-                    aria-label="Delete message"
-                    onClick={() => {
-                      if (window.confirm('Delete this message?'))
-                        void api.delete(`/messages/${m.id}`).catch(() => undefined);
-                    }}
+                    class="pick-reaction"
+                    aria-label="Add a reaction"
+                    aria-expanded={picking === m.id}
+                    onClick={() => setPicking(picking === m.id ? null : m.id)}
                   >
-                    Delete
+                    +☺
                   </button>
-                )}
-              </span>
-            </div>
-            {editing === m.id ? (
-              <MessageEditor
-                message={m}
-                channels={channels}
-                moveOnly={m.sender_id !== me}
-                onDone={() => setEditing(null)}
-              />
-            ) : (
-              <div
-                class="content"
-                dangerouslySetInnerHTML={{ __html: emojify(searching && m.match_content !== undefined ? m.match_content : m.content) }}
-              />
-            )}
-            {copied?.id === m.id && (
-              <p class="copied" role="status">
-                Link copied: <input class="copied-link" aria-label="Link to message" readOnly value={copied.link} />
-              </p>
-            )}
-            {m.last_edit_timestamp !== undefined && editing !== m.id && <span class="edited">(edited)</span>}
-            {picking === m.id && (
-              <EmojiPicker
-                label="Add a reaction"
-                onClose={() => setPicking(null)}
-                onPick={(choice) => {
-                  toggleReaction(
-                    m,
-                    { emoji_name: choice.name, emoji_code: choice.code, reaction_type: choice.type },
-                    true,
-                  );
-                  setPicking(null);
-                }}
-              />
-            )}
-            {reactions.length > 0 && (
-              <div class="reactions">
-                {reactions.map((g) => (
                   <button
-                    key={g.reaction.emoji_code}
-                    class={`reaction ${g.mine ? 'mine' : ''}`}
-                    aria-pressed={g.mine}
-                    aria-label={`${g.reaction.emoji_name}: ${g.count}`}
-                    onClick={() => toggleReaction(m, g.reaction, !g.mine)}
+                    class="star"
+                    aria-pressed={(m.flags ?? []).includes('starred')}
+                    aria-label={(m.flags ?? []).includes('starred') ? 'Unstar message' : 'Star message'}
+                    onClick={() =>
+                      void api
+                        .post('/messages/flags', {
+                          messages: [m.id],
+                          op: (m.flags ?? []).includes('starred') ? 'remove' : 'add',
+                          flag: 'starred',
+                        })
+                        .catch(() => undefined)
+                    }
                   >
-                    <ReactionGlyph reaction={g.reaction} /> {g.count}
+                    {(m.flags ?? []).includes('starred') ? '★' : '☆'}
                   </button>
-                ))}
+                  <button
+                    class="copy-link"
+                    aria-label="Copy link to message"
+                    onClick={() => void copyLink(m, me).then((link) => setCopied({ id: m.id, link }))}
+                  >
+                    Link
+                  </button>
+                  {m.sender_id === me && (
+                    <button class="edit" aria-label="Edit message" onClick={() => setEditing(m.id)}>
+                      Edit
+                    </button>
+                  )}
+                  {m.sender_id !== me && m.type === 'stream' && (
+                    <button class="move" aria-label="Move message" onClick={() => setEditing(m.id)}>
+                      Move
+                    </button>
+                  )}
+                  {(m.sender_id === me || isAdmin) && (
+                    <button
+                      class="delete"
+                      aria-label="Delete message"
+                      onClick={() => {
+                        if (window.confirm('Delete this message?'))
+                          void api.delete(`/messages/${m.id}`).catch(() => undefined);
+                      }}
+                    >
+                      Delete
+                    </button>
+                  )}
+                </span>
               </div>
-            )}
-          </li>
-        );
-      })}
-    </ol>
-    {lightbox && <Lightbox src={lightbox.src} href={lightbox.href} onClose={() => setLightbox(null)} />}
+              {editing === m.id ? (
+                <MessageEditor
+                  message={m}
+                  channels={channels}
+                  moveOnly={m.sender_id !== me}
+                  onDone={() => setEditing(null)}
+                />
+              ) : (
+                <div
+                  class="content"
+                  dangerouslySetInnerHTML={{
+                    __html: emojify(searching && m.match_content !== undefined ? m.match_content : m.content),
+                  }}
+                />
+              )}
+              {copied?.id === m.id && (
+                <p class="copied" role="status">
+                  Link copied: <input class="copied-link" aria-label="Link to message" readOnly value={copied.link} />
+                </p>
+              )}
+              {m.last_edit_timestamp !== undefined && editing !== m.id && <span class="edited">(edited)</span>}
+              {picking === m.id && (
+                <EmojiPicker
+                  label="Add a reaction"
+                  onClose={() => setPicking(null)}
+                  onPick={(choice) => {
+                    toggleReaction(
+                      m,
+                      { emoji_name: choice.name, emoji_code: choice.code, reaction_type: choice.type },
+                      true,
+                    );
+                    setPicking(null);
+                  }}
+                />
+              )}
+              {reactions.length > 0 && (
+                <div class="reactions">
+                  {reactions.map((g) => (
+                    <button
+                      key={g.reaction.emoji_code}
+                      class={`reaction ${g.mine ? 'mine' : ''}`}
+                      aria-pressed={g.mine}
+                      aria-label={`${g.reaction.emoji_name}: ${g.count}`}
+                      onClick={() => toggleReaction(m, g.reaction, !g.mine)}
+                    >
+                      <ReactionGlyph reaction={g.reaction} /> {g.count}
+                    </button>
+                  ))}
+                </div>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+      {lightbox && <Lightbox src={lightbox.src} href={lightbox.href} onClose={() => setLightbox(null)} />}
     </>
   );
 }

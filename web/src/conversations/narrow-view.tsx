@@ -3,7 +3,20 @@ import { api } from '../lib/api';
 import { anchorOf, conversationOf, isSearch, sameTerms, wireNarrow, type Term } from '../lib/narrow';
 import { Compose } from '../compose/compose';
 import { narrowKey, type Message } from '../store/model';
-import { counts, drafts, emoji, isAdmin, me, subscriptions, topics, topicsStale, typing, unread, users, view } from '../store/store';
+import {
+  counts,
+  drafts,
+  emoji,
+  isAdmin,
+  me,
+  subscriptions,
+  topics,
+  topicsStale,
+  typing,
+  unread,
+  users,
+  view,
+} from '../store/store';
 import { MessageList } from './messages';
 
 const PAGE = 50;

@@ -78,7 +78,11 @@ export function EmojiPicker({
           ))}
         </div>
       )}
-      <div class="emoji-matches" role={query.trim() ? undefined : 'tabpanel'} aria-label={query.trim() ? 'Matching emoji' : category}>
+      <div
+        class="emoji-matches"
+        role={query.trim() ? undefined : 'tabpanel'}
+        aria-label={query.trim() ? 'Matching emoji' : category}
+      >
         {shown.map((choice) => (
           <button
             key={`${choice.type}:${choice.code}:${choice.name}`}

@@ -33,10 +33,13 @@ export function conversationOf(terms: readonly Term[]): Conversation | null {
   if (channel && typeof channel.operand === 'number') {
     const expected = topic ? 2 : 1;
     if (rest.length !== expected) return null;
-    return topic ? { kind: 'stream', streamId: channel.operand, topic: String(topic.operand) } : { kind: 'stream', streamId: channel.operand };
+    return topic
+      ? { kind: 'stream', streamId: channel.operand, topic: String(topic.operand) }
+      : { kind: 'stream', streamId: channel.operand };
   }
   const dm = rest.find((t) => t.operator === 'dm');
-  if (dm && rest.length === 1 && Array.isArray(dm.operand)) return { kind: 'dm', userIds: [...dm.operand].sort((a, b) => a - b) };
+  if (dm && rest.length === 1 && Array.isArray(dm.operand))
+    return { kind: 'dm', userIds: [...dm.operand].sort((a, b) => a - b) };
   return null;
 }
 
@@ -57,7 +60,11 @@ export function anchorOf(terms: readonly Term[]): number | null {
 export function wireNarrow(terms: readonly Term[]): { operator: string; operand: unknown; negated?: boolean }[] {
   return terms
     .filter((t) => t.operator !== 'near' && t.operator !== 'with')
-    .map((t) => (t.negated ? { operator: t.operator, operand: t.operand, negated: true } : { operator: t.operator, operand: t.operand }));
+    .map((t) =>
+      t.negated
+        ? { operator: t.operator, operand: t.operand, negated: true }
+        : { operator: t.operator, operand: t.operand },
+    );
 }
 
 /** Whether the narrow searches text (the server then answers with highlights). */

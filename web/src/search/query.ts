@@ -85,9 +85,11 @@ export function unparseSearch(
     .map((t) => {
       if (t.operator === 'search') return String(t.operand);
       let operand: string;
-      if (t.operator === 'channel' && typeof t.operand === 'number') operand = names.channelName?.(t.operand) ?? String(t.operand);
+      if (t.operator === 'channel' && typeof t.operand === 'number')
+        operand = names.channelName?.(t.operand) ?? String(t.operand);
       else if (Array.isArray(t.operand)) operand = t.operand.map((id) => names.userEmail?.(id) ?? String(id)).join(',');
-      else if (t.operator === 'sender' && typeof t.operand === 'number') operand = names.userEmail?.(t.operand) ?? String(t.operand);
+      else if (t.operator === 'sender' && typeof t.operand === 'number')
+        operand = names.userEmail?.(t.operand) ?? String(t.operand);
       else operand = String(t.operand);
       return `${t.negated ? '-' : ''}${t.operator}:${quote(operand)}`;
     })

@@ -6,7 +6,8 @@ import { parseSearch, unparseSearch } from './query';
 
 const userId = (text: string): number | undefined => {
   const lower = text.toLowerCase();
-  for (const u of users.value.values()) if (u.email.toLowerCase() === lower || u.full_name.toLowerCase() === lower) return u.user_id;
+  for (const u of users.value.values())
+    if (u.email.toLowerCase() === lower || u.full_name.toLowerCase() === lower) return u.user_id;
   return undefined;
 };
 const userEmail = (id: number) => users.value.get(id)?.email;
@@ -14,7 +15,10 @@ const userEmail = (id: number) => users.value.get(id)?.email;
 /** The search box: Zulip's search syntax, turned into a narrow (`#narrow/…/search/…`) that the server answers. */
 export function SearchBox() {
   const current = route.value;
-  const shown = current.view === 'narrow' && isSearch(current.terms) ? unparseSearch(current.terms, { channelName, userEmail }) : '';
+  const shown =
+    current.view === 'narrow' && isSearch(current.terms)
+      ? unparseSearch(current.terms, { channelName, userEmail })
+      : '';
   const [query, setQuery] = useState(shown);
   useEffect(() => setQuery(shown), [shown]);
   return (

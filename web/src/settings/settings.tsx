@@ -1,25 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, login } from '../lib/api';
+import { api, login } from '../lib/api';
+import { errorText, Outcome } from '../ui/outcome';
 import type { User } from '../store/model';
-
-const message = (e: unknown) => (e instanceof ApiError || e instanceof Error ? e.message : String(e));
-
-/** One form's outcome, announced to assistive technology. */
-function Outcome({ ok, error }: { ok: string; error: string }) {
-  if (error)
-    return (
-      <p role="alert" class="error">
-        {error}
-      </p>
-    );
-  if (ok)
-    return (
-      <p role="status" class="notice">
-        {ok}
-      </p>
-    );
-  return null;
-}
 
 /**
  * Personal settings: one's name (PATCH /settings full_name) and password (old_password + new_password). A password
@@ -40,7 +22,7 @@ function Personal({ me }: { me: User }) {
       if (params.new_password) await login(me.email, params.new_password);
       setOk(done);
     } catch (e) {
-      setError(message(e));
+      setError(errorText(e));
     }
   }
   return (
@@ -112,7 +94,7 @@ function Groups({ me, users }: { me: number; users: Map<number, User> }) {
     api
       .get<{ user_groups: Group[] }>('/user_groups')
       .then((answer) => setGroups(answer.user_groups.filter((g) => !g.is_system_group && !g.deactivated)))
-      .catch((e: unknown) => setError(message(e)));
+      .catch((e: unknown) => setError(errorText(e)));
   useEffect(() => void load(), []);
   async function act(run: () => Promise<unknown>, done: string) {
     setOk('');
@@ -122,7 +104,7 @@ function Groups({ me, users }: { me: number; users: Map<number, User> }) {
       setOk(done);
       await load();
     } catch (e) {
-      setError(message(e));
+      setError(errorText(e));
     }
   }
   return (
@@ -209,7 +191,7 @@ function Invitations() {
     api
       .get<{ invites: Invite[] }>('/invites')
       .then((answer) => setInvites(answer.invites.filter((i) => i.is_multiuse)))
-      .catch((e: unknown) => setError(message(e)));
+      .catch((e: unknown) => setError(errorText(e)));
   useEffect(() => void load(), []);
   async function create() {
     setError('');
@@ -222,7 +204,7 @@ function Invitations() {
       setCreated(answer.invite_link);
       await load();
     } catch (e) {
-      setError(message(e));
+      setError(errorText(e));
     }
   }
   return (
@@ -283,7 +265,7 @@ function Invitations() {
                   void api
                     .delete(`/invites/multiuse/${invite.id}`)
                     .then(load)
-                    .catch((e: unknown) => setError(message(e)))
+                    .catch((e: unknown) => setError(errorText(e)))
                 }
               >
                 Revoke

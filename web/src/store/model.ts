@@ -84,7 +84,6 @@ export function inNarrow(message: Message, narrow: Narrow, me: number): boolean 
   return narrow.kind !== 'stream' || narrow.topic === undefined || message.subject === narrow.topic;
 }
 
-
 /** Where a channel message's unread count per topic is kept (beside its channel's, `s:<id>`). */
 export const topicKey = (streamId: number, topic: string) => `t:${streamId}:${topic}`;
 
@@ -107,7 +106,8 @@ export interface UnreadEntry {
 export function unreadFromRegister(unread: UnreadMsgs | undefined, me: number): Map<number, UnreadEntry> {
   const map = new Map<number, UnreadEntry>();
   for (const s of unread?.streams ?? [])
-    for (const id of s.unread_message_ids) map.set(id, { key: `s:${s.stream_id}`, streamId: s.stream_id, topic: s.topic });
+    for (const id of s.unread_message_ids)
+      map.set(id, { key: `s:${s.stream_id}`, streamId: s.stream_id, topic: s.topic });
   for (const p of unread?.pms ?? [])
     for (const id of p.unread_message_ids) map.set(id, { key: `d:${p.other_user_id ?? p.sender_id}` });
   for (const h of unread?.huddles ?? []) {

@@ -194,7 +194,12 @@ function applyEvent(event: ServerEvent): void {
         list.map((m) => {
           if (m.id !== id) return m;
           const rest = (m.reactions ?? []).filter((x) => !same(x));
-          const added = { emoji_name: r.emoji_name, emoji_code: r.emoji_code, reaction_type: r.reaction_type, user_id: r.user_id };
+          const added = {
+            emoji_name: r.emoji_name,
+            emoji_code: r.emoji_code,
+            reaction_type: r.reaction_type,
+            user_id: r.user_id,
+          };
           return { ...m, reactions: r.op === 'add' ? [...rest, added] : rest };
         }),
       );
@@ -217,7 +222,8 @@ function applyEvent(event: ServerEvent): void {
       break;
     }
     case 'scheduled_messages': {
-      if (event.op === 'add') scheduled.value = [...scheduled.value, ...(event.scheduled_messages as ScheduledMessage[])];
+      if (event.op === 'add')
+        scheduled.value = [...scheduled.value, ...(event.scheduled_messages as ScheduledMessage[])];
       else if (event.op === 'update') {
         const updated = event.scheduled_message as ScheduledMessage;
         scheduled.value = scheduled.value.map((m) =>
@@ -278,7 +284,8 @@ function applyUpdateMessage(event: ServerEvent): void {
       .map((m) => {
         if (!ids.has(m.id)) return m;
         const next: Message = { ...m, last_edit_timestamp: event.edit_timestamp as number };
-        if (m.id === event.message_id && typeof event.rendered_content === 'string') next.content = event.rendered_content;
+        if (m.id === event.message_id && typeof event.rendered_content === 'string')
+          next.content = event.rendered_content;
         if (newTopic !== undefined) next.subject = newTopic;
         if (newStream !== undefined) next.stream_id = newStream;
         return next;
@@ -310,7 +317,11 @@ function applyUpdateMessage(event: ServerEvent): void {
   // The old topic is gone from the list when the whole topic moved (Zulip's change_all) and is re-fetched otherwise.
   if (oldTopic !== undefined && event.propagate_mode === 'change_all') {
     const list = map.get(oldStream);
-    if (list) map.set(oldStream, list.filter((t) => t !== oldTopic || (target === oldStream && newTopic === undefined)));
+    if (list)
+      map.set(
+        oldStream,
+        list.filter((t) => t !== oldTopic || (target === oldStream && newTopic === undefined)),
+      );
   } else if (oldTopic !== undefined) topicsStale.value = { streamId: oldStream, at: Date.now() };
   topics.value = map;
 }

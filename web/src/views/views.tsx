@@ -9,7 +9,17 @@ import type { ViewName } from '../lib/hash';
 import { conversationTerms, type Conversation } from '../lib/narrow';
 import { hrefFor } from '../app/router';
 import type { Message } from '../store/model';
-import { channelName, counts, drafts, lastMessage, me, scheduled, subscriptions, unread, userName } from '../store/store';
+import {
+  channelName,
+  counts,
+  drafts,
+  lastMessage,
+  me,
+  scheduled,
+  subscriptions,
+  unread,
+  userName,
+} from '../store/store';
 
 const link = (conversation: Conversation) => hrefFor({ view: 'narrow', terms: conversationTerms(conversation) });
 const dmIds = (key: string) => key.slice(2).split(',').map(Number);
@@ -27,15 +37,18 @@ function Count({ n }: { n: number }) {
 async function markNarrowRead(narrow: unknown[]): Promise<void> {
   let anchor = 'oldest';
   for (let i = 0; i < 100; i++) {
-    const answer = await api.post<{ found_newest: boolean; last_processed_id: number | null }>('/messages/flags/narrow', {
-      anchor,
-      include_anchor: anchor === 'oldest',
-      num_before: 0,
-      num_after: 1000,
-      narrow,
-      op: 'add',
-      flag: 'read',
-    });
+    const answer = await api.post<{ found_newest: boolean; last_processed_id: number | null }>(
+      '/messages/flags/narrow',
+      {
+        anchor,
+        include_anchor: anchor === 'oldest',
+        num_before: 0,
+        num_after: 1000,
+        narrow,
+        op: 'add',
+        flag: 'read',
+      },
+    );
     if (answer.found_newest || answer.last_processed_id === null) return;
     anchor = String(answer.last_processed_id);
   }
@@ -65,7 +78,11 @@ function Inbox() {
     <section class="inbox" aria-labelledby="view-title">
       <header class="view-header">
         <h2 id="view-title">Inbox</h2>
-        <button id="mark-all-read" disabled={busy || entries.size === 0} onClick={() => run(() => api.post('/mark_all_as_read'))}>
+        <button
+          id="mark-all-read"
+          disabled={busy || entries.size === 0}
+          onClick={() => run(() => api.post('/mark_all_as_read'))}
+        >
           Mark all as read
         </button>
       </header>
@@ -117,7 +134,9 @@ function Inbox() {
                   <button
                     class="mark-topic-read"
                     aria-label={`Mark as read: ${topic} in #${name}`}
-                    onClick={() => run(() => api.post('/mark_topic_as_read', { stream_id: streamId, topic_name: topic }))}
+                    onClick={() =>
+                      run(() => api.post('/mark_topic_as_read', { stream_id: streamId, topic_name: topic }))
+                    }
                   >
                     Mark as read
                   </button>
@@ -139,8 +158,14 @@ interface Row {
 
 function rowOf(m: Message, self: number): Row {
   if (m.type === 'stream')
-    return { key: `t:${m.stream_id}:${m.subject}`, conversation: { kind: 'stream', streamId: m.stream_id!, topic: m.subject }, last: m };
-  const ids = Array.isArray(m.display_recipient) ? m.display_recipient.map((r) => r.id).filter((id) => id !== self) : [];
+    return {
+      key: `t:${m.stream_id}:${m.subject}`,
+      conversation: { kind: 'stream', streamId: m.stream_id!, topic: m.subject },
+      last: m,
+    };
+  const ids = Array.isArray(m.display_recipient)
+    ? m.display_recipient.map((r) => r.id).filter((id) => id !== self)
+    : [];
   const userIds = (ids.length > 0 ? ids : [self]).sort((a, b) => a - b);
   return { key: `d:${userIds.join(',')}`, conversation: { kind: 'dm', userIds }, last: m };
 }
@@ -151,7 +176,13 @@ function Recent() {
   const self = me.value;
   useEffect(() => {
     void api
-      .get<{ messages: Message[] }>('/messages', { anchor: 'newest', num_before: 400, num_after: 0, narrow: [], apply_markdown: true })
+      .get<{ messages: Message[] }>('/messages', {
+        anchor: 'newest',
+        num_before: 400,
+        num_after: 0,
+        narrow: [],
+        apply_markdown: true,
+      })
       .then((answer) => {
         const byKey = new Map<string, Row>();
         for (const m of answer.messages) byKey.set(rowOf(m, self).key, rowOf(m, self));
@@ -186,7 +217,8 @@ function Recent() {
           <tbody>
             {rows.map((r) => {
               const c = r.conversation;
-              const label = c.kind === 'stream' ? `#${channelName(c.streamId) ?? c.streamId} > ${c.topic}` : dmLabel(c.userIds);
+              const label =
+                c.kind === 'stream' ? `#${channelName(c.streamId) ?? c.streamId} > ${c.topic}` : dmLabel(c.userIds);
               const unreadHere = n.get(c.kind === 'stream' ? `t:${c.streamId}:${c.topic}` : r.key) ?? 0;
               return (
                 <tr key={r.key} class="recent-row" data-conversation={label}>
@@ -195,7 +227,10 @@ function Recent() {
                   </td>
                   <td>{unreadHere > 0 && <Count n={unreadHere} />}</td>
                   <td>
-                    {r.last.sender_full_name}, <time dateTime={new Date(r.last.timestamp * 1000).toISOString()}>{time.format(r.last.timestamp * 1000)}</time>
+                    {r.last.sender_full_name},{' '}
+                    <time dateTime={new Date(r.last.timestamp * 1000).toISOString()}>
+                      {time.format(r.last.timestamp * 1000)}
+                    </time>
                   </td>
                 </tr>
               );
@@ -216,7 +251,11 @@ function Drafts() {
       <ul>
         {list.map((d) => {
           const conversation: Conversation | null =
-            d.type === 'stream' ? { kind: 'stream', streamId: d.to[0], topic: d.topic } : d.type === 'private' ? { kind: 'dm', userIds: d.to } : null;
+            d.type === 'stream'
+              ? { kind: 'stream', streamId: d.to[0], topic: d.topic }
+              : d.type === 'private'
+                ? { kind: 'dm', userIds: d.to }
+                : null;
           const label = conversation
             ? conversation.kind === 'stream'
               ? `#${channelName(conversation.streamId) ?? ''} > ${conversation.topic}`
@@ -226,7 +265,11 @@ function Drafts() {
             <li key={d.id} class="draft-row" data-draft={d.id}>
               {conversation ? <a href={link(conversation)}>{label}</a> : <span>{label}</span>}
               <span class="text">{d.content}</span>
-              <button class="delete-draft" aria-label={`Delete draft to ${label}`} onClick={() => void api.delete(`/drafts/${d.id}`).catch(() => undefined)}>
+              <button
+                class="delete-draft"
+                aria-label={`Delete draft to ${label}`}
+                onClick={() => void api.delete(`/drafts/${d.id}`).catch(() => undefined)}
+              >
                 Delete
               </button>
             </li>
@@ -246,7 +289,9 @@ function Scheduled() {
       <ul>
         {list.map((m) => {
           const label =
-            m.type === 'stream' ? `#${channelName(m.to as number) ?? ''} > ${m.topic ?? ''}` : dmLabel(m.to as number[]);
+            m.type === 'stream'
+              ? `#${channelName(m.to as number) ?? ''} > ${m.topic ?? ''}`
+              : dmLabel(m.to as number[]);
           return (
             <li key={m.scheduled_message_id} class="scheduled-row" data-scheduled-row={m.scheduled_message_id}>
               <span>{label}</span>

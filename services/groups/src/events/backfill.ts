@@ -1,6 +1,7 @@
 import { internal, type contracts } from '@confab/events';
 import { ServiceClient } from '@confab/http';
 import type { Logger } from '@confab/logging';
+import { retryInBackground } from '@confab/runtime';
 import { applyRealm, applyUsers } from '../domain/sync.js';
 import type { PrismaGroupsDatabase } from '../repositories/groups-database.js';
 
@@ -53,21 +54,5 @@ export function startBackfill(
   secret: string,
   log: Logger,
 ): { stop(): void } {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  const attempt = (delayMs: number) => {
-    backfill(db, settingsUrl, secret, log).catch((err: unknown) => {
-      if (stopped) return;
-      log.warn({ err: err instanceof Error ? err.message : err }, 'backfill failed; retrying');
-      timer = setTimeout(() => attempt(Math.min(delayMs * 2, 30_000)), delayMs);
-      timer.unref();
-    });
-  };
-  attempt(1000);
-  return {
-    stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-    },
-  };
+  return retryInBackground(() => backfill(db, settingsUrl, secret, log), log, 'backfill');
 }

@@ -1,6 +1,7 @@
 import { internal } from '@confab/events';
 import { ServiceClient } from '@confab/http';
 import type { Logger } from '@confab/logging';
+import { retryInBackground } from '@confab/runtime';
 import type { NotificationStore } from '../domain/message-notifications.js';
 import { notificationSettingsFrom } from '../domain/notification-rules.js';
 
@@ -15,12 +16,10 @@ export function startSettingsBackfill(
   log: Logger,
 ): { stop(): void } {
   const client = new ServiceClient({ caller: 'push', baseUrl: settingsUrl, secret });
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  const run = async () => {
+  const run = async (stopped: () => boolean) => {
     if (await store.hasSettings()) return;
     let users = 0;
-    for (let after = 0; !stopped;) {
+    for (let after = 0; !stopped();) {
       const page = await client.call('GET', '/user_settings', internal.userSettingsPage, {
         query: { after_id: after },
       });
@@ -37,19 +36,5 @@ export function startSettingsBackfill(
     }
     if (users > 0) log.info({ users }, 'backfilled notification settings from the settings service');
   };
-  const attempt = (delayMs: number) => {
-    run().catch((err: unknown) => {
-      if (stopped) return;
-      log.warn({ err: err instanceof Error ? err.message : err }, 'settings backfill failed; retrying');
-      timer = setTimeout(() => attempt(Math.min(delayMs * 2, 30_000)), delayMs);
-      timer.unref();
-    });
-  };
-  attempt(1000);
-  return {
-    stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-    },
-  };
+  return retryInBackground(run, log, 'settings backfill');
 }
