@@ -74,6 +74,8 @@ export function machine() {
 
 /** Appends a dated section to bench/RESULTS.md. */
 export function record(section) {
+  // BENCH_RECORD=0: an exploratory run (a busy machine, a profile) that must not stand as a result.
+  if (process.env.BENCH_RECORD === '0') return;
   const file = join(BENCH_DIR, 'RESULTS.md');
   if (!existsSync(file))
     writeFileSync(file, '# Benchmark results\n\nEach section is written by the script it names; newest last.\n');
