@@ -61,7 +61,8 @@ try {
   const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
   const line = `sign-in to first usable view, ${runs} runs: median ${at(0.5).toFixed(0)} ms, p90 ${at(0.9).toFixed(0)} ms, worst ${times[times.length - 1].toFixed(0)} ms (budget 1000 ms); requests to other hosts: ${foreign.size === 0 ? 'none' : [...foreign].join(', ')}`;
   console.log(line);
-  for (const [name, { count, ms }] of phases) console.log(`  ${name}: ${(ms / count).toFixed(0)} ms on average (${count} of ${runs} runs)`);
+  for (const [name, { count, ms }] of phases)
+    console.log(`  ${name}: ${(ms / count).toFixed(0)} ms on average (${count} of ${runs} runs)`);
   record(
     `## Web client: first usable view (bench/web-first-view.mjs), ${new Date().toISOString().slice(0, 10)}\n\n${machine()}.\n\n- ${line}`,
   );
