@@ -101,7 +101,8 @@ class SmtpMailer implements ClosableMailer {
 
   async send(mail: OutgoingMail): Promise<void> {
     await this.transport.sendMail({
-      from: mail.fromName ? { name: mail.fromName, address: this.from } : this.from,
+      // A display name of the mail's own replaces the configured one ("Confab <noreply@…>" → its address).
+      from: mail.fromName ? { name: mail.fromName, address: /<([^>]+)>/.exec(this.from)?.[1] ?? this.from } : this.from,
       to: mail.to,
       subject: mail.subject,
       text: mail.text,
