@@ -3,7 +3,7 @@ import type { EmailBatchRef, EmailNotificationStore, EmailStatus } from '../doma
 import type { EventClaim } from '../domain/message-notifications.js';
 import type { MissedMessage } from '../domain/missed-message-email.js';
 import type { Candidate, NotificationTrigger } from '../domain/notification-rules.js';
-import { keepMessage, NotificationsRepository } from './notifications.repository.js';
+import { NotificationsRepository } from './notifications.repository.js';
 
 interface BatchRow {
   id: number;
@@ -24,22 +24,16 @@ export class EmailRepository extends NotificationsRepository implements EmailNot
     realmId: number,
     candidates: readonly Candidate[],
   ): Promise<boolean> {
-    return this.once(
-      claim,
-      async (tx) => {
-        await keepMessage(tx, message, realmId);
-        await tx.$executeRawUnsafe(
-          `INSERT INTO email_notifications (message_id, user_id, realm_id, trigger)
-           SELECT $1, u, $2, t FROM unnest($3::int[], $4::text[]) AS x(u, t)
-           ON CONFLICT (message_id, user_id) DO NOTHING`,
-          message.id,
-          realmId,
-          candidates.map((c) => c.userId),
-          candidates.map((c) => c.trigger),
-        );
-        return true;
-      },
-      false,
+    return this.recordWithMessage(claim, message, realmId, (tx) =>
+      tx.$executeRawUnsafe(
+        `INSERT INTO email_notifications (message_id, user_id, realm_id, trigger)
+         SELECT $1, u, $2, t FROM unnest($3::int[], $4::text[]) AS x(u, t)
+         ON CONFLICT (message_id, user_id) DO NOTHING`,
+        message.id,
+        realmId,
+        candidates.map((c) => c.userId),
+        candidates.map((c) => c.trigger),
+      ),
     );
   }
 

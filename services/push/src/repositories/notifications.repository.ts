@@ -111,20 +111,32 @@ export class NotificationsRepository implements NotificationStore {
     realmId: number,
     candidates: readonly PushCandidate[],
   ): Promise<boolean> {
+    return this.recordWithMessage(claim, message, realmId, (tx) =>
+      tx.$executeRawUnsafe(
+        `INSERT INTO message_notifications (message_id, user_id, realm_id, trigger, even_if_present)
+         SELECT $1, u, $2, t, e FROM unnest($3::int[], $4::text[], $5::boolean[]) AS x(u, t, e)
+         ON CONFLICT (message_id, user_id) DO NOTHING`,
+        message.id,
+        realmId,
+        candidates.map((c) => c.userId),
+        candidates.map((c) => c.trigger),
+        candidates.map((c) => c.evenIfPresent),
+      ),
+    );
+  }
+
+  /** Keeps the message and records whom it notifies (`insert`), once per event: false when handled before. */
+  protected recordWithMessage(
+    claim: EventClaim,
+    message: contracts.MessageRecord,
+    realmId: number,
+    insert: (tx: Tx) => Promise<unknown>,
+  ): Promise<boolean> {
     return this.once(
       claim,
       async (tx) => {
         await keepMessage(tx, message, realmId);
-        await tx.$executeRawUnsafe(
-          `INSERT INTO message_notifications (message_id, user_id, realm_id, trigger, even_if_present)
-           SELECT $1, u, $2, t, e FROM unnest($3::int[], $4::text[], $5::boolean[]) AS x(u, t, e)
-           ON CONFLICT (message_id, user_id) DO NOTHING`,
-          message.id,
-          realmId,
-          candidates.map((c) => c.userId),
-          candidates.map((c) => c.trigger),
-          candidates.map((c) => c.evenIfPresent),
-        );
+        await insert(tx);
         return true;
       },
       false,
