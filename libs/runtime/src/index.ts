@@ -7,3 +7,14 @@ export { openRedis } from './redis.js';
 export { bullOptions } from './jobs.js';
 export { ServiceRuntime, type RuntimeConfig } from './service.js';
 export { retryInBackground } from './retry.js';
+export {
+  createMailer,
+  dataDirOf,
+  mailConfig,
+  mailConfigured,
+  mailEnv,
+  type ClosableMailer,
+  type MailConfig,
+  type Mailer,
+  type OutgoingMail,
+} from './mail.js';
