@@ -17,6 +17,7 @@ import {
   users,
   view,
 } from '../store/store';
+import { ConversationActions } from './conversation-actions';
 import { MessageList } from './messages';
 
 const PAGE = 50;
@@ -119,6 +120,7 @@ export function NarrowView({ terms }: { terms: Term[] }) {
   void counts.value;
   return (
     <main class="messages-pane">
+      {conversation && <ConversationActions conversation={conversation} />}
       <MessageList
         messages={messages}
         me={self}
