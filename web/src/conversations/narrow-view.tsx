@@ -89,8 +89,11 @@ export function NarrowView({ terms }: { terms: Term[] }) {
   const messages = view.value.messages;
   const unreadNow = unread.value;
   useEffect(() => {
-    if (isSearch(terms)) return;
-    const ids = messages.filter((m) => unreadNow.has(m.id)).map((m) => m.id);
+    // What the view holds now, and only for this narrow: the render's list may be the previous view's (live
+    // messages kept while another view was shown), which must not be marked read on opening this one.
+    const current = view.value;
+    if (isSearch(terms) || !sameTerms(current.terms, terms)) return;
+    const ids = current.messages.filter((m) => unreadNow.has(m.id)).map((m) => m.id);
     if (ids.length === 0) return;
     void api.post('/messages/flags', { messages: ids, op: 'add', flag: 'read' }).catch(() => undefined);
   }, [messages, unreadNow, key]);

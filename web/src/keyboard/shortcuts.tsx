@@ -23,11 +23,14 @@ function isTyping(el: Element | null): boolean {
   return el.tagName === 'INPUT' && TEXT_INPUTS.test((el as HTMLInputElement).type);
 }
 
-/** Focuses an element once the view that has it is shown (after a route change). */
-function focusWhenReady(selector: string, tries = 60): void {
+/**
+ * Focuses an element once the view that has it is shown: after a route change the old view's element (`stale`) may
+ * still be there until the new view renders.
+ */
+function focusWhenReady(selector: string, stale: Element | null = null, tries = 60): void {
   const el = document.querySelector<HTMLElement>(selector);
-  if (el) el.focus();
-  else if (tries > 0) requestAnimationFrame(() => focusWhenReady(selector, tries - 1));
+  if (el && el !== stale) el.focus();
+  else if (tries > 0) requestAnimationFrame(() => focusWhenReady(selector, stale, tries - 1));
 }
 
 const current = (): Conversation | null => {
@@ -41,8 +44,12 @@ function messageConversation(m: Message): Conversation {
 }
 
 function open(conversation: Conversation, focus: string): void {
-  navigate({ view: 'narrow', terms: conversationTerms(conversation) });
-  focusWhenReady(focus);
+  const r = route.value;
+  const there = conversationTerms(conversation);
+  if (r.view === 'narrow' && JSON.stringify(r.terms) === JSON.stringify(there)) return focusWhenReady(focus);
+  const stale = document.querySelector(focus);
+  navigate({ view: 'narrow', terms: there });
+  focusWhenReady(focus, stale);
 }
 
 const ACTIONS: Record<Action, () => void> = {

@@ -11,9 +11,15 @@ import { errorText, Outcome } from '../ui/outcome';
 
 function useSave() {
   const [error, setError] = useState('');
+  // Shown at once (the server's event confirms it); put back if the server refuses.
   const save = (name: string, value: boolean | number | string) => {
     setError('');
-    void api.patch('/settings', { [name]: value }).catch((e: unknown) => setError(errorText(e)));
+    const before = settings.value[name];
+    settings.value = { ...settings.value, [name]: value };
+    void api.patch('/settings', { [name]: value }).catch((e: unknown) => {
+      settings.value = { ...settings.value, [name]: before };
+      setError(errorText(e));
+    });
   };
   return { error, save };
 }
