@@ -74,14 +74,12 @@ describe('the web client: keyboard, themes, phone', () => {
       await page.keyboard.press('Enter');
       await page.waitForSelector('.message .content >> text=Replied by keyboard');
       const latest = (
-        await world
-          .as('hamlet')
-          .get('/messages', {
-            anchor: 'newest',
-            num_before: 1,
-            num_after: 0,
-            narrow: JSON.stringify([{ operator: 'topic', operand: 'keys' }]),
-          })
+        await world.as('hamlet').get('/messages', {
+          anchor: 'newest',
+          num_before: 1,
+          num_after: 0,
+          narrow: JSON.stringify([{ operator: 'topic', operand: 'keys' }]),
+        })
       ).body.messages[0];
       expect(latest.content).toBe('<p>Replied by keyboard</p>');
 
@@ -122,10 +120,12 @@ describe('the web client: keyboard, themes, phone', () => {
       await b.page.click('#settings-open');
       await b.page.check('input[name="color_scheme"][value="2"]');
       await eventually('the light window to turn dark', async () => (await background(b.page)) === DARK);
-      const state = await world
-        .as('cordelia')
-        .post('/register', { fetch_event_types: JSON.stringify(['user_settings']) });
-      expect(state.body.user_settings.color_scheme).toBe(2);
+      await eventually('the server to have the dark setting', async () => {
+        const state = await world
+          .as('cordelia')
+          .post('/register', { fetch_event_types: JSON.stringify(['user_settings']) });
+        return state.body.user_settings.color_scheme === 2;
+      });
       await b.page.check('input[name="color_scheme"][value="3"]');
       await eventually('the dark-system window to turn light', async () => (await background(a.page)) === LIGHT);
       await b.page.check('input[name="color_scheme"][value="1"]');

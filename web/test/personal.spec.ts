@@ -1,5 +1,14 @@
 import { applyEvents, applyRegister, dmConversations, subscriptions } from '../src/store/store';
-import { alertWords, mutedUsers, Policy, settings, statuses, topicPolicy, userTopics } from '../src/store/personal';
+import {
+  alertWords,
+  mutedUsers,
+  Policy,
+  setSettingLocally,
+  settings,
+  statuses,
+  topicPolicy,
+  userTopics,
+} from '../src/store/personal';
 
 const register = () =>
   applyRegister({
@@ -89,5 +98,26 @@ describe("the store's personal state", () => {
       },
     });
     expect(dmConversations.value).toEqual([[2, 3], [4]]);
+  });
+});
+
+describe('settings changed here', () => {
+  beforeEach(register);
+
+  it('keep the newest choice on screen while an older change’s event comes back, and follow the server after', () => {
+    setSettingLocally('color_scheme', 3);
+    setSettingLocally('color_scheme', 1);
+    event({ type: 'user_settings', op: 'update', property: 'color_scheme', value: 3 });
+    expect(settings.value.color_scheme).toBe(1);
+    event({ type: 'user_settings', op: 'update', property: 'color_scheme', value: 1 });
+    event({ type: 'user_settings', op: 'update', property: 'color_scheme', value: 2 });
+    expect(settings.value.color_scheme).toBe(2);
+  });
+
+  it('are put back when the server refuses them', () => {
+    const change = setSettingLocally('enable_sounds', true);
+    expect(settings.value.enable_sounds).toBe(true);
+    change.undo();
+    expect(settings.value.enable_sounds).toBe(false);
   });
 });

@@ -23,7 +23,7 @@ export function Avatar({
       style={{
         ...style,
         fontSize: `${Math.round(size * 0.4)}px`,
-        background: `hsl(${avatarHue(user.user_id)} 45% 38%)`,
+        background: `hsl(${avatarHue(user.user_id)} 45% 30%)`,
       }}
     >
       {initials(user.full_name)}

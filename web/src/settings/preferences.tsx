@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../lib/api';
 import { askPermission, permission } from '../notifications/permission';
 import { playSound } from '../notifications/sound';
-import { settings } from '../store/personal';
+import { setSettingLocally, settings } from '../store/personal';
 import { errorText, Outcome } from '../ui/outcome';
 
 function useSave() {
@@ -14,10 +14,9 @@ function useSave() {
   // Shown at once (the server's event confirms it); put back if the server refuses.
   const save = (name: string, value: boolean | number | string) => {
     setError('');
-    const before = settings.value[name];
-    settings.value = { ...settings.value, [name]: value };
+    const change = setSettingLocally(name, value);
     void api.patch('/settings', { [name]: value }).catch((e: unknown) => {
-      settings.value = { ...settings.value, [name]: before };
+      change.undo();
       setError(errorText(e));
     });
   };

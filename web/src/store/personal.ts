@@ -56,6 +56,33 @@ export const mutedUsers = signal(new Set<number>());
 export const alertWords = signal<string[]>([]);
 export const statuses = signal(new Map<number, UserStatus>());
 
+/**
+ * Settings changed here whose event has not come back yet: an older event of the same setting (from a change made
+ * a moment before) must not undo the newer choice on screen.
+ */
+const pendingSettings = new Map<string, unknown>();
+
+/** Shows a setting's new value at once, before the server's event confirms it; `undo` puts it back after a refusal. */
+export function setSettingLocally(name: string, value: unknown): { undo: () => void } {
+  const before = settings.value[name];
+  pendingSettings.set(name, value);
+  settings.value = { ...settings.value, [name]: value };
+  return {
+    undo: () => {
+      pendingSettings.delete(name);
+      settings.value = { ...settings.value, [name]: before };
+    },
+  };
+}
+
+function settingChanged(name: string, value: unknown): void {
+  if (pendingSettings.has(name)) {
+    if (pendingSettings.get(name) !== value) return;
+    pendingSettings.delete(name);
+  }
+  settings.value = { ...settings.value, [name]: value };
+}
+
 /** Topic names are case-insensitive in Zulip. */
 export const userTopicKey = (streamId: number, topic: string) => `${streamId}:${topic.toLowerCase()}`;
 export const topicPolicy = (streamId: number, topic: string): number =>
@@ -83,12 +110,12 @@ export function applyPersonalRegister(state: RegisterState): void {
 export function applyPersonalEvent(event: ServerEvent): boolean {
   switch (event.type) {
     case 'user_settings':
-      if (event.op === 'update') settings.value = { ...settings.value, [event.property as string]: event.value };
+      if (event.op === 'update') settingChanged(event.property as string, event.value);
       return true;
     // The older forms of the same change.
     case 'update_display_settings':
     case 'update_global_notifications':
-      settings.value = { ...settings.value, [event.setting_name as string]: event.setting };
+      settingChanged(event.setting_name as string, event.setting);
       return true;
     case 'user_topic': {
       const key = userTopicKey(event.stream_id as number, event.topic_name as string);
