@@ -127,7 +127,7 @@ describe('the web client: accessibility (axe-core)', () => {
     const { context, page } = await userPage(browser, origin, 'cordelia@zulip.com', {
       viewport: { width: 390, height: 844 },
     });
-    for (const [hash, rendered] of [
+    for (const [hash, rendered] of <[string, string][]>[
       ['#inbox', '.inbox'],
       ['#narrow/stream/Verona/topic/accessibility', '.message'],
       ['#people', '.people-list li'],

@@ -1,45 +1,37 @@
 import { join } from 'node:path';
-import type { World } from '@confab/devkit';
-import type { Browser, Page } from 'playwright-core';
-import { browserWorld, eventually, SCREENSHOTS, userPage } from './support/browser';
+import type { Page } from 'playwright-core';
+import {
+  eventually,
+  registeredState,
+  SCREENSHOTS,
+  sendToChannel,
+  useBrowserWorld,
+  userPage,
+  waitForTitle,
+} from './support/browser';
 
 jest.setTimeout(240_000);
 
 /** Issue 28: Zulip's keyboard shortcuts (key presses only), dark mode (system and setting), the phone layout. */
 describe('the web client: keyboard, themes, phone', () => {
-  let world: World;
-  let browser: Browser;
-  let origin: string;
+  const env = useBrowserWorld();
 
-  beforeAll(async () => {
-    ({ world, browser, origin } = await browserWorld());
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
-  const send = async (to: string, topic: string, content: string) => {
-    const sent = await world.as('othello').post('/messages', { type: 'stream', to, topic, content });
-    expect(sent.status).toBe(200);
-    return sent.body.id as number;
-  };
-  const title = (page: Page, text: string) =>
-    page.waitForFunction((t) => document.querySelector('#narrow-title')?.textContent === t, text);
+  const send = (to: string, topic: string, content: string) => sendToChannel(env.world, 'othello', to, topic, content);
   const focused = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
   const selected = (page: Page) =>
     page.evaluate(() => Number(document.querySelector('.message.selected')?.getAttribute('data-id') ?? 0));
 
   it('does what c, x, r, j, k, n, /, Esc and ? do in Zulip, by key presses alone', async () => {
-    expect((await world.as('hamlet').post('/mark_all_as_read')).status).toBe(200);
+    expect((await env.world.as('hamlet').post('/mark_all_as_read')).status).toBe(200);
     const keys = [
       await send('Verona', 'keys', 'one'),
       await send('Verona', 'keys', 'two'),
       await send('Verona', 'keys', 'three'),
     ];
     await send('Denmark', 'next', 'the next unread topic');
-    const { context, page } = await userPage(browser, origin, 'hamlet@zulip.com');
+    const { context, page } = await userPage(env.browser, env.origin, 'hamlet@zulip.com');
     try {
-      await title(page, 'Inbox');
+      await waitForTitle(page, 'Inbox');
       await page.keyboard.press('?');
       const help = page.locator('.shortcut-help[role="dialog"]');
       await help.waitFor();
@@ -55,9 +47,9 @@ describe('the web client: keyboard, themes, phone', () => {
 
       // n: the next unread topic, in the sidebar's channel order.
       await page.keyboard.press('n');
-      await title(page, '#Denmark > next');
+      await waitForTitle(page, '#Denmark > next');
       await page.keyboard.press('n');
-      await title(page, '#Verona > keys');
+      await waitForTitle(page, '#Verona > keys');
       await page.waitForSelector(`.message[data-id="${keys[2]}"]`);
 
       // k and j move the selection; r replies to the selected message.
@@ -74,7 +66,7 @@ describe('the web client: keyboard, themes, phone', () => {
       await page.keyboard.press('Enter');
       await page.waitForSelector('.message .content >> text=Replied by keyboard');
       const latest = (
-        await world.as('hamlet').get('/messages', {
+        await env.world.as('hamlet').get('/messages', {
           anchor: 'newest',
           num_before: 1,
           num_after: 0,
@@ -87,11 +79,11 @@ describe('the web client: keyboard, themes, phone', () => {
       await page.keyboard.press('Escape');
       expect(await focused(page)).not.toBe('compose-content');
       await page.keyboard.press('c');
-      await title(page, '#Verona');
+      await waitForTitle(page, '#Verona');
       await eventually('the topic field to have focus', async () => (await focused(page)) === 'compose-topic');
       await page.keyboard.press('Escape');
       await page.keyboard.press('x');
-      await title(page, 'People');
+      await waitForTitle(page, 'People');
       await eventually('the people search to have focus', async () => (await focused(page)) === 'people-search');
     } finally {
       await context.close();
@@ -104,15 +96,15 @@ describe('the web client: keyboard, themes, phone', () => {
 
   it('follows the system into dark mode unless the setting says otherwise; another window follows the setting', async () => {
     await send('Verona', 'night', 'It is the east, and Juliet is the sun');
-    const a = await userPage(browser, origin, 'cordelia@zulip.com', { colorScheme: 'dark' });
-    const b = await userPage(browser, origin, 'cordelia@zulip.com', { colorScheme: 'light' });
+    const a = await userPage(env.browser, env.origin, 'cordelia@zulip.com', { colorScheme: 'dark' });
+    const b = await userPage(env.browser, env.origin, 'cordelia@zulip.com', { colorScheme: 'light' });
     try {
       expect(await background(a.page)).toBe(DARK);
       expect(await background(b.page)).toBe(LIGHT);
-      await a.page.goto(`${origin}/#narrow/channel/Verona/topic/night`);
+      await a.page.goto(`${env.origin}/#narrow/channel/Verona/topic/night`);
       await a.page.waitForSelector('.message');
       await a.page.screenshot({ path: join(SCREENSHOTS, 'dark-channel.png') });
-      await a.page.goto(`${origin}/#inbox`);
+      await a.page.goto(`${env.origin}/#inbox`);
       await a.page.waitForSelector('.inbox');
       await a.page.screenshot({ path: join(SCREENSHOTS, 'dark-inbox.png') });
 
@@ -121,10 +113,8 @@ describe('the web client: keyboard, themes, phone', () => {
       await b.page.check('input[name="color_scheme"][value="2"]');
       await eventually('the light window to turn dark', async () => (await background(b.page)) === DARK);
       await eventually('the server to have the dark setting', async () => {
-        const state = await world
-          .as('cordelia')
-          .post('/register', { fetch_event_types: JSON.stringify(['user_settings']) });
-        return state.body.user_settings.color_scheme === 2;
+        const state = await registeredState(env.world, 'cordelia', ['user_settings']);
+        return state.user_settings.color_scheme === 2;
       });
       await b.page.check('input[name="color_scheme"][value="3"]');
       await eventually('the dark-system window to turn light', async () => (await background(a.page)) === LIGHT);
@@ -143,7 +133,7 @@ describe('the web client: keyboard, themes, phone', () => {
       'a rather long topic name that goes on and on past the edge of a phone',
       'Words, words, words',
     );
-    const { context, page } = await userPage(browser, origin, 'prospero@zulip.com', {
+    const { context, page } = await userPage(env.browser, env.origin, 'prospero@zulip.com', {
       viewport: { width: 390, height: 844 },
     });
     try {
@@ -151,7 +141,7 @@ describe('the web client: keyboard, themes, phone', () => {
         page.evaluate(
           () => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) - window.innerWidth,
         );
-      for (const [hash, rendered] of [
+      for (const [hash, rendered] of <[string, string][]>[
         ['#inbox', '.inbox'],
         ['#narrow/channel/Verona', '.message'],
         ['#people', '.people-list li'],
@@ -159,11 +149,11 @@ describe('the web client: keyboard, themes, phone', () => {
         ['#channels', '.channels-page'],
         ['#recent', '.recent-row'],
       ]) {
-        await page.goto(`${origin}/${hash}`);
+        await page.goto(`${env.origin}/${hash}`);
         await page.waitForSelector(rendered);
         expect([hash, await overflow()]).toEqual([hash, 0]);
       }
-      await page.goto(`${origin}/#narrow/channel/Verona`);
+      await page.goto(`${env.origin}/#narrow/channel/Verona`);
       await page.locator('.message button.sender').first().click();
       await page.waitForSelector('.user-card');
       expect(await overflow()).toBe(0);

@@ -1,33 +1,17 @@
-import type { World } from '@confab/devkit';
-import type { Browser, Page } from 'playwright-core';
-import { browserWorld, eventually, userPage } from './support/browser';
+import type { Page } from 'playwright-core';
+import { eventually, registeredState, sendToChannel, useBrowserWorld, userPage, waitForTitle } from './support/browser';
 
 jest.setTimeout(240_000);
 
 /** Issue 28, mute and star: topics and channels muted and unmuted, topics followed, messages starred. */
 describe('the web client: mute, follow and star', () => {
-  let world: World;
-  let browser: Browser;
-  let origin: string;
+  const env = useBrowserWorld();
 
-  beforeAll(async () => {
-    ({ world, browser, origin } = await browserWorld());
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
-  const send = async (to: string, topic: string, content: string) => {
-    const sent = await world.as('othello').post('/messages', { type: 'stream', to, topic, content });
-    expect(sent.status).toBe(200);
-    return sent.body.id as number;
-  };
-  const title = (page: Page, text: string) =>
-    page.waitForFunction((t) => document.querySelector('#narrow-title')?.textContent === t, text);
+  const send = (to: string, topic: string, content: string) => sendToChannel(env.world, 'othello', to, topic, content);
   const titleCount = (page: Page) => page.evaluate(() => Number(/^\((\d+)\)/.exec(document.title)?.[1] ?? 0));
   /** Hamlet's topic policies and muted channels as the server has them. */
   const policies = async () => {
-    const state = await world.as('hamlet').post('/register', { fetch_event_types: JSON.stringify(['user_topic']) });
+    const state = { body: await registeredState(env.world, 'hamlet', ['user_topic']) };
     return Object.fromEntries(
       (state.body.user_topics as { topic_name: string; visibility_policy: number }[]).map((t) => [
         t.topic_name,
@@ -36,7 +20,7 @@ describe('the web client: mute, follow and star', () => {
     );
   };
   const channelMuted = async (name: string) => {
-    const subs = (await world.as('hamlet').get('/users/me/subscriptions')).body.subscriptions as {
+    const subs = (await env.world.as('hamlet').get('/users/me/subscriptions')).body.subscriptions as {
       name: string;
       is_muted: boolean;
     }[];
@@ -44,15 +28,15 @@ describe('the web client: mute, follow and star', () => {
   };
 
   it('mutes and follows topics and mutes channels; the other window and the title count follow', async () => {
-    expect((await world.as('hamlet').post('/mark_all_as_read')).status).toBe(200);
+    expect((await env.world.as('hamlet').post('/mark_all_as_read')).status).toBe(200);
     await send('Denmark', 'ghosts', 'Something is rotten');
     await send('Denmark', 'graves', 'Alas');
-    const a = await userPage(browser, origin, 'hamlet@zulip.com');
-    const b = await userPage(browser, origin, 'hamlet@zulip.com');
+    const a = await userPage(env.browser, env.origin, 'hamlet@zulip.com');
+    const b = await userPage(env.browser, env.origin, 'hamlet@zulip.com');
     try {
       await a.page.click('[data-stream="Denmark"]');
       await a.page.click('[data-topic="ghosts"]');
-      await title(a.page, '#Denmark > ghosts');
+      await waitForTitle(a.page, '#Denmark > ghosts');
       await a.page.click('#mute-topic');
       await a.page.waitForSelector('#mute-topic[aria-pressed="true"] >> text=Unmute topic');
       await eventually('the server to have the topic muted', async () => (await policies()).ghosts === 1);
@@ -61,7 +45,7 @@ describe('the web client: mute, follow and star', () => {
       await b.page.click('[data-stream="Denmark"]');
       await b.page.waitForSelector('[data-topic="ghosts"][data-policy="1"]');
       await b.page.click('[data-view="inbox"]');
-      await title(b.page, 'Inbox');
+      await waitForTitle(b.page, 'Inbox');
       const before = await titleCount(b.page);
       await send('Denmark', 'ghosts', 'Muted words');
       await send('Verona', 'balcony', 'Counted words');
@@ -70,7 +54,7 @@ describe('the web client: mute, follow and star', () => {
 
       // Following another topic.
       await a.page.click('[data-topic="graves"]');
-      await title(a.page, '#Denmark > graves');
+      await waitForTitle(a.page, '#Denmark > graves');
       await a.page.click('#follow-topic');
       await a.page.waitForSelector('#follow-topic[aria-pressed="true"] >> text=Unfollow topic');
       await eventually('the server to have the topic followed', async () => (await policies()).graves === 3);
@@ -85,7 +69,7 @@ describe('the web client: mute, follow and star', () => {
 
       // Muting and unmuting a channel.
       await a.page.click('[data-stream="Verona"]');
-      await title(a.page, '#Verona');
+      await waitForTitle(a.page, '#Verona');
       await a.page.click('#mute-channel');
       await a.page.waitForSelector('#mute-channel >> text=Unmute channel');
       expect(await eventually('Verona muted on the server', async () => await channelMuted('Verona'))).toBe(true);
@@ -102,19 +86,19 @@ describe('the web client: mute, follow and star', () => {
 
   it('stars a message; the other window shows it starred and in its Starred view', async () => {
     const id = await send('Verona', 'stars', 'Two of the fairest stars in all the heaven');
-    const a = await userPage(browser, origin, 'hamlet@zulip.com');
-    const b = await userPage(browser, origin, 'hamlet@zulip.com');
+    const a = await userPage(env.browser, env.origin, 'hamlet@zulip.com');
+    const b = await userPage(env.browser, env.origin, 'hamlet@zulip.com');
     try {
       for (const { page } of [a, b]) {
-        await page.goto(`${origin}/#narrow/channel/Verona/topic/stars`);
+        await page.goto(`${env.origin}/#narrow/channel/Verona/topic/stars`);
         await page.waitForSelector(`.message[data-id="${id}"]`);
       }
       await a.page.click(`.message[data-id="${id}"] button.star`);
       await b.page.waitForSelector(`.message[data-id="${id}"] button.star[aria-pressed="true"]`);
-      const flags = (await world.as('hamlet').get(`/messages/${id}`)).body.message.flags as string[];
+      const flags = (await env.world.as('hamlet').get(`/messages/${id}`)).body.message.flags as string[];
       expect(flags).toContain('starred');
       await b.page.click('[data-view="starred"]');
-      await title(b.page, 'Starred messages');
+      await waitForTitle(b.page, 'Starred messages');
       await b.page.waitForSelector(`.message[data-id="${id}"]`);
       await b.page.click(`.message[data-id="${id}"] button.star`);
       await a.page.waitForSelector(`.message[data-id="${id}"] button.star[aria-pressed="false"]`);

@@ -1,6 +1,5 @@
-import type { World } from '@confab/devkit';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { browserWorld, eventually, userPage } from './support/browser';
+import type { BrowserContext, Page } from 'playwright-core';
+import { eventually, registeredState, sendToChannel, useBrowserWorld, userPage } from './support/browser';
 
 jest.setTimeout(240_000);
 
@@ -31,43 +30,38 @@ function record(): void {
     }
   }
   window.Notification = Recorded;
-  const createGain = AudioContext.prototype.createGain;
+  const { createGain } = Object.getOwnPropertyDescriptors(AudioContext.prototype);
   AudioContext.prototype.createGain = function (this: AudioContext) {
     w.__sounds += 1;
-    return createGain.call(this);
+    return (createGain.value as (this: AudioContext) => GainNode).call(this);
   };
+
 }
 
 /** Issue 28: desktop notifications for DMs, mentions and followed topics as the settings say, a sound, the title. */
 describe('the web client: notifications', () => {
-  let world: World;
-  let browser: Browser;
-  let origin: string;
-
-  beforeAll(async () => {
-    ({ world, browser, origin } = await browserWorld());
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const env = useBrowserWorld();
 
   const notes = (page: Page) => page.evaluate(() => (window as unknown as { __notes: Seen[] }).__notes);
   const sounds = (page: Page) => page.evaluate(() => (window as unknown as { __sounds: number }).__sounds);
   const dm = async (content: string) => {
-    const sent = await world
+    const sent = await env.world
       .as('othello')
-      .post('/messages', { type: 'direct', to: JSON.stringify([world.user('hamlet').id]), content });
+      .post('/messages', { type: 'direct', to: JSON.stringify([env.world.user('hamlet').id]), content });
     expect(sent.status).toBe(200);
   };
-  const say = async (to: string, topic: string, content: string) => {
-    const sent = await world.as('othello').post('/messages', { type: 'stream', to, topic, content });
-    expect(sent.status).toBe(200);
-  };
+  const say = (to: string, topic: string, content: string) => sendToChannel(env.world, 'othello', to, topic, content);
+  /** Waits until the server has Hamlet's desktop notifications and sounds on (or off). */
+  const notificationsSaved = (on: boolean) =>
+    eventually('the settings to be saved', async () => {
+      const s = (await registeredState(env.world, 'hamlet', ['user_settings'])).user_settings;
+      return s.enable_desktop_notifications === on && s.enable_sounds === on;
+    });
   const noteWith = (page: Page, body: string) =>
     eventually(`a notification saying "${body}"`, async () => (await notes(page)).find((n) => n.body === body));
 
   async function granted(): Promise<{ context: BrowserContext; page: Page }> {
-    const opened = await userPage(browser, origin, 'hamlet@zulip.com', { permissions: ['notifications'] });
+    const opened = await userPage(env.browser, env.origin, 'hamlet@zulip.com', { permissions: ['notifications'] });
     await opened.context.addInitScript(record);
     await opened.page.reload();
     await opened.page.waitForSelector('#narrow-title');
@@ -75,11 +69,15 @@ describe('the web client: notifications', () => {
   }
 
   it('notifies of DMs, mentions and followed topics with a sound, not of other channel messages; a click opens it', async () => {
-    expect((await world.as('hamlet').post('/mark_all_as_read')).status).toBe(200);
-    const denmark = (await world.as('hamlet').get('/get_stream_id', { stream: 'Denmark' })).body.stream_id as number;
+    expect((await env.world.as('hamlet').post('/mark_all_as_read')).status).toBe(200);
+    const denmark = (await env.world.as('hamlet').get('/get_stream_id', { stream: 'Denmark' })).body
+      .stream_id as number;
     expect(
-      (await world.as('hamlet').post('/user_topics', { stream_id: denmark, topic: 'followed', visibility_policy: 3 }))
-        .status,
+      (
+        await env.world
+          .as('hamlet')
+          .post('/user_topics', { stream_id: denmark, topic: 'followed', visibility_policy: 3 })
+      ).status,
     ).toBe(200);
     const { context, page } = await granted();
     try {
@@ -92,29 +90,30 @@ describe('the web client: notifications', () => {
       expect(await sounds(page)).toBe(1);
 
       await say('Verona', 'plain', 'Nothing for Hamlet here');
-      await say('Verona', 'call', `@**${world.user('hamlet').fullName}** a word`);
-      const mention = await noteWith(page, `@${world.user('hamlet').fullName} a word`);
+      await say('Verona', 'call', `@**${env.world.user('hamlet').fullName}** a word`);
+      const mention = await noteWith(page, `@${env.world.user('hamlet').fullName} a word`);
       expect(mention.title).toBe('Othello, the Moor of Venice (#Verona > call)');
       await say('Denmark', 'followed', 'News of a followed topic');
       await noteWith(page, 'News of a followed topic');
       expect((await notes(page)).map((n) => n.body)).toEqual([
         'Are you there, my lord?',
-        `@${world.user('hamlet').fullName} a word`,
+        `@${env.world.user('hamlet').fullName} a word`,
         'News of a followed topic',
       ]);
       expect(await sounds(page)).toBe(3);
 
       // The tab title counts the four unread messages; clicking the first notification opens its conversation.
       await eventually('the title to count them', async () => (await page.title()) === '(4) Inbox – Confab');
-      await page.evaluate(() =>
-        (window as unknown as { __shown: Notification[] }).__shown[0].onclick?.(new Event('click')),
-      );
+      await page.evaluate(() => {
+        const first = (window as unknown as { __shown: Notification[] }).__shown[0];
+        first?.onclick?.call(first, new Event('click'));
+      });
       await page.waitForFunction(
         () => document.querySelector('#narrow-title')?.textContent === 'Othello, the Moor of Venice',
       );
       // Only the DM is read by opening it (the other three stay unread on the server too).
       await eventually('the DM to be read and the count to drop', async () => (await page.title()).startsWith('(3) '));
-      const unread = await world.as('hamlet').get('/messages', {
+      const unread = await env.world.as('hamlet').get('/messages', {
         anchor: 'newest',
         num_before: 10,
         num_after: 0,
@@ -135,13 +134,7 @@ describe('the web client: notifications', () => {
       await page.click('#settings-open');
       await page.uncheck('input[name="enable_desktop_notifications"]');
       await page.uncheck('input[name="enable_sounds"]');
-      await eventually('the settings to be saved', async () => {
-        const state = await world
-          .as('hamlet')
-          .post('/register', { fetch_event_types: JSON.stringify(['user_settings']) });
-        const s = state.body.user_settings;
-        return s.enable_desktop_notifications === false && s.enable_sounds === false;
-      });
+      await notificationsSaved(false);
       await page.click('[data-view="inbox"]');
       await dm('Quiet now');
       await say('Denmark', 'followed', 'Still following');
@@ -151,13 +144,7 @@ describe('the web client: notifications', () => {
       await page.click('#settings-open');
       await page.check('input[name="enable_desktop_notifications"]');
       await page.check('input[name="enable_sounds"]');
-      await eventually('the settings to be saved', async () => {
-        const state = await world
-          .as('hamlet')
-          .post('/register', { fetch_event_types: JSON.stringify(['user_settings']) });
-        const s = state.body.user_settings;
-        return s.enable_desktop_notifications === true && s.enable_sounds === true;
-      });
+      await notificationsSaved(true);
       await page.click('[data-view="inbox"]');
       await dm('Loud again');
       await noteWith(page, 'Loud again');
@@ -168,7 +155,7 @@ describe('the web client: notifications', () => {
   });
 
   it('asks for permission with a banner once signed in, which "Not now" puts away', async () => {
-    const { context, page } = await userPage(browser, origin, 'hamlet@zulip.com');
+    const { context, page } = await userPage(env.browser, env.origin, 'hamlet@zulip.com');
     try {
       expect(await page.evaluate(() => Notification.permission)).toBe('default');
       await page.waitForSelector('.permission-banner #notifications-enable');

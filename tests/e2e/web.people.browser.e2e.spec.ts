@@ -1,6 +1,4 @@
-import type { World } from '@confab/devkit';
-import type { Browser, Page } from 'playwright-core';
-import { browserWorld, eventually, userPage } from './support/browser';
+import { eventually, useBrowserWorld, userPage, waitForTitle } from './support/browser';
 
 jest.setTimeout(240_000);
 
@@ -14,28 +12,16 @@ const timesIn = (timeZone: string) =>
 
 /** Issue 28, people: avatars drawn here, the user card, the people list with search, group DMs. */
 describe('the web client: people', () => {
-  let world: World;
-  let browser: Browser;
-  let origin: string;
-
-  beforeAll(async () => {
-    ({ world, browser, origin } = await browserWorld());
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
-  const title = (page: Page, text: string) =>
-    page.waitForFunction((t) => document.querySelector('#narrow-title')?.textContent === t, text);
+  const env = useBrowserWorld();
 
   it("opens a person's card from their name: role, status (live), local time, and a DM; no avatar from another host", async () => {
-    const othello = world.as('othello');
+    const othello = env.world.as('othello');
     expect((await othello.patch('/settings', { timezone: 'Asia/Tokyo' })).status).toBe(200);
     expect((await othello.post('/users/me/status', { status_text: 'Sailing to Cyprus' })).status).toBe(200);
     const sent = await othello.post('/messages', { type: 'stream', to: 'Verona', topic: 'voyage', content: 'Ahoy' });
     expect(sent.status).toBe(200);
 
-    const { context, page } = await userPage(browser, origin, 'hamlet@zulip.com');
+    const { context, page } = await userPage(env.browser, env.origin, 'hamlet@zulip.com');
     const hosts = new Set<string>();
     page.on('request', (r) => hosts.add(new URL(r.url()).host));
     try {
@@ -61,21 +47,21 @@ describe('the web client: people', () => {
       await card.waitFor({ state: 'detached' });
       await message.locator('button.sender').click();
       await page.click('.user-card .send-dm');
-      await title(page, 'Othello, the Moor of Venice');
+      await waitForTitle(page, 'Othello, the Moor of Venice');
       await page.waitForSelector('#compose-content');
-      expect([...hosts]).toEqual([new URL(origin).host]);
+      expect([...hosts]).toEqual([new URL(env.origin).host]);
     } finally {
       await context.close();
     }
   });
 
   it('lists people with a search, shows roles, and starts a group DM that the others see live', async () => {
-    const a = await userPage(browser, origin, 'hamlet@zulip.com');
-    const b = await userPage(browser, origin, 'othello@zulip.com');
+    const a = await userPage(env.browser, env.origin, 'hamlet@zulip.com');
+    const b = await userPage(env.browser, env.origin, 'othello@zulip.com');
     try {
       const page = a.page;
       await page.click('[data-view="people"]');
-      await title(page, 'People');
+      await waitForTitle(page, 'People');
       const rows = page.locator('.people-list li');
       await eventually('everyone to be listed', async () => (await rows.count()) >= 9);
       await page.fill('#people-search', 'iag');
@@ -92,14 +78,14 @@ describe('the web client: people', () => {
       await page.click('[data-person="cordelia@zulip.com"] input.choose');
       expect(await page.textContent('#people-message')).toBe('Message these 2');
       await page.click('#people-message');
-      const ids = [world.user('othello'), world.user('cordelia')].sort((x, y) => x.id - y.id);
-      await title(page, ids.map((u) => u.fullName).join(', '));
+      const ids = [env.world.user('othello'), env.world.user('cordelia')].sort((x, y) => x.id - y.id);
+      await waitForTitle(page, ids.map((u) => u.fullName).join(', '));
       await page.fill('#compose-content', 'To the three of us');
       await page.click('#compose-send');
       await page.waitForSelector('.message .content >> text=To the three of us');
 
       // Othello's window lists the group conversation with its unread message, without reloading.
-      const others = [world.user('hamlet').id, world.user('cordelia').id].sort((x, y) => x - y);
+      const others = [env.world.user('hamlet').id, env.world.user('cordelia').id].sort((x, y) => x - y);
       const group = b.page.locator(`[data-group-dm="${others.join(',')}"]`);
       await group.locator('.unread >> text=1').waitFor();
       await group.click();

@@ -1,48 +1,31 @@
 import { join } from 'node:path';
-import type { World } from '@confab/devkit';
-import type { Browser } from 'playwright-core';
-import { browserWorld, eventually, SCREENSHOTS, userPage } from './support/browser';
+import { eventually, registeredState, SCREENSHOTS, sendToChannel, useBrowserWorld, userPage } from './support/browser';
 
 jest.setTimeout(240_000);
 
 /** Issue 28, the settings a person changes in week one: muted people, alert words, the API key; others' changes live. */
 describe('the web client: settings of week one', () => {
-  let world: World;
-  let browser: Browser;
-  let origin: string;
-
-  beforeAll(async () => {
-    ({ world, browser, origin } = await browserWorld());
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const env = useBrowserWorld();
 
   it('mutes someone from their card, hides their messages, and unmutes them in settings', async () => {
-    const sent = await world
-      .as('othello')
-      .post('/messages', { type: 'stream', to: 'Verona', topic: 'noise', content: 'Listen to me' });
-    expect(sent.status).toBe(200);
-    const { context, page } = await userPage(browser, origin, 'hamlet@zulip.com');
+    const id = await sendToChannel(env.world, 'othello', 'Verona', 'noise', 'Listen to me');
+    const { context, page } = await userPage(env.browser, env.origin, 'hamlet@zulip.com');
     const muted = async () =>
-      (
-        (await world.as('hamlet').post('/register', { fetch_event_types: JSON.stringify(['muted_users']) })).body
-          .muted_users as { id: number }[]
-      ).map((m) => m.id);
+      ((await registeredState(env.world, 'hamlet', ['muted_users'])).muted_users as { id: number }[]).map((m) => m.id);
     try {
-      await page.goto(`${origin}/#narrow/channel/Verona/topic/noise`);
-      const message = page.locator(`.message[data-id="${sent.body.id}"]`);
+      await page.goto(`${env.origin}/#narrow/channel/Verona/topic/noise`);
+      const message = page.locator(`.message[data-id="${id}"]`);
       await message.locator('button.sender').click();
       await page.click('.user-card .mute-user');
       await page.waitForSelector('.user-card .mute-user >> text=Unmute');
       await page.keyboard.press('Escape');
       await message.locator('.muted-message').waitFor();
-      expect(await muted()).toEqual([world.user('othello').id]);
+      expect(await muted()).toEqual([env.world.user('othello').id]);
       await message.locator('button.reveal').click();
       await message.locator('.content >> text=Listen to me').waitFor();
 
       await page.click('#settings-open');
-      const row = page.locator(`[data-muted-user="${world.user('othello').id}"]`);
+      const row = page.locator(`[data-muted-user="${env.world.user('othello').id}"]`);
       expect(await row.locator('span').textContent()).toBe('Othello, the Moor of Venice');
       await row.locator('button.unmute-user').click();
       await row.waitFor({ state: 'detached' });
@@ -53,24 +36,22 @@ describe('the web client: settings of week one', () => {
   });
 
   it('adds and removes alert words; a message with one counts as a mention', async () => {
-    const { context, page } = await userPage(browser, origin, 'cordelia@zulip.com');
+    const { context, page } = await userPage(env.browser, env.origin, 'cordelia@zulip.com');
     try {
       await page.click('#settings-open');
       await page.fill('#alert-word', 'Tempest');
       await page.click('#alert-word-add');
       await page.waitForSelector('[data-alert-word="Tempest"]');
-      expect((await world.as('cordelia').get('/users/me/alert_words')).body.alert_words).toEqual(['Tempest']);
-      const sent = await world
-        .as('othello')
-        .post('/messages', { type: 'stream', to: 'Verona', topic: 'weather', content: 'A tempest is coming' });
-      const flags = (await world.as('cordelia').get(`/messages/${sent.body.id}`)).body.message.flags as string[];
+      expect((await env.world.as('cordelia').get('/users/me/alert_words')).body.alert_words).toEqual(['Tempest']);
+      const id = await sendToChannel(env.world, 'othello', 'Verona', 'weather', 'A tempest is coming');
+      const flags = (await env.world.as('cordelia').get(`/messages/${id}`)).body.message.flags as string[];
       expect(flags).toContain('has_alert_word');
       await page.fill('#alert-word', 'storm');
       await page.click('#alert-word-add');
       await page.waitForSelector('[data-alert-word="storm"]');
       await page.click('[data-alert-word="Tempest"] button.remove-alert-word');
       await page.waitForSelector('[data-alert-word="Tempest"]', { state: 'detached' });
-      expect((await world.as('cordelia').get('/users/me/alert_words')).body.alert_words).toEqual(['storm']);
+      expect((await env.world.as('cordelia').get('/users/me/alert_words')).body.alert_words).toEqual(['storm']);
       await page.screenshot({ path: join(SCREENSHOTS, 'settings-week-one.png'), fullPage: true });
     } finally {
       await context.close();
@@ -78,8 +59,8 @@ describe('the web client: settings of week one', () => {
   });
 
   it("shows another person's new name live, in the people list and on their messages' card", async () => {
-    const a = await userPage(browser, origin, 'hamlet@zulip.com');
-    const b = await userPage(browser, origin, 'aaron@zulip.com');
+    const a = await userPage(env.browser, env.origin, 'hamlet@zulip.com');
+    const b = await userPage(env.browser, env.origin, 'aaron@zulip.com');
     try {
       await a.page.click('[data-view="people"]');
       await a.page.waitForSelector('[data-person="aaron@zulip.com"] .person-name >> text=aaron');
@@ -96,9 +77,9 @@ describe('the web client: settings of week one', () => {
   });
 
   it('shows the API key after the password, and regenerates it: the old key stops working, the new one works', async () => {
-    const { context, page } = await userPage(browser, origin, 'prospero@zulip.com');
-    const prospero = world.user('prospero');
-    const asKey = (key: string) => world.anonymous().withCredentials(prospero.email, key).get('/users/me');
+    const { context, page } = await userPage(env.browser, env.origin, 'prospero@zulip.com');
+    const prospero = env.world.user('prospero');
+    const asKey = (key: string) => env.world.anonymous().withCredentials(prospero.email, key).get('/users/me');
     try {
       await page.click('#settings-open');
       await page.fill('#api-key-password', 'wrong password');
