@@ -24,6 +24,8 @@ export interface StackOptions {
    * other process listens on 127.0.0.1 only. Default 127.0.0.1.
    */
   gatewayHost?: string;
+  /** Use the run's databases when they exist already (a test that restored a backup into them first). */
+  reuseDatabases?: boolean;
 }
 
 /**
@@ -127,7 +129,7 @@ export class Stack {
     await Promise.all(
       databaseServices().map(async (spec) => {
         const name = this.dbName(spec.service);
-        const url = await createDatabase(infra.postgresUrl, name, { ifMissing: !runId });
+        const url = await createDatabase(infra.postgresUrl, name, { ifMissing: !runId || this.options.reuseDatabases });
         this.databaseNames.push(name);
         databases[spec.service] = url;
         dbEnv[spec.databaseEnv!] = url;
