@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Clustered and pooled infrastructure on this machine, for running Confab against it locally (README, "Operations"):
 //   node scripts/ops-infra.mjs rabbit-cluster   three RabbitMQ nodes and a balancer in front (prints AMQP_URL)
+//   node scripts/ops-infra.mjs pgbouncer        PgBouncer in transaction mode before the local PostgreSQL
 // Runs until Ctrl-C, then stops what it started and removes its data. Needs a build (npm run build).
 import { createRequire } from 'node:module';
 import { join, dirname } from 'node:path';
@@ -15,6 +16,12 @@ const starters = {
     console.log(`nodes: ${cluster.nodes.map((n) => `${n.name} (${n.url})`).join(', ')}`);
     console.log(`AMQP_URL=${cluster.url} CONFAB_EVENTS_QUEUE_TYPE=quorum`);
     return () => cluster.destroy();
+  },
+  async pgbouncer() {
+    const bouncer = await devkit.startPgBouncer({ upstream: process.env.DATABASE_URL ?? devkit.localPostgresUrl() });
+    for (const spec of devkit.databaseServices())
+      console.log(`${spec.databaseEnv}=${bouncer.urlFor(devkit.stackDatabaseName('', spec.service))}`);
+    return () => bouncer.stop();
   },
 };
 

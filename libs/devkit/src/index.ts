@@ -9,3 +9,4 @@ export * from './private-infra.js';
 export * from './infra-choice.js';
 export * from './dev-relay.js';
 export * from './rabbit-cluster.js';
+export * from './pgbouncer.js';

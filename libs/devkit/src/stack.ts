@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { connect } from 'amqplib';
 import { signIdentity } from '@confab/identity';
 import { databaseServices, processes, type ProcessSpec } from './catalog.js';
-import { createDatabase, databaseUrl, dropDatabase, migrate } from './databases.js';
+import { createDatabase, databaseUrl, dropDatabase, migrate, stackDatabaseName } from './databases.js';
 import { freePort, type Infrastructure } from './infra.js';
 import { ManagedProcess, waitReady } from './processes.js';
 
@@ -83,7 +83,7 @@ export class Stack {
   constructor(private readonly options: StackOptions) {}
 
   private dbName(service: string): string {
-    return this.options.runId ? `confab_${this.options.runId}_${service}` : `confab_${service}`;
+    return stackDatabaseName(this.options.runId, service);
   }
 
   /**

@@ -8,6 +8,7 @@ import {
   databaseServices,
   databaseUrl,
   REPO_ROOT,
+  stackDatabaseName,
   World,
   type ApiClient,
   type Stack,
@@ -137,7 +138,7 @@ describe('a backup taken while messages are sent, restored into an empty deploym
     const databases = Object.fromEntries(
       databaseServices().map((spec) => [
         spec.service,
-        databaseUrl(first!.info.postgresUrl, `confab_${runId}_${spec.service}`),
+        databaseUrl(first!.info.postgresUrl, stackDatabaseName(runId, spec.service)),
       ]),
     );
     await admin(['restore', '--from', archive], databases, dataB);
