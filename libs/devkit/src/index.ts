@@ -8,3 +8,5 @@ export * from './stack.js';
 export * from './private-infra.js';
 export * from './infra-choice.js';
 export * from './dev-relay.js';
+export * from './rabbit-cluster.js';
+export * from './pgbouncer.js';

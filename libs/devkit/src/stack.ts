@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { connect } from 'amqplib';
 import { signIdentity } from '@confab/identity';
 import { databaseServices, processes, type ProcessSpec } from './catalog.js';
-import { createDatabase, databaseUrl, dropDatabase, migrate } from './databases.js';
+import { createDatabase, databaseUrl, dropDatabase, migrate, stackDatabaseName } from './databases.js';
 import { freePort, type Infrastructure } from './infra.js';
 import { ManagedProcess, waitReady } from './processes.js';
 
@@ -24,6 +24,8 @@ export interface StackOptions {
    * other process listens on 127.0.0.1 only. Default 127.0.0.1.
    */
   gatewayHost?: string;
+  /** Use the run's databases when they exist already (a test that restored a backup into them first). */
+  reuseDatabases?: boolean;
 }
 
 /**
@@ -81,7 +83,7 @@ export class Stack {
   constructor(private readonly options: StackOptions) {}
 
   private dbName(service: string): string {
-    return this.options.runId ? `confab_${this.options.runId}_${service}` : `confab_${service}`;
+    return stackDatabaseName(this.options.runId, service);
   }
 
   /**
@@ -127,7 +129,7 @@ export class Stack {
     await Promise.all(
       databaseServices().map(async (spec) => {
         const name = this.dbName(spec.service);
-        const url = await createDatabase(infra.postgresUrl, name, { ifMissing: !runId });
+        const url = await createDatabase(infra.postgresUrl, name, { ifMissing: !runId || this.options.reuseDatabases });
         this.databaseNames.push(name);
         databases[spec.service] = url;
         dbEnv[spec.databaseEnv!] = url;
