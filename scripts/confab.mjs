@@ -136,13 +136,23 @@ ${devRelay ? `\nPush notifications go to the development relay; what it received
   }
 }
 
-/** Debian's chromium for the browser tests (tests/e2e/*.browser.e2e.spec.ts), installed with apt when missing. */
+/**
+ * Debian packages the tests drive, installed with apt when missing: chromium for the browser tests
+ * (tests/e2e/*.browser.e2e.spec.ts), pgbouncer for the pooled-PostgreSQL fault test, the PostgreSQL client tools
+ * (pg_dump, pg_restore) for the backup-and-restore one.
+ */
 const CHROMIUM = '/usr/bin/chromium';
-function ensureChromium() {
-  if (existsSync(CHROMIUM) || !has('apt-get', ['--version'])) return;
+const TEST_PACKAGES = [
+  { name: 'chromium', present: () => existsSync(CHROMIUM) },
+  { name: 'pgbouncer', present: () => has('pgbouncer', ['--version']) },
+  { name: 'postgresql-client', present: () => has('pg_dump', ['--version']) },
+];
+function ensureTestPackages() {
+  const missing = TEST_PACKAGES.filter((p) => !p.present()).map((p) => p.name);
+  if (missing.length === 0 || !has('apt-get', ['--version'])) return;
   const root = process.getuid?.() === 0;
   if (!root && !has('sudo', ['-n', 'true'])) {
-    log(`${CHROMIUM} is missing and apt-get needs root: install the chromium package for the browser tests`);
+    log(`${missing.join(', ')} missing and apt-get needs root: install them for the tests that use them`);
     return;
   }
   const apt = (args) =>
@@ -150,10 +160,11 @@ function ensureChromium() {
       stdio: 'inherit',
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     }).status === 0;
-  log('installing chromium (apt-get) for the browser tests');
-  if (!apt(['install', '-y', '--no-install-recommends', 'chromium'])) {
+  log(`installing ${missing.join(', ')} (apt-get) for the tests`);
+  const install = ['install', '-y', '--no-install-recommends', ...missing];
+  if (!apt(install)) {
     apt(['update']);
-    if (!apt(['install', '-y', '--no-install-recommends', 'chromium'])) log('installing chromium failed');
+    if (!apt(install)) log(`installing ${missing.join(', ')} failed`);
   }
 }
 
@@ -166,7 +177,7 @@ const TEST_WORKERS = process.env.CONFAB_TEST_WORKERS ?? '3';
 
 function test(extraArgs) {
   build();
-  ensureChromium();
+  ensureTestPackages();
   rmSync(join(ROOT, '.jest-results.json'), { force: true });
   log(`running the test suite (unit, integration, e2e; ${TEST_WORKERS} files at a time)`);
   const result = spawnSync(

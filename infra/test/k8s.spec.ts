@@ -336,11 +336,12 @@ describe.each(['base', 'production'] as const)('infra/k8s %s', (which) => {
 
   it('mounts the shared ReadWriteMany data claim at /data in every process that writes files', () => {
     // The processes that write files are those whose config reads CONFAB_DATA_DIR: messaging stores uploads (its
-    // worker deletes unclaimed ones), settings stores custom emoji images and captured mail.
+    // worker deletes unclaimed ones), settings stores custom emoji images and captured mail, push and its worker
+    // captured missed-message email.
     const writers = plannedProcesses()
       .filter((spec) => 'CONFAB_DATA_DIR' in schemaOf(spec))
       .map((spec) => spec.name);
-    expect(writers.sort()).toEqual(['messaging', 'messaging-worker', 'settings']);
+    expect(writers.sort()).toEqual(['messaging', 'messaging-worker', 'push', 'push-worker', 'settings']);
     for (const spec of plannedProcesses()) {
       const d = deployment(objects(), spec);
       const mount = (mainContainer(d).volumeMounts ?? []).find((m: any) => m.mountPath === '/data');
