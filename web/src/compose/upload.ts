@@ -26,7 +26,8 @@ export function uploadFile(file: File, onProgress: (fraction: number) => void): 
       }
       if (xhr.status === 200 && body.result === 'success') {
         onProgress(1);
-        resolve({ url: String(body.url ?? body.uri), filename: String(body.filename ?? file.name) });
+        const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+        resolve({ url: text(body.url) ?? text(body.uri) ?? '', filename: text(body.filename) ?? file.name });
       } else
         reject(
           new ApiError(

@@ -171,7 +171,9 @@ export function MessageList({
                     href={whereHash(m, me)}
                     aria-label={`Open in conversation: ${m.type === 'stream' ? `#${channelName(m.stream_id!) ?? ''} > ${m.subject}` : 'direct message'}`}
                   >
-                    {m.type === 'stream' ? `#${channelName(m.stream_id!) ?? m.display_recipient} > ` : 'Direct message'}
+                    {m.type === 'stream'
+                      ? `#${channelName(m.stream_id!) ?? (typeof m.display_recipient === 'string' ? m.display_recipient : '')} > `
+                      : 'Direct message'}
                     {m.type === 'stream' &&
                       (searching && m.match_subject !== undefined ? (
                         <span class="topic" dangerouslySetInnerHTML={{ __html: m.match_subject }} />
