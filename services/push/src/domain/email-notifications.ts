@@ -1,6 +1,6 @@
 import type { contracts, PayloadOf } from '@confab/events';
-import type { EventClaim, NotificationStore } from './message-notifications.js';
-import { DEFAULT_NOTIFICATION_SETTINGS, emailCandidates, type Candidate } from './notification-rules.js';
+import { settingsLookup, type EventClaim, type MessageEdit, type NotificationStore } from './message-notifications.js';
+import { editAsSent, emailCandidates, notifiedOfChannel, type Candidate } from './notification-rules.js';
 
 /**
  * Missed-message email (docs/architecture.md, "Missed-message email"; Zulip's zerver/lib/email_notifications.py):
@@ -27,13 +27,16 @@ export interface EmailNotificationStore extends Pick<NotificationStore, 'setting
     realmId: number,
     candidates: readonly Candidate[],
   ): Promise<boolean>;
+  /** A content edit, as NotificationStore.recordEdit for emails: whether any email notification is pending now. */
+  recordEmailEdit(claim: EventClaim, edit: MessageEdit, candidates: readonly Candidate[]): Promise<boolean>;
   /** The user read (or the messages were deleted): their emails not sent yet leave out these messages. Once. */
   leaveOut(claim: EventClaim, messageIds: readonly number[], userId?: number): Promise<void>;
 }
 
 /** Queues the job that decides whom of a message's candidates to email (presence). */
 export interface EmailScheduler {
-  scheduleDecision(messageId: number, requestId: string | null): Promise<void>;
+  /** `key` (an edit's event id) gives a job of its own, the message's first one having run already. */
+  scheduleDecision(messageId: number, requestId: string | null, key?: string): Promise<void>;
 }
 
 export interface EmailContext {
@@ -50,12 +53,33 @@ export async function emailMessageSent(
 ): Promise<Candidate[]> {
   const others = payload.user_ids.filter((id) => id !== payload.message.sender_id);
   if (others.length === 0) return [];
-  const known = await ctx.store.settingsOf(others);
-  const candidates = emailCandidates(payload, (id) => known.get(id) ?? DEFAULT_NOTIFICATION_SETTINGS);
+  const candidates = emailCandidates(payload, await settingsLookup(ctx.store, others));
   if (candidates.length === 0) return [];
   const recorded = await ctx.store.recordEmailCandidates(claim, payload.message, meta.realmId, candidates);
   // A lost schedule (Redis down) is repaired by the worker's sweep of pending email notifications.
   if (recorded) await ctx.scheduler.scheduleDecision(payload.message.id, meta.requestId);
+  return candidates;
+}
+
+/**
+ * message.updated: a content edit emails the receivers it newly mentions (or alerts), with Zulip's rules for edits
+ * (editAsSent), each at most once per message; the message is kept as edited for the emails still to be sent.
+ */
+export async function emailMessageEdited(
+  ctx: EmailContext,
+  claim: EventClaim,
+  event: { occurred_at: string; payload: PayloadOf<typeof contracts.messageUpdated> },
+  meta: { realmId: number; requestId: string | null },
+): Promise<Candidate[]> {
+  const notify = event.payload.notify;
+  if (!notify) return [];
+  const sent = editAsSent(event.payload);
+  const candidates = sent
+    ? emailCandidates(sent, await settingsLookup(ctx.store, sent.user_ids), notifiedOfChannel)
+    : [];
+  const edit = { message: notify.message, realmId: meta.realmId, editedAt: event.occurred_at };
+  if (await ctx.store.recordEmailEdit(claim, edit, candidates))
+    await ctx.scheduler.scheduleDecision(notify.message.id, meta.requestId, claim.eventId);
   return candidates;
 }
 
