@@ -1,4 +1,5 @@
 import type { contracts, PayloadOf } from '@confab/events';
+import { channelMessage, SENDER } from './fixtures';
 import { emailMessageEdited, type EmailContext } from '../src/domain/email-notifications';
 import { messageEdited, type NotificationContext } from '../src/domain/message-notifications';
 import {
@@ -16,28 +17,7 @@ import {
  * who a content edit newly notifies, and what the push service records and queues for it.
  */
 
-const SENDER = 1;
-
-const message: contracts.MessageRecord = {
-  id: 10,
-  type: 'stream',
-  sender_id: SENDER,
-  sender_email: 's@example.com',
-  sender_full_name: 'Sender',
-  sender_realm_str: 'zulip',
-  recipient_id: 5,
-  stream_id: 7,
-  display_recipient: 'general',
-  subject: 'lunch',
-  topic_links: [],
-  content: 'hi @**B**',
-  rendered_content: '<p>hi B</p>',
-  timestamp: 1_700_000_000,
-  client: 'test',
-  is_me_message: false,
-  reactions: [],
-  submessages: [],
-};
+const message = channelMessage;
 
 type Updated = PayloadOf<typeof contracts.messageUpdated>;
 
@@ -57,12 +37,13 @@ function edit(over: Partial<Updated> & { prior?: number[]; facts?: contracts.Mes
   };
 }
 
-const defaults = (): NotificationSettings => DEFAULT_NOTIFICATION_SETTINGS;
-const pushOf = (payload: Updated, settings = defaults) => {
+type SettingsOf = (userId: number) => NotificationSettings;
+const defaults: SettingsOf = () => DEFAULT_NOTIFICATION_SETTINGS;
+const pushOf = (payload: Updated, settings: SettingsOf = defaults) => {
   const sent = editAsSent(payload);
   return sent ? pushCandidates(sent, settings, notifiedOfChannel) : [];
 };
-const emailOf = (payload: Updated, settings = defaults) => {
+const emailOf = (payload: Updated, settings: SettingsOf = defaults) => {
   const sent = editAsSent(payload);
   return sent ? emailCandidates(sent, settings, notifiedOfChannel) : [];
 };

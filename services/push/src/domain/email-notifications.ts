@@ -1,6 +1,12 @@
 import type { contracts, PayloadOf } from '@confab/events';
-import { settingsLookup, type EventClaim, type MessageEdit, type NotificationStore } from './message-notifications.js';
-import { editAsSent, emailCandidates, notifiedOfChannel, type Candidate } from './notification-rules.js';
+import {
+  editDecision,
+  settingsLookup,
+  type EventClaim,
+  type MessageEdit,
+  type NotificationStore,
+} from './message-notifications.js';
+import { emailCandidates, type Candidate } from './notification-rules.js';
 
 /**
  * Missed-message email (docs/architecture.md, "Missed-message email"; Zulip's zerver/lib/email_notifications.py):
@@ -71,16 +77,11 @@ export async function emailMessageEdited(
   event: { occurred_at: string; payload: PayloadOf<typeof contracts.messageUpdated> },
   meta: { realmId: number; requestId: string | null },
 ): Promise<Candidate[]> {
-  const notify = event.payload.notify;
-  if (!notify) return [];
-  const sent = editAsSent(event.payload);
-  const candidates = sent
-    ? emailCandidates(sent, await settingsLookup(ctx.store, sent.user_ids), notifiedOfChannel)
-    : [];
-  const edit = { message: notify.message, realmId: meta.realmId, editedAt: event.occurred_at };
-  if (await ctx.store.recordEmailEdit(claim, edit, candidates))
-    await ctx.scheduler.scheduleDecision(notify.message.id, meta.requestId, claim.eventId);
-  return candidates;
+  const decided = await editDecision(ctx.store, event, meta.realmId, emailCandidates);
+  if (!decided) return [];
+  if (await ctx.store.recordEmailEdit(claim, decided.edit, decided.candidates))
+    await ctx.scheduler.scheduleDecision(decided.edit.message.id, meta.requestId, claim.eventId);
+  return decided.candidates;
 }
 
 /** message.flags_changed: a message read before its batch went out is left out of it (Zulip reads the flags). */

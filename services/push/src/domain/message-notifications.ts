@@ -151,6 +151,27 @@ export async function settingsLookup(
   return (id) => known.get(id) ?? DEFAULT_NOTIFICATION_SETTINGS;
 }
 
+type EditEvent = { occurred_at: string; payload: PayloadOf<typeof contracts.messageUpdated> };
+
+/**
+ * A content edit as one medium sees it: the message as edited, and the receivers the edit newly notifies by it
+ * (`candidatesOf`: push or email candidates, with Zulip's rules for edits, editAsSent); null for any other edit.
+ */
+export async function editDecision<C>(
+  store: Pick<NotificationStore, 'settingsOf'>,
+  event: EditEvent,
+  realmId: number,
+  candidatesOf: (sent: NonNullable<ReturnType<typeof editAsSent>>, ...rest: CandidateArgs) => C[],
+): Promise<{ edit: MessageEdit; candidates: C[] } | null> {
+  const notify = event.payload.notify;
+  if (!notify) return null;
+  const sent = editAsSent(event.payload);
+  const candidates = sent ? candidatesOf(sent, await settingsLookup(store, sent.user_ids), notifiedOfChannel) : [];
+  return { edit: { message: notify.message, realmId, editedAt: event.occurred_at }, candidates };
+}
+
+type CandidateArgs = [settingsOf: (userId: number) => NotificationSettings, except: typeof notifiedOfChannel];
+
 /**
  * message.updated: a content edit notifies the receivers it newly mentions (or alerts), as Zulip's
  * maybe_enqueue_notifications_for_message_update (editAsSent), each at most once per message; the message is kept
@@ -159,19 +180,15 @@ export async function settingsLookup(
 export async function messageEdited(
   ctx: NotificationContext,
   claim: EventClaim,
-  event: { occurred_at: string; payload: PayloadOf<typeof contracts.messageUpdated> },
+  event: EditEvent,
   meta: { realmId: number; requestId: string | null },
 ): Promise<PushCandidate[]> {
-  const notify = event.payload.notify;
-  if (!ctx.relayConfigured || !notify) return [];
-  const sent = editAsSent(event.payload);
-  const candidates = sent
-    ? pushCandidates(sent, await settingsLookup(ctx.store, sent.user_ids), notifiedOfChannel)
-    : [];
-  const edit = { message: notify.message, realmId: meta.realmId, editedAt: event.occurred_at };
-  if (await ctx.store.recordEdit(claim, edit, candidates))
-    await ctx.scheduler.scheduleMessage(notify.message.id, meta.requestId, claim.eventId);
-  return candidates;
+  if (!ctx.relayConfigured) return [];
+  const decided = await editDecision(ctx.store, event, meta.realmId, pushCandidates);
+  if (!decided) return [];
+  if (await ctx.store.recordEdit(claim, decided.edit, decided.candidates))
+    await ctx.scheduler.scheduleMessage(decided.edit.message.id, meta.requestId, claim.eventId);
+  return decided.candidates;
 }
 
 /** message.flags_changed: reading messages drops their unsent notifications and removes the shown ones. */
