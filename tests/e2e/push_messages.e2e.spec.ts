@@ -172,6 +172,10 @@ const dm = (from: DevUserName, to: DevUserName[], content: string) =>
 const toChannel = (from: DevUserName, channel: string, topic: string, content: string) =>
   send(from, { type: 'stream', to: channel, topic, content });
 
+async function edit(by: DevUserName, messageId: number, content: string): Promise<void> {
+  expectSuccess(await as(by).patch(`/messages/${messageId}`, { content }), 'PATCH', '/messages/{message_id}');
+}
+
 /**
  * The user's next request to messaging waits until messaging has applied their own earlier changes (read-your-
  * writes); events published before are then in the push service's queue before any message sent afterwards.
@@ -358,6 +362,78 @@ describe('push notifications of new messages', () => {
       ),
     });
     expectNotNotified('prospero', id);
+  });
+
+  it('notifies those an edit newly mentions, once: not again for a further edit, nor a present user with online push off', async () => {
+    const othello = world.user('othello');
+    const id = await toChannel('hamlet', 'Denmark', 'edits', 'Something is rotten');
+    await edit('hamlet', id, `@**${othello.fullName}** something is rotten in the state of Denmark`);
+    const payloads = await notified('othello', id);
+    expect(payloads).toHaveLength(2);
+    for (const payload of payloads) {
+      expect(payload).toMatchObject({
+        type: 'message',
+        realm_url: world.realm.url,
+        user_id: othello.id,
+        sender_id: world.user('hamlet').id,
+        sender_full_name: world.user('hamlet').fullName,
+        message_id: id,
+        recipient_type: 'channel',
+        channel_id: await channelId('Denmark'),
+        channel_name: 'Denmark',
+        topic: 'edits',
+        // The content as edited.
+        content: `@${othello.fullName} something is rotten in the state of Denmark`,
+      });
+    }
+    // Mentioned again (a typo fixed): nothing more. Then a mention of two more: the away one is notified (so the
+    // edit before was handled by then, the push service taking events in order), the present one is not.
+    await edit('hamlet', id, `@**${othello.fullName}** Something is rotten in the state of Denmark.`);
+    expectSuccess(
+      await as('prospero').post('/users/me/presence', { status: 'active', new_user_input: true }),
+      'POST',
+      '/users/me/presence',
+    );
+    const cordelia = world.user('cordelia').fullName;
+    const prospero = world.user('prospero').fullName;
+    await edit('hamlet', id, `@**${othello.fullName}** @**${cordelia}** @**${prospero}** Something is rotten.`);
+    const [forCordelia] = await notified('cordelia', id);
+    expect(forCordelia).toMatchObject({ message_id: id, topic: 'edits' });
+    await until("Prospero's notification decided", () =>
+      notificationStatus(id, world.user('prospero').id).then((status) => status === 'present'),
+    );
+    expectNotNotified('prospero', id);
+    for (const phone of phonesOf('othello')) expect(notificationsOf(phone, id)).toHaveLength(1);
+    expect(await notificationStatus(id, othello.id)).toBe('sent');
+  });
+
+  it('does not notify an edit of a message that notified already, nor of a direct message', async () => {
+    const othello = world.user('othello');
+    const mention = await toChannel('hamlet', 'Denmark', 'edits', `@**${othello.fullName}** to be`);
+    await notified('othello', mention);
+    await edit('hamlet', mention, `@**${othello.fullName}** to be, or not to be`);
+    const direct = await dm('hamlet', ['othello'], 'A word');
+    await notified('othello', direct);
+    await edit('hamlet', direct, `@**${othello.fullName}** a word, edited`);
+    // Both edits were taken before this message's notification (the consumer's order), and queued nothing.
+    const marker = await dm('hamlet', ['othello'], 'After the edits');
+    await notified('othello', marker);
+    for (const id of [mention, direct]) {
+      for (const phone of phonesOf('othello')) expect(notificationsOf(phone, id)).toHaveLength(1);
+      expect(await notificationStatus(id, othello.id)).toBe('sent');
+    }
+  });
+
+  it('sends "remove" to the devices that showed a message once it is deleted', async () => {
+    const id = await toChannel('hamlet', 'Denmark', 'edits', `@**${world.user('othello').fullName}** exit, pursued`);
+    await notified('othello', id);
+    expectSuccess(await as('desdemona').delete(`/messages/${id}`), 'DELETE', '/messages/{message_id}');
+    for (const phone of phonesOf('othello')) {
+      const removal = await until('the removal', () =>
+        received(phone).find((p) => p.type === 'remove' && (p.message_ids as number[]).includes(id)),
+      );
+      expect(removal).toMatchObject({ type: 'remove', user_id: world.user('othello').id, message_ids: [id] });
+    }
   });
 
   it('sends "remove" to the devices that showed a message once it is read', async () => {

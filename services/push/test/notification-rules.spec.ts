@@ -10,9 +10,9 @@ import {
   type NotificationSettings,
   type Receiver,
 } from '../src/domain/notification-rules';
+import { channelMessage, SENDER } from './fixtures';
 import { messagePayload, pushContent, realmUrlOf, removePayload } from '../src/domain/notification-payloads';
 
-const SENDER = 1;
 const USER = 2;
 const dm = { senderId: SENDER, isPrivate: true };
 const channel = { senderId: SENDER, isPrivate: false };
@@ -151,26 +151,7 @@ describe('emailTrigger', () => {
 });
 
 describe('pushCandidates', () => {
-  const record = {
-    id: 10,
-    type: 'stream' as const,
-    sender_id: SENDER,
-    sender_email: 's@example.com',
-    sender_full_name: 'Sender',
-    sender_realm_str: 'zulip',
-    recipient_id: 5,
-    stream_id: 7,
-    display_recipient: 'general',
-    subject: 'lunch',
-    topic_links: [],
-    content: 'hi @**B**',
-    rendered_content: '<p>hi</p>',
-    timestamp: 1_700_000_000,
-    client: 'test',
-    is_me_message: false,
-    reactions: [],
-    submessages: [],
-  };
+  const record = channelMessage;
 
   it('takes the flags, bots, subscriptions and topic policies of the event, and each user’s settings', () => {
     const candidates = pushCandidates(

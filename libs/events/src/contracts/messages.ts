@@ -149,6 +149,21 @@ export const messageUpdated = defineEvent(
     content: z.string().optional(),
     rendered_content: z.string().optional(),
     is_me_message: z.boolean().optional(),
+    /**
+     * What notifications of the edit need (Zulip's update_message event for the notification code, from
+     * update_message_content), present only when the content changed: the message as it is after the edit (the
+     * sender, the channel or participants, the new content), the receivers who had a mention (personal, group,
+     * channel or topic wildcard) before it (Zulip's prior_mention_user_ids; their flags after it are in `flags`),
+     * and the notification facts as message.sent's `notify` has them, for the message's topic after the edit.
+     * Absent in events from before it existed.
+     */
+    notify: z
+      .object({
+        message: messageRecord,
+        prior_mention_user_ids: ids,
+        facts: messageNotifyFacts,
+      })
+      .optional(),
   }),
 );
 

@@ -78,7 +78,8 @@ export function messageDeleted(payload: PayloadOf<typeof contracts.messageDelete
  * empty topic is shown by name to clients without `empty_topic_name`.
  */
 export function messageUpdated(payload: PayloadOf<typeof contracts.messageUpdated>): Delivery[] {
-  const { flags, orig_subject: origSubject, subject, ...rest } = payload;
+  // `notify` is for the notification code (as Zulip's notification fields), never for clients.
+  const { flags, orig_subject: origSubject, subject, notify: _notify, ...rest } = payload;
   return [
     {
       users: Object.keys(flags).map(Number),

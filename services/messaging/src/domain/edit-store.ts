@@ -1,4 +1,4 @@
-import type { Written } from '@confab/events';
+import type { contracts, Written } from '@confab/events';
 import type { TopicPolicyChange, VisibilityPolicy } from './types.js';
 
 /**
@@ -81,6 +81,16 @@ export interface EditUnit {
   /** Users' visibility policies for a topic (users without one are left out). */
   topicPolicies(channelId: number, topicKey: string): Promise<Map<number, VisibilityPolicy>>;
   setTopicPolicies(changes: readonly TopicPolicyChange[], at: Date): Promise<void>;
+  /**
+   * What notifications need to know of these receivers (as message.sent's `notify`): which are bots, and for a
+   * channel (null: a direct message) its subscriptions with notification settings of their own and the users'
+   * policies for the topic.
+   */
+  notifyFacts(
+    userIds: readonly number[],
+    channelId: number | null,
+    topicKey: string,
+  ): Promise<contracts.MessageNotifyFacts>;
 }
 
 /** Message editing's storage: one transaction per edit (its events written with it), and the stored history. */

@@ -3,6 +3,7 @@ import { invalid } from '@confab/errors';
 import { contracts, outboxRecord, type OutboxRecord, type PayloadOf } from '@confab/events';
 import { canAccessHistory } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
+import { editNotify } from './edit-notify.js';
 import type { ContentChange, EditHistoryEntry, EditUnit } from './edit-store.js';
 import { FLAG, flagNames } from './flags.js';
 import type { PropagateMode } from './message-edit.js';
@@ -270,6 +271,7 @@ export async function commitEdit(domain: MessageEditCommitDeps, actor: Actor, pl
       payload.content = change.content;
       payload.rendered_content = change.renderedContent;
       payload.is_me_message = change.isMeMessage;
+      payload.notify = await editNotify(domain, actor, unit, plan, rows);
     }
     if (origChannel) {
       payload.stream_name = origChannel.name;

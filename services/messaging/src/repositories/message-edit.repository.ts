@@ -1,6 +1,7 @@
-import { UnitOfWork, type Written } from '@confab/events';
+import { UnitOfWork, type contracts, type Written } from '@confab/events';
 import type { EditHistoryEntry, EditUnit, EditWrite, LockedMessage, MessageEditStore } from '../domain/edit-store.js';
 import { VISIBILITY_FOLLOWED, type TopicPolicyChange, type VisibilityPolicy } from '../domain/types.js';
+import { notifyFactsSql } from './send-sql.js';
 import type { SqlExecutor, SqlPool } from './sql.js';
 import { writeTopicPolicies } from './user_topics.repository.js';
 
@@ -72,6 +73,18 @@ class SqlEditUnit implements EditUnit {
 
   setTopicPolicies(changes: readonly TopicPolicyChange[], at: Date): Promise<void> {
     return writeTopicPolicies(this.db, changes, at);
+  }
+
+  async notifyFacts(
+    userIds: readonly number[],
+    channelId: number | null,
+    topicKey: string,
+  ): Promise<contracts.MessageNotifyFacts> {
+    const rows = await this.db.query<{ facts: contracts.MessageNotifyFacts }>(
+      `SELECT ${notifyFactsSql('(SELECT unnest($1::int[]) AS user_id)', '$2::int', '$3::text')} AS facts`,
+      [[...userIds], channelId, topicKey],
+    );
+    return rows[0]!.facts;
   }
 
   async lock(messageId: number): Promise<LockedMessage | null> {

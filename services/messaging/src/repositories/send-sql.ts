@@ -64,7 +64,7 @@ function paramsInto(values: unknown[]): Param {
  * message the subscriptions with notification settings of their own and the receivers' policies for the topic; what
  * the push service decides notifications with (Zulip's get_recipient_info). Read on the snapshot before the send.
  */
-function notifyFactsSql(receivers: string, channel: string, topicKey: string): string {
+export function notifyFactsSql(receivers: string, channel: string, topicKey: string): string {
   return `jsonb_build_object(
       'bot_ids', COALESCE((SELECT jsonb_agg(u.id) FROM ${receivers} um JOIN users u ON u.id = um.user_id WHERE u.is_bot), '[]'::jsonb),
       'subscriptions', COALESCE((SELECT jsonb_object_agg(s.user_id::text, jsonb_build_object('push', s.push_notifications,

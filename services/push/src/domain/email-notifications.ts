@@ -1,6 +1,12 @@
 import type { contracts, PayloadOf } from '@confab/events';
-import type { EventClaim, NotificationStore } from './message-notifications.js';
-import { DEFAULT_NOTIFICATION_SETTINGS, emailCandidates, type Candidate } from './notification-rules.js';
+import {
+  editDecision,
+  settingsLookup,
+  type EventClaim,
+  type MessageEdit,
+  type NotificationStore,
+} from './message-notifications.js';
+import { emailCandidates, type Candidate } from './notification-rules.js';
 
 /**
  * Missed-message email (docs/architecture.md, "Missed-message email"; Zulip's zerver/lib/email_notifications.py):
@@ -27,13 +33,16 @@ export interface EmailNotificationStore extends Pick<NotificationStore, 'setting
     realmId: number,
     candidates: readonly Candidate[],
   ): Promise<boolean>;
+  /** A content edit, as NotificationStore.recordEdit for emails: whether any email notification is pending now. */
+  recordEmailEdit(claim: EventClaim, edit: MessageEdit, candidates: readonly Candidate[]): Promise<boolean>;
   /** The user read (or the messages were deleted): their emails not sent yet leave out these messages. Once. */
   leaveOut(claim: EventClaim, messageIds: readonly number[], userId?: number): Promise<void>;
 }
 
 /** Queues the job that decides whom of a message's candidates to email (presence). */
 export interface EmailScheduler {
-  scheduleDecision(messageId: number, requestId: string | null): Promise<void>;
+  /** `key` (an edit's event id) gives a job of its own, the message's first one having run already. */
+  scheduleDecision(messageId: number, requestId: string | null, key?: string): Promise<void>;
 }
 
 export interface EmailContext {
@@ -50,13 +59,29 @@ export async function emailMessageSent(
 ): Promise<Candidate[]> {
   const others = payload.user_ids.filter((id) => id !== payload.message.sender_id);
   if (others.length === 0) return [];
-  const known = await ctx.store.settingsOf(others);
-  const candidates = emailCandidates(payload, (id) => known.get(id) ?? DEFAULT_NOTIFICATION_SETTINGS);
+  const candidates = emailCandidates(payload, await settingsLookup(ctx.store, others));
   if (candidates.length === 0) return [];
   const recorded = await ctx.store.recordEmailCandidates(claim, payload.message, meta.realmId, candidates);
   // A lost schedule (Redis down) is repaired by the worker's sweep of pending email notifications.
   if (recorded) await ctx.scheduler.scheduleDecision(payload.message.id, meta.requestId);
   return candidates;
+}
+
+/**
+ * message.updated: a content edit emails the receivers it newly mentions (or alerts), with Zulip's rules for edits
+ * (editAsSent), each at most once per message; the message is kept as edited for the emails still to be sent.
+ */
+export async function emailMessageEdited(
+  ctx: EmailContext,
+  claim: EventClaim,
+  event: { occurred_at: string; payload: PayloadOf<typeof contracts.messageUpdated> },
+  meta: { realmId: number; requestId: string | null },
+): Promise<Candidate[]> {
+  const decided = await editDecision(ctx.store, event, meta.realmId, emailCandidates);
+  if (!decided) return [];
+  if (await ctx.store.recordEmailEdit(claim, decided.edit, decided.candidates))
+    await ctx.scheduler.scheduleDecision(decided.edit.message.id, meta.requestId, claim.eventId);
+  return decided.candidates;
 }
 
 /** message.flags_changed: a message read before its batch went out is left out of it (Zulip reads the flags). */

@@ -1,7 +1,9 @@
 import type { contracts, PayloadOf } from '@confab/events';
 import {
   DEFAULT_NOTIFICATION_SETTINGS,
+  editAsSent,
   notificationSettingsFrom,
+  notifiedOfChannel,
   pushCandidates,
   type NotificationSettings,
   type PushCandidate,
@@ -59,12 +61,26 @@ export interface NotificationStore {
     candidates: readonly PushCandidate[],
   ): Promise<boolean>;
   /**
+   * A content edit, once per event: keeps the message as edited (for notifications not sent yet, unless a later edit
+   * is kept already) and records the receivers the edit newly notifies, never again those who have a notification of
+   * the message (one per message and device, ever) except those it was not sent to because they were present.
+   * Returns whether any notification is pending now.
+   */
+  recordEdit(claim: EventClaim, edit: MessageEdit, candidates: readonly PushCandidate[]): Promise<boolean>;
+  /**
    * The user read these messages: notifications not sent yet are dropped (status read), and those that reached a
    * device get a pending removal. Returns whether any removal is pending now. Once per event.
    */
   markRead(claim: EventClaim, userId: number, messageIds: readonly number[]): Promise<boolean>;
   /** The message was deleted: as markRead for everyone it notified (Zulip removes the notifications). */
   markDeleted(claim: EventClaim, messageIds: readonly number[]): Promise<number[]>;
+}
+
+/** A message as a content edit left it, and when the edit was made (the event's time). */
+export interface MessageEdit {
+  message: contracts.MessageRecord;
+  realmId: number;
+  editedAt: string;
 }
 
 export interface EventClaim {
@@ -74,7 +90,8 @@ export interface EventClaim {
 
 /** Queues the jobs that send notifications and their removals. */
 export interface NotificationScheduler {
-  scheduleMessage(messageId: number, requestId: string | null): Promise<void>;
+  /** `key` (an edit's event id) gives a job of its own, the message's first one having run already. */
+  scheduleMessage(messageId: number, requestId: string | null, key?: string): Promise<void>;
   /** `key` (the event's id) tells removals of one user apart; the sweep gives none. */
   scheduleRemoval(userId: number, requestId: string | null, key?: string): Promise<void>;
 }
@@ -117,13 +134,61 @@ export async function messageSent(
   if (!ctx.relayConfigured) return [];
   const others = payload.user_ids.filter((id) => id !== payload.message.sender_id);
   if (others.length === 0) return [];
-  const known = await ctx.store.settingsOf(others);
-  const candidates = pushCandidates(payload, (id) => known.get(id) ?? DEFAULT_NOTIFICATION_SETTINGS);
+  const candidates = pushCandidates(payload, await settingsLookup(ctx.store, others));
   if (candidates.length === 0) return [];
   const recorded = await ctx.store.recordCandidates(claim, payload.message, meta.realmId, candidates);
   // A lost schedule (Redis down) is repaired by the worker's sweep of pending notifications.
   if (recorded) await ctx.scheduler.scheduleMessage(payload.message.id, meta.requestId);
   return candidates;
+}
+
+/** The receivers' notification settings: the copy's, else Zulip's defaults. */
+export async function settingsLookup(
+  store: Pick<NotificationStore, 'settingsOf'>,
+  userIds: readonly number[],
+): Promise<(userId: number) => NotificationSettings> {
+  const known = await store.settingsOf(userIds);
+  return (id) => known.get(id) ?? DEFAULT_NOTIFICATION_SETTINGS;
+}
+
+type EditEvent = { occurred_at: string; payload: PayloadOf<typeof contracts.messageUpdated> };
+
+/**
+ * A content edit as one medium sees it: the message as edited, and the receivers the edit newly notifies by it
+ * (`candidatesOf`: push or email candidates, with Zulip's rules for edits, editAsSent); null for any other edit.
+ */
+export async function editDecision<C>(
+  store: Pick<NotificationStore, 'settingsOf'>,
+  event: EditEvent,
+  realmId: number,
+  candidatesOf: (sent: NonNullable<ReturnType<typeof editAsSent>>, ...rest: CandidateArgs) => C[],
+): Promise<{ edit: MessageEdit; candidates: C[] } | null> {
+  const notify = event.payload.notify;
+  if (!notify) return null;
+  const sent = editAsSent(event.payload);
+  const candidates = sent ? candidatesOf(sent, await settingsLookup(store, sent.user_ids), notifiedOfChannel) : [];
+  return { edit: { message: notify.message, realmId, editedAt: event.occurred_at }, candidates };
+}
+
+type CandidateArgs = [settingsOf: (userId: number) => NotificationSettings, except: typeof notifiedOfChannel];
+
+/**
+ * message.updated: a content edit notifies the receivers it newly mentions (or alerts), as Zulip's
+ * maybe_enqueue_notifications_for_message_update (editAsSent), each at most once per message; the message is kept
+ * as edited for the notifications still to be sent.
+ */
+export async function messageEdited(
+  ctx: NotificationContext,
+  claim: EventClaim,
+  event: EditEvent,
+  meta: { realmId: number; requestId: string | null },
+): Promise<PushCandidate[]> {
+  if (!ctx.relayConfigured) return [];
+  const decided = await editDecision(ctx.store, event, meta.realmId, pushCandidates);
+  if (!decided) return [];
+  if (await ctx.store.recordEdit(claim, decided.edit, decided.candidates))
+    await ctx.scheduler.scheduleMessage(decided.edit.message.id, meta.requestId, claim.eventId);
+  return decided.candidates;
 }
 
 /** message.flags_changed: reading messages drops their unsent notifications and removes the shown ones. */

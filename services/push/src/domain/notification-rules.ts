@@ -213,6 +213,9 @@ const factsOf = (event: SentEvent): SentMessageFacts => ({
   isPrivate: event.message.type === 'private',
 });
 
+/** Whether the receiver is to be left out (an edit's receivers already notified of the message). */
+type Except = (message: SentMessageFacts, receiver: Receiver) => boolean;
+
 /**
  * The receivers of a message.sent event its push notifications may reach: those it would notify if they were away
  * (whether they are is asked later, only of these, as Zulip's get_active_presence_idle_user_ids does).
@@ -220,10 +223,12 @@ const factsOf = (event: SentEvent): SentMessageFacts => ({
 export function pushCandidates(
   event: SentEvent,
   settingsOf: (userId: number) => NotificationSettings,
+  except?: Except,
 ): PushCandidate[] {
   const message = factsOf(event);
   const out: PushCandidate[] = [];
   for (const receiver of receiversOf(event, settingsOf)) {
+    if (except?.(message, receiver)) continue;
     const trigger = pushTrigger(message, receiver, true);
     if (trigger)
       out.push({ userId: receiver.userId, trigger, evenIfPresent: receiver.settings.enable_online_push_notifications });
@@ -232,12 +237,48 @@ export function pushCandidates(
 }
 
 /** The receivers a missed-message email of the message may reach if they are away (Zulip's email triggers). */
-export function emailCandidates(event: SentEvent, settingsOf: (userId: number) => NotificationSettings): Candidate[] {
+export function emailCandidates(
+  event: SentEvent,
+  settingsOf: (userId: number) => NotificationSettings,
+  except?: Except,
+): Candidate[] {
   const message = factsOf(event);
   const out: Candidate[] = [];
   for (const receiver of receiversOf(event, settingsOf)) {
+    if (except?.(message, receiver)) continue;
     const trigger = emailTrigger(message, receiver, true);
     if (trigger) out.push({ userId: receiver.userId, trigger });
   }
   return out;
 }
+
+type UpdatedEvent = Pick<PayloadOf<typeof contracts.messageUpdated>, 'rendering_only' | 'flags' | 'notify'>;
+
+/**
+ * An edit as the rules of a new message see it (Zulip's process_message_update_event and
+ * maybe_enqueue_notifications_for_message_update): only a content edit by a person (not a rendering update) of a
+ * channel message can notify (a direct message's receivers were notified of it already), and only its receivers
+ * who were not mentioned before it (no duplicate mentions for a typo fix); null when it notifies nobody. Their
+ * flags are those after the edit, so a mention, group mention, wildcard mention or alert word it added notifies as
+ * in a new message; a receiver who has read the message (or muted its sender) is not notified.
+ */
+export function editAsSent(event: UpdatedEvent): SentEvent | null {
+  const notify = event.notify;
+  if (event.rendering_only || !notify || notify.message.type !== 'stream') return null;
+  const prior = new Set(notify.prior_mention_user_ids);
+  const userIds = Object.keys(event.flags)
+    .map(Number)
+    .filter((id) => !prior.has(id) && id !== notify.message.sender_id);
+  if (userIds.length === 0) return null;
+  return { message: notify.message, user_ids: userIds, flags: event.flags, notify: notify.facts };
+}
+
+/**
+ * Zulip assumes that a receiver the channel or a followed topic notifies (by push or email) was notified of the
+ * message when it was sent, and does not notify them of an edit.
+ */
+export const notifiedOfChannel: Except = (message, receiver) => {
+  const push = reasons(message, receiver, 'push');
+  const email = reasons(message, receiver, 'email');
+  return push.stream || email.stream || push.followedTopic || email.followedTopic;
+};

@@ -2,6 +2,7 @@ import { contracts, type EventBus, type EventEnvelope, type PayloadOf } from '@c
 import {
   EMAIL_CONSUMER,
   emailFlagsChanged,
+  emailMessageEdited,
   emailMessageSent,
   emailMessagesDeleted,
   type EmailContext,
@@ -9,6 +10,7 @@ import {
 import {
   applySettings,
   flagsChanged,
+  messageEdited,
   messageSent,
   messagesDeleted,
   NOTIFICATIONS_CONSUMER,
@@ -24,6 +26,7 @@ interface NotificationHandlers {
   sent(claim: Claim, payload: PayloadOf<typeof contracts.messageSent>, meta: Meta): Promise<unknown>;
   flags(claim: Claim, payload: PayloadOf<typeof contracts.messageFlagsChanged>, meta: Meta): Promise<unknown>;
   deleted(claim: Claim, payload: PayloadOf<typeof contracts.messageDeleted>, meta: Meta): Promise<unknown>;
+  edited(claim: Claim, event: EventEnvelope<PayloadOf<typeof contracts.messageUpdated>>, meta: Meta): Promise<unknown>;
 }
 
 /**
@@ -38,7 +41,8 @@ function registerNotificationConsumer(bus: EventBus, name: string, h: Notificati
     .on(contracts.userSettingsChanged, (event) => applySettings(h.store, claim(event), event))
     .on(contracts.messageSent, async (event) => void (await h.sent(claim(event), event.payload, meta(event))))
     .on(contracts.messageFlagsChanged, async (event) => void (await h.flags(claim(event), event.payload, meta(event))))
-    .on(contracts.messageDeleted, async (event) => void (await h.deleted(claim(event), event.payload, meta(event))));
+    .on(contracts.messageDeleted, async (event) => void (await h.deleted(claim(event), event.payload, meta(event))))
+    .on(contracts.messageUpdated, async (event) => void (await h.edited(claim(event), event, meta(event))));
 }
 
 /** Push notifications of messages (`push.notifications`), in processes with a relay. */
@@ -48,6 +52,7 @@ export function registerConsumers(bus: EventBus, ctx: NotificationContext): void
     sent: (claim, payload, meta) => messageSent(ctx, claim, payload, meta),
     flags: (claim, payload, meta) => flagsChanged(ctx, claim, payload, meta.requestId),
     deleted: (claim, payload, meta) => messagesDeleted(ctx, claim, payload, meta.requestId),
+    edited: (claim, event, meta) => messageEdited(ctx, claim, event, meta),
   });
 }
 
@@ -61,5 +66,6 @@ export function registerEmailConsumer(bus: EventBus, ctx: EmailContext): void {
     sent: (claim, payload, meta) => emailMessageSent(ctx, claim, payload, meta),
     flags: (claim, payload) => emailFlagsChanged(ctx, claim, payload),
     deleted: (claim, payload) => emailMessagesDeleted(ctx, claim, payload),
+    edited: (claim, event, meta) => emailMessageEdited(ctx, claim, event, meta),
   });
 }

@@ -161,11 +161,11 @@ export class NotificationQueue implements NotificationScheduler {
     return retriesOf(this.options);
   }
 
-  async scheduleMessage(messageId: number, requestId: string | null): Promise<void> {
+  async scheduleMessage(messageId: number, requestId: string | null, key?: string): Promise<void> {
     await this.messageQueue.add(
       'message',
       { messageId, requestId: requestId ?? randomUUID() },
-      { jobId: `message-${messageId}`, removeOnComplete: { age: 3600 }, ...this.retries() },
+      { jobId: `message-${messageId}${key ? `-${key}` : ''}`, removeOnComplete: { age: 3600 }, ...this.retries() },
     );
   }
 
@@ -208,11 +208,15 @@ export class EmailQueue implements EmailScheduler {
     registerJobQueueDepth(this.batchQueue);
   }
 
-  async scheduleDecision(messageId: number, requestId: string | null): Promise<void> {
+  async scheduleDecision(messageId: number, requestId: string | null, key?: string): Promise<void> {
     await this.decideQueue.add(
       'decide',
       { messageId, requestId: requestId ?? randomUUID() },
-      { jobId: `email-message-${messageId}`, removeOnComplete: { age: 3600 }, ...retriesOf(this.options) },
+      {
+        jobId: `email-message-${messageId}${key ? `-${key}` : ''}`,
+        removeOnComplete: { age: 3600 },
+        ...retriesOf(this.options),
+      },
     );
   }
 

@@ -1,9 +1,9 @@
 import type { contracts } from '@confab/events';
 import type { EmailBatchRef, EmailNotificationStore, EmailStatus } from '../domain/email-notifications.js';
-import type { EventClaim } from '../domain/message-notifications.js';
+import type { EventClaim, MessageEdit } from '../domain/message-notifications.js';
 import type { MissedMessage } from '../domain/missed-message-email.js';
 import type { Candidate, NotificationTrigger } from '../domain/notification-rules.js';
-import { NotificationsRepository } from './notifications.repository.js';
+import { NotificationsRepository, recordEditIn } from './notifications.repository.js';
 
 interface BatchRow {
   id: number;
@@ -35,6 +35,10 @@ export class EmailRepository extends NotificationsRepository implements EmailNot
         candidates.map((c) => c.trigger),
       ),
     );
+  }
+
+  recordEmailEdit(claim: EventClaim, edit: MessageEdit, candidates: readonly Candidate[]): Promise<boolean> {
+    return this.once(claim, (tx) => recordEditIn(tx, 'email_notifications', edit, candidates, null), false);
   }
 
   leaveOut(claim: EventClaim, messageIds: readonly number[], userId?: number): Promise<void> {
