@@ -33,7 +33,7 @@ async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 3
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
-    if (value) return value as NonNullable<T>;
+    if (value) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(50);
   }

@@ -34,7 +34,7 @@ function message(over: Partial<contracts.MessageRecord> = {}): contracts.Message
     reactions: [],
     submessages: [],
     ...over,
-  } as contracts.MessageRecord;
+  };
 }
 
 const inChannel = (over: Partial<contracts.MessageRecord> = {}) =>
