@@ -8,3 +8,4 @@ export * from './stack.js';
 export * from './private-infra.js';
 export * from './infra-choice.js';
 export * from './dev-relay.js';
+export * from './redis-cluster.js';

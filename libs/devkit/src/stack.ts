@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { connect } from 'amqplib';
 import { signIdentity } from '@confab/identity';
 import { databaseServices, processes, type ProcessSpec } from './catalog.js';
 import { createDatabase, databaseUrl, dropDatabase, migrate } from './databases.js';
 import { freePort, type Infrastructure } from './infra.js';
 import { ManagedProcess, waitReady } from './processes.js';
+import { deleteRedisKeys } from './redis-cluster.js';
 
 export interface StackOptions {
   infra: Infrastructure;
@@ -235,7 +235,7 @@ export class Stack {
       this.databaseNames.map((name) => dropDatabase(this.options.infra.postgresUrl, name).catch(() => undefined)),
     );
     if (!this.info) return;
-    await deleteRedisKeys(this.info.redisUrl, this.info.redisPrefix).catch(() => undefined);
+    await deleteRedisKeys(this.info.redisUrl, `${this.info.redisPrefix}:`).catch(() => undefined);
     await deleteExchanges(this.info.amqpUrl, [this.info.exchange, `${this.info.exchange}.dlx`]).catch(() => undefined);
   }
 
@@ -254,20 +254,6 @@ export class Stack {
 
 export function serviceToken(info: Pick<StackInfo, 'internalSecret'>): string {
   return signIdentity({ kind: 'service', service: 'devkit' }, info.internalSecret);
-}
-
-async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
-  const redis = new Redis(url);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      if (keys.length) await redis.unlink(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
 }
 
 async function deleteExchanges(url: string, names: string[]): Promise<void> {

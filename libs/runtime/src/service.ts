@@ -2,8 +2,9 @@ import type { CommonConfig } from '@confab/config';
 import { ServiceEvents, type EventContract, type OutboxRelay } from '@confab/events';
 import { IdentityVerifier } from '@confab/identity';
 import type { Logger } from '@confab/logging';
-import type { Redis, RedisOptions } from 'ioredis';
-import { openRedis } from './redis.js';
+import type { RedisOptions } from 'ioredis';
+import { closeBullConnections } from './jobs.js';
+import { openRedis, type RedisClient } from './redis.js';
 
 type ShutdownStep = readonly [name: string, close: () => Promise<unknown>];
 
@@ -20,7 +21,7 @@ export class ServiceRuntime<C extends RuntimeConfig> {
   readonly verifier: IdentityVerifier;
   private events: ServiceEvents | undefined;
   private readonly databases: ShutdownStep[] = [];
-  private readonly redisConnections: Redis[] = [];
+  private readonly redisConnections: RedisClient[] = [];
 
   constructor(
     readonly config: C,
@@ -44,8 +45,8 @@ export class ServiceRuntime<C extends RuntimeConfig> {
   }
 
   /** A Redis connection of this process (`openRedis`), closed at shutdown. */
-  redis(options: RedisOptions = {}): Redis {
-    const redis = openRedis(this.config.redis.url, this.logger, options);
+  redis(options: RedisOptions = {}): RedisClient {
+    const redis = openRedis(this.config.redis, this.logger, options);
     this.redisConnections.push(redis);
     return redis;
   }
@@ -73,7 +74,7 @@ export class ServiceRuntime<C extends RuntimeConfig> {
     return [
       ...(this.events?.shutdown ?? []),
       ...this.databases,
-      ...(redis.length > 0 ? [['redis', () => Promise.all(redis.map((r) => r.quit()))] as const] : []),
+      ['redis', () => Promise.all([...redis.map((r) => r.quit()), closeBullConnections()])] as const,
     ];
   }
 }

@@ -16,7 +16,8 @@ runProcess('events', loadConfig, async (config, logger) => {
   const redis = runtime.redis({ enableAutoPipelining: true });
   // Subscribed connections cannot run other commands: wake-ups listen on their own.
   const subscriber = runtime.redis({ maxRetriesPerRequest: null });
-  const prefix = `${config.redis.prefix}:events:`;
+  // Every key of the events store shares one Redis Cluster slot: its scripts use many queues and indexes at once.
+  const prefix = `${config.redis.prefix}:{events}:`;
   const store = new QueueStore(redis, prefix, config.queueTimeoutSeconds * 1000);
   const readModel = new ReadModel(redis, prefix);
   const wakeups = new Wakeups(redis, subscriber, `${prefix}wake`, logger);

@@ -26,8 +26,8 @@ runProcess('messaging', loadConfig, async (config, logger) => {
     directory,
     onNewMember: (tx, realm, user, requestId) => subscribeNewMember(domain, tx, realm, user, requestId),
   });
-  const deliveries = BullDeliveryQueue.open(config.redis.url, config.redis.prefix, logger);
-  const maintenance = new Queue(MAINTENANCE_QUEUE, bullOptions(config.redis.url, config.redis.prefix));
+  const deliveries = BullDeliveryQueue.open(config.redis, logger);
+  const maintenance = new Queue(MAINTENANCE_QUEUE, bullOptions(config.redis));
   maintenance.on('error', (err: Error) => logger.warn({ err: err.message }, 'maintenance queue error'));
   const applied = events.causalGate(prisma, config.causalWaitMs);
   // What the people an action reaches changed a moment ago counts too (e.g. typing notifications just turned off).

@@ -34,7 +34,7 @@ runProcess('messaging-worker', loadWorkerConfig, async (config, log) => {
   const events = runtime.publisher(COMPLETED_IN_SQL);
   const { domain, store, close } = buildDomain(config, log, events.kick);
   runtime.closeWithDatabase('database', close);
-  const bull = bullOptions(config.redis.url, config.redis.prefix);
+  const bull = bullOptions(config.redis);
   const queue = new Queue(MAINTENANCE_QUEUE, bull);
   await queue.upsertJobScheduler(
     'delete-unclaimed-uploads',

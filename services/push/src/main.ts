@@ -18,8 +18,7 @@ runProcess('push', loadConfig, async (config, logger) => {
   const events = runtime.publisher();
   const repo = new PushRepository(prisma, events.kick);
   const queueOptions = {
-    redisUrl: config.redis.url,
-    redisPrefix: config.redis.prefix,
+    redis: config.redis,
     testWaitMs: config.testWaitMs,
     registerAttempts: config.registerAttempts,
     registerBackoffMs: Math.max(1000, config.relay.backoffMs),
@@ -27,10 +26,7 @@ runProcess('push', loadConfig, async (config, logger) => {
   const dispatcher = new TestNotificationQueue(queueOptions, logger);
   const scheduler = new RegistrationQueue(queueOptions, logger);
   const notifications = new NotificationsRepository(prisma);
-  const notificationQueue = new NotificationQueue(
-    { redisUrl: config.redis.url, redisPrefix: config.redis.prefix, ...config.notify },
-    logger,
-  );
+  const notificationQueue = new NotificationQueue({ redis: config.redis, ...config.notify }, logger);
   // Without a relay nothing is notified: the notification events are left to the deployment's processes that have
   // one (replicas configured alike share the queue).
   const relayConfigured = config.relay.url !== '';

@@ -34,17 +34,13 @@ runProcess('push-worker', loadConfig, async (config, log) => {
   const relayClient = new RelayClient(config.relay, log);
   const scheduler = new RegistrationQueue(
     {
-      redisUrl: config.redis.url,
-      redisPrefix: config.redis.prefix,
+      redis: config.redis,
       registerAttempts: config.registerAttempts,
       registerBackoffMs: Math.max(1000, config.relay.backoffMs),
     },
     log,
   );
-  const notificationQueue = new NotificationQueue(
-    { redisUrl: config.redis.url, redisPrefix: config.redis.prefix, ...config.notify },
-    log,
-  );
+  const notificationQueue = new NotificationQueue({ redis: config.redis, ...config.notify }, log);
   const notifications = new NotificationsRepository(prisma);
   const settings = new ServiceClient({ caller: 'push', baseUrl: config.settingsUrl, secret: config.internalSecret });
   const presence: PresenceSource = {
@@ -74,7 +70,7 @@ runProcess('push-worker', loadConfig, async (config, log) => {
     'push-remove': (job) => runRemoval(notifyDeps, job),
   };
   const options = {
-    ...bullOptions(config.redis.url, config.redis.prefix),
+    ...bullOptions(config.redis),
     concurrency: config.workerConcurrency,
   };
   const start = <Q extends QueueName>(queue: Q) => {

@@ -47,7 +47,7 @@ export function expectZulipEvent(event: ClientEvent): void {
   expect(errors).toEqual([]);
 }
 
-const eventsKey = (kind: 'q' | 'u', id: string | number) => `${system().redisPrefix}:events:${kind}:${id}`;
+const eventsKey = (kind: 'q' | 'u', id: string | number) => `${system().redisPrefix}:{events}:${kind}:${id}`;
 
 /**
  * Polls the events service's queue records in Redis until `ready` answers a value (every 10 ms, failing after

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@confab/runtime';
 import type { QueueDescriptor } from '../domain/descriptor.js';
 import { wantsAllPublicStreams } from '../domain/descriptor.js';
 import { APPEND, CREATE, DELETE, END_WAIT, POLL } from './scripts.js';
@@ -14,7 +14,7 @@ export type PollResult =
   | { status: 'ok'; generation: number; previousWaiter: number | null; events: StoredEvent[] }
   | { status: 'bad' | 'pruned' | 'notin' };
 
-type ScriptRedis = Redis & {
+type ScriptRedis = RedisClient & {
   confabAppend(...args: (string | number)[]): Promise<(string[] | number)[]>;
   confabPoll(...args: (string | number)[]): Promise<(string | number)[]>;
   confabEndWait(...args: (string | number)[]): Promise<number>;
@@ -43,19 +43,19 @@ export class QueueStore {
   readonly wakeChannel: string;
 
   constructor(
-    redis: Redis,
-    /** Key prefix, e.g. `confab:events:`. */
+    redis: RedisClient,
+    /** Key prefix with the store's hash tag, e.g. `confab:{events}:` (see scripts.ts). */
     readonly prefix: string,
     private readonly timeoutMs: number,
   ) {
     this.wakeChannel = `${prefix}wake`;
     this.redis = redis as ScriptRedis;
     if (!('confabAppend' in redis)) {
-      redis.defineCommand('confabAppend', { numberOfKeys: 0, lua: APPEND });
-      redis.defineCommand('confabPoll', { numberOfKeys: 0, lua: POLL });
-      redis.defineCommand('confabEndWait', { numberOfKeys: 0, lua: END_WAIT });
-      redis.defineCommand('confabDelete', { numberOfKeys: 0, lua: DELETE });
-      redis.defineCommand('confabCreate', { numberOfKeys: 0, lua: CREATE });
+      redis.defineCommand('confabAppend', { numberOfKeys: 1, lua: APPEND });
+      redis.defineCommand('confabPoll', { numberOfKeys: 1, lua: POLL });
+      redis.defineCommand('confabEndWait', { numberOfKeys: 1, lua: END_WAIT });
+      redis.defineCommand('confabDelete', { numberOfKeys: 1, lua: DELETE });
+      redis.defineCommand('confabCreate', { numberOfKeys: 1, lua: CREATE });
     }
   }
 

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@confab/runtime';
 import type { contracts } from '@confab/events';
 
 /** Zulip's Message.EMPTY_TOPIC_FALLBACK_NAME, until the realm is known here. */
@@ -20,7 +20,7 @@ export class ReadModel {
   private readonly realmCache = new Map<number, { value: string; until: number }>();
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
   ) {}
 
