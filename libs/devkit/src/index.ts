@@ -9,3 +9,4 @@ export * from './private-infra.js';
 export * from './infra-choice.js';
 export * from './dev-relay.js';
 export * from './redis-cluster.js';
+export * from './balancer.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
-import { freePort, LOCAL_DEFAULTS, portOpen } from './infra.js';
+import { freePort, LOCAL_DEFAULTS, portOpen, type Infrastructure } from './infra.js';
 
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -152,4 +152,27 @@ export async function deleteRedisKeys(url: string, prefix: string): Promise<void
   } finally {
     redis.disconnect();
   }
+}
+
+/**
+ * With CONFAB_LOCAL_REDIS_CLUSTER=1, the infrastructure with a three-master Redis Cluster started on this machine
+ * in place of its Redis (stopped with it); otherwise the infrastructure unchanged.
+ */
+export async function withLocalRedisCluster(
+  infra: Infrastructure,
+  log: (line: string) => void,
+  env: Record<string, string | undefined> = process.env,
+): Promise<Infrastructure & { redisCluster?: LocalRedisCluster }> {
+  if (!['1', 'true', 'yes'].includes(env.CONFAB_LOCAL_REDIS_CLUSTER ?? '')) return infra;
+  const cluster = await startRedisCluster(3);
+  log(`Redis Cluster of three masters on ports ${cluster.ports.join(', ')} (${cluster.url})`);
+  return {
+    ...infra,
+    redisUrl: cluster.url,
+    redisCluster: cluster,
+    stop: async () => {
+      await cluster.stop();
+      await infra.stop();
+    },
+  };
 }

@@ -5,5 +5,6 @@
 export { isUniqueViolation, openPrisma, pingDatabase } from './database.js';
 export { connectRedis, openRedis, type RedisClient, type RedisTarget } from './redis.js';
 export { bullOptions, closeBullConnections } from './jobs.js';
+export { ReplicaForgets } from './forgets.js';
 export { ServiceRuntime, type RuntimeConfig } from './service.js';
 export { retryInBackground } from './retry.js';

@@ -3,6 +3,7 @@ import { ServiceEvents, type EventContract, type OutboxRelay } from '@confab/eve
 import { IdentityVerifier } from '@confab/identity';
 import type { Logger } from '@confab/logging';
 import type { RedisOptions } from 'ioredis';
+import { ReplicaForgets } from './forgets.js';
 import { closeBullConnections } from './jobs.js';
 import { openRedis, type RedisClient } from './redis.js';
 
@@ -49,6 +50,15 @@ export class ServiceRuntime<C extends RuntimeConfig> {
     const redis = openRedis(this.config.redis, this.logger, options);
     this.redisConnections.push(redis);
     return redis;
+  }
+
+  /**
+   * Cache invalidation shared by the replicas of `service` (its processes: API and worker), on a Redis channel of
+   * the deployment; `start()` it before serving.
+   */
+  replicaForgets(service: string): ReplicaForgets {
+    const channel = `${this.config.redis.prefix}:${service}:forget`;
+    return new ReplicaForgets(this.redis(), this.redis({ maxRetriesPerRequest: null }), channel, this.logger);
   }
 
   /** The event bus of a service that only consumes events. */

@@ -7,6 +7,7 @@ import {
   closeBullConnections,
   isUniqueViolation,
   openRedis,
+  ReplicaForgets,
   pingDatabase,
   type RedisClient,
 } from '@confab/runtime';
@@ -80,5 +81,35 @@ eachRedis({ describe, beforeAll, afterAll }, { prefix, connect }, () =>
         await closeBullConnections();
       }
     });
+
+    it('forgets what one replica forgot in every replica, once in each', async () => {
+      const channel = `${prefix}:svc:forget`;
+      const forgotten: string[][] = [[], []];
+      const subscribers = [openRedis(target, logger), openRedis(target, logger)];
+      const replicas = subscribers.map((subscriber, i) =>
+        new ReplicaForgets(redis, subscriber, channel, logger).on('realm', (key) => forgotten[i]!.push(key)),
+      );
+      try {
+        await Promise.all(replicas.map((replica) => replica.start()));
+        replicas[0]!.forget('realm', 7);
+        await waitUntil(() => forgotten[1]!.length > 0);
+        replicas[1]!.forget('realm', 8);
+        await waitUntil(() => forgotten[0]!.length > 1);
+        expect(forgotten).toEqual([
+          ['7', '8'],
+          ['7', '8'],
+        ]);
+      } finally {
+        await Promise.all(subscribers.map((subscriber) => subscriber.quit()));
+      }
+    });
   }),
 );
+
+async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -19,7 +19,8 @@ runProcess('events', loadConfig, async (config, logger) => {
   // Every key of the events store shares one Redis Cluster slot: its scripts use many queues and indexes at once.
   const prefix = `${config.redis.prefix}:{events}:`;
   const store = new QueueStore(redis, prefix, config.queueTimeoutSeconds * 1000);
-  const readModel = new ReadModel(redis, prefix);
+  const forgets = runtime.replicaForgets('events');
+  const readModel = new ReadModel(redis, prefix, forgets);
   const wakeups = new Wakeups(redis, subscriber, `${prefix}wake`, logger);
   const events = runtime.consumer();
   const fanout = new Fanout(store, readModel, config.dedupeTtlSeconds, logger);
@@ -38,6 +39,7 @@ runProcess('events', loadConfig, async (config, logger) => {
     longpollTimeoutSeconds: config.longpollTimeoutSeconds,
     maxQueuesPerUser: config.maxQueuesPerUser,
   };
+  await forgets.start();
   await wakeups.start();
   await events.start();
   const server = await listen(buildApp(deps), config.port, config.bindHost);
