@@ -238,23 +238,26 @@ export function channelMessageSent({ id, sender, realm, template, userIds, conte
 }
 
 /**
- * Registers `count` event queues for message events, spread over `users` in turn, 50 at a time, through `call`
- * (user, method, path, params); each with its user, queue id and last event id.
+ * Registers `count` event queues for message events, spread over `users` in turn, 20 at a time, through `call`
+ * (user, method, path, params); each with its user, queue id and last event id. A registration the stack refuses
+ * while busy (503: a service's part of the initial state took too long) is tried again, as a client would.
  */
 export async function registerQueues(call, users, count) {
-  const queues = [];
-  for (let i = 0; i < count; i += 50) {
-    const batch = [];
-    for (let j = i; j < Math.min(count, i + 50); j++) {
-      const user = users[j % users.length];
-      batch.push(
-        call(user, 'POST', '/register', { event_types: ['message'] }).then((r) => ({
-          user,
-          queueId: r.queue_id,
-          last: r.last_event_id,
-        })),
-      );
+  const register = async (user) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const r = await call(user, 'POST', '/register', { event_types: ['message'] });
+        return { user, queueId: r.queue_id, last: r.last_event_id };
+      } catch (err) {
+        if (attempt === 5 || !/: 503 /.test(err.message)) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+      }
     }
+  };
+  const queues = [];
+  for (let i = 0; i < count; i += 20) {
+    const batch = [];
+    for (let j = i; j < Math.min(count, i + 20); j++) batch.push(register(users[j % users.length]));
     queues.push(...(await Promise.all(batch)));
   }
   return queues;

@@ -174,6 +174,8 @@ eachRedis({ describe, beforeAll, afterAll }, { prefix, connect }, () => {
       await two.store.append([[queueId, event(9)]], { eventId: `w-${randomBytes(4).toString('hex')}`, ttlSeconds: 60 });
       expect((await poll).map((e) => e.json)).toEqual([event(9)]);
       expect(Date.now() - started).toBeLessThan(5000);
+      // The answer ended the wait with the read: the queue no longer marks a waiting poll.
+      expect(await redis().hget(one.store.key('q', queueId), 'w')).toBeNull();
     });
 
     it('answers an older poll (empty) when a newer poll of the same queue starts on another replica', async () => {
