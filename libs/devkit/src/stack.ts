@@ -234,7 +234,7 @@ export class Stack {
       // Only the gateway is published; the services answer on the loopback interface alone. Replicas behind a
       // balancer answer only it, on the loopback interface.
       CONFAB_BIND_HOST:
-        spec.name === 'gateway' && !(this.options.replicas! > 1)
+        spec.name === 'gateway' && (this.options.replicas ?? 1) === 1
           ? (this.options.gatewayHost ?? '127.0.0.1')
           : '127.0.0.1',
       CONFAB_METRICS_HOST: '127.0.0.1',
