@@ -4,9 +4,11 @@ import { cpus, totalmem } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
+import { connect } from 'amqplib';
 import { request } from 'node:http';
 import autocannon from 'autocannon';
 import devkit from '@confab/devkit';
+import { contracts, makeEnvelope } from '@confab/events';
 
 export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 
@@ -82,6 +84,8 @@ export function machine() {
 
 /** Appends a dated section to bench/RESULTS.md. */
 export function record(section) {
+  // BENCH_RECORD=0: an exploratory run (a busy machine, a profile) that must not stand as a result.
+  if (process.env.BENCH_RECORD === '0') return;
   const file = join(BENCH_DIR, 'RESULTS.md');
   if (!existsSync(file))
     writeFileSync(file, '# Benchmark results\n\nEach section is written by the script it names; newest last.\n');
@@ -167,6 +171,48 @@ export async function topStatements(url, operations, limit = 12) {
   }
 }
 
+/** Announces users the way the settings service does, so the messaging service counts them as subscribers. */
+export async function announceUsers(info, realmId, count) {
+  const connection = await connect(info.amqpUrl);
+  const channel = await connection.createConfirmChannel();
+  const ids = [];
+  let last;
+  for (let i = 0; i < count; i++) {
+    const id = 1_000_000_000 + realmId * 10_000 + i;
+    const envelope = makeEnvelope(
+      contracts.userCreated,
+      {
+        user: {
+          user_id: id,
+          realm_id: realmId,
+          email: `reader${i}@example.com`,
+          delivery_email: `reader${i}@example.com`,
+          full_name: `Reader ${i}`,
+          role: 400,
+          is_bot: false,
+          bot_type: null,
+          bot_owner_id: null,
+          is_active: true,
+          timezone: '',
+          date_joined: new Date().toISOString(),
+        },
+      },
+      { realmId },
+    );
+    channel.publish(info.exchange, 'user.created', Buffer.from(JSON.stringify(envelope)), { persistent: true });
+    ids.push(id);
+    last = envelope.event_id;
+  }
+  await channel.waitForConfirms();
+  await connection.close();
+  const token = devkit.serviceToken(info);
+  for (;;) {
+    const response = await fetch(`${info.serviceUrls.messaging}/internal/events/processed/${last}`, {
+      headers: { 'x-confab-identity': token },
+    });
+    if ((await response.json()).processed) return ids;
+    await new Promise((r) => setTimeout(r, 200));
+  }
 /** One API call as `user` (Basic auth, form-encoded), over `agent`; resolves with the parsed answer, rejects unless 200. */
 export function apiCall(agent, baseUrl, user, method, path, params) {
   const body = new URLSearchParams();

@@ -4,11 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import { connect } from 'amqplib';
 import pg from 'pg';
 import devkit from '@confab/devkit';
-import { contracts, makeEnvelope, outboxRecord } from '@confab/events';
-import { load, machine, record, startBenchStack } from './lib.mjs';
+import { contracts, outboxRecord } from '@confab/events';
+import { announceUsers, load, machine, record, startBenchStack } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 // The service's own statement builders, so the raw rate measures exactly the SQL the service sends.
@@ -17,50 +16,6 @@ const { sendStatement } = require('../services/messaging/dist/repositories/send-
 const connections = Number(process.argv[2] ?? 32);
 const duration = Number(process.argv[3] ?? 15);
 const BIG = 1000;
-
-/** Announces users the way the settings service does, so the messaging service counts them as subscribers. */
-async function announceUsers(info, realmId, count) {
-  const connection = await connect(info.amqpUrl);
-  const channel = await connection.createConfirmChannel();
-  const ids = [];
-  let last;
-  for (let i = 0; i < count; i++) {
-    const id = 1_000_000_000 + realmId * 10_000 + i;
-    const envelope = makeEnvelope(
-      contracts.userCreated,
-      {
-        user: {
-          user_id: id,
-          realm_id: realmId,
-          email: `reader${i}@example.com`,
-          delivery_email: `reader${i}@example.com`,
-          full_name: `Reader ${i}`,
-          role: 400,
-          is_bot: false,
-          bot_type: null,
-          bot_owner_id: null,
-          is_active: true,
-          timezone: '',
-          date_joined: new Date().toISOString(),
-        },
-      },
-      { realmId },
-    );
-    channel.publish(info.exchange, 'user.created', Buffer.from(JSON.stringify(envelope)), { persistent: true });
-    ids.push(id);
-    last = envelope.event_id;
-  }
-  await channel.waitForConfirms();
-  await connection.close();
-  const token = devkit.serviceToken(info);
-  for (;;) {
-    const response = await fetch(`${info.serviceUrls.messaging}/internal/events/processed/${last}`, {
-      headers: { 'x-confab-identity': token },
-    });
-    if ((await response.json()).processed) return ids;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /** The statement the service runs per send (message, rows, outbox events, topic policy), straight to PostgreSQL. */
 async function rawDatabaseRate(info, realmId, sender, channel) {

@@ -55,26 +55,29 @@ export class ApiDocs {
     return this.zulip;
   }
 
-  private async listRoutes(): Promise<{ service: string; route: ListedRoute }[]> {
+  /** Every service's routes; `complete` is false when one could not be asked (that service's part is missing). */
+  private async listRoutes(): Promise<{ routes: { service: string; route: ListedRoute }[]; complete: boolean }> {
+    let complete = true;
     const lists = await Promise.all(
       Object.entries(this.services).map(async ([service, url]) => {
         try {
-          const client = new ServiceClient({ caller: 'gateway', baseUrl: url, secret: this.secret, timeoutMs: 3000 });
+          const client = new ServiceClient({ caller: 'gateway', baseUrl: url, secret: this.secret, timeoutMs: 10_000 });
           const body = await client.call('GET', '/routes', { parse: (b) => b as { routes?: ListedRoute[] } });
           return (body.routes ?? []).map((route) => ({ service, route }));
         } catch (err) {
           this.log.warn({ service, err: err instanceof Error ? err.message : err }, 'could not list routes');
+          complete = false;
           return [];
         }
       }),
     );
-    return lists.flat();
+    return { routes: lists.flat(), complete };
   }
 
   /** The OpenAPI 3 document (cached for a minute). */
   async document(): Promise<Json> {
     if (this.cached && Date.now() - this.cached.at < CACHE_MS) return this.cached.doc;
-    const [routes, zulip] = await Promise.all([this.listRoutes(), this.zulipSpec()]);
+    const [{ routes, complete }, zulip] = await Promise.all([this.listRoutes(), this.zulipSpec()]);
     const paths: Json = {};
     for (const { service, route } of routes) {
       const { path, pathParams } = openApiPath(route.path);
@@ -149,7 +152,8 @@ export class ApiDocs {
       components: { ...zulip.components, securitySchemes: { basicAuth: { type: 'http', scheme: 'basic' } } },
       paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
     };
-    this.cached = { at: Date.now(), doc };
+    // A document missing a service that did not answer in time is served, but not kept: the next request asks again.
+    if (complete) this.cached = { at: Date.now(), doc };
     return doc;
   }
 

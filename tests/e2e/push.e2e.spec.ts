@@ -4,7 +4,7 @@ import { ApiClient, serviceToken, type DevUserName, type ManagedProcess, type Wo
 import { EventQueue } from './support/event-queues';
 import { expectError, expectSuccess } from './support/expect';
 import { RelayStub } from './support/relay-stub';
-import { newWorld, startExtraProcess, system } from './support/system';
+import { exclusively, newWorld, startExtraProcess, system } from './support/system';
 
 /**
  * The push service against a relay stub on 127.0.0.1. The relay is process configuration, so a second deployment
@@ -38,6 +38,8 @@ let pushUrl: string;
 let workerMetricsUrl: string;
 let pushMetricsUrl: string;
 const extras: ManagedProcess[] = [];
+/** The relay-configured push service takes every message event: one such file at a time (support/system.ts). */
+let release: (() => void) | undefined;
 
 /** A client of the gateway whose push service uses the relay stub. */
 function viaRelay(name: DevUserName): ApiClient {
@@ -100,6 +102,7 @@ async function activeDevice(name: DevUserName, pushAccountId: number) {
 }
 
 beforeAll(async () => {
+  release = await exclusively('relay-push');
   await sodium.ready;
   world = await newWorld({ name: 'Push Org' });
   stub = new RelayStub(SERVER_ID, SERVER_KEY);
@@ -127,11 +130,12 @@ beforeAll(async () => {
   const gateway = await startExtraProcess('gateway', { PUSH_URL: push.url, SETTINGS_URL: settings.url });
   extras.push(gateway.process);
   relayGatewayUrl = gateway.url;
-}, 120_000);
+}, 720_000);
 
 afterAll(async () => {
   await Promise.all(extras.map((p) => p.stop()));
   await stub?.stop();
+  release?.();
 });
 
 afterEach(() => {

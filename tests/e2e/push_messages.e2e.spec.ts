@@ -4,7 +4,7 @@ import { Client } from 'pg';
 import { ApiClient, type DevUserName, type ManagedProcess, type World } from '@confab/devkit';
 import { expectSuccess } from './support/expect';
 import { RelayStub, type RelayRequest } from './support/relay-stub';
-import { newWorld, startExtraProcess, system } from './support/system';
+import { exclusively, newWorld, startExtraProcess, system } from './support/system';
 
 /**
  * Push notifications of new messages (issue 29), through the gateway, with a relay stub on 127.0.0.1. The relay is
@@ -23,6 +23,8 @@ let gatewayUrl: string;
 /** The extra push process's internal metrics listener (never its API port). */
 let pushMetricsUrl: string;
 const extras: ManagedProcess[] = [];
+/** The relay-configured push service takes every message event: one such file at a time (support/system.ts). */
+let release: (() => void) | undefined;
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -199,6 +201,7 @@ async function notificationStatus(messageId: number, userId: number): Promise<st
 }
 
 beforeAll(async () => {
+  release = await exclusively('relay-push');
   await sodium.ready;
   stub = new RelayStub(SERVER_ID, SERVER_KEY);
   await stub.start();
@@ -224,11 +227,12 @@ beforeAll(async () => {
   gatewayUrl = gateway.url;
   for (const owner of ['othello', 'cordelia', 'prospero', 'hamlet'] as const) phones.push(await clientPhone(owner));
   phones.push(await pushPhone('othello'));
-}, 240_000);
+}, 720_000);
 
 afterAll(async () => {
   await Promise.all(extras.map((p) => p.stop()));
   await stub?.stop();
+  release?.();
 });
 
 afterEach(() => {

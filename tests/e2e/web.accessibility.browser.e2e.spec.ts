@@ -78,12 +78,65 @@ describe('the web client: accessibility (axe-core)', () => {
     ['all channels', '#channels', '.channels-page', 'channels'],
     ['settings', '#settings', '.settings-page', ''],
     ['a topic', '#narrow/stream/Verona/topic/accessibility', '.message', ''],
+    ['people', '#people', '.people-list li', 'people'],
   ])('has no serious or critical violations on %s', async (_name, hash, rendered, screenshot) => {
     const { context, page } = await userPage(browser, origin, 'cordelia@zulip.com');
     await page.goto(`${origin}/${hash}`);
     await page.waitForSelector(rendered);
     if (screenshot) await page.screenshot({ path: join(SCREENSHOTS, `${screenshot}.png`) });
     expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  // Issue 28: the dark theme's colours pass the same check (contrast included), on the main views.
+  it.each([
+    ['the inbox', '#inbox', '.inbox'],
+    ['the combined feed', '#feed', '.message'],
+    ['a topic', '#narrow/stream/Verona/topic/accessibility', '.message'],
+    ['people', '#people', '.people-list li'],
+    ['settings', '#settings', '.settings-page'],
+    ['all channels', '#channels', '.channels-page'],
+  ])('has no serious or critical violations on %s in dark mode', async (_name, hash, rendered) => {
+    const { context, page } = await userPage(browser, origin, 'cordelia@zulip.com', { colorScheme: 'dark' });
+    await page.goto(`${origin}/${hash}`);
+    await page.waitForSelector(rendered);
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('has no serious or critical violations on the user card and the list of shortcuts, light and dark', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const { context, page } = await userPage(browser, origin, 'cordelia@zulip.com', { colorScheme });
+      await page.goto(`${origin}/#narrow/stream/Verona/topic/accessibility`);
+      await page.locator('.message button.sender').first().click();
+      await page.waitForSelector('.user-card');
+      if (colorScheme === 'light') await page.screenshot({ path: join(SCREENSHOTS, 'user-card.png') });
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('.user-card', { state: 'detached' });
+      await page.keyboard.press('?');
+      await page.waitForSelector('.shortcut-help');
+      if (colorScheme === 'dark') await page.screenshot({ path: join(SCREENSHOTS, 'dark-shortcuts.png') });
+      expect(await seriousViolations(page)).toEqual([]);
+      await context.close();
+    }
+  });
+
+  it('has no serious or critical violations at phone width', async () => {
+    const { context, page } = await userPage(browser, origin, 'cordelia@zulip.com', {
+      viewport: { width: 390, height: 844 },
+    });
+    for (const [hash, rendered] of <[string, string][]>[
+      ['#inbox', '.inbox'],
+      ['#narrow/stream/Verona/topic/accessibility', '.message'],
+      ['#people', '.people-list li'],
+    ]) {
+      await page.goto(`${origin}/${hash}`);
+      await page.waitForSelector(rendered);
+      expect(await seriousViolations(page)).toEqual([]);
+    }
+    await page.screenshot({ path: join(SCREENSHOTS, 'phone-people.png') });
     await context.close();
   });
 });

@@ -168,6 +168,11 @@ export const commonEnv = {
   CONFAB_CAUSAL_WAIT_MS: int(5000, 0),
   /** Delete durable test queues after this many ms without consumers (tests only). Default 0: never. */
   CONFAB_EVENTS_QUEUE_EXPIRES_MS: int(0, 0),
+  /**
+   * The type of the consumers' durable queues: `quorum` (replicated across a RabbitMQ cluster's nodes; production)
+   * or `classic` (one node; the development default). docs/architecture.md, "RabbitMQ".
+   */
+  CONFAB_EVENTS_QUEUE_TYPE: z.enum(['classic', 'quorum']).default('classic'),
   /** How often a service's outbox relay looks for unpublished events, in ms. Default 250. */
   CONFAB_OUTBOX_POLL_MS: int(250, 10),
 };
@@ -182,7 +187,7 @@ export interface CommonConfig {
   /** Address the HTTP API listens on. */
   bindHost: string;
   redis: RedisSettings;
-  amqp: { url: string; exchange: string };
+  amqp: { url: string; exchange: string; queueType: 'classic' | 'quorum' };
   /** Where /metrics is served; port 0: nowhere. */
   metrics: { host: string; port: number };
   /** Longest wait for a user's own changes from other services to arrive (ms). */
@@ -210,6 +215,7 @@ export function commonConfig(e: {
   CONFAB_METRICS_HOST: string;
   CONFAB_CAUSAL_WAIT_MS: number;
   CONFAB_EVENTS_QUEUE_EXPIRES_MS: number;
+  CONFAB_EVENTS_QUEUE_TYPE: 'classic' | 'quorum';
   CONFAB_OUTBOX_POLL_MS: number;
 }): CommonConfig {
   const internalSecret = checkedSecret(
@@ -231,7 +237,7 @@ export function commonConfig(e: {
       previous === undefined ? undefined : checkedSecret('CONFAB_INTERNAL_SECRET_PREVIOUS', previous, e.NODE_ENV),
     bindHost: e.CONFAB_BIND_HOST,
     redis: redisSettings(e.REDIS_URL, e.CONFAB_REDIS_PREFIX, e.CONFAB_REDIS_CLUSTER),
-    amqp: { url: e.AMQP_URL, exchange: e.CONFAB_EVENTS_EXCHANGE },
+    amqp: { url: e.AMQP_URL, exchange: e.CONFAB_EVENTS_EXCHANGE, queueType: e.CONFAB_EVENTS_QUEUE_TYPE },
     metrics: { host: e.CONFAB_METRICS_HOST, port: e.CONFAB_METRICS_PORT },
     causalWaitMs: e.CONFAB_CAUSAL_WAIT_MS,
     queueExpiresMs: e.CONFAB_EVENTS_QUEUE_EXPIRES_MS || undefined,

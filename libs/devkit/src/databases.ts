@@ -12,6 +12,11 @@ export function databaseUrl(baseUrl: string, name: string): string {
   return url.toString();
 }
 
+/** The name of a service's database in a Stack run (`runId` '' is the development deployment). */
+export function stackDatabaseName(runId: string, service: string): string {
+  return runId ? `confab_${runId}_${service}` : `confab_${service}`;
+}
+
 async function withAdmin<T>(baseUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: databaseUrl(baseUrl, 'postgres') });
   await client.connect();

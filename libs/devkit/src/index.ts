@@ -8,5 +8,7 @@ export * from './stack.js';
 export * from './private-infra.js';
 export * from './infra-choice.js';
 export * from './dev-relay.js';
+export * from './rabbit-cluster.js';
+export * from './pgbouncer.js';
 export * from './redis-cluster.js';
 export * from './balancer.js';

@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connect as netConnect, createServer } from 'node:net';
 import { chooseInfrastructure, infraMode, testcontainersProbe, type InfraChoice } from './infra-choice.js';
 
@@ -60,17 +62,64 @@ const handedOut = new Set<number>();
 const PORT_BASE = 20_000;
 const PORT_SPAN = 12_000;
 
+const RESERVATIONS = join(tmpdir(), 'confab-ports');
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Claims a port across every process of this machine: a file named after it holding this process's id. Another
+ * process's claim holds while that process lives (a stack's ports are chosen long before its processes listen on
+ * them, after migrations: without the claim, two test runs or test files starting stacks side by side could choose
+ * the same port in that time).
+ */
+function reserve(port: number): boolean {
+  mkdirSync(RESERVATIONS, { recursive: true });
+  const file = join(RESERVATIONS, String(port));
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    let holder = 0;
+    try {
+      holder = Number(readFileSync(file, 'utf8'));
+    } catch {
+      continue; // given up just now
+    }
+    // An empty file is a claim being written this instant.
+    if (!holder || alive(holder)) return false;
+    try {
+      unlinkSync(file);
+    } catch {
+      // another process reclaimed it first
+    }
+  }
+  return false;
+}
+
 /**
  * A port for a process to listen on a moment later. Taken below the kernel's ephemeral range (32768-60999 on Linux),
  * where a port the kernel picked (binding port 0) lies: an outgoing connection of any process could take such a port
- * between the pick and the listen, and the process then fails to start with EADDRINUSE. Here only another test run
- * choosing the same random port at the same moment could, and each port is checked bindable first.
+ * between the pick and the listen, and the process then fails to start with EADDRINUSE. Other test runs and test
+ * files choosing ports at the same time are kept apart by a claim on the port (`reserve`), and each port is checked
+ * bindable first.
  */
 export async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt++) {
     const port = PORT_BASE + Math.floor(Math.random() * PORT_SPAN);
     if (handedOut.has(port)) continue;
-    if (await bindable(port)) {
+    if ((await bindable(port)) && reserve(port)) {
       handedOut.add(port);
       return port;
     }

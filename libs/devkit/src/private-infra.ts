@@ -1,10 +1,11 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { GenericContainer } from 'testcontainers';
-import { useContainers, freePort, portOpen } from './infra.js';
+import { useContainers, freePort } from './infra.js';
+import { localRabbitNode, rabbitOwner, waitForPort } from './rabbit-cluster.js';
 
 /**
  * PostgreSQL, Redis and RabbitMQ instances of a test's own, which it may stop, restart or kill without disturbing
@@ -22,16 +23,6 @@ export interface PrivateServer {
 }
 
 const run = promisify(execFile);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitForPort(port: number, up: boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if ((await portOpen('127.0.0.1', port, 500)) === up) return;
-    await sleep(100);
-  }
-  throw new Error(`${what} did not ${up ? 'start' : 'stop'} within ${timeoutMs} ms`);
-}
 
 function ownedTempDir(prefix: string, owner: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -106,40 +97,19 @@ async function localRedis(): Promise<PrivateServer> {
 }
 
 async function localRabbitMQ(): Promise<PrivateServer> {
-  const dir = ownedTempDir('confab-rabbit-', await userIds('rabbitmq'));
-  const port = await freePort();
-  const distPort = await freePort();
-  const node = `confab${port}@localhost`;
-  const config = join(dir, 'rabbitmq.conf');
-  writeFileSync(config, `listeners.tcp.local = 127.0.0.1:${port}\n`);
-  writeFileSync(join(dir, 'enabled_plugins'), '[].\n');
-  chownSync(config, ...((await userIds('rabbitmq')).split(':').map(Number) as [number, number]));
-  const env = {
-    ...process.env,
-    RABBITMQ_NODENAME: node,
-    RABBITMQ_NODE_PORT: String(port),
-    RABBITMQ_DIST_PORT: String(distPort),
-    RABBITMQ_CONFIG_FILE: config,
-    RABBITMQ_ENABLED_PLUGINS_FILE: join(dir, 'enabled_plugins'),
-    RABBITMQ_MNESIA_BASE: join(dir, 'mnesia'),
-    RABBITMQ_LOG_BASE: join(dir, 'log'),
-  };
+  const owner = await rabbitOwner();
+  const dir = ownedTempDir('confab-rabbit-', owner.join(':'));
+  const node = await localRabbitNode(dir, 'single', owner);
   const server: PrivateServer = {
-    url: `amqp://guest:guest@127.0.0.1:${port}`,
-    async start() {
-      spawn('rabbitmq-server', ['-detached'], { env, stdio: 'ignore' }).unref();
-      await waitForPort(port, true, 60_000, 'RabbitMQ');
-    },
-    async stop() {
-      await run('rabbitmqctl', ['-n', node, 'stop'], { env }).catch(() => undefined);
-      await waitForPort(port, false, 30_000, 'RabbitMQ');
-    },
+    url: node.url,
+    start: () => node.start(),
+    stop: () => node.stop(),
     async restart() {
-      await server.stop();
-      await server.start();
+      await node.stop();
+      await node.start();
     },
     async destroy() {
-      await server.stop().catch(() => undefined);
+      await node.stop().catch(() => undefined);
       rmSync(dir, { recursive: true, force: true });
     },
   };

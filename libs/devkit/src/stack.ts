@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { connect } from 'amqplib';
 import { signIdentity } from '@confab/identity';
 import { databaseServices, processes, type ProcessSpec } from './catalog.js';
-import { createDatabase, databaseUrl, dropDatabase, migrate } from './databases.js';
+import { createDatabase, databaseUrl, dropDatabase, migrate, stackDatabaseName } from './databases.js';
 import { freePort, type Infrastructure } from './infra.js';
 import { LocalBalancer } from './balancer.js';
 import { ManagedProcess, waitReady } from './processes.js';
@@ -25,6 +25,8 @@ export interface StackOptions {
    * other process listens on 127.0.0.1 only. Default 127.0.0.1.
    */
   gatewayHost?: string;
+  /** Use the run's databases when they exist already (a test that restored a backup into them first). */
+  reuseDatabases?: boolean;
   /**
    * How many replicas of every service, worker and the gateway to run (README, "Replicas"). With more than one, a
    * LocalBalancer listens on each HTTP process's port and spreads requests over its replicas; default 1.
@@ -100,7 +102,7 @@ export class Stack {
   constructor(private readonly options: StackOptions) {}
 
   private dbName(service: string): string {
-    return this.options.runId ? `confab_${this.options.runId}_${service}` : `confab_${service}`;
+    return stackDatabaseName(this.options.runId, service);
   }
 
   /**
@@ -154,7 +156,7 @@ export class Stack {
     await Promise.all(
       databaseServices().map(async (spec) => {
         const name = this.dbName(spec.service);
-        const url = await createDatabase(infra.postgresUrl, name, { ifMissing: !runId });
+        const url = await createDatabase(infra.postgresUrl, name, { ifMissing: !runId || this.options.reuseDatabases });
         this.databaseNames.push(name);
         databases[spec.service] = url;
         dbEnv[spec.databaseEnv!] = url;

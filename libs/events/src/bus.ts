@@ -4,6 +4,7 @@ import type { CausalEvent } from '@confab/identity';
 import { parseEnvelope, type EventContract, type EventEnvelope, type OutboxRecord } from './envelope.js';
 import { eventsHandled, eventsReceived, registerDepthSource } from './metrics.js';
 import { FinishedEvents } from './finished.js';
+import { declareQueue, type QueueType } from './topology.js';
 
 export interface BusOptions {
   url: string;
@@ -15,6 +16,8 @@ export interface BusOptions {
    * crashed run clean themselves up; never set in production, where a queue must outlive a slow deploy.
    */
   queueExpiresMs?: number | undefined;
+  /** The type of the durable queues (topology.ts): `quorum` in a RabbitMQ cluster, `classic` (default) otherwise. */
+  queueType?: QueueType | undefined;
 }
 
 type Handler<T> = (event: EventEnvelope<T>) => Promise<void>;
@@ -62,9 +65,8 @@ export class Consumer {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A durable consumer's queue, and the queue its dead letters go to (also what `retireConsumers` deletes). */
+/** A durable consumer's queue (its dead letters' queue is `deadLetterQueueOf` it; both are what `retireConsumers` deletes). */
 export const queueNameOf = (exchange: string, consumer: string): string => `${exchange}.${consumer}`;
-export const deadLetterQueueOf = (queue: string): string => `${queue}.dlq`;
 
 /**
  * RabbitMQ for Confab's events: publishing with publisher confirms (used by the outbox relay), and consumers
@@ -204,29 +206,7 @@ export class EventBus {
       this.reopenLater(generation, consumer.name, () => this.startConsumer(consumer, generation));
     });
     const perProcess = consumer.options.perProcess ?? false;
-    const queue = perProcess ? '' : this.queueName(consumer.name);
-    const args: Record<string, unknown> = {};
-    if (!perProcess) {
-      args['x-dead-letter-exchange'] = this.dlx;
-      args['x-dead-letter-routing-key'] = queue;
-      if (this.options.queueExpiresMs) args['x-expires'] = this.options.queueExpiresMs;
-      const dlq = deadLetterQueueOf(queue);
-      await channel.assertExchange(this.options.exchange, 'topic', { durable: true });
-      await channel.assertExchange(this.dlx, 'direct', { durable: true });
-      await channel.assertQueue(dlq, {
-        durable: true,
-        arguments: this.options.queueExpiresMs ? { 'x-expires': this.options.queueExpiresMs } : {},
-      });
-      await channel.bindQueue(dlq, this.dlx, queue);
-    } else {
-      await channel.assertExchange(this.options.exchange, 'topic', { durable: true });
-    }
-    const q = await channel.assertQueue(queue, {
-      durable: !perProcess,
-      exclusive: perProcess,
-      autoDelete: perProcess,
-      arguments: args,
-    });
+    const q = await declareQueue(channel, this.options, perProcess ? null : this.queueName(consumer.name));
     for (const type of consumer.bindings.keys()) await channel.bindQueue(q.queue, this.options.exchange, type);
     if (!perProcess) registerDepthSource(consumer.name, async () => (await channel.checkQueue(q.queue)).messageCount);
     await channel.prefetch(consumer.options.prefetch ?? 50);

@@ -1,4 +1,5 @@
 export * from './bus.js';
+export * from './topology.js';
 export * from './dedupe.js';
 export * from './envelope.js';
 export * from './relay.js';

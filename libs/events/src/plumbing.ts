@@ -1,5 +1,6 @@
 import type { Logger } from '@confab/logging';
 import { EventBus } from './bus.js';
+import type { QueueType } from './topology.js';
 import type { CausalEvent } from '@confab/identity';
 import { causalGate, type CausalOutcome } from './causal.js';
 import { processedEvents, type RawQuerier } from './dedupe.js';
@@ -7,7 +8,7 @@ import type { EventContract } from './envelope.js';
 import { OutboxRelay } from './relay.js';
 
 export interface ServiceEventsConfig {
-  amqp: { url: string; exchange: string };
+  amqp: { url: string; exchange: string; queueType?: QueueType };
   /** How long an idle auto-delete queue of this process outlives it, in ms. */
   queueExpiresMs?: number | undefined;
   /**
@@ -32,6 +33,7 @@ export class ServiceEvents {
       exchange: config.amqp.exchange,
       logger,
       queueExpiresMs: config.queueExpiresMs,
+      queueType: config.amqp.queueType,
     });
     this.relay = config.outbox
       ? new OutboxRelay({

@@ -20,8 +20,11 @@ export interface RelayOptions {
   validate?: readonly EventContract<unknown>[];
 }
 
-/** One lock per database, so that among a service's replicas exactly one relays at a time, in id order. */
-const RELAY_LOCK_KEY = 0x0c0f_ab01;
+/**
+ * One lock per database, so that among a service's replicas exactly one relays at a time, in id order. The backup
+ * (services/settings/src/operations/backup.ts) holds it in every database to pause publishing while it takes its cut.
+ */
+export const RELAY_LOCK_KEY = 0x0c0f_ab01;
 
 interface OutboxRow {
   id: string;

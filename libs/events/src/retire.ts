@@ -1,5 +1,6 @@
 import { connect } from 'amqplib';
-import { deadLetterQueueOf, queueNameOf } from './bus.js';
+import { queueNameOf } from './bus.js';
+import { deadLetterQueueOf } from './topology.js';
 
 /**
  * Deletes the queues (and dead-letter queues) of consumers a service no longer has, after an upgrade retired them: a

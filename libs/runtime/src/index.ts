@@ -8,3 +8,14 @@ export { bullOptions, closeBullConnections } from './jobs.js';
 export { ReplicaForgets } from './forgets.js';
 export { ServiceRuntime, type RuntimeConfig } from './service.js';
 export { retryInBackground } from './retry.js';
+export {
+  createMailer,
+  dataDirOf,
+  mailConfig,
+  mailConfigured,
+  mailEnv,
+  type ClosableMailer,
+  type MailConfig,
+  type Mailer,
+  type OutgoingMail,
+} from './mail.js';

@@ -1,4 +1,5 @@
 import { commonConfig, commonEnv, int, parseEnv, port, url, z, type CommonConfig } from '@confab/config';
+import { dataDirOf, mailConfig, mailEnv, type MailConfig } from '@confab/runtime';
 
 const optionalUrl = z.union([z.literal(''), z.string().url()]).default('');
 
@@ -34,6 +35,8 @@ export const Env = z.object({
   PUSH_NOTIFY_BACKOFF_MS: int(1000, 10, 600_000),
   /** Tries of a device registration at the relay before it is marked failed (exponential backoff). Default 8. */
   PUSH_REGISTER_ATTEMPTS: int(8, 1, 50),
+  /** Missed-message email (push-worker sends it): the same variables as the settings service's mail. */
+  ...mailEnv,
 });
 
 export interface RelayConfig {
@@ -56,12 +59,15 @@ export interface PushConfig extends CommonConfig {
   settingsUrl: string;
   externalUrl: string;
   notify: { attempts: number; backoffMs: number };
+  /** Missed-message email; neither an SMTP server nor a capture directory: none is sent. */
+  mail: MailConfig;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): PushConfig {
   const e = parseEnv(Env, env);
+  const common = commonConfig(e);
   return {
-    ...commonConfig(e),
+    ...common,
     port: e.PUSH_PORT,
     db: { url: e.PUSH_DATABASE_URL, poolSize: e.PUSH_DB_POOL },
     relay: {
@@ -78,5 +84,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     settingsUrl: e.SETTINGS_URL.replace(/\/+$/, ''),
     externalUrl: e.CONFAB_EXTERNAL_URL.replace(/\/+$/, ''),
     notify: { attempts: e.PUSH_NOTIFY_ATTEMPTS, backoffMs: e.PUSH_NOTIFY_BACKOFF_MS },
+    mail: mailConfig(e, dataDirOf(e, common.redis.prefix)),
   };
 }

@@ -1,11 +1,12 @@
 import { listen, runProcess } from '@confab/http';
-import { ServiceRuntime } from '@confab/runtime';
+import { mailConfigured, ServiceRuntime } from '@confab/runtime';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import type { PushDeps } from './deps.js';
 import { startSettingsBackfill } from './events/backfill.js';
-import { registerConsumers } from './events/consumers.js';
-import { NotificationQueue, RegistrationQueue, TestNotificationQueue } from './jobs/queues.js';
+import { registerConsumers, registerEmailConsumer } from './events/consumers.js';
+import { EmailQueue, NotificationQueue, RegistrationQueue, TestNotificationQueue } from './jobs/queues.js';
+import { EmailRepository } from './repositories/email.repository.js';
 import { NotificationsRepository } from './repositories/notifications.repository.js';
 import { createPrisma } from './repositories/prisma.js';
 import { PushRepository } from './repositories/push.repository.js';
@@ -33,6 +34,10 @@ runProcess('push', loadConfig, async (config, logger) => {
   if (relayConfigured) {
     registerConsumers(events.bus, { store: notifications, scheduler: notificationQueue, relayConfigured });
   }
+  // Likewise missed-message email: only processes that can send mail (SMTP, or the development capture) take it.
+  const mailOn = mailConfigured(config.mail);
+  const emailQueue = new EmailQueue({ redis: config.redis, ...config.notify }, logger);
+  if (mailOn) registerEmailConsumer(events.bus, { store: new EmailRepository(prisma), scheduler: emailQueue });
   const deps: PushDeps = {
     config,
     logger,
@@ -46,15 +51,19 @@ runProcess('push', loadConfig, async (config, logger) => {
   };
   await events.start();
   await dispatcher.ready();
-  const backfill = relayConfigured
-    ? startSettingsBackfill(notifications, config.settingsUrl, config.internalSecret, logger)
-    : { stop: () => undefined };
+  const backfill =
+    relayConfigured || mailOn
+      ? startSettingsBackfill(notifications, config.settingsUrl, config.internalSecret, logger)
+      : { stop: () => undefined };
   const server = await listen(buildApp(deps), config.port, config.bindHost);
-  logger.info({ port: server.port, relay: config.relay.url || null }, 'push service listening');
+  logger.info({ port: server.port, relay: config.relay.url || null, mail: mailOn }, 'push service listening');
   return [
     ['http', () => server.close()],
     ['backfill', async () => backfill.stop()],
-    ['queues', () => Promise.all([dispatcher.close(), scheduler.close(), notificationQueue.close()])],
+    [
+      'queues',
+      () => Promise.all([dispatcher.close(), scheduler.close(), notificationQueue.close(), emailQueue.close()]),
+    ],
     ...runtime.shutdown(),
   ];
 });

@@ -10,6 +10,8 @@ import {
   type ProvisioningContext,
 } from './domain/provisioning.js';
 import type { Role } from './domain/types.js';
+import { backup } from './operations/backup.js';
+import { restore } from './operations/restore.js';
 import { PrismaDatabase } from './repositories/database.js';
 import { createPrisma } from './repositories/prisma.js';
 
@@ -20,6 +22,11 @@ const HELP = `Confab admin CLI (settings service). Uses SETTINGS_DATABASE_URL; t
   create-bot   --realm <s> --email <e> --name <name> --owner <owner email>
   api-key      --realm <s> --email <e>                               (issues an additional API key)
   dev-org      [--password <p>] [--jwt-key <key>]                    (the development organization, if absent)
+  backup       --out <file.tar> [--settle-ms 2000]                   (every service's database and the data volume)
+  restore      --from <file.tar>                                     (into an empty deployment, before it starts)
+
+backup and restore read every service's *_DATABASE_URL (direct to PostgreSQL, not through PgBouncer) and
+CONFAB_DATA_DIR, and run pg_dump, pg_restore and tar (docs/architecture.md, "Backup and restore").
 
 Roles: owner, administrator, moderator, member, guest. API keys are printed once; only their hash is stored.`;
 
@@ -54,8 +61,27 @@ async function main(): Promise<void> {
       password: { type: 'string' },
       owner: { type: 'string' },
       'jwt-key': { type: 'string' },
+      out: { type: 'string' },
+      from: { type: 'string' },
+      'settle-ms': { type: 'string' },
     },
   });
+  const log = (line: string) => console.log(`[${new Date().toISOString()}] ${line}`);
+  if (command === 'backup') {
+    const settle = values['settle-ms'];
+    if (settle !== undefined && !/^\d+$/.test(settle)) throw new Error('--settle-ms takes a number of milliseconds');
+    await backup({
+      out: required(values, 'out'),
+      env: process.env,
+      settleMs: settle === undefined ? undefined : Number(settle),
+      log,
+    });
+    return;
+  }
+  if (command === 'restore') {
+    await restore({ from: required(values, 'from'), env: process.env, log });
+    return;
+  }
   const url = process.env.SETTINGS_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/confab_settings';
   const prisma = createPrisma(url, 2);
   const db = new PrismaDatabase(prisma);

@@ -1,5 +1,5 @@
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { dataDirOf, mailConfig, mailEnv, type MailConfig } from '@confab/runtime';
 import { bool, commonConfig, commonEnv, int, parseEnv, port, secret, url, z, type CommonConfig } from '@confab/config';
 
 const optionalUrl = z.union([z.literal(''), z.string().url()]).default('');
@@ -24,17 +24,7 @@ export const Env = z.object({
   /** The groups service, asked for the members of target_users' group_ids. */
   GROUPS_URL: optionalUrl,
   MESSAGING_URL: optionalUrl,
-  /** Outgoing mail server, e.g. smtp://user:password@mail.example.com:587 (smtps:// for implicit TLS). */
-  CONFAB_SMTP_URL: z
-    .union([z.literal(''), z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')])
-    .default(''),
-  CONFAB_EMAIL_FROM: z.string().min(3).default('noreply@localhost'),
-  /**
-   * Without an SMTP server, mail goes over SMTP to a capture server inside this process that writes each message
-   * as an .eml file here. Development default: <CONFAB_DATA_DIR>/mail (<repository>/.confab/mail); elsewhere off
-   * unless set.
-   */
-  CONFAB_MAIL_CAPTURE_DIR: z.string().optional(),
+  ...mailEnv,
   /** How long an email-change confirmation link works, in seconds. Default 86400 (Zulip's one day). */
   CONFAB_CONFIRMATION_LINK_VALIDITY_SECONDS: int(86_400, 60),
   /** Email changes a user may start per window. Default 2 (Zulip's email_change_by_user). */
@@ -62,12 +52,6 @@ export const Env = z.object({
   CONFAB_MEETING_OAUTH_TIMEOUT_MS: int(5000, 100),
   /** Key that seals stored provider tokens (AES-256-GCM); changing it makes users authorize again. */
   CONFAB_MEETING_TOKEN_KEY: secret('confab-dev-meeting-token-key-change-me'),
-  /**
-   * The one directory every process writes under (the image sets /data, a volume): this service keeps custom emoji
-   * images under `<dir>/emoji` and, in development, captured mail under `<dir>/mail`. Development default:
-   * <repository>/.confab; elsewhere a directory per deployment under the system's temporary directory.
-   */
-  CONFAB_DATA_DIR: z.string().optional(),
   /** Presence of users not seen for this many days is forgotten. Default 30 (clients ask for 14 at most by default). */
   CONFAB_PRESENCE_RETENTION_DAYS: int(30, 1, 3650),
   /** The messaging service's upload limit (the same variable), announced to clients as max_file_upload_size_mib. */
@@ -85,7 +69,7 @@ export interface SettingsConfig extends CommonConfig {
   devEndpoints: boolean;
   groupsUrl: string;
   messagingUrl: string;
-  mail: { smtpUrl: string; from: string; captureDir: string; linkValiditySeconds: number };
+  mail: MailConfig & { linkValiditySeconds: number };
   emailChangeLimit: { allowed: number; windowSeconds: number };
   passwordPolicy: { minLength: number; minGuesses: number };
   meetings: MeetingConfig;
@@ -112,15 +96,11 @@ export interface MeetingConfig {
   tokenKey: string;
 }
 
-/** <repository>/.confab, next to the development logs (this file is services/settings/dist/config.js). */
-const DEV_DATA_DIR = resolve(__dirname, '..', '..', '..', '.confab');
-
 export function loadConfig(env: Record<string, string | undefined> = process.env): SettingsConfig {
   const e = parseEnv(Env, env);
   const common = commonConfig(e);
-  const dataDir =
-    e.CONFAB_DATA_DIR ||
-    (e.NODE_ENV === 'development' ? DEV_DATA_DIR : join(tmpdir(), 'confab-data', common.redis.prefix));
+  // Custom emoji images live under <data dir>/emoji; in development, captured mail under <data dir>/mail.
+  const dataDir = dataDirOf(e, common.redis.prefix);
   return {
     ...common,
     port: e.SETTINGS_PORT,
@@ -132,12 +112,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     devEndpoints: e.CONFAB_DEV_ENDPOINTS,
     groupsUrl: e.GROUPS_URL.replace(/\/+$/, ''),
     messagingUrl: e.MESSAGING_URL.replace(/\/+$/, ''),
-    mail: {
-      smtpUrl: e.CONFAB_SMTP_URL,
-      from: e.CONFAB_EMAIL_FROM,
-      captureDir: e.CONFAB_MAIL_CAPTURE_DIR ?? (e.NODE_ENV === 'development' ? join(dataDir, 'mail') : ''),
-      linkValiditySeconds: e.CONFAB_CONFIRMATION_LINK_VALIDITY_SECONDS,
-    },
+    mail: { ...mailConfig(e, dataDir), linkValiditySeconds: e.CONFAB_CONFIRMATION_LINK_VALIDITY_SECONDS },
     emailChangeLimit: { allowed: e.CONFAB_EMAIL_CHANGES_ALLOWED, windowSeconds: e.CONFAB_EMAIL_CHANGE_WINDOW_SECONDS },
     passwordPolicy: { minLength: e.CONFAB_PASSWORD_MIN_LENGTH, minGuesses: e.CONFAB_PASSWORD_MIN_GUESSES },
     meetings: {

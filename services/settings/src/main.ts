@@ -1,9 +1,8 @@
 import { CausalLog, retireConsumers } from '@confab/events';
 import { listen, runProcess } from '@confab/http';
-import { ServiceRuntime } from '@confab/runtime';
+import { createMailer, ServiceRuntime } from '@confab/runtime';
 import { DirectoryEmojiFiles } from './adapters/emoji-files.js';
 import { GroupsClient } from './adapters/groups-client.js';
-import { createMailer } from './adapters/mailer.js';
 import { MessagingClient } from './adapters/messaging-client.js';
 import { buildApp } from './app.js';
 import { ensureSystemBots } from './domain/system-bots.js';

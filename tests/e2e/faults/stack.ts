@@ -3,12 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LOCAL_DEFAULTS, localPostgresUrl, Stack, type Infrastructure } from '@confab/devkit';
 
+/** A run id of its own for a fault test's system (its databases, Redis prefix and exchange are named by it). */
+export function faultRunId(): string {
+  return `fault${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+}
+
 /** A whole system of the fault test's own, over the infrastructure it chooses (some of it private). */
 export async function startFaultStack(
   infra: Partial<Pick<Infrastructure, 'postgresUrl' | 'redisUrl' | 'amqpUrl'>>,
   env: Record<string, string> = {},
+  options: { runId?: string; reuseDatabases?: boolean } = {},
 ) {
-  const runId = `fault${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+  const runId = options.runId ?? faultRunId();
   const stack = new Stack({
     infra: {
       kind: 'local',
@@ -18,6 +24,7 @@ export async function startFaultStack(
       stop: async () => undefined,
     },
     runId,
+    reuseDatabases: options.reuseDatabases,
     ports: 'random',
     logDir: join(tmpdir(), 'confab-faults', runId),
     env: {

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEV_PASSWORD, type World } from '@confab/devkit';
+import { DEV_PASSWORD, type DevUserName, type World } from '@confab/devkit';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { newWorld } from './system';
 
@@ -62,4 +62,41 @@ export async function eventually<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * A browser test file's own organization and browser, made before its tests and closed after them; the fields are
+ * filled once `beforeAll` has run.
+ */
+export function useBrowserWorld(): { world: World; browser: Browser; origin: string } {
+  const env = {} as { world: World; browser: Browser; origin: string };
+  beforeAll(async () => {
+    Object.assign(env, await browserWorld());
+  });
+  afterAll(async () => {
+    await env.browser?.close();
+  });
+  return env;
+}
+
+/** Waits until the page's heading (the view or conversation shown) says `text`. */
+export const waitForTitle = (page: Page, text: string) =>
+  page.waitForFunction((t) => document.querySelector('#narrow-title')?.textContent === t, text);
+
+/** Sends a channel message as one of the organization's people; its id. */
+export async function sendToChannel(
+  world: World,
+  from: DevUserName,
+  to: string,
+  topic: string,
+  content: string,
+): Promise<number> {
+  const sent = await world.as(from).post('/messages', { type: 'stream', to, topic, content });
+  if (sent.status !== 200) throw new Error(`sending failed: ${sent.text}`);
+  return sent.body.id as number;
+}
+
+/** A person's state of the given kinds as the server has it now (POST /register with fetch_event_types). */
+export async function registeredState(world: World, who: DevUserName, kinds: string[]): Promise<Record<string, any>> {
+  return (await world.as(who).post('/register', { fetch_event_types: JSON.stringify(kinds) })).body;
 }

@@ -5,8 +5,10 @@ export interface ReceivedMail {
   to: string[];
   headers: Map<string, string>;
   subject: string;
-  /** The decoded text body. */
+  /** The decoded text body (of a multipart message, its text/plain part). */
   text: string;
+  /** The decoded text/html part of a multipart message. */
+  html?: string;
   raw: string;
 }
 
@@ -32,8 +34,8 @@ function decodeHeader(value: string): string {
   );
 }
 
-/** A single-part message as nodemailer writes one: headers (folded lines joined), then the body. */
-export function parseMail(raw: string, envelope: { from: string; to: string[] }): ReceivedMail {
+/** An entity as nodemailer writes one: headers (folded lines joined), then the decoded body. */
+function parseEntity(raw: string): { headers: Map<string, string>; body: string } {
   const split = raw.indexOf('\r\n\r\n');
   const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
   const headers = new Map<string, string>();
@@ -41,11 +43,22 @@ export function parseMail(raw: string, envelope: { from: string; to: string[] })
     const colon = line.indexOf(':');
     if (colon > 0) headers.set(line.slice(0, colon).toLowerCase(), decodeHeader(line.slice(colon + 1).trim()));
   }
-  const text = decodeBody(raw.slice(split + 4), headers.get('content-transfer-encoding') ?? '7bit').replace(
-    /\r\n/g,
-    '\n',
-  );
-  return { ...envelope, headers, subject: headers.get('subject') ?? '', text, raw };
+  const body = decodeBody(raw.slice(split + 4), headers.get('content-transfer-encoding') ?? '7bit');
+  return { headers, body: body.replace(/\r\n/g, '\n') };
+}
+
+/** A message as nodemailer writes one: single-part, or multipart/alternative (plain text and HTML). */
+export function parseMail(raw: string, envelope: { from: string; to: string[] }): ReceivedMail {
+  const { headers, body } = parseEntity(raw);
+  const boundary = /multipart\/[a-z]+;.*boundary="?([^";]+)"?/i.exec(headers.get('content-type') ?? '')?.[1];
+  const mail: ReceivedMail = { ...envelope, headers, subject: headers.get('subject') ?? '', text: body, raw };
+  if (!boundary) return mail;
+  const parts = raw
+    .split(`--${boundary}`)
+    .slice(1, -1)
+    .map((part) => parseEntity(part.replace(/^\r\n/, '')));
+  const ofType = (type: string) => parts.find((p) => (p.headers.get('content-type') ?? '').startsWith(type))?.body;
+  return { ...mail, text: ofType('text/plain') ?? '', html: ofType('text/html') };
 }
 
 /** An SMTP server on 127.0.0.1 for one test file: it accepts everything and keeps what it received. */

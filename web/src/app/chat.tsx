@@ -7,6 +7,11 @@ import { SearchBox } from '../search/search-box';
 import { SettingsPage } from '../settings/settings';
 import { Views } from '../views/views';
 import { ChannelsPage } from '../channels/channels';
+import { notifyAbout, titleUnread } from '../notifications/notify';
+import { PermissionBanner } from '../notifications/permission';
+import { UserCard } from '../people/card';
+import { PeopleView } from '../people/people';
+import { Shortcuts } from '../keyboard/shortcuts';
 import type { Presence } from '../store/model';
 import {
   applyEvents,
@@ -49,6 +54,7 @@ const VIEW_TITLES: Record<string, string> = {
   drafts: 'Drafts',
   scheduled: 'Scheduled messages',
   channels: 'Channels',
+  people: 'People',
   settings: 'Settings',
 };
 
@@ -61,7 +67,10 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
         applyRegister(state);
         refreshRoute();
       },
-      applyEvents,
+      (events) => {
+        applyEvents(events);
+        notifyAbout(events);
+      },
       (s) => (status.value = s),
       onSignedOut,
     );
@@ -93,8 +102,11 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
   const current = route.value;
   useEffect(() => setMenuOpen(false), [current]);
 
+  // The tab says how many unread messages wait (as the user's settings count them), then where one is.
+  const waiting = titleUnread.value;
   useEffect(() => {
-    document.title = `${current.view === 'narrow' ? narrowTitle(current.terms) : VIEW_TITLES[current.view]} – Confab`;
+    const where = current.view === 'narrow' ? narrowTitle(current.terms) : VIEW_TITLES[current.view];
+    document.title = `${waiting > 0 ? `(${waiting}) ` : ''}${where} – Confab`;
   });
 
   if (!ready) return <p class="loading">Connecting…</p>;
@@ -135,9 +147,14 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
         <NarrowView terms={current.terms} />
       ) : current.view === 'channels' ? (
         <ChannelsPage channelId={current.channelId} />
+      ) : current.view === 'people' ? (
+        <PeopleView />
       ) : (
         <Views view={current.view} />
       )}
+      <PermissionBanner />
+      <UserCard />
+      <Shortcuts />
     </div>
   );
 }

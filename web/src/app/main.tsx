@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, login } from '../lib/api';
 import { ChatApp } from './chat';
 import './style.css';
+import '../ui/theme';
 
 function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   // The sign-up page links here with the new account's address.

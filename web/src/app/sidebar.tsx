@@ -1,7 +1,19 @@
 import { api } from '../lib/api';
 import { conversationOf } from '../lib/narrow';
 import { presenceStatus, topicKey } from '../store/model';
-import { counts, me, presence, presenceTimes, scheduled, subscriptions, topics, users } from '../store/store';
+import { Policy, topicPolicy } from '../store/personal';
+import {
+  counts,
+  dmConversations,
+  me,
+  presence,
+  presenceTimes,
+  scheduled,
+  subscriptions,
+  topics,
+  userName,
+  users,
+} from '../store/store';
 import { hrefFor, route } from './router';
 
 function Unread({ count }: { count: number }) {
@@ -21,6 +33,7 @@ const VIEW_LINKS: { id: string; label: string; href: string }[] = [
   { id: 'drafts', label: 'Drafts', href: '#drafts' },
   { id: 'scheduled', label: 'Scheduled messages', href: '#scheduled' },
   { id: 'channels', label: 'Browse channels', href: '#channels' },
+  { id: 'people', label: 'People', href: '#people' },
 ];
 
 /** The views, the channels (with the open channel's topics), direct messages, and scheduled messages. */
@@ -63,40 +76,51 @@ export function Sidebar({ onFollow }: { onFollow?: () => void }) {
           return (
             <li key={s.stream_id}>
               <a
-                class="conversation"
+                class={`conversation ${s.is_muted ? 'muted' : ''}`}
                 data-stream={s.name}
                 href={hrefFor({ view: 'narrow', terms: [{ operator: 'channel', operand: s.stream_id }] })}
                 aria-current={inChannel && conversation.topic === undefined ? 'page' : undefined}
               >
                 <span class="swatch" style={{ background: s.color ?? '#888' }} aria-hidden="true" />
                 <span class="name">#{s.name}</span>
+                {s.is_muted && <span class="visually-hidden">(muted)</span>}
                 <Unread count={count(`s:${s.stream_id}`)} />
               </a>
               {channelTopics.length > 0 && (
                 <ul class="topics" aria-label={`Topics in #${s.name}`}>
                   {channelTopics
                     .filter((t, i) => i < 8 || count(topicKey(s.stream_id, t)) > 0)
-                    .map((t) => (
-                      <li key={t}>
-                        <a
-                          class="conversation topic-link"
-                          data-topic={t}
-                          href={hrefFor({
-                            view: 'narrow',
-                            terms: [
-                              { operator: 'channel', operand: s.stream_id },
-                              { operator: 'topic', operand: t },
-                            ],
-                          })}
-                          aria-current={
-                            conversation?.kind === 'stream' && conversation.topic === t ? 'page' : undefined
-                          }
-                        >
-                          <span class="name">{t}</span>
-                          <Unread count={count(topicKey(s.stream_id, t))} />
-                        </a>
-                      </li>
-                    ))}
+                    .map((t) => {
+                      const policy = topicPolicy(s.stream_id, t);
+                      return (
+                        <li key={t}>
+                          <a
+                            class={`conversation topic-link ${policy === Policy.muted ? 'muted' : ''}`}
+                            data-policy={policy}
+                            data-topic={t}
+                            href={hrefFor({
+                              view: 'narrow',
+                              terms: [
+                                { operator: 'channel', operand: s.stream_id },
+                                { operator: 'topic', operand: t },
+                              ],
+                            })}
+                            aria-current={
+                              conversation?.kind === 'stream' && conversation.topic === t ? 'page' : undefined
+                            }
+                          >
+                            <span class="name">{t}</span>
+                            {policy === Policy.muted && <span class="visually-hidden">(muted)</span>}
+                            {policy === Policy.followed && (
+                              <span class="followed" role="img" aria-label="followed">
+                                ◉
+                              </span>
+                            )}
+                            <Unread count={count(topicKey(s.stream_id, t))} />
+                          </a>
+                        </li>
+                      );
+                    })}
                 </ul>
               )}
             </li>
@@ -125,6 +149,10 @@ export function Sidebar({ onFollow }: { onFollow?: () => void }) {
           );
         })}
       </ul>
+      <GroupConversations
+        current={conversation?.kind === 'dm' ? conversation.userIds.filter((id) => id !== self).join() : ''}
+        count={count}
+      />
       {scheduled.value.length > 0 && (
         <>
           <h2>Scheduled</h2>
@@ -153,5 +181,34 @@ export function Sidebar({ onFollow }: { onFollow?: () => void }) {
         </>
       )}
     </nav>
+  );
+}
+
+/** Group direct messages (three people or more), most recent first, with their unread counts. */
+function GroupConversations({ current, count }: { current: string; count: (key: string) => number }) {
+  const groups = dmConversations.value.filter((ids) => ids.length > 1).slice(0, 10);
+  if (groups.length === 0) return null;
+  return (
+    <>
+      <h2>Group conversations</h2>
+      <ul>
+        {groups.map((ids) => {
+          const label = ids.map((id) => userName(id) ?? `#${id}`).join(', ');
+          return (
+            <li key={ids.join()}>
+              <a
+                class="conversation"
+                data-group-dm={ids.join(',')}
+                href={hrefFor({ view: 'narrow', terms: [{ operator: 'dm', operand: ids }] })}
+                aria-current={current === ids.join() ? 'page' : undefined}
+              >
+                <span class="name">{label}</span>
+                <Unread count={count(`d:${ids.join(',')}`)} />
+              </a>
+            </li>
+          );
+        })}
+      </ul>
+    </>
   );
 }

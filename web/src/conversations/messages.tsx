@@ -1,6 +1,5 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api } from '../lib/api';
-import { narrowHash } from '../lib/hash';
 import type { EmojiChoice } from '../emoji/emoji';
 import { EmojiPicker } from '../emoji/picker';
 import { emojify } from '../emoji/render';
@@ -8,28 +7,12 @@ import { MessageEditor } from './editor';
 import { Lightbox } from './lightbox';
 import { realmEmoji } from '../store/store';
 import { emojiGlyph, type Message, type Reaction, type Subscription } from '../store/model';
-import { channelName, names } from '../store/store';
-
-/** The link to a message in its conversation (Zulip's `#narrow/channel/…/topic/…/near/<id>`, `#narrow/dm/…/near/<id>`). */
-export function messageHash(m: Message, me: number): string {
-  if (m.type === 'stream')
-    return narrowHash(
-      [
-        { operator: 'channel', operand: m.stream_id! },
-        { operator: 'topic', operand: m.subject },
-        { operator: 'near', operand: m.id },
-      ],
-      names,
-    );
-  const ids = Array.isArray(m.display_recipient) ? m.display_recipient.map((r) => r.id).filter((id) => id !== me) : [];
-  return narrowHash(
-    [
-      { operator: 'dm', operand: (ids.length > 0 ? ids : [me]).sort((a, b) => a - b) },
-      { operator: 'near', operand: m.id },
-    ],
-    names,
-  );
-}
+import { channelName } from '../store/store';
+import { messageHash } from './message-link';
+import { selectedMessage } from './selection';
+import { Avatar } from '../people/avatar';
+import { cardUser } from '../people/card';
+import { mutedUsers } from '../store/personal';
 
 /** The conversation of a message, as a link (its topic link in a channel). */
 function whereHash(m: Message, me: number): string {
@@ -137,6 +120,9 @@ export function MessageList({
   const time = useMemo(() => new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }), []);
   const [editing, setEditing] = useState<number | null>(null);
   const [picking, setPicking] = useState<number | null>(null);
+  const [revealed, setRevealed] = useState<ReadonlySet<number>>(new Set());
+  const selected = selectedMessage.value;
+  const muted = mutedUsers.value;
   return (
     <>
       <ol
@@ -165,9 +151,20 @@ export function MessageList({
           const reactions = grouped(m.reactions ?? [], me);
           const thumbs = reactions.find((g) => g.reaction.emoji_code === THUMBS_UP.emoji_code);
           return (
-            <li key={m.id} class={`message ${m.id === target ? 'target' : ''}`} data-id={m.id}>
+            <li
+              key={m.id}
+              class={`message ${m.id === target ? 'target' : ''} ${m.id === selected ? 'selected' : ''}`}
+              data-id={m.id}
+              aria-current={m.id === selected ? 'true' : undefined}
+            >
               <div class="meta">
-                <strong>{m.sender_full_name}</strong>
+                <Avatar
+                  user={{ user_id: m.sender_id, full_name: m.sender_full_name, avatar_url: m.avatar_url }}
+                  size={24}
+                />
+                <button class="sender link-like" onClick={() => (cardUser.value = m.sender_id)}>
+                  {m.sender_full_name}
+                </button>
                 {showWhere || searching ? (
                   <a
                     class="where"
@@ -258,6 +255,13 @@ export function MessageList({
                   moveOnly={m.sender_id !== me}
                   onDone={() => setEditing(null)}
                 />
+              ) : muted.has(m.sender_id) && !revealed.has(m.id) ? (
+                <p class="content muted-message">
+                  A message from someone you muted.{' '}
+                  <button class="reveal link-like" onClick={() => setRevealed(new Set(revealed).add(m.id))}>
+                    Show it
+                  </button>
+                </p>
               ) : (
                 <div
                   class="content"

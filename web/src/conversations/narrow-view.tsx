@@ -17,6 +17,7 @@ import {
   users,
   view,
 } from '../store/store';
+import { ConversationActions } from './conversation-actions';
 import { MessageList } from './messages';
 
 const PAGE = 50;
@@ -88,8 +89,11 @@ export function NarrowView({ terms }: { terms: Term[] }) {
   const messages = view.value.messages;
   const unreadNow = unread.value;
   useEffect(() => {
-    if (isSearch(terms)) return;
-    const ids = messages.filter((m) => unreadNow.has(m.id)).map((m) => m.id);
+    // What the view holds now, and only for this narrow: the render's list may be the previous view's (live
+    // messages kept while another view was shown), which must not be marked read on opening this one.
+    const current = view.value;
+    if (isSearch(terms) || !sameTerms(current.terms, terms)) return;
+    const ids = current.messages.filter((m) => unreadNow.has(m.id)).map((m) => m.id);
     if (ids.length === 0) return;
     void api.post('/messages/flags', { messages: ids, op: 'add', flag: 'read' }).catch(() => undefined);
   }, [messages, unreadNow, key]);
@@ -119,6 +123,7 @@ export function NarrowView({ terms }: { terms: Term[] }) {
   void counts.value;
   return (
     <main class="messages-pane">
+      {conversation && <ConversationActions conversation={conversation} />}
       <MessageList
         messages={messages}
         me={self}

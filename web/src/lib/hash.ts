@@ -24,7 +24,7 @@ export function decodeHashComponent(text: string): string {
 }
 
 /** The views that are not a narrow of messages. */
-export const VIEWS = ['inbox', 'recent', 'drafts', 'scheduled', 'channels', 'settings'] as const;
+export const VIEWS = ['inbox', 'recent', 'drafts', 'scheduled', 'channels', 'people', 'settings'] as const;
 export type ViewName = (typeof VIEWS)[number];
 
 export type Route = { view: 'narrow'; terms: Term[] } | { view: ViewName; channelId?: number };

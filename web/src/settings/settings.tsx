@@ -2,6 +2,9 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, login } from '../lib/api';
 import { errorText, Outcome } from '../ui/outcome';
 import type { User } from '../store/model';
+import { ApiKey } from './api-key';
+import { AlertWords, MutedUsers } from './muting';
+import { DisplaySettings, NotificationSettings } from './preferences';
 
 /**
  * Personal settings: one's name (PATCH /settings full_name) and password (old_password + new_password). A password
@@ -278,7 +281,10 @@ function Invitations() {
   );
 }
 
-/** The settings page: personal settings, user groups and invitation links, as far as the API offers them. */
+/**
+ * The settings page: personal settings, notifications, display, muted people, alert words, the API key, user groups
+ * and invitation links.
+ */
 export function SettingsPage({ me, users, onClose }: { me: number; users: Map<number, User>; onClose: () => void }) {
   const self = users.get(me) ?? { user_id: me, full_name: '', email: '' };
   return (
@@ -290,6 +296,11 @@ export function SettingsPage({ me, users, onClose }: { me: number; users: Map<nu
         </button>
       </header>
       <Personal me={self} />
+      <NotificationSettings />
+      <DisplaySettings />
+      <MutedUsers />
+      <AlertWords />
+      <ApiKey />
       <Groups me={me} users={users} />
       <Invitations />
     </main>

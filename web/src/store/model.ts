@@ -6,6 +6,14 @@ export interface User {
   user_id: number;
   full_name: string;
   email: string;
+  /** Zulip's roles: 100 owner, 200 administrator, 300 moderator, 400 member, 600 guest. */
+  role?: number;
+  /** An IANA time zone ('' when unknown). */
+  timezone?: string;
+  avatar_url?: string | null;
+  avatar_version?: number;
+  is_bot?: boolean;
+  is_active?: boolean;
 }
 
 export interface Subscription {
@@ -15,6 +23,10 @@ export interface Subscription {
   description?: string;
   invite_only?: boolean;
   is_archived?: boolean;
+  is_muted?: boolean;
+  /** Per-channel notification choices; null follows the user's settings. */
+  desktop_notifications?: boolean | null;
+  audible_notifications?: boolean | null;
 }
 
 /** A channel the user may see (/register's `streams`, GET /streams). */
@@ -30,6 +42,7 @@ export interface Message {
   id: number;
   sender_id: number;
   sender_full_name: string;
+  avatar_url?: string | null;
   content: string;
   timestamp: number;
   type: 'stream' | 'private';

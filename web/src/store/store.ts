@@ -23,6 +23,7 @@ import {
   type UnreadEntry,
   type User,
 } from './model';
+import { applyPersonalEvent, applyPersonalRegister } from './personal';
 
 export const me = signal(0);
 /** Owner or administrator (Zulip's role 100 or 200). */
@@ -45,6 +46,8 @@ export const topics = signal(new Map<number, string[]>());
 export const typing = signal(new Map<string, Set<number>>());
 export const status = signal<'live' | 'reconnecting'>('live');
 export const loaded = signal(false);
+/** Direct-message conversations, most recent first: the other people's ids (/register's recent_private_conversations, then live). */
+export const dmConversations = signal<number[][]>([]);
 /** The newest message that arrived live (views that list conversations follow it). */
 export const lastMessage = signal<Message | null>(null);
 
@@ -89,6 +92,12 @@ export function applyRegister(state: RegisterState): void {
       offline: (state.server_presence_offline_threshold_seconds as number | undefined) ?? 140,
     };
     unread.value = unreadFromRegister(state.unread_msgs as never, self);
+    dmConversations.value = (
+      (state.recent_private_conversations as { user_ids: number[]; max_message_id: number }[] | undefined) ?? []
+    )
+      .sort((a, b) => b.max_message_id - a.max_message_id)
+      .map((c) => [...c.user_ids].sort((a, b) => a - b));
+    applyPersonalRegister(state);
     loaded.value = true;
   });
   void unicodeEmojiChoices(state.server_emoji_data_url as string | undefined)
@@ -142,6 +151,13 @@ function applyEvent(event: ServerEvent): void {
         if (message.type === 'stream') Object.assign(entry, { streamId: message.stream_id, topic: message.subject });
         if (flags.some((f) => f.endsWith('mentioned'))) entry.mentioned = true;
         unread.value = new Map(unread.value).set(message.id, entry);
+      }
+      if (message.type === 'private') {
+        const others = conversationKey(message, self).slice(2);
+        dmConversations.value = [
+          others.split(',').map(Number),
+          ...dmConversations.value.filter((ids) => ids.join(',') !== others),
+        ];
       }
       if (message.type === 'stream') {
         const list = topics.value.get(message.stream_id!);
@@ -268,6 +284,8 @@ function applyEvent(event: ServerEvent): void {
     case 'stream':
       applyStream(event);
       break;
+    default:
+      applyPersonalEvent(event);
   }
 }
 
@@ -339,8 +357,10 @@ function applySubscription(event: ServerEvent): void {
     subscriptions.value = subscriptions.value.filter((s) => !ids.has(s.stream_id));
   } else if (event.op === 'update') {
     const id = event.stream_id as number;
-    const property = event.property as string;
-    subscriptions.value = subscriptions.value.map((s) => (s.stream_id === id ? { ...s, [property]: event.value } : s));
+    // Zulip sends a mute as `is_muted` and as the older `in_home_view`, its opposite.
+    const [property, value] =
+      event.property === 'in_home_view' ? ['is_muted', !event.value] : [event.property as string, event.value];
+    subscriptions.value = subscriptions.value.map((s) => (s.stream_id === id ? { ...s, [property]: value } : s));
   }
 }
 

@@ -314,7 +314,7 @@ function Scheduled() {
   );
 }
 
-export function Views({ view }: { view: Exclude<ViewName, 'settings' | 'channels'> }) {
+export function Views({ view }: { view: Exclude<ViewName, 'settings' | 'channels' | 'people'> }) {
   void subscriptions.value;
   return (
     <main class="view-pane">

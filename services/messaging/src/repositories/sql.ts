@@ -26,15 +26,26 @@ function statementName(text: string): string {
  */
 export class SqlPool implements SqlExecutor {
   private readonly pool: pg.Pool;
+  /**
+   * Whether statements are kept prepared, by name, on their connection: not through a transaction-mode PgBouncer
+   * (`pgbouncer=true` in the URL, as Prisma marks it), whose next transaction may run on another server connection
+   * where the name is unknown (docs/architecture.md, "PostgreSQL connections").
+   */
+  private readonly named: boolean;
 
   constructor(url: string, max: number) {
     this.pool = new pg.Pool({ connectionString: url, max });
     this.pool.on('error', () => undefined);
+    this.named = new URL(url).searchParams.get('pgbouncer') !== 'true';
+  }
+
+  private nameOf(text: string, options: { prepare?: boolean }): string | undefined {
+    return this.named && options.prepare !== false ? statementName(text) : undefined;
   }
 
   async query<T>(text: string, values: readonly unknown[], options: { prepare?: boolean } = {}): Promise<T[]> {
     // Named statements are parsed and planned once per connection (the hot statements come in few shapes).
-    const name = options.prepare === false ? undefined : statementName(text);
+    const name = this.nameOf(text, options);
     const result = await this.pool.query({ name, text, values: values as unknown[] });
     return result.rows as T[];
   }
@@ -44,7 +55,7 @@ export class SqlPool implements SqlExecutor {
     const client = await this.pool.connect();
     const executor: SqlExecutor = {
       query: async <R>(text: string, values: readonly unknown[], options: { prepare?: boolean } = {}) => {
-        const name = options.prepare === false ? undefined : statementName(text);
+        const name = this.nameOf(text, options);
         const result = await client.query({ name, text, values: values as unknown[] });
         return result.rows as R[];
       },

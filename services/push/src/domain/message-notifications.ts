@@ -32,11 +32,15 @@ export interface NotificationRow {
 export interface NotificationStore {
   /** The notification settings of those of these users whose settings we have a copy of. */
   settingsOf(userIds: readonly number[]): Promise<Map<number, NotificationSettings>>;
-  /** Applies a user's settings, once per event (`claim`); false when the event was handled before. */
+  /**
+   * Applies a user's settings, once per event (`claim`), unless the copy already holds settings changed later than
+   * `changedAt` (another consumer keeping the copy got there first); false when the event was handled before.
+   */
   saveSettings(
     claim: EventClaim,
     user: { userId: number; realmId: number },
     settings: NotificationSettings,
+    changedAt: string,
   ): Promise<boolean>;
   /** Adds users' settings the copy lacks (a backfill); never overwrites what events wrote. */
   addMissingSettings(
@@ -85,16 +89,21 @@ export interface NotificationContext {
 /** The consumer that records notifications (and keeps the settings copy, in the same queue, so in order). */
 export const NOTIFICATIONS_CONSUMER = 'push.notifications';
 
-/** user_settings.changed: the copy of the user's notification settings. */
+/**
+ * user_settings.changed: the copy of the user's notification settings. Each consumer that decides notifications
+ * (push, email) applies it in its own queue, so its decisions follow the settings in the order it heard them.
+ */
 export async function applySettings(
-  ctx: Pick<NotificationContext, 'store'>,
+  store: Pick<NotificationStore, 'saveSettings'>,
   claim: EventClaim,
-  payload: PayloadOf<typeof contracts.userSettingsChanged>,
+  event: { occurred_at: string; payload: PayloadOf<typeof contracts.userSettingsChanged> },
 ): Promise<void> {
-  await ctx.store.saveSettings(
+  const { payload } = event;
+  await store.saveSettings(
     claim,
     { userId: payload.user_id, realmId: payload.realm_id },
     notificationSettingsFrom(payload.settings),
+    event.occurred_at,
   );
 }
 

@@ -17,6 +17,12 @@ export interface NotificationSettings {
   enable_followed_topic_push_notifications: boolean;
   enable_followed_topic_email_notifications: boolean;
   enable_followed_topic_wildcard_mentions_notify: boolean;
+  /** How long missed-message emails of a user wait to be sent together, in seconds. */
+  email_notifications_batching_period_seconds: number;
+  /** Whether missed-message emails quote the messages. */
+  message_content_in_email_notifications: boolean;
+  /** 1 automatic, 2 always, 3 never: the organization's name in the subject of missed-message emails. */
+  realm_name_in_email_notifications_policy: number;
 }
 
 export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = {
@@ -29,18 +35,21 @@ export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = {
   enable_followed_topic_push_notifications: true,
   enable_followed_topic_email_notifications: true,
   enable_followed_topic_wildcard_mentions_notify: true,
+  email_notifications_batching_period_seconds: 120,
+  message_content_in_email_notifications: true,
+  realm_name_in_email_notifications_policy: 1,
 };
 
 export const NOTIFICATION_SETTING_NAMES = Object.keys(DEFAULT_NOTIFICATION_SETTINGS) as (keyof NotificationSettings)[];
 
 /** The settings of a user_settings.changed payload (the whole set) that notifications use; others keep defaults. */
 export function notificationSettingsFrom(settings: Record<string, unknown>): NotificationSettings {
-  const out = { ...DEFAULT_NOTIFICATION_SETTINGS };
+  const out: Record<string, unknown> = { ...DEFAULT_NOTIFICATION_SETTINGS };
   for (const name of NOTIFICATION_SETTING_NAMES) {
     const value = settings[name];
-    if (typeof value === 'boolean') out[name] = value;
+    if (typeof value === typeof DEFAULT_NOTIFICATION_SETTINGS[name]) out[name] = value;
   }
-  return out;
+  return out as unknown as NotificationSettings;
 }
 
 /** Zulip's NotificationTriggers, in the order of precedence get_push_notification_trigger gives them. */
@@ -170,37 +179,65 @@ function triggerOf(x: Reasons, medium: 'push' | 'email'): NotificationTrigger | 
   return null;
 }
 
-/** A receiver the message would notify by push if they were away, and whether it notifies them when present. */
-export interface PushCandidate {
+/** A receiver the message would notify if they were away, and why. */
+export interface Candidate {
   userId: number;
   trigger: NotificationTrigger;
+}
+
+/** A receiver the message would notify by push if they were away, and whether it notifies them when present. */
+export interface PushCandidate extends Candidate {
   /** Notified even while present (enable_online_push_notifications). */
   evenIfPresent: boolean;
 }
 
-/**
- * The receivers of a message.sent event its push notifications may reach: those it would notify if they were away
- * (whether they are is asked later, only of these, as Zulip's get_active_presence_idle_user_ids does).
- */
-export function pushCandidates(
-  event: Pick<PayloadOf<typeof contracts.messageSent>, 'message' | 'user_ids' | 'flags' | 'notify'>,
-  settingsOf: (userId: number) => NotificationSettings,
-): PushCandidate[] {
-  const message: SentMessageFacts = { senderId: event.message.sender_id, isPrivate: event.message.type === 'private' };
+type SentEvent = Pick<PayloadOf<typeof contracts.messageSent>, 'message' | 'user_ids' | 'flags' | 'notify'>;
+
+/** Each receiver of the event but the sender and bots, as the rules see them. */
+function receiversOf(event: SentEvent, settingsOf: (userId: number) => NotificationSettings): Receiver[] {
   const bots = new Set(event.notify?.bot_ids ?? []);
-  const out: PushCandidate[] = [];
-  for (const userId of event.user_ids) {
-    if (userId === message.senderId || bots.has(userId)) continue;
-    const receiver: Receiver = {
+  return event.user_ids
+    .filter((userId) => userId !== event.message.sender_id && !bots.has(userId))
+    .map((userId) => ({
       userId,
       flags: event.flags[String(userId)] ?? [],
       isBot: false,
       settings: settingsOf(userId),
       subscription: event.notify?.subscriptions[String(userId)] ?? null,
       topicPolicy: event.notify?.topic_policies[String(userId)] ?? 0,
-    };
+    }));
+}
+
+const factsOf = (event: SentEvent): SentMessageFacts => ({
+  senderId: event.message.sender_id,
+  isPrivate: event.message.type === 'private',
+});
+
+/**
+ * The receivers of a message.sent event its push notifications may reach: those it would notify if they were away
+ * (whether they are is asked later, only of these, as Zulip's get_active_presence_idle_user_ids does).
+ */
+export function pushCandidates(
+  event: SentEvent,
+  settingsOf: (userId: number) => NotificationSettings,
+): PushCandidate[] {
+  const message = factsOf(event);
+  const out: PushCandidate[] = [];
+  for (const receiver of receiversOf(event, settingsOf)) {
     const trigger = pushTrigger(message, receiver, true);
-    if (trigger) out.push({ userId, trigger, evenIfPresent: receiver.settings.enable_online_push_notifications });
+    if (trigger)
+      out.push({ userId: receiver.userId, trigger, evenIfPresent: receiver.settings.enable_online_push_notifications });
+  }
+  return out;
+}
+
+/** The receivers a missed-message email of the message may reach if they are away (Zulip's email triggers). */
+export function emailCandidates(event: SentEvent, settingsOf: (userId: number) => NotificationSettings): Candidate[] {
+  const message = factsOf(event);
+  const out: Candidate[] = [];
+  for (const receiver of receiversOf(event, settingsOf)) {
+    const trigger = emailTrigger(message, receiver, true);
+    if (trigger) out.push({ userId: receiver.userId, trigger });
   }
   return out;
 }

@@ -1,4 +1,11 @@
-import { contracts, type EventBus, type EventEnvelope } from '@confab/events';
+import { contracts, type EventBus, type EventEnvelope, type PayloadOf } from '@confab/events';
+import {
+  EMAIL_CONSUMER,
+  emailFlagsChanged,
+  emailMessageSent,
+  emailMessagesDeleted,
+  type EmailContext,
+} from '../domain/email-notifications.js';
 import {
   applySettings,
   flagsChanged,
@@ -8,21 +15,51 @@ import {
   type NotificationContext,
 } from '../domain/message-notifications.js';
 
+type Claim = { consumer: string; eventId: string };
+type Meta = { realmId: number; requestId: string | null };
+
+/** What a notification consumer does with each event it takes, besides keeping the settings copy. */
+interface NotificationHandlers {
+  store: Parameters<typeof applySettings>[0];
+  sent(claim: Claim, payload: PayloadOf<typeof contracts.messageSent>, meta: Meta): Promise<unknown>;
+  flags(claim: Claim, payload: PayloadOf<typeof contracts.messageFlagsChanged>, meta: Meta): Promise<unknown>;
+  deleted(claim: Claim, payload: PayloadOf<typeof contracts.messageDeleted>, meta: Meta): Promise<unknown>;
+}
+
 /**
- * One consumer (one queue, so in the order the broker received them) for what notifications depend on: a user's
+ * One consumer (one queue, so in the order the broker received them) for what its notifications depend on: a user's
  * settings changed before they were sent a message is applied before that message is decided.
  */
-export function registerConsumers(bus: EventBus, ctx: NotificationContext): void {
-  const claim = (event: EventEnvelope<unknown>) => ({ consumer: NOTIFICATIONS_CONSUMER, eventId: event.event_id });
+function registerNotificationConsumer(bus: EventBus, name: string, h: NotificationHandlers): void {
+  const claim = (event: EventEnvelope<unknown>) => ({ consumer: name, eventId: event.event_id });
+  const meta = (event: EventEnvelope<unknown>) => ({ realmId: event.realm_id ?? 0, requestId: event.request_id });
   bus
-    .consumer(NOTIFICATIONS_CONSUMER)
-    .on(contracts.userSettingsChanged, (event) => applySettings(ctx, claim(event), event.payload))
-    .on(contracts.messageSent, async (event) => {
-      await messageSent(ctx, claim(event), event.payload, {
-        realmId: event.realm_id ?? 0,
-        requestId: event.request_id,
-      });
-    })
-    .on(contracts.messageFlagsChanged, (event) => flagsChanged(ctx, claim(event), event.payload, event.request_id))
-    .on(contracts.messageDeleted, (event) => messagesDeleted(ctx, claim(event), event.payload, event.request_id));
+    .consumer(name)
+    .on(contracts.userSettingsChanged, (event) => applySettings(h.store, claim(event), event))
+    .on(contracts.messageSent, async (event) => void (await h.sent(claim(event), event.payload, meta(event))))
+    .on(contracts.messageFlagsChanged, async (event) => void (await h.flags(claim(event), event.payload, meta(event))))
+    .on(contracts.messageDeleted, async (event) => void (await h.deleted(claim(event), event.payload, meta(event))));
+}
+
+/** Push notifications of messages (`push.notifications`), in processes with a relay. */
+export function registerConsumers(bus: EventBus, ctx: NotificationContext): void {
+  registerNotificationConsumer(bus, NOTIFICATIONS_CONSUMER, {
+    store: ctx.store,
+    sent: (claim, payload, meta) => messageSent(ctx, claim, payload, meta),
+    flags: (claim, payload, meta) => flagsChanged(ctx, claim, payload, meta.requestId),
+    deleted: (claim, payload, meta) => messagesDeleted(ctx, claim, payload, meta.requestId),
+  });
+}
+
+/**
+ * Missed-message email, in a queue of its own (`push.email`), so that processes configured for mail and processes
+ * configured for a relay each take every event they need; it keeps the settings copy too, in its own order.
+ */
+export function registerEmailConsumer(bus: EventBus, ctx: EmailContext): void {
+  registerNotificationConsumer(bus, EMAIL_CONSUMER, {
+    store: ctx.store,
+    sent: (claim, payload, meta) => emailMessageSent(ctx, claim, payload, meta),
+    flags: (claim, payload) => emailFlagsChanged(ctx, claim, payload),
+    deleted: (claim, payload) => emailMessagesDeleted(ctx, claim, payload),
+  });
 }

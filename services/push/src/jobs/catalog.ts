@@ -39,12 +39,26 @@ export interface RemoveJobData {
   requestId: string;
 }
 
+/** The decision whom of a message's email candidates to email (who is away), and into which batches. */
+export interface EmailDecisionJobData {
+  messageId: number;
+  requestId: string;
+}
+
+/** The missed-message emails of one of a user's batches, when it is due. */
+export interface EmailBatchJobData {
+  batchId: number;
+  requestId: string;
+}
+
 /** Every queue of the push service, its job data and its result: a queue without a handler does not compile. */
 export interface JobCatalog {
   'push-test': { data: TestJobData; result: TestOutcome };
   'push-register': { data: RegisterJobData; result: string };
   'push-message': { data: MessageJobData; result: string };
   'push-remove': { data: RemoveJobData; result: string };
+  'push-email-decide': { data: EmailDecisionJobData; result: string };
+  'push-email-batch': { data: EmailBatchJobData; result: string };
 }
 
 export type QueueName = keyof JobCatalog;
@@ -55,5 +69,7 @@ export const TEST_QUEUE = 'push-test' satisfies QueueName;
 export const REGISTER_QUEUE = 'push-register' satisfies QueueName;
 export const MESSAGE_QUEUE = 'push-message' satisfies QueueName;
 export const REMOVE_QUEUE = 'push-remove' satisfies QueueName;
+export const EMAIL_DECIDE_QUEUE = 'push-email-decide' satisfies QueueName;
+export const EMAIL_BATCH_QUEUE = 'push-email-batch' satisfies QueueName;
 
 /** BullMQ keys live under the deployment's Redis prefix, so test runs and deployments sharing a Redis stay apart. */

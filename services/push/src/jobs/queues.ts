@@ -4,6 +4,7 @@ import { registerJobQueueDepth } from '@confab/http';
 import type { Logger } from '@confab/logging';
 import type { RedisSettings } from '@confab/config';
 import { bullOptions } from '@confab/runtime';
+import type { EmailBatchRef, EmailScheduler } from '../domain/email-notifications.js';
 import type { NotificationScheduler } from '../domain/message-notifications.js';
 import type {
   PendingRegistration,
@@ -12,7 +13,15 @@ import type {
   TestNotificationRequest,
   TestOutcome,
 } from '../domain/types.js';
-import { MESSAGE_QUEUE, REGISTER_QUEUE, REMOVE_QUEUE, TEST_QUEUE, type JobCatalog } from './catalog.js';
+import {
+  EMAIL_BATCH_QUEUE,
+  EMAIL_DECIDE_QUEUE,
+  MESSAGE_QUEUE,
+  REGISTER_QUEUE,
+  REMOVE_QUEUE,
+  TEST_QUEUE,
+  type JobCatalog,
+} from './catalog.js';
 
 export interface QueueOptions {
   redis: RedisSettings;
@@ -118,6 +127,14 @@ export interface NotificationQueueOptions {
   backoffMs: number;
 }
 
+function retriesOf(options: Pick<NotificationQueueOptions, 'attempts' | 'backoffMs'>) {
+  return {
+    attempts: options.attempts,
+    backoff: { type: 'exponential', delay: options.backoffMs },
+    removeOnFail: { age: 7 * 24 * 3600 },
+  };
+}
+
 /**
  * Enqueues the notifications of new messages and their removals (retried by BullMQ with exponential backoff). A
  * message's job id is derived from the message, so scheduling it again (the sweep) while it exists adds nothing.
@@ -140,11 +157,7 @@ export class NotificationQueue implements NotificationScheduler {
   }
 
   private retries() {
-    return {
-      attempts: this.options.attempts,
-      backoff: { type: 'exponential', delay: this.options.backoffMs },
-      removeOnFail: { age: 7 * 24 * 3600 },
-    };
+    return retriesOf(this.options);
   }
 
   async scheduleMessage(messageId: number, requestId: string | null): Promise<void> {
@@ -167,5 +180,55 @@ export class NotificationQueue implements NotificationScheduler {
 
   async close(): Promise<void> {
     await Promise.all([this.messageQueue.close(), this.removeQueue.close()]);
+  }
+}
+
+/**
+ * Enqueues the decisions of missed-message emails (a job per message) and their batches (a delayed job per batch,
+ * due when the batch is). Job ids derive from the message and the batch, so the sweep never queues one twice.
+ */
+export class EmailQueue implements EmailScheduler {
+  private readonly decideQueue: Queue<
+    JobCatalog['push-email-decide']['data'],
+    JobCatalog['push-email-decide']['result']
+  >;
+  private readonly batchQueue: Queue<JobCatalog['push-email-batch']['data'], JobCatalog['push-email-batch']['result']>;
+
+  constructor(
+    private readonly options: NotificationQueueOptions,
+    private readonly logger: Logger,
+  ) {
+    this.decideQueue = new Queue(EMAIL_DECIDE_QUEUE, common(options));
+    this.batchQueue = new Queue(EMAIL_BATCH_QUEUE, common(options));
+    const warn = (err: Error) => this.logger.warn({ err: err.message }, 'push queue error');
+    this.decideQueue.on('error', warn);
+    this.batchQueue.on('error', warn);
+    registerJobQueueDepth(this.decideQueue);
+    registerJobQueueDepth(this.batchQueue);
+  }
+
+  async scheduleDecision(messageId: number, requestId: string | null): Promise<void> {
+    await this.decideQueue.add(
+      'decide',
+      { messageId, requestId: requestId ?? randomUUID() },
+      { jobId: `email-message-${messageId}`, removeOnComplete: { age: 3600 }, ...retriesOf(this.options) },
+    );
+  }
+
+  async scheduleBatch(batch: EmailBatchRef, requestId: string | null): Promise<void> {
+    await this.batchQueue.add(
+      'batch',
+      { batchId: batch.id, requestId: requestId ?? randomUUID() },
+      {
+        jobId: `email-batch-${batch.id}`,
+        delay: Math.max(0, batch.dueAt.getTime() - Date.now()),
+        removeOnComplete: { age: 3600 },
+        ...retriesOf(this.options),
+      },
+    );
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.decideQueue.close(), this.batchQueue.close()]);
   }
 }

@@ -30,11 +30,22 @@ const toRow = (r: RowShape): NotificationRow => ({
   status: r.status as NotificationStatus,
 });
 
+/** Keeps the message as message.sent carried it, for the notifications (push or email) built from it later. */
+export async function keepMessage(tx: Tx, message: contracts.MessageRecord, realmId: number): Promise<void> {
+  await tx.$executeRawUnsafe(
+    `INSERT INTO notified_messages (message_id, realm_id, message) VALUES ($1, $2, $3::jsonb)
+     ON CONFLICT (message_id) DO NOTHING`,
+    message.id,
+    realmId,
+    JSON.stringify(message),
+  );
+}
+
 /** Notifications of messages in the push database (plain SQL through Prisma's raw queries). */
 export class NotificationsRepository implements NotificationStore {
-  constructor(private readonly db: Db) {}
+  constructor(protected readonly db: Db) {}
 
-  private once<T>(claim: EventClaim, fn: (tx: Tx) => Promise<T>, otherwise: T): Promise<T> {
+  protected once<T>(claim: EventClaim, fn: (tx: Tx) => Promise<T>, otherwise: T): Promise<T> {
     return this.db.$transaction(async (tx) => {
       if (!(await claimEvent(tx, claim.consumer, claim.eventId))) return otherwise;
       return fn(tx);
@@ -54,16 +65,21 @@ export class NotificationsRepository implements NotificationStore {
     claim: EventClaim,
     user: { userId: number; realmId: number },
     settings: NotificationSettings,
+    changedAt: string,
   ): Promise<boolean> {
     return this.once(
       claim,
       async (tx) => {
         await tx.$executeRawUnsafe(
-          `INSERT INTO notification_settings (user_id, realm_id, settings, updated_at) VALUES ($1, $2, $3::jsonb, now())
-           ON CONFLICT (user_id) DO UPDATE SET settings = EXCLUDED.settings, realm_id = EXCLUDED.realm_id, updated_at = now()`,
+          `INSERT INTO notification_settings (user_id, realm_id, settings, updated_at, changed_at)
+           VALUES ($1, $2, $3::jsonb, now(), $4::timestamptz)
+           ON CONFLICT (user_id) DO UPDATE SET settings = EXCLUDED.settings, realm_id = EXCLUDED.realm_id,
+             updated_at = now(), changed_at = EXCLUDED.changed_at
+           WHERE notification_settings.changed_at IS NULL OR notification_settings.changed_at <= EXCLUDED.changed_at`,
           user.userId,
           user.realmId,
           JSON.stringify(settings),
+          changedAt,
         );
         return true;
       },
@@ -95,26 +111,32 @@ export class NotificationsRepository implements NotificationStore {
     realmId: number,
     candidates: readonly PushCandidate[],
   ): Promise<boolean> {
+    return this.recordWithMessage(claim, message, realmId, (tx) =>
+      tx.$executeRawUnsafe(
+        `INSERT INTO message_notifications (message_id, user_id, realm_id, trigger, even_if_present)
+         SELECT $1, u, $2, t, e FROM unnest($3::int[], $4::text[], $5::boolean[]) AS x(u, t, e)
+         ON CONFLICT (message_id, user_id) DO NOTHING`,
+        message.id,
+        realmId,
+        candidates.map((c) => c.userId),
+        candidates.map((c) => c.trigger),
+        candidates.map((c) => c.evenIfPresent),
+      ),
+    );
+  }
+
+  /** Keeps the message and records whom it notifies (`insert`), once per event: false when handled before. */
+  protected recordWithMessage(
+    claim: EventClaim,
+    message: contracts.MessageRecord,
+    realmId: number,
+    insert: (tx: Tx) => Promise<unknown>,
+  ): Promise<boolean> {
     return this.once(
       claim,
       async (tx) => {
-        await tx.$executeRawUnsafe(
-          `INSERT INTO notified_messages (message_id, realm_id, message) VALUES ($1, $2, $3::jsonb)
-           ON CONFLICT (message_id) DO NOTHING`,
-          message.id,
-          realmId,
-          JSON.stringify(message),
-        );
-        await tx.$executeRawUnsafe(
-          `INSERT INTO message_notifications (message_id, user_id, realm_id, trigger, even_if_present)
-           SELECT $1, u, $2, t, e FROM unnest($3::int[], $4::text[], $5::boolean[]) AS x(u, t, e)
-           ON CONFLICT (message_id, user_id) DO NOTHING`,
-          message.id,
-          realmId,
-          candidates.map((c) => c.userId),
-          candidates.map((c) => c.trigger),
-          candidates.map((c) => c.evenIfPresent),
-        );
+        await keepMessage(tx, message, realmId);
+        await insert(tx);
         return true;
       },
       false,

@@ -10,12 +10,15 @@ export async function realmsAfter(
   db: Database,
   afterId: number,
   externalUrl: string,
+  limit = 500,
 ): Promise<contracts.RealmRecord[]> {
-  return (await db.store.realms.after(afterId, 500)).map((r) => realmRecord(r, externalUrl));
+  return (await db.store.realms.after(afterId, Math.min(Math.max(limit, 1), 500))).map((r) =>
+    realmRecord(r, externalUrl),
+  );
 }
 
-export async function usersAfter(db: Database, afterId: number): Promise<contracts.UserRecord[]> {
-  return (await db.store.users.after(afterId, 1000)).map(userRecord);
+export async function usersAfter(db: Database, afterId: number, limit = 1000): Promise<contracts.UserRecord[]> {
+  return (await db.store.users.after(afterId, Math.min(Math.max(limit, 1), 1000))).map(userRecord);
 }
 
 /** Every user's full settings, 500 at a time (changes come as user_settings.changed). */

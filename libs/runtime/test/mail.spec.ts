@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@confab/logging';
-import { createMailer } from '../src/adapters/mailer';
+import { createMailer } from '../src/mail';
 
 const logger = createLogger({ name: 'test', level: 'silent' });
 const config = { from: 'Confab <noreply@example.test>', linkValiditySeconds: 60 };

@@ -1,0 +1,142 @@
+/**
+ * The user's own state beside the conversations: personal settings, topics muted or followed, muted people, alert
+ * words, and everyone's status. Filled by /register (user_settings, user_topics, muted_users, alert_words,
+ * user_status) and kept current by the events of the same names, so a change made in another browser shows here.
+ */
+import { signal } from '@preact/signals';
+import type { RegisterState, ServerEvent } from '../lib/events';
+
+/** Zulip's visibility policies of a topic (POST /user_topics). */
+export const Policy = { inherit: 0, muted: 1, unmuted: 2, followed: 3 } as const;
+
+/** The personal settings the client acts on (Zulip's user_settings; the server's defaults until /register). */
+export interface UserSettings {
+  enable_desktop_notifications: boolean;
+  enable_sounds: boolean;
+  enable_stream_desktop_notifications: boolean;
+  enable_stream_audible_notifications: boolean;
+  enable_followed_topic_desktop_notifications: boolean;
+  enable_followed_topic_audible_notifications: boolean;
+  wildcard_mentions_notify: boolean;
+  /** 1 all unread, 2 DMs, mentions and followed topics, 3 DMs and mentions, 4 none. */
+  desktop_icon_count_display: number;
+  notification_sound: string;
+  /** 1 automatic (the system's), 2 dark, 3 light. */
+  color_scheme: number;
+  twenty_four_hour_time: boolean;
+  [name: string]: unknown;
+}
+
+export const DEFAULT_SETTINGS: UserSettings = {
+  enable_desktop_notifications: true,
+  enable_sounds: true,
+  enable_stream_desktop_notifications: false,
+  enable_stream_audible_notifications: false,
+  enable_followed_topic_desktop_notifications: true,
+  enable_followed_topic_audible_notifications: true,
+  wildcard_mentions_notify: true,
+  desktop_icon_count_display: 1,
+  notification_sound: 'zulip',
+  color_scheme: 1,
+  twenty_four_hour_time: false,
+};
+
+export interface UserStatus {
+  status_text?: string;
+  emoji_name?: string;
+  emoji_code?: string;
+  reaction_type?: string;
+  away?: boolean;
+}
+
+export const settings = signal<UserSettings>({ ...DEFAULT_SETTINGS });
+/** Visibility policy by topic (`<stream id>:<topic, lower case>`): only topics with a policy are listed. */
+export const userTopics = signal(new Map<string, number>());
+export const mutedUsers = signal(new Set<number>());
+export const alertWords = signal<string[]>([]);
+export const statuses = signal(new Map<number, UserStatus>());
+
+/**
+ * Settings changed here whose event has not come back yet: an older event of the same setting (from a change made
+ * a moment before) must not undo the newer choice on screen.
+ */
+const pendingSettings = new Map<string, unknown>();
+
+/** Shows a setting's new value at once, before the server's event confirms it; `undo` puts it back after a refusal. */
+export function setSettingLocally(name: string, value: unknown): { undo: () => void } {
+  const before = settings.value[name];
+  pendingSettings.set(name, value);
+  settings.value = { ...settings.value, [name]: value };
+  return {
+    undo: () => {
+      pendingSettings.delete(name);
+      settings.value = { ...settings.value, [name]: before };
+    },
+  };
+}
+
+function settingChanged(name: string, value: unknown): void {
+  if (pendingSettings.has(name)) {
+    if (pendingSettings.get(name) !== value) return;
+    pendingSettings.delete(name);
+  }
+  settings.value = { ...settings.value, [name]: value };
+}
+
+/** Topic names are case-insensitive in Zulip. */
+export const userTopicKey = (streamId: number, topic: string) => `${streamId}:${topic.toLowerCase()}`;
+export const topicPolicy = (streamId: number, topic: string): number =>
+  userTopics.value.get(userTopicKey(streamId, topic)) ?? Policy.inherit;
+
+export function applyPersonalRegister(state: RegisterState): void {
+  settings.value = { ...DEFAULT_SETTINGS, ...((state.user_settings as Partial<UserSettings> | undefined) ?? {}) };
+  const topics = (state.user_topics as { stream_id: number; topic_name: string; visibility_policy: number }[]) ?? [];
+  userTopics.value = new Map(
+    topics
+      .filter((t) => t.visibility_policy !== 0)
+      .map((t) => [userTopicKey(t.stream_id, t.topic_name), t.visibility_policy]),
+  );
+  mutedUsers.value = new Set(((state.muted_users as { id: number }[] | undefined) ?? []).map((m) => m.id));
+  alertWords.value = (state.alert_words as string[] | undefined) ?? [];
+  statuses.value = new Map(
+    Object.entries((state.user_status as Record<string, UserStatus> | undefined) ?? {}).map(([id, s]) => [
+      Number(id),
+      s,
+    ]),
+  );
+}
+
+/** Applies an event of the user's own state; false when the event is about something else. */
+export function applyPersonalEvent(event: ServerEvent): boolean {
+  switch (event.type) {
+    case 'user_settings':
+      if (event.op === 'update') settingChanged(event.property as string, event.value);
+      return true;
+    // The older forms of the same change.
+    case 'update_display_settings':
+    case 'update_global_notifications':
+      settingChanged(event.setting_name as string, event.setting);
+      return true;
+    case 'user_topic': {
+      const key = userTopicKey(event.stream_id as number, event.topic_name as string);
+      const next = new Map(userTopics.value);
+      if (event.visibility_policy === Policy.inherit) next.delete(key);
+      else next.set(key, event.visibility_policy as number);
+      userTopics.value = next;
+      return true;
+    }
+    case 'muted_users':
+      mutedUsers.value = new Set((event.muted_users as { id: number }[]).map((m) => m.id));
+      return true;
+    case 'alert_words':
+      alertWords.value = event.alert_words as string[];
+      return true;
+    case 'user_status': {
+      const { user_id: id, type: _type, id: _eventId, ...change } = event as ServerEvent & { user_id: number };
+      statuses.value = new Map(statuses.value).set(id, { ...statuses.value.get(id), ...(change as UserStatus) });
+      return true;
+    }
+    default:
+      return false;
+  }
+}
