@@ -60,3 +60,14 @@ export async function startExtraProcess(
   if (spec.portEnv) await waitReady(`${url}/readyz`, 180_000, name, proc, logFile);
   return { process: proc, url, metricsUrl: `http://127.0.0.1:${env.CONFAB_METRICS_PORT}` };
 }
+
+/**
+ * The metrics listeners of every replica of a process (`messaging-worker`, `messaging-worker-2`, … when the suite
+ * runs with CONFAB_REPLICAS): what one replica did shows on its own listener only.
+ */
+export function metricsUrlsOf(name: string): string[] {
+  const replica = new RegExp(`^${name}(-\\d+)?$`);
+  return Object.entries(system().metricsUrls)
+    .filter(([process]) => replica.test(process))
+    .map(([, url]) => url);
+}
