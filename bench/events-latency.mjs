@@ -2,13 +2,22 @@
 // Verona) long-poll through the gateway; each message sent to Verona must reach every one of them. Latency is from
 // the start of POST /messages to the moment each poll returns the message event.
 // Usage: pnpm --filter @confab/bench events [queues] [messages]
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { loadavg } from 'node:os';
 import { connect } from 'amqplib';
 import devkit from '@confab/devkit';
 import events from '@confab/events';
 import { perOperation, processRoots, snapshot } from './cpu.mjs';
-import { machine, record, startPrivateBenchStack } from './lib.mjs';
+import {
+  apiCall,
+  benchReplicas,
+  channelMessageSent,
+  machine,
+  publishMessageSent,
+  record,
+  registerQueues,
+  startPrivateBenchStack,
+} from './lib.mjs';
 
 const QUEUES = Number(process.argv[2] ?? 1000);
 const MESSAGES = Number(process.argv[3] ?? 30);
@@ -17,43 +26,9 @@ const MODE = process.argv[4] ?? 'broadcast';
 const LOAD_AT_START = loadavg()[0];
 const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
 
-function call(baseUrl, user, method, path, params) {
-  const body = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) body.append(k, typeof v === 'string' ? v : JSON.stringify(v));
-  const url = new URL(`/api/v1${path}`, baseUrl);
-  let payload;
-  if (method === 'GET') url.search = body.toString();
-  else payload = Buffer.from(body.toString());
-  const headers = { authorization: `Basic ${Buffer.from(`${user.email}:${user.apiKey}`).toString('base64')}` };
-  if (payload)
-    Object.assign(headers, { 'content-type': 'application/x-www-form-urlencoded', 'content-length': payload.length });
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers, agent }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        const parsed = JSON.parse(Buffer.concat(chunks).toString());
-        if (res.statusCode !== 200) reject(new Error(`${method} ${path}: ${res.statusCode} ${parsed.msg}`));
-        else resolve(parsed);
-      });
-    });
-    req.on('error', reject);
-    if (payload) req.write(payload);
-    req.end();
-  });
-}
+const call = (baseUrl, user, method, path, params) => apiCall(agent, baseUrl, user, method, path, params);
 
-/** Publishes a message.sent envelope on the stack's exchange and waits for the broker's confirmation. */
-const publishConfirmed = (channel, envelope) =>
-  new Promise((resolve, reject) =>
-    channel.publish(
-      info.exchange,
-      'message.sent',
-      Buffer.from(JSON.stringify(envelope)),
-      { persistent: true },
-      (err) => (err ? reject(err) : resolve()),
-    ),
-  );
+const publishConfirmed = (channel, envelope) => publishMessageSent(channel, info.exchange, envelope);
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
@@ -63,6 +38,8 @@ const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(
 // profile there (the run is then not recorded).
 const { stack, info, servers, destroyServers } = await startPrivateBenchStack({
   CONFAB_PROXY_MAX_SOCKETS: String(QUEUES * 2),
+  // A thousand queues over the nine development users: past the default cap of 100 per user.
+  EVENTS_MAX_QUEUES_PER_USER: '0',
   CONFAB_OUTBOX_POLL_MS: '100',
   CONFAB_AUTH_CACHE_TTL_SECONDS: '3600',
 });
@@ -77,21 +54,11 @@ try {
   const sender = world.user('hamlet');
   const base = info.gatewayUrl;
 
-  const queues = [];
-  for (let i = 0; i < QUEUES; i += 50) {
-    const batch = [];
-    for (let j = i; j < Math.min(QUEUES, i + 50); j++) {
-      const user = users[j % users.length];
-      batch.push(
-        call(base, user, 'POST', '/register', { event_types: ['message'] }).then((r) => ({
-          user,
-          queueId: r.queue_id,
-          last: r.last_event_id,
-        })),
-      );
-    }
-    queues.push(...(await Promise.all(batch)));
-  }
+  const queues = await registerQueues(
+    (user, method, path, params) => call(base, user, method, path, params),
+    users,
+    QUEUES,
+  );
 
   // Each queue keeps one long poll open; arrivals are stamped as they come.
   const arrivals = new Map(); // message id -> array of arrival times
@@ -266,33 +233,14 @@ Failed polls retried during the run: ${errors.length}. Target: p99 under 50 ms â
   ).messages?.[0];
   const viaBroker = await measure(async (m) => {
     const id = 100_000_000 + m;
-    const payload = {
-      message: {
-        id,
-        type: 'stream',
-        sender_id: sender.id,
-        sender_email: sender.email,
-        sender_full_name: sender.fullName,
-        sender_realm_str: world.realm.string_id,
-        recipient_id: template?.recipient_id ?? 1,
-        stream_id: template?.stream_id ?? 1,
-        display_recipient: 'Verona',
-        subject: 'bench',
-        topic_links: [],
-        content: `direct ${m}`,
-        rendered_content: `<p>direct ${m}</p>`,
-        timestamp: Math.floor(Date.now() / 1000),
-        client: 'bench',
-        is_me_message: false,
-        reactions: [],
-        submessages: [],
-      },
-      user_ids: users.map((u) => u.id),
-      flags: {},
-      stream: { name: 'Verona', invite_only: false, is_web_public: false },
-      local_id: null,
-      sender_queue_id: null,
-    };
+    const payload = channelMessageSent({
+      id,
+      sender,
+      realm: world.realm,
+      template,
+      userIds: users.map((u) => u.id),
+      content: `direct ${m}`,
+    });
     const envelope = events.makeEnvelope(events.contracts.messageSent, payload, { realmId: world.realm.realm_id });
     const startedAt = performance.now();
     await publishConfirmed(channel, envelope);
@@ -305,7 +253,7 @@ Failed polls retried during the run: ${errors.length}. Target: p99 under 50 ms â
 ## Events: channel-message latency with ${QUEUES} connected queues, each message to all of them â€” ${new Date().toISOString().slice(0, 10)}
 
 Machine: ${machine()}. ${QUEUES} queues long-polling through the gateway (spread over ${users.length} users, all
-subscribed to Verona), one events replica; ${MESSAGES} messages sent one after another (after 3 warm-ups), each
+subscribed to Verona), ${benchReplicas()} replica(s) of each process; ${MESSAGES} messages sent one after another (after 3 warm-ups), each
 waited for at every queue. The first row runs from the start of POST /messages to each poll returning the message
 event (the send itself, messaging's outbox relay, the broker, the fan-out and the long-poll answer through the
 gateway); the second from publishing a message.sent envelope on the exchange (the events service and the gateway

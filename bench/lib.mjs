@@ -5,6 +5,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { connect } from 'amqplib';
+import { request } from 'node:http';
 import autocannon from 'autocannon';
 import devkit from '@confab/devkit';
 import { contracts, makeEnvelope } from '@confab/events';
@@ -22,6 +23,8 @@ export async function startBenchStack(extraEnv = {}, givenInfra = undefined) {
     infra,
     runId,
     ports: 'random',
+    // BENCH_REPLICAS=2: two of every process behind the stack's local balancers (one replica versus two).
+    replicas: benchReplicas(),
     logDir: join(BENCH_DIR, 'out', runId),
     env: {
       CONFAB_DEV_ENDPOINTS: '1',
@@ -35,6 +38,11 @@ export async function startBenchStack(extraEnv = {}, givenInfra = undefined) {
   });
   const info = await stack.start();
   return { stack, info, infra };
+}
+
+/** How many replicas of every process a benchmark runs (BENCH_REPLICAS, default 1). */
+export function benchReplicas() {
+  return devkit.replicasFromEnv({ CONFAB_REPLICAS: process.env.BENCH_REPLICAS });
 }
 
 /** Runs autocannon and returns requests/s and latency percentiles (ms). */
@@ -205,4 +213,98 @@ export async function announceUsers(info, realmId, count) {
     if ((await response.json()).processed) return ids;
     await new Promise((r) => setTimeout(r, 200));
   }
+/** One API call as `user` (Basic auth, form-encoded), over `agent`; resolves with the parsed answer, rejects unless 200. */
+export function apiCall(agent, baseUrl, user, method, path, params) {
+  const body = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) body.append(k, typeof v === 'string' ? v : JSON.stringify(v));
+  const url = new URL(`/api/v1${path}`, baseUrl);
+  let payload;
+  if (method === 'GET') url.search = body.toString();
+  else payload = Buffer.from(body.toString());
+  const headers = { authorization: `Basic ${Buffer.from(`${user.email}:${user.apiKey}`).toString('base64')}` };
+  if (payload)
+    Object.assign(headers, { 'content-type': 'application/x-www-form-urlencoded', 'content-length': payload.length });
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers, agent }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const parsed = JSON.parse(Buffer.concat(chunks).toString());
+        if (res.statusCode !== 200) reject(new Error(`${method} ${path}: ${res.statusCode} ${parsed.msg}`));
+        else resolve(parsed);
+      });
+    });
+    req.on('error', reject);
+    if (payload) req.write(payload);
+    req.end();
+  });
+}
+
+/** Publishes a message.sent envelope on `exchange` and waits for the broker's confirmation. */
+export function publishMessageSent(channel, exchange, envelope) {
+  return new Promise((resolve, reject) =>
+    channel.publish(exchange, 'message.sent', Buffer.from(JSON.stringify(envelope)), { persistent: true }, (err) =>
+      err ? reject(err) : resolve(),
+    ),
+  );
+}
+
+/**
+ * The payload of a message.sent for a message to Verona by `sender` that reaches `userIds`, as messaging's relay
+ * would publish it (`template`: a message read back, for its channel's ids).
+ */
+export function channelMessageSent({ id, sender, realm, template, userIds, content }) {
+  return {
+    message: {
+      id,
+      type: 'stream',
+      sender_id: sender.id,
+      sender_email: sender.email,
+      sender_full_name: sender.fullName,
+      sender_realm_str: realm.string_id,
+      recipient_id: template?.recipient_id ?? 1,
+      stream_id: template?.stream_id ?? 1,
+      display_recipient: 'Verona',
+      subject: 'bench',
+      topic_links: [],
+      content,
+      rendered_content: `<p>${content}</p>`,
+      timestamp: Math.floor(Date.now() / 1000),
+      client: 'bench',
+      is_me_message: false,
+      reactions: [],
+      submessages: [],
+    },
+    user_ids: userIds,
+    flags: {},
+    stream: { name: 'Verona', invite_only: false, is_web_public: false },
+    local_id: null,
+    sender_queue_id: null,
+  };
+}
+
+/**
+ * Registers `count` event queues for message events, spread over `users` in turn, 20 at a time, through `call`
+ * (user, method, path, params); each with its user, queue id and last event id. A registration the stack refuses
+ * while busy (503: a service's part of the initial state took too long) is tried again, as a client would.
+ */
+export async function registerQueues(call, users, count) {
+  const register = async (user) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const r = await call(user, 'POST', '/register', { event_types: ['message'] });
+        return { user, queueId: r.queue_id, last: r.last_event_id };
+      } catch (err) {
+        if (attempt === 5 || !/: 503 /.test(err.message)) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+      }
+    }
+  };
+  const queues = [];
+  for (let i = 0; i < count; i += 20) {
+    const batch = [];
+    for (let j = i; j < Math.min(count, i + 20); j++) batch.push(register(users[j % users.length]));
+    queues.push(...(await Promise.all(batch)));
+  }
+  return queues;
 }

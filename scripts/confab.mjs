@@ -65,10 +65,14 @@ function build() {
 async function up() {
   build();
   const devkit = require(join(ROOT, 'libs', 'devkit', 'dist', 'index.js'));
-  const infra = await devkit.resolveInfrastructure(log).catch(async (err) => {
-    console.error(err.message);
-    process.exit(1);
-  });
+  const infra = await devkit
+    .resolveInfrastructure(log)
+    // CONFAB_LOCAL_REDIS_CLUSTER=1: a three-master Redis Cluster on this machine, stopped with the rest (README).
+    .then((found) => devkit.withLocalRedisCluster(found, log))
+    .catch(async (err) => {
+      console.error(err.message);
+      process.exit(1);
+    });
   log(`infrastructure: ${infra.kind} (PostgreSQL ${infra.postgresUrl}, Redis ${infra.redisUrl})`);
   const logDir = join(ROOT, '.confab', 'logs');
   // A development push relay (devkit's DevRelay) unless the operator points at a relay of their own (README).
@@ -93,6 +97,8 @@ async function up() {
     // Only the gateway is published (CONFAB_BIND_HOST, else every interface, as before); the services listen on
     // 127.0.0.1, with a secret generated for this run (docs/security.md).
     gatewayHost: process.env.CONFAB_BIND_HOST || '0.0.0.0',
+    // CONFAB_REPLICAS=2: two of every service, worker and the gateway, behind local balancers (README, "Replicas").
+    replicas: devkit.replicasFromEnv(),
     env: {
       CONFAB_DEV_ENDPOINTS: '1',
       ...relayEnv,
@@ -102,6 +108,7 @@ async function up() {
     log('stopping');
     await stack.stop({ cleanUp: false });
     await devRelay?.stop();
+    await infra.redisCluster?.stop();
     process.exit(0);
   };
   process.on('SIGINT', stopAll);
@@ -132,6 +139,7 @@ ${devRelay ? `\nPush notifications go to the development relay; what it received
     console.error(`\nstart-up failed: ${err.message}`);
     await stack.stop({ cleanUp: false });
     await devRelay?.stop();
+    await infra.redisCluster?.stop();
     process.exit(1);
   }
 }

@@ -14,6 +14,8 @@ const DEFAULT_PORTS = {
   'postgres:': 5432,
   'redis:': 6379,
   'rediss:': 6379,
+  'redis+cluster:': 6379,
+  'rediss+cluster:': 6379,
   'amqp:': 5672,
   'amqps:': 5671,
 };

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@confab/runtime';
 import { ConfabError, unauthorized } from '@confab/errors';
-import { causalLogKey, causalLogPrefix, parseCausalEntries } from '@confab/events';
+import { authKeyPrefix, causalLogKey, causalLogPrefix, parseCausalEntries } from '@confab/events';
 import type { CausalEvent, UserIdentity } from '@confab/identity';
 import type { BasicCredentials } from './credentials.js';
 
@@ -35,9 +35,11 @@ export interface MayBeStale {
 
 // Cache hit, rate-limit count and the user's recent causal events in one round trip: the user id comes out of the
 // cached identity. Every answer also carries the count of forgets so far, which a verification that follows passes
-// to CACHE_VERIFIED.
+// to CACHE_VERIFIED. KEYS: cache key, forget count. The rate key and causal log are named from the user id the
+// cache holds (ARGV[1] and ARGV[4] are their prefixes): all carry the hash tag {auth}, so on a Redis Cluster they
+// share the slot of KEYS (docs/architecture.md, "Redis keys").
 const LOOKUP_AND_COUNT = `
-local forgets = tonumber(redis.call('GET', ARGV[5]) or '0')
+local forgets = tonumber(redis.call('GET', KEYS[2]) or '0')
 local v = redis.call('GET', KEYS[1])
 if not v then return {false, 0, {}, forgets} end
 local ok, identity = pcall(cjson.decode, v)
@@ -100,7 +102,7 @@ export function rateLimitState(limit: number, count: number, nowMs: number): Rat
  */
 export class Authenticator {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly options: {
       prefix: string;
       cacheTtlSeconds: number;
@@ -110,7 +112,7 @@ export class Authenticator {
       mayBeStale?: MayBeStale;
     },
   ) {
-    redis.defineCommand('confabAuthLookup', { numberOfKeys: 1, lua: LOOKUP_AND_COUNT });
+    redis.defineCommand('confabAuthLookup', { numberOfKeys: 2, lua: LOOKUP_AND_COUNT });
     redis.defineCommand('confabAuthCache', { numberOfKeys: 5, lua: CACHE_VERIFIED });
     redis.defineCommand('confabAuthForget', { numberOfKeys: 3, lua: FORGET_USER });
   }
@@ -119,23 +121,28 @@ export class Authenticator {
     return this.redis as unknown as AuthScripts;
   }
 
+  /** Every key of the gateway's starts with this: the deployment's prefix and the hash tag {auth}. */
+  private get keyPrefix(): string {
+    return authKeyPrefix(this.options.prefix);
+  }
+
   private cacheKey(credentials: BasicCredentials): string {
     const digest = createHash('sha256')
       .update(`${credentials.email.toLowerCase()}\0${credentials.apiKey}`)
       .digest('hex');
-    return `${this.options.prefix}:auth:${digest}`;
+    return `${this.keyPrefix}key:${digest}`;
   }
 
   private userKeysSet(userId: number): string {
-    return `${this.options.prefix}:authkeys:${userId}`;
+    return `${this.keyPrefix}keys:${userId}`;
   }
 
   private forgottenKey(userId: number): string {
-    return `${this.options.prefix}:authforgot:${userId}`;
+    return `${this.keyPrefix}forgot:${userId}`;
   }
 
   private forgetsKey(): string {
-    return `${this.options.prefix}:authforgets`;
+    return `${this.keyPrefix}forgets`;
   }
 
   async authenticate(
@@ -145,15 +152,15 @@ export class Authenticator {
     if (credentials.apiKey === '') throw unauthorized('Invalid API key');
     const cacheKey = this.cacheKey(credentials);
     const { index } = windowOf(nowMs);
-    const rlPrefix = `${this.options.prefix}:rl:user:`;
+    const rlPrefix = `${this.keyPrefix}rl:user:`;
     const mark = this.options.mayBeStale?.mark() ?? 0;
     const [cached, count, causalEntries, forgets] = await this.scripts.confabAuthLookup(
       cacheKey,
+      this.forgetsKey(),
       rlPrefix,
       index,
       WINDOW_SECONDS + 1,
       causalLogPrefix(this.options.prefix),
-      this.forgetsKey(),
     );
     if (cached) {
       const causal = parseCausalEntries(causalEntries);
@@ -204,7 +211,7 @@ export class Authenticator {
   /** Counts an unauthenticated request against its client address. */
   async countAnonymous(ip: string, nowMs = Date.now()): Promise<RateLimitState> {
     const { index } = windowOf(nowMs);
-    const key = `${this.options.prefix}:rl:ip:${ip}:${index}`;
+    const key = `${this.keyPrefix}rl:ip:${ip}:${index}`;
     const results = await this.redis
       .multi()
       .incr(key)
@@ -229,7 +236,7 @@ export class Authenticator {
 
 /** The Lua scripts above, as the ioredis commands `defineCommand` adds. */
 interface AuthScripts {
-  confabAuthLookup(key: string, ...args: (string | number)[]): Promise<[string | null, number, string[], number]>;
+  confabAuthLookup(...keysAndArgs: (string | number)[]): Promise<[string | null, number, string[], number]>;
   confabAuthCache(...keysAndArgs: (string | number)[]): Promise<[number, string[]]>;
   confabAuthForget(...keysAndArgs: (string | number)[]): Promise<number>;
 }

@@ -1,7 +1,7 @@
 import { contracts, ServiceEvents } from '@confab/events';
 import { listen, runProcess, ServiceClient } from '@confab/http';
 import { IdentitySigner, type UserIdentity } from '@confab/identity';
-import { Redis } from 'ioredis';
+import { openRedis } from '@confab/runtime';
 import { buildGateway } from './app.js';
 import { Authenticator, refusal } from './auth.js';
 import { loadConfig } from './config.js';
@@ -11,8 +11,7 @@ import { SessionStore } from './sessions.js';
 runProcess('gateway', loadConfig, async (config, log) => {
   // Auto-pipelining: the lookups of requests that arrive together leave in one write (docs/architecture.md, "The
   // gateway"), so a busy gateway makes one Redis round trip per batch of requests, not per request.
-  const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
-  redis.on('error', (err: Error) => log.warn({ err: err.message }, 'redis error'));
+  const redis = openRedis(config.redis, log, { enableAutoPipelining: true });
   const settingsUrl = config.services.settings!;
   const settingsClient = new ServiceClient({
     caller: 'gateway',

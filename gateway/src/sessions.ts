@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@confab/runtime';
 import { ConfabError, unauthorized } from '@confab/errors';
 import type { CausalEvent, UserIdentity } from '@confab/identity';
 import type { BasicCredentials } from './credentials.js';
@@ -97,7 +97,7 @@ export function clearedCookies(secure: boolean): string[] {
 /** Sessions in Redis under a hash of their id (a copy of Redis does not hand out live cookies), with an expiry. */
 export class SessionStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly options: { prefix: string; ttlSeconds: number },
   ) {}
 
@@ -105,12 +105,16 @@ export class SessionStore {
     return this.options.ttlSeconds;
   }
 
+  /**
+   * Sessions and their users' sets carry the hash tag {sessions}: one transaction writes a session and its user's
+   * set, which on a Redis Cluster must share a slot.
+   */
   private key(id: string): string {
-    return `${this.options.prefix}:session:${createHash('sha256').update(id).digest('hex')}`;
+    return `${this.options.prefix}:{sessions}:session:${createHash('sha256').update(id).digest('hex')}`;
   }
 
   private userSet(userId: number): string {
-    return `${this.options.prefix}:sessions:${userId}`;
+    return `${this.options.prefix}:{sessions}:user:${userId}`;
   }
 
   async create(fields: Omit<Session, 'csrf'>): Promise<{ id: string; session: Session }> {

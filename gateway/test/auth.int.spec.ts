@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { eachRedis } from '@confab/devkit';
 import { unauthorized } from '@confab/errors';
 import { CausalLog, causalLogKey } from '@confab/events';
 import type { CausalEvent, UserIdentity } from '@confab/identity';
+import { connectRedis, type RedisClient } from '@confab/runtime';
 import { Authenticator } from '../src/auth';
 
-// The gateway's credential cache against the real Redis: when a cached identity may predate the user's own change.
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
-const prefix = `confab-test-auth-${randomUUID()}`;
+// The gateway's credential cache and rate limits against the real Redis, single and clustered: when a cached
+// identity may predate the user's own change, and what replicas share.
+const runPrefix = `confab-test-auth-${randomUUID()}`;
+let prefix = runPrefix;
+let redis: RedisClient;
 const hamlet: UserIdentity = {
   kind: 'user',
   userId: 7,
@@ -17,12 +20,6 @@ const hamlet: UserIdentity = {
   isBot: false,
 };
 const credentials = { email: hamlet.email, apiKey: 'k'.repeat(32) };
-
-afterAll(async () => {
-  const keys = await redis.keys(`${prefix}:*`);
-  if (keys.length > 0) await redis.del(...keys);
-  await redis.quit();
-});
 
 /**
  * A gateway whose event handling is played by the test: `handled` maps an event id to the progress mark at which
@@ -67,89 +64,114 @@ function gateway(
   };
 }
 
-describe("Authenticator: a cached identity and the user's own recent change", () => {
-  it('asks settings again when the change was applied only after the cache was read', async () => {
-    const deactivated = { now: false };
-    const handled = new Map<string, number>();
-    const during: { lookup?: () => void } = {};
-    const g = gateway(deactivated, handled, () => during.lookup?.());
-    expect((await g.authenticator.authenticate(credentials)).identity).toMatchObject({ userId: 7 });
-    expect(g.verified).toEqual(['settings']);
+eachRedis(
+  { describe, beforeAll, afterAll },
+  { prefix: runPrefix, connect: (target) => (redis = connectRedis(target, { maxRetriesPerRequest: null })) },
+  () => {
+    describe("Authenticator: a cached identity and the user's own recent change", () => {
+      it('asks settings again when the change was applied only after the cache was read', async () => {
+        const deactivated = { now: false };
+        const handled = new Map<string, number>();
+        const during: { lookup?: () => void } = {};
+        const g = gateway(deactivated, handled, () => during.lookup?.());
+        expect((await g.authenticator.authenticate(credentials)).identity).toMatchObject({ userId: 7 });
+        expect(g.verified).toEqual(['settings']);
 
-    // The user deactivates themselves: settings records the event for their next request.
-    const event = { type: 'user.deactivated', id: randomUUID() };
-    await new CausalLog(redis, prefix).record(7, [event]);
-    deactivated.now = true;
-    // The gateway applies the event while this request's cache read is in flight: the read may have found the entry
-    // the handler then dropped, so the cached identity must not be trusted.
-    during.lookup = () => queueMicrotask(() => g.finish(event.id));
-    await expect(g.authenticator.authenticate(credentials)).rejects.toMatchObject({
-      status: 401,
-      message: 'Account is deactivated',
+        // The user deactivates themselves: settings records the event for their next request.
+        const event = { type: 'user.deactivated', id: randomUUID() };
+        await new CausalLog(redis, prefix).record(7, [event]);
+        deactivated.now = true;
+        // The gateway applies the event while this request's cache read is in flight: the read may have found the entry
+        // the handler then dropped, so the cached identity must not be trusted.
+        during.lookup = () => queueMicrotask(() => g.finish(event.id));
+        await expect(g.authenticator.authenticate(credentials)).rejects.toMatchObject({
+          status: 401,
+          message: 'Account is deactivated',
+        });
+        expect(g.verified).toEqual(['settings', 'settings']);
+      });
+
+      it('trusts the cache for events applied before the cache was read, and asks while one is not applied', async () => {
+        const deactivated = { now: false };
+        const handled = new Map<string, number>();
+        const g = gateway(deactivated, handled);
+        await redis.del(causalLogKey(prefix, 7));
+        await g.authenticator.authenticate(credentials);
+        const earlier = { type: 'user.updated', id: randomUUID() };
+        await new CausalLog(redis, prefix).record(7, [earlier]);
+        g.verified.length = 0;
+        await g.authenticator.authenticate(credentials);
+        expect(g.verified).toEqual(['settings']);
+        g.finish(earlier.id);
+        g.verified.length = 0;
+        await g.authenticator.authenticate(credentials);
+        expect(g.verified).toEqual([]);
+      });
     });
-    expect(g.verified).toEqual(['settings', 'settings']);
-  });
 
-  it('trusts the cache for events applied before the cache was read, and asks while one is not applied', async () => {
-    const deactivated = { now: false };
-    const handled = new Map<string, number>();
-    const g = gateway(deactivated, handled);
-    await redis.del(causalLogKey(prefix, 7));
-    await g.authenticator.authenticate(credentials);
-    const earlier = { type: 'user.updated', id: randomUUID() };
-    await new CausalLog(redis, prefix).record(7, [earlier]);
-    g.verified.length = 0;
-    await g.authenticator.authenticate(credentials);
-    expect(g.verified).toEqual(['settings']);
-    g.finish(earlier.id);
-    g.verified.length = 0;
-    await g.authenticator.authenticate(credentials);
-    expect(g.verified).toEqual([]);
-  });
-});
+    describe('Authenticator: forgetting a user while one of their requests is being verified', () => {
+      // Nothing cached, counted or forgotten yet.
+      beforeEach(() => {
+        prefix = `${runPrefix}:${randomUUID()}`;
+      });
 
-describe('Authenticator: forgetting a user while one of their requests is being verified', () => {
-  beforeEach(async () => {
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length > 0) await redis.del(...keys);
-  });
+      it("does not cache what settings answered before the change that made the gateway forget the user's keys", async () => {
+        const deactivated = { now: false };
+        let answerNow: () => void = () => undefined;
+        const g = gateway(deactivated, new Map(), undefined, async (answer) => {
+          // Settings reads the account (still active) and its answer is on the wire when the change lands.
+          const identity = answer();
+          await new Promise<void>((resolve) => (answerNow = resolve));
+          return identity;
+        });
+        const inFlight = g.authenticator.authenticate(credentials);
+        await waitFor(() => g.verified.length === 1);
+        deactivated.now = true;
+        await g.authenticator.forgetUser(7);
+        answerNow();
+        // That request began before the change and goes through; the next one must not find its answer cached.
+        expect((await inFlight).identity).toMatchObject({ userId: 7 });
+        await expect(g.authenticator.authenticate(credentials)).rejects.toMatchObject({
+          status: 401,
+          message: 'Account is deactivated',
+        });
+        expect(g.verified).toEqual(['settings', 'settings']);
+      });
 
-  it("does not cache what settings answered before the change that made the gateway forget the user's keys", async () => {
-    const deactivated = { now: false };
-    let answerNow: () => void = () => undefined;
-    const g = gateway(deactivated, new Map(), undefined, async (answer) => {
-      // Settings reads the account (still active) and its answer is on the wire when the change lands.
-      const identity = answer();
-      await new Promise<void>((resolve) => (answerNow = resolve));
-      return identity;
+      it('a forget drops the key whichever way it interleaves with caching it', async () => {
+        const deactivated = { now: false };
+        const g = gateway(deactivated, new Map());
+        for (let round = 0; round < 40; round++) {
+          deactivated.now = false;
+          await Promise.all([g.authenticator.authenticate(credentials), g.authenticator.forgetUser(7)]);
+          await g.authenticator.authenticate(credentials);
+          deactivated.now = true;
+          await g.authenticator.forgetUser(7);
+          await expect(g.authenticator.authenticate(credentials)).rejects.toMatchObject({ status: 401 });
+        }
+      });
     });
-    const inFlight = g.authenticator.authenticate(credentials);
-    await waitFor(() => g.verified.length === 1);
-    deactivated.now = true;
-    await g.authenticator.forgetUser(7);
-    answerNow();
-    // That request began before the change and goes through; the next one must not find its answer cached.
-    expect((await inFlight).identity).toMatchObject({ userId: 7 });
-    await expect(g.authenticator.authenticate(credentials)).rejects.toMatchObject({
-      status: 401,
-      message: 'Account is deactivated',
-    });
-    expect(g.verified).toEqual(['settings', 'settings']);
-  });
 
-  it('a forget drops the key whichever way it interleaves with caching it', async () => {
-    const deactivated = { now: false };
-    const g = gateway(deactivated, new Map());
-    for (let round = 0; round < 40; round++) {
-      deactivated.now = false;
-      await Promise.all([g.authenticator.authenticate(credentials), g.authenticator.forgetUser(7)]);
-      await g.authenticator.authenticate(credentials);
-      deactivated.now = true;
-      await g.authenticator.forgetUser(7);
-      await expect(g.authenticator.authenticate(credentials)).rejects.toMatchObject({ status: 401 });
-    }
-  });
-});
+    describe('Authenticator: rate limits shared by gateway replicas', () => {
+      beforeEach(() => {
+        prefix = `${runPrefix}:${randomUUID()}`;
+      });
+
+      it("counts a user's requests and a client address's across gateways in one window", async () => {
+        const [one, two] = [gateway({ now: false }, new Map()), gateway({ now: false }, new Map())];
+        const now = Date.now();
+        const first = await one.authenticator.authenticate(credentials, now);
+        const second = await two.authenticator.authenticate(credentials, now);
+        const third = await one.authenticator.authenticate(credentials, now);
+        expect([first.rate.remaining, second.rate.remaining, third.rate.remaining]).toEqual([999, 998, 997]);
+        expect((await one.authenticator.countAnonymous('10.0.0.1', now)).remaining).toBe(999);
+        expect((await two.authenticator.countAnonymous('10.0.0.1', now)).remaining).toBe(998);
+        // The next window starts again.
+        expect((await two.authenticator.authenticate(credentials, now + 60_000)).rate.remaining).toBe(999);
+      });
+    });
+  },
+);
 
 async function waitFor(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setImmediate(resolve));

@@ -139,7 +139,13 @@ export const commonEnv = {
    * `npm start` binds the services to 127.0.0.1 and only the gateway to the published address.
    */
   CONFAB_BIND_HOST: z.string().min(1).default('0.0.0.0'),
+  /**
+   * Redis to use: `redis://` or `rediss://` for one server; `redis+cluster://host:port` (or `rediss+cluster://`) names
+   * one node of a Redis Cluster, from which the client discovers the rest (README, "Redis Cluster").
+   */
   REDIS_URL: url('redis://127.0.0.1:6379'),
+  /** Treat REDIS_URL as a node of a Redis Cluster even in its plain `redis://` form. Default false. */
+  CONFAB_REDIS_CLUSTER: bool(false),
   /** Prefix of every Redis key and BullMQ queue, so several deployments or test runs can share a Redis. */
   CONFAB_REDIS_PREFIX: z.string().default('confab'),
   AMQP_URL: url('amqp://guest:guest@127.0.0.1:5672'),
@@ -180,7 +186,7 @@ export interface CommonConfig {
   internalSecretPrevious: string | undefined;
   /** Address the HTTP API listens on. */
   bindHost: string;
-  redis: { url: string; prefix: string };
+  redis: RedisSettings;
   amqp: { url: string; exchange: string; queueType: 'classic' | 'quorum' };
   /** Where /metrics is served; port 0: nowhere. */
   metrics: { host: string; port: number };
@@ -201,6 +207,7 @@ export function commonConfig(e: {
   CONFAB_INTERNAL_SECRET_PREVIOUS_FILE?: string | undefined;
   CONFAB_BIND_HOST: string;
   REDIS_URL: string;
+  CONFAB_REDIS_CLUSTER: boolean;
   CONFAB_REDIS_PREFIX: string;
   AMQP_URL: string;
   CONFAB_EVENTS_EXCHANGE: string;
@@ -229,13 +236,31 @@ export function commonConfig(e: {
     internalSecretPrevious:
       previous === undefined ? undefined : checkedSecret('CONFAB_INTERNAL_SECRET_PREVIOUS', previous, e.NODE_ENV),
     bindHost: e.CONFAB_BIND_HOST,
-    redis: { url: e.REDIS_URL, prefix: e.CONFAB_REDIS_PREFIX },
+    redis: redisSettings(e.REDIS_URL, e.CONFAB_REDIS_PREFIX, e.CONFAB_REDIS_CLUSTER),
     amqp: { url: e.AMQP_URL, exchange: e.CONFAB_EVENTS_EXCHANGE, queueType: e.CONFAB_EVENTS_QUEUE_TYPE },
     metrics: { host: e.CONFAB_METRICS_HOST, port: e.CONFAB_METRICS_PORT },
     causalWaitMs: e.CONFAB_CAUSAL_WAIT_MS,
     queueExpiresMs: e.CONFAB_EVENTS_QUEUE_EXPIRES_MS || undefined,
     outboxPollMs: e.CONFAB_OUTBOX_POLL_MS,
   };
+}
+
+/** Where a process's Redis is: a server or a Redis Cluster (one node's URL, in its plain form), and the key prefix. */
+export interface RedisSettings {
+  url: string;
+  prefix: string;
+  cluster: boolean;
+}
+
+const CLUSTER_SCHEME = /^(rediss?)\+cluster:/;
+
+/**
+ * Redis settings from REDIS_URL: `redis+cluster://` (or CONFAB_REDIS_CLUSTER) marks a Redis Cluster, whose node the
+ * URL then names in its plain form.
+ */
+export function redisSettings(url: string, prefix: string, cluster = false): RedisSettings {
+  const match = CLUSTER_SCHEME.exec(url);
+  return { url: match ? url.replace(CLUSTER_SCHEME, `${match[1]}:`) : url, prefix, cluster: cluster || match !== null };
 }
 
 /** ioredis connection options from a redis:// or rediss:// URL. */
@@ -246,11 +271,9 @@ export interface RedisConnectionOptions {
   username?: string;
   password?: string;
   tls?: Record<string, never>;
-  /** null: BullMQ's blocking commands wait through reconnections instead of failing. */
-  maxRetriesPerRequest: null;
 }
 
-/** Options for BullMQ's own connections (it opens and closes them itself), read from the Redis URL. */
+/** The connection options a redis:// or rediss:// URL stands for. */
 export function redisConnectionOptions(url: string): RedisConnectionOptions {
   const u = new URL(url);
   return {
@@ -260,7 +283,6 @@ export function redisConnectionOptions(url: string): RedisConnectionOptions {
     ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
     ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
     ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
-    maxRetriesPerRequest: null,
   };
 }
 

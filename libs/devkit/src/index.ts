@@ -10,3 +10,5 @@ export * from './infra-choice.js';
 export * from './dev-relay.js';
 export * from './rabbit-cluster.js';
 export * from './pgbouncer.js';
+export * from './redis-cluster.js';
+export * from './balancer.js';

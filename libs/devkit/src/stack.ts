@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { connect } from 'amqplib';
 import { signIdentity } from '@confab/identity';
 import { databaseServices, processes, type ProcessSpec } from './catalog.js';
 import { createDatabase, databaseUrl, dropDatabase, migrate, stackDatabaseName } from './databases.js';
 import { freePort, type Infrastructure } from './infra.js';
+import { LocalBalancer } from './balancer.js';
 import { ManagedProcess, waitReady } from './processes.js';
+import { deleteRedisKeys } from './redis-cluster.js';
 
 export interface StackOptions {
   infra: Infrastructure;
@@ -26,6 +27,23 @@ export interface StackOptions {
   gatewayHost?: string;
   /** Use the run's databases when they exist already (a test that restored a backup into them first). */
   reuseDatabases?: boolean;
+  /**
+   * How many replicas of every service, worker and the gateway to run (README, "Replicas"). With more than one, a
+   * LocalBalancer listens on each HTTP process's port and spreads requests over its replicas; default 1.
+   */
+  replicas?: number;
+}
+
+/** The process name of a replica: the catalog's name for the first, `<name>-2`, `<name>-3`… for the others. */
+export function replicaName(name: string, index: number): string {
+  return index === 0 ? name : `${name}-${index + 1}`;
+}
+
+/** CONFAB_REPLICAS from an environment: a whole number of replicas of every process, 1 when unset. */
+export function replicasFromEnv(env: Record<string, string | undefined> = process.env): number {
+  const value = Number(env.CONFAB_REPLICAS ?? 1);
+  if (!Number.isInteger(value) || value < 1 || value > 8) throw new Error('CONFAB_REPLICAS must be a whole number 1–8');
+  return value;
 }
 
 /**
@@ -75,6 +93,7 @@ export interface StackInfo {
  */
 export class Stack {
   readonly processes = new Map<string, ManagedProcess>();
+  private readonly balancers: LocalBalancer[] = [];
   info!: StackInfo;
   private databaseNames: string[] = [];
   /** Where the gateway serves Prometheus metrics. */
@@ -103,24 +122,32 @@ export class Stack {
   private async startAll(): Promise<StackInfo> {
     const { infra, runId } = this.options;
     const specs = processes();
+    const replicas = this.options.replicas ?? 1;
     const serviceUrls: Record<string, string> = {};
     const portEnv: Record<string, string> = {};
     const urlEnv: Record<string, string> = {};
+    // The HTTP port of each replica (by replica name); with replicas, a balancer takes the process's own port.
+    const replicaPorts: Record<string, number[]> = {};
     for (const spec of specs) {
       if (!spec.portEnv) continue;
       const port = this.options.ports === 'dev' ? spec.devPort! : await freePort();
-      portEnv[spec.name] = String(port);
       serviceUrls[spec.service] = `http://127.0.0.1:${port}`;
       if (spec.urlEnv) urlEnv[spec.urlEnv] = serviceUrls[spec.service]!;
+      const ports = replicas === 1 ? [port] : await Promise.all(Array.from({ length: replicas }, () => freePort()));
+      ports.forEach((replicaPort, i) => (portEnv[replicaName(spec.name, i)] = String(replicaPort)));
+      if (replicas > 1) replicaPorts[spec.name] = [port, ...ports];
     }
     const gatewayUrl = serviceUrls.gateway!;
     // Every process serves /metrics on an internal listener of its own, on 127.0.0.1 (docs/security.md).
     const metricsPorts: Record<string, string> = {};
     const metricsUrls: Record<string, string> = {};
     for (const spec of specs) {
-      const port = this.options.ports === 'dev' ? spec.devMetricsPort : await freePort();
-      metricsPorts[spec.name] = String(port);
-      metricsUrls[spec.name] = `http://127.0.0.1:${port}`;
+      for (let i = 0; i < replicas; i++) {
+        const name = replicaName(spec.name, i);
+        const port = this.options.ports === 'dev' && i === 0 ? spec.devMetricsPort : await freePort();
+        metricsPorts[name] = String(port);
+        metricsUrls[name] = `http://127.0.0.1:${port}`;
+      }
     }
     this.gatewayMetricsUrl = metricsUrls.gateway;
 
@@ -174,39 +201,54 @@ export class Stack {
     };
 
     // Services first, the gateway last, so it never routes to something that is not up yet.
-    const order = [...specs.filter((s) => s.name !== 'gateway'), ...specs.filter((s) => s.name === 'gateway')];
-    for (const group of [order.filter((s) => s.name !== 'gateway'), order.filter((s) => s.name === 'gateway')]) {
-      // Every launch settles before a failure is thrown, so that stopping after it finds every process started.
-      const launched = await Promise.allSettled(
-        group.map((spec) => this.launch(spec, common, portEnv, metricsPorts[spec.name]!)),
+    const published = this.options.gatewayHost ?? '127.0.0.1';
+    for (const group of [specs.filter((s) => s.name !== 'gateway'), specs.filter((s) => s.name === 'gateway')]) {
+      const launches = group.flatMap((spec) =>
+        Array.from({ length: replicas }, (_, i) => {
+          const name = replicaName(spec.name, i);
+          return () => this.launch(spec, name, common, portEnv[name], metricsPorts[name]!);
+        }),
       );
+      // Every launch settles before a failure is thrown, so that stopping after it finds every process started.
+      const launched = await Promise.allSettled(launches.map((launch) => launch()));
       const failures = launched.flatMap((result) => (result.status === 'rejected' ? [result.reason as Error] : []));
       if (failures.length === 1) throw failures[0];
       if (failures.length > 1) throw new Error(failures.map((failure) => failure.message).join('\n'));
+      for (const spec of group) {
+        const [port, ...ports] = replicaPorts[spec.name] ?? [];
+        if (port === undefined) continue;
+        const balancer = new LocalBalancer(ports.map((p) => ({ host: '127.0.0.1', port: p })));
+        this.balancers.push(balancer);
+        await balancer.listen(port, spec.name === 'gateway' ? published : '127.0.0.1');
+      }
     }
     return this.info;
   }
 
   private async launch(
     spec: ProcessSpec,
+    name: string,
     common: Record<string, string>,
-    portEnv: Record<string, string>,
+    port: string | undefined,
     metricsPort: string,
   ): Promise<void> {
     const env: Record<string, string> = {
-      // Only the gateway is published; the services answer on the loopback interface alone.
-      CONFAB_BIND_HOST: spec.name === 'gateway' ? (this.options.gatewayHost ?? '127.0.0.1') : '127.0.0.1',
+      // Only the gateway is published; the services answer on the loopback interface alone. Replicas behind a
+      // balancer answer only it, on the loopback interface.
+      CONFAB_BIND_HOST:
+        spec.name === 'gateway' && (this.options.replicas ?? 1) === 1
+          ? (this.options.gatewayHost ?? '127.0.0.1')
+          : '127.0.0.1',
       CONFAB_METRICS_HOST: '127.0.0.1',
       CONFAB_METRICS_PORT: metricsPort,
       ...common,
-      ...(spec.portEnv ? { [spec.portEnv]: portEnv[spec.name]! } : {}),
+      ...(spec.portEnv ? { [spec.portEnv]: port! } : {}),
     };
-    const logFile = join(this.options.logDir, `${spec.name}.log`);
-    const proc = new ManagedProcess(spec, env, logFile, this.options.echo ?? false);
-    this.processes.set(spec.name, proc);
+    const logFile = join(this.options.logDir, `${name}.log`);
+    const proc = new ManagedProcess({ ...spec, name }, env, logFile, this.options.echo ?? false);
+    this.processes.set(name, proc);
     proc.start();
-    if (spec.portEnv)
-      await waitReady(`http://127.0.0.1:${portEnv[spec.name]}/readyz`, READY_TIMEOUT_MS, spec.name, proc, logFile);
+    if (spec.portEnv) await waitReady(`http://127.0.0.1:${port}/readyz`, READY_TIMEOUT_MS, name, proc, logFile);
   }
 
   /** Restarts one process (graceful stop or crash) and waits until it is ready again. */
@@ -229,15 +271,17 @@ export class Stack {
   /** Stops every process; for test runs also drops the databases, Redis keys and exchanges of the run. */
   async stop(options: { cleanUp: boolean }): Promise<void> {
     const names = [...this.processes.keys()];
-    // The gateway first, then the rest in parallel.
-    await this.processes.get('gateway')?.stop();
-    await Promise.all(names.filter((n) => n !== 'gateway').map((n) => this.processes.get(n)!.stop()));
+    // The balancers and the gateway first, then the rest in parallel.
+    await Promise.all(this.balancers.map((balancer) => balancer.close()));
+    const gateways = names.filter((n) => this.processes.get(n)!.spec.service === 'gateway');
+    await Promise.all(gateways.map((n) => this.processes.get(n)!.stop()));
+    await Promise.all(names.filter((n) => !gateways.includes(n)).map((n) => this.processes.get(n)!.stop()));
     if (!options.cleanUp) return;
     await Promise.all(
       this.databaseNames.map((name) => dropDatabase(this.options.infra.postgresUrl, name).catch(() => undefined)),
     );
     if (!this.info) return;
-    await deleteRedisKeys(this.info.redisUrl, this.info.redisPrefix).catch(() => undefined);
+    await deleteRedisKeys(this.info.redisUrl, `${this.info.redisPrefix}:`).catch(() => undefined);
     await deleteExchanges(this.info.amqpUrl, [this.info.exchange, `${this.info.exchange}.dlx`]).catch(() => undefined);
   }
 
@@ -256,20 +300,6 @@ export class Stack {
 
 export function serviceToken(info: Pick<StackInfo, 'internalSecret'>): string {
   return signIdentity({ kind: 'service', service: 'devkit' }, info.internalSecret);
-}
-
-async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
-  const redis = new Redis(url);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      if (keys.length) await redis.unlink(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
 }
 
 async function deleteExchanges(url: string, names: string[]): Promise<void> {

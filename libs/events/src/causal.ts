@@ -5,6 +5,15 @@ import type { EventBus } from './bus.js';
 export const CAUSAL_LOG_LENGTH = 8;
 export const CAUSAL_LOG_TTL_SECONDS = 60;
 
+/**
+ * What the gateway's keys start with: the deployment's prefix and the hash tag `{auth}`. The causal logs carry it
+ * too, because the gateway's authentication script reads a user's log with their cached credentials and rate
+ * limit, which on a Redis Cluster only works within one slot (docs/architecture.md, "Redis keys").
+ */
+export function authKeyPrefix(prefix: string): string {
+  return `${prefix}:{auth}:`;
+}
+
 /** The Redis list of a user's recent events, newest first, as `<routing key> <event id>` entries. */
 export function causalLogKey(prefix: string, userId: number): string {
   return `${causalLogPrefix(prefix)}${userId}`;
@@ -12,7 +21,7 @@ export function causalLogKey(prefix: string, userId: number): string {
 
 /** What precedes the user id in `causalLogKey` (for scripts that build the key from an id they read). */
 export function causalLogPrefix(prefix: string): string {
-  return `${prefix}:causal:`;
+  return `${authKeyPrefix(prefix)}causal:`;
 }
 
 export function parseCausalEntries(entries: readonly string[]): CausalEvent[] {

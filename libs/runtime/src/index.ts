@@ -3,8 +3,9 @@
  * process life cycle (`runProcess` of @confab/http): its database client, its Redis connections and its job queues' options.
  */
 export { isUniqueViolation, openPrisma, pingDatabase } from './database.js';
-export { openRedis } from './redis.js';
-export { bullOptions } from './jobs.js';
+export { connectRedis, openRedis, type RedisClient, type RedisTarget } from './redis.js';
+export { bullOptions, closeBullConnections } from './jobs.js';
+export { ReplicaForgets } from './forgets.js';
 export { ServiceRuntime, type RuntimeConfig } from './service.js';
 export { retryInBackground } from './retry.js';
 export {

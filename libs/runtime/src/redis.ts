@@ -1,13 +1,39 @@
+import { redisConnectionOptions, type RedisSettings } from '@confab/config';
 import type { Logger } from '@confab/logging';
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+
+/** A connection to the deployment's Redis: one server, or a Redis Cluster (README, "Redis Cluster"). */
+export type RedisClient = Redis | Cluster;
+
+/** Where the Redis is; `cluster` decides between a server and a Redis Cluster (`redisSettings` of @confab/config). */
+export type RedisTarget = Pick<RedisSettings, 'url' | 'cluster'>;
+
+/**
+ * The one way Confab opens Redis: a server's client, or for a Redis Cluster an ioredis Cluster that discovers the
+ * other nodes from the one the URL names. Options are those of a server's client; for a cluster, the few that
+ * belong to the cluster client (auto-pipelining, lazy connect, offline queue) go to it and the rest to each node's.
+ * Keys a command or script uses together carry one hash tag (docs/architecture.md, "Redis keys").
+ */
+export function connectRedis(target: RedisTarget, options: RedisOptions = {}): RedisClient {
+  if (!target.cluster) return new Redis(target.url, options);
+  const { host, port, db: _db, ...auth } = redisConnectionOptions(target.url);
+  const { enableAutoPipelining, lazyConnect, enableOfflineQueue, ...nodeOptions } = options;
+  const clusterOptions: ClusterOptions = {
+    redisOptions: { ...auth, ...nodeOptions },
+    ...(enableAutoPipelining === undefined ? {} : { enableAutoPipelining }),
+    ...(lazyConnect === undefined ? {} : { lazyConnect }),
+    ...(enableOfflineQueue === undefined ? {} : { enableOfflineQueue }),
+  };
+  return new Cluster([{ host, port }], clusterOptions);
+}
 
 /**
  * A Redis connection whose errors are logged rather than thrown at the process (ioredis reconnects by itself).
  * Commands fail after two retries by default, so a request does not hang on a Redis that is down; connections that
  * block (BullMQ, subscriptions) pass `maxRetriesPerRequest: null`.
  */
-export function openRedis(url: string, logger: Logger, options: RedisOptions = {}): Redis {
-  const redis = new Redis(url, { maxRetriesPerRequest: 2, ...options });
+export function openRedis(target: RedisTarget, logger: Logger, options: RedisOptions = {}): RedisClient {
+  const redis = connectRedis(target, { maxRetriesPerRequest: 2, ...options });
   redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error'));
   return redis;
 }

@@ -2,8 +2,10 @@ import type { CommonConfig } from '@confab/config';
 import { ServiceEvents, type EventContract, type OutboxRelay } from '@confab/events';
 import { IdentityVerifier } from '@confab/identity';
 import type { Logger } from '@confab/logging';
-import type { Redis, RedisOptions } from 'ioredis';
-import { openRedis } from './redis.js';
+import type { RedisOptions } from 'ioredis';
+import { ReplicaForgets } from './forgets.js';
+import { closeBullConnections } from './jobs.js';
+import { openRedis, type RedisClient } from './redis.js';
 
 type ShutdownStep = readonly [name: string, close: () => Promise<unknown>];
 
@@ -20,7 +22,7 @@ export class ServiceRuntime<C extends RuntimeConfig> {
   readonly verifier: IdentityVerifier;
   private events: ServiceEvents | undefined;
   private readonly databases: ShutdownStep[] = [];
-  private readonly redisConnections: Redis[] = [];
+  private readonly redisConnections: RedisClient[] = [];
 
   constructor(
     readonly config: C,
@@ -44,10 +46,19 @@ export class ServiceRuntime<C extends RuntimeConfig> {
   }
 
   /** A Redis connection of this process (`openRedis`), closed at shutdown. */
-  redis(options: RedisOptions = {}): Redis {
-    const redis = openRedis(this.config.redis.url, this.logger, options);
+  redis(options: RedisOptions = {}): RedisClient {
+    const redis = openRedis(this.config.redis, this.logger, options);
     this.redisConnections.push(redis);
     return redis;
+  }
+
+  /**
+   * Cache invalidation shared by the replicas of `service` (its processes: API and worker), on a Redis channel of
+   * the deployment; `start()` it before serving.
+   */
+  replicaForgets(service: string): ReplicaForgets {
+    const channel = `${this.config.redis.prefix}:${service}:forget`;
+    return new ReplicaForgets(this.redis(), this.redis({ maxRetriesPerRequest: null }), channel, this.logger);
   }
 
   /** The event bus of a service that only consumes events. */
@@ -73,7 +84,7 @@ export class ServiceRuntime<C extends RuntimeConfig> {
     return [
       ...(this.events?.shutdown ?? []),
       ...this.databases,
-      ...(redis.length > 0 ? [['redis', () => Promise.all(redis.map((r) => r.quit()))] as const] : []),
+      ['redis', () => Promise.all([...redis.map((r) => r.quit()), closeBullConnections()])] as const,
     ];
   }
 }

@@ -1,7 +1,7 @@
 import type { EventBus } from '@confab/events';
 import type { IdentityVerifier } from '@confab/identity';
 import type { Logger } from '@confab/logging';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@confab/runtime';
 import type { EventsConfig } from './config.js';
 import type { StateProviders } from './state/providers.js';
 import type { QueueStore } from './store/queues.js';
@@ -12,7 +12,7 @@ import type { Wakeups } from './store/wakeups.js';
 export interface EventsDeps {
   config: EventsConfig;
   logger: Logger;
-  redis: Redis;
+  redis: RedisClient;
   bus: EventBus;
   verifier: IdentityVerifier;
   store: QueueStore;

@@ -16,9 +16,11 @@ runProcess('events', loadConfig, async (config, logger) => {
   const redis = runtime.redis({ enableAutoPipelining: true });
   // Subscribed connections cannot run other commands: wake-ups listen on their own.
   const subscriber = runtime.redis({ maxRetriesPerRequest: null });
-  const prefix = `${config.redis.prefix}:events:`;
+  // Every key of the events store shares one Redis Cluster slot: its scripts use many queues and indexes at once.
+  const prefix = `${config.redis.prefix}:{events}:`;
   const store = new QueueStore(redis, prefix, config.queueTimeoutSeconds * 1000);
-  const readModel = new ReadModel(redis, prefix);
+  const forgets = runtime.replicaForgets('events');
+  const readModel = new ReadModel(redis, prefix, forgets);
   const wakeups = new Wakeups(redis, subscriber, `${prefix}wake`, logger);
   const events = runtime.consumer();
   const fanout = new Fanout(store, readModel, config.dedupeTtlSeconds, logger);
@@ -37,6 +39,7 @@ runProcess('events', loadConfig, async (config, logger) => {
     longpollTimeoutSeconds: config.longpollTimeoutSeconds,
     maxQueuesPerUser: config.maxQueuesPerUser,
   };
+  await forgets.start();
   await wakeups.start();
   await events.start();
   const server = await listen(buildApp(deps), config.port, config.bindHost);

@@ -12,7 +12,7 @@ import { ChannelFoldersRepository } from './repositories/channel-folders.reposit
 import { LinkifiersRepository, PlaygroundsRepository } from './repositories/organization-content.repository.js';
 import { markdownLinkifierValidator } from './rendering/linkifier-validator.js';
 import { RealmExportsRepository } from './repositories/realm-exports.repository.js';
-import { Directory } from './repositories/directory.js';
+import { Directory, type DirectoryForgets } from './repositories/directory.js';
 import { MessageEditRepository } from './repositories/message-edit.repository.js';
 import { MessagesRepository } from './repositories/messages.repository.js';
 import { createPrisma } from './repositories/prisma.js';
@@ -29,14 +29,19 @@ import { ScheduledMessagesRepository } from './repositories/scheduled_messages.r
 import { LocalDiskStore } from './storage/local-disk.js';
 
 /** Wires repositories, caches, permissions, renderer and file store (shared by the API process and the worker). */
-export function buildDomain(config: MessagingConfig, logger: Logger, afterCommit: () => void) {
+export function buildDomain(
+  config: MessagingConfig,
+  logger: Logger,
+  afterCommit: () => void,
+  forgets?: DirectoryForgets,
+) {
   const prisma = createPrisma(config.db.url, config.db.poolSize);
   const sql = new SqlPool(config.db.url, config.db.sqlPoolSize);
   const store = new Store(prisma, sql, afterCommit);
   const readModel = new ReadModelRepository(store);
   const channels = new ChannelsRepository(store);
   const linkifiers = new LinkifiersRepository(store);
-  const directory = new Directory(readModel, channels, config.cacheTtlMs, linkifiers);
+  const directory = new Directory(readModel, channels, config.cacheTtlMs, linkifiers, forgets);
   const backfill = new Backfill(
     new SettingsClient(config.settingsUrl, config.internalSecret),
     store,

@@ -17,7 +17,14 @@ import { BullDeliveryQueue } from './jobs/scheduled-delivery.js';
 runProcess('messaging', loadConfig, async (config, logger) => {
   const runtime = new ServiceRuntime(config, logger);
   const events = runtime.publisher(COMPLETED_IN_SQL);
-  const { domain, store, readModel, directory, prisma, backfill, close } = buildDomain(config, logger, events.kick);
+  // What one replica forgets of its caches, every replica (and the worker) forgets (docs/architecture.md "Replicas").
+  const forgets = runtime.replicaForgets('messaging');
+  const { domain, store, readModel, directory, prisma, backfill, close } = buildDomain(
+    config,
+    logger,
+    events.kick,
+    forgets,
+  );
   runtime.closeWithDatabase('database', close);
   registerConsumers({
     bus: events.bus,
@@ -26,8 +33,8 @@ runProcess('messaging', loadConfig, async (config, logger) => {
     directory,
     onNewMember: (tx, realm, user, requestId) => subscribeNewMember(domain, tx, realm, user, requestId),
   });
-  const deliveries = BullDeliveryQueue.open(config.redis.url, config.redis.prefix, logger);
-  const maintenance = new Queue(MAINTENANCE_QUEUE, bullOptions(config.redis.url, config.redis.prefix));
+  const deliveries = BullDeliveryQueue.open(config.redis, logger);
+  const maintenance = new Queue(MAINTENANCE_QUEUE, bullOptions(config.redis));
   maintenance.on('error', (err: Error) => logger.warn({ err: err.message }, 'maintenance queue error'));
   const applied = events.causalGate(prisma, config.causalWaitMs);
   // What the people an action reaches changed a moment ago counts too (e.g. typing notifications just turned off).
@@ -61,6 +68,7 @@ runProcess('messaging', loadConfig, async (config, logger) => {
   await backfill
     .fillIfEmpty()
     .catch((err: unknown) => logger.warn({ err }, 'backfill from settings failed; events will fill the read model'));
+  await forgets.start();
   await events.start();
   const server = await listen(buildApp(deps), config.port, config.bindHost);
   logger.info({ port: server.port }, 'messaging service listening');

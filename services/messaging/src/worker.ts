@@ -32,15 +32,17 @@ function loadWorkerConfig() {
 runProcess('messaging-worker', loadWorkerConfig, async (config, log) => {
   const runtime = new ServiceRuntime(config, log);
   const events = runtime.publisher(COMPLETED_IN_SQL);
-  const { domain, store, close } = buildDomain(config, log, events.kick);
+  const forgets = runtime.replicaForgets('messaging');
+  const { domain, store, close } = buildDomain(config, log, events.kick, forgets);
   runtime.closeWithDatabase('database', close);
-  const bull = bullOptions(config.redis.url, config.redis.prefix);
+  const bull = bullOptions(config.redis);
   const queue = new Queue(MAINTENANCE_QUEUE, bull);
   await queue.upsertJobScheduler(
     'delete-unclaimed-uploads',
     { every: config.uploads.cleanupIntervalSeconds * 1000 },
     { name: 'delete-unclaimed-uploads', data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } },
   );
+  await forgets.start();
   await events.start();
   const worker = new Worker(
     MAINTENANCE_QUEUE,

@@ -1,34 +1,38 @@
-import { LOCAL_DEFAULTS } from '@confab/devkit';
+import { eachRedis, type TestRedis } from '@confab/devkit';
 import { createLogger } from '@confab/logging';
+import { closeBullConnections } from '@confab/runtime';
 import { BullDeliveryQueue, jobIdOf } from '../src/jobs/scheduled-delivery';
 
+const logger = createLogger({ name: 'test', level: 'silent' });
+const prefix = `scheduled-queue-test-${process.pid}-${Date.now()}`;
+let queue: BullDeliveryQueue;
+const connect = (target: TestRedis) => {
+  queue = BullDeliveryQueue.open({ ...target, prefix }, logger);
+  return {
+    quit: async () => {
+      await queue.queue.obliterate({ force: true });
+      await queue.close();
+      await closeBullConnections();
+    },
+  };
+};
+
 /** The delivery queue on the real Redis: one delayed job per delivery time, whatever the number of messages. */
-describe('scheduled delivery queue (BullMQ on Redis)', () => {
-  const redisUrl = process.env.REDIS_URL ?? LOCAL_DEFAULTS.redisUrl;
-  const logger = createLogger({ name: 'test', level: 'silent' });
-  let queue: BullDeliveryQueue;
-
-  beforeAll(() => {
-    queue = BullDeliveryQueue.open(redisUrl, `scheduled-queue-test-${process.pid}-${Date.now()}`, logger);
-  });
-
-  afterAll(async () => {
-    await queue.queue.obliterate({ force: true });
-    await queue.close();
-  });
-
-  it('gives the messages due at one time one job, delayed until then, and another time its own', async () => {
-    const at = new Date(Date.now() + 60_000);
-    const later = new Date(at.getTime() + 1000);
-    await queue.schedule(at);
-    await queue.schedule(at);
-    await queue.schedule(later);
-    const delayed = await queue.queue.getDelayed();
-    expect(delayed.map((job) => [job.id, job.data.dueAt]).sort()).toEqual([
-      [jobIdOf(at), at.getTime()],
-      [jobIdOf(later), later.getTime()],
-    ]);
-    const job = delayed.find((j) => j.id === jobIdOf(at))!;
-    expect(Math.abs(job.timestamp + job.delay - at.getTime())).toBeLessThan(1000);
-  });
-});
+eachRedis({ describe, beforeAll, afterAll }, { prefix, connect }, () =>
+  describe('scheduled delivery queue (BullMQ on Redis)', () => {
+    it('gives the messages due at one time one job, delayed until then, and another time its own', async () => {
+      const at = new Date(Date.now() + 60_000);
+      const later = new Date(at.getTime() + 1000);
+      await queue.schedule(at);
+      await queue.schedule(at);
+      await queue.schedule(later);
+      const delayed = await queue.queue.getDelayed();
+      expect(delayed.map((job) => [job.id, job.data.dueAt]).sort()).toEqual([
+        [jobIdOf(at), at.getTime()],
+        [jobIdOf(later), later.getTime()],
+      ]);
+      const job = delayed.find((j) => j.id === jobIdOf(at))!;
+      expect(Math.abs(job.timestamp + job.delay - at.getTime())).toBeLessThan(1000);
+    });
+  }),
+);

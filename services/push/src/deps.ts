@@ -1,7 +1,7 @@
 import type { EventBus, OutboxRelay } from '@confab/events';
 import type { IdentityVerifier } from '@confab/identity';
 import type { Logger } from '@confab/logging';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@confab/runtime';
 import type { PushConfig } from './config.js';
 import type { RegistrationScheduler, TestNotificationDispatcher } from './domain/types.js';
 import type { PushRepository } from './repositories/push.repository.js';
@@ -11,7 +11,7 @@ export interface PushDeps {
   config: PushConfig;
   logger: Logger;
   repo: PushRepository;
-  redis: Redis;
+  redis: RedisClient;
   bus: EventBus;
   relay: OutboxRelay;
   verifier: IdentityVerifier;

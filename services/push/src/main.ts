@@ -19,8 +19,7 @@ runProcess('push', loadConfig, async (config, logger) => {
   const events = runtime.publisher();
   const repo = new PushRepository(prisma, events.kick);
   const queueOptions = {
-    redisUrl: config.redis.url,
-    redisPrefix: config.redis.prefix,
+    redis: config.redis,
     testWaitMs: config.testWaitMs,
     registerAttempts: config.registerAttempts,
     registerBackoffMs: Math.max(1000, config.relay.backoffMs),
@@ -28,10 +27,7 @@ runProcess('push', loadConfig, async (config, logger) => {
   const dispatcher = new TestNotificationQueue(queueOptions, logger);
   const scheduler = new RegistrationQueue(queueOptions, logger);
   const notifications = new NotificationsRepository(prisma);
-  const notificationQueue = new NotificationQueue(
-    { redisUrl: config.redis.url, redisPrefix: config.redis.prefix, ...config.notify },
-    logger,
-  );
+  const notificationQueue = new NotificationQueue({ redis: config.redis, ...config.notify }, logger);
   // Without a relay nothing is notified: the notification events are left to the deployment's processes that have
   // one (replicas configured alike share the queue).
   const relayConfigured = config.relay.url !== '';
@@ -40,10 +36,7 @@ runProcess('push', loadConfig, async (config, logger) => {
   }
   // Likewise missed-message email: only processes that can send mail (SMTP, or the development capture) take it.
   const mailOn = mailConfigured(config.mail);
-  const emailQueue = new EmailQueue(
-    { redisUrl: config.redis.url, redisPrefix: config.redis.prefix, ...config.notify },
-    logger,
-  );
+  const emailQueue = new EmailQueue({ redis: config.redis, ...config.notify }, logger);
   if (mailOn) registerEmailConsumer(events.bus, { store: new EmailRepository(prisma), scheduler: emailQueue });
   const deps: PushDeps = {
     config,

@@ -38,17 +38,13 @@ runProcess('push-worker', loadConfig, async (config, log) => {
   const relayClient = new RelayClient(config.relay, log);
   const scheduler = new RegistrationQueue(
     {
-      redisUrl: config.redis.url,
-      redisPrefix: config.redis.prefix,
+      redis: config.redis,
       registerAttempts: config.registerAttempts,
       registerBackoffMs: Math.max(1000, config.relay.backoffMs),
     },
     log,
   );
-  const notificationQueue = new NotificationQueue(
-    { redisUrl: config.redis.url, redisPrefix: config.redis.prefix, ...config.notify },
-    log,
-  );
+  const notificationQueue = new NotificationQueue({ redis: config.redis, ...config.notify }, log);
   const notifications = new NotificationsRepository(prisma);
   const settings = new ServiceClient({ caller: 'push', baseUrl: config.settingsUrl, secret: config.internalSecret });
   const presence: PresenceSource = {
@@ -83,10 +79,7 @@ runProcess('push-worker', loadConfig, async (config, log) => {
   };
   const mailOn = mailConfigured(config.mail);
   const mailer = await createMailer(config.mail, log);
-  const emailQueue = new EmailQueue(
-    { redisUrl: config.redis.url, redisPrefix: config.redis.prefix, ...config.notify },
-    log,
-  );
+  const emailQueue = new EmailQueue({ redis: config.redis, ...config.notify }, log);
   const emails = new EmailRepository(prisma);
   const emailDeps = {
     emails,
@@ -114,7 +107,7 @@ runProcess('push-worker', loadConfig, async (config, log) => {
     'push-email-batch': (job) => runEmailBatch(emailDeps, job),
   };
   const options = {
-    ...bullOptions(config.redis.url, config.redis.prefix),
+    ...bullOptions(config.redis),
     concurrency: config.workerConcurrency,
   };
   const start = <Q extends QueueName>(queue: Q) => {

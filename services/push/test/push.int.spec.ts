@@ -27,6 +27,7 @@ const redisUrl = process.env.REDIS_URL ?? LOCAL_DEFAULTS.redisUrl;
 const run = randomBytes(4).toString('hex');
 let database: { url: string; drop: () => Promise<void> } | undefined;
 const redisPrefix = `confab-int-${run}`;
+const redisAt = (prefix: string) => ({ url: redisUrl, prefix, cluster: false });
 const logger = createLogger({ name: 'push-int', level: 'silent' });
 // Creating and migrating a database takes a few seconds.
 jest.setTimeout(30_000);
@@ -208,7 +209,7 @@ describe('device registration', () => {
 
   it('queues one BullMQ job per registration, however often it is scheduled (the sweep relies on it)', async () => {
     const queue = new RegistrationQueue(
-      { redisUrl, redisPrefix, registerAttempts: 3, registerBackoffMs: 1000 },
+      { redis: redisAt(redisPrefix), registerAttempts: 3, registerBackoffMs: 1000 },
       logger,
     );
     const device = { id: 987, registrationKey: '5b0c2a43-6a4c-4d0e-9a59-0d3e8c0f7f11' };
@@ -216,7 +217,7 @@ describe('device registration', () => {
     await queue.schedule(device, 'b');
     await queue.close();
     const inspect = new Queue<JobCatalog['push-register']['data']>(REGISTER_QUEUE, {
-      ...bullOptions(redisUrl, redisPrefix),
+      ...bullOptions(redisAt(redisPrefix)),
     });
     const jobs = await inspect.getJobs(['wait', 'delayed', 'prioritized']);
     expect(jobs.map((j) => j.id)).toEqual([`register-987-${device.registrationKey}`]);
@@ -247,9 +248,9 @@ describe('test notifications', () => {
     const worker = new Worker<JobCatalog['push-test']['data'], JobCatalog['push-test']['result']>(
       TEST_QUEUE,
       (job) => runTestNotification({ repo, relay: relayClient(), logger }, job),
-      bullOptions(redisUrl, prefix),
+      bullOptions(redisAt(prefix)),
     );
-    const dispatcher = new TestNotificationQueue({ redisUrl, redisPrefix: prefix, testWaitMs: 5000 }, logger);
+    const dispatcher = new TestNotificationQueue({ redis: redisAt(prefix), testWaitMs: 5000 }, logger);
     await dispatcher.ready();
     try {
       const outcome = await dispatcher.dispatch({
@@ -266,7 +267,7 @@ describe('test notifications', () => {
 
       // What a worker that stalled after sending would leave behind: the job runs again, with what it recorded.
       const queue = new Queue<JobCatalog['push-test']['data'], JobCatalog['push-test']['result']>(TEST_QUEUE, {
-        ...bullOptions(redisUrl, prefix),
+        ...bullOptions(redisAt(prefix)),
       });
       const stored = (await Job.fromId(queue, jobId))!;
       expect(stored.data.delivered?.sort()).toEqual([a.id, b.id].sort());
@@ -286,7 +287,7 @@ describe('test notifications', () => {
   it('answers FAILED_TO_CONNECT_BOUNCER when no worker takes the job in time, and takes the job back', async () => {
     const device = await activeDevice(501);
     const prefix = `${redisPrefix}:noworker`;
-    const dispatcher = new TestNotificationQueue({ redisUrl, redisPrefix: prefix, testWaitMs: 1000 }, logger);
+    const dispatcher = new TestNotificationQueue({ redis: redisAt(prefix), testWaitMs: 1000 }, logger);
     await dispatcher.ready();
     const started = Date.now();
     const outcome = await dispatcher.dispatch({
@@ -299,7 +300,7 @@ describe('test notifications', () => {
     expect(outcome).toEqual({ result: 'FAILED_TO_CONNECT_BOUNCER' });
     expect(Date.now() - started).toBeLessThan(2000);
     await dispatcher.close();
-    const queue = new Queue(TEST_QUEUE, bullOptions(redisUrl, prefix));
+    const queue = new Queue(TEST_QUEUE, bullOptions(redisAt(prefix)));
     expect(await queue.getJobCounts('wait', 'active', 'delayed')).toEqual({ wait: 0, active: 0, delayed: 0 });
     await queue.close();
   });

@@ -2,7 +2,7 @@ import type { EventBus, OutboxRelay } from '@confab/events';
 import type { CausalOptions } from '@confab/http';
 import type { IdentityVerifier } from '@confab/identity';
 import type { Logger } from '@confab/logging';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@confab/runtime';
 import type { SettingsConfig } from './config.js';
 import type { FailureLimiter } from './domain/auth.js';
 import type { MeetingProvider } from './domain/meetings/provider.js';
@@ -25,7 +25,7 @@ export interface SettingsDeps {
   presence: PresenceStore;
   /** Custom emoji images. */
   files: EmojiFiles;
-  redis: Redis;
+  redis: RedisClient;
   bus: EventBus;
   relay: OutboxRelay;
   verifier: IdentityVerifier;

@@ -1,5 +1,6 @@
 import type { ApiClient, ApiResponse } from '@confab/devkit';
-import { Redis } from 'ioredis';
+import { redisSettings } from '@confab/config';
+import { connectRedis, type RedisClient } from '@confab/runtime';
 import { waitHandled } from './events';
 import { expectSuccess } from './expect';
 import { eventSchemaErrors, openApiErrors } from './openapi';
@@ -47,7 +48,10 @@ export function expectZulipEvent(event: ClientEvent): void {
   expect(errors).toEqual([]);
 }
 
-const eventsKey = (kind: 'q' | 'u', id: string | number) => `${system().redisPrefix}:events:${kind}:${id}`;
+const eventsKey = (kind: 'q' | 'u', id: string | number) => `${system().redisPrefix}:{events}:${kind}:${id}`;
+/** A client of the system's Redis, a single server or a Redis Cluster (CONFAB_LOCAL_REDIS_CLUSTER=1). */
+const systemRedis = () =>
+  connectRedis(redisSettings(system().redisUrl, ''), { lazyConnect: true, maxRetriesPerRequest: 1 });
 
 /**
  * Polls the events service's queue records in Redis until `ready` answers a value (every 10 ms, failing after
@@ -55,10 +59,10 @@ const eventsKey = (kind: 'q' | 'u', id: string | number) => `${system().redisPre
  */
 async function untilInRedis<T>(
   what: string,
-  ready: (redis: Redis) => Promise<T | null>,
+  ready: (redis: RedisClient) => Promise<T | null>,
   timeoutMs: number,
 ): Promise<T> {
-  const redis = new Redis(system().redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  const redis = systemRedis();
   try {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -73,7 +77,7 @@ async function untilInRedis<T>(
 }
 
 /** The waiting mark (poll generation) of a queue, when a poll of it is waiting on the server. */
-async function waitingMark(redis: Redis, queueId: string): Promise<number> {
+async function waitingMark(redis: RedisClient, queueId: string): Promise<number> {
   return Number((await redis.hget(eventsKey('q', queueId), 'w')) ?? 0);
 }
 
@@ -95,7 +99,7 @@ export function untilNewQueueWaiting(userId: number, known: readonly string[] = 
 
 /** The user's queues now (to tell a new one from them). */
 export async function queuesOf(userId: number): Promise<string[]> {
-  const redis = new Redis(system().redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  const redis = systemRedis();
   try {
     return await redis.smembers(eventsKey('u', userId));
   } finally {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveInfrastructure, Stack } from '@confab/devkit';
+import { replicasFromEnv, resolveInfrastructure, Stack, withLocalRedisCluster } from '@confab/devkit';
 
 /** Environment of the e2e deployment: fast password hashing, dev endpoints, client addresses from X-Forwarded-For. */
 export const E2E_ENV = {
@@ -21,13 +21,16 @@ export const E2E_ENV = {
  */
 export default async function globalSetup(): Promise<void> {
   const log = (line: string) => process.stdout.write(`[e2e] ${line}\n`);
-  const infra = await resolveInfrastructure(log);
+  // CONFAB_LOCAL_REDIS_CLUSTER=1: a three-master Redis Cluster of the run's own instead of the machine's Redis.
+  const infra = await withLocalRedisCluster(await resolveInfrastructure(log), log);
   const runId = `e2e${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   const logDir = join(tmpdir(), 'confab-e2e', runId);
-  const stack = new Stack({ infra, runId, ports: 'random', logDir, env: E2E_ENV });
+  // `npm run test:replicas`: CONFAB_REPLICAS=2 runs two of every process behind local balancers (README, "Replicas").
+  const replicas = replicasFromEnv();
+  const stack = new Stack({ infra, runId, ports: 'random', logDir, env: E2E_ENV, replicas });
   (globalThis as Record<string, unknown>).__confabStack = stack;
   (globalThis as Record<string, unknown>).__confabInfra = infra;
-  log(`starting the system (${infra.kind} infrastructure); process logs in ${logDir}`);
+  log(`starting the system (${infra.kind} infrastructure, ${replicas} of each process); process logs in ${logDir}`);
   const started = Date.now();
   let info: Awaited<ReturnType<Stack['start']>>;
   try {

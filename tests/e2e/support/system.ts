@@ -103,3 +103,14 @@ export async function exclusively(name: string, timeoutMs = 600_000): Promise<()
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
+
+/**
+ * The metrics listeners of every replica of a process (`messaging-worker`, `messaging-worker-2`, … when the suite
+ * runs with CONFAB_REPLICAS): what one replica did shows on its own listener only.
+ */
+export function metricsUrlsOf(name: string): string[] {
+  const replica = new RegExp(`^${name}(-\\d+)?$`);
+  return Object.entries(system().metricsUrls)
+    .filter(([process]) => replica.test(process))
+    .map(([, url]) => url);
+}

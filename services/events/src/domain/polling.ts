@@ -47,6 +47,7 @@ export async function getEvents(deps: PollingDeps, input: PollInput): Promise<St
   };
   const handle = input.dontBlock ? undefined : wakeups.register(queueId, signal);
   let generation: number | undefined;
+  let waitEnded = false;
   let timer: NodeJS.Timeout | undefined;
   try {
     const result = await store.poll(queueId, input.userId, input.lastEventId, !input.dontBlock);
@@ -70,13 +71,16 @@ export async function getEvents(deps: PollingDeps, input: PollInput): Promise<St
         pending.shift() ?? (await new Promise<WakeReason | 'heartbeat' | 'gone'>((resolve) => (wakeNow = resolve)));
       if (reason === 'gone') return [];
       if (reason === 'heartbeat') await store.append([[queueId, HEARTBEAT]]);
-      const events = await store.read(queueId);
-      if (events.length > 0 || reason !== 'events') return events;
+      // The events and the end of the wait in one round trip, unless the wake-up found nothing (the wait goes on).
+      const read = await store.readEnding(queueId, generation, reason !== 'events');
+      waitEnded = read.ended;
+      if (read.ended) return read.events;
     }
   } finally {
     if (timer) clearTimeout(timer);
     handle?.unregister();
     // Not awaited: the answer need not wait for the bookkeeping (a stale mark only costs a spare notice).
-    if (generation !== undefined && !input.dontBlock) void store.endWait(queueId, generation).catch(() => undefined);
+    if (generation !== undefined && !input.dontBlock && !waitEnded)
+      void store.endWait(queueId, generation).catch(() => undefined);
   }
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@confab/runtime';
 import type { QueueDescriptor } from '../domain/descriptor.js';
 import { wantsAllPublicStreams } from '../domain/descriptor.js';
-import { APPEND, CREATE, DELETE, END_WAIT, POLL } from './scripts.js';
+import { APPEND, CREATE, DELETE, END_WAIT, POLL, READ_ENDING } from './scripts.js';
 
 /** An event as stored: its queue-local id and its JSON (without the id). */
 export interface StoredEvent {
@@ -14,10 +14,11 @@ export type PollResult =
   | { status: 'ok'; generation: number; previousWaiter: number | null; events: StoredEvent[] }
   | { status: 'bad' | 'pruned' | 'notin' };
 
-type ScriptRedis = Redis & {
+type ScriptRedis = RedisClient & {
   confabAppend(...args: (string | number)[]): Promise<(string[] | number)[]>;
   confabPoll(...args: (string | number)[]): Promise<(string | number)[]>;
   confabEndWait(...args: (string | number)[]): Promise<number>;
+  confabReadEnding(...args: (string | number)[]): Promise<string[]>;
   confabDelete(...args: (string | number)[]): Promise<number>;
   confabCreate(...args: (string | number)[]): Promise<[number, number]>;
 };
@@ -43,19 +44,20 @@ export class QueueStore {
   readonly wakeChannel: string;
 
   constructor(
-    redis: Redis,
-    /** Key prefix, e.g. `confab:events:`. */
+    redis: RedisClient,
+    /** Key prefix with the store's hash tag, e.g. `confab:{events}:` (see scripts.ts). */
     readonly prefix: string,
     private readonly timeoutMs: number,
   ) {
     this.wakeChannel = `${prefix}wake`;
     this.redis = redis as ScriptRedis;
     if (!('confabAppend' in redis)) {
-      redis.defineCommand('confabAppend', { numberOfKeys: 0, lua: APPEND });
-      redis.defineCommand('confabPoll', { numberOfKeys: 0, lua: POLL });
-      redis.defineCommand('confabEndWait', { numberOfKeys: 0, lua: END_WAIT });
-      redis.defineCommand('confabDelete', { numberOfKeys: 0, lua: DELETE });
-      redis.defineCommand('confabCreate', { numberOfKeys: 0, lua: CREATE });
+      redis.defineCommand('confabAppend', { numberOfKeys: 1, lua: APPEND });
+      redis.defineCommand('confabPoll', { numberOfKeys: 1, lua: POLL });
+      redis.defineCommand('confabEndWait', { numberOfKeys: 1, lua: END_WAIT });
+      redis.defineCommand('confabReadEnding', { numberOfKeys: 1, lua: READ_ENDING });
+      redis.defineCommand('confabDelete', { numberOfKeys: 1, lua: DELETE });
+      redis.defineCommand('confabCreate', { numberOfKeys: 1, lua: CREATE });
     }
   }
 
@@ -120,6 +122,20 @@ export class QueueStore {
   async read(queueId: string): Promise<StoredEvent[]> {
     const entries = await this.redis.xrange(`${this.key('q', queueId)}:ev`, '-', '+');
     return entries.map(([entryId, fields]) => ({ id: Number.parseInt(entryId, 10), json: fields[1] ?? '{}' }));
+  }
+
+  /**
+   * A woken poll's events; when it answers with them (or `ending`: it answers anyway), its wait ends in the same
+   * step. Whether it ended is `ended` of the answer.
+   */
+  async readEnding(
+    queueId: string,
+    generation: number,
+    ending: boolean,
+  ): Promise<{ events: StoredEvent[]; ended: boolean }> {
+    const flat = await this.redis.confabReadEnding(this.prefix, queueId, generation, ending ? '1' : '0');
+    const events = parseEntries(flat, 0);
+    return { events, ended: ending || events.length > 0 };
   }
 
   endWait(queueId: string, generation: number): Promise<number> {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient, ReplicaForgets } from '@confab/runtime';
 import type { contracts } from '@confab/events';
 
 /** Zulip's Message.EMPTY_TOPIC_FALLBACK_NAME, until the realm is known here. */
@@ -20,12 +20,17 @@ export class ReadModel {
   private readonly realmCache = new Map<number, { value: string; until: number }>();
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
-  ) {}
+    /** The other replicas forget their copy of a realm this one saved (only one consumes each event). */
+    private readonly forgets?: ReplicaForgets,
+  ) {
+    forgets?.on('realm', (id) => this.realmCache.delete(Number(id)));
+  }
 
   async saveRealm(realm: contracts.RealmRecord): Promise<void> {
     await this.redis.hset(`${this.prefix}realm:${realm.realm_id}`, 'etn', realm.empty_topic_display_name);
+    this.forgets?.forget('realm', realm.realm_id);
     this.realmCache.set(realm.realm_id, { value: realm.empty_topic_display_name, until: Date.now() + CACHE_MS });
   }
 

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@confab/runtime';
 import type { Logger } from '@confab/logging';
 
 export type WakeReason = 'events' | 'superseded' | 'shutdown';
@@ -30,8 +30,8 @@ export class Wakeups {
   private closed = false;
 
   constructor(
-    private readonly publisher: Redis,
-    private readonly subscriber: Redis,
+    private readonly publisher: RedisClient,
+    private readonly subscriber: RedisClient,
     private readonly channel: string,
     private readonly log: Logger,
   ) {}

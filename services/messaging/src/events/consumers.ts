@@ -30,10 +30,13 @@ interface ConsumerDeps {
 
 /** Keeps this service's copies of organizations, users, their settings and groups up to date. */
 export function registerConsumers({ bus, store, readModel, directory, onNewMember }: ConsumerDeps): void {
-  // Each event is applied at most once: the claim and the change commit together.
+  // Each event is applied at most once: the claim and the change commit together. The caches it touches are
+  // forgotten (in every replica) before the change as well as after it: a replica that hears only the later notice
+  // late could answer from its copy after this change is visible in the database.
   const once =
     <T>(apply: (tx: Tx, event: EventEnvelope<T>) => Promise<void>, after: (event: EventEnvelope<T>) => void) =>
     async (event: EventEnvelope<T>) => {
+      after(event);
       await store.db.$transaction(async (tx) => {
         if (!(await claimEvent(tx, READ_MODEL_CONSUMER, event.event_id))) return;
         await apply(tx, event);

@@ -1,4 +1,5 @@
 import { Queue } from 'bullmq';
+import type { RedisSettings } from '@confab/config';
 import { bullOptions } from '@confab/runtime';
 import type { Logger } from '@confab/logging';
 import type { Domain } from '../domain/context.js';
@@ -33,8 +34,8 @@ const jobOptions = (at: Date) => ({
 export class BullDeliveryQueue implements DeliveryQueue {
   constructor(readonly queue: Queue<DeliveryJobData>) {}
 
-  static open(redisUrl: string, redisPrefix: string, logger: Logger): BullDeliveryQueue {
-    const queue = new Queue<DeliveryJobData>(SCHEDULED_QUEUE, bullOptions(redisUrl, redisPrefix));
+  static open(redis: RedisSettings, logger: Logger): BullDeliveryQueue {
+    const queue = new Queue<DeliveryJobData>(SCHEDULED_QUEUE, bullOptions(redis));
     // Connection trouble is retried by ioredis; without a listener it would be printed as an unhandled error.
     queue.on('error', (err: Error) => logger.warn({ err: err.message }, 'scheduled-messages queue: redis error'));
     return new BullDeliveryQueue(queue);

@@ -14,7 +14,7 @@ import { BullDeliveryQueue, SCHEDULED_QUEUE, type DeliveryJobData } from './sche
  */
 export async function startScheduledDelivery(ctx: { domain: Domain; config: MessagingConfig; logger: Logger }) {
   const { domain, config, logger } = ctx;
-  const queue = BullDeliveryQueue.open(config.redis.url, config.redis.prefix, logger);
+  const queue = BullDeliveryQueue.open(config.redis, logger);
   registerJobQueueDepth(queue.queue);
 
   // One drain at a time in this process: a job whose time the running drain covers waits for it; a later one runs
@@ -43,7 +43,7 @@ export async function startScheduledDelivery(ctx: { domain: Domain; config: Mess
   };
 
   const worker = new Worker<DeliveryJobData>(SCHEDULED_QUEUE, (job) => drainFor(job.data.dueAt ?? Date.now()), {
-    ...bullOptions(config.redis.url, config.redis.prefix),
+    ...bullOptions(config.redis),
     concurrency: config.scheduled.concurrency,
     lockDuration: config.scheduled.lockMs,
     stalledInterval: config.scheduled.lockMs,

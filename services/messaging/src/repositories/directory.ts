@@ -66,9 +66,26 @@ class TtlCache<K, V> {
   }
 }
 
+/** What a replica forgets, by kind, as announced to the other replicas (ReplicaForgets). */
+export interface DirectoryForgets {
+  on(kind: string, forget: (key: string) => void): DirectoryForgets;
+  forget(kind: string, key: string | number): void;
+}
+
+/** A Directory of one process alone: nothing to tell. */
+function localForgets(): DirectoryForgets {
+  const handlers = new Map<string, (key: string) => void>();
+  const forgets: DirectoryForgets = {
+    on: (kind, forget) => (handlers.set(kind, forget), forgets),
+    forget: (kind, key) => handlers.get(kind)?.(String(key)),
+  };
+  return forgets;
+}
+
 /**
  * Organization, user, group and channel facts read on every request, cached for a short time. This process
- * forgets an entry as soon as it changes it or hears of a change; other replicas see the change within the TTL.
+ * forgets an entry as soon as it changes it or hears of a change, and tells the other replicas (`forgets`), which
+ * forget theirs when the notice arrives (docs/architecture.md, "Replicas"); the TTL bounds what a lost notice costs.
  */
 export class Directory implements DirectoryPort {
   private readonly realms: TtlCache<number, Realm | null>;
@@ -85,6 +102,7 @@ export class Directory implements DirectoryPort {
     private readonly channels: ChannelsRepository,
     ttlMs: number,
     private readonly linkifierSource: Pick<LinkifierStore, 'list'>,
+    private readonly forgets: DirectoryForgets = localForgets(),
   ) {
     this.linkifiers = new TtlCache(ttlMs);
     this.realms = new TtlCache(ttlMs);
@@ -94,6 +112,18 @@ export class Directory implements DirectoryPort {
     this.filters = new TtlCache(ttlMs);
     this.channelsById = new TtlCache(ttlMs);
     this.channelsByName = new TtlCache(ttlMs);
+    forgets
+      .on('realm', (id) => this.realms.delete(Number(id)))
+      .on('user', (id) => this.users.delete(Number(id)))
+      .on('groups', (realmId) => this.groups.delete(Number(realmId)))
+      .on('emoji', (realmId) => this.emoji.delete(Number(realmId)))
+      .on('filters', (realmId) => this.filters.delete(Number(realmId)))
+      .on('linkifiers', (realmId) => this.linkifiers.delete(Number(realmId)))
+      .on('channel', (id) => {
+        this.channelsById.delete(Number(id));
+        this.channelsByName.deleteWhere((c) => c?.id === Number(id));
+      })
+      .on('channelName', (key) => this.channelsByName.delete(key));
   }
 
   realm(id: number): Promise<Realm | null> {
@@ -127,15 +157,15 @@ export class Directory implements DirectoryPort {
   }
 
   forgetLinkifiers(realmId: number): void {
-    this.linkifiers.delete(realmId);
+    this.forgets.forget('linkifiers', realmId);
   }
 
   forgetPersonalFilters(realmId: number): void {
-    this.filters.delete(realmId);
+    this.forgets.forget('filters', realmId);
   }
 
   forgetRealmEmoji(realmId: number): void {
-    this.emoji.delete(realmId);
+    this.forgets.forget('emoji', realmId);
   }
 
   /** The organization's users among `ids` (unknown ids left out), as `user` would give them one by one. */
@@ -167,15 +197,15 @@ export class Directory implements DirectoryPort {
   }
 
   forgetRealm(id: number): void {
-    this.realms.delete(id);
+    this.forgets.forget('realm', id);
   }
 
   forgetUser(id: number): void {
-    this.users.delete(id);
+    this.forgets.forget('user', id);
   }
 
   forgetGroups(realmId: number): void {
-    this.groups.delete(realmId);
+    this.forgets.forget('groups', realmId);
   }
 
   /**
@@ -191,12 +221,11 @@ export class Directory implements DirectoryPort {
   }
 
   forgetChannel(id: number): void {
-    this.channelsById.delete(id);
-    this.channelsByName.deleteWhere((c) => c?.id === id);
+    this.forgets.forget('channel', id);
   }
 
   /** A newly created channel may have been cached as missing under its name. */
   forgetChannelName(realmId: number, name: string): void {
-    this.channelsByName.delete(`${realmId}:${name.toLowerCase()}`);
+    this.forgets.forget('channelName', `${realmId}:${name.toLowerCase()}`);
   }
 }

@@ -1,4 +1,10 @@
-import { PRISMA_TRANSACTION_OPTIONS, UnitOfWork, writeOutboxSql, type OutboxRecord, type Written } from '@confab/events';
+import {
+  PRISMA_TRANSACTION_OPTIONS,
+  UnitOfWork,
+  writeOutboxSql,
+  type OutboxRecord,
+  type Written,
+} from '@confab/events';
 import { pingDatabase } from '@confab/runtime';
 import type { UnitOfWorkPort } from '../domain/storage.js';
 import type { Db, Tx } from './prisma.js';
@@ -21,10 +27,7 @@ export class Store implements UnitOfWorkPort {
     private readonly afterCommit: () => void = () => undefined,
   ) {
     // Bulk subscription changes can take a while; Prisma's default 5 s would cut them off.
-    this.prismaUnit = UnitOfWork.prisma<Tx>(
-      (body) => db.$transaction(body, PRISMA_TRANSACTION_OPTIONS),
-      afterCommit,
-    );
+    this.prismaUnit = UnitOfWork.prisma<Tx>((body) => db.$transaction(body, PRISMA_TRANSACTION_OPTIONS), afterCommit);
     this.sqlUnit = UnitOfWork.sql<SqlExecutor>((body) => sql.transaction(body), afterCommit);
   }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Queue, QueueEvents } from 'bullmq';
 import { registerJobQueueDepth } from '@confab/http';
 import type { Logger } from '@confab/logging';
+import type { RedisSettings } from '@confab/config';
 import { bullOptions } from '@confab/runtime';
 import type { EmailBatchRef, EmailScheduler } from '../domain/email-notifications.js';
 import type { NotificationScheduler } from '../domain/message-notifications.js';
@@ -23,8 +24,7 @@ import {
 } from './catalog.js';
 
 export interface QueueOptions {
-  redisUrl: string;
-  redisPrefix: string;
+  redis: RedisSettings;
   /** How long a request waits for its test-notification job, in ms. */
   testWaitMs: number;
   registerAttempts: number;
@@ -32,8 +32,8 @@ export interface QueueOptions {
   registerBackoffMs: number;
 }
 
-function common(options: Pick<QueueOptions, 'redisUrl' | 'redisPrefix'>) {
-  return bullOptions(options.redisUrl, options.redisPrefix);
+function common(options: Pick<QueueOptions, 'redis'>) {
+  return bullOptions(options.redis);
 }
 
 /** Enqueues test notifications and waits (bounded) for each to finish. */
@@ -42,7 +42,7 @@ export class TestNotificationQueue implements TestNotificationDispatcher {
   private readonly testEvents: QueueEvents;
 
   constructor(
-    private readonly options: Pick<QueueOptions, 'redisUrl' | 'redisPrefix' | 'testWaitMs'>,
+    private readonly options: Pick<QueueOptions, 'redis' | 'testWaitMs'>,
     private readonly logger: Logger,
   ) {
     this.testQueue = new Queue(TEST_QUEUE, common(options));
@@ -90,7 +90,7 @@ export class RegistrationQueue implements RegistrationScheduler {
   private readonly registerQueue: Queue<JobCatalog['push-register']['data'], JobCatalog['push-register']['result']>;
 
   constructor(
-    private readonly options: Pick<QueueOptions, 'redisUrl' | 'redisPrefix' | 'registerAttempts' | 'registerBackoffMs'>,
+    private readonly options: Pick<QueueOptions, 'redis' | 'registerAttempts' | 'registerBackoffMs'>,
     private readonly logger: Logger,
   ) {
     this.registerQueue = new Queue(REGISTER_QUEUE, common(options));
@@ -120,8 +120,7 @@ export class RegistrationQueue implements RegistrationScheduler {
 }
 
 export interface NotificationQueueOptions {
-  redisUrl: string;
-  redisPrefix: string;
+  redis: RedisSettings;
   /** Tries of a message's notifications (or a removal) before what is left is marked failed. */
   attempts: number;
   /** First retry delay, in ms; doubled for each further one. */

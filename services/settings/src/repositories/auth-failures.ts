@@ -1,10 +1,10 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@confab/runtime';
 import type { FailureLimiter } from '../domain/auth.js';
 
 /** Attempt counters in Redis, one fixed window per key: failed logins per username, email changes per user. */
 export class RedisFailureLimiter implements FailureLimiter {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly allowed: number,
     private readonly windowSeconds: number,

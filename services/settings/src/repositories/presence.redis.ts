@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@confab/runtime';
 import type { PresenceEntry, PresenceRules, PresenceStore, PresenceWrite } from '../domain/ports.js';
 
 /**
@@ -113,10 +113,10 @@ function parseEntry(userId: number, value: string): PresenceEntry {
 }
 
 export class RedisPresenceStore implements PresenceStore {
-  private readonly redis: Redis & PresenceCommands;
+  private readonly redis: RedisClient & PresenceCommands;
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     private readonly prefix: string,
     /** Entries idle for longer than this are dropped, and an organization's keys expire after it. */
     private readonly retentionSeconds: number,
@@ -124,7 +124,7 @@ export class RedisPresenceStore implements PresenceStore {
     redis.defineCommand('presenceReport', { numberOfKeys: 4, lua: REPORT });
     redis.defineCommand('presenceRead', { numberOfKeys: 3, lua: READ });
     redis.defineCommand('presenceRemove', { numberOfKeys: 3, lua: REMOVE });
-    this.redis = redis as Redis & PresenceCommands;
+    this.redis = redis as RedisClient & PresenceCommands;
   }
 
   private keys(realmId: number) {

@@ -1,0 +1,75 @@
+import { request, Agent, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** Connection failures that mean "this replica is not there": the request never reached it, so another may take it. */
+const NOT_THERE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE']);
+
+/**
+ * A small HTTP load balancer for the development stack (README, "Replicas"): each request goes to the next of its
+ * backends in turn (round robin, no sticky sessions), as a Kubernetes Service spreads requests over pods. Headers,
+ * Host included, pass unchanged; a request whose replica refuses the connection (stopped, restarting) goes to the
+ * next one. Long polls simply stay open as long as their backend answers.
+ */
+export class LocalBalancer {
+  private server: Server | undefined;
+  private next = 0;
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 256 });
+
+  constructor(private readonly backends: readonly { host: string; port: number }[]) {}
+
+  async listen(port: number, host = '127.0.0.1'): Promise<number> {
+    const server = createServer((req, res) => this.forward(req, res, 0));
+    server.keepAliveTimeout = 65_000;
+    // Long polls last up to a minute and a half: no request timeout here, the backends decide.
+    server.requestTimeout = 0;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, resolve);
+    });
+    this.server = server;
+    return (server.address() as AddressInfo).port;
+  }
+
+  private forward(req: IncomingMessage, res: ServerResponse, tried: number): void {
+    const backend = this.backends[this.next++ % this.backends.length]!;
+    const upstream = request(
+      {
+        host: backend.host,
+        port: backend.port,
+        method: req.method,
+        path: req.url,
+        headers: req.headers,
+        agent: this.agent,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.rawHeaders as unknown as Record<string, string>);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', (err: NodeJS.ErrnoException) => {
+      // Bodies stream straight to the backend: only a request without one can be sent again.
+      if (NOT_THERE.has(err.code ?? '') && !res.headersSent && tried + 1 < this.backends.length && !hasBody(req)) {
+        this.forward(req, res, tried + 1);
+        return;
+      }
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`balancer: ${err.message}`);
+    });
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    req.pipe(upstream);
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    this.agent.destroy();
+  }
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}
