@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { eventually, registeredState, SCREENSHOTS, sendToChannel, useBrowserWorld, userPage } from './support/browser';
+import { EventTap, waitHandled } from './support/events';
+import { system } from './support/system';
 
 jest.setTimeout(240_000);
 
@@ -37,12 +39,18 @@ describe('the web client: settings of week one', () => {
 
   it('adds and removes alert words; a message with one counts as a mention', async () => {
     const { context, page } = await userPage(env.browser, env.origin, 'cordelia@zulip.com');
+    const tap = await EventTap.open(['alert_words.*']);
     try {
       await page.click('#settings-open');
       await page.fill('#alert-word', 'Tempest');
       await page.click('#alert-word-add');
       await page.waitForSelector('[data-alert-word="Tempest"]');
       expect((await env.world.as('cordelia').get('/users/me/alert_words')).body.alert_words).toEqual(['Tempest']);
+      // Another user's send sees the word once messaging has applied the change (cordelia's own requests wait for it).
+      const changed = await tap.next(
+        (e) => e.type === 'alert_words.changed' && e.payload.user_id === env.world.user('cordelia').id,
+      );
+      await waitHandled(system().serviceUrls.messaging!, changed.event_id);
       const id = await sendToChannel(env.world, 'othello', 'Verona', 'weather', 'A tempest is coming');
       const flags = (await env.world.as('cordelia').get(`/messages/${id}`)).body.message.flags as string[];
       expect(flags).toContain('has_alert_word');
@@ -54,6 +62,7 @@ describe('the web client: settings of week one', () => {
       expect((await env.world.as('cordelia').get('/users/me/alert_words')).body.alert_words).toEqual(['storm']);
       await page.screenshot({ path: join(SCREENSHOTS, 'settings-week-one.png'), fullPage: true });
     } finally {
+      await tap.close();
       await context.close();
     }
   });

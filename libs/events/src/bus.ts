@@ -34,6 +34,12 @@ export interface ConsumerOptions {
   perProcess?: boolean;
   /** Attempts before a failing event goes to the dead-letter queue. Default 10 (about 30 s of backoff). */
   maxAttempts?: number;
+  /**
+   * One replica at a time takes the queue's events (RabbitMQ's single active consumer), so that they are handled in
+   * the order the broker received them however many replicas run; the others stand by and take over when it goes.
+   * Without it, replicas compete for the events and two events close together may be handled in either order.
+   */
+  ordered?: boolean;
   /** Most events of one type handed to a batch handler at once. Default: the prefetch. */
   maxBatch?: number;
 }
@@ -206,7 +212,11 @@ export class EventBus {
       this.reopenLater(generation, consumer.name, () => this.startConsumer(consumer, generation));
     });
     const perProcess = consumer.options.perProcess ?? false;
-    const q = await declareQueue(channel, this.options, perProcess ? null : this.queueName(consumer.name));
+    const q = await declareQueue(
+      channel,
+      { ...this.options, singleActive: consumer.options.ordered ?? false },
+      perProcess ? null : this.queueName(consumer.name),
+    );
     for (const type of consumer.bindings.keys()) await channel.bindQueue(q.queue, this.options.exchange, type);
     if (!perProcess) registerDepthSource(consumer.name, async () => (await channel.checkQueue(q.queue)).messageCount);
     await channel.prefetch(consumer.options.prefetch ?? 50);

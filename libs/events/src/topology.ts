@@ -18,7 +18,13 @@ export const deadLetterQueueOf = (queue: string): string => `${queue}.dlq`;
  */
 export async function declareQueue(
   channel: Channel,
-  options: { exchange: string; queueType?: QueueType | undefined; queueExpiresMs?: number | undefined },
+  options: {
+    exchange: string;
+    queueType?: QueueType | undefined;
+    queueExpiresMs?: number | undefined;
+    /** RabbitMQ's single active consumer (ConsumerOptions.ordered); a queue keeps what it was declared with. */
+    singleActive?: boolean | undefined;
+  },
   name: string | null,
 ): Promise<Replies.AssertQueue> {
   await channel.assertExchange(options.exchange, 'topic', { durable: true });
@@ -32,6 +38,11 @@ export async function declareQueue(
   await channel.bindQueue(deadLetterQueueOf(name), dlx, name);
   return channel.assertQueue(name, {
     durable: true,
-    arguments: { ...durable, 'x-dead-letter-exchange': dlx, 'x-dead-letter-routing-key': name },
+    arguments: {
+      ...durable,
+      'x-dead-letter-exchange': dlx,
+      'x-dead-letter-routing-key': name,
+      ...(options.singleActive ? { 'x-single-active-consumer': true } : {}),
+    },
   });
 }

@@ -1,9 +1,10 @@
 import { listen, runProcess } from '@confab/http';
+import { retireConsumers } from '@confab/events';
 import { ServiceRuntime } from '@confab/runtime';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import type { EventsDeps } from './deps.js';
-import { registerConsumers } from './events/consumers.js';
+import { registerConsumers, RETIRED_CONSUMERS } from './events/consumers.js';
 import { Fanout } from './events/fanout.js';
 import { HttpStateProviders } from './state/providers.js';
 import { QueueStore } from './store/queues.js';
@@ -42,6 +43,10 @@ runProcess('events', loadConfig, async (config, logger) => {
   await forgets.start();
   await wakeups.start();
   await events.start();
+  // In the background: a broker that is not reachable yet must not hold up start-up.
+  retireConsumers(config.amqp, RETIRED_CONSUMERS).catch((err: unknown) =>
+    logger.warn({ err }, 'could not delete the queues of retired consumers'),
+  );
   const server = await listen(buildApp(deps), config.port, config.bindHost);
   logger.info({ port: server.port }, 'events service listening');
   return [

@@ -8,7 +8,12 @@ import * as organization from './organization.js';
 import * as people from './people.js';
 import * as personal from './personal.js';
 
-export const FANOUT_CONSUMER = 'events.fanout';
+/**
+ * The queue's name changed when it became ordered (a queue keeps the arguments it was declared with): start-up
+ * deletes the queue of the earlier name (RETIRED_CONSUMERS).
+ */
+export const FANOUT_CONSUMER = 'events.fanout.ordered';
+export const RETIRED_CONSUMERS = ['events.fanout'];
 
 interface ConsumerDeps {
   bus: EventBus;
@@ -18,12 +23,13 @@ interface ConsumerDeps {
 }
 
 /**
- * One durable queue shared by every replica (competing consumers): each event is turned into client events for
+ * One durable queue for every replica, taken by one of them at a time (an ordered consumer: a client sees its events
+ * in the order they happened, which competing replicas would not keep): each event is turned into client events for
  * the queues that should see it. Events of other services that only feed this service's read model are recorded
  * as handled too, so /internal/events/processed answers for them.
  */
 export function registerConsumers({ bus, fanout, readModel, prefetch }: ConsumerDeps): void {
-  const consumer = bus.consumer(FANOUT_CONSUMER, { prefetch });
+  const consumer = bus.consumer(FANOUT_CONSUMER, { prefetch, ordered: true });
   // Deliveries that waited while earlier ones were handled go out together: one lookup, one append, one wake-up.
   const fan = <T>(contract: EventContract<T>, deliveries: (payload: T, event: EventEnvelope<T>) => Delivery[]) =>
     consumer.onBatch(contract, (events) =>
