@@ -11,6 +11,7 @@ import type { Database } from './store.js';
 import type { GroupRef, ProfileFieldValue, Realm, User } from './types.js';
 import { profileDataOf } from './profile-fields.js';
 import { crossRealmBotRecord } from './system-bots.js';
+import { MAX_AVATAR_FILE_MIB } from './avatars.js';
 import { apiUserRecord, avatarUrl } from './users.js';
 
 /** Where this server serves its Unicode emoji data (GET, no authentication). */
@@ -97,7 +98,6 @@ export async function realmSettingsState(
     realm_message_retention_days: realm.messageRetentionDays ?? -1,
     realm_name_changes_disabled: realm.nameChangesDisabled,
     realm_email_changes_disabled: realm.emailChangesDisabled,
-    realm_avatar_changes_disabled: false,
     realm_wildcard_mention_policy: typeof mentionRef === 'string' ? (WILDCARD_POLICY[mentionRef] ?? 5) : 5,
     realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
     ...otherRealmSettings(realm, url),
@@ -150,7 +150,7 @@ function otherRealmSettings(realm: Realm, url: string): Record<string, unknown> 
     realm_night_logo_source: 'D',
     max_icon_file_size_mib: 5,
     max_logo_file_size_mib: 5,
-    max_avatar_file_size_mib: 5,
+    max_avatar_file_size_mib: MAX_AVATAR_FILE_MIB,
     realm_bot_domain: new URL(url).hostname,
     realm_is_zephyr_mirror_realm: false,
     realm_push_notifications_enabled: true,
@@ -208,7 +208,7 @@ export function ownUserState(user: User): Record<string, unknown> {
     email: user.email,
     delivery_email: user.deliveryEmail,
     full_name: user.fullName,
-    avatar_source: 'G',
+    avatar_source: user.avatarFile ? 'U' : 'G',
     avatar_url: avatarUrl(user),
     avatar_url_medium: avatarUrl(user),
     is_admin: user.role <= ROLE_ADMINISTRATOR,

@@ -56,6 +56,8 @@ export interface User {
   timezone: string;
   dateJoined: Date;
   avatarVersion: number;
+  /** The uploaded avatar's file name (Zulip's avatar_source "U"); null: the Gravatar default ("G"). */
+  avatarFile: string | null;
   passwordHash: string | null;
   /** Who may see deliveryEmail (email-visibility.ts); anything but "everyone" makes `email` a dummy address. */
   emailAddressVisibility: number;

@@ -52,6 +52,7 @@ function toUser(row: UserRow): User {
     timezone: row.timezone,
     dateJoined: row.dateJoined,
     avatarVersion: row.avatarVersion,
+    avatarFile: row.avatarFile,
     passwordHash: row.passwordHash,
     emailAddressVisibility: row.emailAddressVisibility,
   };
@@ -197,6 +198,14 @@ export class PrismaUserStore implements UserStore {
         ...(data.apiEmail !== undefined ? { email: data.apiEmail } : {}),
         ...(data.emailAddressVisibility !== undefined ? { emailAddressVisibility: data.emailAddressVisibility } : {}),
       },
+    });
+    return toUser(row);
+  }
+
+  async setAvatar(userId: number, fileName: string | null): Promise<User> {
+    const row = await this.db.user.update({
+      where: { id: userId },
+      data: { avatarFile: fileName, avatarVersion: { increment: 1 } },
     });
     return toUser(row);
   }

@@ -1,6 +1,7 @@
 import { p, route, t } from '@confab/http';
 import type { SettingsDeps } from '../deps.js';
 import { deactivateUser, reactivateUser, updateUser } from '../domain/accounts.js';
+import { deleteAvatar, setAvatar } from '../domain/avatars.js';
 import { getUser, listUsers, ownUser } from '../domain/directory.js';
 import { createUserByAdministrator } from '../domain/invited-users.js';
 import { updateOwnProfileData } from '../domain/profile-fields.js';
@@ -78,6 +79,18 @@ export function userRoutes(deps: SettingsDeps) {
         await updateOwnProfileData(db, identity, null, params.data, requestId);
         return {};
       },
+    }),
+    route({
+      method: 'POST',
+      path: '/users/me/avatar',
+      auth: 'user',
+      handler: ({ identity, body, requestId }) => setAvatar(deps, identity, body.files, requestId),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/users/me/avatar',
+      auth: 'user',
+      handler: ({ identity, requestId }) => deleteAvatar(deps, identity, requestId),
     }),
     route({
       method: 'DELETE',
