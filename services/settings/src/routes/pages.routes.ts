@@ -3,6 +3,7 @@ import { escapeHtml, htmlPage, p, RawResponse, route } from '@confab/http';
 import type { SettingsDeps } from '../deps.js';
 import { CONFIRM_PATH, confirmEmailChange, inspectEmailChangeLink, type LinkProblem } from '../domain/email-change.js';
 import { serverEmojiData } from '../domain/emoji.js';
+import { BIGBLUEBUTTON_JOIN_PATH, BIGBLUEBUTTON_NOT_CONFIGURED } from '../domain/meetings/bigbluebutton.js';
 import { OAuthMeetingProvider } from '../domain/meetings/oauth-provider.js';
 import { storedImage } from '../domain/avatars.js';
 import { emojiImage } from '../domain/realm-emoji.js';
@@ -37,6 +38,13 @@ function imageResponse(image: { data: Buffer; contentType: string } | null): Raw
 export function pageRoutes(deps: SettingsDeps) {
   let emojiData: Buffer | undefined;
   return [
+    route({
+      // The page a BigBlueButton link (GET /calls/bigbluebutton/create) opens in a browser.
+      method: 'GET',
+      path: BIGBLUEBUTTON_JOIN_PATH,
+      auth: 'public',
+      handler: () => htmlPage(400, BIGBLUEBUTTON_NOT_CONFIGURED, `<p>${BIGBLUEBUTTON_NOT_CONFIGURED}</p>`),
+    }),
     route({
       method: 'GET',
       path: '/user_avatars/{realm_id:int}/emoji/images/{file_name:str}',
