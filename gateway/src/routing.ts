@@ -46,6 +46,8 @@ const API_RULES: Rule[] = [
       '/realm/emoji',
       '/realm/profile_fields',
       '/realm/user_settings_defaults',
+      '/realm/icon',
+      '/realm/logo',
       '/bot_storage',
       // Bots are users: settings owns them (and their API keys).
       '/bots',
