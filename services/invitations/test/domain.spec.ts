@@ -157,7 +157,13 @@ describe('createMultiuseInvite', () => {
 
   it('uses the server default expiry, or never for null', async () => {
     const now = new Date('2026-01-01T00:00:00Z');
-    const ctx = { repo: new MemoryRepo(), owners: new FakeOwners(), defaultExpiryMinutes: 60, maxInvitesPerDay: 100, now: () => now };
+    const ctx = {
+      repo: new MemoryRepo(),
+      owners: new FakeOwners(),
+      defaultExpiryMinutes: 60,
+      maxInvitesPerDay: 100,
+      now: () => now,
+    };
     await createMultiuseInvite(ctx, admin, input());
     await createMultiuseInvite(ctx, admin, input({ expiresInMinutes: null }));
     await createMultiuseInvite(ctx, admin, input({ expiresInMinutes: 1 }));
