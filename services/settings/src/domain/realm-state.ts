@@ -11,6 +11,7 @@ import type { GroupRef, ProfileFieldValue, Realm, User } from './types.js';
 import { profileDataOf } from './profile-fields.js';
 import { crossRealmBotRecord } from './system-bots.js';
 import { MAX_AVATAR_FILE_MIB } from './avatars.js';
+import { SERVER_SUPPORTED_PERMISSION_SETTINGS } from './permission-settings.js';
 import { MAX_REALM_IMAGE_FILE_MIB, realmImageState } from './realm-images.js';
 import { apiUserRecord, avatarUrl } from './users.js';
 
@@ -139,6 +140,7 @@ function otherRealmSettings(realm: Realm, url: string): Record<string, unknown> 
     realm_password_auth_enabled: realm.emailAuthEnabled,
     realm_available_video_chat_providers: VIDEO_CHAT_PROVIDERS,
     max_icon_file_size_mib: MAX_REALM_IMAGE_FILE_MIB,
+    server_supported_permission_settings: SERVER_SUPPORTED_PERMISSION_SETTINGS,
     max_logo_file_size_mib: MAX_REALM_IMAGE_FILE_MIB,
     max_avatar_file_size_mib: MAX_AVATAR_FILE_MIB,
     realm_bot_domain: new URL(url).hostname,
