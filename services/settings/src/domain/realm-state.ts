@@ -11,6 +11,7 @@ import type { GroupRef, ProfileFieldValue, Realm, User } from './types.js';
 import { profileDataOf } from './profile-fields.js';
 import { crossRealmBotRecord } from './system-bots.js';
 import { MAX_AVATAR_FILE_MIB } from './avatars.js';
+import { authenticationMethodsState } from './auth-methods.js';
 import { SERVER_SUPPORTED_PERMISSION_SETTINGS } from './permission-settings.js';
 import { MAX_REALM_IMAGE_FILE_MIB, realmImageState } from './realm-images.js';
 import { apiUserRecord, avatarUrl } from './users.js';
@@ -132,10 +133,7 @@ function otherRealmSettings(realm: Realm, url: string): Record<string, unknown> 
     realm_create_public_stream_policy: policy('can_create_public_channel_group'),
     realm_create_private_stream_policy: policy('can_create_private_channel_group'),
     realm_create_web_public_stream_policy: policy('can_create_web_public_channel_group'),
-    realm_authentication_methods: {
-      Email: { enabled: realm.emailAuthEnabled, available: true },
-      ...(realm.jwtKey ? { JWT: { enabled: true, available: true } } : {}),
-    },
+    realm_authentication_methods: authenticationMethodsState(realm),
     realm_email_auth_enabled: realm.emailAuthEnabled,
     realm_password_auth_enabled: realm.emailAuthEnabled,
     realm_available_video_chat_providers: VIDEO_CHAT_PROVIDERS,

@@ -79,6 +79,8 @@ export interface RealmPatch {
   description?: string | undefined;
   nameChangesDisabled?: boolean | undefined;
   emailChangesDisabled?: boolean | undefined;
+  /** Password sign-in (the `Email` authentication method). */
+  emailAuthEnabled?: boolean | undefined;
   presenceDisabled?: boolean | undefined;
   waitingPeriodThreshold?: number | undefined;
   mandatoryTopics?: boolean | undefined;

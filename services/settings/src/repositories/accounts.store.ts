@@ -99,6 +99,7 @@ export class PrismaRealmStore implements RealmStore {
   async update(realmId: number, patch: RealmPatch): Promise<Realm> {
     const data: Prisma.RealmUpdateInput = {};
     if (patch.nameChangesDisabled !== undefined) data.nameChangesDisabled = patch.nameChangesDisabled;
+    if (patch.emailAuthEnabled !== undefined) data.emailAuthEnabled = patch.emailAuthEnabled;
     if (patch.emailChangesDisabled !== undefined) data.emailChangesDisabled = patch.emailChangesDisabled;
     if (patch.presenceDisabled !== undefined) data.presenceDisabled = patch.presenceDisabled;
     if (patch.waitingPeriodThreshold !== undefined) data.waitingPeriodThreshold = patch.waitingPeriodThreshold;

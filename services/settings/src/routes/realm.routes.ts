@@ -1,5 +1,6 @@
 import { ParamIssue, p, route, t, type Schema } from '@confab/http';
 import type { SettingsDeps } from '../deps.js';
+import { checkAuthenticationMethods, setAuthenticationMethods } from '../domain/auth-methods.js';
 import { deleteRealmImage, realmIconUrl, uploadRealmImage } from '../domain/realm-images.js';
 import { addRealmEmoji, deactivateRealmEmoji, listRealmEmoji } from '../domain/realm-emoji.js';
 import { updateRealmSettings, type GroupSettingChange } from '../domain/realm-settings.js';
@@ -60,13 +61,16 @@ export function realmRoutes(deps: SettingsDeps) {
         const values: Record<string, unknown> = {};
         const groups: Record<string, GroupSettingChange> = {};
         const groupNames = new Set(REALM_GROUP_SETTINGS);
+        const methods = params.authentication_methods as Record<string, boolean> | undefined;
+        if (methods) await checkAuthenticationMethods(deps.db, identity, methods);
         for (const [name, value] of Object.entries(params)) {
-          if (value === undefined) continue;
+          if (value === undefined || name === 'authentication_methods') continue;
           if (groupNames.has(name)) groups[name] = value as GroupSettingChange;
           else values[name] = value;
         }
         const ctx = { db: deps.db, groups: deps.groups, channels: deps.messages, externalUrl: deps.config.externalUrl };
         const { data } = await updateRealmSettings(ctx, identity, { values, groups }, requestId);
+        if (methods) await setAuthenticationMethods(ctx, identity, methods, requestId);
         return data;
       },
     }),
