@@ -28,7 +28,12 @@ describe("the organization's authentication methods", () => {
     });
     const queue = await EventQueue.register(world.as('hamlet'), { event_types: ['realm'] });
 
-    expectSuccess(await world.as('desdemona').patch('/realm', methods({ Email: true, JWT: false })), 'PATCH', '/realm', UNDESCRIBED);
+    expectSuccess(
+      await world.as('desdemona').patch('/realm', methods({ Email: true, JWT: false })),
+      'PATCH',
+      '/realm',
+      UNDESCRIBED,
+    );
     expectError(await jwtLogin(), 400, 'BAD_REQUEST', 'JWT authentication is not enabled for this organization');
     const event = await queue.next((e) => e.type === 'realm' && e.data?.authentication_methods !== undefined);
     expect(event).toEqual({
