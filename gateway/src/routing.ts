@@ -46,6 +46,8 @@ const API_RULES: Rule[] = [
       '/realm/emoji',
       '/realm/profile_fields',
       '/realm/user_settings_defaults',
+      '/realm/icon',
+      '/realm/logo',
       '/bot_storage',
       // Bots are users: settings owns them (and their API keys).
       '/bots',
@@ -102,8 +104,9 @@ export function resolveRoute(pathname: string): RouteTarget | null {
   }
   // Invitation links are pages a browser opens; uploaded files are fetched with credentials.
   if (prefix('/join')(pathname)) return to('invitations', true);
-  // Pages a browser opens from a mailed email-change link or a meeting provider's OAuth redirect.
-  if (prefix('/accounts/confirm_new_email', '/calls/meetingprovider/complete')(pathname)) return to('settings', true);
+  // Pages a browser opens from a mailed email-change link, a meeting provider's OAuth redirect or a meeting link.
+  if (prefix('/accounts/confirm_new_email', '/calls/meetingprovider/complete', '/calls/bigbluebutton/join')(pathname))
+    return to('settings', true);
   // Custom emoji images and the emoji data are static files in Zulip, fetched without credentials.
   if (prefix('/user_avatars', '/static/generated/emoji')(pathname)) return to('settings', true);
   // A temporary upload URL is the credential itself (signed, valid for a minute).

@@ -1,35 +1,10 @@
-import { readFileSync } from 'node:fs';
 import type { World } from '@confab/devkit';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { join } from 'node:path';
+import { seriousViolations } from './support/axe';
 import { browserWorld, SCREENSHOTS, userPage } from './support/browser';
 
 jest.setTimeout(240_000);
-
-/**
- * axe-core, evaluated in the page through the browser's debugging protocol (no request to another host; the
- * client's Content-Security-Policy rightly refuses inline scripts).
- */
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** The serious and critical accessibility violations axe-core finds on the page as it stands. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run(document)).violations;
-  });
-  return (violations as Violation[])
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** Issue 27: every main view passes axe-core without serious or critical violations. */
 describe('the web client: accessibility (axe-core)', () => {

@@ -8,6 +8,8 @@ export const Env = z.object({
   INVITATIONS_DB_POOL: int(4, 1, 100),
   /** Minutes a new link stays valid when the request does not say (Zulip's INVITATION_LINK_VALIDITY_MINUTES). Default 14400 (10 days). */
   INVITATIONS_DEFAULT_EXPIRY_MINUTES: int(14400, 1),
+  /** Email invitations an organization may send in 24 hours (Zulip's INVITES_DEFAULT_REALM_DAILY_MAX). Default 100. */
+  INVITATIONS_MAX_PER_DAY: int(100, 1),
   /** The welcome message a new member gets when the link's welcome_message_custom_text is null (Markdown). */
   INVITATIONS_DEFAULT_WELCOME_TEXT: z
     .string()
@@ -25,6 +27,7 @@ export interface InvitationsConfig extends CommonConfig {
   port: number;
   db: { url: string; poolSize: number };
   defaultExpiryMinutes: number;
+  maxInvitesPerDay: number;
   defaultWelcomeText: string;
   joinWaitMs: number;
   devEndpoints: boolean;
@@ -39,6 +42,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.INVITATIONS_PORT,
     db: { url: e.INVITATIONS_DATABASE_URL, poolSize: e.INVITATIONS_DB_POOL },
     defaultExpiryMinutes: e.INVITATIONS_DEFAULT_EXPIRY_MINUTES,
+    maxInvitesPerDay: e.INVITATIONS_MAX_PER_DAY,
     defaultWelcomeText: e.INVITATIONS_DEFAULT_WELCOME_TEXT,
     joinWaitMs: e.INVITATIONS_JOIN_WAIT_MS,
     devEndpoints: e.CONFAB_DEV_ENDPOINTS,

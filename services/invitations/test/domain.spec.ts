@@ -18,6 +18,9 @@ class MemoryRepo implements InviteRepository {
     for (const d of data) out.push(await this.create(d));
     return out;
   }
+  async emailInvitesSince(realmId: number, since: Date) {
+    return this.invites.filter((i) => i.realmId === realmId && i.email !== null && i.createdAt >= since).length;
+  }
   async publish() {}
   async markUsed(id: number, at: Date) {
     this.invites.find((i) => i.id === id)!.usedAt = at;
@@ -130,7 +133,7 @@ const logger = createLogger({ name: 'test', level: 'silent' });
 describe('createMultiuseInvite', () => {
   it('checks permission, role, channels and groups in Zulip’s order', async () => {
     const owners = new FakeOwners();
-    const ctx = { repo: new MemoryRepo(), owners, defaultExpiryMinutes: 14400 };
+    const ctx = { repo: new MemoryRepo(), owners, defaultExpiryMinutes: 14400, maxInvitesPerDay: 100 };
     await createMultiuseInvite(ctx, admin, input({ streamIds: [5, 5], groupIds: [9] }));
     expect(owners.calls).toEqual(['permission', 'channels', 'groups']);
     expect(ctx.repo.invites[0]!.streamIds).toEqual([5]);
@@ -145,7 +148,7 @@ describe('createMultiuseInvite', () => {
 
   it('refuses a role above the caller’s before looking at channels', async () => {
     const owners = new FakeOwners();
-    const ctx = { repo: new MemoryRepo(), owners, defaultExpiryMinutes: 14400 };
+    const ctx = { repo: new MemoryRepo(), owners, defaultExpiryMinutes: 14400, maxInvitesPerDay: 100 };
     await expect(createMultiuseInvite(ctx, admin, input({ inviteAs: 100, streamIds: [5] }))).rejects.toThrow(
       'Insufficient permission',
     );
@@ -154,7 +157,13 @@ describe('createMultiuseInvite', () => {
 
   it('uses the server default expiry, or never for null', async () => {
     const now = new Date('2026-01-01T00:00:00Z');
-    const ctx = { repo: new MemoryRepo(), owners: new FakeOwners(), defaultExpiryMinutes: 60, now: () => now };
+    const ctx = {
+      repo: new MemoryRepo(),
+      owners: new FakeOwners(),
+      defaultExpiryMinutes: 60,
+      maxInvitesPerDay: 100,
+      now: () => now,
+    };
     await createMultiuseInvite(ctx, admin, input());
     await createMultiuseInvite(ctx, admin, input({ expiresInMinutes: null }));
     await createMultiuseInvite(ctx, admin, input({ expiresInMinutes: 1 }));
@@ -172,7 +181,7 @@ describe('signUp', () => {
   async function withLink(extra: Partial<MultiuseInviteInput> = {}) {
     const repo = new MemoryRepo();
     const owners = new FakeOwners();
-    await createMultiuseInvite({ repo, owners, defaultExpiryMinutes: 60 }, admin, input(extra));
+    await createMultiuseInvite({ repo, owners, defaultExpiryMinutes: 60, maxInvitesPerDay: 100 }, admin, input(extra));
     owners.calls = [];
     const ctx = { repo, owners, defaultWelcomeText: 'Hello!', logger };
     return { repo, owners, ctx, key: repo.invites[0]!.key };

@@ -75,6 +75,8 @@ export interface SettingsConfig extends CommonConfig {
   meetings: MeetingConfig;
   /** Custom emoji images: `<CONFAB_DATA_DIR>/emoji/<realm id>/<file>`. */
   emojiDir: string;
+  /** Uploaded avatars and organization icons and logos: `<avatarDir>/<realm id>/<file name>`. */
+  avatarDir: string;
   presenceRetentionSeconds: number;
   maxFileUploadMib: number;
 }
@@ -132,6 +134,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       tokenKey: e.CONFAB_MEETING_TOKEN_KEY,
     },
     emojiDir: join(dataDir, 'emoji'),
+    avatarDir: join(dataDir, 'avatars'),
     presenceRetentionSeconds: e.CONFAB_PRESENCE_RETENTION_DAYS * 86_400,
     maxFileUploadMib: e.MESSAGING_MAX_FILE_UPLOAD_MIB,
   };

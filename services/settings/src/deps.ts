@@ -8,7 +8,7 @@ import type { FailureLimiter } from './domain/auth.js';
 import type { MeetingProvider } from './domain/meetings/provider.js';
 import type {
   ChannelDirectory,
-  EmojiFiles,
+  ImageFiles,
   GroupDirectory,
   Mailer,
   PresenceStore,
@@ -24,7 +24,9 @@ export interface SettingsDeps {
   /** Presence (in Redis, shared by every replica). */
   presence: PresenceStore;
   /** Custom emoji images. */
-  files: EmojiFiles;
+  files: ImageFiles;
+  /** Uploaded avatars, and the organization's icon and logo. */
+  images: ImageFiles;
   redis: RedisClient;
   bus: EventBus;
   relay: OutboxRelay;

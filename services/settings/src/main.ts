@@ -1,7 +1,7 @@
 import { CausalLog, retireConsumers } from '@confab/events';
 import { listen, runProcess } from '@confab/http';
 import { createMailer, ServiceRuntime } from '@confab/runtime';
-import { DirectoryEmojiFiles } from './adapters/emoji-files.js';
+import { DirectoryImageFiles } from './adapters/image-files.js';
 import { GroupsClient } from './adapters/groups-client.js';
 import { MessagingClient } from './adapters/messaging-client.js';
 import { buildApp } from './app.js';
@@ -31,7 +31,8 @@ runProcess('settings', loadConfig, async (config, logger) => {
     logger,
     db,
     presence: new RedisPresenceStore(redis, config.redis.prefix, config.presenceRetentionSeconds),
-    files: new DirectoryEmojiFiles(config.emojiDir),
+    files: new DirectoryImageFiles(config.emojiDir),
+    images: new DirectoryImageFiles(config.avatarDir),
     redis,
     bus: events.bus,
     relay: events.relay,

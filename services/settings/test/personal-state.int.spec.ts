@@ -4,7 +4,7 @@ import { serviceDatabase } from '../../../libs/devkit/src/databases';
 import { addAlertWords } from '../src/domain/alert-words';
 import { putBotStorage } from '../src/domain/bot-storage';
 import { muteUser } from '../src/domain/muted-users';
-import type { EmojiFiles, GroupDirectory } from '../src/domain/ports';
+import type { ImageFiles, GroupDirectory } from '../src/domain/ports';
 import { createDevOrganization } from '../src/domain/provisioning';
 import { addRealmEmoji, listRealmEmoji } from '../src/domain/realm-emoji';
 import type { User } from '../src/domain/types';
@@ -84,9 +84,10 @@ describe('personal state against PostgreSQL: one unit of work per change, safe u
 
   it('keeps one active custom emoji per name when uploads race, and no row without its image', async () => {
     const saved = new Map<string, Buffer>();
-    const files: EmojiFiles = {
+    const files: ImageFiles = {
       save: (realmId, fileName, data) => Promise.resolve(void saved.set(`${realmId}/${fileName}`, data)),
       read: (realmId, fileName) => Promise.resolve(saved.get(`${realmId}/${fileName}`) ?? null),
+      remove: (realmId, fileName) => Promise.resolve(void saved.delete(`${realmId}/${fileName}`)),
     };
     const groups: GroupDirectory = {
       activeMembers: () => Promise.resolve([]),

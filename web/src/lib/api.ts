@@ -26,14 +26,15 @@ function encode(params: Params): URLSearchParams {
   return form;
 }
 
-async function call<T>(method: string, url: string, params: Params = {}, signal?: AbortSignal): Promise<T> {
+async function call<T>(method: string, url: string, params: Params | FormData = {}, signal?: AbortSignal): Promise<T> {
   const safe = method === 'GET';
-  const target = safe ? `${url}?${encode(params).toString()}` : url;
+  const form = params instanceof FormData ? params : encode(params);
+  const target = safe && !(params instanceof FormData) ? `${url}?${encode(params).toString()}` : url;
   const response = await fetch(target, {
     method,
     credentials: 'same-origin',
     headers: safe ? {} : { 'X-CSRFToken': csrfToken() },
-    body: safe ? undefined : encode(params),
+    body: safe ? undefined : form,
     signal,
   });
   let body: Record<string, unknown> = {};
@@ -54,6 +55,8 @@ export const api = {
   post: <T>(path: string, params?: Params) => call<T>('POST', `/json${path}`, params),
   patch: <T>(path: string, params?: Params) => call<T>('PATCH', `/json${path}`, params),
   delete: <T>(path: string, params?: Params) => call<T>('DELETE', `/json${path}`, params),
+  /** A multipart POST (files), without upload progress (compose/upload.ts reports progress). */
+  upload: <T>(path: string, form: FormData) => call<T>('POST', `/json${path}`, form),
 };
 
 export function login(username: string, password: string) {

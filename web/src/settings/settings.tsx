@@ -3,6 +3,7 @@ import { api, login } from '../lib/api';
 import { errorText, Outcome } from '../ui/outcome';
 import type { User } from '../store/model';
 import { ApiKey } from './api-key';
+import { AvatarSettings } from './avatar';
 import { AlertWords, MutedUsers } from './muting';
 import { DisplaySettings, NotificationSettings } from './preferences';
 
@@ -282,7 +283,7 @@ function Invitations() {
 }
 
 /**
- * The settings page: personal settings, notifications, display, muted people, alert words, the API key, user groups
+ * The settings page: personal settings, the profile picture, notifications, display, muted people, alert words, the API key, user groups
  * and invitation links.
  */
 export function SettingsPage({ me, users, onClose }: { me: number; users: Map<number, User>; onClose: () => void }) {
@@ -296,6 +297,7 @@ export function SettingsPage({ me, users, onClose }: { me: number; users: Map<nu
         </button>
       </header>
       <Personal me={self} />
+      <AvatarSettings me={self} />
       <NotificationSettings />
       <DisplaySettings />
       <MutedUsers />

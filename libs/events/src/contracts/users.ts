@@ -64,3 +64,17 @@ export const userReactivated = defineEvent('user.reactivated', userSnapshot);
 export const userApiKeyChanged = defineEvent('user.api_key_changed', z.object({ user_id: z.number().int() }));
 /** The user's password was changed; the gateway ends their browser sessions. */
 export const userPasswordChanged = defineEvent('user.password_changed', z.object({ user_id: z.number().int() }));
+/**
+ * The user uploaded or removed their avatar (Zulip's avatar_source "U" or "G"): `avatar_url` is the new picture's
+ * address as the settings service serves it (a relative URL for an uploaded one), `avatar_version` counts changes.
+ */
+export const userAvatarChanged = defineEvent(
+  'user.avatar_changed',
+  z.object({
+    user_id: z.number().int(),
+    realm_id: z.number().int(),
+    avatar_source: z.enum(['U', 'G']),
+    avatar_url: z.string(),
+    avatar_version: z.number().int(),
+  }),
+);

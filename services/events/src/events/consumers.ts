@@ -91,6 +91,7 @@ export function registerConsumers({ bus, fanout, readModel, prefetch }: Consumer
   fan(contracts.realmEmojiDeactivated, people.realmEmojiChanged);
   fan(contracts.userUpdated, people.userUpdated);
   fan(contracts.userRoleChanged, people.userRoleChanged);
+  fan(contracts.userAvatarChanged, people.userAvatarChanged);
   fan(contracts.userDeactivated, people.userActiveChanged);
   fan(contracts.userReactivated, people.userActiveChanged);
 

@@ -134,6 +134,16 @@ export function userRoleChanged(payload: PayloadOf<typeof contracts.userRoleChan
   return realmWide(user.realm_id, 'realm_user', () => [event]);
 }
 
+/**
+ * Zulip's notify_avatar_url_change: the new picture to everyone, its URL also to client_gravatar queues (a Gravatar
+ * default too, so they need no email); the medium size is the same picture (Confab keeps one size).
+ */
+export function userAvatarChanged(payload: PayloadOf<typeof contracts.userAvatarChanged>): Delivery[] {
+  const { user_id, realm_id, avatar_source, avatar_url, avatar_version } = payload;
+  const person = { avatar_source, avatar_url, avatar_url_medium: avatar_url, avatar_version, user_id };
+  return realmWide(realm_id, 'realm_user', () => [{ type: 'realm_user', op: 'update', person }]);
+}
+
 /** Deactivation and reactivation (Zulip 8+ sends them as updates of `is_active`). */
 export function userActiveChanged(payload: PayloadOf<typeof contracts.userDeactivated>): Delivery[] {
   const { user } = payload;

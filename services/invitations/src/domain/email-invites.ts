@@ -29,11 +29,36 @@ export function inviteeEmails(raw: string): string[] {
 const VALID_EMAIL = /^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/;
 
 /** Zulip's InvitationError: code INVITATION_FAILED, with each refused address and why. */
-function invitationError(msg: string, errors: [string, string, boolean][], sent: boolean): ConfabError {
+function invitationError(
+  msg: string,
+  errors: [string, string, boolean][],
+  sent: boolean,
+  dailyLimitReached = false,
+): ConfabError {
   return new ConfabError(msg, {
     code: 'INVITATION_FAILED',
-    data: { errors, sent_invitations: sent, license_limit_reached: false, daily_limit_reached: false },
+    data: { errors, sent_invitations: sent, license_limit_reached: false, daily_limit_reached: dailyLimitReached },
   });
+}
+
+const DAY_MS = 86_400_000;
+
+/** Zulip's check_invite_limit: no more than the organization's daily maximum of email invitations. */
+const dailyLimitReached = () =>
+  invitationError(
+    'To protect users, Zulip limits the number of invitations you can send in one day. Because you have reached the limit, no invitations were sent.',
+    [],
+    false,
+    true,
+  );
+
+function dailyLimit(ctx: InviteContext, realmId: number) {
+  return { realmId, since: new Date((ctx.now?.() ?? new Date()).getTime() - DAY_MS), max: ctx.maxInvitesPerDay };
+}
+
+async function checkInviteLimit(ctx: InviteContext, realmId: number, count: number): Promise<void> {
+  const limit = dailyLimit(ctx, realmId);
+  if ((await ctx.repo.emailInvitesSince(realmId, limit.since)) + count > limit.max) throw dailyLimitReached();
 }
 
 /** Zulip's check_role_based_permissions. */
@@ -84,6 +109,8 @@ export async function inviteByEmail(
   if (groupIds.length > 0) await ctx.owners.checkGroups(caller, groupIds);
   if (input.welcomeMessageCustomText != null && caller.role > ROLE_ADMINISTRATOR)
     throw organizationAdministratorRequired();
+  // Zulip counts every address asked for, before checking them.
+  await checkInviteLimit(ctx, caller.realmId, emails.length);
 
   const bad = emails.filter((e) => !VALID_EMAIL.test(e));
   const existing = await ctx.owners.existingAccounts(
@@ -128,7 +155,9 @@ export async function inviteByEmail(
         expiresAt,
       })),
     [changed(caller, ctx.requestId)],
+    dailyLimit(ctx, caller.realmId),
   );
+  if (!invites) throw dailyLimitReached();
   for (const invite of invites) await ctx.owners.sendMail(await mail(ctx, invite, realm));
   if (skipped.length > 0)
     throw invitationError(
@@ -165,6 +194,7 @@ export async function revokeEmailInvite(ctx: InviteContext & { requestId?: strin
 /** POST /invites/{invite_id}/resend: the same invitation mailed again. */
 export async function resendEmailInvite(ctx: InviteContext & { requestId?: string }, caller: Caller, id: number) {
   const invite = await accessEmailInvite(ctx, caller, id);
+  await checkInviteLimit(ctx, caller.realmId, 1);
   const realm = await ctx.owners.realm(caller.realmId);
   if (!realm) throw noSuchInvitation();
   await ctx.owners.sendMail(await mail(ctx, invite, realm));

@@ -23,6 +23,8 @@ export interface InviteContext {
   repo: InviteRepository;
   owners: Owners;
   defaultExpiryMinutes: number;
+  /** Email invitations an organization may send in a day (Zulip's Realm.max_invites). */
+  maxInvitesPerDay: number;
   now?: () => Date;
 }
 

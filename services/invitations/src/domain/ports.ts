@@ -5,8 +5,17 @@ import type { Caller, Invite, NewInvite, RealmInfo, Signup } from './types.js';
 /** This service's storage. */
 export interface InviteRepository {
   create(invite: NewInvite, events?: readonly OutboxRecord[]): Promise<Invite>;
-  /** Email invitations, with their events, in one transaction. */
-  createMany(invites: readonly NewInvite[], events: readonly OutboxRecord[]): Promise<Invite[]>;
+  /**
+   * Email invitations, with their events, in one transaction; null (nothing written) when the organization's email
+   * invitations since `limit.since` and these would be more than `limit.max` (checked under a lock per organization).
+   */
+  createMany(
+    invites: readonly NewInvite[],
+    events: readonly OutboxRecord[],
+    limit: { realmId: number; since: Date; max: number },
+  ): Promise<Invite[] | null>;
+  /** How many email invitations the organization made since `since`. */
+  emailInvitesSince(realmId: number, since: Date): Promise<number>;
   /** Events of no change of this service's own (an invitation mailed again). */
   publish(events: readonly OutboxRecord[]): Promise<void>;
   /** An email invitation's sign-up used it up. */

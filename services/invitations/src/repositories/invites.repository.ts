@@ -39,12 +39,26 @@ export class PrismaInviteRepository implements InviteRepository {
     }));
   }
 
-  async createMany(invites: readonly NewInvite[], events: readonly OutboxRecord[]): Promise<Invite[]> {
+  async createMany(
+    invites: readonly NewInvite[],
+    events: readonly OutboxRecord[],
+    limit: { realmId: number; since: Date; max: number },
+  ): Promise<Invite[] | null> {
     return this.unit.run(async (tx) => {
+      // One invitation request of an organization at a time, so that racing requests never pass the limit together.
+      await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock(hashtext($1), $2)', 'email-invites', limit.realmId);
+      const recent = await tx.multiuseInvite.count({
+        where: { realmId: limit.realmId, email: { not: null }, createdAt: { gte: limit.since } },
+      });
+      if (recent + invites.length > limit.max) return { result: null, events: [] };
       const created = [];
       for (const invite of invites) created.push(toInvite(await tx.multiuseInvite.create({ data: invite })));
       return { result: created, events: [...events] };
     });
+  }
+
+  emailInvitesSince(realmId: number, since: Date): Promise<number> {
+    return this.db.multiuseInvite.count({ where: { realmId, email: { not: null }, createdAt: { gte: since } } });
   }
 
   async publish(events: readonly OutboxRecord[]): Promise<void> {

@@ -18,6 +18,7 @@ export function inviteRoutes(deps: InvitationsDeps) {
     repo: deps.repo,
     owners: deps.owners,
     defaultExpiryMinutes: deps.config.defaultExpiryMinutes,
+    maxInvitesPerDay: deps.config.maxInvitesPerDay,
   };
   return [
     route({

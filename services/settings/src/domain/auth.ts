@@ -1,3 +1,4 @@
+import { jwtAuthEnabled } from './auth-methods.js';
 import jwt from 'jsonwebtoken';
 import { ConfabError, rateLimited, unauthorized, invalid } from '@confab/errors';
 import type { UserIdentity } from '@confab/identity';
@@ -71,7 +72,7 @@ export async function fetchApiKeyByJwt(
   token: string,
 ): Promise<{ api_key: string; user: User }> {
   if (!realm) throw invalidSubdomain();
-  if (!realm.jwtKey) throw invalid('JWT authentication is not enabled for this organization');
+  if (!realm.jwtKey || !jwtAuthEnabled(realm)) throw invalid('JWT authentication is not enabled for this organization');
   if (token === '') throw invalid('No JSON web token passed in request');
   let claims: unknown;
   try {

@@ -39,11 +39,13 @@ export interface ChannelDirectory {
   channelExists(realmId: number, channelId: number): Promise<boolean>;
 }
 
-/** Where custom emoji images are kept (a directory, or any blob store). */
-export interface EmojiFiles {
+/** Where uploaded images (custom emoji, avatars, the organization's icon and logo) are kept, per organization. */
+export interface ImageFiles {
   save(realmId: number, fileName: string, data: Buffer): Promise<void>;
   /** The image, or null when there is none. */
   read(realmId: number, fileName: string): Promise<Buffer | null>;
+  /** Removes the image (nothing when there is none). */
+  remove(realmId: number, fileName: string): Promise<void>;
 }
 
 /** One user's presence: Unix seconds; `activeTimestamp` null when the user was never active (only idle). */

@@ -276,11 +276,14 @@ async function checkValue(
 
 /**
  * PATCH /users/me/profile_data (Zulip's update_user_custom_profile_data) and DELETE /users/me/profile_data: the
- * caller's own values; fields an administrator made not editable by users are refused.
+ * caller's own values (`userId` is the caller); fields an administrator made not editable by users are refused.
+ * PATCH /users/{user_id} with `profile_data` (administrators, already checked): another user's values, any field.
+ * An empty value (or null) removes the user's value.
  */
-export async function updateOwnProfileData(
+export async function updateProfileData(
   db: Database,
   actor: UserIdentity,
+  userId: number,
   data: readonly { id: number; value: unknown }[] | null,
   removeIds: readonly number[] | null,
   requestId: string,
@@ -295,7 +298,7 @@ export async function updateOwnProfileData(
   };
   for (const item of data ?? []) {
     const field = await fieldOf(item.id);
-    const empty = item.value === '' || (Array.isArray(item.value) && item.value.length === 0);
+    const empty = item.value === null || item.value === '' || (Array.isArray(item.value) && item.value.length === 0);
     if (empty) changes.push({ fieldId: field.id, value: null, renderedValue: null });
     else changes.push({ fieldId: field.id, ...(await checkValue(db, actor.realmId, field, item.value)) });
   }
@@ -305,12 +308,12 @@ export async function updateOwnProfileData(
   }
   if (changes.length === 0) return;
   await db.write(async (store) => {
-    await store.profileFields.setValues(actor.userId, changes);
+    await store.profileFields.setValues(userId, changes);
     const event = outboxRecord(
       contracts.profileDataChanged,
       {
         realm_id: actor.realmId,
-        user_id: actor.userId,
+        user_id: userId,
         changes: changes.map((c) => ({
           id: c.fieldId,
           value: c.value,

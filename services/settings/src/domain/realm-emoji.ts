@@ -4,13 +4,13 @@ import { ROLE_ADMINISTRATOR, ROLE_GUEST, type UserIdentity } from '@confab/ident
 import { isBuiltInEmojiName } from './emoji.js';
 import { contentTypeOf, imageKind } from './images.js';
 import { hasRealmPermission } from './permissions.js';
-import type { EmojiFiles, GroupDirectory } from './ports.js';
+import type { ImageFiles, GroupDirectory } from './ports.js';
 import { AlreadyExists, type Database, type Store } from './store.js';
 import type { RealmEmoji } from './types.js';
 
 export interface EmojiContext {
   db: Database;
-  files: EmojiFiles;
+  files: ImageFiles;
   groups: GroupDirectory;
 }
 

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_MODERATOR, ROLE_OWNER } from '@confab/identity';
 import { DEFAULT_EXTERNAL_ACCOUNTS } from './data/external-accounts.js';
 import { hasRealmPermission, inSystemGroup } from './permissions.js';
@@ -11,6 +10,10 @@ import type { Database } from './store.js';
 import type { GroupRef, ProfileFieldValue, Realm, User } from './types.js';
 import { profileDataOf } from './profile-fields.js';
 import { crossRealmBotRecord } from './system-bots.js';
+import { MAX_AVATAR_FILE_MIB } from './avatars.js';
+import { authenticationMethodsState } from './auth-methods.js';
+import { SERVER_SUPPORTED_PERMISSION_SETTINGS } from './permission-settings.js';
+import { MAX_REALM_IMAGE_FILE_MIB, realmImageState } from './realm-images.js';
 import { apiUserRecord, avatarUrl } from './users.js';
 
 /** Where this server serves its Unicode emoji data (GET, no authentication). */
@@ -33,11 +36,6 @@ const WILDCARD_POLICY: Record<string, number> = {
 };
 
 export { CUSTOM_PROFILE_FIELD_TYPES } from './profile-fields.js';
-
-/** Zulip's realm icon when none is uploaded: Gravatar's identicon for the subdomain. */
-export function realmIconUrl(realm: Pick<Realm, 'stringId'>): string {
-  return `https://secure.gravatar.com/avatar/${createHash('md5').update(realm.stringId).digest('hex')}?d=identicon`;
-}
 
 /**
  * A group-valued setting as clients read it: the system group's id (learned from the groups service's events),
@@ -80,8 +78,7 @@ export async function realmSettingsState(
     realm_url: url,
     realm_uri: url,
     realm_date_created: Math.floor(realm.dateCreated.getTime() / 1000),
-    realm_icon_url: realmIconUrl(realm),
-    realm_icon_source: 'G',
+    ...realmImageState(realm, url),
     realm_empty_topic_display_name: realm.emptyTopicDisplayName,
     realm_mandatory_topics: realm.mandatoryTopics,
     realm_topics_policy: realm.mandatoryTopics ? 'disable_empty_topic' : 'allow_empty_topic',
@@ -97,7 +94,6 @@ export async function realmSettingsState(
     realm_message_retention_days: realm.messageRetentionDays ?? -1,
     realm_name_changes_disabled: realm.nameChangesDisabled,
     realm_email_changes_disabled: realm.emailChangesDisabled,
-    realm_avatar_changes_disabled: false,
     realm_wildcard_mention_policy: typeof mentionRef === 'string' ? (WILDCARD_POLICY[mentionRef] ?? 5) : 5,
     realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
     ...otherRealmSettings(realm, url),
@@ -137,20 +133,14 @@ function otherRealmSettings(realm: Realm, url: string): Record<string, unknown> 
     realm_create_public_stream_policy: policy('can_create_public_channel_group'),
     realm_create_private_stream_policy: policy('can_create_private_channel_group'),
     realm_create_web_public_stream_policy: policy('can_create_web_public_channel_group'),
-    realm_authentication_methods: {
-      Email: { enabled: realm.emailAuthEnabled, available: true },
-      ...(realm.jwtKey ? { JWT: { enabled: true, available: true } } : {}),
-    },
+    realm_authentication_methods: authenticationMethodsState(realm),
     realm_email_auth_enabled: realm.emailAuthEnabled,
     realm_password_auth_enabled: realm.emailAuthEnabled,
     realm_available_video_chat_providers: VIDEO_CHAT_PROVIDERS,
-    realm_logo_url: `${url}/static/images/logo/zulip-org-logo.svg`,
-    realm_logo_source: 'D',
-    realm_night_logo_url: `${url}/static/images/logo/zulip-org-logo.svg`,
-    realm_night_logo_source: 'D',
-    max_icon_file_size_mib: 5,
-    max_logo_file_size_mib: 5,
-    max_avatar_file_size_mib: 5,
+    max_icon_file_size_mib: MAX_REALM_IMAGE_FILE_MIB,
+    server_supported_permission_settings: SERVER_SUPPORTED_PERMISSION_SETTINGS,
+    max_logo_file_size_mib: MAX_REALM_IMAGE_FILE_MIB,
+    max_avatar_file_size_mib: MAX_AVATAR_FILE_MIB,
     realm_bot_domain: new URL(url).hostname,
     realm_is_zephyr_mirror_realm: false,
     realm_push_notifications_enabled: true,
@@ -208,7 +198,7 @@ export function ownUserState(user: User): Record<string, unknown> {
     email: user.email,
     delivery_email: user.deliveryEmail,
     full_name: user.fullName,
-    avatar_source: 'G',
+    avatar_source: user.avatarFile ? 'U' : 'G',
     avatar_url: avatarUrl(user),
     avatar_url_medium: avatarUrl(user),
     is_admin: user.role <= ROLE_ADMINISTRATOR,

@@ -86,6 +86,8 @@ export interface UserStore {
   /** The user, locked until the transaction ends. */
   lock(userId: number): Promise<User | null>;
   setActive(userId: number, active: boolean): Promise<User>;
+  /** Sets (or, with null, removes) the uploaded avatar and increments avatar_version. */
+  setAvatar(userId: number, fileName: string | null): Promise<User>;
   countActiveOwners(realmId: number): Promise<number>;
   /**
    * The user's one API key: gives them `key` unless they already hold one that is kept (a key stored only by its

@@ -56,6 +56,8 @@ export interface User {
   timezone: string;
   dateJoined: Date;
   avatarVersion: number;
+  /** The uploaded avatar's file name (Zulip's avatar_source "U"); null: the Gravatar default ("G"). */
+  avatarFile: string | null;
   passwordHash: string | null;
   /** Who may see deliveryEmail (email-visibility.ts); anything but "everyone" makes `email` a dummy address. */
   emailAddressVisibility: number;
@@ -77,6 +79,8 @@ export interface RealmPatch {
   description?: string | undefined;
   nameChangesDisabled?: boolean | undefined;
   emailChangesDisabled?: boolean | undefined;
+  /** Password sign-in (the `Email` authentication method). */
+  emailAuthEnabled?: boolean | undefined;
   presenceDisabled?: boolean | undefined;
   waitingPeriodThreshold?: number | undefined;
   mandatoryTopics?: boolean | undefined;

@@ -4,12 +4,18 @@ import type { contracts } from '@confab/events';
 import { canSeeDeliveryEmail, type Viewer } from './email-visibility.js';
 import type { User } from './types.js';
 
+/** Where an uploaded avatar is served (without authentication, as Zulip serves /user_avatars). */
+export function uploadedAvatarPath(realmId: number, fileName: string): string {
+  return `/user_avatars/${realmId}/${fileName}`;
+}
+
 /**
- * Zulip's default avatar: Gravatar's identicon, versioned for cache-busting. Hashed from the API email, which is the
- * delivery email unless the user hides it (a hash of a hidden address would give it away to a guess), and which is
- * what clients hash themselves under client_gravatar.
+ * The user's uploaded avatar (a relative URL, versioned for cache-busting), else Zulip's default: Gravatar's
+ * identicon. Hashed from the API email, which is the delivery email unless the user hides it (a hash of a hidden
+ * address would give it away to a guess), and which is what clients hash themselves under client_gravatar.
  */
 export function avatarUrl(user: User): string {
+  if (user.avatarFile) return `${uploadedAvatarPath(user.realmId, user.avatarFile)}?version=${user.avatarVersion}`;
   const hash = createHash('md5').update(user.email.toLowerCase()).digest('hex');
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${user.avatarVersion}`;
 }
@@ -72,8 +78,8 @@ export function apiUserRecord(
     bot_type: user.botType,
     role: user.role,
     timezone: user.timezone,
-    // With client_gravatar the client computes Gravatar URLs itself; we only ever serve Gravatar avatars.
-    avatar_url: options.clientGravatar ? null : avatarUrl(user),
+    // With client_gravatar the client computes Gravatar URLs itself; an uploaded avatar's URL is always sent.
+    avatar_url: options.clientGravatar && !user.avatarFile ? null : avatarUrl(user),
     avatar_version: user.avatarVersion,
     is_imported_stub: user.isImportedStub,
   };

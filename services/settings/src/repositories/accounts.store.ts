@@ -52,6 +52,7 @@ function toUser(row: UserRow): User {
     timezone: row.timezone,
     dateJoined: row.dateJoined,
     avatarVersion: row.avatarVersion,
+    avatarFile: row.avatarFile,
     passwordHash: row.passwordHash,
     emailAddressVisibility: row.emailAddressVisibility,
   };
@@ -98,6 +99,7 @@ export class PrismaRealmStore implements RealmStore {
   async update(realmId: number, patch: RealmPatch): Promise<Realm> {
     const data: Prisma.RealmUpdateInput = {};
     if (patch.nameChangesDisabled !== undefined) data.nameChangesDisabled = patch.nameChangesDisabled;
+    if (patch.emailAuthEnabled !== undefined) data.emailAuthEnabled = patch.emailAuthEnabled;
     if (patch.emailChangesDisabled !== undefined) data.emailChangesDisabled = patch.emailChangesDisabled;
     if (patch.presenceDisabled !== undefined) data.presenceDisabled = patch.presenceDisabled;
     if (patch.waitingPeriodThreshold !== undefined) data.waitingPeriodThreshold = patch.waitingPeriodThreshold;
@@ -197,6 +199,14 @@ export class PrismaUserStore implements UserStore {
         ...(data.apiEmail !== undefined ? { email: data.apiEmail } : {}),
         ...(data.emailAddressVisibility !== undefined ? { emailAddressVisibility: data.emailAddressVisibility } : {}),
       },
+    });
+    return toUser(row);
+  }
+
+  async setAvatar(userId: number, fileName: string | null): Promise<User> {
+    const row = await this.db.user.update({
+      where: { id: userId },
+      data: { avatarFile: fileName, avatarVersion: { increment: 1 } },
     });
     return toUser(row);
   }

@@ -1,12 +1,22 @@
 import { invalid } from '@confab/errors';
-import { route } from '@confab/http';
+import { p, route } from '@confab/http';
 import type { SettingsDeps } from '../deps.js';
 import { OAuthMeetingProvider } from '../domain/meetings/oauth-provider.js';
+import { bigBlueButtonUrl } from '../domain/meetings/bigbluebutton.js';
 import { notConfigured } from '../domain/meetings/provider.js';
 import { caller } from '../domain/directory.js';
 
 export function callRoutes(deps: SettingsDeps) {
   return [
+    route({
+      method: 'GET',
+      path: '/calls/bigbluebutton/create',
+      auth: 'user',
+      params: { meeting_name: p.string(), voice_only: p.bool().default(false) },
+      handler: ({ identity, params }) => ({
+        url: bigBlueButtonUrl(deps.config.internalSecret, identity.userId, params.meeting_name, params.voice_only),
+      }),
+    }),
     route({
       method: 'POST',
       path: '/calls/meetingprovider/create',

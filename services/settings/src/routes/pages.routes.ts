@@ -3,7 +3,9 @@ import { escapeHtml, htmlPage, p, RawResponse, route } from '@confab/http';
 import type { SettingsDeps } from '../deps.js';
 import { CONFIRM_PATH, confirmEmailChange, inspectEmailChangeLink, type LinkProblem } from '../domain/email-change.js';
 import { serverEmojiData } from '../domain/emoji.js';
+import { BIGBLUEBUTTON_JOIN_PATH, BIGBLUEBUTTON_NOT_CONFIGURED } from '../domain/meetings/bigbluebutton.js';
 import { OAuthMeetingProvider } from '../domain/meetings/oauth-provider.js';
+import { storedImage } from '../domain/avatars.js';
 import { emojiImage } from '../domain/realm-emoji.js';
 import { EMOJI_DATA_PATH } from '../domain/realm-state.js';
 import { OAUTH_COMPLETE_PATH } from '../wiring.js';
@@ -19,6 +21,16 @@ const linkProblemPage = (problem: LinkProblem) =>
 
 const notFoundFile = () => new RawResponse(404, 'Not Found', { 'content-type': 'text/plain' });
 
+/** A stored image under a name never reused, so cached for good; 404 when there is none. */
+function imageResponse(image: { data: Buffer; contentType: string } | null): RawResponse {
+  if (!image) return notFoundFile();
+  return new RawResponse(200, image.data, {
+    'content-type': image.contentType,
+    'cache-control': 'public, max-age=31536000, immutable',
+    'x-content-type-options': 'nosniff',
+  });
+}
+
 /**
  * Pages a browser opens (through the gateway, without credentials): email-change links and OAuth redirects; and
  * files clients fetch without credentials, as from Zulip's web server: custom emoji images and the emoji data.
@@ -27,19 +39,25 @@ export function pageRoutes(deps: SettingsDeps) {
   let emojiData: Buffer | undefined;
   return [
     route({
+      // The page a BigBlueButton link (GET /calls/bigbluebutton/create) opens in a browser.
+      method: 'GET',
+      path: BIGBLUEBUTTON_JOIN_PATH,
+      auth: 'public',
+      handler: () => htmlPage(400, BIGBLUEBUTTON_NOT_CONFIGURED, `<p>${BIGBLUEBUTTON_NOT_CONFIGURED}</p>`),
+    }),
+    route({
       method: 'GET',
       path: '/user_avatars/{realm_id:int}/emoji/images/{file_name:str}',
       auth: 'public',
-      async handler({ path }) {
-        const image = await emojiImage(deps, path.realm_id, path.file_name);
-        if (!image) return notFoundFile();
-        // File names are never reused (they are the emoji's id), so the image can be cached for good.
-        return new RawResponse(200, image.data, {
-          'content-type': image.contentType,
-          'cache-control': 'public, max-age=31536000, immutable',
-          'x-content-type-options': 'nosniff',
-        });
-      },
+      // File names are never reused (they are the emoji's id), so the image can be cached for good.
+      handler: async ({ path }) => imageResponse(await emojiImage(deps, path.realm_id, path.file_name)),
+    }),
+    route({
+      // Uploaded avatars (and the organization's icon and logo): names are never reused either.
+      method: 'GET',
+      path: '/user_avatars/{realm_id:int}/{file_name:str}',
+      auth: 'public',
+      handler: async ({ path }) => imageResponse(await storedImage(deps.images, path.realm_id, path.file_name)),
     }),
     route({
       method: 'GET',

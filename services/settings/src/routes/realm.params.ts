@@ -1,4 +1,4 @@
-import { p, t, type ParamDefs } from '@confab/http';
+import { p, ParamIssue, t, type ParamDefs, type Schema } from '@confab/http';
 import { DEFAULT_REALM_PERMISSIONS } from '../domain/realms.js';
 import { DEFAULTABLE_SETTINGS } from '../domain/realm-user-defaults.js';
 import { SETTINGS_PARAMS } from './settings.params.js';
@@ -59,6 +59,17 @@ const STRINGS = [
 
 export const REALM_GROUP_SETTINGS = Object.keys(DEFAULT_REALM_PERMISSIONS);
 
+/** A JSON object of booleans (`authentication_methods`: method name → enabled). */
+const boolDict: Schema<Record<string, boolean>> = {
+  parse(value, loc) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ParamIssue('dict_type', loc);
+    for (const [key, enabled] of Object.entries(value)) {
+      if (typeof enabled !== 'boolean') throw new ParamIssue('bool_type', [...loc, key]);
+    }
+    return value as Record<string, boolean>;
+  },
+};
+
 /** PATCH /realm's parameters: Zulip's update_realm, scalar settings and group-valued permissions. */
 export const REALM_PARAMS: ParamDefs = {
   name: p.string({ maxLength: MAX_REALM_NAME_LENGTH }).optional(),
@@ -67,6 +78,7 @@ export const REALM_PARAMS: ParamDefs = {
   string_id: p.string({ maxLength: 40 }).optional(),
   jitsi_server_url: p.json(t.nullable(t.string({ maxLength: 200 }))).optional(),
   welcome_message_custom_text: p.string({ maxLength: 8000 }).optional(),
+  authentication_methods: p.json(boolDict).optional(),
   ...Object.fromEntries(BOOLS.map((name) => [name, p.bool().optional()])),
   ...Object.fromEntries(INTS.map((name) => [name, p.json(t.int()).optional()])),
   ...Object.fromEntries(LIMITS.map((name) => [name, p.json(t.union(t.int(), t.string())).optional()])),

@@ -1,5 +1,7 @@
 import { ParamIssue, p, route, t, type Schema } from '@confab/http';
 import type { SettingsDeps } from '../deps.js';
+import { checkAuthenticationMethods, setAuthenticationMethods } from '../domain/auth-methods.js';
+import { deleteRealmImage, realmIconUrl, uploadRealmImage } from '../domain/realm-images.js';
 import { addRealmEmoji, deactivateRealmEmoji, listRealmEmoji } from '../domain/realm-emoji.js';
 import { updateRealmSettings, type GroupSettingChange } from '../domain/realm-settings.js';
 import { REALM_GROUP_SETTINGS, REALM_PARAMS, USER_DEFAULTS_PARAMS } from './realm.params.js';
@@ -48,6 +50,7 @@ const fieldSpec = (params: {
 
 /** Organization data every member reads: custom emoji, custom profile fields and linkifiers. */
 export function realmRoutes(deps: SettingsDeps) {
+  const images = { db: deps.db, images: deps.images, externalUrl: deps.config.externalUrl };
   return [
     route({
       method: 'PATCH',
@@ -58,13 +61,16 @@ export function realmRoutes(deps: SettingsDeps) {
         const values: Record<string, unknown> = {};
         const groups: Record<string, GroupSettingChange> = {};
         const groupNames = new Set(REALM_GROUP_SETTINGS);
+        const methods = params.authentication_methods as Record<string, boolean> | undefined;
+        if (methods) await checkAuthenticationMethods(deps.db, identity, methods);
         for (const [name, value] of Object.entries(params)) {
-          if (value === undefined) continue;
+          if (value === undefined || name === 'authentication_methods') continue;
           if (groupNames.has(name)) groups[name] = value as GroupSettingChange;
           else values[name] = value;
         }
         const ctx = { db: deps.db, groups: deps.groups, channels: deps.messages, externalUrl: deps.config.externalUrl };
         const { data } = await updateRealmSettings(ctx, identity, { values, groups }, requestId);
+        if (methods) await setAuthenticationMethods(ctx, identity, methods, requestId);
         return data;
       },
     }),
@@ -78,6 +84,42 @@ export function realmRoutes(deps: SettingsDeps) {
         for (const [name, value] of Object.entries(params))
           if (value !== undefined) values[name] = value as SettingValue;
         await updateRealmUserSettingsDefaults(deps.db, identity, values, requestId);
+        return {};
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/realm/icon',
+      auth: 'user',
+      async handler({ identity, body, requestId }) {
+        return { icon_url: realmIconUrl(await uploadRealmImage(images, identity, 'icon', body.files, requestId)) };
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/realm/icon',
+      auth: 'user',
+      async handler({ identity, requestId }) {
+        return { icon_url: realmIconUrl(await deleteRealmImage(images, identity, 'icon', requestId)) };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/realm/logo',
+      auth: 'user',
+      params: { night: p.bool() },
+      async handler({ identity, body, params, requestId }) {
+        await uploadRealmImage(images, identity, params.night ? 'night_logo' : 'logo', body.files, requestId);
+        return {};
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/realm/logo',
+      auth: 'user',
+      params: { night: p.bool() },
+      async handler({ identity, params, requestId }) {
+        await deleteRealmImage(images, identity, params.night ? 'night_logo' : 'logo', requestId);
         return {};
       },
     }),

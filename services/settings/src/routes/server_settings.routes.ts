@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { route } from '@confab/http';
+import { realmIconUrl } from '../domain/realm-images.js';
 import type { SettingsDeps } from '../deps.js';
 import { realmForHost } from '../domain/directory.js';
 import { realmUrl, renderDescription, subdomainFromHost } from '../domain/realms.js';
@@ -41,14 +41,13 @@ export function serverSettingsRoutes(deps: SettingsDeps) {
         };
         if (realm) {
           const url = realmUrl(realm, deps.config.externalUrl);
-          const iconHash = createHash('md5').update(realm.stringId).digest('hex');
           Object.assign(result, {
             email_auth_enabled: realm.emailAuthEnabled,
             require_email_format_usernames: true,
             realm_uri: url,
             realm_url: url,
             realm_name: realm.name,
-            realm_icon: `https://secure.gravatar.com/avatar/${iconHash}?d=identicon`,
+            realm_icon: realmIconUrl(realm),
             realm_description: renderDescription(realm.description),
             realm_web_public_access_enabled: false,
             external_authentication_methods: [],

@@ -1,9 +1,13 @@
 import { p, route, t } from '@confab/http';
 import type { SettingsDeps } from '../deps.js';
 import { deactivateUser, reactivateUser, updateUser } from '../domain/accounts.js';
+import { deleteAvatar, setAvatar } from '../domain/avatars.js';
 import { getUser, listUsers, ownUser } from '../domain/directory.js';
 import { createUserByAdministrator } from '../domain/invited-users.js';
-import { updateOwnProfileData } from '../domain/profile-fields.js';
+import { updateProfileData } from '../domain/profile-fields.js';
+
+/** A custom profile field's value as clients send it (null or empty: none). */
+const profileValue = t.nullable(t.union(t.string(), t.list(t.int())));
 
 export function userRoutes(deps: SettingsDeps) {
   const { db } = deps;
@@ -63,9 +67,9 @@ export function userRoutes(deps: SettingsDeps) {
       method: 'PATCH',
       path: '/users/me/profile_data',
       auth: 'user',
-      params: { data: p.json(t.list(t.object({ id: t.int(), value: t.union(t.string(), t.list(t.int())) }))) },
+      params: { data: p.json(t.list(t.object({ id: t.int(), value: profileValue }))) },
       async handler({ identity, params, requestId }) {
-        await updateOwnProfileData(db, identity, params.data, null, requestId);
+        await updateProfileData(db, identity, identity.userId, params.data, null, requestId);
         return {};
       },
     }),
@@ -75,9 +79,21 @@ export function userRoutes(deps: SettingsDeps) {
       auth: 'user',
       params: { data: p.json(t.list(t.int())) },
       async handler({ identity, params, requestId }) {
-        await updateOwnProfileData(db, identity, null, params.data, requestId);
+        await updateProfileData(db, identity, identity.userId, null, params.data, requestId);
         return {};
       },
+    }),
+    route({
+      method: 'POST',
+      path: '/users/me/avatar',
+      auth: 'user',
+      handler: ({ identity, body, requestId }) => setAvatar(deps, identity, body.files, requestId),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/users/me/avatar',
+      auth: 'user',
+      handler: ({ identity, requestId }) => deleteAvatar(deps, identity, requestId),
     }),
     route({
       method: 'DELETE',
@@ -104,9 +120,13 @@ export function userRoutes(deps: SettingsDeps) {
       params: {
         role: p.json(t.literal(100, 200, 300, 400, 600)).optional(),
         full_name: p.string({ nulCheckedByDomain: true }).optional(),
+        profile_data: p.json(t.list(t.object({ id: t.int(), value: profileValue }))).optional(),
       },
       async handler({ identity, path, params, requestId }) {
+        // Zulip's order: access (administrators), the role, the name, then the profile data.
         await updateUser(db, identity, path.user_id, { role: params.role, fullName: params.full_name }, requestId);
+        if (params.profile_data)
+          await updateProfileData(db, identity, path.user_id, params.profile_data, null, requestId);
         return {};
       },
     }),

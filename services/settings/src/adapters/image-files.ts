@@ -1,9 +1,9 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { EmojiFiles } from '../domain/ports.js';
+import type { ImageFiles } from '../domain/ports.js';
 
-/** Custom emoji images in a directory: `<dir>/<realm id>/<file name>` (names are `<id>.<ext>`, chosen by us). */
-export class DirectoryEmojiFiles implements EmojiFiles {
+/** Uploaded images in a directory: `<dir>/<realm id>/<file name>` (names are chosen by us, never by the client). */
+export class DirectoryImageFiles implements ImageFiles {
   constructor(private readonly dir: string) {}
 
   async save(realmId: number, fileName: string, data: Buffer): Promise<void> {
@@ -22,5 +22,9 @@ export class DirectoryEmojiFiles implements EmojiFiles {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
     }
+  }
+
+  async remove(realmId: number, fileName: string): Promise<void> {
+    await rm(join(this.dir, String(realmId), fileName), { force: true });
   }
 }
