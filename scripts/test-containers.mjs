@@ -4,6 +4,8 @@
 // scripts/offline-images.sh), builds the Confab image, then runs with testcontainers: the compose smoke test
 // (tests/containers: `docker compose up`, log in, send, read back, upload, `down -v`), the end-to-end suite and the
 // fault tests (CONFAB_TEST_INFRA=containers). Prints the timings and "N passed, M failed".
+// `--projects=containers` (comma-separated jest projects: containers, e2e, faults) runs fewer; any other argument
+// goes to jest (a file path, -t NAME).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -91,6 +93,16 @@ function ensureImages() {
   must('bash', [join(ROOT, 'scripts', 'offline-images.sh')]);
 }
 
+const PROJECTS = ['containers', 'e2e', 'faults'];
+const projectsArg = process.argv.slice(2).find((a) => a.startsWith('--projects='));
+const projects = projectsArg ? projectsArg.slice('--projects='.length).split(',').filter(Boolean) : PROJECTS;
+const unknown = projects.filter((p) => !PROJECTS.includes(p));
+if (unknown.length > 0 || projects.length === 0) {
+  console.error(`--projects takes some of ${PROJECTS.join(', ')}, not '${projectsArg}'`);
+  finish(2);
+}
+const jestArgs = process.argv.slice(2).filter((a) => a !== projectsArg);
+
 await ensureEngine();
 if (!ok('docker', ['compose', 'version']) && !ok('docker-compose', ['version']) && !aptInstall(['docker-compose'])) {
   console.error('Neither `docker compose` nor `docker-compose` is available.');
@@ -103,10 +115,10 @@ step('Confab image (docker build -t confab:dev .)', () => must('docker', ['build
 const env = { ...process.env, CONFAB_TEST_INFRA: 'containers', CONFAB_CONTAINER_TESTS: '1' };
 const results = join(ROOT, '.jest-containers.json');
 rmSync(results, { force: true });
-const suite = step('compose smoke, e2e and fault tests with testcontainers', () =>
+const suite = step(`jest projects ${projects.join(', ')} with testcontainers`, () =>
   spawnSync(
     join(ROOT, 'node_modules', '.bin', 'jest'),
-    ['--selectProjects', 'containers', 'e2e', 'faults', '--json', `--outputFile=${results}`, ...process.argv.slice(2)],
+    ['--selectProjects', ...projects, '--json', `--outputFile=${results}`, ...jestArgs],
     { cwd: ROOT, stdio: 'inherit', env },
   ),
 );

@@ -141,6 +141,10 @@ describe('docker-compose.yml', () => {
     }
     for (const name of ['messaging', 'messaging-worker'])
       expect(services[name].environment.CONFAB_UPLOAD_URL_KEY_FILE).toBe('/data/secrets/upload_url_key');
+    expect(services.settings.environment.CONFAB_MEETING_TOKEN_KEY_FILE).toBe('/data/secrets/meeting_token_key');
+    // The processes check those secrets as in production: a missing, short or published one is refused.
+    for (const spec of plannedProcesses())
+      expect([spec.name, services[spec.name].environment.NODE_ENV]).toEqual([spec.name, 'production']);
     expect(read('docker-compose.yml')).not.toMatch(/internal-secret|INTERNAL_SECRET:-[^}]/);
   });
 

@@ -24,8 +24,13 @@ const COMMON_SECRETS = ['REDIS_URL', 'AMQP_URL'];
 /** The Secret in no manifest, created once per cluster with kubectl (docs/security.md), and what it holds. */
 const INTERNAL_SECRET = 'confab-internal';
 const INTERNAL_KEYS = ['CONFAB_INTERNAL_SECRET', 'CONFAB_INTERNAL_SECRET_PREVIOUS'];
-/** Processes that sign or check temporary upload URLs (messaging's config). */
-const UPLOAD_KEY_PROCESSES = ['messaging', 'messaging-worker'];
+/** Keys of confab-internal that only some processes read: the upload URL key (messaging's config), the key sealing
+ * stored meeting provider tokens (settings' config). */
+const PROCESS_KEYS: Record<string, string[]> = {
+  CONFAB_UPLOAD_URL_KEY: ['messaging', 'messaging-worker'],
+  CONFAB_MEETING_TOKEN_KEY: ['settings'],
+};
+const KEPT_BY_KUBECTL = [...INTERNAL_KEYS, ...Object.keys(PROCESS_KEYS)];
 const METRICS_PORT = 9400;
 const HTTP = plannedProcesses().filter((p) => p.portEnv);
 const WORKERS = plannedProcesses().filter((p) => !p.portEnv);
@@ -271,7 +276,7 @@ describe.each(['base', 'production'] as const)('infra/k8s %s', (which) => {
     for (const d of [...byKind(objects(), 'Deployment'), ...byKind(objects(), 'Job')]) {
       for (const c of allContainers(d)) {
         for (const [name, ref] of Object.entries(secretRefs(c))) {
-          if ([...INTERNAL_KEYS, 'CONFAB_UPLOAD_URL_KEY'].includes(name)) {
+          if (KEPT_BY_KUBECTL.includes(name)) {
             // Created with kubectl, not generated: its name has no hash; only the rotation's second secret may be absent.
             expect([describeObject(d), name, ref.name, ref.key, ref.optional]).toEqual([
               describeObject(d),
@@ -299,8 +304,8 @@ describe.each(['base', 'production'] as const)('infra/k8s %s', (which) => {
     }
     for (const spec of plannedProcesses()) {
       const container = mainContainer(deployment(objects(), spec));
-      const upload = UPLOAD_KEY_PROCESSES.includes(spec.name) ? ['CONFAB_UPLOAD_URL_KEY'] : [];
-      const wanted = [...COMMON_SECRETS, ...INTERNAL_KEYS, ...upload, ...(spec.databaseEnv ? [spec.databaseEnv] : [])];
+      const own = Object.keys(PROCESS_KEYS).filter((key) => PROCESS_KEYS[key]!.includes(spec.name));
+      const wanted = [...COMMON_SECRETS, ...INTERNAL_KEYS, ...own, ...(spec.databaseEnv ? [spec.databaseEnv] : [])];
       expect([spec.name, Object.keys(secretRefs(container)).sort()]).toEqual([spec.name, wanted.sort()]);
       for (const key of Object.keys(configEnv(objects(), container))) expect(secretKeys).not.toContain(key);
     }
@@ -393,19 +398,19 @@ describe('infra/k8s production overlay', () => {
     expect(secretValue(baseSecret, 'REDIS_URL')).toMatch(/placeholder/);
   });
 
-  it('carries no internal secret or upload key, not even a placeholder: confab-internal is created with kubectl', () => {
+  it('carries no internal secret or key, not even a placeholder: confab-internal is created with kubectl', () => {
     for (const which of ['base', 'production'] as const) {
       expect(renders[which].filter((o) => o.kind === 'Secret' && o.metadata.name.startsWith(INTERNAL_SECRET))).toEqual(
         [],
       );
       for (const secret of byKind(renders[which], 'Secret'))
-        for (const key of [...INTERNAL_KEYS, 'CONFAB_UPLOAD_URL_KEY'])
-          expect(Object.keys(secret.data)).not.toContain(key);
+        for (const key of KEPT_BY_KUBECTL) expect(Object.keys(secret.data)).not.toContain(key);
       for (const map of byKind(renders[which], 'ConfigMap'))
         expect(Object.keys(map.data).filter((k) => /SECRET|_KEY$/.test(k))).toEqual([]);
     }
     const readme = readFileSync(join(REPO, 'infra/k8s/README.md'), 'utf8');
     expect(readme).toMatch(/kubectl create secret generic confab-internal/);
+    for (const key of Object.keys(PROCESS_KEYS)) expect(readme).toMatch(`--from-literal=${key}=`);
   });
 
   it('puts every object in the confab namespace, with a pinned image', () => {

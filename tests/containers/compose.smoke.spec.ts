@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { DEVELOPMENT_INTERNAL_SECRET } from '../../libs/config/src';
 import { freePort } from '../../libs/devkit/src/infra';
 import { ComposeProject } from './compose';
 
@@ -56,10 +57,46 @@ describe('docker compose up (docker-compose.yml)', () => {
   it('starts with secrets generated for this project, not a default', async () => {
     expect(await project.state('secrets')).toEqual({ status: 'exited', exitCode: 0 });
     const secret = (await project.compose(['exec', '-T', 'settings', 'cat', '/data/secrets/internal_secret'])).trim();
-    expect(secret).toMatch(/^[0-9a-f]{64}$/);
-    const key = (await project.compose(['exec', '-T', 'messaging', 'cat', '/data/secrets/upload_url_key'])).trim();
-    expect(key).toMatch(/^[0-9a-f]{64}$/);
-    expect(key).not.toBe(secret);
+    const uploadKey = (
+      await project.compose(['exec', '-T', 'messaging', 'cat', '/data/secrets/upload_url_key'])
+    ).trim();
+    const meetingKey = (
+      await project.compose(['exec', '-T', 'settings', 'cat', '/data/secrets/meeting_token_key'])
+    ).trim();
+    for (const value of [secret, uploadKey, meetingKey]) expect(value).toMatch(/^[0-9a-f]{64}$/);
+    expect(new Set([secret, uploadKey, meetingKey]).size).toBe(3);
+  });
+
+  it('has the services believe identity tokens signed with the generated secret, and not the default', async () => {
+    // From inside the compose network (the service ports are not published): a service token for settings'
+    // /internal/routes, signed once with the secret the `secrets` service generated and once with the source's default.
+    const script = `
+      const { signIdentity } = require('/app/libs/identity/dist/index.js');
+      const generated = require('node:fs').readFileSync('/data/secrets/internal_secret', 'utf8').trim();
+      (async () => {
+        const status = {};
+        for (const [label, secret] of [['generated', generated], ['default', ${JSON.stringify(DEVELOPMENT_INTERNAL_SECRET)}]]) {
+          const token = signIdentity({ kind: 'service', service: 'smoke' }, secret);
+          status[label] = (await fetch('http://settings:9101/internal/routes', { headers: { 'x-confab-identity': token } })).status;
+        }
+        console.log(JSON.stringify(status));
+      })();`;
+    const out = await project.compose(['exec', '-T', 'gateway', 'node', '-e', script]);
+    expect(JSON.parse(out.trim())).toEqual({ generated: 200, default: 401 });
+  });
+
+  it('refuses to start a process with a short, default or placeholder secret, saying how to make one', async () => {
+    for (const [service, name, value, reason] of [
+      ['settings', 'CONFAB_INTERNAL_SECRET', 'c0ffee'.repeat(5), 'is too short (30 characters'],
+      ['gateway', 'CONFAB_INTERNAL_SECRET', DEVELOPMENT_INTERNAL_SECRET, 'is a published default or placeholder'],
+      ['messaging', 'CONFAB_UPLOAD_URL_KEY', 'replace-with-a-real-upload-url-key', 'is a published default'],
+      ['settings', 'CONFAB_MEETING_TOKEN_KEY', 'confab-dev-meeting-token-key-change-me', 'is a published default'],
+    ] as const) {
+      const { exitCode, output } = await project.run(service, { [name]: value });
+      expect([service, name, exitCode]).toEqual([service, name, 1]);
+      expect(output).toContain(`${name} ${reason}`);
+      expect(output).toContain('openssl rand -hex 32');
+    }
   });
 
   it('answers the README curl lines: an API key for the password, then /users/me', async () => {

@@ -59,6 +59,22 @@ export class ComposeProject {
     throw new Error(`${service} did not reach the expected state in ${timeoutMs} ms (last: ${JSON.stringify(last)})`);
   }
 
+  /**
+   * `run --rm --no-deps` of a service's container with extra environment: its exit code and what it printed (for a
+   * process expected to exit on its own, such as one refusing its configuration).
+   */
+  async run(service: string, env: Record<string, string>): Promise<{ exitCode: number; output: string }> {
+    const vars = Object.entries(env).flatMap(([name, value]) => ['-e', `${name}=${value}`]);
+    try {
+      const stdout = await this.compose(['run', '--rm', '--no-deps', '-T', ...vars, service], 180_000);
+      return { exitCode: 0, output: stdout };
+    } catch (err) {
+      const failed = err as { code?: unknown; stdout?: string; stderr?: string };
+      if (typeof failed.code !== 'number') throw err;
+      return { exitCode: failed.code, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
+    }
+  }
+
   async logs(service: string): Promise<string> {
     return this.compose(['logs', '--no-color', service]).catch((err: Error) => err.message);
   }

@@ -174,6 +174,8 @@ export class Stack {
       CONFAB_INTERNAL_SECRET: secret,
       // Temporary upload URLs are signed with a key of their own, also one per run (production requires it).
       CONFAB_UPLOAD_URL_KEY: generateSecret(),
+      // So is the key sealing stored meeting provider tokens (users authorize again after a restart).
+      CONFAB_MEETING_TOKEN_KEY: generateSecret(),
       REDIS_URL: infra.redisUrl,
       CONFAB_REDIS_PREFIX: redisPrefix,
       AMQP_URL: infra.amqpUrl,

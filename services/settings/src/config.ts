@@ -1,8 +1,22 @@
 import { join } from 'node:path';
 import { dataDirOf, mailConfig, mailEnv, type MailConfig } from '@confab/runtime';
-import { bool, commonConfig, commonEnv, int, parseEnv, port, secret, url, z, type CommonConfig } from '@confab/config';
+import {
+  bool,
+  checkedSecret,
+  commonConfig,
+  commonEnv,
+  int,
+  parseEnv,
+  port,
+  readSecret,
+  url,
+  z,
+  type CommonConfig,
+} from '@confab/config';
 
 const optionalUrl = z.union([z.literal(''), z.string().url()]).default('');
+/** The meeting token key a development or test process falls back to; never accepted outside development. */
+const DEVELOPMENT_MEETING_TOKEN_KEY = 'confab-dev-meeting-token-key-change-me';
 
 export const Env = z.object({
   ...commonEnv,
@@ -50,8 +64,13 @@ export const Env = z.object({
   CONFAB_MEETING_OAUTH_SCOPE: z.string().default(''),
   /** Longest wait for the provider, in ms. Default 5000 (Zulip's video-call timeout). */
   CONFAB_MEETING_OAUTH_TIMEOUT_MS: int(5000, 100),
-  /** Key that seals stored provider tokens (AES-256-GCM); changing it makes users authorize again. */
-  CONFAB_MEETING_TOKEN_KEY: secret('confab-dev-meeting-token-key-change-me'),
+  /**
+   * Key that seals stored provider tokens (AES-256-GCM); changing it makes users authorize again. Required outside
+   * development like the internal secret (checkedSecret: at least 32 characters, no published default); development
+   * and tests fall back to a development key. `_FILE`: a file holding it (docs/security.md).
+   */
+  CONFAB_MEETING_TOKEN_KEY: z.string().optional(),
+  CONFAB_MEETING_TOKEN_KEY_FILE: z.string().optional(),
   /** Presence of users not seen for this many days is forgotten. Default 30 (clients ask for 14 at most by default). */
   CONFAB_PRESENCE_RETENTION_DAYS: int(30, 1, 3650),
   /** The messaging service's upload limit (the same variable), announced to clients as max_file_upload_size_mib. */
@@ -131,7 +150,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         scope: e.CONFAB_MEETING_OAUTH_SCOPE,
         timeoutMs: e.CONFAB_MEETING_OAUTH_TIMEOUT_MS,
       },
-      tokenKey: e.CONFAB_MEETING_TOKEN_KEY,
+      tokenKey: checkedSecret(
+        'CONFAB_MEETING_TOKEN_KEY',
+        readSecret('CONFAB_MEETING_TOKEN_KEY', e.CONFAB_MEETING_TOKEN_KEY, e.CONFAB_MEETING_TOKEN_KEY_FILE),
+        e.NODE_ENV,
+        DEVELOPMENT_MEETING_TOKEN_KEY,
+      ),
     },
     emojiDir: join(dataDir, 'emoji'),
     avatarDir: join(dataDir, 'avatars'),
