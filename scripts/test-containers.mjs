@@ -44,9 +44,17 @@ function aptInstall(packages) {
 
 let dockerd;
 const engineAnswers = () => ok('docker', ['info']);
+/**
+ * The engine this command starts listens only here, not on /var/run/docker.sock, and this command's children find it
+ * through DOCKER_HOST: tests that others start on the same machine meanwhile would otherwise see an engine with the
+ * images present and move to testcontainers (libs/devkit/src/infra-choice.ts), and lose it when it stops.
+ */
+const PRIVATE_ENGINE = 'unix:///run/confab-dockerd.sock';
 
 async function ensureEngine() {
   if (engineAnswers()) return;
+  process.env.DOCKER_HOST = PRIVATE_ENGINE;
+  if (engineAnswers()) return; // one left running by an interrupted run of this command
   if (!ok('dockerd', ['--version']) && !aptInstall(['docker.io'])) {
     console.error('No Docker engine answers and none can be installed here (needs root and apt-get).');
     finish(1);
@@ -57,8 +65,9 @@ async function ensureEngine() {
   }
   mkdirSync(join(ROOT, '.confab'), { recursive: true });
   const out = openSync(join(ROOT, '.confab', 'dockerd.log'), 'a');
-  log('starting dockerd (log in .confab/dockerd.log); it is stopped again at the end');
-  dockerd = spawn('dockerd', [], { stdio: ['ignore', out, out], detached: true });
+  log(`starting dockerd on ${PRIVATE_ENGINE} (log in .confab/dockerd.log); it is stopped again at the end`);
+  const args = ['-H', PRIVATE_ENGINE, '--pidfile', '/run/confab-dockerd.pid'];
+  dockerd = spawn('dockerd', args, { stdio: ['ignore', out, out], detached: true });
   const deadline = Date.now() + 60_000;
   while (!engineAnswers()) {
     if (Date.now() > deadline || dockerd.exitCode !== null) {
@@ -123,6 +132,8 @@ const suite = step(`jest projects ${projects.join(', ')} with testcontainers`, (
   ),
 );
 for (const [name, seconds] of timings) log(`${name}: ${seconds.toFixed(0)} s`);
+// Killed from outside (no summary, no results file): say so rather than leave only "0 passed, 1 failed".
+if (suite.signal) log(`jest was ended by ${suite.signal} before it finished`);
 let summary = '0 passed, 1 failed';
 if (existsSync(results)) {
   const r = JSON.parse(readFileSync(results, 'utf8'));
