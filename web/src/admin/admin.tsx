@@ -1,0 +1,241 @@
+/**
+ * The administrators' pages on the settings page (loaded only when an administrator opens the settings): the
+ * organization's settings and its people. What they show comes from the admin store (admin/store.ts) and the
+ * people of the main store, kept current by events, so a change made elsewhere shows here too.
+ */
+import { useState } from 'preact/hooks';
+import { api } from '../lib/api';
+import { users } from '../store/store';
+import type { User } from '../store/model';
+import { errorText, Outcome } from '../ui/outcome';
+import { everyone, realmSettings, systemGroups } from './store';
+
+/** A form's outcome: run a request, say what happened. */
+function useAction() {
+  const [ok, setOk] = useState('');
+  const [error, setError] = useState('');
+  async function run(action: () => Promise<unknown>, done: string): Promise<boolean> {
+    setOk('');
+    setError('');
+    try {
+      await action();
+      setOk(done);
+      return true;
+    } catch (e) {
+      setError(errorText(e));
+      return false;
+    }
+  }
+  return { ok, error, run };
+}
+
+/** Zulip's system groups an organization permission may name here, by what the page calls them. */
+const PERMISSION_GROUPS: [string, string][] = [
+  ['role:everyone', 'Everyone, including guests'],
+  ['role:members', 'Members'],
+  ['role:fullmembers', 'Full members'],
+  ['role:moderators', 'Moderators and above'],
+  ['role:administrators', 'Administrators'],
+  ['role:owners', 'Owners'],
+  ['role:nobody', 'Nobody'],
+];
+
+/** A few group-valued permissions (PATCH /realm with `{"new": <group id>}`). */
+const PERMISSIONS: [string, string][] = [
+  ['can_invite_users_group', 'Who can invite people'],
+  ['can_create_public_channel_group', 'Who can create public channels'],
+  ['can_add_custom_emoji_group', 'Who can add custom emoji'],
+];
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+function OrganizationSettings() {
+  const settings = realmSettings.value;
+  const [name, setName] = useState(text(settings.realm_name));
+  const [description, setDescription] = useState(text(settings.realm_description));
+  const { ok, error, run } = useAction();
+  const groups = systemGroups.value;
+  const patch = (params: Record<string, string | number | boolean | object>, done: string) =>
+    void run(() => api.patch('/realm', params), done);
+  return (
+    <section aria-labelledby="admin-org-heading" class="admin-org">
+      <h2 id="admin-org-heading">Organization settings</h2>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          patch({ name: name.trim(), description }, 'Organization profile saved');
+        }}
+      >
+        <label for="admin-org-name">Organization name</label>
+        <input id="admin-org-name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <label for="admin-org-description">Description</label>
+        <textarea
+          id="admin-org-description"
+          value={description}
+          onInput={(e) => setDescription(e.currentTarget.value)}
+        />
+        <button id="admin-org-save" type="submit">
+          Save profile
+        </button>
+      </form>
+      <label class="check">
+        <input
+          id="admin-read-receipts"
+          type="checkbox"
+          checked={settings.realm_enable_read_receipts === true}
+          onChange={(e) => patch({ enable_read_receipts: e.currentTarget.checked }, 'Read receipts setting saved')}
+        />
+        Read receipts (people see who has read a message)
+      </label>
+      {PERMISSIONS.map(([setting, label]) => (
+        <div key={setting}>
+          <label for={`admin-${setting}`}>{label}</label>
+          <select
+            id={`admin-${setting}`}
+            value={
+              typeof settings[`realm_${setting}`] === 'number' ? String(settings[`realm_${setting}`] as number) : ''
+            }
+            onChange={(e) => patch({ [setting]: { new: Number(e.currentTarget.value) } }, `${label}: saved`)}
+          >
+            {PERMISSION_GROUPS.filter(([group]) => groups.has(group)).map(([group, text]) => (
+              <option key={group} value={String(groups.get(group))}>
+                {text}
+              </option>
+            ))}
+          </select>
+        </div>
+      ))}
+      <Outcome ok={ok} error={error} />
+    </section>
+  );
+}
+
+const ROLES: [number, string][] = [
+  [100, 'Owner'],
+  [200, 'Administrator'],
+  [300, 'Moderator'],
+  [400, 'Member'],
+  [600, 'Guest'],
+];
+
+function UserRow({ user, act }: { user: User; act: (run: () => Promise<unknown>, done: string) => void }) {
+  const active = user.is_active !== false;
+  return (
+    <tr data-admin-user={user.email}>
+      <td>{user.full_name}</td>
+      <td>{user.email}</td>
+      <td>
+        <label class="visually-hidden" for={`admin-role-${user.user_id}`}>
+          Role of {user.full_name}
+        </label>
+        <select
+          id={`admin-role-${user.user_id}`}
+          class="admin-role"
+          value={String(user.role ?? 400)}
+          onChange={(e) =>
+            act(
+              () => api.patch(`/users/${user.user_id}`, { role: Number(e.currentTarget.value) }),
+              `${user.full_name}'s role changed`,
+            )
+          }
+        >
+          {ROLES.map(([role, text]) => (
+            <option key={role} value={String(role)}>
+              {text}
+            </option>
+          ))}
+        </select>
+      </td>
+      <td>
+        {active ? (
+          <button
+            class="admin-deactivate"
+            aria-label={`Deactivate ${user.full_name}`}
+            onClick={() => act(() => api.delete(`/users/${user.user_id}`), `${user.full_name} deactivated`)}
+          >
+            Deactivate
+          </button>
+        ) : (
+          <button
+            class="admin-reactivate"
+            aria-label={`Reactivate ${user.full_name}`}
+            onClick={() => act(() => api.post(`/users/${user.user_id}/reactivate`), `${user.full_name} reactivated`)}
+          >
+            Reactivate
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+function Users() {
+  const { ok, error, run } = useAction();
+  const [email, setEmail] = useState('');
+  const [fullName, setFullName] = useState('');
+  const [password, setPassword] = useState('');
+  const people = everyone(users.value).filter((u) => !u.is_bot);
+  const act = (action: () => Promise<unknown>, done: string) => void run(action, done);
+  return (
+    <section aria-labelledby="admin-users-heading" class="admin-users">
+      <h2 id="admin-users-heading">Users</h2>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Email</th>
+            <th scope="col">Role</th>
+            <th scope="col">Account</th>
+          </tr>
+        </thead>
+        <tbody>
+          {people.map((u) => (
+            <UserRow key={u.user_id} user={u} act={act} />
+          ))}
+        </tbody>
+      </table>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run(
+            () => api.post('/users', { email: email.trim(), full_name: fullName.trim(), password }),
+            `Account created for ${email.trim()}`,
+          ).then((done) => {
+            if (!done) return;
+            setEmail('');
+            setFullName('');
+            setPassword('');
+          });
+        }}
+      >
+        <h3>Create an account</h3>
+        <label for="admin-new-email">Email</label>
+        <input id="admin-new-email" type="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+        <label for="admin-new-name">Full name</label>
+        <input id="admin-new-name" value={fullName} onInput={(e) => setFullName(e.currentTarget.value)} />
+        <label for="admin-new-password">Password</label>
+        <input
+          id="admin-new-password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onInput={(e) => setPassword(e.currentTarget.value)}
+        />
+        <button id="admin-new-create" type="submit">
+          Create account
+        </button>
+      </form>
+      <Outcome ok={ok} error={error} />
+    </section>
+  );
+}
+
+/** The administrators' part of the settings page. */
+export default function AdminPages() {
+  return (
+    <div class="admin-pages">
+      <OrganizationSettings />
+      <Users />
+    </div>
+  );
+}
