@@ -7,6 +7,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../lib/api';
 import { users } from '../store/store';
 import type { User } from '../store/model';
+import { Field } from '../ui/field';
 import { errorText, Outcome } from '../ui/outcome';
 import { everyone, realmSettings, systemGroups } from './store';
 
@@ -66,14 +67,8 @@ function OrganizationSettings() {
           patch({ name: name.trim(), description }, 'Organization profile saved');
         }}
       >
-        <label for="admin-org-name">Organization name</label>
-        <input id="admin-org-name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        <label for="admin-org-description">Description</label>
-        <textarea
-          id="admin-org-description"
-          value={description}
-          onInput={(e) => setDescription(e.currentTarget.value)}
-        />
+        <Field id="admin-org-name" label="Organization name" value={name} onValue={setName} />
+        <Field id="admin-org-description" label="Description" value={description} onValue={setDescription} multiline />
         <button id="admin-org-save" type="submit">
           Save profile
         </button>
@@ -209,17 +204,15 @@ function Users() {
         }}
       >
         <h3>Create an account</h3>
-        <label for="admin-new-email">Email</label>
-        <input id="admin-new-email" type="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
-        <label for="admin-new-name">Full name</label>
-        <input id="admin-new-name" value={fullName} onInput={(e) => setFullName(e.currentTarget.value)} />
-        <label for="admin-new-password">Password</label>
-        <input
+        <Field id="admin-new-email" label="Email" type="email" value={email} onValue={setEmail} />
+        <Field id="admin-new-name" label="Full name" value={fullName} onValue={setFullName} />
+        <Field
           id="admin-new-password"
+          label="Password"
           type="password"
           autoComplete="new-password"
           value={password}
-          onInput={(e) => setPassword(e.currentTarget.value)}
+          onValue={setPassword}
         />
         <button id="admin-new-create" type="submit">
           Create account
