@@ -3,7 +3,7 @@ import { eventually, registeredState, useBrowserWorld, userPage } from './suppor
 
 jest.setTimeout(240_000);
 
-/** Issue 32: the administrators' pages on the settings page (organization settings and users). */
+/** Issue 32: the administrators' pages on the settings page (organization settings, users, default channels). */
 describe('the web client: administration', () => {
   const env = useBrowserWorld();
 
@@ -99,6 +99,29 @@ describe('the web client: administration', () => {
       await page.click('#admin-new-create');
       await page.waitForSelector(".admin-users [role='alert'] >> text=Email is already in use.");
       expect(await seriousViolations(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('adds and removes a default channel', async () => {
+    const { context, page } = await userPage(env.browser, env.origin, 'iago@zulip.com');
+    const defaults = async () =>
+      (await registeredState(env.world, 'iago', ['default_streams'])).realm_default_streams as number[];
+    try {
+      const scotland = (await env.world.as('iago').get('/get_stream_id', { stream: 'Scotland' })).body
+        .stream_id as number;
+      expect(await defaults()).not.toContain(scotland);
+      await page.click('#settings-open');
+      await page.selectOption('#admin-default-choice', String(scotland));
+      await page.click('#admin-default-add');
+      const item = page.locator('[data-default-channel="Scotland"]');
+      await item.waitFor();
+      expect(await defaults()).toContain(scotland);
+      expect(await seriousViolations(page)).toEqual([]);
+      await item.locator('button.admin-default-remove').click();
+      await item.waitFor({ state: 'detached' });
+      expect(await defaults()).not.toContain(scotland);
     } finally {
       await context.close();
     }

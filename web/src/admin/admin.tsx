@@ -5,11 +5,11 @@
  */
 import { useState } from 'preact/hooks';
 import { api } from '../lib/api';
-import { users } from '../store/store';
+import { channelName, streams, users } from '../store/store';
 import type { User } from '../store/model';
 import { Field } from '../ui/field';
 import { errorText, Outcome } from '../ui/outcome';
-import { everyone, realmSettings, systemGroups } from './store';
+import { defaultChannels, everyone, realmSettings, systemGroups } from './store';
 
 /** A form's outcome: run a request, say what happened. */
 function useAction() {
@@ -223,12 +223,64 @@ function Users() {
   );
 }
 
+/** The channels new members join (POST and DELETE /default_streams). */
+function DefaultChannels() {
+  const { ok, error, run } = useAction();
+  const [choice, setChoice] = useState('');
+  const chosen = defaultChannels.value;
+  const candidates = streams.value.filter((s) => !chosen.includes(s.stream_id) && !s.invite_only && !s.is_archived);
+  return (
+    <section aria-labelledby="admin-defaults-heading" class="admin-defaults">
+      <h2 id="admin-defaults-heading">Default channels</h2>
+      <p>New members join these channels.</p>
+      <ul>
+        {chosen.map((id) => (
+          <li key={id} data-default-channel={channelName(id) ?? String(id)}>
+            <span>#{channelName(id) ?? id}</span>
+            <button
+              class="admin-default-remove"
+              aria-label={`Remove #${channelName(id) ?? id} from the default channels`}
+              onClick={() =>
+                void run(() => api.delete('/default_streams', { stream_id: id }), `#${channelName(id) ?? id} removed`)
+              }
+            >
+              Remove
+            </button>
+          </li>
+        ))}
+      </ul>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (choice)
+            void run(() => api.post('/default_streams', { stream_id: Number(choice) }), 'Default channel added');
+        }}
+      >
+        <label for="admin-default-choice">Add a channel</label>
+        <select id="admin-default-choice" value={choice} onChange={(e) => setChoice(e.currentTarget.value)}>
+          <option value="">Choose a channel</option>
+          {candidates.map((s) => (
+            <option key={s.stream_id} value={String(s.stream_id)}>
+              #{s.name}
+            </option>
+          ))}
+        </select>
+        <button id="admin-default-add" type="submit">
+          Add
+        </button>
+      </form>
+      <Outcome ok={ok} error={error} />
+    </section>
+  );
+}
+
 /** The administrators' part of the settings page. */
 export default function AdminPages() {
   return (
     <div class="admin-pages">
       <OrganizationSettings />
       <Users />
+      <DefaultChannels />
     </div>
   );
 }

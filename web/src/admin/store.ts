@@ -1,6 +1,6 @@
 /**
  * The organization as its administrators manage it: the organization's settings (`realm_*` of /register, kept
- * current by `realm` events), its system groups (for group-valued permissions) and its deactivated accounts
+ * current by `realm` events), its default channels, its system groups (for group-valued permissions) and its deactivated accounts
  * (`realm_non_active_users`, kept current by `realm_user` updates). Part of the one client store (store.ts hands
  * /register and every event over); the pages that show it (admin.tsx) load only when an administrator opens them.
  */
@@ -12,6 +12,8 @@ import type { User } from '../store/model';
 export const realmSettings = signal<Record<string, unknown>>({});
 /** System groups (`role:members`, …) by name → id. */
 export const systemGroups = signal(new Map<string, number>());
+/** The channels new members join (`realm_default_streams`, then `default_streams` events): channel ids. */
+export const defaultChannels = signal<number[]>([]);
 /** Deactivated users and bots, by id. */
 export const nonActiveUsers = signal(new Map<number, User>());
 
@@ -25,13 +27,16 @@ export function applyAdminRegister(state: RegisterState): void {
   realmSettings.value = Object.fromEntries(Object.entries(state).filter(([key]) => key.startsWith('realm_')));
   const groups = (state.realm_user_groups as GroupRecord[] | undefined) ?? [];
   systemGroups.value = new Map(groups.filter((g) => g.is_system_group).map((g) => [g.name, g.id]));
+  defaultChannels.value = (state.realm_default_streams as number[] | undefined) ?? [];
   const inactive = (state.realm_non_active_users as User[] | undefined) ?? [];
   nonActiveUsers.value = new Map(inactive.map((u) => [u.user_id, { ...u, is_active: false }]));
 }
 
 /** Zulip's `realm` update events (one setting) and update_dict events (several, or the icon and logos). */
 export function applyAdminEvent(event: ServerEvent): void {
-  if (event.type === 'realm' && event.op === 'update') {
+  if (event.type === 'default_streams') {
+    defaultChannels.value = (event.default_streams as number[] | undefined) ?? [];
+  } else if (event.type === 'realm' && event.op === 'update') {
     realmSettings.value = { ...realmSettings.value, [`realm_${String(event.property)}`]: event.value };
   } else if (event.type === 'realm' && event.op === 'update_dict') {
     const data = (event.data as Record<string, unknown> | undefined) ?? {};

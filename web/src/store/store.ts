@@ -289,6 +289,7 @@ function applyEvent(event: ServerEvent): void {
       applyStream(event);
       break;
     case 'realm':
+    case 'default_streams':
       applyAdminEvent(event);
       break;
     default:
