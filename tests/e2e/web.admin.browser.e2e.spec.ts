@@ -1,9 +1,9 @@
 import { seriousViolations } from './support/axe';
-import { eventually, registeredState, useBrowserWorld, userPage } from './support/browser';
+import { eventually, registeredState, sendToChannel, useBrowserWorld, userPage } from './support/browser';
 
 jest.setTimeout(240_000);
 
-/** Issue 32: the administrators' pages on the settings page (organization settings, users, default channels). */
+/** Issue 32: the administrators' pages on the settings page (organization settings, users, default channels, linkifiers). */
 describe('the web client: administration', () => {
   const env = useBrowserWorld();
 
@@ -122,6 +122,33 @@ describe('the web client: administration', () => {
       await item.locator('button.admin-default-remove').click();
       await item.waitFor({ state: 'detached' });
       expect(await defaults()).not.toContain(scotland);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('adds a linkifier that new messages use, refuses a bad one, and removes it', async () => {
+    const { context, page } = await userPage(env.browser, env.origin, 'iago@zulip.com');
+    try {
+      await page.click('#settings-open');
+      await page.fill('#admin-linkifier-pattern', '#(?P<id>[0-9]+)');
+      await page.fill('#admin-linkifier-template', 'https://tracker.example/issues/{id}');
+      await page.click('#admin-linkifier-add');
+      const item = page.locator('[data-linkifier="#(?P<id>[0-9]+)"]');
+      await item.waitFor();
+      const id = await sendToChannel(env.world, 'hamlet', 'Verona', 'bugs', 'See #42');
+      const rendered = (await env.world.as('hamlet').get(`/messages/${id}`)).body.message.content as string;
+      expect(rendered).toContain('href="https://tracker.example/issues/42"');
+
+      await page.fill('#admin-linkifier-pattern', '(');
+      await page.fill('#admin-linkifier-template', 'https://tracker.example/');
+      await page.click('#admin-linkifier-add');
+      await page.waitForSelector(".admin-linkifiers [role='alert'] >> text=Bad regular expression");
+      expect(await seriousViolations(page)).toEqual([]);
+
+      await item.locator('button.admin-linkifier-remove').click();
+      await item.waitFor({ state: 'detached' });
+      expect((await env.world.as('iago').get('/realm/linkifiers')).body.linkifiers).toEqual([]);
     } finally {
       await context.close();
     }

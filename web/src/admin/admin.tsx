@@ -9,7 +9,7 @@ import { channelName, streams, users } from '../store/store';
 import type { User } from '../store/model';
 import { Field } from '../ui/field';
 import { errorText, Outcome } from '../ui/outcome';
-import { defaultChannels, everyone, realmSettings, systemGroups } from './store';
+import { defaultChannels, everyone, linkifiers, realmSettings, systemGroups } from './store';
 
 /** A form's outcome: run a request, say what happened. */
 function useAction() {
@@ -274,6 +274,51 @@ function DefaultChannels() {
   );
 }
 
+/** Linkifiers (POST /realm/filters, DELETE /realm/filters/{id}): patterns the server turns into links. */
+function Linkifiers() {
+  const { ok, error, run } = useAction();
+  const [pattern, setPattern] = useState('');
+  const [template, setTemplate] = useState('');
+  return (
+    <section aria-labelledby="admin-linkifiers-heading" class="admin-linkifiers">
+      <h2 id="admin-linkifiers-heading">Linkifiers</h2>
+      <ul>
+        {linkifiers.value.map((l) => (
+          <li key={l.id} data-linkifier={l.pattern}>
+            <code>{l.pattern}</code> → <code>{l.url_template}</code>
+            <button
+              class="admin-linkifier-remove"
+              aria-label={`Remove the linkifier ${l.pattern}`}
+              onClick={() => void run(() => api.delete(`/realm/filters/${l.id}`), 'Linkifier removed')}
+            >
+              Remove
+            </button>
+          </li>
+        ))}
+      </ul>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run(() => api.post('/realm/filters', { pattern, url_template: template }), 'Linkifier added').then(
+            (done) => {
+              if (!done) return;
+              setPattern('');
+              setTemplate('');
+            },
+          );
+        }}
+      >
+        <Field id="admin-linkifier-pattern" label="Pattern" value={pattern} onValue={setPattern} />
+        <Field id="admin-linkifier-template" label="URL template" value={template} onValue={setTemplate} />
+        <button id="admin-linkifier-add" type="submit">
+          Add linkifier
+        </button>
+      </form>
+      <Outcome ok={ok} error={error} />
+    </section>
+  );
+}
+
 /** The administrators' part of the settings page. */
 export default function AdminPages() {
   return (
@@ -281,6 +326,7 @@ export default function AdminPages() {
       <OrganizationSettings />
       <Users />
       <DefaultChannels />
+      <Linkifiers />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 /**
  * The organization as its administrators manage it: the organization's settings (`realm_*` of /register, kept
- * current by `realm` events), its default channels, its system groups (for group-valued permissions) and its deactivated accounts
+ * current by `realm` events), its default channels, its linkifiers, its system groups (for group-valued permissions) and its deactivated accounts
  * (`realm_non_active_users`, kept current by `realm_user` updates). Part of the one client store (store.ts hands
  * /register and every event over); the pages that show it (admin.tsx) load only when an administrator opens them.
  */
@@ -14,6 +14,13 @@ export const realmSettings = signal<Record<string, unknown>>({});
 export const systemGroups = signal(new Map<string, number>());
 /** The channels new members join (`realm_default_streams`, then `default_streams` events): channel ids. */
 export const defaultChannels = signal<number[]>([]);
+/** The organization's linkifiers (`realm_linkifiers`, then `realm_linkifiers` events), in their order. */
+export interface Linkifier {
+  id: number;
+  pattern: string;
+  url_template: string;
+}
+export const linkifiers = signal<Linkifier[]>([]);
 /** Deactivated users and bots, by id. */
 export const nonActiveUsers = signal(new Map<number, User>());
 
@@ -28,6 +35,7 @@ export function applyAdminRegister(state: RegisterState): void {
   const groups = (state.realm_user_groups as GroupRecord[] | undefined) ?? [];
   systemGroups.value = new Map(groups.filter((g) => g.is_system_group).map((g) => [g.name, g.id]));
   defaultChannels.value = (state.realm_default_streams as number[] | undefined) ?? [];
+  linkifiers.value = (state.realm_linkifiers as Linkifier[] | undefined) ?? [];
   const inactive = (state.realm_non_active_users as User[] | undefined) ?? [];
   nonActiveUsers.value = new Map(inactive.map((u) => [u.user_id, { ...u, is_active: false }]));
 }
@@ -36,6 +44,8 @@ export function applyAdminRegister(state: RegisterState): void {
 export function applyAdminEvent(event: ServerEvent): void {
   if (event.type === 'default_streams') {
     defaultChannels.value = (event.default_streams as number[] | undefined) ?? [];
+  } else if (event.type === 'realm_linkifiers') {
+    linkifiers.value = (event.realm_linkifiers as Linkifier[] | undefined) ?? [];
   } else if (event.type === 'realm' && event.op === 'update') {
     realmSettings.value = { ...realmSettings.value, [`realm_${String(event.property)}`]: event.value };
   } else if (event.type === 'realm' && event.op === 'update_dict') {

@@ -290,6 +290,7 @@ function applyEvent(event: ServerEvent): void {
       break;
     case 'realm':
     case 'default_streams':
+    case 'realm_linkifiers':
       applyAdminEvent(event);
       break;
     default:
