@@ -178,9 +178,17 @@ export class SessionStore {
   }
 }
 
-/** Whether the user's recent events (the causal log) end a session that predates them. */
+/**
+ * Whether the user's recent events (the causal log) end a session that predates them: their own password change,
+ * key change or deactivation, not an administrator's deactivation of someone else that is in the administrator's log.
+ */
 export function endedByRecentEvents(session: Session, causal: readonly CausalEvent[] | undefined): boolean {
-  return (causal ?? []).some((event) => SESSION_ENDING_EVENTS.has(event.type) && !session.seen.includes(event.id));
+  return (causal ?? []).some(
+    (event) =>
+      SESSION_ENDING_EVENTS.has(event.type) &&
+      (event.subject === undefined || event.subject === session.userId) &&
+      !session.seen.includes(event.id),
+  );
 }
 
 /** The session-ending events already in a user's causal log at sign-in. */

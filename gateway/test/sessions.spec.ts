@@ -58,6 +58,9 @@ describe('session cookies and CSRF', () => {
     expect(endedByRecentEvents(session, events)).toBe(false);
     expect(endedByRecentEvents(session, [...events, { type: 'user.deactivated', id: 'e2' }])).toBe(true);
     expect(endedByRecentEvents(session, undefined)).toBe(false);
+    // An administrator's log holds the deactivation of someone else: it ends that person's sessions, not theirs.
+    expect(endedByRecentEvents(session, [{ type: 'user.deactivated', id: 'e3', subject: 2 }])).toBe(false);
+    expect(endedByRecentEvents(session, [{ type: 'user.deactivated', id: 'e4', subject: 1 }])).toBe(true);
     expect(endingEventIds(events)).toEqual(['e1']);
   });
 });

@@ -24,10 +24,12 @@ export function causalLogPrefix(prefix: string): string {
   return `${authKeyPrefix(prefix)}causal:`;
 }
 
+/** `<routing key> <event id>`, and ` <subject user id>` for events about a user. */
 export function parseCausalEntries(entries: readonly string[]): CausalEvent[] {
   return entries.flatMap((entry) => {
-    const space = entry.indexOf(' ');
-    return space > 0 ? [{ type: entry.slice(0, space), id: entry.slice(space + 1) }] : [];
+    const [type, id, subject] = entry.split(' ');
+    if (!type || !id) return [];
+    return [subject ? { type, id, subject: Number(subject) } : { type, id }];
   });
 }
 
@@ -60,7 +62,9 @@ export class CausalLog {
 
   async record(userId: number, events: readonly CausalEvent[]): Promise<void> {
     if (events.length === 0) return;
-    const entries = events.map((event) => `${event.type} ${event.id}`);
+    const entries = events.map((event) =>
+      event.subject === undefined ? `${event.type} ${event.id}` : `${event.type} ${event.id} ${event.subject}`,
+    );
     await this.redis.eval(
       RECORD,
       1,

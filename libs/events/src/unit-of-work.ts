@@ -1,4 +1,4 @@
-import { noteCausalEvents } from '@confab/identity';
+import { noteCausalEvents, type CausalEvent } from '@confab/identity';
 import { writeOutbox, writeOutboxSql, type RawExecutor, type SqlQuerier } from './dedupe.js';
 import type { OutboxRecord } from './envelope.js';
 
@@ -7,6 +7,13 @@ import type { OutboxRecord } from './envelope.js';
  * connection) turn a busy moment into a 500 — creating an organization writes dozens of rows in one transaction,
  * and on a loaded two-core machine that took 8–11 s. A transaction still ends (and rolls back) if it hangs.
  */
+/** The user an event is about (`user` or `user_id` of its payload), kept with it in the causal log. */
+function causalEventOf(record: OutboxRecord): CausalEvent {
+  const payload = record.envelope.payload as { user?: { user_id?: unknown }; user_id?: unknown } | null;
+  const subject = payload?.user?.user_id ?? payload?.user_id;
+  return { type: record.routingKey, id: record.eventId, ...(typeof subject === 'number' ? { subject } : {}) };
+}
+
 export const PRISMA_TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 30_000 } as const;
 
 /** What a unit of work's body returns: its result, and the events to publish if (and only if) it commits. */
@@ -57,7 +64,7 @@ export class UnitOfWork<Tx> {
     });
     if (committed.length > 0) {
       this.options.afterCommit?.();
-      noteCausalEvents(committed.map((record) => ({ type: record.routingKey, id: record.eventId })));
+      noteCausalEvents(committed.map(causalEventOf));
     }
     return result;
   }

@@ -10,6 +10,8 @@ export interface CausalEvent {
   type: string;
   /** The event's UUID. */
   id: string;
+  /** The user a `user.*` event is about, when not the one whose log holds it (an administrator's change of another). */
+  subject?: number;
 }
 
 const scope = new AsyncLocalStorage<CausalEvent[]>();

@@ -61,7 +61,7 @@ export class EventLoop {
           apply_markdown: true,
           client_gravatar: false,
           slim_presence: true,
-          client_capabilities: { stream_typing_notifications: true },
+          client_capabilities: { stream_typing_notifications: true, linkifier_url_template: true },
         });
       } catch (err) {
         if (this.signedOut(err)) return;

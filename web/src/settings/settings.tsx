@@ -1,7 +1,9 @@
+import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, login } from '../lib/api';
 import { errorText, Outcome } from '../ui/outcome';
 import type { User } from '../store/model';
+import { isAdmin } from '../store/store';
 import { ApiKey } from './api-key';
 import { AvatarSettings } from './avatar';
 import { AlertWords, MutedUsers } from './muting';
@@ -282,9 +284,22 @@ function Invitations() {
   );
 }
 
+/** The administrators' pages, loaded on first use (their code is not part of the first view). */
+function AdminSection() {
+  const [Pages, setPages] = useState<ComponentType | null>(null);
+  const [error, setError] = useState('');
+  useEffect(() => {
+    import('../admin/admin')
+      .then((module) => setPages(() => module.default))
+      .catch((e: unknown) => setError(errorText(e)));
+  }, []);
+  if (Pages) return <Pages />;
+  return error ? <Outcome error={error} /> : <p>Loading the organization's settings…</p>;
+}
+
 /**
  * The settings page: personal settings, the profile picture, notifications, display, muted people, alert words, the API key, user groups
- * and invitation links.
+ * and invitation links; for administrators, the organization's settings and users (admin/).
  */
 export function SettingsPage({ me, users, onClose }: { me: number; users: Map<number, User>; onClose: () => void }) {
   const self = users.get(me) ?? { user_id: me, full_name: '', email: '' };
@@ -305,6 +320,7 @@ export function SettingsPage({ me, users, onClose }: { me: number; users: Map<nu
       <ApiKey />
       <Groups me={me} users={users} />
       <Invitations />
+      {isAdmin.value && <AdminSection />}
     </main>
   );
 }

@@ -23,6 +23,7 @@ import {
   type UnreadEntry,
   type User,
 } from './model';
+import { applyAdminEvent, applyAdminRegister } from '../admin/store';
 import { applyPersonalEvent, applyPersonalRegister } from './personal';
 
 export const me = signal(0);
@@ -77,7 +78,8 @@ export function applyRegister(state: RegisterState): void {
   const self = state.user_id as number;
   batch(() => {
     me.value = self;
-    isAdmin.value = ((state.role as number | undefined) ?? 400) <= 200;
+    // Zulip's /register says is_admin (owners too); it has no top-level role.
+    isAdmin.value = state.is_admin === true || ((state.role as number | undefined) ?? 400) <= 200;
     users.value = new Map(((state.realm_users as User[] | undefined) ?? []).map((u) => [u.user_id, u]));
     subscriptions.value = [...((state.subscriptions as Subscription[] | undefined) ?? [])].sort(byName);
     streams.value = [...((state.streams as Stream[] | undefined) ?? [])].sort(byName);
@@ -98,6 +100,7 @@ export function applyRegister(state: RegisterState): void {
       .sort((a, b) => b.max_message_id - a.max_message_id)
       .map((c) => [...c.user_ids].sort((a, b) => a - b));
     applyPersonalRegister(state);
+    applyAdminRegister(state);
     loaded.value = true;
   });
   void unicodeEmojiChoices(state.server_emoji_data_url as string | undefined)
@@ -268,6 +271,7 @@ function applyEvent(event: ServerEvent): void {
       break;
     }
     case 'realm_user': {
+      applyAdminEvent(event);
       if (event.op !== 'update' && event.op !== 'add') break;
       const person = event.person as Partial<User> & { user_id: number };
       const before = users.value.get(person.user_id);
@@ -283,6 +287,11 @@ function applyEvent(event: ServerEvent): void {
       break;
     case 'stream':
       applyStream(event);
+      break;
+    case 'realm':
+    case 'default_streams':
+    case 'realm_linkifiers':
+      applyAdminEvent(event);
       break;
     default:
       applyPersonalEvent(event);
