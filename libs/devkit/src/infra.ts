@@ -74,14 +74,11 @@ function alive(pid: number): boolean {
 }
 
 /**
- * Claims a port across every process of this machine: a file named after it holding this process's id. Another
- * process's claim holds while that process lives (a stack's ports are chosen long before its processes listen on
- * them, after migrations: without the claim, two test runs or test files starting stacks side by side could choose
- * the same port in that time).
+ * Claims `file` for this process, across every process of the machine: creates it holding this process's id, unless
+ * another living process holds it (a claim whose holder died is taken over). Returns whether the claim is this
+ * process's now; giving it up is deleting the file.
  */
-function reserve(port: number): boolean {
-  mkdirSync(RESERVATIONS, { recursive: true });
-  const file = join(RESERVATIONS, String(port));
+export function claimFile(file: string): boolean {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(file, 'wx');
@@ -102,10 +99,20 @@ function reserve(port: number): boolean {
     try {
       unlinkSync(file);
     } catch {
-      // another process reclaimed it first
+      // another process took it over first
     }
   }
   return false;
+}
+
+/**
+ * Claims a port across every process of this machine (`claimFile`): a stack's ports are chosen long before its
+ * processes listen on them, after migrations; without the claim, two test runs or test files starting stacks side by
+ * side could choose the same port in that time.
+ */
+function reserve(port: number): boolean {
+  mkdirSync(RESERVATIONS, { recursive: true });
+  return claimFile(join(RESERVATIONS, String(port)));
 }
 
 /**

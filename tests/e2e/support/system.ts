@@ -1,8 +1,9 @@
-import { openSync, closeSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { readFileSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import {
   ApiClient,
+  claimFile,
   createWorld,
   freePort,
   ManagedProcess,
@@ -62,46 +63,20 @@ export async function startExtraProcess(
   return { process: proc, url, metricsUrl: `http://127.0.0.1:${env.CONFAB_METRICS_PORT}` };
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /**
- * Holds a lock named `name` across the e2e workers until the returned function is called. The e2e files run in
- * parallel against one system; the few that start a process taking work from a queue of that system (a push service
- * configured with a relay consumes every message event) hold the same lock, so they run one after another while the
- * rest of the suite goes on beside them. A lock whose holder died is taken over.
+ * Holds a lock named `name` across the e2e workers until the returned function is called (devkit's `claimFile`). The
+ * e2e files run in parallel against one system; the few that start a process taking work from a queue of that system
+ * (a push service configured with a relay consumes every message event) hold the same lock, so they run one after
+ * another while the rest of the suite goes on beside them.
  */
 export async function exclusively(name: string, timeoutMs = 600_000): Promise<() => void> {
   const file = join(tmpdir(), `${basename(process.env.CONFAB_E2E_STATE ?? 'confab-e2e', '.json')}.${name}.lock`);
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const fd = openSync(file, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => unlinkSync(file);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    let holder: number;
-    try {
-      holder = Number(readFileSync(file, 'utf8') || '0');
-    } catch {
-      continue; // released just now
-    }
-    if (holder && !alive(holder)) {
-      unlinkSync(file);
-      continue;
-    }
-    if (Date.now() > deadline) throw new Error(`the e2e lock ${name} is still held by process ${holder}`);
+  while (!claimFile(file)) {
+    if (Date.now() > deadline) throw new Error(`the e2e lock ${name} is still held by another test file`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+  return () => unlinkSync(file);
 }
 
 /**

@@ -8,27 +8,8 @@ import { api } from '../lib/api';
 import { channelName, streams, users } from '../store/store';
 import type { User } from '../store/model';
 import { Field } from '../ui/field';
-import { errorText, Outcome } from '../ui/outcome';
+import { Outcome, useAction } from '../ui/outcome';
 import { defaultChannels, everyone, linkifiers, realmSettings, systemGroups } from './store';
-
-/** A form's outcome: run a request, say what happened. */
-function useAction() {
-  const [ok, setOk] = useState('');
-  const [error, setError] = useState('');
-  async function run(action: () => Promise<unknown>, done: string): Promise<boolean> {
-    setOk('');
-    setError('');
-    try {
-      await action();
-      setOk(done);
-      return true;
-    } catch (e) {
-      setError(errorText(e));
-      return false;
-    }
-  }
-  return { ok, error, run };
-}
 
 /** Zulip's system groups an organization permission may name here, by what the page calls them. */
 const PERMISSION_GROUPS: [string, string][] = [

@@ -4,23 +4,14 @@
  */
 import { useState } from 'preact/hooks';
 import { api } from '../lib/api';
-import { errorText, Outcome } from '../ui/outcome';
+import { Outcome, useAction } from '../ui/outcome';
 
 export function ApiKey() {
   const [password, setPassword] = useState('');
   const [key, setKey] = useState('');
-  const [ok, setOk] = useState('');
-  const [error, setError] = useState('');
-  async function run(action: () => Promise<string>, done: string) {
-    setError('');
-    setOk('');
-    try {
-      setKey(await action());
-      setOk(done);
-    } catch (e) {
-      setError(errorText(e));
-    }
-  }
+  const action = useAction();
+  const { ok, error } = action;
+  const run = (fetchKey: () => Promise<string>, done: string) => action.run(async () => setKey(await fetchKey()), done);
   const show = async () => {
     const self = await api.get<{ delivery_email?: string; email: string }>('/users/me');
     const answer = await api.post<{ api_key: string }>('/fetch_api_key', {

@@ -3,29 +3,13 @@
  * (DELETE /json/users/me/avatar). The picture shown comes from the store, which the `realm_user` event updates in
  * every window of the user and for everyone else.
  */
-import { useState } from 'preact/hooks';
 import { api } from '../lib/api';
 import { Avatar } from '../people/avatar';
 import type { User } from '../store/model';
-import { errorText, Outcome } from '../ui/outcome';
+import { Outcome, useAction } from '../ui/outcome';
 
 export function AvatarSettings({ me }: { me: Pick<User, 'user_id' | 'full_name' | 'avatar_url'> }) {
-  const [ok, setOk] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-  async function run(action: () => Promise<unknown>, done: string) {
-    setOk('');
-    setError('');
-    setBusy(true);
-    try {
-      await action();
-      setOk(done);
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { ok, error, busy, run } = useAction();
   function upload(input: HTMLInputElement) {
     const file = input.files?.[0];
     if (!file) return;
