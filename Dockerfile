@@ -35,6 +35,13 @@ ENV NODE_OPTIONS=--max-semi-space-size=32
 WORKDIR /app
 # Owned by root and read-only to the process user: the processes write nothing under /app. Everything they write
 # (uploads, custom emoji, captured mail in development) goes under CONFAB_DATA_DIR, a volume owned by the node user.
+# pg_dump and pg_restore for `npm run admin -- backup|restore` (docs/architecture.md, "Backup and restore"): Debian
+# bookworm's client, PostgreSQL 15. pg_dump refuses a server of a newer major version, so the deployments here run
+# PostgreSQL 15 (docker-compose.yml); against a newer managed server, give the CLI a client of that version
+# (CONFAB_PG_BIN).
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends postgresql-client \
+ && rm -rf /var/lib/apt/lists/*
 COPY --from=build /app /app
 ENV CONFAB_DATA_DIR=/data
 RUN mkdir -p /data && chown 1000:1000 /data

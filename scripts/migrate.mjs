@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Database migrations of a deployment (docker compose, the Kubernetes Job and init containers), with the same
-// `prisma migrate deploy` the development start uses. Each service's database URL comes from its own variable.
+// `prisma migrate deploy` the development start uses. Each service's database URL comes from its own variable;
+// `<SERVICE>_DIRECT_DATABASE_URL`, when set, takes its place here: migrations need a session of their own, so where
+// the services' URLs go through PgBouncer in transaction mode the direct one reaches PostgreSQL itself.
 //   node scripts/migrate.mjs deploy [service...]   apply pending migrations (default: every service with a schema)
 //   node scripts/migrate.mjs wait <service...>     block until every migration shipped in this image is applied
 import { spawnSync } from 'node:child_process';
@@ -22,8 +24,18 @@ function schemaServices(root = ROOT) {
       const schema = readFileSync(join(dir, name, 'prisma', 'schema.prisma'), 'utf8');
       const urlEnv = /url\s*=\s*env\("([A-Z0-9_]+)"\)/.exec(schema)?.[1];
       if (!urlEnv) throw new Error(`services/${name}/prisma/schema.prisma reads its URL from no env("...")`);
-      return { name, dir: join(dir, name), urlEnv };
+      return { name, dir: join(dir, name), urlEnv, directEnv: directUrlEnv(urlEnv) };
     });
+}
+
+/** `SETTINGS_DATABASE_URL` → `SETTINGS_DIRECT_DATABASE_URL`. */
+export function directUrlEnv(urlEnv) {
+  return urlEnv.replace(/_DATABASE_URL$/, '_DIRECT_DATABASE_URL');
+}
+
+/** The URL migrations of a service use: the direct one when the deployment sets it. */
+export function migrationUrl(service, env = process.env) {
+  return env[service.directEnv] || env[service.urlEnv];
 }
 
 /** The prisma CLI as the service's prisma.config.ts resolves it (its devDependency, or the image's copy). */
@@ -36,7 +48,12 @@ function prisma(service, args) {
   const result = spawnSync(process.execPath, [prismaCli(service.dir), ...args], {
     cwd: service.dir,
     encoding: 'utf8',
-    env: { ...process.env, CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1' },
+    env: {
+      ...process.env,
+      [service.urlEnv]: migrationUrl(service),
+      CHECKPOINT_DISABLE: '1',
+      PRISMA_HIDE_UPDATE_MESSAGE: '1',
+    },
   });
   return { status: result.status ?? 1, output: `${result.stdout ?? ''}${result.stderr ?? ''}` };
 }
@@ -53,7 +70,7 @@ function pick(names) {
 }
 
 function requireUrl(service) {
-  if (!process.env[service.urlEnv]) throw new Error(`${service.urlEnv} is not set (database of ${service.name})`);
+  if (!migrationUrl(service)) throw new Error(`${service.urlEnv} is not set (database of ${service.name})`);
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

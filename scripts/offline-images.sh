@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds stand-ins for the public images Confab runs (node:20-bookworm-slim, postgres:16-alpine, redis:7-alpine,
+# Builds stand-ins for the public images Confab runs (node:20-bookworm-slim, postgres:15-alpine, redis:7-alpine,
 # rabbitmq:3.13-alpine) from Debian's packages, for a Docker engine that cannot reach a registry. Each stand-in is
 # tagged with the public name and behaves as Confab uses the original (infra/offline-images/*.Dockerfile say how);
 # an image already present is kept (FORCE=1 rebuilds). Needs root (debootstrap) and a Debian mirror
@@ -44,7 +44,7 @@ if ! present node:20-bookworm-slim; then
   build node:20-bookworm-slim "$ctx/node.Dockerfile" "$ctx"
   rm -rf "$ctx"
 fi
-build postgres:16-alpine "$DIR/postgres.Dockerfile" "$DIR"
+build postgres:15-alpine "$DIR/postgres.Dockerfile" "$DIR"
 build redis:7-alpine "$DIR/redis.Dockerfile" "$DIR"
 build rabbitmq:3.13-alpine "$DIR/rabbitmq.Dockerfile" "$DIR"
 say 'done'

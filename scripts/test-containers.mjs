@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const IMAGES = ['node:20-bookworm-slim', 'postgres:16-alpine', 'redis:7-alpine', 'rabbitmq:3.13-alpine'];
+const IMAGES = ['node:20-bookworm-slim', 'postgres:15-alpine', 'redis:7-alpine', 'rabbitmq:3.13-alpine'];
 const log = (line) => console.log(`\x1b[36m[containers]\x1b[0m ${line}`);
 const ok = (cmd, args, options = {}) => spawnSync(cmd, args, { stdio: 'ignore', ...options }).status === 0;
 const root = process.getuid?.() === 0;

@@ -1,4 +1,4 @@
-# Stand-in for postgres:16-alpine: Debian bookworm's PostgreSQL (15) behind an entrypoint that honours what Confab
+# Stand-in for postgres:15-alpine: Debian bookworm's PostgreSQL (15) behind an entrypoint that honours what Confab
 # uses of the official image (POSTGRES_USER, POSTGRES_PASSWORD, POSTGRES_DB, POSTGRES_HOST_AUTH_METHOD,
 # /docker-entrypoint-initdb.d/*.sql, `postgres -c ...` arguments, the two "ready to accept connections" lines).
 ARG BASE=confab-offline/bookworm:latest

@@ -192,6 +192,15 @@ describe('Dockerfile', () => {
     expect(user).not.toMatch(/^USER (root|0)\b/);
   });
 
+  it("carries pg_dump and pg_restore for the admin CLI's backup, of the major version compose's PostgreSQL runs", () => {
+    const install = finalStage.find((l) => l.startsWith('RUN ') && /apt-get install/.test(l));
+    expect(install).toMatch(/--no-install-recommends postgresql-client\b/);
+    expect(install).toMatch(/rm -rf \/var\/lib\/apt\/lists/);
+    // pg_dump refuses a server of a newer major version; the final stage is Debian bookworm's (PostgreSQL 15).
+    expect(lines.find((l) => l.startsWith('ARG NODE_IMAGE='))).toMatch(/bookworm/);
+    expect(services.postgres.image).toBe('postgres:15-alpine');
+  });
+
   it('installs from the lockfile with pnpm 10, generates the Prisma clients, compiles and prunes', () => {
     const run = lines.filter((l) => l.startsWith('RUN ')).join('\n');
     expect(run).toMatch(/npm install --global pnpm@10\./);

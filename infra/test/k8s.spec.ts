@@ -292,7 +292,7 @@ describe.each(['base', 'production'] as const)('infra/k8s %s', (which) => {
             name,
             secret.metadata.name,
             name,
-            undefined,
+            name.endsWith('_DIRECT_DATABASE_URL') ? true : undefined,
           ]);
         }
         for (const source of c.envFrom ?? [])
@@ -322,7 +322,12 @@ describe.each(['base', 'production'] as const)('infra/k8s %s', (which) => {
   it('migrates in a Job, and holds each process with a database until its migrations are applied', () => {
     const job = find(objects(), 'Job', 'confab-migrate');
     expect(job?.spec.template.spec.containers[0].command).toEqual(['node', 'scripts/migrate.mjs', 'deploy']);
-    expect(Object.keys(secretRefs(job!.spec.template.spec.containers[0])).sort()).toEqual([...DATABASE_VARS].sort());
+    // Each database's URL, and its direct address where the services go through PgBouncer (optional: the migration
+    // uses it when the Secret has it).
+    const direct = (name: string) => name.replace(/_DATABASE_URL$/, '_DIRECT_DATABASE_URL');
+    const jobRefs = secretRefs(job!.spec.template.spec.containers[0]);
+    expect(Object.keys(jobRefs).sort()).toEqual([...DATABASE_VARS, ...DATABASE_VARS.map(direct)].sort());
+    for (const name of DATABASE_VARS) expect([name, jobRefs[direct(name)].optional]).toEqual([name, true]);
     for (const spec of plannedProcesses()) {
       const d = deployment(objects(), spec);
       const init = (podSpec(d).initContainers ?? []) as any[];
@@ -334,7 +339,9 @@ describe.each(['base', 'production'] as const)('infra/k8s %s', (which) => {
         spec.name,
         [['node', 'scripts/migrate.mjs', 'wait', spec.service]],
       ]);
-      expect(Object.keys(secretRefs(init[0]))).toEqual([spec.databaseEnv]);
+      const initRefs = secretRefs(init[0]);
+      expect([spec.name, Object.keys(initRefs)]).toEqual([spec.name, [spec.databaseEnv, direct(spec.databaseEnv)]]);
+      expect(initRefs[direct(spec.databaseEnv)].optional).toBe(true);
       expect(init[0].image).toBe(mainContainer(d).image);
     }
   });

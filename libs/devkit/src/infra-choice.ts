@@ -1,5 +1,5 @@
 /** The images the test infrastructure runs when it uses containers (the same tags as docker-compose.yml). */
-export const INFRA_IMAGES = ['postgres:16-alpine', 'redis:7-alpine', 'rabbitmq:3.13-alpine'] as const;
+export const INFRA_IMAGES = ['postgres:15-alpine', 'redis:7-alpine', 'rabbitmq:3.13-alpine'] as const;
 
 /** testcontainers' reaper (Ryuk), the image testcontainers 11.9 starts to remove what a crashed run leaves. */
 export const REAPER_IMAGE = 'testcontainers/ryuk:0.14.0';

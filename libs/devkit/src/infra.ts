@@ -191,7 +191,7 @@ export async function useContainers(log: (line: string) => void = () => undefine
 async function startContainers(): Promise<Infrastructure> {
   const { GenericContainer, Wait } = await import('testcontainers');
   const [pg, redis, rabbit] = await Promise.all([
-    new GenericContainer('postgres:16-alpine')
+    new GenericContainer('postgres:15-alpine')
       .withEnvironment({ POSTGRES_HOST_AUTH_METHOD: 'trust' })
       .withCommand(['postgres', '-c', 'max_connections=300', '-c', 'fsync=off'])
       .withExposedPorts(5432)

@@ -149,7 +149,7 @@ async function container(
 export async function privatePostgres(): Promise<PrivateServer> {
   if (await useContainers()) {
     return container(
-      'postgres:16-alpine',
+      'postgres:15-alpine',
       5432,
       (h, p) => `postgresql://postgres@${h}:${p}`,
       (c) => c.withEnvironment({ POSTGRES_HOST_AUTH_METHOD: 'trust' }).withCommand(['postgres', '-c', 'fsync=off']),

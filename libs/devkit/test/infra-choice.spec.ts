@@ -70,7 +70,7 @@ describe('chooseInfrastructure', () => {
     expect(choice.kind).toBe('local');
     expect(choice.note).toBe(
       'A Docker engine answers, but the images are neither present nor pullable (' +
-        'postgres:16-alpine: dial tcp: lookup registry-1.docker.io: no such host; ' +
+        'postgres:15-alpine: dial tcp: lookup registry-1.docker.io: no such host; ' +
         'rabbitmq:3.13-alpine: dial tcp: lookup registry-1.docker.io: no such host): ' +
         'using the local services (CONFAB_TEST_INFRA=containers insists)',
     );
@@ -92,7 +92,7 @@ describe('chooseInfrastructure', () => {
     await expect(
       chooseInfrastructure(
         'containers',
-        engine(true, ['postgres:16-alpine', 'redis:7-alpine'], 'manifest unknown').probe,
+        engine(true, ['postgres:15-alpine', 'redis:7-alpine'], 'manifest unknown').probe,
       ),
     ).rejects.toThrow(
       'CONFAB_TEST_INFRA=containers, but the images are neither present nor pullable (rabbitmq:3.13-alpine: manifest unknown). ' +

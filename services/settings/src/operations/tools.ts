@@ -15,10 +15,14 @@ export const SERVICE_DATABASES = [
 
 export type Env = Record<string, string | undefined>;
 
-/** The database URL of every service, from the deployment's environment; a missing one is an error. */
+/**
+ * The database URL of every service, from the deployment's environment; a missing one is an error. A backup needs
+ * sessions of its own (an exported snapshot, advisory locks), so `<SERVICE>_DIRECT_DATABASE_URL` takes the place of
+ * `<SERVICE>_DATABASE_URL` when set: the direct address where the services' URLs go through PgBouncer.
+ */
 export function databaseUrls(env: Env): { service: string; url: string }[] {
   return SERVICE_DATABASES.map(({ service, env: name }) => {
-    const url = env[name];
+    const url = env[name.replace(/_DATABASE_URL$/, '_DIRECT_DATABASE_URL')] || env[name];
     if (!url) throw new Error(`${name} is required: backup and restore cover every service's database`);
     return { service, url: libpqUrl(url) };
   });
@@ -46,12 +50,21 @@ export function dataTrees(env: Env): { name: 'uploads' | 'emoji'; dir: string }[
 }
 
 /**
+ * pg_dump and pg_restore from CONFAB_PG_BIN when set (a client as new as the server: pg_dump refuses a server of a
+ * newer major version), else from PATH; other commands from PATH.
+ */
+export function toolPath(command: string, env: Env = process.env): string {
+  const bin = env.CONFAB_PG_BIN;
+  return bin && command.startsWith('pg_') ? `${bin.replace(/\/+$/, '')}/${command}` : command;
+}
+
+/**
  * Runs a command to its end; rejects with its error output unless its exit status is one of `ok` (GNU tar's 1:
  * "a file changed as it was read", for files a running deployment is writing).
  */
 export function runTool(command: string, args: string[], ok: readonly number[] = [0]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(toolPath(command), args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let errors = '';
     child.stderr.on('data', (d: Buffer) => (errors += d.toString()));
     child.on('error', (err) => reject(new Error(`${command}: ${err.message} (is it installed and on PATH?)`)));
