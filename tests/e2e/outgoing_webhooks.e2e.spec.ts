@@ -160,7 +160,8 @@ beforeAll(async () => {
   bots.down = await createBot('Down Bot', 'down', '/down', 1);
   hamlet = await EventQueue.register(world.as('hamlet'), { event_types: ['message'], apply_markdown: false });
   veronaId = (await world.as('hamlet').get('/get_stream_id', { stream: 'Verona' })).body.stream_id as number;
-});
+  // A new organization waits until every service has its hundred-odd events: minutes on a loaded machine.
+}, 300_000);
 
 afterAll(async () => {
   await stub.stop();
@@ -204,6 +205,23 @@ describe('outgoing webhooks', () => {
       [world.user('hamlet').id, content],
       [bots.generic.id, `**echo**: ${content}`],
     ]);
+  });
+
+  it('answers in a private channel it is not subscribed to, where it was mentioned', async () => {
+    const created = await world.as('hamlet').post('/users/me/subscriptions', {
+      subscriptions: JSON.stringify([{ name: 'hooks private' }]),
+      invite_only: true,
+    });
+    expectSuccess(created, 'POST', '/users/me/subscriptions');
+    const id = await send('hamlet', {
+      type: 'stream',
+      to: 'hooks private',
+      topic: 'secret',
+      content: '@**Echo Bot** psst',
+    });
+    await stub.next((r) => r.fields.message?.id === id);
+    const reply = await message((m) => m.sender_id === bots.generic.id && m.content === '**echo**: @**Echo Bot** psst');
+    expect(reply).toMatchObject({ type: 'stream', display_recipient: 'hooks private', subject: 'secret' });
   });
 
   it('posts a direct message to the bot, and a group DM with it, with the trigger direct_message; the answer goes to the same conversation', async () => {
