@@ -41,6 +41,16 @@ export const userSettingsPage = z.object({
   ),
 });
 
+/**
+ * Settings: `GET /internal/bots/{bot_id}/services`, where an outgoing webhook bot's messages are posted (Zulip's
+ * Service rows: the URL, the payload format, 1 Zulip's or 2 Slack's, and the token); empty for any other user.
+ */
+export const botServices = z.object({
+  services: z.array(
+    z.object({ name: z.string(), base_url: z.string(), interface: z.number().int(), token: z.string() }),
+  ),
+});
+
 /** Messaging: `GET /internal/users/{user_id}/max_message_id`, the newest message the user received (-1: none). */
 export const maxMessageId = z.object({ max_message_id: z.number().int() });
 

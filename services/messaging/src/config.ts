@@ -53,6 +53,12 @@ export const Env = z.object({
    * after about this long (BullMQ's lockDuration and stalledInterval). Default 30000.
    */
   MESSAGING_SCHEDULED_LOCK_MS: int(30_000, 1000),
+  /** How long an outgoing webhook's service may take to answer, in seconds (Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS). Default 10. */
+  MESSAGING_OUTGOING_WEBHOOK_TIMEOUT_SECONDS: int(10, 1, 300),
+  /** Outgoing webhook requests one worker process makes at the same time. Default 8. */
+  MESSAGING_OUTGOING_WEBHOOK_CONCURRENCY: int(8, 1, 256),
+  /** Wait before the first retry of an unreachable outgoing webhook service, in ms; doubled for each further one. Default 1000. */
+  MESSAGING_OUTGOING_WEBHOOK_RETRY_MS: int(1000, 0, 600_000),
   /**
    * Key signing temporary upload URLs (GET /user_uploads/{realm_id}/{filename}), its own, not the internal secret:
    * required outside development, like it (checkedSecret). In development and tests it is derived from the internal
@@ -81,6 +87,7 @@ export interface MessagingConfig extends CommonConfig {
   };
   devEndpoints: boolean;
   scheduled: { concurrency: number; sweepSeconds: number; lockMs: number };
+  outgoingWebhooks: { timeoutSeconds: number; concurrency: number; retryDelayMs: number };
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): MessagingConfig {
@@ -121,6 +128,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       concurrency: e.MESSAGING_SCHEDULED_CONCURRENCY,
       sweepSeconds: e.MESSAGING_SCHEDULED_SWEEP_SECONDS,
       lockMs: e.MESSAGING_SCHEDULED_LOCK_MS,
+    },
+    outgoingWebhooks: {
+      timeoutSeconds: e.MESSAGING_OUTGOING_WEBHOOK_TIMEOUT_SECONDS,
+      concurrency: e.MESSAGING_OUTGOING_WEBHOOK_CONCURRENCY,
+      retryDelayMs: e.MESSAGING_OUTGOING_WEBHOOK_RETRY_MS,
     },
   };
 }

@@ -4,6 +4,7 @@ import { bullOptions, ServiceRuntime } from '@confab/runtime';
 import { loadConfig } from './config.js';
 import { buildDomain } from './domain-factory.js';
 import { MAINTENANCE_QUEUE, maintenanceHandlers, type MaintenanceJobName } from './jobs/catalog.js';
+import { startOutgoingWebhooks } from './jobs/outgoing-webhooks.js';
 import { startScheduledDelivery } from './jobs/scheduled-worker.js';
 import { COMPLETED_IN_SQL } from './repositories/send-sql.js';
 
@@ -26,8 +27,8 @@ function loadWorkerConfig() {
 }
 
 /**
- * The messaging worker: scheduled delivery, and periodic maintenance on BullMQ (one scheduler entry, whatever the
- * number of workers).
+ * The messaging worker: scheduled delivery, outgoing webhooks, and periodic maintenance on BullMQ (one scheduler
+ * entry, whatever the number of workers).
  */
 runProcess('messaging-worker', loadWorkerConfig, async (config, log) => {
   const runtime = new ServiceRuntime(config, log);
@@ -42,6 +43,8 @@ runProcess('messaging-worker', loadWorkerConfig, async (config, log) => {
     { every: config.uploads.cleanupIntervalSeconds * 1000 },
     { name: 'delete-unclaimed-uploads', data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } },
   );
+  // Registered before the bus starts: its consumer is on this bus.
+  const webhooks = startOutgoingWebhooks({ domain, bus: events.bus, config, logger: log });
   await forgets.start();
   await events.start();
   const worker = new Worker(
@@ -63,6 +66,7 @@ runProcess('messaging-worker', loadWorkerConfig, async (config, log) => {
   log.info({ queue: MAINTENANCE_QUEUE }, 'messaging worker started');
   return [
     ['scheduled delivery', () => scheduled.close()],
+    ['outgoing webhooks', () => webhooks.close()],
     ['worker', () => worker.close()],
     ['queue', () => queue.close()],
     ...runtime.shutdown(),

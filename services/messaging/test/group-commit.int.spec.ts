@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { contracts, outboxRecord, type PayloadOf } from '@confab/events';
 import type { Actor } from '../src/domain/context';
 import { sendMessage } from '../src/domain/send';
 import type { SendWrite } from '../src/repositories/send-sql';
@@ -57,6 +58,34 @@ describe('group commit of sends', () => {
 
   const contentOf = async (id: number) =>
     (await domain.store.db.message.findUnique({ where: { id }, select: { content: true } }))?.content;
+
+  it('completes the outgoing_webhook.triggered event of each send that carries one with its own message id', async () => {
+    const writes = Array.from({ length: 12 }, (_, i) => {
+      const write = variant(`for the bot ${i}`);
+      if (i % 2 === 0) {
+        const message = (write.sentEvent.envelope.payload as PayloadOf<typeof contracts.messageSent>).message;
+        write.serviceEvent = outboxRecord(
+          contracts.outgoingWebhookTriggered,
+          { message: { ...message, content: `for the bot ${i}` }, bots: [{ user_id: 2, trigger: 'mention' }] },
+          { realmId: hamlet.realm.id, requestId: 'test' },
+        );
+      }
+      return write;
+    });
+    const sent = await Promise.all(writes.map((w) => domain.messages.send(w)));
+    const triggered = writes.flatMap((w, i) => (w.serviceEvent ? [{ eventId: w.serviceEvent.eventId, i }] : []));
+    const rows = await domain.store.db.outbox.findMany({
+      where: { eventId: { in: triggered.map((t) => t.eventId) } },
+    });
+    expect(rows).toHaveLength(6);
+    for (const { eventId, i } of triggered) {
+      const row = rows.find((r) => r.eventId === eventId)!;
+      const payload = (row.envelope as { payload: { message: { id: number; content: string } } }).payload;
+      expect(row.routingKey).toBe('outgoing_webhook.triggered');
+      expect(payload.message).toMatchObject({ id: sent[i]!.messageId, content: `for the bot ${i}` });
+      expect(contracts.outgoingWebhookTriggered.schema.safeParse(payload).success).toBe(true);
+    }
+  });
 
   it('writes concurrent sends together, each with its own id, rows and complete message.sent event', async () => {
     const before = { ...domain.messages.group.stats };

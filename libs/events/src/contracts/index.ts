@@ -9,6 +9,7 @@ export * from './messages.js';
 export * from './muted_users.js';
 export * from './navigation_views.js';
 export * from './organization.js';
+export * from './outgoing_webhooks.js';
 export * from './presence.js';
 export * from './push_devices.js';
 export * from './reactions.js';

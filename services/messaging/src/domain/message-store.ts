@@ -27,6 +27,8 @@ export interface SendWrite {
   sentEvent: OutboxRecord;
   /** Events that do not depend on the new message's id (user_topic.changed). */
   otherEvents: OutboxRecord[];
+  /** The outgoing_webhook.triggered record, whose message id the statement fills in; only when bots are triggered. */
+  serviceEvent?: OutboxRecord;
   /** Topic policies to set with the message (automatic follow or unmute). */
   policies: TopicPolicyChange[];
   /** Set the channel's first_message_id when it has none. */

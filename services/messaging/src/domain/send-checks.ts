@@ -6,7 +6,7 @@ import { isGuest } from './permissions.js';
 import type { Rendered } from './render.js';
 import type { SendInput } from './send.js';
 import { checkChannelName, firstUnprintable, normalizeTopic, topicKey } from './text.js';
-import type { Channel, SendFacts, Subscription, User } from './types.js';
+import { OUTGOING_WEBHOOK_BOT, type Channel, type SendFacts, type Subscription, type User } from './types.js';
 import type { ChannelAccessDeps } from './channel-access.js';
 
 /** What this file's functions use of the domain: its own ports and those of the areas it calls. */
@@ -246,6 +246,9 @@ export async function checkAddressee(
     };
   }
   const channel = await resolveChannel(domain, actor, target.indicator);
+  // An outgoing webhook bot answers where it was mentioned, whatever the channel's permissions (Zulip's
+  // skip_stream_access_check, which Zulip allows only for these bots).
+  const skipAccess = input.skipChannelAccessCheck === true && actor.user.botType === OUTGOING_WEBHOOK_BOT;
   const topic = normalizeTopic(target.topic, actor.realm.emptyTopicDisplayName);
   const rendered = await render();
   const mentioned = await mentionedUsers(domain, rendered);
@@ -262,9 +265,9 @@ export async function checkAddressee(
       historyPublic: channel.historyPublicToSubscribers,
       mentionedUserIds: mentioned,
     });
-    if (!actor.user.isSystemBot)
+    if (!actor.user.isSystemBot && !skipAccess)
       await checkCanPost(domain, actor, channel, facts.subscribed ? subscribedMarker(actor, channel) : null);
-  } else if (!actor.user.isSystemBot) {
+  } else if (!actor.user.isSystemBot && !skipAccess) {
     // The Notification Bot posts its notices wherever a topic moved (Zulip's internal_send_stream_message).
     await checkCanPost(domain, actor, channel, null);
   }

@@ -13,7 +13,7 @@ import type { SqlExecutor } from './storage.js';
 import { normalizeContent, topicKey } from './text.js';
 import { automaticPolicyOnSend, userTopicEvent } from './topic-policy.js';
 import type { Channel, StoredMessage, TopicPolicyChange, User, VisibilityPolicy } from './types.js';
-import { VISIBILITY_FOLLOWED, VISIBILITY_MUTED } from './types.js';
+import { OUTGOING_WEBHOOK_BOT, VISIBILITY_FOLLOWED, VISIBILITY_MUTED } from './types.js';
 import type { AttachmentsDeps } from './attachments.js';
 import type { SendChecksDeps } from './send-checks.js';
 import type { SubmessagesDeps } from './submessages.js';
@@ -32,6 +32,11 @@ export interface SendInput {
   client: string;
   /** Notices the server posts (edit-notices.ts): users for whom the message arrives read. */
   readBy?: readonly number[];
+  /**
+   * An outgoing webhook bot's reply to the conversation that triggered it (Zulip's skip_stream_access_check): it may
+   * post there without the channel permissions a send needs. Honoured only for outgoing webhook bots.
+   */
+  skipChannelAccessCheck?: boolean;
 }
 
 export type SendResult = { id: number; automatic_new_visibility_policy?: number } & Record<string, unknown>;
@@ -111,6 +116,7 @@ export async function prepareSend(domain: SendDeps, actor: Actor, input: SendInp
   };
   const meta = { realmId: actor.realm.id, requestId: actor.requestId };
   const { policies, automatic } = topicPolicyChanges(actor, addressed, newMessage.topicKey, mentionedUsers);
+  const serviceBots = serviceBotTriggers(actor, addressed, mentionedUsers);
   const links = channel ? topicLinks(await domain.directory.linkifiersOf(actor.realm.id), topic) : [];
   const { write, placeholder } = sendWrite(actor, input, addressed, {
     newMessage,
@@ -118,6 +124,7 @@ export async function prepareSend(domain: SendDeps, actor: Actor, input: SendInp
     policies,
     meta,
     topicLinks: links,
+    serviceBots,
   });
   return {
     write,
@@ -206,6 +213,28 @@ function topicPolicyChanges(
 }
 
 /**
+ * Zulip's get_service_bot_events: the outgoing webhook bots this message triggers — those a channel message mentions
+ * (directly or through a group), or the participants of a direct message — unless a bot sent it (which also keeps
+ * a bot's replies from triggering bots). Reads nothing: the mentioned users and the participants are already loaded,
+ * so a message that involves no such bot costs a comparison per mentioned user or participant.
+ */
+export function serviceBotTriggers(
+  actor: Actor,
+  addressed: Pick<Addressed, 'channel' | 'participants'>,
+  mentionedUsers: readonly User[],
+): ServiceBotTrigger[] {
+  if (actor.user.isBot) return [];
+  const isServiceBot = (u: User) => u.isBot && u.botType === OUTGOING_WEBHOOK_BOT && u.isActive;
+  if (addressed.channel)
+    return mentionedUsers.filter(isServiceBot).map((u) => ({ user_id: u.id, trigger: 'mention' as const }));
+  return addressed.participants
+    .filter((u) => isServiceBot(u) && u.id !== actor.user.id)
+    .map((u) => ({ user_id: u.id, trigger: 'direct_message' as const }));
+}
+
+export type ServiceBotTrigger = contracts.OutgoingWebhookTrigger;
+
+/**
  * Phase 5: what the statement writes: the message, its receivers and flags, and its events. The message.sent
  * envelope is completed by the statement (message id, receivers with the sender first, flags); the outbox relay
  * checks it against its contract as published.
@@ -220,6 +249,7 @@ function sendWrite(
     policies: TopicPolicyChange[];
     meta: { realmId: number; requestId: string };
     topicLinks: contracts.MessageRecord['topic_links'];
+    serviceBots: readonly ServiceBotTrigger[];
   },
 ): { write: SendWrite; placeholder: StoredMessage } {
   const { channel, participants, topic } = addressed;
@@ -261,6 +291,13 @@ function sendWrite(
     policies,
     setFirstMessageId: channel !== null && channel.firstMessageId === null,
   };
+  // Only a message that triggers outgoing webhook bots carries this event (completed with the id like message.sent).
+  if (parts.serviceBots.length > 0)
+    write.serviceEvent = outboxRecord(
+      contracts.outgoingWebhookTriggered,
+      { message: record, bots: [...parts.serviceBots] },
+      meta,
+    );
   if (channel && !addressed.facts) {
     // Bots never change their topic policies; 4 is "never" for both settings.
     const bot = actor.user.isBot;

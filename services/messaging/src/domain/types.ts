@@ -65,6 +65,9 @@ export interface User extends UserSettings {
   isSystemBot: boolean;
 }
 
+/** Zulip's UserProfile.OUTGOING_WEBHOOK_BOT: messages that mention it or are sent to it are posted to its service. */
+export const OUTGOING_WEBHOOK_BOT = 3;
+
 export interface Group {
   id: number;
   realmId: number;

@@ -8,7 +8,11 @@ export type { Delivery, NewMessage, SendWrite } from '../domain/message-store.js
  * The events the send statement completes in SQL (the message's id, receivers and flags; the sender's automatic
  * topic policy): the outbox relay checks them against their contracts before publishing (RelayOptions.validate).
  */
-export const COMPLETED_IN_SQL: readonly EventContract<unknown>[] = [contracts.messageSent, contracts.userTopicChanged];
+export const COMPLETED_IN_SQL: readonly EventContract<unknown>[] = [
+  contracts.messageSent,
+  contracts.userTopicChanged,
+  contracts.outgoingWebhookTriggered,
+];
 
 // The deprecated `wildcard_mentioned` follows the visible flags for older clients.
 const VISIBLE_MASK = VISIBLE_FLAGS.reduce((mask, name) => mask | FLAG[name], 0);
@@ -133,6 +137,16 @@ function sendParts(write: SendWrite, param: Param, sfx: string): { ctes: string[
       FROM m${sfx}
     )`,
   ];
+  if (write.serviceEvent) {
+    // Only messages that trigger outgoing webhook bots have this CTE: the common statement is unchanged.
+    const e = write.serviceEvent;
+    ctes.push(`svc${sfx} AS (
+      ${OUTBOX_INSERT}
+      SELECT ${param(e.eventId, '::uuid')}, ${param(e.routingKey)},
+        jsonb_set(${param(JSON.stringify(e.envelope), '::jsonb')}, '{payload,message,id}', to_jsonb(m${sfx}.id))
+      FROM m${sfx}
+    )`);
+  }
   if (write.otherEvents.length > 0) {
     const rows = write.otherEvents.map(
       (e) => `(${param(e.eventId, '::uuid')}, ${param(e.routingKey)}, ${param(JSON.stringify(e.envelope), '::jsonb')})`,

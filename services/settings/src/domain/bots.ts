@@ -98,6 +98,17 @@ export async function listOwnBots(db: Database, actor: UserIdentity): Promise<Re
   }));
 }
 
+/**
+ * Where an outgoing webhook bot's messages are posted (Zulip's get_bot_services), for messaging's deliverer: read at
+ * each delivery, so an edited URL or format applies to the next message. Empty for a deactivated bot or any other user.
+ */
+export async function outgoingServicesOf(db: Database, botId: number): Promise<Record<string, unknown>[]> {
+  const bot = await db.store.users.byId(botId);
+  if (!bot || !bot.isActive || bot.botType !== BOT_TYPE_OUTGOING_WEBHOOK) return [];
+  const services = await db.store.botServices.ofBots([botId]);
+  return services.map((s) => ({ name: s.name, base_url: s.baseUrl, interface: s.interface, token: s.token }));
+}
+
 /** /register's realm_bots: the bots this user administers (all of them for administrators). */
 export async function realmBots(db: Database, user: User, users: readonly User[]): Promise<Record<string, unknown>[]> {
   const isAdmin = user.role <= ROLE_ADMINISTRATOR;

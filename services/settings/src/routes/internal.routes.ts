@@ -9,6 +9,7 @@ import {
   userSettingsAfter,
   usersAfter,
 } from '../domain/backfill.js';
+import { outgoingServicesOf } from '../domain/bots.js';
 import { initialState } from '../domain/initial-state.js';
 import { awayUsers } from '../domain/presence.js';
 import { createDevOrganization, DEV_PASSWORD_DEFAULT, setRealmPolicies } from '../domain/provisioning.js';
@@ -116,6 +117,15 @@ export function internalRoutes(deps: SettingsDeps) {
       params: { after_id: p.int().default(0) },
       async handler({ params }) {
         return { users: await personalFiltersAfter(deps.db, params.after_id) };
+      },
+    }),
+    route({
+      // An outgoing webhook bot's services, for messaging's deliverer (internal.botServices).
+      method: 'GET',
+      path: '/bots/{bot_id:int}/services',
+      auth: 'service',
+      async handler({ path }) {
+        return { services: await outgoingServicesOf(deps.db, path.bot_id) };
       },
     }),
     route({
