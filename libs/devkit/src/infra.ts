@@ -88,7 +88,7 @@ export function claimFile(file: string): boolean {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    let holder = 0;
+    let holder: number;
     try {
       holder = Number(readFileSync(file, 'utf8'));
     } catch {
