@@ -115,9 +115,11 @@ describe('the web client: mute, follow and star', () => {
 
     const { context, page } = await userPage(env.browser, env.origin, 'cordelia@zulip.com');
     const inboxTopics = (channel: string) =>
-      page.locator(`[data-inbox-channel="${channel}"] [data-inbox-topic]`).evaluateAll((rows) =>
-        rows.map((r) => [r.getAttribute('data-inbox-topic'), Number(r.querySelector('.unread')?.textContent)]),
-      );
+      page
+        .locator(`[data-inbox-channel="${channel}"] [data-inbox-topic]`)
+        .evaluateAll((rows) =>
+          rows.map((r) => [r.getAttribute('data-inbox-topic'), Number(r.querySelector('.unread')?.textContent)]),
+        );
     const inboxChannel = async (channel: string) =>
       Number(await page.locator(`[data-inbox-channel="${channel}"] h3 .unread`).textContent());
     const sidebar = async (channel: string) =>

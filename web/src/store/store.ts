@@ -324,6 +324,8 @@ function applyEvent(event: ServerEvent): void {
     case 'realm':
     case 'default_streams':
     case 'realm_linkifiers':
+    case 'realm_export':
+    case 'invites_changed':
       applyAdminEvent(event);
       break;
     default:
