@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { seriousViolations } from './support/axe';
 import { eventually, useBrowserWorld, userPage } from './support/browser';
 
@@ -113,10 +114,13 @@ describe('the web client: invitations and export for administrators', () => {
       expect(listed.pending).toBe(false);
       const href = (await row.locator('a.admin-export-download').getAttribute('href'))!;
       expect(href).toBe(new URL(listed.export_url!).pathname);
-      // The administrator's session downloads it: a gzip archive.
-      const download = await context.request.get(`${env.origin}${href}`);
-      expect(download.status()).toBe(200);
-      expect([...(await download.body()).subarray(0, 2)]).toEqual([0x1f, 0x8b]);
+      // Clicking the link downloads it with the administrator's session: a gzip archive.
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        row.locator('a.admin-export-download').click(),
+      ]);
+      expect(await download.failure()).toBeNull();
+      expect([...readFileSync(await download.path()).subarray(0, 2)]).toEqual([0x1f, 0x8b]);
       expect(await seriousViolations(page)).toEqual([]);
 
       await row.locator('button.admin-export-delete').click();

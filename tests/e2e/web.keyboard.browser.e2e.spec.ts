@@ -246,6 +246,17 @@ describe('the web client: keyboard, themes, phone', () => {
         await page.waitForSelector(rendered);
         expect([hash, await overflow()]).toEqual([hash, 0]);
       }
+      // The new message's box (x) below the Inbox, with someone chosen.
+      await page.goto(`${env.origin}/#inbox`);
+      await page.waitForSelector('.inbox');
+      await page.keyboard.press('x');
+      await page.locator('#compose-recipient').waitFor();
+      await page.keyboard.type('cordelia');
+      await page.keyboard.press('Enter');
+      await page.locator('.new-message .pill').waitFor();
+      expect(await overflow()).toBe(0);
+      await page.keyboard.press('Escape');
+      await page.locator('.new-message').waitFor({ state: 'detached' });
       await page.goto(`${env.origin}/#narrow/channel/Verona`);
       await page.locator('.message button.sender').first().click();
       await page.waitForSelector('.user-card');
