@@ -103,7 +103,7 @@ describe('the web client: accessibility (axe-core)', () => {
     for (const colorScheme of ['light', 'dark'] as const) {
       const { context, page } = await userPage(browser, origin, 'cordelia@zulip.com', { colorScheme });
       await page.keyboard.press('c');
-      await page.locator('#compose-channel').waitFor();
+      await page.waitForFunction(() => document.activeElement?.id === 'compose-channel');
       await page.keyboard.type('ver');
       await page.locator('#compose-channel-options li').first().waitFor();
       expect(await seriousViolations(page)).toEqual([]);
@@ -111,7 +111,7 @@ describe('the web client: accessibility (axe-core)', () => {
       await page.keyboard.press('Escape');
       await page.locator('.new-message').waitFor({ state: 'detached' });
       await page.keyboard.press('x');
-      await page.locator('#compose-recipient').waitFor();
+      await page.waitForFunction(() => document.activeElement?.id === 'compose-recipient');
       await page.keyboard.type('othello');
       await page.keyboard.press('Enter');
       await page.locator('.new-message .pill').waitFor();

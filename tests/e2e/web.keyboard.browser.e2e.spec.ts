@@ -250,7 +250,7 @@ describe('the web client: keyboard, themes, phone', () => {
       await page.goto(`${env.origin}/#inbox`);
       await page.waitForSelector('.inbox');
       await page.keyboard.press('x');
-      await page.locator('#compose-recipient').waitFor();
+      await page.waitForFunction(() => document.activeElement?.id === 'compose-recipient');
       await page.keyboard.type('cordelia');
       await page.keyboard.press('Enter');
       await page.locator('.new-message .pill').waitFor();
