@@ -100,7 +100,7 @@ describe('the web client: invitations and export for administrators', () => {
       await page.selectOption('#admin-export-type', '1');
       await page.click('#admin-export-start');
       await section.locator('[role="status"] >> text=Export started').waitFor();
-      const [started] = (await env.world.as('iago').get('/export/realm')).body.exports as Export[];
+      const started = ((await env.world.as('iago').get('/export/realm')).body.exports as Export[])[0]!;
       expect(started.export_type).toBe(1);
       const row = section.locator(`tr[data-admin-export="${started.id}"]`);
       await row.waitFor();
