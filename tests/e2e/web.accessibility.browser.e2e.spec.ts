@@ -98,6 +98,30 @@ describe('the web client: accessibility (axe-core)', () => {
     }
   });
 
+  // Issue 28: the new message's box that c and x open, with its list of channels or of people open, light and dark.
+  it('has no serious or critical violations on a new message to a channel and to people, light and dark', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const { context, page } = await userPage(browser, origin, 'cordelia@zulip.com', { colorScheme });
+      await page.keyboard.press('c');
+      await page.waitForFunction(() => document.activeElement?.id === 'compose-channel');
+      await page.keyboard.type('ver');
+      await page.locator('#compose-channel-options li').first().waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Escape');
+      await page.locator('.new-message').waitFor({ state: 'detached' });
+      await page.keyboard.press('x');
+      await page.waitForFunction(() => document.activeElement?.id === 'compose-recipient');
+      await page.keyboard.type('othello');
+      await page.keyboard.press('Enter');
+      await page.locator('.new-message .pill').waitFor();
+      await page.keyboard.type('ha');
+      await page.locator('#compose-recipient-options li').first().waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await context.close();
+    }
+  });
+
   it('has no serious or critical violations at phone width', async () => {
     const { context, page } = await userPage(browser, origin, 'cordelia@zulip.com', {
       viewport: { width: 390, height: 844 },

@@ -75,16 +75,109 @@ describe('the web client: keyboard, themes, phone', () => {
       ).body.messages[0];
       expect(latest.content).toBe('<p>Replied by keyboard</p>');
 
-      // Esc leaves the compose box; c starts a new topic in the channel; x starts a direct message.
+      // Esc leaves the compose box. c in a topic: that topic's compose box, on its topic field (filled in).
       await page.keyboard.press('Escape');
       expect(await focused(page)).not.toBe('compose-content');
       await page.keyboard.press('c');
-      await waitForTitle(page, '#Verona');
       await eventually('the topic field to have focus', async () => (await focused(page)) === 'compose-topic');
+      expect(await page.inputValue('#compose-topic')).toBe('keys');
+      expect(await page.textContent('#narrow-title')).toBe('#Verona > keys');
       await page.keyboard.press('Escape');
+    } finally {
+      await context.close();
+    }
+  });
+
+  const latest = async (who: 'hamlet', narrow: unknown[]) =>
+    (
+      await env.world.as(who).get('/messages', {
+        anchor: 'newest',
+        num_before: 1,
+        num_after: 0,
+        narrow: JSON.stringify(narrow),
+        apply_markdown: false,
+      })
+    ).body.messages[0] as { content: string; subject: string; display_recipient: unknown };
+
+  it('c writes to the channel being read, else to a channel still to choose; x to people still to choose', async () => {
+    const { context, page } = await userPage(env.browser, env.origin, 'hamlet@zulip.com');
+    try {
+      // In a channel: its compose box, the topic field empty and focused.
+      await page.click('[data-stream="Verona"]');
+      await waitForTitle(page, '#Verona');
+      await page.keyboard.press('c');
+      await eventually('the topic field to have focus', async () => (await focused(page)) === 'compose-topic');
+      expect(await page.inputValue('#compose-topic')).toBe('');
+      await page.keyboard.press('Escape');
+
+      // Where there is no channel (the Inbox): the channel field, empty; sending without one is refused.
+      await page.click('[data-view="inbox"]');
+      await waitForTitle(page, 'Inbox');
+      await page.keyboard.press('c');
+      await eventually('the channel field to have focus', async () => (await focused(page)) === 'compose-channel');
+      expect(await page.inputValue('#compose-channel')).toBe('');
+      expect(await page.locator('#compose-topic').inputValue()).toBe('');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toBe('compose-content');
+      await page.keyboard.type('Nowhere to go');
+      await page.keyboard.press('Enter');
+      await page.waitForSelector(".new-message [role='alert'] >> text=Choose a channel");
+      // Esc closes the box.
+      await page.keyboard.press('Escape');
+      await page.locator('.new-message').waitFor({ state: 'detached' });
+
+      // Choosing the channel by typing part of its name, then the topic and the message.
+      await page.keyboard.press('c');
+      await eventually('the channel field to have focus', async () => (await focused(page)) === 'compose-channel');
+      await page.keyboard.type('denm');
+      await page.locator('#compose-channel-options >> text=#Denmark').waitFor();
+      await page.keyboard.press('Enter');
+      await eventually('the topic field to have focus', async () => (await focused(page)) === 'compose-topic');
+      expect(await page.inputValue('#compose-channel')).toBe('Denmark');
+      await page.keyboard.type('plans by keyboard');
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toBe('compose-content');
+      await page.keyboard.type('Sent from the Inbox');
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('.new-message.sent >> text=#Denmark > plans by keyboard');
+      expect(await page.textContent('#narrow-title')).toBe('Inbox');
+      const sent = await latest('hamlet', [{ operator: 'channel', operand: 'Denmark' }]);
+      expect([sent.subject, sent.content]).toEqual(['plans by keyboard', 'Sent from the Inbox']);
+
+      // x: a direct message, its people chosen in the box (typed, Enter), then the message.
       await page.keyboard.press('x');
-      await waitForTitle(page, 'People');
-      await eventually('the people search to have focus', async () => (await focused(page)) === 'people-search');
+      await eventually('the recipient field to have focus', async () => (await focused(page)) === 'compose-recipient');
+      expect(await page.inputValue('#compose-recipient')).toBe('');
+      await page.keyboard.type('cordel');
+      await page.keyboard.press('Enter');
+      await page.locator('.new-message .pill >> text=Cordelia').waitFor();
+      await page.keyboard.type('othello');
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Backspace');
+      expect(await page.locator('.new-message .pill').count()).toBe(1);
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toBe('compose-content');
+      await page.keyboard.type('A word in private');
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('.new-message.sent >> text=Cordelia');
+      const cordelia = env.world.user('cordelia');
+      const dm = await latest('hamlet', [{ operator: 'dm', operand: [cordelia.id] }]);
+      expect(dm.content).toBe('A word in private');
+      expect(((dm.display_recipient as { email: string }[]) ?? []).map((r) => r.email).sort()).toEqual(
+        [cordelia.email, 'hamlet@zulip.com'].sort(),
+      );
+
+      // In a direct-message conversation, c still asks for the channel (none is taken for granted).
+      await page.click(`[data-user="${cordelia.email}"]`);
+      await page.keyboard.press('c');
+      await eventually('the channel field to have focus', async () => (await focused(page)) === 'compose-channel');
+      expect(await page.inputValue('#compose-channel')).toBe('');
+      // The conversation's own compose box gives way while the new message is open, and comes back after Esc.
+      expect(await page.locator('#compose-content').count()).toBe(1);
+      await page.keyboard.press('Escape');
+      await page.locator('.new-message').waitFor({ state: 'detached' });
+      await page.locator('#compose-content').waitFor();
     } finally {
       await context.close();
     }
@@ -153,6 +246,17 @@ describe('the web client: keyboard, themes, phone', () => {
         await page.waitForSelector(rendered);
         expect([hash, await overflow()]).toEqual([hash, 0]);
       }
+      // The new message's box (x) below the Inbox, with someone chosen.
+      await page.goto(`${env.origin}/#inbox`);
+      await page.waitForSelector('.inbox');
+      await page.keyboard.press('x');
+      await page.waitForFunction(() => document.activeElement?.id === 'compose-recipient');
+      await page.keyboard.type('cordelia');
+      await page.keyboard.press('Enter');
+      await page.locator('.new-message .pill').waitFor();
+      expect(await overflow()).toBe(0);
+      await page.keyboard.press('Escape');
+      await page.locator('.new-message').waitFor({ state: 'detached' });
       await page.goto(`${env.origin}/#narrow/channel/Verona`);
       await page.locator('.message button.sender').first().click();
       await page.waitForSelector('.user-card');

@@ -84,6 +84,85 @@ describe('the web client: mute, follow and star', () => {
     }
   });
 
+  it('keeps muted topics and muted channels out of the Inbox; its counts agree with the sidebar and the title', async () => {
+    const cordelia = env.world.as('cordelia');
+    const ok = (r: { status: number; text: string }) => {
+      if (r.status !== 200) throw new Error(r.text);
+    };
+    ok(await cordelia.post('/mark_all_as_read'));
+    const id = async (name: string) =>
+      (await cordelia.get('/get_stream_id', { stream: name })).body.stream_id as number;
+    const [scotland, rome] = [await id('Scotland'), await id('Rome')];
+    // A muted topic in Scotland; Rome muted, but its "forum" followed (so it shows).
+    ok(await cordelia.post('/user_topics', { stream_id: scotland, topic: 'witches', visibility_policy: 1 }));
+    ok(
+      await cordelia.post('/users/me/subscriptions/properties', {
+        subscription_data: JSON.stringify([{ stream_id: rome, property: 'is_muted', value: true }]),
+      }),
+    );
+    ok(await cordelia.post('/user_topics', { stream_id: rome, topic: 'forum', visibility_policy: 3 }));
+    await send('Scotland', 'witches', 'Double, double toil and trouble');
+    await send('Scotland', 'witches', 'Fire burn and cauldron bubble');
+    await send('Scotland', 'heath', 'So foul and fair a day');
+    await send('Rome', 'senate', 'Beware the ides of March');
+    await send('Rome', 'senate', 'Et tu');
+    await send('Rome', 'forum', 'Friends, Romans, countrymen');
+    ok(
+      await env.world
+        .as('othello')
+        .post('/messages', { type: 'direct', to: JSON.stringify([env.world.user('cordelia').id]), content: 'A word' }),
+    );
+
+    const { context, page } = await userPage(env.browser, env.origin, 'cordelia@zulip.com');
+    const inboxTopics = (channel: string) =>
+      page
+        .locator(`[data-inbox-channel="${channel}"] [data-inbox-topic]`)
+        .evaluateAll((rows) =>
+          rows.map((r) => [r.getAttribute('data-inbox-topic'), Number(r.querySelector('.unread')?.textContent)]),
+        );
+    const inboxChannel = async (channel: string) =>
+      Number(await page.locator(`[data-inbox-channel="${channel}"] h3 .unread`).textContent());
+    const sidebar = async (channel: string) =>
+      Number((await page.locator(`[data-stream="${channel}"] .unread`).textContent({ timeout: 1000 })) ?? 0);
+    /** Every count the Inbox shows, added up: its topics and its direct messages. */
+    const inboxTotal = () =>
+      page
+        .locator('.inbox .inbox-row .unread')
+        .evaluateAll((counts) => counts.reduce((n, c) => n + Number(c.textContent), 0));
+    try {
+      await waitForTitle(page, 'Inbox');
+      await page.locator('[data-inbox-channel="Rome"]').waitFor();
+      expect(await inboxTopics('Scotland')).toEqual([['heath', 1]]);
+      expect(await inboxTopics('Rome')).toEqual([['forum', 1]]);
+      expect([await inboxChannel('Scotland'), await sidebar('Scotland')]).toEqual([1, 1]);
+      expect([await inboxChannel('Rome'), await sidebar('Rome')]).toEqual([1, 1]);
+      expect(await inboxTotal()).toBe(3);
+      expect(await titleCount(page)).toBe(3);
+
+      // Live: another message in the muted topic changes nothing; one in a shown topic counts everywhere.
+      await send('Scotland', 'witches', 'By the pricking of my thumbs');
+      await send('Scotland', 'heath', 'When shall we three meet again');
+      await page.waitForSelector('[data-inbox-topic="heath"] .unread >> text=2');
+      expect(await inboxTopics('Scotland')).toEqual([['heath', 2]]);
+      expect([await inboxChannel('Scotland'), await sidebar('Scotland')]).toEqual([2, 2]);
+      expect(await inboxTotal()).toBe(4);
+      expect(await titleCount(page)).toBe(4);
+
+      // Unmuting Rome (elsewhere) brings its other topic back, in the Inbox, the sidebar and the title.
+      ok(
+        await cordelia.post('/users/me/subscriptions/properties', {
+          subscription_data: JSON.stringify([{ stream_id: rome, property: 'is_muted', value: false }]),
+        }),
+      );
+      await page.waitForSelector('[data-inbox-channel="Rome"] [data-inbox-topic="senate"] .unread >> text=2');
+      expect([await inboxChannel('Rome'), await sidebar('Rome')]).toEqual([3, 3]);
+      expect(await inboxTotal()).toBe(6);
+      expect(await titleCount(page)).toBe(6);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('stars a message; the other window shows it starred and in its Starred view', async () => {
     const id = await send('Verona', 'stars', 'Two of the fairest stars in all the heaven');
     const a = await userPage(env.browser, env.origin, 'hamlet@zulip.com');

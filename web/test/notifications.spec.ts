@@ -1,4 +1,4 @@
-import { isMutedPlace, notificationFor, titleCount } from '../src/notifications/rules';
+import { isMutedPlace, isShownUnread, notificationFor, titleCount } from '../src/notifications/rules';
 import type { UnreadEntry } from '../src/store/model';
 import { DEFAULT_SETTINGS, Policy, type UserSettings } from '../src/store/personal';
 
@@ -71,6 +71,15 @@ describe('notification rules', () => {
     expect(isMutedPlace({ subscription: {}, policy: Policy.inherit })).toBe(false);
   });
 
+  it('shows an unread channel message when its channel is subscribed and its place not muted', () => {
+    expect(isShownUnread(null)).toBe(true);
+    expect(isShownUnread({ subscription: {}, policy: Policy.inherit })).toBe(true);
+    expect(isShownUnread({ subscription: {}, policy: Policy.muted })).toBe(false);
+    expect(isShownUnread({ subscription: { is_muted: true }, policy: Policy.inherit })).toBe(false);
+    expect(isShownUnread({ subscription: { is_muted: true }, policy: Policy.followed })).toBe(true);
+    expect(isShownUnread({ policy: Policy.inherit })).toBe(false);
+  });
+
   it('counts unread messages for the title as desktop_icon_count_display says, leaving muted places out', () => {
     const unread = new Map<number, UnreadEntry>([
       [1, { key: 's:5', streamId: 5, topic: 'plain' }],
@@ -83,7 +92,8 @@ describe('notification rules', () => {
       subscription: {},
       policy: e.topic === 'muted' ? Policy.muted : e.topic === 'followed' ? Policy.followed : Policy.inherit,
     });
-    expect(titleCount(unread, 1, where)).toBe(4);
+    // All: what the Inbox and the sidebar show (the mention in the muted topic is not there).
+    expect(titleCount(unread, 1, where)).toBe(3);
     expect(titleCount(unread, 2, where)).toBe(3);
     expect(titleCount(unread, 3, where)).toBe(2);
     expect(titleCount(unread, 4, where)).toBe(0);

@@ -1,4 +1,14 @@
-import { applyEvents, applyRegister, counts, subscriptions, topics, unread, view } from '../src/store/store';
+import {
+  applyEvents,
+  applyRegister,
+  counts,
+  shownCounts,
+  shownUnread,
+  subscriptions,
+  topics,
+  unread,
+  view,
+} from '../src/store/store';
 
 const register = (extra: Record<string, unknown> = {}) =>
   applyRegister({
@@ -87,5 +97,46 @@ describe('the store', () => {
     expect(subscriptions.value.map((s) => s.name)).toEqual(['Denmark', 'Zeta']);
     applyEvents([{ id: 3, type: 'subscription', op: 'remove', subscriptions: [{ stream_id: 5, name: 'Denmark' }] }]);
     expect(subscriptions.value.map((s) => s.name)).toEqual(['Zeta']);
+  });
+
+  it('leaves muted topics, and muted channels’ topics not unmuted or followed, out of the counts shown', () => {
+    register({
+      subscriptions: [
+        { stream_id: 5, name: 'Denmark' },
+        { stream_id: 6, name: 'Verona', is_muted: true },
+      ],
+      user_topics: [
+        { stream_id: 5, topic_name: 'ghosts', visibility_policy: 1 },
+        { stream_id: 6, topic_name: 'balcony', visibility_policy: 3 },
+      ],
+      unread_msgs: {
+        streams: [
+          { stream_id: 5, topic: 'castle', unread_message_ids: [100] },
+          { stream_id: 5, topic: 'ghosts', unread_message_ids: [101, 102] },
+          { stream_id: 6, topic: 'balcony', unread_message_ids: [103] },
+          { stream_id: 6, topic: 'market', unread_message_ids: [104, 105] },
+          { stream_id: 7, topic: 'unsubscribed', unread_message_ids: [106] },
+        ],
+        pms: [{ other_user_id: 2, unread_message_ids: [107] }],
+        huddles: [],
+        mentions: [],
+      },
+    });
+    expect(unread.value.size).toBe(8);
+    expect([...shownUnread.value.keys()].sort()).toEqual([100, 103, 107]);
+    expect(Object.fromEntries(shownCounts.value)).toEqual({
+      's:5': 1,
+      't:5:castle': 1,
+      's:6': 1,
+      't:6:balcony': 1,
+      'd:2': 1,
+    });
+    // Unmuting the topic and the channel (events) brings them back.
+    applyEvents([
+      { id: 1, type: 'user_topic', stream_id: 5, topic_name: 'ghosts', visibility_policy: 0, last_updated: 1 },
+      { id: 2, type: 'subscription', op: 'update', stream_id: 6, property: 'is_muted', value: false },
+    ]);
+    expect(shownCounts.value.get('s:5')).toBe(3);
+    expect(shownCounts.value.get('s:6')).toBe(3);
   });
 });

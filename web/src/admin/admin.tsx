@@ -10,6 +10,8 @@ import type { User } from '../store/model';
 import { Field } from '../ui/field';
 import { Outcome, useAction } from '../ui/outcome';
 import { defaultChannels, everyone, linkifiers, realmSettings, systemGroups } from './store';
+import { Invitations } from './invitations';
+import { DataExport } from './export';
 
 /** Zulip's system groups an organization permission may name here, by what the page calls them. */
 const PERMISSION_GROUPS: [string, string][] = [
@@ -308,6 +310,8 @@ export default function AdminPages() {
       <Users />
       <DefaultChannels />
       <Linkifiers />
+      <Invitations />
+      <DataExport />
     </div>
   );
 }

@@ -23,6 +23,20 @@ export interface Linkifier {
 export const linkifiers = signal<Linkifier[]>([]);
 /** Deactivated users and bots, by id. */
 export const nonActiveUsers = signal(new Map<number, User>());
+/** The organization's data exports (GET /export/realm when the page opens, then `realm_export` events); null until then. */
+export interface RealmExport {
+  id: number;
+  acting_user_id: number;
+  export_time: number;
+  deleted_timestamp: number | null;
+  failed_timestamp: number | null;
+  export_url: string | null;
+  pending: boolean;
+  export_type: number;
+}
+export const realmExports = signal<RealmExport[] | null>(null);
+/** Bumped by each `invites_changed` event: the invitations page then reads GET /invites again. */
+export const invitesChanged = signal(0);
 
 interface GroupRecord {
   id: number;
@@ -44,6 +58,10 @@ export function applyAdminRegister(state: RegisterState): void {
 export function applyAdminEvent(event: ServerEvent): void {
   if (event.type === 'default_streams') {
     defaultChannels.value = (event.default_streams as number[] | undefined) ?? [];
+  } else if (event.type === 'realm_export') {
+    realmExports.value = (event.exports as RealmExport[] | undefined) ?? [];
+  } else if (event.type === 'invites_changed') {
+    invitesChanged.value += 1;
   } else if (event.type === 'realm_linkifiers') {
     linkifiers.value = (event.realm_linkifiers as Linkifier[] | undefined) ?? [];
   } else if (event.type === 'realm' && event.op === 'update') {

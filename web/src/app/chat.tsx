@@ -12,6 +12,7 @@ import { PermissionBanner } from '../notifications/permission';
 import { UserCard } from '../people/card';
 import { PeopleView } from '../people/people';
 import { Shortcuts } from '../keyboard/shortcuts';
+import { docked, NewMessageDock } from '../compose/new-message';
 import type { Presence } from '../store/model';
 import {
   applyEvents,
@@ -113,7 +114,7 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
   const title = current.view === 'narrow' ? narrowTitle(current.terms) : VIEW_TITLES[current.view];
 
   return (
-    <div class={`chat ${menuOpen ? 'menu-open' : ''}`}>
+    <div class={`chat ${menuOpen ? 'menu-open' : ''} ${docked() ? 'docked' : ''}`}>
       <header class="topbar">
         <button class="menu" aria-expanded={menuOpen} aria-controls="sidebar" onClick={() => setMenuOpen(!menuOpen)}>
           ☰<span class="visually-hidden">Conversations</span>
@@ -152,6 +153,7 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
       ) : (
         <Views view={current.view} />
       )}
+      <NewMessageDock />
       <PermissionBanner />
       <UserCard />
       <Shortcuts />

@@ -3,12 +3,12 @@ import { conversationOf } from '../lib/narrow';
 import { presenceStatus, topicKey } from '../store/model';
 import { Policy, topicPolicy } from '../store/personal';
 import {
-  counts,
   dmConversations,
   me,
   presence,
   presenceTimes,
   scheduled,
+  shownCounts,
   subscriptions,
   topics,
   userName,
@@ -41,7 +41,8 @@ export function Sidebar({ onFollow }: { onFollow?: () => void }) {
   const current = route.value;
   const here = location.hash || '#inbox';
   const conversation = current.view === 'narrow' ? conversationOf(current.terms) : null;
-  const unread = counts.value;
+  // The counts the Inbox and the title show: muted topics and channels leave them.
+  const unread = shownCounts.value;
   const count = (key: string) => unread.get(key) ?? 0;
   const self = me.value;
   const offlineAfter = presenceTimes.value.offline;

@@ -1,7 +1,8 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../lib/api';
 import { emojiMatches, type EmojiChoice } from '../emoji/emoji';
-import { draftFor, emojiGlyph, type Draft, type Narrow, type User } from '../store/model';
+import { draftFor, emojiGlyph, narrowKey, type Draft, type Narrow, type User } from '../store/model';
 import { EmojiPicker } from '../emoji/picker';
 import { emojify } from '../emoji/render';
 import { uploadFile, uploadLink } from './upload';
@@ -24,20 +25,33 @@ function typingParams(narrow: Narrow, topic: string, op: 'start' | 'stop') {
  * The compose box: topic (channels), message, a server-rendered preview, typing notifications while writing, the
  * draft kept on the server as one writes (restored when the conversation is opened again, on any device), and
  * sending later (a scheduled message).
+ *
+ * A new message (compose/new-message.tsx) has its recipient chosen in the box itself: `recipient` is that field,
+ * shown first, `narrow` is null until it names someone or a channel (`kind` says which the box is for), `missing` is
+ * what sending says meanwhile, and `onSent` hears where a message went. The narrow may change while one writes: the
+ * text and its draft follow it.
  */
 export function Compose({
   narrow,
+  kind = narrow?.kind ?? 'stream',
   drafts,
   users = [],
   emoji = [],
+  recipient,
+  missing = '',
+  onSent,
 }: {
-  narrow: Narrow;
+  narrow: Narrow | null;
+  kind?: Narrow['kind'];
   drafts: readonly Draft[];
   users?: readonly User[];
   emoji?: readonly EmojiChoice[];
+  recipient?: ComponentChildren;
+  missing?: string;
+  onSent?: (where: Narrow) => void;
 }) {
-  const saved = draftFor(drafts, narrow);
-  const [topic, setTopic] = useState(narrow.kind === 'stream' ? (narrow.topic ?? saved?.topic ?? '') : '');
+  const saved = narrow ? draftFor(drafts, narrow) : undefined;
+  const [topic, setTopic] = useState(narrow?.kind === 'stream' ? (narrow.topic ?? saved?.topic ?? '') : '');
   const [content, setContent] = useState(saved?.content ?? '');
   const [preview, setPreview] = useState<string | null>(null);
   const [error, setError] = useState('');
@@ -114,7 +128,7 @@ export function Compose({
   }
   const draftTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  const draftBody = (text: string, topicName: string) => ({
+  const draftBody = (narrow: Narrow, text: string, topicName: string) => ({
     type: narrow.kind === 'stream' ? 'stream' : 'private',
     to: narrow.kind === 'stream' ? [narrow.streamId] : narrow.userIds,
     topic: narrow.kind === 'stream' ? topicName : '',
@@ -122,14 +136,15 @@ export function Compose({
     timestamp: Math.floor(Date.now() / 1000),
   });
   async function writeDraft(text: string, topicName: string) {
+    if (!narrow) return;
     try {
       if (!text.trim()) {
         if (draftId.current !== null) await api.delete(`/drafts/${draftId.current}`);
         draftId.current = null;
       } else if (draftId.current !== null) {
-        await api.patch(`/drafts/${draftId.current}`, { draft: draftBody(text, topicName) });
+        await api.patch(`/drafts/${draftId.current}`, { draft: draftBody(narrow, text, topicName) });
       } else {
-        const answer = await api.post<{ ids: number[] }>('/drafts', { drafts: [draftBody(text, topicName)] });
+        const answer = await api.post<{ ids: number[] }>('/drafts', { drafts: [draftBody(narrow, text, topicName)] });
         draftId.current = answer.ids[0] ?? null;
       }
     } catch {
@@ -161,18 +176,18 @@ export function Compose({
   }
 
   function stopTyping() {
-    if (typingSince.current === 0) return;
+    if (typingSince.current === 0 || !narrow) return;
     typingSince.current = 0;
     void api.post('/typing', typingParams(narrow, topic, 'stop')).catch(() => undefined);
   }
-  useEffect(() => stopTyping, [narrow]);
+  useEffect(() => stopTyping, [narrow && narrowKey(narrow, 0)]);
 
   function onInput(value: string) {
     setContent(value);
     setPreview(null);
     scheduleDraft(value, topic);
     if (!value) return stopTyping();
-    if (Date.now() - typingSince.current > TYPING_REPEAT_MS) {
+    if (narrow && Date.now() - typingSince.current > TYPING_REPEAT_MS) {
       typingSince.current = Date.now();
       void api.post('/typing', typingParams(narrow, topic, 'start')).catch(() => undefined);
     }
@@ -193,6 +208,7 @@ export function Compose({
     if (!content.trim()) return;
     setError('');
     setNotice('');
+    if (!narrow) return setError(missing || 'Choose where to send it');
     const message =
       narrow.kind === 'stream'
         ? { type: 'stream', to: narrow.streamId, topic: topic || '(no topic)', content }
@@ -210,6 +226,7 @@ export function Compose({
       await discardDraft();
       setContent('');
       setPreview(null);
+      if (!later) onSent?.(narrow.kind === 'stream' ? { ...narrow, topic: topic || '(no topic)' } : narrow);
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
     }
@@ -233,7 +250,8 @@ export function Compose({
         void upload(files);
       }}
     >
-      {narrow.kind === 'stream' && (
+      {recipient}
+      {kind === 'stream' && (
         <input
           id="compose-topic"
           aria-label="Topic"
@@ -297,7 +315,11 @@ export function Compose({
               complete(suggestions[mention.index] ?? suggestions[0]);
               return;
             }
-            if (e.key === 'Escape') return setMention(null);
+            if (e.key === 'Escape') {
+              // Esc closes the suggestions only (it leaves the field when none are shown).
+              e.preventDefault();
+              return setMention(null);
+            }
           }
           if (e.key === 'Enter' && !e.shiftKey) void send(e);
         }}

@@ -2,6 +2,7 @@ import { useEffect } from 'preact/hooks';
 import { api } from '../lib/api';
 import { anchorOf, conversationOf, isSearch, sameTerms, wireNarrow, type Term } from '../lib/narrow';
 import { Compose } from '../compose/compose';
+import { newMessage } from '../compose/new-message';
 import { narrowKey, type Message } from '../store/model';
 import {
   counts,
@@ -145,7 +146,7 @@ export function NarrowView({ terms }: { terms: Term[] }) {
           {typingNow.map((id) => `${users.value.get(id)?.full_name ?? 'Someone'} is typing…`).join(' ')}
         </p>
       )}
-      {conversation && (
+      {conversation && newMessage.value === null && (
         <Compose
           key={`${narrowKey(conversation, self)}/${conversation.kind === 'stream' ? (conversation.topic ?? '') : ''}`}
           narrow={conversation}

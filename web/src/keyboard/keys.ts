@@ -6,8 +6,8 @@ export type Action = 'compose' | 'dm' | 'reply' | 'next' | 'previous' | 'nextUnr
 
 /** The shortcuts, as the help lists them. */
 export const SHORTCUTS: [string, string][] = [
-  ['c', 'New topic in the channel (compose)'],
-  ['x', 'New direct message'],
+  ['c', 'New message to a channel: the one being read, else one to choose'],
+  ['x', 'New direct message: choose who to send it to'],
   ['r', 'Reply to the selected message'],
   ['j', 'Select the next message'],
   ['k', 'Select the previous message'],

@@ -10,6 +10,7 @@ import { selectedMessage } from '../conversations/selection';
 import { whereOf } from '../notifications/notify';
 import { isMutedPlace } from '../notifications/rules';
 import { cardUser } from '../people/card';
+import { closeNewMessage, newMessage, openNewMessage } from '../compose/new-message';
 import { conversationKey, inNarrow, type Message } from '../store/model';
 import { me, subscriptions, unread, view } from '../store/store';
 import { actionFor, nextUnread, SHORTCUTS, step, type Action } from './keys';
@@ -43,32 +44,38 @@ function messageConversation(m: Message): Conversation {
   return { kind: 'dm', userIds: conversationKey(m, me.value).slice(2).split(',').map(Number) };
 }
 
+/** Opens a conversation (or stays in it) and focuses a field of its compose box, closing a new message's box. */
 function open(conversation: Conversation, focus: string): void {
   const r = route.value;
   const there = conversationTerms(conversation);
-  if (r.view === 'narrow' && JSON.stringify(r.terms) === JSON.stringify(there)) return focusWhenReady(focus);
-  const stale = document.querySelector(focus);
-  navigate({ view: 'narrow', terms: there });
+  const same = r.view === 'narrow' && JSON.stringify(conversationOf(r.terms)) === JSON.stringify(conversation);
+  // The field now on the page may be the previous view's, or the new message's about to give way to the
+  // conversation's own.
+  const stale = same && newMessage.value === null ? null : document.querySelector(focus);
+  closeNewMessage();
+  if (!same) navigate({ view: 'narrow', terms: there });
   focusWhenReady(focus, stale);
 }
 
 const ACTIONS: Record<Action, () => void> = {
+  // c: a new message in the channel being read (its compose box: the topic field, filled in a topic), else a new
+  // channel message whose channel is still to choose (Zulip's compose_actions.start for "stream").
   compose() {
     const here = current();
-    const streamId = here?.kind === 'stream' ? here.streamId : subscriptions.value[0]?.stream_id;
-    if (streamId !== undefined) open({ kind: 'stream', streamId }, '#compose-topic');
+    if (here?.kind === 'stream') open(here, '#compose-topic');
+    else openNewMessage({ kind: 'stream' });
   },
+  // x: a new direct message, its recipients to choose (those of the conversation being read, if it is one).
   dm() {
-    navigate({ view: 'people' });
-    focusWhenReady('#people-search');
+    const here = current();
+    openNewMessage({ kind: 'dm', userIds: here?.kind === 'dm' ? here.userIds.filter((id) => id !== me.value) : [] });
   },
   reply() {
     const messages = view.value.messages;
     if (route.value.view !== 'narrow' || messages.length === 0) return;
     const m = messages.find((x) => x.id === selectedMessage.value) ?? messages[messages.length - 1];
     const here = current();
-    if (here && inNarrow(m, here, me.value)) focusWhenReady('#compose-content');
-    else open(messageConversation(m), '#compose-content');
+    open(here && inNarrow(m, here, me.value) ? here : messageConversation(m), '#compose-content');
   },
   next: () => select(1),
   previous: () => select(-1),
@@ -83,6 +90,7 @@ const ACTIONS: Record<Action, () => void> = {
     if (helpOpen.value) helpOpen.value = false;
     else if (cardUser.value !== null) cardUser.value = null;
     else if (isTyping(document.activeElement)) (document.activeElement as HTMLElement).blur();
+    else if (newMessage.value !== null) closeNewMessage();
     else selectedMessage.value = null;
   },
   help: () => (helpOpen.value = !helpOpen.value),

@@ -5,6 +5,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     msg: string,
+    /** The whole answer (Zulip adds fields to some errors, e.g. each refused address of an invitation). */
+    readonly body: Record<string, unknown> = {},
   ) {
     super(msg);
   }
@@ -45,7 +47,7 @@ async function call<T>(method: string, url: string, params: Params | FormData = 
   }
   if (!response.ok || body.result !== 'success') {
     const code = typeof body.code === 'string' ? body.code : 'BAD_REQUEST';
-    throw new ApiError(response.status, code, typeof body.msg === 'string' ? body.msg : response.statusText);
+    throw new ApiError(response.status, code, typeof body.msg === 'string' ? body.msg : response.statusText, body);
   }
   return body as T;
 }

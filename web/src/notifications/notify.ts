@@ -9,15 +9,12 @@ import type { ServerEvent } from '../lib/events';
 import { parseHash } from '../lib/hash';
 import { messageHash } from '../conversations/message-link';
 import type { Message, UnreadEntry } from '../store/model';
-import { mutedUsers, settings, topicPolicy } from '../store/personal';
-import { channelId, channelName, liveMatches, me, subscriptions, unread, view } from '../store/store';
-import { notificationFor, titleCount, type Where } from './rules';
+import { mutedUsers, settings } from '../store/personal';
+import { channelId, channelName, liveMatches, me, unread, view, whereOf } from '../store/store';
+import { notificationFor, titleCount } from './rules';
 import { playSound } from './sound';
 
-export const whereOf = (streamId: number, topic: string): Where => ({
-  subscription: subscriptions.value.find((s) => s.stream_id === streamId),
-  policy: topicPolicy(streamId, topic),
-});
+export { whereOf };
 
 const entryWhere = (entry: UnreadEntry) => whereOf(entry.streamId!, entry.topic ?? '');
 

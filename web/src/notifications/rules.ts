@@ -23,6 +23,14 @@ export function isMutedPlace(where: Where): boolean {
   return !!where.subscription?.is_muted && where.policy !== Policy.unmuted && where.policy !== Policy.followed;
 }
 
+/**
+ * Whether an unread channel message is shown and counted (Inbox, sidebar, title): its channel is subscribed and it
+ * is not in a muted place (`null`, a direct message, always is).
+ */
+export function isShownUnread(where: Where | null): boolean {
+  return where === null || (where.subscription !== undefined && !isMutedPlace(where));
+}
+
 /** Whether a message that just arrived notifies on the desktop and with a sound. */
 export function notificationFor(
   message: Pick<Message, 'type' | 'sender_id'>,
@@ -60,7 +68,11 @@ const withSound = (choice: { desktop: boolean; sound: boolean }, settings: UserS
   sound: choice.sound && settings.notification_sound !== 'none',
 });
 
-/** The unread count for the tab title, as desktop_icon_count_display chooses; muted places never count. */
+/**
+ * The unread count for the tab title, as desktop_icon_count_display chooses: every unread message shown (1, the
+ * Inbox's and the sidebar's count: nothing from muted places), or only direct messages and mentions (3; mentions
+ * count wherever they are, as Zulip's mention count) and followed topics (2); none (4).
+ */
 export function titleCount(
   unread: ReadonlyMap<number, UnreadEntry>,
   display: number,
@@ -71,9 +83,13 @@ export function titleCount(
   for (const entry of unread.values()) {
     const dm = entry.streamId === undefined;
     const where = dm ? null : whereOf(entry);
-    if (where && isMutedPlace(where) && !entry.mentioned) continue;
-    const important = dm || !!entry.mentioned || (display === 2 && where?.policy === Policy.followed);
-    if (display === 1 || important) n += 1;
+    const shown = isShownUnread(where);
+    if (display === 1) {
+      if (shown) n += 1;
+      continue;
+    }
+    const important = dm || !!entry.mentioned || (shown && display === 2 && where?.policy === Policy.followed);
+    if (important) n += 1;
   }
   return n;
 }

@@ -24,7 +24,8 @@ import {
   type User,
 } from './model';
 import { applyAdminEvent, applyAdminRegister } from '../admin/store';
-import { applyPersonalEvent, applyPersonalRegister } from './personal';
+import { applyPersonalEvent, applyPersonalRegister, topicPolicy } from './personal';
+import { isShownUnread, type Where } from '../notifications/rules';
 
 export const me = signal(0);
 /** Owner or administrator (Zulip's role 100 or 200). */
@@ -35,6 +36,38 @@ export const subscriptions = signal<Subscription[]>([]);
 export const streams = signal<Stream[]>([]);
 export const unread = signal(new Map<number, UnreadEntry>());
 export const counts = computed(() => unreadCounts(unread.value));
+
+/** Where a channel's topic stands for the user: their subscription (if subscribed) and the topic's policy. */
+export const whereOf = (streamId: number, topic: string): Where => ({
+  subscription: subscriptions.value.find((s) => s.stream_id === streamId),
+  policy: topicPolicy(streamId, topic),
+});
+
+/**
+ * The unread messages the Inbox, the sidebar and the title count (Zulip's rule, is_topic_visible_in_home): direct
+ * messages, and channel messages of subscribed channels except in a muted topic, or in a muted channel where the
+ * topic is not unmuted or followed.
+ */
+export const shownUnread = computed(() => {
+  const shown = new Map<number, UnreadEntry>();
+  const known = new Map<string, boolean>();
+  for (const [id, entry] of unread.value) {
+    if (entry.streamId === undefined) {
+      shown.set(id, entry);
+      continue;
+    }
+    const at = `${entry.streamId}:${entry.topic ?? ''}`;
+    let visible = known.get(at);
+    if (visible === undefined) {
+      visible = isShownUnread(whereOf(entry.streamId, entry.topic ?? ''));
+      known.set(at, visible);
+    }
+    if (visible) shown.set(id, entry);
+  }
+  return shown;
+});
+/** Their counts by conversation and topic, as `counts`. */
+export const shownCounts = computed(() => unreadCounts(shownUnread.value));
 export const drafts = signal<Draft[]>([]);
 export const scheduled = signal<ScheduledMessage[]>([]);
 export const presence = signal(new Map<number, Presence>());
@@ -291,6 +324,8 @@ function applyEvent(event: ServerEvent): void {
     case 'realm':
     case 'default_streams':
     case 'realm_linkifiers':
+    case 'realm_export':
+    case 'invites_changed':
       applyAdminEvent(event);
       break;
     default:

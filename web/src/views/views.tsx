@@ -16,8 +16,9 @@ import {
   lastMessage,
   me,
   scheduled,
+  shownCounts,
+  shownUnread,
   subscriptions,
-  unread,
   userName,
 } from '../store/store';
 
@@ -54,9 +55,10 @@ async function markNarrowRead(narrow: unknown[]): Promise<void> {
   }
 }
 
+/** What is unread, as the sidebar and the title count it: nothing from muted topics or muted channels. */
 function Inbox() {
-  const entries = unread.value;
-  const n = counts.value;
+  const entries = shownUnread.value;
+  const n = shownCounts.value;
   const channels = new Map<number, Set<string>>();
   const dms = new Set<string>();
   for (const e of entries.values()) {
