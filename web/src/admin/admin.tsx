@@ -9,6 +9,8 @@ import { channelName, streams, users } from '../store/store';
 import type { User } from '../store/model';
 import { Field } from '../ui/field';
 import { Outcome, useAction } from '../ui/outcome';
+import { CustomEmoji } from './emoji';
+import { ProfileFields } from './profile-fields';
 import { defaultChannels, everyone, linkifiers, realmSettings, systemGroups } from './store';
 
 /** Zulip's system groups an organization permission may name here, by what the page calls them. */
@@ -308,6 +310,8 @@ export default function AdminPages() {
       <Users />
       <DefaultChannels />
       <Linkifiers />
+      <CustomEmoji />
+      <ProfileFields />
     </div>
   );
 }
