@@ -155,7 +155,11 @@ describe('the web client: custom emoji and profile fields', () => {
     // An emoji another person added is not a member's to remove.
     const added = await env.world
       .as('iago')
-      .post('/realm/emoji/ophelia', {}, { files: [{ field: 'f', filename: 'o.png', contentType: 'image/png', data: PNG }] });
+      .post(
+        '/realm/emoji/ophelia',
+        {},
+        { files: [{ field: 'f', filename: 'o.png', contentType: 'image/png', data: PNG }] },
+      );
     expect(added.status).toBe(200);
     const refused = await hamlet.delete('/realm/emoji/ophelia');
     expect({ status: refused.status, msg: refused.body.msg }).toEqual({

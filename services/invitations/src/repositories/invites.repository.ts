@@ -79,7 +79,8 @@ export class PrismaInviteRepository implements InviteRepository {
   ): Promise<boolean> {
     return this.unit.run(async (tx) => {
       await lockEmailInvites(tx, invite.realmId);
-      if ((await emailsSentSince(tx, invite.realmId, limit.since)) + 1 > limit.max) return { result: false, events: [] };
+      if ((await emailsSentSince(tx, invite.realmId, limit.since)) + 1 > limit.max)
+        return { result: false, events: [] };
       await tx.inviteResend.create({ data: { inviteId: invite.id, realmId: invite.realmId } });
       return { result: true, events: [...events] };
     });

@@ -56,7 +56,8 @@ export async function storedImage(
   if (!STORED_NAME.test(fileName)) return null;
   let data = await images.read(realmId, fileName);
   // Avatars uploaded before they were resized have no medium file: the one picture serves both.
-  if (!data && fileName.endsWith('-medium.png')) data = await images.read(realmId, fileName.replace(/-medium\.png$/, '.png'));
+  if (!data && fileName.endsWith('-medium.png'))
+    data = await images.read(realmId, fileName.replace(/-medium\.png$/, '.png'));
   return data && { data, contentType: contentTypeOf(fileName) };
 }
 
