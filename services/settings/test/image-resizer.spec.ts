@@ -31,7 +31,9 @@ describe('SharpImageResizer (Zulip resize_avatar)', () => {
 
   it('answers null for data it cannot decode, even behind an image signature', async () => {
     expect(await resizer.squarePng(Buffer.from('not an image'), 100)).toBeNull();
-    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
     expect(await resizer.squarePng(Buffer.concat([png.subarray(0, 20), Buffer.from('garbage')]), 100)).toBeNull();
   });
 });
