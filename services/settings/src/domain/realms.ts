@@ -89,13 +89,24 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** Rendered descriptions by organization URL and Markdown. */
+const renderedDescriptions = new Map<string, string>();
+
 /**
  * The organization's description as HTML: Zulip's render_realm_description (the message Markdown renderer, with
  * links to the organization relative); empty stays empty.
  */
 export function renderRealmDescription(description: string, realmUrl: string): string {
   if (!description) return '';
-  return renderMarkdown(description, { realmUrl: realmUrl.replace(/\/$/, '') });
+  // Every /register shows it: each description is rendered once per process (Zulip stores the rendering).
+  const key = `${realmUrl}\n${description}`;
+  let html = renderedDescriptions.get(key);
+  if (html === undefined) {
+    html = renderMarkdown(description, { realmUrl: realmUrl.replace(/\/$/, '') });
+    if (renderedDescriptions.size >= 1000) renderedDescriptions.clear();
+    renderedDescriptions.set(key, html);
+  }
+  return html;
 }
 
 /** What /server_settings shows for the description: Zulip's get_realm_rendered_description, with its default. */
