@@ -126,8 +126,7 @@ export function ProfileFields() {
   const act = (action: () => Promise<unknown>, done: string) => void run(action, done).then(load);
   const move = (from: number, to: number) => {
     const order = fields.map((f) => f.id);
-    const [id] = order.splice(from, 1);
-    order.splice(to, 0, id!);
+    order.splice(to, 0, ...order.splice(from, 1));
     act(() => api.patch('/realm/profile_fields', { order }), 'Order saved');
   };
   return (
