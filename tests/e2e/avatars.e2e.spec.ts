@@ -1,6 +1,8 @@
+import { crc32, deflateSync } from 'node:zlib';
 import type { ApiClient, World } from '@confab/devkit';
 import { EventQueue } from './support/event-queues';
 import { expectError, expectSuccess } from './support/expect';
+import { eventually } from './support/groups';
 import { newWorld, system } from './support/system';
 
 const PNG = Buffer.from(
@@ -8,6 +10,36 @@ const PNG = Buffer.from(
   'base64',
 );
 const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+/** A grey RGB PNG of `width`×`height` pixels (a photo-like, non-square upload). */
+function pngOf(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), body.length + 4);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const rows = Buffer.alloc((width * 3 + 1) * height, 0x80);
+  for (let y = 0; y < height; y++) rows[y * (width * 3 + 1)] = 0;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** A served PNG's width and height, read from its header. */
+function pngSize(data: Buffer): { width: number; height: number } {
+  expect(data.subarray(1, 4).toString('latin1')).toBe('PNG');
+  return { width: data.readUInt32BE(16), height: data.readUInt32BE(20) };
+}
 
 const upload = (client: ApiClient, files: { data: Buffer; name?: string }[]) =>
   client.post(
@@ -43,9 +75,10 @@ describe('avatar upload (POST and DELETE /users/me/avatar)', () => {
     });
     const before = (await world.as('hamlet').get('/users/me')).body;
 
-    const response = await upload(world.as('hamlet'), [{ data: PNG }]);
+    const response = await upload(world.as('hamlet'), [{ data: pngOf(640, 480) }]);
     expectSuccess(response, 'POST', '/users/me/avatar', UNDESCRIBED);
     const url = response.body.avatar_url as string;
+    const medium = url.replace('.png?', '-medium.png?');
     expect(url).toMatch(
       new RegExp(
         `^/user_avatars/${world.realm.realm_id}/${hamlet.id}-[0-9a-f]{16}\\.png\\?version=${before.avatar_version + 1}$`,
@@ -55,7 +88,11 @@ describe('avatar upload (POST and DELETE /users/me/avatar)', () => {
     const image = await fetchImage(url);
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toBe('image/png');
-    expect(Buffer.from(await image.arrayBuffer()).equals(PNG)).toBe(true);
+    // Zulip's resize_avatar: a square 100×100 picture, and a 500×500 medium one, cropped to the centre.
+    expect(pngSize(Buffer.from(await image.arrayBuffer()))).toEqual({ width: 100, height: 100 });
+    const mediumImage = await fetchImage(medium);
+    expect(mediumImage.status).toBe(200);
+    expect(pngSize(Buffer.from(await mediumImage.arrayBuffer()))).toEqual({ width: 500, height: 500 });
 
     const me = (await world.as('hamlet').get('/users/me')).body;
     expect({ avatar_url: me.avatar_url, avatar_version: me.avatar_version }).toEqual({
@@ -73,10 +110,10 @@ describe('avatar upload (POST and DELETE /users/me/avatar)', () => {
     expect({ source: own.avatar_source, url: own.avatar_url, medium: own.avatar_url_medium }).toEqual({
       source: 'U',
       url,
-      medium: url,
+      medium,
     });
 
-    const person = { user_id: hamlet.id, avatar_source: 'U', avatar_url: url, avatar_url_medium: url };
+    const person = { user_id: hamlet.id, avatar_source: 'U', avatar_url: url, avatar_url_medium: medium };
     const event = await watcher.next((e) => e.type === 'realm_user' && e.person.user_id === hamlet.id);
     expect(event).toEqual({
       id: event.id,
@@ -87,12 +124,55 @@ describe('avatar upload (POST and DELETE /users/me/avatar)', () => {
     const seen = await gravatarWatcher.next((e) => e.type === 'realm_user' && e.person.user_id === hamlet.id);
     expect(seen.person).toEqual({ ...person, avatar_version: before.avatar_version + 1 });
 
-    // A second picture replaces the first, whose file is no longer served.
+    // A second picture (any of Zulip's formats, stored as PNG) replaces the first, whose files are no longer served.
     const second = await upload(world.as('hamlet'), [{ data: GIF, name: 'me.gif' }]);
     expectSuccess(second, 'POST', '/users/me/avatar', UNDESCRIBED);
-    expect(second.body.avatar_url).toMatch(/\.gif\?version=\d+$/);
-    expect((await fetchImage(second.body.avatar_url)).headers.get('content-type')).toBe('image/gif');
+    expect(second.body.avatar_url).toMatch(/\.png\?version=\d+$/);
+    const secondImage = await fetchImage(second.body.avatar_url);
+    expect(secondImage.headers.get('content-type')).toBe('image/png');
+    expect(pngSize(Buffer.from(await secondImage.arrayBuffer()))).toEqual({ width: 100, height: 100 });
     expect((await fetchImage(url)).status).toBe(404);
+    expect((await fetchImage(medium)).status).toBe(404);
+  });
+
+  it("shows the sender's uploaded avatar on messages (GET /messages and message events), a default one as before", async () => {
+    const own = await newWorld();
+    const prospero = own.user('prospero');
+    const othello = own.user('othello');
+    const uploaded = await upload(own.as('prospero'), [{ data: pngOf(120, 80) }]);
+    expectSuccess(uploaded, 'POST', '/users/me/avatar', UNDESCRIBED);
+    const url = uploaded.body.avatar_url as string;
+    const send = async (sender: 'prospero' | 'othello', content: string) => {
+      const sent = await own.as(sender).post('/messages', { type: 'stream', to: 'Verona', topic: 'faces', content });
+      expectSuccess(sent, 'POST', '/messages');
+      return sent.body.id as number;
+    };
+    const avatarOf = async (id: number, clientGravatar: boolean) => {
+      const page = await own.as('cordelia').get('/messages', {
+        anchor: id,
+        num_before: 0,
+        num_after: 0,
+        client_gravatar: clientGravatar,
+      });
+      return (page.body.messages as { id: number; avatar_url: string | null }[]).find((m) => m.id === id)!.avatar_url;
+    };
+    // The messaging service hears of the new picture by its event: older and newer messages show it.
+    const earlier = await send('othello', 'mine is the default picture');
+    await eventually(async () => expect(await avatarOf(await send('prospero', 'look at me'), true)).toBe(url));
+    expect(await avatarOf(earlier, true)).toBeNull();
+    expect(await avatarOf(earlier, false)).toMatch(/^https:\/\/secure\.gravatar\.com\/avatar\//);
+
+    const queue = await EventQueue.register(own.as('cordelia'), { event_types: ['message'], client_gravatar: true });
+    const full = await EventQueue.register(own.as('hamlet'), { event_types: ['message'], client_gravatar: false });
+    const id = await send('prospero', 'and again');
+    const other = await send('othello', 'me too');
+    const heard = await queue.next((e) => e.type === 'message' && e.message.id === id);
+    expect(heard.message).toMatchObject({ sender_id: prospero.id, avatar_url: url });
+    expect((await queue.next((e) => e.type === 'message' && e.message.id === other)).message).toMatchObject({
+      sender_id: othello.id,
+      avatar_url: null,
+    });
+    expect((await full.next((e) => e.type === 'message' && e.message.id === id)).message.avatar_url).toBe(url);
   });
 
   it('goes back to the default picture on DELETE, and tells everyone', async () => {
@@ -122,7 +202,8 @@ describe('avatar upload (POST and DELETE /users/me/avatar)', () => {
       user_id: iago.id,
       avatar_source: 'G',
       avatar_url: response.body.avatar_url,
-      avatar_url_medium: response.body.avatar_url,
+      // Zulip's medium Gravatar asks for 500 pixels.
+      avatar_url_medium: (response.body.avatar_url as string).replace('?d=identicon', '?d=identicon&s=500'),
       avatar_version: uploaded.avatar_version + 1,
     });
     const seen = await gravatarWatcher.next((e) => e.type === 'realm_user' && e.person.user_id === iago.id);
@@ -142,6 +223,13 @@ describe('avatar upload (POST and DELETE /users/me/avatar)', () => {
     );
     expectError(
       await upload(client, [{ data: Buffer.from('not an image at all'), name: 'me.png' }]),
+      400,
+      'BAD_IMAGE',
+      'Could not decode image; did you upload an image file?',
+    );
+    // A PNG signature on something that does not decode is no image either.
+    expectError(
+      await upload(client, [{ data: Buffer.concat([PNG.subarray(0, 16), Buffer.from('garbage')]), name: 'me.png' }]),
       400,
       'BAD_IMAGE',
       'Could not decode image; did you upload an image file?',

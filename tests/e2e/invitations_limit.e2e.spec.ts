@@ -58,6 +58,32 @@ describe('the daily limit of email invitations (POST /invites)', () => {
     expectSuccess(await world.as('iago').post('/invites/multiuse', {}), 'POST', '/invites/multiuse');
   });
 
+  it('counts each invitation mailed again, as Zulip counts every invitation mail of the day', async () => {
+    const own = await newWorld();
+    const sent = await own.as('iago').post('/invites', {
+      invitee_emails: addresses(DAILY_MAX - 2).join(','),
+      stream_ids: [],
+    });
+    expectSuccess(sent, 'POST', '/invites');
+    const [invite] = (await own.as('iago').get('/invites')).body.invites as { id: number }[];
+    // Two resends fill the day: the 99th and 100th mails.
+    expectSuccess(await own.as('iago').post(`/invites/${invite!.id}/resend`), 'POST', '/invites/{invite_id}/resend');
+    expectSuccess(await own.as('iago').post(`/invites/${invite!.id}/resend`), 'POST', '/invites/{invite_id}/resend');
+    // A new invitation is over the limit now, and so is a third resend.
+    const over = await own.as('iago').post('/invites', { invitee_emails: addresses(1)[0], stream_ids: [] });
+    expectError(over, 400, 'INVITATION_FAILED', LIMIT_MSG, {
+      errors: [],
+      sent_invitations: false,
+      license_limit_reached: false,
+      daily_limit_reached: true,
+    });
+    expectError(await own.as('iago').post(`/invites/${invite!.id}/resend`), 400, 'INVITATION_FAILED', LIMIT_MSG, {
+      daily_limit_reached: true,
+      sent_invitations: false,
+    });
+    expect(((await own.as('iago').get('/invites')).body.invites as unknown[]).length).toBe(DAILY_MAX - 2);
+  });
+
   it('still checks who may invite first', async () => {
     const own = await newWorld();
     expectSuccess(

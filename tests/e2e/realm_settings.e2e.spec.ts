@@ -48,9 +48,23 @@ describe('PATCH /realm', () => {
       property: 'name',
       value: 'Renamed org',
     });
-    await queue.next((e) => e.type === 'realm' && e.property === 'description');
+    // Zulip's do_set_realm_property: the description travels as an update_dict with its rendering.
+    expect(await queue.next((e) => e.type === 'realm' && e.op === 'update_dict' && 'description' in e.data)).toEqual(
+      expect.objectContaining({
+        type: 'realm',
+        op: 'update_dict',
+        property: 'default',
+        data: { description: 'We *talk*.', rendered_description: '<p>We <em>talk</em>.</p>' },
+      }),
+    );
     const state = await registerState('othello', ['realm']);
     expect(state.realm_name).toBe('Renamed org');
+    // /register keeps the Markdown (what the settings form edits) and the rendering beside it.
+    expect(state.realm_description).toBe('We *talk*.');
+    expect(state.realm_rendered_description).toBe('<p>We <em>talk</em>.</p>');
+    // /server_settings (the login page's) shows the rendering.
+    const server = await world.anonymous().get('/server_settings');
+    expect(server.body.realm_description).toBe('<p>We <em>talk</em>.</p>');
 
     // Nothing changes, nothing is announced.
     const again = await world.as('iago').patch('/realm', { name: 'Renamed org' });

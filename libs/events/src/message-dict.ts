@@ -48,7 +48,13 @@ export function messageForClient(record: MessageRecord, view: MessageView): Reco
     is_me_message: record.is_me_message,
     reactions: record.reactions,
     submessages: record.submessages,
-    avatar_url: view.clientGravatar ? null : gravatarUrl(record.sender_email),
+    // Zulip's get_avatar_field: an uploaded avatar always, the Gravatar one only for clients that cannot compute it.
+    avatar_url:
+      record.sender_avatar_url !== undefined
+        ? record.sender_avatar_url
+        : view.clientGravatar
+          ? null
+          : gravatarUrl(record.sender_email),
     content: view.applyMarkdown ? record.rendered_content : record.content,
     content_type: view.applyMarkdown ? 'text/html' : 'text/x-markdown',
     subject:

@@ -21,7 +21,9 @@ class MemoryRepo implements InviteRepository {
   async emailInvitesSince(realmId: number, since: Date) {
     return this.invites.filter((i) => i.realmId === realmId && i.email !== null && i.createdAt >= since).length;
   }
-  async publish() {}
+  async recordResend() {
+    return true;
+  }
   async markUsed(id: number, at: Date) {
     this.invites.find((i) => i.id === id)!.usedAt = at;
   }

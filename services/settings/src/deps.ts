@@ -9,6 +9,7 @@ import type { MeetingProvider } from './domain/meetings/provider.js';
 import type {
   ChannelDirectory,
   ImageFiles,
+  ImageResizer,
   GroupDirectory,
   Mailer,
   PresenceStore,
@@ -27,6 +28,8 @@ export interface SettingsDeps {
   files: ImageFiles;
   /** Uploaded avatars, and the organization's icon and logo. */
   images: ImageFiles;
+  /** Resizes uploaded avatars. */
+  resizer: ImageResizer;
   redis: RedisClient;
   bus: EventBus;
   relay: OutboxRelay;

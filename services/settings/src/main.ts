@@ -2,6 +2,7 @@ import { CausalLog, retireConsumers } from '@confab/events';
 import { listen, runProcess } from '@confab/http';
 import { createMailer, ServiceRuntime } from '@confab/runtime';
 import { DirectoryImageFiles } from './adapters/image-files.js';
+import { SharpImageResizer } from './adapters/image-resizer.js';
 import { GroupsClient } from './adapters/groups-client.js';
 import { MessagingClient } from './adapters/messaging-client.js';
 import { buildApp } from './app.js';
@@ -33,6 +34,7 @@ runProcess('settings', loadConfig, async (config, logger) => {
     presence: new RedisPresenceStore(redis, config.redis.prefix, config.presenceRetentionSeconds),
     files: new DirectoryImageFiles(config.emojiDir),
     images: new DirectoryImageFiles(config.avatarDir),
+    resizer: new SharpImageResizer(),
     redis,
     bus: events.bus,
     relay: events.relay,

@@ -9,6 +9,8 @@ import { channelName, streams, users } from '../store/store';
 import type { User } from '../store/model';
 import { Field } from '../ui/field';
 import { Outcome, useAction } from '../ui/outcome';
+import { CustomEmoji } from './emoji';
+import { ProfileFields } from './profile-fields';
 import { defaultChannels, everyone, linkifiers, realmSettings, systemGroups } from './store';
 import { Invitations } from './invitations';
 import { DataExport } from './export';
@@ -312,6 +314,8 @@ export default function AdminPages() {
       <Linkifiers />
       <Invitations />
       <DataExport />
+      <CustomEmoji />
+      <ProfileFields />
     </div>
   );
 }

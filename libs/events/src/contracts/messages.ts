@@ -38,6 +38,8 @@ export const messageRecord = z.object({
   is_me_message: z.boolean(),
   reactions: z.array(z.unknown()),
   submessages: z.array(z.unknown()),
+  /** The sender's uploaded avatar (relative URL with `?version=N`); absent when the sender has the default one. */
+  sender_avatar_url: z.string().optional(),
 });
 export type MessageRecord = z.infer<typeof messageRecord>;
 

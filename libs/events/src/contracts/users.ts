@@ -24,6 +24,11 @@ export const userRecord = z.object({
    * 5 moderators); absent from records published before it existed, which count as 1.
    */
   email_address_visibility: z.number().int().optional(),
+  /**
+   * The uploaded avatar's URL (relative, with `?version=N`), or null for the default (Gravatar) one; absent from
+   * records published before it existed.
+   */
+  avatar_url: z.string().nullable().optional(),
 });
 export type UserRecord = z.infer<typeof userRecord>;
 
@@ -75,6 +80,8 @@ export const userAvatarChanged = defineEvent(
     realm_id: z.number().int(),
     avatar_source: z.enum(['U', 'G']),
     avatar_url: z.string(),
+    /** The 500×500 picture (Zulip's avatar_url_medium); absent from events published before it existed. */
+    avatar_url_medium: z.string().optional(),
     avatar_version: z.number().int(),
   }),
 );

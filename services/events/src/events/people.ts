@@ -136,11 +136,12 @@ export function userRoleChanged(payload: PayloadOf<typeof contracts.userRoleChan
 
 /**
  * Zulip's notify_avatar_url_change: the new picture to everyone, its URL also to client_gravatar queues (a Gravatar
- * default too, so they need no email); the medium size is the same picture (Confab keeps one size).
+ * default too, so they need no email), with the 500×500 one as avatar_url_medium.
  */
 export function userAvatarChanged(payload: PayloadOf<typeof contracts.userAvatarChanged>): Delivery[] {
   const { user_id, realm_id, avatar_source, avatar_url, avatar_version } = payload;
-  const person = { avatar_source, avatar_url, avatar_url_medium: avatar_url, avatar_version, user_id };
+  const avatar_url_medium = payload.avatar_url_medium ?? avatar_url;
+  const person = { avatar_source, avatar_url, avatar_url_medium, avatar_version, user_id };
   return realmWide(realm_id, 'realm_user', () => [{ type: 'realm_user', op: 'update', person }]);
 }
 

@@ -194,15 +194,15 @@ export async function revokeEmailInvite(ctx: InviteContext & { requestId?: strin
 /** POST /invites/{invite_id}/resend: the same invitation mailed again. */
 export async function resendEmailInvite(ctx: InviteContext & { requestId?: string }, caller: Caller, id: number) {
   const invite = await accessEmailInvite(ctx, caller, id);
-  await checkInviteLimit(ctx, caller.realmId, 1);
   const realm = await ctx.owners.realm(caller.realmId);
   if (!realm) throw noSuchInvitation();
+  // Zulip's do_send_user_invite_email: a resend is checked against the daily limit and counted in it.
+  const event = outboxRecord(
+    contracts.invitesChanged,
+    { realm_id: caller.realmId, referrer_id: invite.referrerId },
+    { realmId: caller.realmId, requestId: ctx.requestId },
+  );
+  const { since, max } = dailyLimit(ctx, caller.realmId);
+  if (!(await ctx.repo.recordResend(invite, [event], { since, max }))) throw dailyLimitReached();
   await ctx.owners.sendMail(await mail(ctx, invite, realm));
-  await ctx.repo.publish([
-    outboxRecord(
-      contracts.invitesChanged,
-      { realm_id: caller.realmId, referrer_id: invite.referrerId },
-      { realmId: caller.realmId, requestId: ctx.requestId },
-    ),
-  ]);
 }

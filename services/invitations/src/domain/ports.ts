@@ -14,10 +14,13 @@ export interface InviteRepository {
     events: readonly OutboxRecord[],
     limit: { realmId: number; since: Date; max: number },
   ): Promise<Invite[] | null>;
-  /** How many email invitations the organization made since `since`. */
+  /** How many invitation mails the organization sent since `since` (invitations made and mailed again). */
   emailInvitesSince(realmId: number, since: Date): Promise<number>;
-  /** Events of no change of this service's own (an invitation mailed again). */
-  publish(events: readonly OutboxRecord[]): Promise<void>;
+  /**
+   * Counts one more mail of `invite` (a resend), with its events, unless the organization's mails since `limit.since`
+   * would then be more than `limit.max`: false, nothing written (checked under the same lock as createMany).
+   */
+  recordResend(invite: Invite, events: readonly OutboxRecord[], limit: { since: Date; max: number }): Promise<boolean>;
   /** An email invitation's sign-up used it up. */
   markUsed(id: number, at: Date): Promise<void>;
   byId(id: number): Promise<Invite | null>;

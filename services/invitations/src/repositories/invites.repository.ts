@@ -20,6 +20,20 @@ function toSignup(row: SignupRow): Signup {
   };
 }
 
+/** One email invitation request of an organization at a time, so that racing requests never pass the limit together. */
+async function lockEmailInvites(tx: Tx, realmId: number): Promise<void> {
+  await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock(hashtext($1), $2)', 'email-invites', realmId);
+}
+
+/** Invitation mails of the organization since `since`: invitations made, and invitations mailed again. */
+async function emailsSentSince(db: Db | Tx, realmId: number, since: Date): Promise<number> {
+  const [made, resent] = await Promise.all([
+    db.multiuseInvite.count({ where: { realmId, email: { not: null }, createdAt: { gte: since } } }),
+    db.inviteResend.count({ where: { realmId, sentAt: { gte: since } } }),
+  ]);
+  return made + resent;
+}
+
 export class PrismaInviteRepository implements InviteRepository {
   /** Changes and their outbox rows commit together, and the relay is woken after (docs/architecture.md). */
   private readonly unit: UnitOfWork<Tx>;
@@ -45,11 +59,8 @@ export class PrismaInviteRepository implements InviteRepository {
     limit: { realmId: number; since: Date; max: number },
   ): Promise<Invite[] | null> {
     return this.unit.run(async (tx) => {
-      // One invitation request of an organization at a time, so that racing requests never pass the limit together.
-      await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock(hashtext($1), $2)', 'email-invites', limit.realmId);
-      const recent = await tx.multiuseInvite.count({
-        where: { realmId: limit.realmId, email: { not: null }, createdAt: { gte: limit.since } },
-      });
+      await lockEmailInvites(tx, limit.realmId);
+      const recent = await emailsSentSince(tx, limit.realmId, limit.since);
       if (recent + invites.length > limit.max) return { result: null, events: [] };
       const created = [];
       for (const invite of invites) created.push(toInvite(await tx.multiuseInvite.create({ data: invite })));
@@ -58,11 +69,21 @@ export class PrismaInviteRepository implements InviteRepository {
   }
 
   emailInvitesSince(realmId: number, since: Date): Promise<number> {
-    return this.db.multiuseInvite.count({ where: { realmId, email: { not: null }, createdAt: { gte: since } } });
+    return emailsSentSince(this.db, realmId, since);
   }
 
-  async publish(events: readonly OutboxRecord[]): Promise<void> {
-    await this.unit.run(async () => ({ result: undefined, events: [...events] }));
+  async recordResend(
+    invite: Invite,
+    events: readonly OutboxRecord[],
+    limit: { since: Date; max: number },
+  ): Promise<boolean> {
+    return this.unit.run(async (tx) => {
+      await lockEmailInvites(tx, invite.realmId);
+      if ((await emailsSentSince(tx, invite.realmId, limit.since)) + 1 > limit.max)
+        return { result: false, events: [] };
+      await tx.inviteResend.create({ data: { inviteId: invite.id, realmId: invite.realmId } });
+      return { result: true, events: [...events] };
+    });
   }
 
   async markUsed(id: number, at: Date): Promise<void> {

@@ -14,7 +14,7 @@ export function displayRecipientUsers(users: readonly User[]): contracts.Message
 /** The parts of a message dict every reader sees the same way. */
 export function messageRecord(
   message: StoredMessage,
-  sender: Pick<User, 'id' | 'email' | 'fullName'>,
+  sender: Pick<User, 'id' | 'email' | 'fullName'> & { avatarUrl?: string | null },
   realm: Realm,
   displayRecipient: contracts.MessageRecord['display_recipient'],
   reactions: readonly Reaction[],
@@ -41,6 +41,7 @@ export function messageRecord(
     submessages: [],
   };
   if (message.channelId !== null) record.stream_id = message.channelId;
+  if (sender.avatarUrl) record.sender_avatar_url = sender.avatarUrl;
   return record;
 }
 

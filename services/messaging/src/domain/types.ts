@@ -63,6 +63,8 @@ export interface User extends UserSettings {
   dateJoined: Date;
   /** The organization's Notification Bot: it posts notices of moved and resolved topics anywhere. */
   isSystemBot: boolean;
+  /** The uploaded avatar's URL with its version; null for the default (Gravatar) one. */
+  avatarUrl: string | null;
 }
 
 /** Zulip's UserProfile.OUTGOING_WEBHOOK_BOT: messages that mention it or are sent to it are posted to its service. */

@@ -124,6 +124,19 @@ export function registerConsumers({ bus, store, readModel, directory, onNewMembe
     .on(contracts.userDeactivated, user)
     .on(contracts.userReactivated, user)
     .on(
+      contracts.userAvatarChanged,
+      once(
+        async (tx, e) => {
+          // Messages show the sender's uploaded avatar (Zulip's avatar_source 'U'); a default one is computed.
+          const url = e.payload.avatar_source === 'U' ? e.payload.avatar_url : null;
+          if (!(await readModel.setUserAvatar(tx, e.payload.user_id, url))) {
+            throw new Error(`user ${e.payload.user_id} is not known yet`);
+          }
+        },
+        (e) => directory.forgetUser(e.payload.user_id),
+      ),
+    )
+    .on(
       contracts.userSettingsChanged,
       once(
         async (tx, e) => {

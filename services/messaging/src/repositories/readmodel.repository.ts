@@ -65,6 +65,7 @@ export function toUser(row: UserRow): User {
       ? (row.resolvedTopicNoticeAutoReadPolicy as ResolvedNoticePolicy)
       : 'except_followed',
     isSystemBot: row.isSystemBot,
+    avatarUrl: row.avatarUrl,
   };
 }
 
@@ -114,6 +115,7 @@ function userData(u: contracts.UserRecord) {
     isActive: u.is_active,
     dateJoined: new Date(u.date_joined),
     isSystemBot: u.is_system_bot ?? false,
+    ...(u.avatar_url === undefined ? {} : { avatarUrl: u.avatar_url }),
   };
 }
 
@@ -189,6 +191,12 @@ export class ReadModelRepository implements PeopleReader {
     return toUser(
       await tx.user.upsert({ where: { id: record.user_id }, create: { id: record.user_id, ...data }, update: data }),
     );
+  }
+
+  /** The user's uploaded avatar URL (null: the default one); false when the user is not known yet. */
+  async setUserAvatar(tx: Tx, userId: number, avatarUrl: string | null): Promise<boolean> {
+    const { count } = await tx.user.updateMany({ where: { id: userId }, data: { avatarUrl } });
+    return count > 0;
   }
 
   /** Settings may arrive before the user (events of different services are not ordered): then they wait. */

@@ -3,7 +3,7 @@ import { contracts, outboxRecord } from '@confab/events';
 import { invalid } from '@confab/errors';
 import { ROLE_ADMINISTRATOR, type UserIdentity } from '@confab/identity';
 import { contentTypeOf, imageKind } from './images.js';
-import type { ImageFiles } from './ports.js';
+import type { ImageFiles, ImageResizer } from './ports.js';
 import { realmSetting } from './realm-settings.js';
 import type { Database } from './store.js';
 import type { User } from './types.js';
@@ -12,13 +12,26 @@ import { avatarUrl } from './users.js';
 export interface AvatarContext {
   db: Database;
   images: ImageFiles;
+  resizer: ImageResizer;
 }
+
+/** Zulip's DEFAULT_AVATAR_SIZE and MEDIUM_AVATAR_SIZE (zerver/lib/thumbnail.py), in pixels. */
+export const AVATAR_SIZE = 100;
+export const MEDIUM_AVATAR_SIZE = 500;
 
 /** Zulip's MAX_AVATAR_FILE_SIZE_MIB (also `max_avatar_file_size_mib` of /register). */
 export const MAX_AVATAR_FILE_MIB = 5;
 
-/** An uploaded image file's name as Confab stores it: chosen here, never reused, so served as immutable. */
-const STORED_NAME = /^[0-9]+-[0-9a-f]{16}\.(png|gif|jpg|webp)$/;
+/**
+ * An uploaded image file's name as Confab stores it: chosen here, never reused, so served as immutable. Avatars are
+ * `<name>.png` (100×100) with `<name>-medium.png` (500×500) beside it, as Zulip names its resized avatars.
+ */
+const STORED_NAME = /^[0-9]+-[0-9a-f]{16}(-medium)?\.(png|gif|jpg|webp)$/;
+
+/** The medium avatar's file name beside the default one. */
+export function mediumAvatarName(fileName: string): string {
+  return fileName.replace(/\.png$/, '-medium.png');
+}
 
 /** Zulip's checks of an uploaded image (size, then whether it is an image at all). */
 export function checkUploadedImage(data: Buffer, maxMib: number): { extension: string } {
@@ -41,7 +54,10 @@ export async function storedImage(
   fileName: string,
 ): Promise<{ data: Buffer; contentType: string } | null> {
   if (!STORED_NAME.test(fileName)) return null;
-  const data = await images.read(realmId, fileName);
+  let data = await images.read(realmId, fileName);
+  // Avatars uploaded before they were resized have no medium file: the one picture serves both.
+  if (!data && fileName.endsWith('-medium.png'))
+    data = await images.read(realmId, fileName.replace(/-medium\.png$/, '.png'));
   return data && { data, contentType: contentTypeOf(fileName) };
 }
 
@@ -66,6 +82,7 @@ async function changeAvatar(
       realm_id: user.realmId,
       avatar_source: user.avatarFile ? ('U' as const) : ('G' as const),
       avatar_url: avatarUrl(user),
+      avatar_url_medium: avatarUrl(user, true),
       avatar_version: user.avatarVersion,
     };
     return {
@@ -73,12 +90,20 @@ async function changeAvatar(
       events: [outboxRecord(contracts.userAvatarChanged, payload, { realmId: user.realmId, requestId })],
     };
   });
-  // The replaced picture is no longer anyone's: its file goes once the change is in force.
-  if (before) await ctx.images.remove(actor.realmId, before);
+  // The replaced picture is no longer anyone's: its files go once the change is in force.
+  if (before) await removeAvatarFiles(ctx.images, actor.realmId, before);
   return after;
 }
 
-/** POST /users/me/avatar: Zulip's set_avatar_backend (checks in its order), stored as uploaded (not resized). */
+async function removeAvatarFiles(images: ImageFiles, realmId: number, fileName: string): Promise<void> {
+  await images.remove(realmId, fileName);
+  if (fileName.endsWith('.png')) await images.remove(realmId, mediumAvatarName(fileName));
+}
+
+/**
+ * POST /users/me/avatar: Zulip's set_avatar_backend (checks in its order) and upload_avatar_image: stored as a square
+ * 100×100 PNG and a 500×500 medium one, cropped to the centre.
+ */
 export async function setAvatar(
   ctx: AvatarContext,
   actor: UserIdentity,
@@ -88,13 +113,19 @@ export async function setAvatar(
   if (files.length !== 1) throw invalid('You must upload exactly one avatar.');
   await checkMayChangeAvatar(ctx.db, actor);
   const image = files[0]!.data;
-  const { extension } = checkUploadedImage(image, MAX_AVATAR_FILE_MIB);
-  const fileName = storedImageName(actor.userId, extension);
-  await ctx.images.save(actor.realmId, fileName, image);
+  checkUploadedImage(image, MAX_AVATAR_FILE_MIB);
+  const [small, medium] = await Promise.all([
+    ctx.resizer.squarePng(image, AVATAR_SIZE),
+    ctx.resizer.squarePng(image, MEDIUM_AVATAR_SIZE),
+  ]);
+  if (!small || !medium) throw invalid('Could not decode image; did you upload an image file?', 'BAD_IMAGE');
+  const fileName = storedImageName(actor.userId, 'png');
+  await ctx.images.save(actor.realmId, fileName, small);
+  await ctx.images.save(actor.realmId, mediumAvatarName(fileName), medium);
   try {
     return { avatar_url: avatarUrl(await changeAvatar(ctx, actor, fileName, requestId)) };
   } catch (err) {
-    await ctx.images.remove(actor.realmId, fileName);
+    await removeAvatarFiles(ctx.images, actor.realmId, fileName);
     throw err;
   }
 }

@@ -48,6 +48,12 @@ export interface ImageFiles {
   remove(realmId: number, fileName: string): Promise<void>;
 }
 
+/** Image thumbnails (Zulip's zerver/lib/thumbnail.py resize_avatar). */
+export interface ImageResizer {
+  /** A `size`×`size` PNG cropped to the centre, or null when the data is no image it can decode. */
+  squarePng(data: Buffer, size: number): Promise<Buffer | null>;
+}
+
 /** One user's presence: Unix seconds; `activeTimestamp` null when the user was never active (only idle). */
 export interface PresenceEntry {
   userId: number;

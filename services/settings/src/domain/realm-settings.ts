@@ -3,7 +3,7 @@ import { ConfabError, invalid } from '@confab/errors';
 import { ROLE_ADMINISTRATOR, ROLE_OWNER, type UserIdentity } from '@confab/identity';
 import { adminRequired } from './accounts.js';
 import type { ChannelDirectory, GroupDirectory } from './ports.js';
-import { realmPermissions, realmRecord } from './realms.js';
+import { realmPermissions, realmRecord, realmUrl, renderRealmDescription } from './realms.js';
 import type { Database } from './store.js';
 import type { GroupRef, Realm, RealmPatch } from './types.js';
 import { isAvailableLanguage } from './validators.js';
@@ -343,7 +343,16 @@ export async function updateRealmSettings(
     const changes: contracts.RealmClientChange[] = [];
     const note = (name: string, value: unknown) => {
       data[name] = value;
-      if (UPDATE_DICT.has(name))
+      if (name === 'description' && typeof value === 'string') {
+        // Zulip's do_set_realm_property: the Markdown and its rendering together.
+        const rendered = renderRealmDescription(value, realmUrl(realm, ctx.externalUrl));
+        changes.push({
+          type: 'realm',
+          op: 'update_dict',
+          property: 'default',
+          data: { description: value, rendered_description: rendered },
+        });
+      } else if (UPDATE_DICT.has(name))
         changes.push({ type: 'realm', op: 'update_dict', property: 'default', data: { [name]: value } });
       else changes.push({ type: 'realm', op: 'update', property: name, value });
     };

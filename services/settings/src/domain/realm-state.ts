@@ -4,7 +4,7 @@ import { hasRealmPermission, inSystemGroup } from './permissions.js';
 import type { GroupDirectory } from './ports.js';
 import { REALM_SETTING_DEFAULTS, realmSetting, VIDEO_CHAT_PROVIDERS } from './realm-settings.js';
 import { OFFLINE_THRESHOLD_SECONDS, PRESENCE_PING_INTERVAL_SECONDS } from './presence.js';
-import { realmPermissions, realmUrl } from './realms.js';
+import { realmPermissions, realmUrl, renderRealmDescription } from './realms.js';
 import { TEXT_LIMITS } from './server-limits.js';
 import type { Database } from './store.js';
 import type { GroupRef, ProfileFieldValue, Realm, User } from './types.js';
@@ -75,6 +75,8 @@ export async function realmSettingsState(
     ...TEXT_LIMITS,
     realm_name: realm.name,
     realm_description: realm.description,
+    // Newer Zulip keeps the rendered form beside the Markdown (its description update_dict event carries both).
+    realm_rendered_description: renderRealmDescription(realm.description, url),
     realm_url: url,
     realm_uri: url,
     realm_date_created: Math.floor(realm.dateCreated.getTime() / 1000),
@@ -200,7 +202,7 @@ export function ownUserState(user: User): Record<string, unknown> {
     full_name: user.fullName,
     avatar_source: user.avatarFile ? 'U' : 'G',
     avatar_url: avatarUrl(user),
-    avatar_url_medium: avatarUrl(user),
+    avatar_url_medium: avatarUrl(user, true),
     is_admin: user.role <= ROLE_ADMINISTRATOR,
     is_owner: user.role === ROLE_OWNER,
     is_moderator: user.role === ROLE_MODERATOR,

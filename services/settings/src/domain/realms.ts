@@ -1,4 +1,5 @@
 import { contracts } from '@confab/events';
+import { renderMarkdown } from '@confab/markdown';
 import { realmChannelSetting } from './realm-settings.js';
 import type { GroupRef, Realm } from './types.js';
 
@@ -88,7 +89,32 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** realm_description is HTML; descriptions are stored as plain text, one paragraph per blank-line block. */
+/** Rendered descriptions by organization URL and Markdown. */
+const renderedDescriptions = new Map<string, string>();
+
+/**
+ * The organization's description as HTML: Zulip's render_realm_description (the message Markdown renderer, with
+ * links to the organization relative); empty stays empty.
+ */
+export function renderRealmDescription(description: string, realmUrl: string): string {
+  if (!description) return '';
+  // Every /register shows it: each description is rendered once per process (Zulip stores the rendering).
+  const key = `${realmUrl}\n${description}`;
+  let html = renderedDescriptions.get(key);
+  if (html === undefined) {
+    html = renderMarkdown(description, { realmUrl: realmUrl.replace(/\/$/, '') });
+    if (renderedDescriptions.size >= 1000) renderedDescriptions.clear();
+    renderedDescriptions.set(key, html);
+  }
+  return html;
+}
+
+/** What /server_settings shows for the description: Zulip's get_realm_rendered_description, with its default. */
+export function shownRealmDescription(description: string, realmUrl: string): string {
+  return renderRealmDescription(description, realmUrl) || '<p>The coolest place in the universe.</p>';
+}
+
+/** Plain text as HTML paragraphs, one per blank-line block (custom profile fields' long text). */
 export function renderDescription(description: string): string {
   const paragraphs = description
     .split(/\n\s*\n/)

@@ -14,10 +14,14 @@ export function uploadedAvatarPath(realmId: number, fileName: string): string {
  * identicon. Hashed from the API email, which is the delivery email unless the user hides it (a hash of a hidden
  * address would give it away to a guess), and which is what clients hash themselves under client_gravatar.
  */
-export function avatarUrl(user: User): string {
-  if (user.avatarFile) return `${uploadedAvatarPath(user.realmId, user.avatarFile)}?version=${user.avatarVersion}`;
+export function avatarUrl(user: User, medium = false): string {
+  if (user.avatarFile) {
+    // Zulip's medium avatar is `<name>-medium.png` beside the 100×100 `<name>.png`.
+    const file = medium ? user.avatarFile.replace(/\.png$/, '-medium.png') : user.avatarFile;
+    return `${uploadedAvatarPath(user.realmId, file)}?version=${user.avatarVersion}`;
+  }
   const hash = createHash('md5').update(user.email.toLowerCase()).digest('hex');
-  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${user.avatarVersion}`;
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon${medium ? '&s=500' : ''}&version=${user.avatarVersion}`;
 }
 
 /** Django's isoformat of an aware datetime: microseconds and a +00:00 offset. */
@@ -104,6 +108,7 @@ export function userRecord(user: User): contracts.UserRecord {
     timezone: user.timezone,
     date_joined: user.dateJoined.toISOString(),
     email_address_visibility: user.emailAddressVisibility,
+    avatar_url: user.avatarFile ? avatarUrl(user) : null,
   };
 }
 

@@ -2,7 +2,7 @@ import { route } from '@confab/http';
 import { realmIconUrl } from '../domain/realm-images.js';
 import type { SettingsDeps } from '../deps.js';
 import { realmForHost } from '../domain/directory.js';
-import { realmUrl, renderDescription, subdomainFromHost } from '../domain/realms.js';
+import { realmUrl, shownRealmDescription, subdomainFromHost } from '../domain/realms.js';
 import { invalid } from '@confab/errors';
 import { FEATURE_LEVEL, SERVICE_VERSION } from '../domain/server-limits.js';
 
@@ -48,7 +48,7 @@ export function serverSettingsRoutes(deps: SettingsDeps) {
             realm_url: url,
             realm_name: realm.name,
             realm_icon: realmIconUrl(realm),
-            realm_description: renderDescription(realm.description),
+            realm_description: shownRealmDescription(realm.description, url),
             realm_web_public_access_enabled: false,
             external_authentication_methods: [],
           });
