@@ -8,6 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../lib/api';
 import { userName } from '../store/store';
 import { errorText, Outcome, useAction } from '../ui/outcome';
+import { RecordTable } from '../ui/record-table';
 import { realmExports, type RealmExport } from './store';
 
 /** Zulip's export types. */
@@ -77,49 +78,36 @@ export function DataExport() {
       <button id="admin-export-refresh" type="button" onClick={() => void load()}>
         Refresh the list
       </button>
-      {realmExports.value === null ? (
-        <p>Loading…</p>
-      ) : list.length === 0 ? (
-        <p class="empty">No exports yet.</p>
-      ) : (
-        <table class="admin-export-list">
-          <thead>
-            <tr>
-              <th scope="col">Requested</th>
-              <th scope="col">By</th>
-              <th scope="col">Type</th>
-              <th scope="col">State</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((e) => (
-              <tr key={e.id} data-admin-export={e.id} data-state={state(e)}>
-                <td>{new Date(e.export_time * 1000).toLocaleString()}</td>
-                <td>{userName(e.acting_user_id) ?? e.acting_user_id}</td>
-                <td>{typeName(e.export_type)}</td>
-                <td class="state">{state(e)}</td>
-                <td>
-                  {e.export_url && e.deleted_timestamp === null && (
-                    <a class="admin-export-download" href={downloadHref(e.export_url)} download>
-                      Download
-                    </a>
-                  )}
-                  {e.deleted_timestamp === null && !e.pending && (
-                    <button
-                      class="admin-export-delete"
-                      aria-label={`Delete the export of ${new Date(e.export_time * 1000).toLocaleString()}`}
-                      onClick={() => void run(() => api.delete(`/export/realm/${e.id}`), 'Export deleted').then(load)}
-                    >
-                      Delete
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <RecordTable
+        class="admin-export-list"
+        records={realmExports.value === null ? null : list}
+        empty="No exports yet."
+        headings={['Requested', 'By', 'Type', 'State', 'Actions']}
+        row={(e) => (
+          <tr key={e.id} data-admin-export={e.id} data-state={state(e)}>
+            <td>{new Date(e.export_time * 1000).toLocaleString()}</td>
+            <td>{userName(e.acting_user_id) ?? e.acting_user_id}</td>
+            <td>{typeName(e.export_type)}</td>
+            <td class="state">{state(e)}</td>
+            <td>
+              {e.export_url && e.deleted_timestamp === null && (
+                <a class="admin-export-download" href={downloadHref(e.export_url)} download>
+                  Download
+                </a>
+              )}
+              {e.deleted_timestamp === null && !e.pending && (
+                <button
+                  class="admin-export-delete"
+                  aria-label={`Delete the export of ${new Date(e.export_time * 1000).toLocaleString()}`}
+                  onClick={() => void run(() => api.delete(`/export/realm/${e.id}`), 'Export deleted').then(load)}
+                >
+                  Delete
+                </button>
+              )}
+            </td>
+          </tr>
+        )}
+      />
     </section>
   );
 }

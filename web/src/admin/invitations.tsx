@@ -10,6 +10,7 @@ import { api, ApiError } from '../lib/api';
 import { streams, userName } from '../store/store';
 import { Field } from '../ui/field';
 import { errorText, Outcome, useAction } from '../ui/outcome';
+import { RecordTable } from '../ui/record-table';
 import { defaultChannels, invitesChanged } from './store';
 import './invitations-export.css';
 
@@ -180,77 +181,61 @@ export function Invitations() {
       )}
       <h3>Pending invitations</h3>
       {listError && <Outcome error={listError} />}
-      {invites === null ? (
-        <p>Loading…</p>
-      ) : invites.length === 0 ? (
-        <p class="empty">No pending invitations.</p>
-      ) : (
-        <table class="admin-invite-list">
-          <thead>
-            <tr>
-              <th scope="col">Invitee</th>
-              <th scope="col">Role</th>
-              <th scope="col">Invited by</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {invites.map((invite) => {
-              const who = invite.is_multiuse ? 'Invitation link' : (invite.email ?? '');
-              return (
-                <tr
-                  key={`${invite.is_multiuse ? 'link' : 'email'}-${invite.id}`}
-                  data-admin-invite={invite.email ?? invite.link_url}
+      <RecordTable
+        class="admin-invite-list"
+        records={invites}
+        empty="No pending invitations."
+        headings={['Invitee', 'Role', 'Invited by', 'Expires', 'Actions']}
+        row={(invite) => {
+          const who = invite.is_multiuse ? 'Invitation link' : (invite.email ?? '');
+          return (
+            <tr
+              key={`${invite.is_multiuse ? 'link' : 'email'}-${invite.id}`}
+              data-admin-invite={invite.email ?? invite.link_url}
+            >
+              <td>
+                {invite.is_multiuse ? (
+                  <>
+                    Link: <span class="link">{invite.link_url}</span>
+                  </>
+                ) : (
+                  invite.email
+                )}
+              </td>
+              <td>{roleName(invite.invited_as)}</td>
+              <td>{userName(invite.invited_by_user_id) ?? invite.invited_by_user_id}</td>
+              <td>{invite.expiry_date === null ? 'Never' : date(invite.expiry_date)}</td>
+              <td>
+                {!invite.is_multiuse && (
+                  <button
+                    class="admin-invite-resend"
+                    aria-label={`Resend the invitation to ${who}`}
+                    onClick={() =>
+                      void act(() => api.post(`/invites/${invite.id}/resend`), `Invitation resent to ${who}`)
+                    }
+                  >
+                    Resend
+                  </button>
+                )}
+                <button
+                  class="admin-invite-revoke"
+                  aria-label={
+                    invite.is_multiuse ? `Revoke the link ${invite.link_url ?? ''}` : `Revoke the invitation to ${who}`
+                  }
+                  onClick={() =>
+                    void act(
+                      () => api.delete(invite.is_multiuse ? `/invites/multiuse/${invite.id}` : `/invites/${invite.id}`),
+                      invite.is_multiuse ? 'Invitation link revoked' : `Invitation to ${who} revoked`,
+                    )
+                  }
                 >
-                  <td>
-                    {invite.is_multiuse ? (
-                      <>
-                        Link: <span class="link">{invite.link_url}</span>
-                      </>
-                    ) : (
-                      invite.email
-                    )}
-                  </td>
-                  <td>{roleName(invite.invited_as)}</td>
-                  <td>{userName(invite.invited_by_user_id) ?? invite.invited_by_user_id}</td>
-                  <td>{invite.expiry_date === null ? 'Never' : date(invite.expiry_date)}</td>
-                  <td>
-                    {!invite.is_multiuse && (
-                      <button
-                        class="admin-invite-resend"
-                        aria-label={`Resend the invitation to ${who}`}
-                        onClick={() =>
-                          void act(() => api.post(`/invites/${invite.id}/resend`), `Invitation resent to ${who}`)
-                        }
-                      >
-                        Resend
-                      </button>
-                    )}
-                    <button
-                      class="admin-invite-revoke"
-                      aria-label={
-                        invite.is_multiuse
-                          ? `Revoke the link ${invite.link_url ?? ''}`
-                          : `Revoke the invitation to ${who}`
-                      }
-                      onClick={() =>
-                        void act(
-                          () =>
-                            api.delete(invite.is_multiuse ? `/invites/multiuse/${invite.id}` : `/invites/${invite.id}`),
-                          invite.is_multiuse ? 'Invitation link revoked' : `Invitation to ${who} revoked`,
-                        )
-                      }
-                    >
-                      Revoke
-                    </button>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
+                  Revoke
+                </button>
+              </td>
+            </tr>
+          );
+        }}
+      />
     </section>
   );
 }

@@ -9,6 +9,7 @@ import type { ViewName } from '../lib/hash';
 import { conversationTerms, type Conversation } from '../lib/narrow';
 import { hrefFor } from '../app/router';
 import type { Message } from '../store/model';
+import { RecordTable } from '../ui/record-table';
 import {
   channelName,
   counts,
@@ -203,43 +204,31 @@ function Recent() {
   return (
     <section class="recent" aria-labelledby="view-title">
       <h2 id="view-title">Recent conversations</h2>
-      {rows === null ? (
-        <p class="loading">Loading…</p>
-      ) : rows.length === 0 ? (
-        <p class="empty">No conversations yet.</p>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Conversation</th>
-              <th scope="col">Unread</th>
-              <th scope="col">Last message</th>
+      <RecordTable
+        records={rows}
+        empty="No conversations yet."
+        headings={['Conversation', 'Unread', 'Last message']}
+        row={(r) => {
+          const c = r.conversation;
+          const label =
+            c.kind === 'stream' ? `#${channelName(c.streamId) ?? c.streamId} > ${c.topic}` : dmLabel(c.userIds);
+          const unreadHere = n.get(c.kind === 'stream' ? `t:${c.streamId}:${c.topic}` : r.key) ?? 0;
+          return (
+            <tr key={r.key} class="recent-row" data-conversation={label}>
+              <td>
+                <a href={link(c)}>{label}</a>
+              </td>
+              <td>{unreadHere > 0 && <Count n={unreadHere} />}</td>
+              <td>
+                {r.last.sender_full_name},{' '}
+                <time dateTime={new Date(r.last.timestamp * 1000).toISOString()}>
+                  {time.format(r.last.timestamp * 1000)}
+                </time>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => {
-              const c = r.conversation;
-              const label =
-                c.kind === 'stream' ? `#${channelName(c.streamId) ?? c.streamId} > ${c.topic}` : dmLabel(c.userIds);
-              const unreadHere = n.get(c.kind === 'stream' ? `t:${c.streamId}:${c.topic}` : r.key) ?? 0;
-              return (
-                <tr key={r.key} class="recent-row" data-conversation={label}>
-                  <td>
-                    <a href={link(c)}>{label}</a>
-                  </td>
-                  <td>{unreadHere > 0 && <Count n={unreadHere} />}</td>
-                  <td>
-                    {r.last.sender_full_name},{' '}
-                    <time dateTime={new Date(r.last.timestamp * 1000).toISOString()}>
-                      {time.format(r.last.timestamp * 1000)}
-                    </time>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
+          );
+        }}
+      />
     </section>
   );
 }
