@@ -16,6 +16,8 @@ export interface ForwarderOptions {
 
 /** Connection-level headers: they describe one hop, and node manages each side's connection itself. */
 const REQUEST_HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection'];
+/** Answers up to this size are read whole and written in one piece; larger ones are streamed. */
+const BUFFERED_ANSWER_BYTES = 256 * 1024;
 const ANSWER_HOP_BY_HOP = new Set([...REQUEST_HOP_BY_HOP, 'transfer-encoding']);
 
 function appendForwarded(headers: IncomingHttpHeaders, name: string, value: string): void {
@@ -78,7 +80,15 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
         if (!ANSWER_HOP_BY_HOP.has(name)) res.setHeader(name, answerHeaders[name]!);
       }
       answer.on('error', fail);
-      answer.pipe(res);
+      const length = Number(answerHeaders['content-length']);
+      if (!(length <= BUFFERED_ANSWER_BYTES)) {
+        answer.pipe(res);
+        return;
+      }
+      // A small answer of known size (most API answers, every long poll's) goes out in one write, without a pipe.
+      const chunks: Buffer[] = [];
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+      answer.on('end', () => res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
     });
     // The client went away before its answer was written: the service's request ends too (a long poll stops waiting).
     res.on('close', () => {
@@ -87,6 +97,14 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
         upstream.destroy();
       }
     });
+    // A request without a body (most GETs, every long poll) ends at once, without a pipe.
+    if (headers['content-length'] === undefined || headers['content-length'] === '0') {
+      if (headers['transfer-encoding'] === undefined) {
+        req.resume();
+        upstream.end();
+        return;
+      }
+    }
     req.pipe(upstream);
   };
 }

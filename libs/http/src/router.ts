@@ -36,7 +36,7 @@ export interface RouteContext<Path extends string, P extends ParamDefs, A extend
   log: Logger;
   requestId: string;
   /** The request's parameters this route does not take, sorted (`ignored_parameters_unsupported` of a RawResponse). */
-  ignored(): string[];
+  ignored: () => string[];
 }
 
 /** A response other than the JSON success envelope (an HTML page, a redirect, a file). */
