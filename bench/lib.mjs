@@ -213,6 +213,8 @@ export async function announceUsers(info, realmId, count) {
     if ((await response.json()).processed) return ids;
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
 /** One API call as `user` (Basic auth, form-encoded), over `agent`; resolves with the parsed answer, rejects unless 200. */
 export function apiCall(agent, baseUrl, user, method, path, params) {
   const body = new URLSearchParams();

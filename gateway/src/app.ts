@@ -1,7 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { Agent } from 'node:http';
 import express, { type Request, type Response } from 'express';
-import { createProxyMiddleware, type RequestHandler } from 'http-proxy-middleware';
 import { ConfabError, rateLimited } from '@confab/errors';
 import {
   collectProcessMetrics,
@@ -19,6 +17,7 @@ import type { Logger } from '@confab/logging';
 import type { Authenticator, RateLimitState } from './auth.js';
 import type { GatewayConfig, ServiceName } from './config.js';
 import { parseBasicAuth } from './credentials.js';
+import { createForwarder, type Forwarder } from './forward.js';
 import type { ApiDocs } from './docs.js';
 import { API_PREFIX, resolveRoute, type RouteTarget } from './routing.js';
 import { sessionRoutes } from './session-routes.js';
@@ -81,36 +80,20 @@ function upstreamFailure(res: ServerResponse, err: NodeJS.ErrnoException, log: L
   res.end(JSON.stringify(body));
 }
 
-/** One streaming proxy per service, over keep-alive connections; the body is never parsed here. */
-function createProxies(
-  config: GatewayConfig,
-  log: Logger,
-): Partial<Record<ServiceName, RequestHandler<IncomingMessage, ServerResponse>>> {
-  const proxies: Partial<Record<ServiceName, RequestHandler<IncomingMessage, ServerResponse>>> = {};
+/** One forwarder per service (forward.ts), each over keep-alive connections of its own; the body is never parsed here. */
+function createForwarders(config: GatewayConfig, log: Logger): Partial<Record<ServiceName, Forwarder>> {
+  const forwarders: Partial<Record<ServiceName, Forwarder>> = {};
   for (const [name, target] of Object.entries(config.services) as [ServiceName, string][]) {
-    // Idle sockets are dropped after 30 s, before the services' 65 s keep-alive timeout closes them under us. Every
-    // socket may stay open between requests: under load, closing some after each wave only to reopen them costs more.
-    // Long polls each hold an events socket while they wait, so that service gets a limit of its own.
-    const maxSockets = name === 'events' ? config.proxyEventsMaxSockets : config.proxyMaxSockets;
-    const agent = new Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets, timeout: 30_000 });
-    proxies[name] = createProxyMiddleware<IncomingMessage, ServerResponse>({
+    // Every socket may stay open between requests: under load, closing some after each wave only to reopen them costs
+    // more. Long polls each hold an events socket while they wait, so that service gets a limit of its own.
+    forwarders[name] = createForwarder({
       target,
-      agent,
-      changeOrigin: false,
-      xfwd: true,
-      proxyTimeout: config.proxyTimeoutMs,
-      ejectPlugins: true,
-      plugins: [
-        (proxyServer) => {
-          proxyServer.on('error', (err, _req, res) => {
-            if ('writeHead' in res) upstreamFailure(res, err, log);
-            else res.destroy();
-          });
-        },
-      ],
+      maxSockets: name === 'events' ? config.proxyEventsMaxSockets : config.proxyMaxSockets,
+      timeoutMs: config.proxyTimeoutMs,
+      onError: (res, err) => upstreamFailure(res, err, log),
     });
   }
-  return proxies;
+  return forwarders;
 }
 
 function clientIp(req: IncomingMessage, trustProxy: boolean): string {
@@ -132,7 +115,7 @@ function clientIp(req: IncomingMessage, trustProxy: boolean): string {
  */
 export function buildGateway(deps: GatewayDeps): RequestListener {
   const { config, logger, authenticator, signer } = deps;
-  const proxies = createProxies(config, logger);
+  const forwarders = createForwarders(config, logger);
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
@@ -186,8 +169,8 @@ export function buildGateway(deps: GatewayDeps): RequestListener {
       );
     });
     try {
-      const proxy = proxies[target.service];
-      if (!proxy) {
+      const forwarder = forwarders[target.service];
+      if (!forwarder) {
         throw new ConfabError('Service temporarily unavailable, retry later', {
           status: 503,
           code: 'SERVICE_UNAVAILABLE',
@@ -220,7 +203,7 @@ export function buildGateway(deps: GatewayDeps): RequestListener {
         delete headers.cookie;
         delete headers['x-csrftoken'];
       }
-      await proxy(req, res);
+      forwarder(req, res);
     } catch (err) {
       sendError(res, viaSession ? withoutChallenge(err) : err, logger);
     }

@@ -13,13 +13,13 @@ import {
 import { runWithLogContext, type Logger } from '@confab/logging';
 import { DEFAULT_BODY_LIMITS, parseUrlEncoded, readBody, type BodyLimits } from './body.js';
 import { ignoredParameters, parseParams } from './params.js';
-import { collectProcessMetrics, requestMetrics } from './metrics.js';
+import { collectProcessMetrics, observeRequest, requestMetrics } from './metrics.js';
 import { RawResponse, route, Router, type Route } from './router.js';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
-/** An HTTP app as services build it (an express application). */
-export type HttpApp = express.Express;
+/** An HTTP app as services build it: a request listener (express behind it for what is not a route). */
+export type HttpApp = RequestListener;
 
 /** Writes a success envelope: `result`, `msg`, the data, and ignored parameters when there were any. */
 export function sendSuccess(res: Response, data: Record<string, unknown>, ignored: string[] = []): void {
@@ -247,9 +247,46 @@ function checkIdentity(route: Route, identity: Identity | null): Identity {
   }
 }
 
+/** A JSON success envelope's text: `result`, `msg`, the data, and ignored parameters when there were any. */
+function successText(data: Record<string, unknown>, ignored: string[]): string {
+  const body: Record<string, unknown> = { result: 'success', msg: '', ...data };
+  if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
+  return JSON.stringify(body);
+}
+
+/** `type` with `charset=utf-8` as its charset, as express's `res.send` gives a text body. */
+function withUtf8(type: string): string {
+  return /;\s*charset=/i.test(type) ? type.replace(/(;\s*charset=)[^;]*/i, '$1utf-8') : `${type}; charset=utf-8`;
+}
+
+/**
+ * Writes a RawResponse on a bare response with the headers express's `res.send` would give it: a text body gets
+ * `charset=utf-8` (and text/html when it names no type), a binary one application/octet-stream, both a length.
+ */
+export function writeRaw(res: ServerResponse, raw: RawResponse): void {
+  for (const name in raw.headers) res.setHeader(name, raw.headers[name]!);
+  const type = res.getHeader('Content-Type');
+  if (typeof raw.body === 'string')
+    res.setHeader('Content-Type', withUtf8(typeof type === 'string' ? type : 'text/html'));
+  else if (type === undefined) res.setHeader('Content-Type', 'application/octet-stream');
+  res.statusCode = raw.status;
+  if (raw.status === 204 || raw.status === 304) {
+    res.removeHeader('Content-Type');
+    res.removeHeader('Content-Length');
+    res.end();
+    return;
+  }
+  res.setHeader('Content-Length', typeof raw.body === 'string' ? Buffer.byteLength(raw.body) : raw.body.length);
+  res.end(raw.body);
+}
+
 /**
  * A service's HTTP app: request ids, health and readiness, then one router that answers 404/405, checks the
  * identity token, parses the body and parameters, runs the handler and writes the envelope.
+ *
+ * The routes of the router are the hot path: a bare request listener serves them, without express's router,
+ * request decoration and middleware chain (as the gateway does for proxied requests). Express serves the rest:
+ * health and readiness, what `before` mounts, and the 404s and 405s.
  */
 export function createHttpApp(options: HttpAppOptions): HttpApp {
   const app = express();
@@ -262,55 +299,82 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     .add('', options.pageRoutes ?? []);
   const log = options.logger;
   const limits = options.bodyLimits ?? DEFAULT_BODY_LIMITS;
+  const causal = options.causal;
 
   collectProcessMetrics(options.name ?? String(options.logger.bindings().service ?? 'service'));
   app.use(requestContext);
   healthRoutes(app, options.readiness);
   app.use(requestMetrics);
   options.before?.(app);
-
-  app.use(async (req: Request, res: Response) => {
-    const requestId = res.locals.requestId as string;
+  app.use((req: Request, res: Response) => {
     const queryIndex = req.url.indexOf('?');
-    const pathname = queryIndex === -1 ? req.url : req.url.slice(0, queryIndex);
-    const match = router.match(req.method, pathname);
-    if (match.kind === 'not_found') return notFoundResponse(res);
+    const match = router.match(req.method, queryIndex === -1 ? req.url : req.url.slice(0, queryIndex));
     if (match.kind === 'method_not_allowed') return methodNotAllowed(res, match.allowed);
-    const { route } = match;
-    res.locals.route = route.path;
+    return notFoundResponse(res);
+  });
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    sendError(res, err, log);
+  });
+
+  async function serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: Route,
+    path: Record<string, string | number>,
+    url: string,
+    queryIndex: number,
+    requestId: string,
+  ): Promise<void> {
+    let identity: Identity | undefined;
     try {
       const headerValue = req.headers[IDENTITY_HEADER];
-      const identity = checkIdentity(
+      identity = checkIdentity(
         route,
         options.verifier.verify(typeof headerValue === 'string' ? headerValue : undefined),
       );
       const body = await readBody(req, { acceptJson: route.json, limits });
-      const source = {
-        body: body.fields,
-        query: parseUrlEncoded(queryIndex === -1 ? '' : req.url.slice(queryIndex + 1)),
-      };
+      const source = { body: body.fields, query: parseUrlEncoded(queryIndex === -1 ? '' : url.slice(queryIndex + 1)) };
       const { values, used } = parseParams(route.params, source);
-      const userId = identity.kind === 'user' ? identity.userId : undefined;
+      const caller = identity;
+      const userId = caller.kind === 'user' ? caller.userId : undefined;
+      const ignored = () => ignoredParameters(source, used);
+      const context = { params: values, path, identity: caller, body, req, res, log, requestId, ignored };
       const result = await runWithLogContext({ requestId, userId }, () =>
-        withCausality(options.causal, identity, async () =>
-          route.handler({ params: values, path: match.path, identity, body, req, res, log, requestId }),
-        ),
+        withCausality(causal, caller, async () => route.handler(context)),
       );
       if (result instanceof RawResponse) {
-        for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);
-        res.status(result.status).send(result.body);
+        writeRaw(res, result);
         return;
       }
-      sendSuccess(res, result, route.json ? [] : ignoredParameters(source, used));
+      const text = successText(result, route.json ? [] : ignoredParameters(source, used));
+      res.statusCode = 200;
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.setHeader('Content-Length', Buffer.byteLength(text));
+      res.end(text);
     } catch (err) {
-      sendError(res, err, log);
+      const userId = identity?.kind === 'user' ? identity.userId : undefined;
+      runWithLogContext({ requestId, userId }, () => sendError(res, err, log));
     }
-  });
+  }
 
-  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    sendError(res, err, log);
-  });
-  return app;
+  return (req, res) => {
+    const url = req.url ?? '/';
+    const queryIndex = url.indexOf('?');
+    const match = router.match(req.method ?? 'GET', queryIndex === -1 ? url : url.slice(0, queryIndex));
+    if (match.kind !== 'found') {
+      app(req, res);
+      return;
+    }
+    const started = process.hrtime.bigint();
+    const requestId = requestIdOf(req);
+    res.setHeader('X-Request-Id', requestId);
+    const method = req.method ?? 'GET';
+    const template = match.route.path;
+    res.once('finish', () =>
+      observeRequest(method, template, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9),
+    );
+    void serve(req, res, match.route, match.path, url, queryIndex, requestId);
+  };
 }
 
 export interface RunningServer {

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { notFound } from '@confab/errors';
 import type { Identity, ServiceIdentity, UserIdentity } from '@confab/identity';
 import type { Logger } from '@confab/logging';
@@ -30,10 +30,13 @@ export interface RouteContext<Path extends string, P extends ParamDefs, A extend
   path: PathParams<Path>;
   identity: IdentityFor<A>;
   body: ParsedBody;
-  req: Request;
-  res: Response;
+  /** The bare node request and response: the service router serves its routes without express. */
+  req: IncomingMessage;
+  res: ServerResponse;
   log: Logger;
   requestId: string;
+  /** The request's parameters this route does not take, sorted (`ignored_parameters_unsupported` of a RawResponse). */
+  ignored: () => string[];
 }
 
 /** A response other than the JSON success envelope (an HTML page, a redirect, a file). */

@@ -63,7 +63,9 @@ export async function getEvents(deps: PollingDeps, input: PollInput): Promise<St
     if (result.previousWaiter !== null) await wakeups.announceSuperseded(queueId, generation);
     if (result.events.length > 0 || input.dontBlock) return result.events;
 
-    const seconds = heartbeat.seconds + Math.random() * heartbeat.jitterSeconds;
+    // Whole seconds: node keeps one timer list per duration, so polls of equal durations share it (a fractional
+    // jitter gave every poll a list of its own, added to and taken from the timers' heap each time).
+    const seconds = heartbeat.seconds + Math.round(Math.random() * heartbeat.jitterSeconds);
     timer = setTimeout(() => signal('heartbeat'), seconds * 1000);
     void input.clientGone.then(() => signal('gone'));
     for (;;) {

@@ -13,12 +13,7 @@ const getEventsParams = {
   ...queueParams,
 };
 
-/** `ignored_parameters_unsupported` for an answer written by hand (Zulip lists unknown keys, sorted). */
-function ignoredInQuery(url: string): string[] {
-  const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
-  const keys = new Set(new URLSearchParams(query).keys());
-  return [...keys].filter((key) => !(key in getEventsParams)).sort();
-}
+const JSON_TYPE = { 'Content-Type': 'application/json; charset=utf-8' };
 
 export function eventRoutes(deps: EventsDeps) {
   return [
@@ -34,7 +29,7 @@ export function eventRoutes(deps: EventsDeps) {
       path: '/events',
       auth: 'user',
       params: getEventsParams,
-      async handler({ identity, params, req, res }) {
+      async handler({ identity, params, res, ignored: ignoredParameters }) {
         if (params.queue_id === undefined) {
           // Zulip registers a queue on the fly for a non-blocking poll without one (no initial state).
           if (!params.dont_block) throw invalid("Missing 'queue_id' argument");
@@ -52,11 +47,9 @@ export function eventRoutes(deps: EventsDeps) {
         });
         // The stored JSON goes out as it is (no parse and re-serialise per event); like Zulip, queue_id is echoed
         // only for a queue made by this request.
-        const ignored = ignoredInQuery(req.url);
+        const ignored = ignoredParameters();
         const extra = ignored.length > 0 ? `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}` : '';
-        return new RawResponse(200, `{"result":"success","msg":"","events":${eventsJson(events)}${extra}}`, {
-          'Content-Type': 'application/json',
-        });
+        return new RawResponse(200, `{"result":"success","msg":"","events":${eventsJson(events)}${extra}}`, JSON_TYPE);
       },
     }),
     route({
