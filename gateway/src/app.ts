@@ -1,5 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { Agent } from 'node:http';
 import express, { type Request, type Response } from 'express';
+import { createProxyMiddleware } from 'http-proxy-middleware';
 import { ConfabError, rateLimited } from '@confab/errors';
 import {
   collectProcessMetrics,
@@ -80,18 +82,48 @@ function upstreamFailure(res: ServerResponse, err: NodeJS.ErrnoException, log: L
   res.end(JSON.stringify(body));
 }
 
-/** One forwarder per service (forward.ts), each over keep-alive connections of its own; the body is never parsed here. */
+/**
+ * How each service's requests reach it: http-proxy-middleware, streaming over keep-alive connections (the body is
+ * never parsed here), for every service but the events service, whose long polls are the gateway's hot path: one
+ * answer per waiting client for every event, so they go through the plain forwarder of forward.ts, which sets
+ * nothing up per request (docs/architecture.md, "The gateway"; bench/RESULTS.md, the long-poll CPU).
+ */
 function createForwarders(config: GatewayConfig, log: Logger): Partial<Record<ServiceName, Forwarder>> {
   const forwarders: Partial<Record<ServiceName, Forwarder>> = {};
   for (const [name, target] of Object.entries(config.services) as [ServiceName, string][]) {
     // Every socket may stay open between requests: under load, closing some after each wave only to reopen them costs
     // more. Long polls each hold an events socket while they wait, so that service gets a limit of its own.
-    forwarders[name] = createForwarder({
+    if (name === 'events') {
+      forwarders[name] = createForwarder({
+        target,
+        maxSockets: config.proxyEventsMaxSockets,
+        timeoutMs: config.proxyTimeoutMs,
+        onError: (res, err) => upstreamFailure(res, err, log),
+      });
+      continue;
+    }
+    // Idle sockets are dropped after 30 s, before the services' 65 s keep-alive timeout closes them under us.
+    const maxSockets = config.proxyMaxSockets;
+    const agent = new Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets, timeout: 30_000 });
+    const proxy = createProxyMiddleware<IncomingMessage, ServerResponse>({
       target,
-      maxSockets: name === 'events' ? config.proxyEventsMaxSockets : config.proxyMaxSockets,
-      timeoutMs: config.proxyTimeoutMs,
-      onError: (res, err) => upstreamFailure(res, err, log),
+      agent,
+      changeOrigin: false,
+      xfwd: true,
+      proxyTimeout: config.proxyTimeoutMs,
+      ejectPlugins: true,
+      plugins: [
+        (proxyServer) => {
+          proxyServer.on('error', (err, _req, res) => {
+            if ('writeHead' in res) upstreamFailure(res, err, log);
+            else res.destroy();
+          });
+        },
+      ],
     });
+    forwarders[name] = (req, res) => {
+      proxy(req, res).catch((err: NodeJS.ErrnoException) => upstreamFailure(res, err, log));
+    };
   }
   return forwarders;
 }
