@@ -1,4 +1,5 @@
 export * from './app.js';
+export * from './responses.js';
 export * from './body.js';
 export * from './params.js';
 export * from './router.js';

@@ -7,8 +7,8 @@ import {
   type StackInfo,
   type World,
 } from '@confab/devkit';
-import { ScheduledProbe } from './scheduled';
-import { sleep, startFaultStack } from './stack';
+import { LEAD_SECONDS, ScheduledProbe, untilPast } from './scheduled';
+import { startFaultStack } from './stack';
 
 /**
  * Scheduled delivery survives Redis restarting empty (this private Redis keeps no data across a restart): the
@@ -38,16 +38,16 @@ describe('Redis restarted (and emptied) around scheduled deliveries', () => {
   });
 
   it('delivers messages that fell due while Redis was down, once each, from the database', async () => {
-    const due = Math.floor(Date.now() / 1000) + 4;
+    const due = Math.floor(Date.now() / 1000) + LEAD_SECONDS;
     const contents = await probe.scheduleAll('redis down', () => due, 20);
     await redis.stop();
-    await sleep(7000);
+    await untilPast(due, 3000);
     await redis.start();
     await probe.expectEachOnce('redis down', contents);
   }, 120_000);
 
   it('delivers messages whose jobs Redis lost in a restart before they were due', async () => {
-    const due = Math.floor(Date.now() / 1000) + 8;
+    const due = Math.floor(Date.now() / 1000) + LEAD_SECONDS;
     const contents = await probe.scheduleAll('redis lost', () => due, 20);
     await redis.restart();
     await probe.expectEachOnce('redis lost', contents);

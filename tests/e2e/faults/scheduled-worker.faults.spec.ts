@@ -1,5 +1,5 @@
 import { ApiClient, createWorld, type Stack, type StackInfo, type World } from '@confab/devkit';
-import { ScheduledProbe } from './scheduled';
+import { LEAD_SECONDS, ScheduledProbe, untilPast } from './scheduled';
 import { eventually, sleep, startFaultStack } from './stack';
 
 /**
@@ -28,11 +28,11 @@ describe('the messaging worker killed around scheduled deliveries', () => {
   const worker = () => stack.processes.get('messaging-worker')!;
 
   it('delivers messages that fell due while the worker was dead, once each, after it restarts', async () => {
-    const now = Math.floor(Date.now() / 1000);
-    const contents = await probe.scheduleAll('while dead', (i) => now + 4 + (i % 4), 20);
+    const first = Math.floor(Date.now() / 1000) + LEAD_SECONDS;
+    const contents = await probe.scheduleAll('while dead', (i) => first + (i % 4), 20);
     await worker().kill();
-    await sleep(9000);
-    // Nobody delivers while the worker is down.
+    // Every message falls due while the worker is dead, and nobody delivers them.
+    await untilPast(first + 3, 2000);
     expect((await probe.deliveredCounts('while dead')).size).toBe(0);
     worker().start();
     await probe.expectEachOnce('while dead', contents);

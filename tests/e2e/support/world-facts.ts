@@ -1,13 +1,8 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { contracts } from '@confab/events';
-import { REPO_ROOT, serviceToken, type ApiClient, type World } from '@confab/devkit';
+import { serviceToken, type ApiClient, type World } from '@confab/devkit';
 import { publishEvent } from './events';
 import { system } from './system';
-
-const execFileAsync = promisify(execFile);
 
 /** The organization's record as the settings service publishes it. */
 export async function realmRecordOf(world: World): Promise<contracts.RealmRecord> {
@@ -64,38 +59,27 @@ export async function extraMembers(world: World, count: number): Promise<number[
 }
 
 /**
- * Real accounts beyond the development ones, created with the settings service's admin CLI (whose events the
- * running settings service publishes); each comes with an API client.
+ * Real accounts beyond the development ones, created by an administrator (`POST /users`, whose events every service
+ * hears) and logged in with their password; each comes with an API client.
  */
 export async function extraAccounts(
   world: World,
   count: number,
 ): Promise<{ id: number; email: string; client: ApiClient }[]> {
-  const info = system();
   const accounts: { id: number; email: string; client: ApiClient }[] = [];
   for (let i = 0; i < count; i++) {
     const email = `extra-${randomBytes(4).toString('hex')}@zulip.com`;
-    const { stdout } = await execFileAsync(
-      process.execPath,
-      [
-        join(REPO_ROOT, 'services/settings/dist/cli.js'),
-        'create-user',
-        '--realm',
-        world.realm.string_id,
-        '--email',
-        email,
-        '--name',
-        `Extra ${email.slice(6, 14)}`,
-      ],
-      {
-        env: { ...process.env, SETTINGS_DATABASE_URL: info.databases.settings },
-      },
-    );
-    const created = JSON.parse(stdout.trim().split('\n').pop()!) as { user_id: number; email: string; api_key: string };
+    const password = randomBytes(12).toString('base64url');
+    const created = await world
+      .as('iago')
+      .post('/users', { email, password, full_name: `Extra ${email.slice(6, 14)}` });
+    if (created.status !== 200) throw new Error(`POST /users failed: ${created.text}`);
+    const login = await world.anonymous().post('/fetch_api_key', { username: email, password });
+    if (login.status !== 200) throw new Error(`POST /fetch_api_key failed: ${login.text}`);
     accounts.push({
-      id: created.user_id,
-      email: created.email,
-      client: world.anonymous().withCredentials(created.email, created.api_key),
+      id: created.body.user_id as number,
+      email,
+      client: world.anonymous().withCredentials(email, login.body.api_key as string),
     });
   }
   return accounts;

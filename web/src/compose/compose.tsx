@@ -8,6 +8,8 @@ import { emojify } from '../emoji/render';
 import { uploadFile, uploadLink } from './upload';
 import { UploadList, type Upload } from './upload-list';
 import { emojiQuery, mentionQuery, TYPED, type Completing, type Suggestion } from './autocomplete';
+import { SuggestionList } from './suggestion-list';
+import { ComposeTools } from './tools';
 
 let uploadIds = 0;
 
@@ -64,7 +66,6 @@ export function Compose({
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [dragging, setDragging] = useState(false);
   const [picking, setPicking] = useState(false);
-  const fileInput = useRef<HTMLInputElement>(null);
   const contentRef = useRef(content);
   contentRef.current = content;
 
@@ -325,27 +326,12 @@ export function Compose({
         }}
       />
       {suggestions.length > 0 && mention && (
-        <ul
-          id="compose-mentions"
-          class="mentions"
-          role="listbox"
-          aria-label={mention.kind === 'mention' ? 'People to mention' : 'Emoji'}
-        >
-          {suggestions.map((suggestion, i) => (
-            <li
-              key={suggestion.key}
-              role="option"
-              aria-selected={i === mention.index}
-              class={i === mention.index ? 'selected' : ''}
-              onMouseDown={(e) => {
-                e.preventDefault();
-                complete(suggestion);
-              }}
-            >
-              {suggestion.label}
-            </li>
-          ))}
-        </ul>
+        <SuggestionList
+          suggestions={suggestions}
+          selected={mention.index}
+          label={mention.kind === 'mention' ? 'People to mention' : 'Emoji'}
+          onPick={complete}
+        />
       )}
       <UploadList uploads={uploads} onDismiss={(id) => setUploads((l) => l.filter((x) => x.id !== id))} />
       {picking && (
@@ -357,33 +343,11 @@ export function Compose({
           onClose={() => setPicking(false)}
         />
       )}
-      <div class="tools">
-        <button id="compose-attach" type="button" class="tool" onClick={() => fileInput.current?.click()}>
-          Attach files
-        </button>
-        <input
-          ref={fileInput}
-          id="compose-file"
-          type="file"
-          multiple
-          hidden
-          aria-label="Files to attach"
-          onChange={(e) => {
-            const files = [...(e.currentTarget.files ?? [])];
-            e.currentTarget.value = '';
-            void upload(files);
-          }}
-        />
-        <button
-          id="compose-emoji"
-          type="button"
-          class="tool"
-          aria-expanded={picking}
-          onClick={() => setPicking(!picking)}
-        >
-          Emoji
-        </button>
-      </div>
+      <ComposeTools
+        picking={picking}
+        onTogglePicker={() => setPicking(!picking)}
+        onFiles={(files) => void upload(files)}
+      />
       <div class="buttons">
         <button id="compose-preview-button" type="button" onClick={() => void showPreview()}>
           Preview

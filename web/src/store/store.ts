@@ -24,6 +24,7 @@ import {
   type User,
 } from './model';
 import { applyAdminEvent, applyAdminRegister } from '../admin/store';
+import { byName, channelsAfter, subscriptionsAfter } from './channels';
 import { applyPersonalEvent, applyPersonalRegister, topicPolicy } from './personal';
 import { isShownUnread, type Where } from '../notifications/rules';
 
@@ -104,8 +105,6 @@ export const channelId = (name: string): number | undefined => {
 };
 export const userName = (id: number): string | undefined => users.value.get(id)?.full_name;
 export const names = { channelName, userName };
-
-const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
 
 export function applyRegister(state: RegisterState): void {
   const self = state.user_id as number;
@@ -316,11 +315,15 @@ function applyEvent(event: ServerEvent): void {
       realmEmoji.value = realmEmojiChoices(event.realm_emoji as never);
       break;
     case 'subscription':
-      applySubscription(event);
+      subscriptions.value = subscriptionsAfter(subscriptions.value, event);
       break;
-    case 'stream':
-      applyStream(event);
+    case 'stream': {
+      // Inside applyEvents' batch: both lists change in one render.
+      const next = channelsAfter({ streams: streams.value, subscriptions: subscriptions.value }, event);
+      streams.value = next.streams;
+      subscriptions.value = next.subscriptions;
       break;
+    }
     case 'realm':
     case 'default_streams':
     case 'realm_linkifiers':
@@ -390,46 +393,3 @@ function applyUpdateMessage(event: ServerEvent): void {
 
 /** A channel whose topic list should be fetched again (after a partial move out of one of its topics). */
 export const topicsStale = signal<{ streamId: number; at: number } | null>(null);
-
-function applySubscription(event: ServerEvent): void {
-  if (event.op === 'add') {
-    const added = event.subscriptions as Subscription[];
-    const ids = new Set(added.map((s) => s.stream_id));
-    subscriptions.value = [...subscriptions.value.filter((s) => !ids.has(s.stream_id)), ...added].sort(byName);
-  } else if (event.op === 'remove') {
-    const ids = new Set((event.subscriptions as { stream_id: number }[]).map((s) => s.stream_id));
-    subscriptions.value = subscriptions.value.filter((s) => !ids.has(s.stream_id));
-  } else if (event.op === 'update') {
-    const id = event.stream_id as number;
-    // Zulip sends a mute as `is_muted` and as the older `in_home_view`, its opposite.
-    const [property, value] =
-      event.property === 'in_home_view' ? ['is_muted', !event.value] : [event.property as string, event.value];
-    subscriptions.value = subscriptions.value.map((s) => (s.stream_id === id ? { ...s, [property]: value } : s));
-  }
-}
-
-function applyStream(event: ServerEvent): void {
-  if (event.op === 'create') {
-    const added = event.streams as Stream[];
-    const ids = new Set(added.map((s) => s.stream_id));
-    streams.value = [...streams.value.filter((s) => !ids.has(s.stream_id)), ...added].sort(byName);
-  } else if (event.op === 'delete') {
-    const ids = new Set((event.streams as { stream_id: number }[]).map((s) => s.stream_id));
-    const archived = (s: { stream_id: number }) => ids.has(s.stream_id);
-    // Zulip archives rather than deletes: the channel leaves the lists.
-    streams.value = streams.value.filter((s) => !archived(s));
-    subscriptions.value = subscriptions.value.filter((s) => !archived(s));
-  } else if (event.op === 'update') {
-    const id = event.stream_id as number;
-    const property = event.property as string;
-    const patch: Record<string, unknown> = { [property]: event.value };
-    if (property === 'description' && typeof event.rendered_description === 'string')
-      patch.rendered_description = event.rendered_description;
-    streams.value = streams.value.map((s) => (s.stream_id === id ? { ...s, ...patch } : s)).sort(byName);
-    subscriptions.value = subscriptions.value.map((s) => (s.stream_id === id ? { ...s, ...patch } : s)).sort(byName);
-    if (property === 'is_archived' && event.value === true) {
-      streams.value = streams.value.filter((s) => s.stream_id !== id);
-      subscriptions.value = subscriptions.value.filter((s) => s.stream_id !== id);
-    }
-  }
-}

@@ -4,7 +4,7 @@ import { invalid } from '@confab/errors';
 import { ROLE_ADMINISTRATOR, type UserIdentity } from '@confab/identity';
 import { contentTypeOf, imageKind } from './images.js';
 import type { ImageFiles, ImageResizer } from './ports.js';
-import { realmSetting } from './realm-settings.js';
+import { realmSetting } from './realm-setting-defaults.js';
 import type { Database } from './store.js';
 import type { User } from './types.js';
 import { avatarUrl } from './users.js';

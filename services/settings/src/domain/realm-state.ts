@@ -2,7 +2,7 @@ import { ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_MODERATOR, ROLE_OWNER } from '@con
 import { DEFAULT_EXTERNAL_ACCOUNTS } from './data/external-accounts.js';
 import { hasRealmPermission, inSystemGroup } from './permissions.js';
 import type { GroupDirectory } from './ports.js';
-import { REALM_SETTING_DEFAULTS, realmSetting, VIDEO_CHAT_PROVIDERS } from './realm-settings.js';
+import { REALM_SETTING_DEFAULTS, realmSetting, VIDEO_CHAT_PROVIDERS } from './realm-setting-defaults.js';
 import { OFFLINE_THRESHOLD_SECONDS, PRESENCE_PING_INTERVAL_SECONDS } from './presence.js';
 import { realmPermissions, realmUrl, renderRealmDescription } from './realms.js';
 import { TEXT_LIMITS } from './server-limits.js';

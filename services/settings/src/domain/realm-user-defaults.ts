@@ -2,7 +2,7 @@ import { contracts, outboxRecord } from '@confab/events';
 import { invalid } from '@confab/errors';
 import { ROLE_ADMINISTRATOR, type UserIdentity } from '@confab/identity';
 import { adminRequired } from './accounts.js';
-import { realmSetting } from './realm-settings.js';
+import { realmSetting } from './realm-setting-defaults.js';
 import { EMOJISETS, resolveSettings, SETTINGS, type SettingValue } from './settings-catalog.js';
 import type { Database } from './store.js';
 import type { Realm } from './types.js';

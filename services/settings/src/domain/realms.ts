@@ -1,6 +1,6 @@
 import { contracts } from '@confab/events';
 import { renderMarkdown } from '@confab/markdown';
-import { realmChannelSetting } from './realm-settings.js';
+import { realmChannelSetting } from './realm-setting-defaults.js';
 import type { GroupRef, Realm } from './types.js';
 
 /** Zulip's defaults for the group-valued organization permissions, by system group name. */

@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { Response } from 'express';
+import { isConfabError } from '@confab/errors';
+import type { Logger } from '@confab/logging';
+import type { RawResponse } from './router.js';
+
+// How services answer: Zulip's envelopes and errors, written on express's responses or on bare node ones with the
+// headers express would give them (the routes' hot path answers without express: app.ts).
+
+/** Writes a success envelope: `result`, `msg`, the data, and ignored parameters when there were any. */
+export function sendSuccess(res: Response, data: Record<string, unknown>, ignored: string[] = []): void {
+  const body: Record<string, unknown> = { result: 'success', msg: '', ...data };
+  if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
+  res.status(200).type('application/json').send(JSON.stringify(body));
+}
+
+/**
+ * The one place errors become responses: a ConfabError gives Zulip's envelope, status and headers; anything
+ * else is logged with an id and answered with an opaque 500 carrying that id. Works on a bare `ServerResponse` too
+ * (the gateway answers most requests without express).
+ */
+export function sendError(res: ServerResponse, err: unknown, log: Logger): void {
+  if (res.headersSent) {
+    log.error({ err }, 'error after the response started');
+    res.destroy();
+    return;
+  }
+  if (isConfabError(err)) {
+    for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
+    writeJson(res, err.status, { result: 'error', msg: err.message, code: err.code, ...err.data });
+    return;
+  }
+  if (isUnavailable(err)) {
+    log.warn({ err }, 'a dependency is unreachable');
+    res.setHeader('Retry-After', '1');
+    writeJson(res, 503, {
+      result: 'error',
+      msg: 'Service temporarily unavailable, retry later',
+      code: 'SERVICE_UNAVAILABLE',
+    });
+    return;
+  }
+  const errorId = randomUUID();
+  log.error({ err, error_id: errorId }, 'unhandled error');
+  writeJson(res, 500, { result: 'error', msg: 'Internal server error', error_id: errorId });
+}
+
+/** A JSON answer on a bare response, with the headers express would give it. */
+export function writeJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+/** Error codes meaning the database or another dependency cannot be reached right now (Prisma, pg, sockets). */
+const UNAVAILABLE_CODES = new Set([
+  'P1001', // can't reach database server
+  'P1002', // database server timed out
+  'P1008', // operation timed out
+  'P1017', // server closed the connection
+  'P2024', // timed out fetching a connection from the pool
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '08000',
+  '08003',
+  '08006', // connection exceptions
+]);
+
+/** True for failures that a retry after the dependency comes back would not have: a 503, not an opaque 500. */
+export function isUnavailable(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+    const message = (e as { message?: unknown }).message;
+    if (
+      typeof message === 'string' &&
+      /Connection terminated|Can't reach database server|connect ECONNREFUSED/.test(message)
+    )
+      return true;
+  }
+  return false;
+}
+
+export function methodNotAllowed(res: Response, allowed: string[]): void {
+  res.setHeader('Allow', allowed.join(', '));
+  res
+    .status(405)
+    .type('application/json')
+    .send(JSON.stringify({ result: 'error', msg: 'Method Not Allowed', allowed_methods: allowed }));
+}
+
+export function notFoundResponse(res: Response): void {
+  res
+    .status(404)
+    .type('application/json')
+    .send(JSON.stringify({ result: 'error', msg: 'Not Found', code: 'NOT_FOUND' }));
+}
+
+/** A JSON success envelope's text: `result`, `msg`, the data, and ignored parameters when there were any. */
+export function successText(data: Record<string, unknown>, ignored: string[]): string {
+  const body: Record<string, unknown> = { result: 'success', msg: '', ...data };
+  if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
+  return JSON.stringify(body);
+}
+
+/** `type` with `charset=utf-8` as its charset, as express's `res.send` gives a text body. */
+export function withUtf8(type: string): string {
+  return /;\s*charset=/i.test(type) ? type.replace(/(;\s*charset=)[^;]*/i, '$1utf-8') : `${type}; charset=utf-8`;
+}
+
+/**
+ * Writes a RawResponse on a bare response with the headers express's `res.send` would give it: a text body gets
+ * `charset=utf-8` (and text/html when it names no type), a binary one application/octet-stream, both a length.
+ */
+export function writeRaw(res: ServerResponse, raw: RawResponse): void {
+  for (const name in raw.headers) res.setHeader(name, raw.headers[name]!);
+  const type = res.getHeader('Content-Type');
+  if (typeof raw.body === 'string')
+    res.setHeader('Content-Type', withUtf8(typeof type === 'string' ? type : 'text/html'));
+  else if (type === undefined) res.setHeader('Content-Type', 'application/octet-stream');
+  res.statusCode = raw.status;
+  if (raw.status === 204 || raw.status === 304) {
+    res.removeHeader('Content-Type');
+    res.removeHeader('Content-Length');
+    res.end();
+    return;
+  }
+  res.setHeader('Content-Length', typeof raw.body === 'string' ? Buffer.byteLength(raw.body) : raw.body.length);
+  res.end(raw.body);
+}
