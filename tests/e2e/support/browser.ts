@@ -49,6 +49,22 @@ export async function userPage(
   return { context, page };
 }
 
+/**
+ * How many elements match `selector` on the settings page of a member (Hamlet), once it has shown what every member
+ * sees (the invitation links): the administrators' pages' tests check that members get none of theirs.
+ */
+export async function countOnMemberSettings(browser: Browser, origin: string, selector: string): Promise<number> {
+  const { context, page } = await userPage(browser, origin, 'hamlet@zulip.com');
+  try {
+    await page.click('#settings-open');
+    await page.locator('#settings-title').waitFor();
+    await page.locator('#invites-heading').waitFor();
+    return await page.locator(selector).count();
+  } finally {
+    await context.close();
+  }
+}
+
 /** Polls `check` until it holds (no fixed sleeps), failing with `what` after the deadline. */
 export async function eventually<T>(
   what: string,
