@@ -13,6 +13,7 @@ import {
   benchReplicas,
   channelMessageSent,
   machine,
+  percentile,
   publishMessageSent,
   record,
   registerQueues,
@@ -29,8 +30,6 @@ const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
 const call = (baseUrl, user, method, path, params) => apiCall(agent, baseUrl, user, method, path, params);
 
 const publishConfirmed = (channel, envelope) => publishMessageSent(channel, info.exchange, envelope);
-
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 // The gateway's credential cache is kept warm for the whole run (its expiry sends every poll of a user to settings
 // at once), so the run measures event delivery rather than re-authentication.

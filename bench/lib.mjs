@@ -310,3 +310,6 @@ export async function registerQueues(call, users, count) {
   }
   return queues;
 }
+
+/** The p-th percentile of ascending `sorted` values (nearest rank). */
+export const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];

@@ -18,6 +18,7 @@ import {
   benchReplicas,
   channelMessageSent,
   machine,
+  percentile,
   publishMessageSent,
   record,
   registerQueues,
@@ -31,7 +32,6 @@ const REPLICAS = benchReplicas();
 const LOAD_AT_START = loadavg()[0];
 const TARGET_MS = 0.3;
 const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 const { stack, info, servers, destroyServers } = await startPrivateBenchStack({
   CONFAB_PROXY_MAX_SOCKETS: String(QUEUES * 2),

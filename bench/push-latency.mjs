@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import devkit from '@confab/devkit';
 import { perOperation, processRoots, snapshot } from './cpu.mjs';
-import { announceUsers, machine, record, startPrivateBenchStack } from './lib.mjs';
+import { announceUsers, machine, percentile, record, startPrivateBenchStack } from './lib.mjs';
 
 const COUNT = Number(process.argv[2] ?? 200);
 const WARM_UP = 20;
@@ -23,7 +23,6 @@ const relay = new devkit.DevRelay(SERVER_ID, SERVER_KEY, (line) => {
 });
 await relay.start();
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const { stack, info, servers, destroyServers } = await startPrivateBenchStack({
