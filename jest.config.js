@@ -18,6 +18,8 @@ const common = { transform, moduleNameMapper, resolver, testPathIgnorePatterns: 
 module.exports = {
   // Jest reads the timeout globally, not per project: integration and e2e hooks start databases and processes.
   testTimeout: 60_000,
+  // Known-long files first on a fresh clone (jest.sequencer.js).
+  testSequencer: '<rootDir>/jest.sequencer.js',
   projects: [
     {
       ...common,
