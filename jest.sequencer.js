@@ -6,13 +6,13 @@
 // longest-processing-time rule); the rest keep jest's own order.
 const Sequencer = require('@jest/test-sequencer').default;
 
-/** Rough seconds on this project's two-core machines (the `npm test` runs written down in bench/RESULTS.md's notes). */
+/** Rough seconds on this project's two-core machines, read off `npm test` runs' .jest-results.json (2026-11-28). */
 const KNOWN_LONG = [
-  [/infra\/test\/architecture\.spec\.ts$/, 300],
-  [/tests\/e2e\/hostile-input\.\d\.e2e\.spec\.ts$/, 60],
   [/tests\/e2e\/faults\/.*\.faults\.spec\.ts$/, 150],
   [/tests\/e2e\/web\.accessibility\.browser\.e2e\.spec\.ts$/, 120],
   [/tests\/e2e\/(web\.browser|push_email|events_replicas|invitations)\.e2e\.spec\.ts$/, 100],
+  [/infra\/test\/architecture\.spec\.ts$/, 80],
+  [/tests\/e2e\/hostile-input\.\d\.e2e\.spec\.ts$/, 60],
   [/\.browser\.e2e\.spec\.ts$/, 40],
 ];
 
