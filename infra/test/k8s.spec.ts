@@ -30,6 +30,8 @@ const PROCESS_KEYS: Record<string, string[]> = {
   CONFAB_UPLOAD_URL_KEY: ['messaging', 'messaging-worker'],
   CONFAB_MEETING_TOKEN_KEY: ['settings'],
 };
+/** The processes that send mail, each reading the optional CONFAB_SMTP_URL of confab-secrets. */
+const MAIL_SENDERS = ['settings', 'push', 'push-worker'];
 const KEPT_BY_KUBECTL = [...INTERNAL_KEYS, ...Object.keys(PROCESS_KEYS)];
 const METRICS_PORT = 9400;
 const HTTP = plannedProcesses().filter((p) => p.portEnv);
@@ -269,6 +271,10 @@ describe.each(['base', 'production'] as const)('infra/k8s %s', (which) => {
     }
   });
 
+  // Keys a deployment may leave out of secrets.env: migrations' and backups' direct database addresses (only with
+  // PgBouncer) and the SMTP server (without it, mail is kept as files on the data volume).
+  const OPTIONAL_SECRETS = /^(\w+_DIRECT_DATABASE_URL|CONFAB_SMTP_URL)$/;
+
   it('takes secrets from the Secret and configuration from ConfigMaps that exist', () => {
     const secret = findGenerated(objects(), 'Secret', 'confab-secrets')!;
     const secretKeys = Object.keys(secret.data);
@@ -292,7 +298,7 @@ describe.each(['base', 'production'] as const)('infra/k8s %s', (which) => {
             name,
             secret.metadata.name,
             name,
-            name.endsWith('_DIRECT_DATABASE_URL') ? true : undefined,
+            OPTIONAL_SECRETS.test(name) ? true : undefined,
           ]);
         }
         for (const source of c.envFrom ?? [])
@@ -306,6 +312,7 @@ describe.each(['base', 'production'] as const)('infra/k8s %s', (which) => {
       const container = mainContainer(deployment(objects(), spec));
       const own = Object.keys(PROCESS_KEYS).filter((key) => PROCESS_KEYS[key]!.includes(spec.name));
       const wanted = [...COMMON_SECRETS, ...INTERNAL_KEYS, ...own, ...(spec.databaseEnv ? [spec.databaseEnv] : [])];
+      if (MAIL_SENDERS.includes(spec.name)) wanted.push('CONFAB_SMTP_URL');
       expect([spec.name, Object.keys(secretRefs(container)).sort()]).toEqual([spec.name, wanted.sort()]);
       for (const key of Object.keys(configEnv(objects(), container))) expect(secretKeys).not.toContain(key);
     }
