@@ -139,6 +139,31 @@ describe('the web client: mute, follow and star', () => {
       expect(await inboxTotal()).toBe(3);
       expect(await titleCount(page)).toBe(3);
 
+      // Recent conversations leaves the muted topic and the muted channel's other topic out until asked for.
+      const recentRows = () =>
+        page.locator('.recent-row').evaluateAll((rows) =>
+          rows
+            .filter((r) => /^#(Rome|Scotland) > /.test(r.getAttribute('data-conversation')!))
+            .map((r) => [r.getAttribute('data-conversation'), Number(r.querySelector('.unread')?.textContent ?? 0)])
+            .sort(),
+        );
+      await page.click('[data-view="recent"]');
+      await page.waitForSelector('.recent-row[data-conversation="#Scotland > heath"]');
+      expect(await recentRows()).toEqual([
+        ['#Rome > forum', 1],
+        ['#Scotland > heath', 1],
+      ]);
+      await page.check('.recent-filter input');
+      await page.waitForSelector('.recent-row.muted[data-conversation="#Scotland > witches"]');
+      expect(await recentRows()).toEqual([
+        ['#Rome > forum', 1],
+        ['#Rome > senate', 2],
+        ['#Scotland > heath', 1],
+        ['#Scotland > witches', 2],
+      ]);
+      await page.click('[data-view="inbox"]');
+      await waitForTitle(page, 'Inbox');
+
       // Live: another message in the muted topic changes nothing; one in a shown topic counts everywhere.
       await send('Scotland', 'witches', 'By the pricking of my thumbs');
       await send('Scotland', 'heath', 'When shall we three meet again');

@@ -9,6 +9,7 @@ import type { ViewName } from '../lib/hash';
 import { conversationTerms, type Conversation } from '../lib/narrow';
 import { hrefFor } from '../app/router';
 import type { Message } from '../store/model';
+import { isMutedPlace } from '../notifications/rules';
 import { RecordTable } from '../ui/record-table';
 import {
   channelName,
@@ -21,6 +22,7 @@ import {
   shownUnread,
   subscriptions,
   userName,
+  whereOf,
 } from '../store/store';
 
 const link = (conversation: Conversation) => hrefFor({ view: 'narrow', terms: conversationTerms(conversation) });
@@ -199,22 +201,39 @@ function Recent() {
     const row = rowOf(live, self);
     setRows([row, ...rows.filter((r) => r.key !== row.key)]);
   }, [live]);
-  const n = counts.value;
+  // As Zulip's Recent conversations: muted topics (and a muted channel's topics not unmuted or followed) are left
+  // out unless asked for, and counted as the Inbox counts them.
+  const [includeMuted, setIncludeMuted] = useState(false);
+  const muted = (r: Row) =>
+    r.conversation.kind === 'stream' && isMutedPlace(whereOf(r.conversation.streamId, r.conversation.topic ?? ''));
+  const shown = rows && (includeMuted ? rows : rows.filter((r) => !muted(r)));
+  const all = counts.value;
+  const counted = shownCounts.value;
   const time = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
   return (
     <section class="recent" aria-labelledby="view-title">
       <h2 id="view-title">Recent conversations</h2>
+      <label class="recent-filter">
+        <input
+          type="checkbox"
+          checked={includeMuted}
+          onChange={(e) => setIncludeMuted((e.target as HTMLInputElement).checked)}
+        />{' '}
+        Include muted
+      </label>
       <RecordTable
-        records={rows}
+        records={shown}
         empty="No conversations yet."
         headings={['Conversation', 'Unread', 'Last message']}
         row={(r) => {
           const c = r.conversation;
           const label =
             c.kind === 'stream' ? `#${channelName(c.streamId) ?? c.streamId} > ${c.topic}` : dmLabel(c.userIds);
-          const unreadHere = n.get(c.kind === 'stream' ? `t:${c.streamId}:${c.topic}` : r.key) ?? 0;
+          const isMuted = muted(r);
+          const key = c.kind === 'stream' ? `t:${c.streamId}:${c.topic}` : r.key;
+          const unreadHere = (isMuted ? all : counted).get(key) ?? 0;
           return (
-            <tr key={r.key} class="recent-row" data-conversation={label}>
+            <tr key={r.key} class={isMuted ? 'recent-row muted' : 'recent-row'} data-conversation={label}>
               <td>
                 <a href={link(c)}>{label}</a>
               </td>
