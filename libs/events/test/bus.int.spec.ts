@@ -173,11 +173,45 @@ describe('outbox relay and consumers (RabbitMQ, PostgreSQL)', () => {
       const channel = await connection.createChannel();
       expect((await channel.checkQueue(`${exchange}.retired`)).consumerCount).toBe(0);
       await channel.close();
-      await retireConsumers({ url: amqpUrl, exchange }, ['retired']);
-      await retireConsumers({ url: amqpUrl, exchange }, ['retired']);
+      expect(await retireConsumers({ url: amqpUrl, exchange }, ['retired'])).toEqual([]);
+      expect(await retireConsumers({ url: amqpUrl, exchange }, ['retired'])).toEqual([]);
       const probe = await connection.createChannel();
       probe.on('error', () => undefined);
       await expect(probe.checkQueue(`${exchange}.retired`)).rejects.toThrow(/NOT_FOUND/);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('keeps a retired queue while an earlier replica still consumes it or events wait in it', async () => {
+    const seen: string[] = [];
+    const earlier = new EventBus({ url: amqpUrl, exchange, logger, queueExpiresMs: 60_000 });
+    earlier.consumer('draining').on(contracts.userCreated, async (event) => {
+      seen.push(event.payload.user.full_name);
+    });
+    await earlier.start();
+    const connection = await connect(amqpUrl);
+    try {
+      // Consumed: kept, and the earlier replica goes on taking its events.
+      expect(await retireConsumers({ url: amqpUrl, exchange }, ['draining'])).toEqual(['draining']);
+      const channel = await connection.createChannel();
+      const record = outboxRecord(contracts.userCreated, { user: user(900, 'late') }, { realmId: 1 });
+      channel.publish(exchange, record.routingKey, Buffer.from(JSON.stringify(record.envelope)));
+      await eventually(async () => seen.includes('late'));
+      await earlier.close();
+      // Not consumed any more but holding an event: kept, with the event.
+      const waiting = outboxRecord(contracts.userCreated, { user: user(901, 'waiting') }, { realmId: 1 });
+      channel.publish(exchange, waiting.routingKey, Buffer.from(JSON.stringify(waiting.envelope)));
+      await eventually(async () => (await channel.checkQueue(`${exchange}.draining`)).messageCount === 1);
+      expect(await retireConsumers({ url: amqpUrl, exchange }, ['draining'])).toEqual(['draining']);
+      expect((await channel.checkQueue(`${exchange}.draining`)).messageCount).toBe(1);
+      // Drained: deleted.
+      await channel.purgeQueue(`${exchange}.draining`);
+      await channel.close();
+      expect(await retireConsumers({ url: amqpUrl, exchange }, ['draining'])).toEqual([]);
+      const probe = await connection.createChannel();
+      probe.on('error', () => undefined);
+      await expect(probe.checkQueue(`${exchange}.draining`)).rejects.toThrow(/NOT_FOUND/);
     } finally {
       await connection.close();
     }

@@ -1,5 +1,5 @@
 import { listen, runProcess } from '@confab/http';
-import { retireConsumers } from '@confab/events';
+import { retireConsumersInBackground } from '@confab/events';
 import { ServiceRuntime } from '@confab/runtime';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
@@ -43,10 +43,7 @@ runProcess('events', loadConfig, async (config, logger) => {
   await forgets.start();
   await wakeups.start();
   await events.start();
-  // In the background: a broker that is not reachable yet must not hold up start-up.
-  retireConsumers(config.amqp, RETIRED_CONSUMERS).catch((err: unknown) =>
-    logger.warn({ err }, 'could not delete the queues of retired consumers'),
-  );
+  retireConsumersInBackground(config.amqp, RETIRED_CONSUMERS, logger);
   const server = await listen(buildApp(deps), config.port, config.bindHost);
   logger.info({ port: server.port }, 'events service listening');
   return [

@@ -1,10 +1,11 @@
+import { retireConsumersInBackground } from '@confab/events';
 import { listen, runProcess } from '@confab/http';
 import { mailConfigured, ServiceRuntime } from '@confab/runtime';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import type { PushDeps } from './deps.js';
 import { startSettingsBackfill } from './events/backfill.js';
-import { registerConsumers, registerEmailConsumer } from './events/consumers.js';
+import { registerConsumers, registerEmailConsumer, RETIRED_CONSUMERS } from './events/consumers.js';
 import { EmailQueue, NotificationQueue, RegistrationQueue, TestNotificationQueue } from './jobs/queues.js';
 import { EmailRepository } from './repositories/email.repository.js';
 import { NotificationsRepository } from './repositories/notifications.repository.js';
@@ -38,6 +39,7 @@ runProcess('push', loadConfig, async (config, logger) => {
   const mailOn = mailConfigured(config.mail);
   const emailQueue = new EmailQueue({ redis: config.redis, ...config.notify }, logger);
   if (mailOn) registerEmailConsumer(events.bus, { store: new EmailRepository(prisma), scheduler: emailQueue });
+  retireConsumersInBackground(config.amqp, RETIRED_CONSUMERS, logger);
   const deps: PushDeps = {
     config,
     logger,

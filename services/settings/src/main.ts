@@ -1,4 +1,4 @@
-import { CausalLog, retireConsumers } from '@confab/events';
+import { CausalLog, retireConsumersInBackground } from '@confab/events';
 import { listen, runProcess } from '@confab/http';
 import { createMailer, ServiceRuntime } from '@confab/runtime';
 import { DirectoryImageFiles } from './adapters/image-files.js';
@@ -49,10 +49,7 @@ runProcess('settings', loadConfig, async (config, logger) => {
   };
   registerConsumers(events.bus, db);
   await events.start();
-  // In the background: a broker that is not reachable yet must not hold up start-up.
-  retireConsumers(config.amqp, RETIRED_CONSUMERS).catch((err: unknown) =>
-    logger.warn({ err }, 'could not delete the queues of retired consumers'),
-  );
+  retireConsumersInBackground(config.amqp, RETIRED_CONSUMERS, logger);
   await ensureSystemBots(db, logger);
   backfillSystemGroups(db, deps.groups, logger).catch((err: unknown) =>
     logger.warn({ err }, 'system groups backfill failed; group settings are sent as member lists until events arrive'),

@@ -30,14 +30,26 @@ interface NotificationHandlers {
 }
 
 /**
- * One consumer (one queue, so in the order the broker received them) for what its notifications depend on: a user's
- * settings changed before they were sent a message is applied before that message is decided.
+ * The consumers' queues are ordered (RabbitMQ's single active consumer: one replica at a time takes them, in the
+ * order the broker received them), so that across replicas a message's notification is never handled after its
+ * removal (read, deleted), nor a settings change after the message it came before. Their names changed when they
+ * became ordered (a queue keeps the arguments it was declared with): start-up deletes the queues of the earlier names
+ * once the earlier version's replicas have drained them (RETIRED_CONSUMERS). Claims keep the consumers' names, so an
+ * event that both queues held during the upgrade is handled once.
  */
-function registerNotificationConsumer(bus: EventBus, name: string, h: NotificationHandlers): void {
+export const NOTIFICATIONS_QUEUE = `${NOTIFICATIONS_CONSUMER}.ordered`;
+export const EMAIL_QUEUE = `${EMAIL_CONSUMER}.ordered`;
+export const RETIRED_CONSUMERS = [NOTIFICATIONS_CONSUMER, EMAIL_CONSUMER];
+
+/**
+ * One consumer (one ordered queue) for what its notifications depend on: a user's settings changed before they were
+ * sent a message are applied before that message is decided.
+ */
+function registerNotificationConsumer(bus: EventBus, queue: string, name: string, h: NotificationHandlers): void {
   const claim = (event: EventEnvelope<unknown>) => ({ consumer: name, eventId: event.event_id });
   const meta = (event: EventEnvelope<unknown>) => ({ realmId: event.realm_id ?? 0, requestId: event.request_id });
   bus
-    .consumer(name)
+    .consumer(queue, { ordered: true })
     .on(contracts.userSettingsChanged, (event) => applySettings(h.store, claim(event), event))
     .on(contracts.messageSent, async (event) => void (await h.sent(claim(event), event.payload, meta(event))))
     .on(contracts.messageFlagsChanged, async (event) => void (await h.flags(claim(event), event.payload, meta(event))))
@@ -47,7 +59,7 @@ function registerNotificationConsumer(bus: EventBus, name: string, h: Notificati
 
 /** Push notifications of messages (`push.notifications`), in processes with a relay. */
 export function registerConsumers(bus: EventBus, ctx: NotificationContext): void {
-  registerNotificationConsumer(bus, NOTIFICATIONS_CONSUMER, {
+  registerNotificationConsumer(bus, NOTIFICATIONS_QUEUE, NOTIFICATIONS_CONSUMER, {
     store: ctx.store,
     sent: (claim, payload, meta) => messageSent(ctx, claim, payload, meta),
     flags: (claim, payload, meta) => flagsChanged(ctx, claim, payload, meta.requestId),
@@ -61,7 +73,7 @@ export function registerConsumers(bus: EventBus, ctx: NotificationContext): void
  * configured for a relay each take every event they need; it keeps the settings copy too, in its own order.
  */
 export function registerEmailConsumer(bus: EventBus, ctx: EmailContext): void {
-  registerNotificationConsumer(bus, EMAIL_CONSUMER, {
+  registerNotificationConsumer(bus, EMAIL_QUEUE, EMAIL_CONSUMER, {
     store: ctx.store,
     sent: (claim, payload, meta) => emailMessageSent(ctx, claim, payload, meta),
     flags: (claim, payload) => emailFlagsChanged(ctx, claim, payload),
