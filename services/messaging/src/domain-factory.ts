@@ -37,6 +37,8 @@ export function buildDomain(
 ) {
   const prisma = createPrisma(config.db.url, config.db.poolSize);
   const sql = new SqlPool(config.db.url, config.db.sqlPoolSize);
+  // One connection per group-commit lane, planning each batch statement once (sql.ts, `genericPlans`).
+  const batchSql = new SqlPool(config.db.url, config.db.sendLanes, { genericPlans: true });
   const store = new Store(prisma, sql, afterCommit);
   const readModel = new ReadModelRepository(store);
   const channels = new ChannelsRepository(store);
@@ -58,7 +60,11 @@ export function buildDomain(
     playgrounds: new PlaygroundsRepository(store),
     exports: new RealmExportsRepository(store),
     linkifierValidator: markdownLinkifierValidator,
-    messages: new MessagesRepository(store, { lanes: config.db.sendLanes, maxBatch: config.db.sendBatch }),
+    messages: new MessagesRepository(
+      store,
+      { lanes: config.db.sendLanes, maxBatch: config.db.sendBatch },
+      batchSql,
+    ),
     edits: new MessageEditRepository(sql, () => store.committed()),
     receipts: new ReadReceiptsRepository(sql),
     submessages: new SubmessagesRepository(sql, () => store.committed()),
@@ -83,7 +89,7 @@ export function buildDomain(
     limits: { maxFileBytes: config.uploads.maxFileBytes },
     secrets: { uploadUrls: config.uploads.urlKey },
   } satisfies Domain;
-  /** Closes both database pools (the Prisma client and the plain-SQL pool). */
-  const close = () => Promise.all([prisma.$disconnect(), sql.end()]);
+  /** Closes the database pools (the Prisma client, the plain-SQL pool and the group commit's). */
+  const close = () => Promise.all([prisma.$disconnect(), sql.end(), batchSql.end()]);
   return { domain, store, readModel, directory, prisma, sql, backfill, close };
 }
