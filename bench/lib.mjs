@@ -160,7 +160,7 @@ export async function topStatements(url, operations, limit = Number(process.env.
     const { rows } = await client.query(
       `SELECT sum(calls)::float8 AS calls, sum(total_exec_time) AS total_exec_time, sum(total_plan_time) AS total_plan_time,
               count(*)::int AS variants, left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS query
-         FROM pg_stat_statements GROUP BY 5 ORDER BY 2 + 3 DESC`,
+         FROM pg_stat_statements GROUP BY 5 ORDER BY sum(total_exec_time) + sum(total_plan_time) DESC`,
     );
     const sum = (k) => rows.reduce((a, r) => a + Number(r[k]), 0);
     if (limit > 0)
