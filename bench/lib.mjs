@@ -158,9 +158,9 @@ export async function topStatements(url, operations, limit = Number(process.env.
     await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
     // Statements of one family (a batch of 2 sends, of 3, ...) have texts of their own: grouped by their opening.
     const { rows } = await client.query(
-      `SELECT sum(calls)::float8 AS calls, sum(total_exec_time) AS total_exec_time, sum(total_plan_time) AS total_plan_time,
+      `SELECT sum(calls)::float8 AS calls, sum(plans)::float8 AS plans, sum(total_exec_time) AS total_exec_time, sum(total_plan_time) AS total_plan_time,
               count(*)::int AS variants, left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS query
-         FROM pg_stat_statements GROUP BY 5 ORDER BY sum(total_exec_time) + sum(total_plan_time) DESC`,
+         FROM pg_stat_statements GROUP BY 6 ORDER BY sum(total_exec_time) + sum(total_plan_time) DESC`,
     );
     const sum = (k) => rows.reduce((a, r) => a + Number(r[k]), 0);
     if (limit > 0)
@@ -169,7 +169,7 @@ export async function topStatements(url, operations, limit = Number(process.env.
       );
     for (const r of rows.slice(0, limit))
       console.log(
-        `  ${(r.total_exec_time / operations).toFixed(3)} ms/op (+${(r.total_plan_time / operations).toFixed(3)} planning)  ${(r.calls / operations).toFixed(2)} calls/op  ${r.variants} text(s)  ${r.query}`,
+        `  ${(r.total_exec_time / operations).toFixed(3)} ms/op (+${(r.total_plan_time / operations).toFixed(3)} planning)  ${(r.calls / operations).toFixed(2)} calls/op  ${Math.round(r.calls)} calls, ${Math.round(r.plans)} plans  ${r.variants} text(s)  ${r.query}`,
       );
     await client.query('SELECT pg_stat_statements_reset()');
   } finally {

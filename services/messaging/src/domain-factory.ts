@@ -37,9 +37,10 @@ export function buildDomain(
 ) {
   const prisma = createPrisma(config.db.url, config.db.poolSize);
   const sql = new SqlPool(config.db.url, config.db.sqlPoolSize);
-  // One connection per group-commit lane, planning each batch statement once (sql.ts, `genericPlans`).
-  const batchSql = new SqlPool(config.db.url, config.db.sendLanes, { genericPlans: true });
-  const store = new Store(prisma, sql, afterCommit);
+  // Connections that plan each shared statement once (sql.ts, `genericPlans`): one per group-commit lane, and at
+  // least two for the scheduled worker's side-by-side batches (PARALLEL_BATCHES).
+  const batchSql = new SqlPool(config.db.url, Math.max(config.db.sendLanes, 2), { genericPlans: true });
+  const store = new Store(prisma, sql, afterCommit, batchSql);
   const readModel = new ReadModelRepository(store);
   const channels = new ChannelsRepository(store);
   const linkifiers = new LinkifiersRepository(store);

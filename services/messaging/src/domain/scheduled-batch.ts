@@ -28,7 +28,7 @@ export async function deliverDueBatch(
   const firstInChannel: number[] = [];
   // Widgets (/poll, /todo) are attached after the messages commit, as for a message sent directly.
   const widgets: { actor: Actor; id: number; content: string }[] = [];
-  await domain.store.sqlTransaction(async (executor) => {
+  await domain.store.batchTransaction(async (executor) => {
     const rows = await domain.scheduledMessages.claimDue(executor, new Date(now.getTime() + 1000), limit);
     // Checked and rendered side by side: each check reads on its own connection, not the claiming one.
     const checked = await Promise.all(

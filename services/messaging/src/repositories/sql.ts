@@ -43,7 +43,8 @@ export class SqlPool implements SqlExecutor {
   constructor(url: string, max: number, { genericPlans = false }: { genericPlans?: boolean } = {}) {
     this.named = new URL(url).searchParams.get('pgbouncer') !== 'true';
     const options = genericPlans && this.named ? '-c plan_cache_mode=force_generic_plan' : undefined;
-    this.pool = new pg.Pool({ connectionString: url, max, ...(options ? { options } : {}) });
+    // Such connections stay open (no idle timeout): their plans are what they are for.
+    this.pool = new pg.Pool({ connectionString: url, max, ...(options ? { options, idleTimeoutMillis: 0 } : {}) });
     this.pool.on('error', () => undefined);
   }
 
