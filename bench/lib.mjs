@@ -150,20 +150,26 @@ export async function startPrivateBenchStack(extraEnv = {}, { statements = false
  * Prints the statements PostgreSQL spent most time on since the last call (pg_stat_statements of a server started by
  * privateServers({ statements: true })), per operation, then resets the counters.
  */
-export async function topStatements(url, operations, limit = 12) {
+export async function topStatements(url, operations, limit = Number(process.env.BENCH_STATEMENTS_LIMIT ?? 12)) {
   const pg = await import('pg');
   const client = new pg.default.Client({ connectionString: `${url}/postgres` });
   await client.connect();
   try {
     await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    // Statements of one family (a batch of 2 sends, of 3, ...) have texts of their own: grouped by their opening.
     const { rows } = await client.query(
-      `SELECT calls, total_exec_time, total_plan_time, left(regexp_replace(query, '\\s+', ' ', 'g'), 140) AS query
-         FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT $1`,
-      [limit],
+      `SELECT sum(calls)::float8 AS calls, sum(plans)::float8 AS plans, sum(total_exec_time) AS total_exec_time, sum(total_plan_time) AS total_plan_time,
+              count(*)::int AS variants, left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS query
+         FROM pg_stat_statements GROUP BY 6 ORDER BY sum(total_exec_time) + sum(total_plan_time) DESC`,
     );
-    for (const r of rows)
+    const sum = (k) => rows.reduce((a, r) => a + Number(r[k]), 0);
+    if (limit > 0)
       console.log(
-        `  ${(r.total_exec_time / operations).toFixed(3)} ms/op (+${(r.total_plan_time / operations).toFixed(3)} planning)  ${(r.calls / operations).toFixed(2)} calls/op  ${r.query}`,
+        `  all statements: ${(sum('total_exec_time') / operations).toFixed(3)} ms/op (+${(sum('total_plan_time') / operations).toFixed(3)} planning)  ${(sum('calls') / operations).toFixed(2)} calls/op`,
+      );
+    for (const r of rows.slice(0, limit))
+      console.log(
+        `  ${(r.total_exec_time / operations).toFixed(3)} ms/op (+${(r.total_plan_time / operations).toFixed(3)} planning)  ${(r.calls / operations).toFixed(2)} calls/op  ${Math.round(r.calls)} calls, ${Math.round(r.plans)} plans  ${r.variants} text(s)  ${r.query}`,
       );
     await client.query('SELECT pg_stat_statements_reset()');
   } finally {

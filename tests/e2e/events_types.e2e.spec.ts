@@ -290,6 +290,11 @@ describe('events whose producers are not in this build (published as their owner
       await publishEvent(contracts.scheduledMessagesAdded, { user_id: me, scheduled_messages: [scheduled] }, realm()),
       await publishEvent(contracts.scheduledMessageUpdated, { user_id: me, scheduled_message: scheduled }, realm()),
       await publishEvent(contracts.scheduledMessageRemoved, { user_id: me, scheduled_message_id: 17 }, realm()),
+      await publishEvent(
+        contracts.scheduledMessagesDelivered,
+        { user_id: me, scheduled_message_ids: [18, 19] },
+        realm(),
+      ),
       await publishEvent(contracts.savedSnippetAdded, { user_id: me, saved_snippet: snippet }, realm()),
       await publishEvent(contracts.savedSnippetUpdated, { user_id: me, saved_snippet: snippet }, realm()),
       await publishEvent(contracts.savedSnippetRemoved, { user_id: me, saved_snippet_id: 1 }, realm()),
@@ -303,12 +308,15 @@ describe('events whose producers are not in this build (published as their owner
       'scheduled_messages/add',
       'scheduled_messages/update',
       'scheduled_messages/remove',
+      'scheduled_messages/remove',
+      'scheduled_messages/remove',
       'saved_snippets/add',
       'saved_snippets/update',
       'saved_snippets/remove',
     ]);
     expect(events[1]).toMatchObject({ draft: { id: 17, content: 'Edited' } });
     expect(events[5]).toMatchObject({ scheduled_message_id: 17 });
+    expect([events[6], events[7]]).toMatchObject([{ scheduled_message_id: 18 }, { scheduled_message_id: 19 }]);
     expect(await theirs.drain()).toEqual([]);
   });
 

@@ -301,10 +301,11 @@ export class EventBus {
       () => binding.handler(envelopes),
       (ok) => {
         if (!ok) return;
-        for (const { msg, envelope } of valid) {
-          safely(() => channel.ack(msg));
-          this.finished(consumer.name, envelope.event_id);
-        }
+        // One acknowledgement for the whole batch (every delivery up to its last): deliveries are handled in the
+        // order they came, so each earlier one on this channel is already settled (acked, or a bad one rejected).
+        const last = valid[valid.length - 1];
+        if (last) safely(() => channel.ack(last.msg, true));
+        for (const { envelope } of valid) this.finished(consumer.name, envelope.event_id);
       },
       3,
     );

@@ -26,8 +26,15 @@ export interface RelayOptions {
  */
 export const RELAY_LOCK_KEY = 0x0c0f_ab01;
 
+/** An outbox id as it may stand in a statement's text: the digits of a bigint, nothing else. */
+function idLiteral(id: string | number): string {
+  const text = String(id);
+  if (!/^\d+$/.test(text)) throw new Error(`not an outbox id: ${text}`);
+  return text;
+}
+
 interface OutboxRow {
-  id: string;
+  id: string | number;
   event_id: string;
   routing_key: string;
   /** The envelope's JSON as stored: published as it is (parsed only to check the contracts of `validate`). */
@@ -47,6 +54,8 @@ export class OutboxRelay {
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
   private failures = 0;
+  /** A commit of this process kicked the relay and no batch has been read since (its rows may be waiting). */
+  private owed = false;
 
   private readonly checked: Map<string, EventContract<unknown>>;
 
@@ -62,7 +71,7 @@ export class OutboxRelay {
     const interval = this.options.pollIntervalMs ?? 250;
     const tick = () => {
       if (this.stopped) return;
-      this.kick();
+      this.wake();
       this.timer = setTimeout(tick, interval * Math.min(20, 2 ** this.failures));
       this.timer.unref();
     };
@@ -71,6 +80,11 @@ export class OutboxRelay {
 
   /** Called right after a transaction that wrote outbox rows commits, so events leave without waiting for a poll. */
   kick(): void {
+    this.owed = true;
+    this.wake();
+  }
+
+  private wake(): void {
     if (this.stopped) return;
     if (this.running) {
       this.pending = true;
@@ -91,12 +105,16 @@ export class OutboxRelay {
     const batchSize = this.options.batchSize ?? 500;
     do {
       this.pending = false;
+      const owed = this.owed;
+      this.owed = false;
       let relayed: number;
       do {
         relayed = await this.relayBatch(batchSize);
       } while (relayed === batchSize && !this.stopped);
-      if (relayed < 0) {
-        // Another replica holds the lock; look again shortly so no commit waits for a full poll interval.
+      if (relayed < 0 && owed) {
+        // Another replica holds the lock and may have read before this process's commit: look again shortly so the
+        // commit does not wait for a full poll interval. A poll that finds the lock held waits for the next one
+        // (the holder is relaying), rather than asking every 25 ms while another process relays a burst.
         setTimeout(() => this.kick(), 25).unref();
       }
     } while (this.pending && !this.stopped);
@@ -111,18 +129,19 @@ export class OutboxRelay {
     client.on('error', onError);
     let broken = false;
     try {
-      await client.query('BEGIN');
-      const lock = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [
-        RELAY_LOCK_KEY,
-      ]);
+      // Two round trips per batch: the lock and the read with BEGIN, the delete with COMMIT (simple-protocol
+      // statement lists; every value in them is this code's integers). The read is a statement after the lock's, so
+      // its snapshot holds every row a previous holder of the lock left; a read without the lock is discarded.
+      const [, lock, read] = (await client.query(
+        `BEGIN; SELECT pg_try_advisory_xact_lock(${RELAY_LOCK_KEY}) AS locked;
+         SELECT id, event_id, routing_key, envelope::text AS envelope FROM outbox
+          WHERE (SELECT pg_try_advisory_xact_lock(${RELAY_LOCK_KEY})) ORDER BY id LIMIT ${Math.trunc(batchSize)}`,
+      )) as unknown as [unknown, pg.QueryResult<{ locked: boolean }>, pg.QueryResult<OutboxRow>];
       if (!lock.rows[0]?.locked) {
         await client.query('ROLLBACK');
         return -1;
       }
-      const { rows } = await client.query<OutboxRow>(
-        'SELECT id, event_id, routing_key, envelope::text AS envelope FROM outbox ORDER BY id LIMIT $1',
-        [batchSize],
-      );
+      const rows = read.rows;
       if (rows.length === 0) {
         await client.query('COMMIT');
         return 0;
@@ -133,8 +152,7 @@ export class OutboxRelay {
           valid.map((r) => ({ eventId: r.event_id, routingKey: r.routing_key, json: r.envelope })),
         );
       }
-      await client.query('DELETE FROM outbox WHERE id = ANY($1::bigint[])', [rows.map((r) => r.id)]);
-      await client.query('COMMIT');
+      await client.query(`DELETE FROM outbox WHERE id IN (${rows.map((r) => idLiteral(r.id)).join(', ')}); COMMIT`);
       for (const r of valid) eventsPublished.inc({ routing_key: r.routing_key });
       return rows.length;
     } catch (err) {

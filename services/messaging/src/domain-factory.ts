@@ -37,7 +37,10 @@ export function buildDomain(
 ) {
   const prisma = createPrisma(config.db.url, config.db.poolSize);
   const sql = new SqlPool(config.db.url, config.db.sqlPoolSize);
-  const store = new Store(prisma, sql, afterCommit);
+  // Connections that plan each shared statement once (sql.ts, `genericPlans`): one per group-commit lane, and at
+  // least two for the scheduled worker's side-by-side batches (PARALLEL_BATCHES).
+  const batchSql = new SqlPool(config.db.url, Math.max(config.db.sendLanes, 2), { genericPlans: true });
+  const store = new Store(prisma, sql, afterCommit, batchSql);
   const readModel = new ReadModelRepository(store);
   const channels = new ChannelsRepository(store);
   const linkifiers = new LinkifiersRepository(store);
@@ -58,7 +61,11 @@ export function buildDomain(
     playgrounds: new PlaygroundsRepository(store),
     exports: new RealmExportsRepository(store),
     linkifierValidator: markdownLinkifierValidator,
-    messages: new MessagesRepository(store, { lanes: config.db.sendLanes, maxBatch: config.db.sendBatch }),
+    messages: new MessagesRepository(
+      store,
+      { lanes: config.db.sendLanes, maxBatch: config.db.sendBatch },
+      batchSql,
+    ),
     edits: new MessageEditRepository(sql, () => store.committed()),
     receipts: new ReadReceiptsRepository(sql),
     submessages: new SubmessagesRepository(sql, () => store.committed()),
@@ -83,7 +90,7 @@ export function buildDomain(
     limits: { maxFileBytes: config.uploads.maxFileBytes },
     secrets: { uploadUrls: config.uploads.urlKey },
   } satisfies Domain;
-  /** Closes both database pools (the Prisma client and the plain-SQL pool). */
-  const close = () => Promise.all([prisma.$disconnect(), sql.end()]);
+  /** Closes the database pools (the Prisma client, the plain-SQL pool and the group commit's). */
+  const close = () => Promise.all([prisma.$disconnect(), sql.end(), batchSql.end()]);
   return { domain, store, readModel, directory, prisma, sql, backfill, close };
 }

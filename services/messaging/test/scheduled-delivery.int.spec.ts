@@ -165,11 +165,15 @@ describe('scheduled delivery against PostgreSQL', () => {
     const messages = await domain.store.db.message.findMany({ where: { content: { startsWith: 'batched ' } } });
     expect(rows.every((r) => r.delivered && !r.failed)).toBe(true);
     expect(rows.map((r) => r.deliveredMessageId).sort()).toEqual(messages.map((m) => m.id).sort());
-    const removed = await domain.store.db.outbox.findMany({ where: { routingKey: 'scheduled_message.removed' } });
-    const announced = removed.map(
-      (r) => (r.envelope as { payload: { scheduled_message_id: number } }).payload.scheduled_message_id,
-    );
-    for (const id of ids) expect(announced).toContain(id);
+    // One event per owner and batch names the messages it delivered: three batches, one owner.
+    const delivered = await domain.store.db.outbox.findMany({ where: { routingKey: 'scheduled_message.delivered' } });
+    const payloads = delivered
+      .map((r) => (r.envelope as { payload: { user_id: number; scheduled_message_ids: number[] } }).payload)
+      .filter((p) => p.scheduled_message_ids.some((id) => ids.includes(id)));
+    expect(payloads.length).toBeLessThanOrEqual(3);
+    expect(payloads.every((p) => p.user_id === hamlet.user.id)).toBe(true);
+    const announced = payloads.flatMap((p) => p.scheduled_message_ids);
+    expect([...announced].sort((x, y) => x - y)).toEqual([...ids].sort((x, y) => x - y));
     for (const id of ids) expect(await deliverScheduled(domain, id)).toEqual({ outcome: 'gone' });
   });
 

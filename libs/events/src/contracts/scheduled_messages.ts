@@ -32,3 +32,11 @@ export const scheduledMessageRemoved = defineEvent(
   'scheduled_message.removed',
   z.object({ ...owner, scheduled_message_id: z.number().int() }),
 );
+/**
+ * Scheduled messages of one owner delivered together (a batch of a due time, see messaging's scheduled-batch.ts):
+ * for each, what `scheduled_message.removed` says for one. One event per owner and batch instead of one per message.
+ */
+export const scheduledMessagesDelivered = defineEvent(
+  'scheduled_message.delivered',
+  z.object({ ...owner, scheduled_message_ids: z.array(z.number().int()).min(1) }),
+);

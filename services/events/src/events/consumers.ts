@@ -76,6 +76,7 @@ export function registerConsumers({ bus, fanout, readModel, prefetch }: Consumer
   fan(contracts.scheduledMessagesAdded, personal.scheduledMessagesAdded);
   fan(contracts.scheduledMessageUpdated, personal.scheduledMessageUpdated);
   fan(contracts.scheduledMessageRemoved, personal.scheduledMessageRemoved);
+  fan(contracts.scheduledMessagesDelivered, personal.scheduledMessagesDelivered);
   fan(contracts.remindersAdded, personal.remindersAdded);
   fan(contracts.reminderRemoved, personal.reminderRemoved);
   fan(contracts.savedSnippetAdded, (p) => personal.savedSnippetChanged(p, 'add'));

@@ -144,6 +144,15 @@ export function scheduledMessageRemoved(payload: PayloadOf<typeof contracts.sche
   ]);
 }
 
+/** Zulip's remove event for each delivered message, as `scheduled_message.removed` sends for one. */
+export function scheduledMessagesDelivered(
+  payload: PayloadOf<typeof contracts.scheduledMessagesDelivered>,
+): Delivery[] {
+  return own(payload.user_id, 'scheduled_messages', () =>
+    payload.scheduled_message_ids.map((id) => ({ type: 'scheduled_messages', op: 'remove', scheduled_message_id: id })),
+  );
+}
+
 export function remindersAdded(payload: PayloadOf<typeof contracts.remindersAdded>): Delivery[] {
   return own(payload.user_id, 'reminders', () => [{ type: 'reminders', op: 'add', reminders: payload.reminders }]);
 }

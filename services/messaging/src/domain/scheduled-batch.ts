@@ -28,7 +28,7 @@ export async function deliverDueBatch(
   const firstInChannel: number[] = [];
   // Widgets (/poll, /todo) are attached after the messages commit, as for a message sent directly.
   const widgets: { actor: Actor; id: number; content: string }[] = [];
-  await domain.store.sqlTransaction(async (executor) => {
+  await domain.store.batchTransaction(async (executor) => {
     const rows = await domain.scheduledMessages.claimDue(executor, new Date(now.getTime() + 1000), limit);
     // Checked and rendered side by side: each check reads on its own connection, not the claiming one.
     const checked = await Promise.all(
@@ -59,13 +59,7 @@ export async function deliverDueBatch(
       executor,
       ready.map((r, i) => ({ id: r.id, messageId: sent[i]!.messageId })),
     );
-    const events: OutboxRecord[] = ready.map((r) =>
-      outboxRecord(
-        contracts.scheduledMessageRemoved,
-        { user_id: r.senderId, scheduled_message_id: r.id },
-        { realmId: r.realmId, requestId: `scheduled-${r.id}` },
-      ),
-    );
+    const events = deliveredEvents(ready);
     dueTimes = ready.map((r) => r.dueAt);
     ready.forEach((r, i) =>
       widgets.push({ actor: r.actor, id: sent[i]!.messageId, content: r.prepared.checked.content }),
@@ -77,4 +71,26 @@ export async function deliverDueBatch(
   for (const channelId of firstInChannel) domain.directory.forgetChannel(channelId);
   for (const w of widgets) await attachWidget(domain, w.actor, { id: w.id, content: w.content });
   return dueTimes;
+}
+
+/**
+ * The owners' news of the batch: one `scheduled_message.delivered` per owner (and organization) for all of theirs,
+ * rather than a `scheduled_message.removed` each: a burst due at once is mostly a few people's messages, and each event
+ * is an outbox row, a publish, a delivery and a fan-out.
+ */
+function deliveredEvents(ready: readonly { id: number; senderId: number; realmId: number }[]): OutboxRecord[] {
+  const byOwner = new Map<string, { senderId: number; realmId: number; ids: number[] }>();
+  for (const r of ready) {
+    const key = `${r.realmId}/${r.senderId}`;
+    const owner = byOwner.get(key) ?? { senderId: r.senderId, realmId: r.realmId, ids: [] };
+    owner.ids.push(r.id);
+    byOwner.set(key, owner);
+  }
+  return [...byOwner.values()].map((o) =>
+    outboxRecord(
+      contracts.scheduledMessagesDelivered,
+      { user_id: o.senderId, scheduled_message_ids: o.ids },
+      { realmId: o.realmId, requestId: `scheduled-${o.ids[0]}` },
+    ),
+  );
 }

@@ -19,6 +19,12 @@ export interface UnitOfWorkPort {
   transaction<T>(fn: (tx: Transaction) => Promise<Written<T>>): Promise<T>;
   /** The same, for plain-SQL hot paths (no ORM round trips). */
   sqlTransaction<T>(fn: (executor: SqlExecutor) => Promise<Written<T>>): Promise<T>;
+  /**
+   * The same on the few connections kept for large shared statements (the scheduled batches' sends, a dozen CTEs per
+   * message), which plan each statement once and keep the plan: planned afresh on whichever connection came free,
+   * such a statement cost more to plan than to run.
+   */
+  batchTransaction<T>(fn: (executor: SqlExecutor) => Promise<Written<T>>): Promise<T>;
   /** A transaction's statements as plain SQL, to join a plain-SQL write to it. */
   sqlOf(tx: Transaction): SqlExecutor;
   /** Wakes the outbox relay after a single statement (its own transaction) wrote outbox rows. */

@@ -37,9 +37,14 @@ export class GroupCommit {
   /** Statements written, and the most sends one of them carried. */
   readonly stats = { statements: 0, largestBatch: 0 };
 
+  /**
+   * `batchSql` runs the shared statements: connections that plan a statement once (SqlPool's `genericPlans`), as a
+   * batch statement's text differs with the number of sends, and planning one afresh cost more than running it.
+   */
   constructor(
     private readonly sql: SqlExecutor,
     private readonly options: { lanes: number; maxBatch: number },
+    private readonly batchSql: SqlExecutor = sql,
   ) {}
 
   /** Writes one send (a statement of its own when it may not share one, see `batchable`). */
@@ -73,7 +78,7 @@ export class GroupCommit {
       const { text, values } = sendBatchStatement(batch.map((w) => w.write));
       this.stats.statements += 1;
       this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);
-      rows = await this.sql.query<ResultRow>(text, values);
+      rows = await this.batchSql.query<ResultRow>(text, values);
     } catch {
       // One of them (or the batch) failed: each send on its own, so only a bad one fails.
       await Promise.all(batch.map((w) => this.alone(w.write).then(w.resolve, w.reject)));

@@ -68,8 +68,10 @@ export class MessagesRepository implements MessageStore {
   constructor(
     private readonly store: Store,
     groupCommit: { lanes: number; maxBatch: number },
+    /** Connections for the group commit's shared statements (GroupCommit's `batchSql`). */
+    batchSql?: SqlExecutor,
   ) {
-    this.group = new GroupCommit(store.sql, groupCommit);
+    this.group = new GroupCommit(store.sql, groupCommit, batchSql);
     this.narrows = new NarrowReader(store);
   }
 

@@ -79,15 +79,32 @@ export function notifyFactsSql(receivers: string, channel: string, topicKey: str
         WHERE t.channel_id = ${channel} AND t.topic_key = ${topicKey} AND t.visibility_policy <> 0), '{}'::jsonb))`;
 }
 
+/** The flags a send sets for some receivers: always these terms, in this order (empty lists included). */
+const FLAG_TERMS = [FLAG.mentioned, FLAG.read, FLAG.topic_wildcard_mentioned, FLAG.has_alert_word];
+
+/**
+ * The receivers of each flag bit, one term per bit: the usual bits always (so a send's statement has the same text
+ * whoever is mentioned, muted or alerted, and is planned once per shape), any other bit when it has receivers.
+ */
+function flagGroups(flagged: SendWrite['delivery']['flagged']): [bit: number, userIds: number[]][] {
+  const byBit = new Map<number, number[]>(FLAG_TERMS.map((bit) => [bit, []]));
+  for (const { bit, userIds } of flagged) {
+    if (userIds.length === 0) continue;
+    const ids = byBit.get(bit);
+    if (ids) ids.push(...userIds);
+    else byBit.set(bit, [...userIds]);
+  }
+  return [...byBit];
+}
+
 /** One send's CTEs (names ending in `sfx`) and the SELECT of its result row. */
 function sendParts(write: SendWrite, param: Param, sfx: string): { ctes: string[]; result: string } {
   const { message, delivery } = write;
   const sender = param(message.senderId, '::int');
   const channel = param(message.channelId, '::int');
   const recipient = param(message.recipientId, '::int');
-  const flagTerms = delivery.flagged
-    .filter((f) => f.userIds.length > 0)
-    .map((f) => ` | CASE WHEN r.user_id = ANY(${param(f.userIds, '::int[]')}) THEN ${f.bit} ELSE 0 END`)
+  const flagTerms = flagGroups(delivery.flagged)
+    .map(([bit, userIds]) => ` | CASE WHEN r.user_id = ANY(${param(userIds, '::int[]')}) THEN ${bit} ELSE 0 END`)
     .join('');
   const extra = param(delivery.extraUserIds, '::int[]');
   const notifyTopic = param(message.topicKey);

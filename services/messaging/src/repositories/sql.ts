@@ -33,10 +33,19 @@ export class SqlPool implements SqlExecutor {
    */
   private readonly named: boolean;
 
-  constructor(url: string, max: number) {
-    this.pool = new pg.Pool({ connectionString: url, max });
-    this.pool.on('error', () => undefined);
+  /**
+   * `genericPlans`: the pool's connections plan each prepared statement once, for any values (plan_cache_mode
+   * force_generic_plan), instead of five custom plans first. For statements whose plan does not depend on their values
+   * and costs more to make than to run: the group commit's batch statements (a dozen CTEs per send) took 12 ms to plan
+   * for a batch of eight sends, more than half of PostgreSQL's CPU per send (bench/RESULTS.md, "Issue 33 ... sendpath").
+   * Not through PgBouncer, where statements are not kept prepared and a connection's setting would leak to others.
+   */
+  constructor(url: string, max: number, { genericPlans = false }: { genericPlans?: boolean } = {}) {
     this.named = new URL(url).searchParams.get('pgbouncer') !== 'true';
+    const options = genericPlans && this.named ? '-c plan_cache_mode=force_generic_plan' : undefined;
+    // Such connections stay open (no idle timeout): their plans are what they are for.
+    this.pool = new pg.Pool({ connectionString: url, max, ...(options ? { options, idleTimeoutMillis: 0 } : {}) });
+    this.pool.on('error', () => undefined);
   }
 
   private nameOf(text: string, options: { prepare?: boolean }): string | undefined {

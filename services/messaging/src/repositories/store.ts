@@ -18,6 +18,7 @@ import { inTransaction, type SqlExecutor, type SqlPool } from './sql.js';
 export class Store implements UnitOfWorkPort {
   private readonly prismaUnit: UnitOfWork<Tx>;
   private readonly sqlUnit: UnitOfWork<SqlExecutor>;
+  private readonly batchUnit: UnitOfWork<SqlExecutor>;
 
   constructor(
     readonly db: Db,
@@ -25,10 +26,13 @@ export class Store implements UnitOfWorkPort {
     readonly sql: SqlPool,
     /** Called after a transaction that wrote outbox rows commits (wakes the outbox relay). */
     private readonly afterCommit: () => void = () => undefined,
+    /** Connections that plan a statement once (SqlPool's `genericPlans`), for `batchTransaction`. */
+    batchSql: SqlPool = sql,
   ) {
     // Bulk subscription changes can take a while; Prisma's default 5 s would cut them off.
     this.prismaUnit = UnitOfWork.prisma<Tx>((body) => db.$transaction(body, PRISMA_TRANSACTION_OPTIONS), afterCommit);
     this.sqlUnit = UnitOfWork.sql<SqlExecutor>((body) => sql.transaction(body), afterCommit);
+    this.batchUnit = UnitOfWork.sql<SqlExecutor>((body) => batchSql.transaction(body), afterCommit);
   }
 
   /** Wakes the outbox relay after a single statement wrote outbox rows. */
@@ -46,6 +50,10 @@ export class Store implements UnitOfWorkPort {
    */
   sqlTransaction<T>(fn: (executor: SqlExecutor) => Promise<Written<T>>): Promise<T> {
     return this.sqlUnit.run(fn);
+  }
+
+  batchTransaction<T>(fn: (executor: SqlExecutor) => Promise<Written<T>>): Promise<T> {
+    return this.batchUnit.run(fn);
   }
 
   sqlOf(tx: Tx): SqlExecutor {
