@@ -104,7 +104,13 @@ function createForwarders(config: GatewayConfig, log: Logger): Partial<Record<Se
       });
       // The long polls go over the events channel when it is configured; the HTTP forwarder is its fallback.
       const channel = config.eventsChannel
-        ? createEventsChannel({ ...config.eventsChannel, timeoutMs: config.proxyTimeoutMs, fallback: http, onError, log })
+        ? createEventsChannel({
+            ...config.eventsChannel,
+            timeoutMs: config.proxyTimeoutMs,
+            fallback: http,
+            onError,
+            log,
+          })
         : undefined;
       forwarders[name] = channel ? channel.forward : http;
       continue;

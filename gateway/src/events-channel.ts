@@ -1,13 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  decodeAnswer,
-  encodeRequest,
-  encodeSignal,
-  FRAME,
-  FrameReader,
-  FrameWriter,
-} from '@confab/http';
+import { decodeAnswer, encodeRequest, encodeSignal, FRAME, FrameReader, FrameWriter } from '@confab/http';
 import { IDENTITY_HEADER } from '@confab/identity';
 import type { Logger } from '@confab/logging';
 import type { Forwarder } from './forward.js';
@@ -93,7 +86,8 @@ class Connection {
       }
     });
     socket.on('error', (err: NodeJS.ErrnoException) => {
-      if (this.usable || err.code !== 'ECONNREFUSED') this.options.log.warn({ err: err.message }, 'events channel error');
+      if (this.usable || err.code !== 'ECONNREFUSED')
+        this.options.log.warn({ err: err.message }, 'events channel error');
     });
     socket.on('close', () => {
       this.usable = false;

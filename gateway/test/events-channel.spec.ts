@@ -22,7 +22,12 @@ const log = createLogger({ name: 'test', level: 'silent' });
 
 describe('channel frames', () => {
   it('are cut out of any split of the byte stream, several per read or one over many', () => {
-    const request = encodeRequest(7, { method: 'GET', url: '/api/v1/events?a=1', headers: { 'x-request-id': 'r' }, body: Buffer.from('b=2') });
+    const request = encodeRequest(7, {
+      method: 'GET',
+      url: '/api/v1/events?a=1',
+      headers: { 'x-request-id': 'r' },
+      body: Buffer.from('b=2'),
+    });
     const answer = encodeAnswer(8, 400, { 'content-type': 'application/json' }, '{"result":"error","msg":"é"}');
     const stream = Buffer.concat([request, answer, request]);
     for (const size of [1, 2, 5, 13, stream.length]) {
@@ -102,7 +107,9 @@ describe('createEventsChannel', () => {
       const req = request(`${frontUrl}${path}`, { headers: { [IDENTITY_HEADER]: identity, ...headers } }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString() }),
+        );
       });
       req.on('error', reject);
       req.end();

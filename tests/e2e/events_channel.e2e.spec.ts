@@ -27,12 +27,16 @@ async function start(name: string, env: Record<string, string> = {}) {
 }
 
 function clientOf(gatewayUrl: string, name: Parameters<World['as']>[0]): ApiClient {
-  return new ApiClient(gatewayUrl, { host: world.host, forwardedFor: world.anonymous().options.forwardedFor })
-    .withCredentials(world.user(name).email, world.user(name).apiKey);
+  return new ApiClient(gatewayUrl, {
+    host: world.host,
+    forwardedFor: world.anonymous().options.forwardedFor,
+  }).withCredentials(world.user(name).email, world.user(name).apiKey);
 }
 
 async function send(content: string): Promise<number> {
-  const response = await world.as('hamlet').post('/messages', { type: 'stream', to: 'Verona', topic: 'channel', content });
+  const response = await world
+    .as('hamlet')
+    .post('/messages', { type: 'stream', to: 'Verona', topic: 'channel', content });
   expectSuccess(response, 'POST', '/messages');
   return response.body.id as number;
 }

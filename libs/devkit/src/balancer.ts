@@ -1,5 +1,11 @@
 import { request, Agent, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { connect, createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
+import {
+  connect,
+  createServer as createTcpServer,
+  type AddressInfo,
+  type Server as TcpServer,
+  type Socket,
+} from 'node:net';
 
 /** Connection failures that mean "this replica is not there": the request never reached it, so another may take it. */
 const NOT_THERE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE']);

@@ -11,7 +11,14 @@ import {
   type UserIdentity,
 } from '@confab/identity';
 import { runWithLogContext, type Logger } from '@confab/logging';
-import { DEFAULT_BODY_LIMITS, parseBodyBytes, parseUrlEncoded, readBody, type BodyLimits, type ParsedBody } from './body.js';
+import {
+  DEFAULT_BODY_LIMITS,
+  parseBodyBytes,
+  parseUrlEncoded,
+  readBody,
+  type BodyLimits,
+  type ParsedBody,
+} from './body.js';
 import type { ChannelRequest } from './channel-frames.js';
 import type { ChannelAnswer } from './channel-server.js';
 import { ignoredParameters, parseParams } from './params.js';
@@ -25,7 +32,7 @@ export const REQUEST_ID_HEADER = 'x-request-id';
  * An HTTP app as services build it: a request listener (express behind it for what is not a route), and `channel`,
  * which serves the same routes to requests that came over the gateway's persistent channel (channel-server.ts).
  */
-export type HttpApp = RequestListener & { channel(request: ChannelRequest, answer: ChannelAnswer): void };
+export type HttpApp = RequestListener & { channel: (request: ChannelRequest, answer: ChannelAnswer) => void };
 
 /** Takes the caller's request id (the gateway's) or makes one, and runs the rest of the request in its context. */
 export function requestContext(req: Request, res: Response, next: NextFunction): void {

@@ -29,7 +29,9 @@ export class ChannelAnswer extends EventEmitter {
   destroyed = false;
   private readonly headers: Record<string, HeaderValue> = {};
 
-  constructor(private readonly deliver: (status: number, headers: Record<string, HeaderValue>, body: string | Buffer) => void) {
+  constructor(
+    private readonly deliver: (status: number, headers: Record<string, HeaderValue>, body: string | Buffer) => void,
+  ) {
     super();
   }
 
@@ -128,7 +130,12 @@ function serveConnection(socket: Socket, dispatch: ChannelDispatch, log: Logger)
 }
 
 /** Listens for gateways' channel connections (docs/architecture.md, "The gateway") and serves their requests. */
-export function listenChannel(dispatch: ChannelDispatch, port: number, host: string, log: Logger): Promise<RunningChannel> {
+export function listenChannel(
+  dispatch: ChannelDispatch,
+  port: number,
+  host: string,
+  log: Logger,
+): Promise<RunningChannel> {
   const connections = new Map<Socket, { goaway(): void; drop(): void }>();
   const server: Server = createServer((socket) => {
     connections.set(socket, serveConnection(socket, dispatch, log));
