@@ -45,7 +45,9 @@ eachRedis({ describe, beforeAll, afterAll }, { prefix, connect }, () => {
     });
 
     it('gives each queue its own text when one broker event appends shared and distinct texts', async () => {
-      const [a, b, c] = await Promise.all([1, 2, 3].map((user) => store.create(descriptor(user))));
+      const a = await store.create(descriptor(1));
+      const b = await store.create(descriptor(2));
+      const c = await store.create(descriptor(3));
       const pairs: [string, string][] = [
         [a, event(1)],
         [b, event(2)],
