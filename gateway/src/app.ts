@@ -20,6 +20,7 @@ import type { Authenticator, RateLimitState } from './auth.js';
 import type { GatewayConfig, ServiceName } from './config.js';
 import { parseBasicAuth } from './credentials.js';
 import { createForwarder, type Forwarder } from './forward.js';
+import { createEventsChannel } from './events-channel.js';
 import type { ApiDocs } from './docs.js';
 import { API_PREFIX, resolveRoute, type RouteTarget } from './routing.js';
 import { sessionRoutes } from './session-routes.js';
@@ -94,12 +95,24 @@ function createForwarders(config: GatewayConfig, log: Logger): Partial<Record<Se
     // Every socket may stay open between requests: under load, closing some after each wave only to reopen them costs
     // more. Long polls each hold an events socket while they wait, so that service gets a limit of its own.
     if (name === 'events') {
-      forwarders[name] = createForwarder({
+      const onError = (res: ServerResponse, err: NodeJS.ErrnoException) => upstreamFailure(res, err, log);
+      const http = createForwarder({
         target,
         maxSockets: config.proxyEventsMaxSockets,
         timeoutMs: config.proxyTimeoutMs,
-        onError: (res, err) => upstreamFailure(res, err, log),
+        onError,
       });
+      // The long polls go over the events channel when it is configured; the HTTP forwarder is its fallback.
+      const channel = config.eventsChannel
+        ? createEventsChannel({
+            ...config.eventsChannel,
+            timeoutMs: config.proxyTimeoutMs,
+            fallback: http,
+            onError,
+            log,
+          })
+        : undefined;
+      forwarders[name] = channel ? channel.forward : http;
       continue;
     }
     // Idle sockets are dropped after 30 s, before the services' 65 s keep-alive timeout closes them under us.

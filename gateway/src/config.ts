@@ -12,6 +12,14 @@ export const Env = z.object({
   INVITATIONS_URL: optionalUrl,
   PUSH_URL: optionalUrl,
   EVENTS_URL: optionalUrl,
+  /**
+   * The events service's channel (`tcp://host:port`, its EVENTS_CHANNEL_PORT): GET/DELETE /events go there as frames
+   * over persistent connections instead of one HTTP request each (docs/architecture.md, "The gateway"). Empty: off,
+   * every events request takes the HTTP forwarder to EVENTS_URL.
+   */
+  EVENTS_CHANNEL_URL: optionalUrl,
+  /** Persistent connections to the events channel; a Service spreads them over the replicas. Default 4. */
+  CONFAB_EVENTS_CHANNEL_CONNECTIONS: int(4, 1, 256),
   /** Requests per user per minute (Zulip's api_by_user default). Default 200. */
   CONFAB_RATE_LIMIT_PER_MINUTE: int(200, 1),
   /** Unauthenticated requests per client IP per minute (login, server settings). Default 100. */
@@ -40,6 +48,8 @@ export type ServiceName = 'settings' | 'messaging' | 'groups' | 'invitations' | 
 export interface GatewayConfig extends CommonConfig {
   port: number;
   services: Partial<Record<ServiceName, string>>;
+  /** The events channel: where, and how many connections (none: the HTTP forwarder alone). */
+  eventsChannel: { url: string; connections: number } | undefined;
   rateLimit: { perUserPerMinute: number; perIpPerMinute: number };
   authCacheTtlSeconds: number;
   trustProxy: boolean;
@@ -65,6 +75,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...commonConfig(e),
     port: e.CONFAB_PORT,
     services,
+    eventsChannel:
+      e.EVENTS_CHANNEL_URL && e.EVENTS_URL
+        ? { url: e.EVENTS_CHANNEL_URL, connections: e.CONFAB_EVENTS_CHANNEL_CONNECTIONS }
+        : undefined,
     rateLimit: { perUserPerMinute: e.CONFAB_RATE_LIMIT_PER_MINUTE, perIpPerMinute: e.CONFAB_RATE_LIMIT_IP_PER_MINUTE },
     authCacheTtlSeconds: e.CONFAB_AUTH_CACHE_TTL_SECONDS,
     trustProxy: e.CONFAB_TRUST_PROXY,

@@ -204,6 +204,12 @@ describe.each(['base', 'production'] as const)('infra/k8s %s', (which) => {
           expect(rule.from).toEqual([
             { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } },
           ]);
+        } else if (port.name === 'channel') {
+          // The events service's channel: the gateway's long polls, and nobody else's requests.
+          expect([spec.name, rule.from]).toEqual([
+            spec.name,
+            [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'gateway' } } }],
+          ]);
         } else if (spec.name === 'gateway') {
           expect(rule.from).toBeUndefined(); // the ingress controller, wherever it runs
         } else {
@@ -254,9 +260,22 @@ describe.each(['base', 'production'] as const)('infra/k8s %s', (which) => {
       const service = find(objects(), 'Service', spec.name);
       if (spec.portEnv) {
         expect([spec.name, service && selects(service.spec.selector, labels)]).toEqual([spec.name, true]);
+        const channelPort = mainContainer(d).ports.find((p: any) => p.name === 'channel')?.containerPort;
         expect(service!.spec.ports).toEqual([
           expect.objectContaining({ name: 'http', targetPort: 'http', port: mainContainer(d).ports[0].containerPort }),
+          // A second listener (the events service's channel) has a Service port of its own, where its config says.
+          ...(spec.channel ? [{ name: 'channel', targetPort: 'channel', port: channelPort }] : []),
         ]);
+        if (spec.channel) {
+          const gateway = mainContainer(
+            deployment(
+              objects(),
+              plannedProcesses().find((g) => g.name === 'gateway')!,
+            ),
+          );
+          expect(String(configEnv(objects(), mainContainer(d))[spec.channel.portEnv])).toBe(String(channelPort));
+          expect(configEnv(objects(), gateway)[spec.channel.urlEnv]).toBe(`tcp://${spec.name}:${channelPort}`);
+        }
       } else {
         expect([spec.name, service]).toEqual([spec.name, undefined]);
       }

@@ -192,6 +192,18 @@ describe('where the processes listen (findings 1 and 5)', () => {
       expect({ service, loopback: await accepts('127.0.0.1', portOf(url)) }).toEqual({ service, loopback: true });
       expect({ service, external: await accepts(external, portOf(url)) }).toEqual({ service, external: false });
     }
+    // The events service's channel for the gateway too.
+    for (const spec of processes().filter((p) => p.channel)) {
+      const port = Number(system().processes[spec.name]!.env[spec.channel!.portEnv]);
+      expect({ channel: spec.name, loopback: await accepts('127.0.0.1', port) }).toEqual({
+        channel: spec.name,
+        loopback: true,
+      });
+      expect({ channel: spec.name, external: await accepts(external, port) }).toEqual({
+        channel: spec.name,
+        external: false,
+      });
+    }
   });
 
   it('serves /metrics of every process on its internal listener only, never on an API port', async () => {

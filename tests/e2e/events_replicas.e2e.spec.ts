@@ -21,7 +21,7 @@ afterAll(async () => {
 async function replicaWithGateway(overrides: Record<string, string> = {}) {
   const events = await startExtraProcess('events', overrides);
   extras.push(events.process);
-  const gateway = await startExtraProcess('gateway', { EVENTS_URL: events.url });
+  const gateway = await startExtraProcess('gateway', { EVENTS_URL: events.url, EVENTS_CHANNEL_URL: events.channelUrl });
   extras.push(gateway.process);
   const client = (name: Parameters<World['as']>[0]) =>
     new ApiClient(gateway.url, {

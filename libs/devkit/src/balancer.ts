@@ -1,5 +1,11 @@
 import { request, Agent, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import {
+  connect,
+  createServer as createTcpServer,
+  type AddressInfo,
+  type Server as TcpServer,
+  type Socket,
+} from 'node:net';
 
 /** Connection failures that mean "this replica is not there": the request never reached it, so another may take it. */
 const NOT_THERE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE']);
@@ -72,4 +78,60 @@ export class LocalBalancer {
 
 function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}
+
+/**
+ * The TCP twin of LocalBalancer, for the events service's channel: each new connection goes to the next backend in
+ * turn (the next that accepts it), bytes copied both ways, as a Kubernetes Service spreads connections over pods.
+ */
+export class TcpBalancer {
+  private server: TcpServer | undefined;
+  private next = 0;
+  private readonly sockets = new Set<Socket>();
+
+  constructor(private readonly backends: readonly { host: string; port: number }[]) {}
+
+  async listen(port: number, host = '127.0.0.1'): Promise<number> {
+    const server = createTcpServer((client) => this.forward(client, 0));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, resolve);
+    });
+    this.server = server;
+    return (server.address() as AddressInfo).port;
+  }
+
+  private forward(client: Socket, tried: number): void {
+    client.pause();
+    const backend = this.backends[this.next++ % this.backends.length]!;
+    const upstream = connect(backend.port, backend.host);
+    const track = (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+    };
+    if (tried === 0) client.on('error', () => undefined);
+    upstream.once('error', (err: NodeJS.ErrnoException) => {
+      // A replica that refuses (stopped, restarting): the next one takes the connection.
+      if (err.code === 'ECONNREFUSED' && tried + 1 < this.backends.length) this.forward(client, tried + 1);
+      else client.destroy();
+    });
+    upstream.once('connect', () => {
+      track(client);
+      track(upstream);
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+      client.once('close', () => upstream.destroy());
+      upstream.once('close', () => client.destroy());
+      client.pipe(upstream);
+      upstream.pipe(client);
+      client.resume();
+    });
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
 }

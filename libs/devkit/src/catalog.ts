@@ -29,6 +29,8 @@ export interface ProcessSpec {
   devMetricsPort: number;
   /** Variable other processes read its base URL from. */
   urlEnv?: string;
+  /** A second, TCP listener (the events service's channel for the gateway): its port variable, URL variable, dev port. */
+  channel?: { portEnv: string; urlEnv: string; devPort: number };
   /** Variable holding its database URL (services with a Prisma schema). */
   databaseEnv?: string;
 }
@@ -115,6 +117,7 @@ const ALL: ProcessSpec[] = [
     devPort: 9106,
     devMetricsPort: 9206,
     urlEnv: 'EVENTS_URL',
+    channel: { portEnv: 'EVENTS_CHANNEL_PORT', urlEnv: 'EVENTS_CHANNEL_URL', devPort: 9116 },
   },
   {
     name: 'gateway',

@@ -5,7 +5,7 @@ import { signIdentity } from '@confab/identity';
 import { databaseServices, processes, type ProcessSpec } from './catalog.js';
 import { createDatabase, databaseUrl, dropDatabase, migrate, stackDatabaseName } from './databases.js';
 import { freePort, type Infrastructure } from './infra.js';
-import { LocalBalancer } from './balancer.js';
+import { LocalBalancer, TcpBalancer } from './balancer.js';
 import { ManagedProcess, waitReady } from './processes.js';
 import { deleteRedisKeys } from './redis-cluster.js';
 
@@ -93,7 +93,7 @@ export interface StackInfo {
  */
 export class Stack {
   readonly processes = new Map<string, ManagedProcess>();
-  private readonly balancers: LocalBalancer[] = [];
+  private readonly balancers: (LocalBalancer | TcpBalancer)[] = [];
   info!: StackInfo;
   private databaseNames: string[] = [];
   /** Where the gateway serves Prometheus metrics. */
@@ -128,6 +128,9 @@ export class Stack {
     const urlEnv: Record<string, string> = {};
     // The HTTP port of each replica (by replica name); with replicas, a balancer takes the process's own port.
     const replicaPorts: Record<string, number[]> = {};
+    // The same for a process's channel listener (a TCP balancer spreads connections over the replicas, as a Service).
+    const channelPortEnv: Record<string, string> = {};
+    const replicaChannelPorts: Record<string, number[]> = {};
     for (const spec of specs) {
       if (!spec.portEnv) continue;
       const port = this.options.ports === 'dev' ? spec.devPort! : await freePort();
@@ -136,6 +139,14 @@ export class Stack {
       const ports = replicas === 1 ? [port] : await Promise.all(Array.from({ length: replicas }, () => freePort()));
       ports.forEach((replicaPort, i) => (portEnv[replicaName(spec.name, i)] = String(replicaPort)));
       if (replicas > 1) replicaPorts[spec.name] = [port, ...ports];
+      if (spec.channel) {
+        const channelPort = this.options.ports === 'dev' ? spec.channel.devPort : await freePort();
+        urlEnv[spec.channel.urlEnv] = `tcp://127.0.0.1:${channelPort}`;
+        const channelPorts =
+          replicas === 1 ? [channelPort] : await Promise.all(Array.from({ length: replicas }, () => freePort()));
+        channelPorts.forEach((p, i) => (channelPortEnv[replicaName(spec.name, i)] = String(p)));
+        if (replicas > 1) replicaChannelPorts[spec.name] = [channelPort, ...channelPorts];
+      }
     }
     const gatewayUrl = serviceUrls.gateway!;
     // Every process serves /metrics on an internal listener of its own, on 127.0.0.1 (docs/security.md).
@@ -208,7 +219,7 @@ export class Stack {
       const launches = group.flatMap((spec) =>
         Array.from({ length: replicas }, (_, i) => {
           const name = replicaName(spec.name, i);
-          return () => this.launch(spec, name, common, portEnv[name], metricsPorts[name]!);
+          return () => this.launch(spec, name, common, portEnv[name], metricsPorts[name]!, channelPortEnv[name]);
         }),
       );
       // Every launch settles before a failure is thrown, so that stopping after it finds every process started.
@@ -217,6 +228,12 @@ export class Stack {
       if (failures.length === 1) throw failures[0];
       if (failures.length > 1) throw new Error(failures.map((failure) => failure.message).join('\n'));
       for (const spec of group) {
+        const [channelPort, ...channelPorts] = replicaChannelPorts[spec.name] ?? [];
+        if (channelPort !== undefined) {
+          const balancer = new TcpBalancer(channelPorts.map((p) => ({ host: '127.0.0.1', port: p })));
+          this.balancers.push(balancer);
+          await balancer.listen(channelPort);
+        }
         const [port, ...ports] = replicaPorts[spec.name] ?? [];
         if (port === undefined) continue;
         const balancer = new LocalBalancer(ports.map((p) => ({ host: '127.0.0.1', port: p })));
@@ -233,6 +250,7 @@ export class Stack {
     common: Record<string, string>,
     port: string | undefined,
     metricsPort: string,
+    channelPort?: string,
   ): Promise<void> {
     const env: Record<string, string> = {
       // Only the gateway is published; the services answer on the loopback interface alone. Replicas behind a
@@ -245,6 +263,7 @@ export class Stack {
       CONFAB_METRICS_PORT: metricsPort,
       ...common,
       ...(spec.portEnv ? { [spec.portEnv]: port! } : {}),
+      ...(spec.channel && channelPort ? { [spec.channel.portEnv]: channelPort } : {}),
     };
     const logFile = join(this.options.logDir, `${name}.log`);
     const proc = new ManagedProcess({ ...spec, name }, env, logFile, this.options.echo ?? false);

@@ -11,16 +11,28 @@ import {
   type UserIdentity,
 } from '@confab/identity';
 import { runWithLogContext, type Logger } from '@confab/logging';
-import { DEFAULT_BODY_LIMITS, parseUrlEncoded, readBody, type BodyLimits } from './body.js';
+import {
+  DEFAULT_BODY_LIMITS,
+  parseBodyBytes,
+  parseUrlEncoded,
+  readBody,
+  type BodyLimits,
+  type ParsedBody,
+} from './body.js';
+import type { ChannelRequest } from './channel-frames.js';
+import type { ChannelAnswer } from './channel-server.js';
 import { ignoredParameters, parseParams } from './params.js';
 import { collectProcessMetrics, observeRequest, requestMetrics } from './metrics.js';
 import { RawResponse, route, Router, type Route } from './router.js';
-import { methodNotAllowed, notFoundResponse, sendError, successText, writeRaw } from './responses.js';
+import { methodNotAllowed, notFoundResponse, sendError, successText, writeJson, writeRaw } from './responses.js';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
-/** An HTTP app as services build it: a request listener (express behind it for what is not a route). */
-export type HttpApp = RequestListener;
+/**
+ * An HTTP app as services build it: a request listener (express behind it for what is not a route), and `channel`,
+ * which serves the same routes to requests that came over the gateway's persistent channel (channel-server.ts).
+ */
+export type HttpApp = RequestListener & { channel: (request: ChannelRequest, answer: ChannelAnswer) => void };
 
 /** Takes the caller's request id (the gateway's) or makes one, and runs the rest of the request in its context. */
 export function requestContext(req: Request, res: Response, next: NextFunction): void {
@@ -31,7 +43,7 @@ export function requestContext(req: Request, res: Response, next: NextFunction):
 }
 
 /** The caller's request id when it is a sane one, or a new one. */
-export function requestIdOf(req: IncomingMessage): string {
+export function requestIdOf(req: Pick<IncomingMessage, 'headers'>): string {
   const incoming = req.headers[REQUEST_ID_HEADER];
   return typeof incoming === 'string' && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
 }
@@ -196,6 +208,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     url: string,
     queryIndex: number,
     requestId: string,
+    channelBody?: Buffer,
   ): Promise<void> {
     let identity: Identity | undefined;
     try {
@@ -204,7 +217,10 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
         route,
         options.verifier.verify(typeof headerValue === 'string' ? headerValue : undefined),
       );
-      const body = await readBody(req, { acceptJson: route.json, limits });
+      const body: ParsedBody =
+        channelBody === undefined
+          ? await readBody(req, { acceptJson: route.json, limits })
+          : parseBodyBytes((req.headers['content-type'] ?? '').toLowerCase(), channelBody, route.json);
       const source = { body: body.fields, query: parseUrlEncoded(queryIndex === -1 ? '' : url.slice(queryIndex + 1)) };
       const { values, used } = parseParams(route.params, source);
       const caller = identity;
@@ -229,14 +245,14 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     }
   }
 
-  return (req, res) => {
-    const url = req.url ?? '/';
-    const queryIndex = url.indexOf('?');
-    const match = router.match(req.method ?? 'GET', queryIndex === -1 ? url : url.slice(0, queryIndex));
-    if (match.kind !== 'found') {
-      app(req, res);
-      return;
-    }
+  function start(
+    req: IncomingMessage,
+    res: ServerResponse,
+    match: { route: Route; path: Record<string, string | number> },
+    url: string,
+    queryIndex: number,
+    channelBody?: Buffer,
+  ): void {
     const started = process.hrtime.bigint();
     const requestId = requestIdOf(req);
     res.setHeader('X-Request-Id', requestId);
@@ -245,8 +261,40 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     res.once('finish', () =>
       observeRequest(method, template, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9),
     );
-    void serve(req, res, match.route, match.path, url, queryIndex, requestId);
+    void serve(req, res, match.route, match.path, url, queryIndex, requestId, channelBody);
+  }
+
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? '/';
+    const queryIndex = url.indexOf('?');
+    const match = router.match(req.method ?? 'GET', queryIndex === -1 ? url : url.slice(0, queryIndex));
+    if (match.kind !== 'found') {
+      app(req, res);
+      return;
+    }
+    start(req, res, match, url, queryIndex);
   };
+  // The channel's requests run the same routes; what the router does not serve there is answered as express would.
+  const channel = (request: ChannelRequest, answer: ChannelAnswer) => {
+    const url = request.url;
+    const queryIndex = url.indexOf('?');
+    const match = router.match(request.method, queryIndex === -1 ? url : url.slice(0, queryIndex));
+    const res = answer.asResponse();
+    if (match.kind === 'found') start(channelIncoming(request), res, match, url, queryIndex, request.body);
+    else if (match.kind === 'method_not_allowed') {
+      res.setHeader('Allow', match.allowed.join(', '));
+      writeJson(res, 405, { result: 'error', msg: 'Method Not Allowed', allowed_methods: match.allowed });
+    } else writeJson(res, 404, { result: 'error', msg: 'Not Found', code: 'NOT_FOUND' });
+  };
+  return Object.assign(listener, { channel });
+}
+
+/**
+ * A channel request as the route layer sees a request: its method, URL and headers (routes served over the channel
+ * read nothing else of node's IncomingMessage; its body is parsed from the frame).
+ */
+function channelIncoming(request: ChannelRequest): IncomingMessage {
+  return { method: request.method, url: request.url, headers: request.headers } as unknown as IncomingMessage;
 }
 
 export interface RunningServer {

@@ -116,9 +116,13 @@ export async function readBody(
   if (contentType.startsWith('multipart/form-data')) return parseMultipart(req, limits);
   const hasBody = req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0';
   if (!hasBody && req.headers['transfer-encoding'] === undefined) return EMPTY;
-  const raw = await readAll(req, limits.maxFieldBytes);
+  return parseBodyBytes(contentType, await readAll(req, limits.maxFieldBytes), options.acceptJson);
+}
+
+/** A whole non-multipart body, parsed as `readBody` parses it (`contentType` lower-cased). */
+export function parseBodyBytes(contentType: string, raw: Buffer, acceptJson: boolean): ParsedBody {
   if (contentType.startsWith('application/json')) {
-    if (!options.acceptJson) return EMPTY;
+    if (!acceptJson) return EMPTY;
     try {
       return { fields: new Map(), files: [], json: raw.length ? JSON.parse(raw.toString('utf8')) : undefined };
     } catch {

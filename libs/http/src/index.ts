@@ -7,3 +7,5 @@ export * from './process.js';
 export * from './metrics.js';
 export * from './html.js';
 export * from './service-client.js';
+export * from './channel-frames.js';
+export * from './channel-server.js';

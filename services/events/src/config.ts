@@ -5,6 +5,11 @@ const optionalUrl = z.union([z.literal(''), z.string().url()]).default('');
 export const Env = z.object({
   ...commonEnv,
   EVENTS_PORT: port(9106),
+  /**
+   * TCP port of the gateway's channel (docs/architecture.md, "The gateway"): its long polls come as frames over a few
+   * persistent connections here, instead of one HTTP request each. Default 9116.
+   */
+  EVENTS_CHANNEL_PORT: port(9116),
   /** A queue nobody has polled for this long is deleted, in seconds. Default 600 (Zulip's 10 minutes). */
   EVENTS_QUEUE_TIMEOUT_SECONDS: int(600, 1, 7 * 24 * 3600),
   /**
@@ -34,6 +39,7 @@ export const Env = z.object({
 
 export interface EventsConfig extends CommonConfig {
   port: number;
+  channelPort: number;
   queueTimeoutSeconds: number;
   /** Live queues per user (0: no cap). */
   maxQueuesPerUser: number;
@@ -60,6 +66,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     ...commonConfig(e),
     port: e.EVENTS_PORT,
+    channelPort: e.EVENTS_CHANNEL_PORT,
     queueTimeoutSeconds: e.EVENTS_QUEUE_TIMEOUT_SECONDS,
     maxQueuesPerUser: e.EVENTS_MAX_QUEUES_PER_USER,
     heartbeat: { seconds: e.EVENTS_HEARTBEAT_SECONDS, jitterSeconds: e.EVENTS_HEARTBEAT_JITTER_SECONDS },

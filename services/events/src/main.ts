@@ -1,4 +1,4 @@
-import { listen, runProcess } from '@confab/http';
+import { listen, listenChannel, runProcess } from '@confab/http';
 import { retireConsumersInBackground } from '@confab/events';
 import { ServiceRuntime } from '@confab/runtime';
 import { buildApp } from './app.js';
@@ -44,12 +44,16 @@ runProcess('events', loadConfig, async (config, logger) => {
   await wakeups.start();
   await events.start();
   retireConsumersInBackground(config.amqp, RETIRED_CONSUMERS, logger);
-  const server = await listen(buildApp(deps), config.port, config.bindHost);
-  logger.info({ port: server.port }, 'events service listening');
+  const app = buildApp(deps);
+  // The gateway's channel first: once the HTTP port answers readiness, the gateway may connect to either.
+  const channel = await listenChannel(app.channel, config.channelPort, config.bindHost, logger);
+  const server = await listen(app, config.port, config.bindHost);
+  logger.info({ port: server.port, channelPort: channel.port }, 'events service listening');
   return [
     // Open long polls answer first, so their clients come back through another replica.
     ['long polls', async () => wakeups.close()],
-    ['http', () => server.close()],
+    // Both drain side by side: gateways close their channel connections once their polls are answered.
+    ['channel and http', async () => void (await Promise.all([channel.close(), server.close()]))],
     ...runtime.shutdown(),
   ];
 });

@@ -44,6 +44,23 @@ eachRedis({ describe, beforeAll, afterAll }, { prefix, connect }, () => {
       store = new QueueStore(redis(), prefix, 60_000);
     });
 
+    it('gives each queue its own text when one broker event appends shared and distinct texts', async () => {
+      const a = await store.create(descriptor(1));
+      const b = await store.create(descriptor(2));
+      const c = await store.create(descriptor(3));
+      const pairs: [string, string][] = [
+        [a, event(1)],
+        [b, event(2)],
+        [c, event(1)],
+        [b, event(1)],
+        [a, event(3)],
+      ];
+      expect(await store.append(pairs)).toEqual([a, b, c, b, a]);
+      expect((await store.read(a)).map((e) => e.json)).toEqual([event(1), event(3)]);
+      expect((await store.read(b)).map((e) => e.json)).toEqual([event(2), event(1)]);
+      expect((await store.read(c)).map((e) => e.json)).toEqual([event(1)]);
+    });
+
     it('numbers events per queue and acknowledges them with Zulip’s checks', async () => {
       const queueId = await store.create(descriptor(1));
       expect(

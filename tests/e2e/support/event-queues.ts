@@ -171,6 +171,15 @@ export class EventQueue {
     );
   }
 
+  /** Resolves once no poll of this queue is waiting on the server (the waiting one ended). */
+  untilNotWaiting(timeoutMs = 10_000): Promise<true> {
+    return untilInRedis(
+      `a poll of queue ${this.queueId} still waits`,
+      async (redis) => ((await waitingMark(redis, this.queueId)) === 0 ? true : null),
+      timeoutMs,
+    );
+  }
+
   /** Everything the queue holds right now, without waiting. */
   async drain(): Promise<ClientEvent[]> {
     const before = this.seen.length;

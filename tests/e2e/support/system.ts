@@ -46,7 +46,7 @@ export function anonymousClient(): ApiClient {
 export async function startExtraProcess(
   name: string,
   overrides: Record<string, string>,
-): Promise<{ process: ManagedProcess; url: string; metricsUrl: string }> {
+): Promise<{ process: ManagedProcess; url: string; metricsUrl: string; channelUrl: string }> {
   const spec = processes().find((p) => p.name === name);
   const base = system().processes[name];
   if (!spec || !base) throw new Error(`no process ${name}`);
@@ -54,13 +54,17 @@ export async function startExtraProcess(
   const metricsPort = String(await freePort());
   const env: Record<string, string> = { ...base.env, CONFAB_METRICS_PORT: metricsPort, ...overrides };
   if (spec.portEnv) env[spec.portEnv] = String(await freePort());
+  // Its channel listener too (the events service's), unless the caller chose one.
+  if (spec.channel && overrides[spec.channel.portEnv] === undefined)
+    env[spec.channel.portEnv] = String(await freePort());
   const logFile = join(system().logDir, `${name}-extra-${Date.now()}.log`);
   const proc = new ManagedProcess(spec, env, logFile, false);
   proc.start();
   const url = spec.portEnv ? `http://127.0.0.1:${env[spec.portEnv]}` : '';
   // As long as the stack gives a process (libs/devkit/src/stack.ts): loading modules alone can take a minute here.
   if (spec.portEnv) await waitReady(`${url}/readyz`, 180_000, name, proc, logFile);
-  return { process: proc, url, metricsUrl: `http://127.0.0.1:${env.CONFAB_METRICS_PORT}` };
+  const channelUrl = spec.channel ? `tcp://127.0.0.1:${env[spec.channel.portEnv]}` : '';
+  return { process: proc, url, metricsUrl: `http://127.0.0.1:${env.CONFAB_METRICS_PORT}`, channelUrl };
 }
 
 /**

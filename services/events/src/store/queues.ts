@@ -169,8 +169,16 @@ export class QueueStore {
   ): Promise<(string[] | null)[]> {
     const args: (string | number)[] = [this.prefix, ttlSeconds, this.wakeChannel];
     for (const { eventId, pairs } of batch) {
-      args.push(eventId ? this.key('done', eventId) : '', pairs.length);
-      for (const [queueId, json] of pairs) args.push(queueId, json);
+      // Each distinct text once, and each queue with the index of its own (APPEND's ARGV).
+      const indexes = new Map<string, number>();
+      const refs: (string | number)[] = [];
+      for (const [queueId, json] of pairs) {
+        let index = indexes.get(json);
+        if (index === undefined) indexes.set(json, (index = indexes.size + 1));
+        refs.push(queueId, index);
+      }
+      args.push(eventId ? this.key('done', eventId) : '', indexes.size, ...indexes.keys(), pairs.length);
+      for (const ref of refs) args.push(ref);
     }
     const results = await this.redis.confabAppend(...args);
     return results.map((r) => (r === -1 ? null : (r as string[])));

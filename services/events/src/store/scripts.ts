@@ -10,7 +10,9 @@
  * Appends events to queues, for several broker events at once: each with its de-duplication key (skipped, answered
  * -1, when that event was delivered before) and its (queue id, event JSON) pairs. Queues that have expired are
  * skipped. One wake-up message lists every queue that got something, for the polls waiting on any replica.
- * ARGV: de-duplication ttl (s), wake channel ('' = none), then per event: done key ('' = none), n, n pairs.
+ * ARGV: de-duplication ttl (s), wake channel ('' = none), then per event: done key ('' = none), b, b distinct event
+ * JSON texts, n, n pairs (queue id, index of its text among the b, from 1). A text many queues share (a message to a
+ * thousand of them) is sent once, not once per queue: the command a broadcast writes to Redis was megabytes.
  * Returns, per event, the queue ids appended to, or -1.
  */
 export const APPEND = `
@@ -22,8 +24,10 @@ local wokenList = {}
 local i = 3
 while i <= #ARGV do
   local done = ARGV[i]
-  local n = tonumber(ARGV[i + 1])
-  local first = i + 2
+  local texts = i + 1
+  local b = tonumber(ARGV[texts])
+  local n = tonumber(ARGV[texts + b + 1])
+  local first = texts + b + 2
   i = first + 2 * n
   if done ~= '' and not redis.call('SET', done, '1', 'NX', 'EX', ttl) then
     results[#results + 1] = -1
@@ -36,7 +40,7 @@ while i <= #ARGV do
       if qttl > 0 then
         local id = redis.call('HINCRBY', q, 'next_id', 1) - 1
         local ev = q .. ':ev'
-        redis.call('XADD', ev, id .. '-1', 'e', ARGV[j + 1])
+        redis.call('XADD', ev, id .. '-1', 'e', ARGV[texts + tonumber(ARGV[j + 1])])
         redis.call('PEXPIRE', ev, qttl)
         appended[#appended + 1] = qid
         if not woken[qid] then
