@@ -1,5 +1,6 @@
 import type { contracts } from '@confab/events';
 import type { Domain } from './context.js';
+import type { Transaction } from './storage.js';
 import { systemGroupMembers } from './permissions.js';
 import type { Channel, ChannelPermission, GroupSettingValue, PermissionValue, Realm, Subscription } from './types.js';
 import { CHANNEL_PERMISSION_SETTINGS } from './types.js';
@@ -18,9 +19,11 @@ export class GroupValueFormatter {
   private systemIds: Map<string, number> | undefined;
   private roleMembers = new Map<string, number[]>();
 
+  /** `tx`: the transaction it formats in, if any (PeopleReader.activeUsersInRealm). */
   constructor(
     private readonly domain: ChannelRecordsDeps,
     private readonly realm: Realm,
+    private readonly tx?: Transaction,
   ) {}
 
   async format(value: PermissionValue): Promise<GroupSettingValue> {
@@ -33,7 +36,11 @@ export class GroupValueFormatter {
     if (id !== undefined) return id;
     let members = this.roleMembers.get(value);
     if (!members) {
-      members = systemGroupMembers(value, await this.domain.readModel.activeUsersInRealm(this.realm.id), this.realm);
+      members = systemGroupMembers(
+        value,
+        await this.domain.readModel.activeUsersInRealm(this.realm.id, this.tx),
+        this.realm,
+      );
       this.roleMembers.set(value, members);
     }
     return { direct_members: members, direct_subgroups: [] };

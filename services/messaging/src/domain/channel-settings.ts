@@ -4,7 +4,7 @@ import { contracts, outboxRecord, type Written } from '@confab/events';
 import { basicAccess } from './channel-access.js';
 import { channelRecord, GroupValueFormatter } from './channel-records.js';
 import { checkChannelDescription, checkGroupValue, renderDescription } from './channel-rules.js';
-import { channelAudience } from './channels.js';
+import { audienceOf } from './channels.js';
 import type { Actor, Domain } from './context.js';
 import type { SubscriptionPatch } from './subscription-properties.js';
 import { isAdmin, isGuest } from './permissions.js';
@@ -203,6 +203,9 @@ async function commit(
   channel: Channel,
   build: (current: Channel, unit: ChannelSettingsUnit) => Promise<{ patch: ChannelPatch; changes: Change[] }>,
 ): Promise<void> {
+  // Read before the transaction, which holds a connection and the channel's row: it must not wait for another
+  // connection of its pool (PeopleReader.activeUsersInRealm).
+  const users = await domain.readModel.activeUsersInRealm(actor.realm.id);
   await domain.channelSettings.edit(async (unit) => {
     const current = await unit.lock(channel.id);
     if (!current) throw invalid('Invalid channel ID');
@@ -214,8 +217,8 @@ async function commit(
     const after: Channel = { ...current, ...patch, permissions: patch.permissions ?? current.permissions };
     const subscribers = await unit.subscribers(channel.id);
     // Those who could see it before the change or can see it now.
-    const before = await channelAudience(domain, actor, current, subscribers);
-    const audience = new Set(await channelAudience(domain, actor, after, subscribers));
+    const before = audienceOf(users, current, subscribers);
+    const audience = new Set(audienceOf(users, after, subscribers));
     const lost = before.filter((id) => !audience.has(id));
     const groups = new GroupValueFormatter(domain, actor.realm);
     const event = outboxRecord(

@@ -163,7 +163,7 @@ async function addSubscriptions(
       channels.map((c) => c.id),
       tx,
     );
-    const groups = new GroupValueFormatter(domain, actor.realm);
+    const groups = new GroupValueFormatter(domain, actor.realm, tx);
     const touched = channels.filter((c) => added.some((s) => s.channelId === c.id));
     events.push(
       outboxRecord(
@@ -189,23 +189,29 @@ export async function channelAudience(
   actor: Actor,
   channel: Channel,
   subscriberIds: readonly number[],
+  tx?: Transaction,
 ): Promise<number[]> {
-  const users = await domain.readModel.activeUsersInRealm(actor.realm.id);
+  return audienceOf(await domain.readModel.activeUsersInRealm(actor.realm.id, tx), channel, subscriberIds);
+}
+
+/** `channelAudience` among users already read. */
+export function audienceOf(users: readonly User[], channel: Channel, subscriberIds: readonly number[]): number[] {
   const subscribed = new Set(subscriberIds);
   return users.filter((u) => subscribed.has(u.id) || (channel.inviteOnly ? isAdmin(u) : !isGuest(u))).map((u) => u.id);
 }
 
 async function createdEvents(
+  tx: Transaction,
   domain: ChannelsDeps,
   actor: Actor,
   created: readonly Channel[],
   subscriberIds: readonly number[],
 ): Promise<OutboxRecord[]> {
   if (created.length === 0) return [];
-  const groups = new GroupValueFormatter(domain, actor.realm);
+  const groups = new GroupValueFormatter(domain, actor.realm, tx);
   const audience = new Set<number>();
   for (const channel of created)
-    for (const id of await channelAudience(domain, actor, channel, subscriberIds)) audience.add(id);
+    for (const id of await channelAudience(domain, actor, channel, subscriberIds, tx)) audience.add(id);
   return [
     outboxRecord(
       contracts.streamCreated,
@@ -285,7 +291,7 @@ export async function subscribeToChannels(
       const { added, events, already } = await addSubscriptions(tx, domain, actor, targets, subscribers, colorFor);
       const createdSubscribers = added.filter((s) => created.some((c) => c.id === s.channelId)).map((s) => s.userId);
       const allEvents = [
-        ...(await createdEvents(domain, actor, created, createdSubscribers)),
+        ...(await createdEvents(tx, domain, actor, created, createdSubscribers)),
         ...events,
         ...(input.settings.isDefaultStream ? await makeDefault(domain, tx, actor, created) : []),
       ];
@@ -362,6 +368,7 @@ export async function createChannel(
       const { added, events } = await addSubscriptions(tx, domain, actor, [created!], subscribers, new Map());
       const allEvents = [
         ...(await createdEvents(
+          tx,
           domain,
           actor,
           [created!],

@@ -1,3 +1,4 @@
+import type { Transaction } from './storage.js';
 import type { PersonalFilters } from './personal-filters.js';
 import type { Channel, CustomEmojiSet, Group, Realm, User } from './types.js';
 
@@ -6,8 +7,12 @@ export interface PeopleReader {
   /** Users of one organization with these ids (unknown ids are simply absent). */
   usersByIds(realmId: number, ids: readonly number[]): Promise<User[]>;
   usersByEmails(realmId: number, emails: readonly string[]): Promise<User[]>;
-  /** Active users of the organization (its system bots left out). */
-  activeUsersInRealm(realmId: number): Promise<User[]>;
+  /**
+   * Active users of the organization (its system bots left out). Inside a transaction, pass it: a transaction never
+   * waits for a second connection of its pool, which concurrent transactions may all be holding (a deadlock until
+   * the transaction's timeout).
+   */
+  activeUsersInRealm(realmId: number, tx?: Transaction): Promise<User[]>;
   /** The organization's Notification Bot; null until settings' event about it has arrived. */
   notificationBot(realmId: number): Promise<User | null>;
   /** Recursive members of the given groups. */

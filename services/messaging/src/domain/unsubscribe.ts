@@ -61,7 +61,7 @@ export async function unsubscribeFromChannels(
         touched.map((c) => c.id),
         tx,
       );
-      const groups = new GroupValueFormatter(domain, actor.realm);
+      const groups = new GroupValueFormatter(domain, actor.realm, tx);
       events.push(
         outboxRecord(
           contracts.subscriptionRemoved,

@@ -347,8 +347,8 @@ export class ReadModelRepository implements PeopleReader {
     );
   }
 
-  async activeUsersInRealm(realmId: number): Promise<User[]> {
-    const rows = await this.db.user.findMany({
+  async activeUsersInRealm(realmId: number, tx?: Tx): Promise<User[]> {
+    const rows = await (tx ?? this.db).user.findMany({
       where: { realmId, isActive: true, isSystemBot: false },
       orderBy: { id: 'asc' },
     });
