@@ -69,6 +69,23 @@ describe('channel management against PostgreSQL', () => {
     expect(await domain.channels.channelByName(REALM, 'mine')).toBeNull();
   });
 
+  it('creates one channel for callers that subscribe to a new name at once, on a pool of two connections', async () => {
+    // Each caller's transaction holds one of the pool's two connections; the losers wait on the winner's new name.
+    // The winner must finish in its own transaction: a read on a second connection would wait for one of theirs.
+    const answers = await Promise.all(
+      [hamlet, iago].map((actor) =>
+        subscribeToChannels(domain, actor, {
+          subscriptions: [{ name: 'Race' }],
+          principals: undefined,
+          authorizationErrorsFatal: true,
+          settings: PUBLIC_CHANNEL,
+        }),
+      ),
+    );
+    expect(answers.map((a) => Object.keys(a.subscribed as object))).toEqual([['2'], ['1']]);
+    expect(await subscribersOf((await channelNamed('Race')).id)).toEqual([1, 2]);
+  });
+
   it('unsubscribes the caller, and others only with permission; unknown channels are named', async () => {
     const { id } = await create(hamlet, 'Book club', [hamlet.user.id, othello.user.id]);
     expect(await unsubscribeFromChannels(domain, hamlet, { names: ['Book club'], principals: undefined })).toEqual({
