@@ -1,33 +1,24 @@
 import { spawn } from 'node:child_process';
-import { ApiClient, type ManagedProcess, type World } from '@confab/devkit';
+import { type World } from '@confab/devkit';
 import { EventQueue, queuesOf, untilNewQueueWaiting } from './support/event-queues';
 import { expectError, expectSuccess } from './support/expect';
-import { newWorld, startExtraProcess } from './support/system';
+import { clientThrough, newWorld, useExtraProcesses } from './support/system';
 
 jest.setTimeout(90_000);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let world: World;
-const extras: ManagedProcess[] = [];
 beforeAll(async () => {
   world = await newWorld();
 });
-afterAll(async () => {
-  for (const proc of extras.reverse()) await proc.stop();
-});
+const start = useExtraProcesses();
 
 /** Another events replica (sharing Redis and the broker queue) and a gateway that sends /register and /events to it. */
 async function replicaWithGateway(overrides: Record<string, string> = {}) {
-  const events = await startExtraProcess('events', overrides);
-  extras.push(events.process);
-  const gateway = await startExtraProcess('gateway', { EVENTS_URL: events.url, EVENTS_CHANNEL_URL: events.channelUrl });
-  extras.push(gateway.process);
-  const client = (name: Parameters<World['as']>[0]) =>
-    new ApiClient(gateway.url, {
-      host: world.host,
-      forwardedFor: world.anonymous().options.forwardedFor,
-    }).withCredentials(world.user(name).email, world.user(name).apiKey);
+  const events = await start('events', overrides);
+  const gateway = await start('gateway', { EVENTS_URL: events.url, EVENTS_CHANNEL_URL: events.channelUrl });
+  const client = (name: Parameters<World['as']>[0]) => clientThrough(world, gateway.url, name);
   return { events, gateway, client };
 }
 

@@ -67,6 +67,30 @@ export async function startExtraProcess(
   return { process: proc, url, metricsUrl: `http://127.0.0.1:${env.CONFAB_METRICS_PORT}`, channelUrl };
 }
 
+/** A file's extra processes (`startExtraProcess`), stopped after its tests, the last started first. */
+export function useExtraProcesses(): (
+  name: string,
+  overrides?: Record<string, string>,
+) => ReturnType<typeof startExtraProcess> {
+  const started: ManagedProcess[] = [];
+  afterAll(async () => {
+    for (const proc of started.reverse()) await proc.stop();
+  });
+  return async (name, overrides = {}) => {
+    const extra = await startExtraProcess(name, overrides);
+    started.push(extra.process);
+    return extra;
+  };
+}
+
+/** A client of `world`'s user `name` through a gateway of the test's own. */
+export function clientThrough(world: World, gatewayUrl: string, name: Parameters<World['as']>[0]): ApiClient {
+  return new ApiClient(gatewayUrl, {
+    host: world.host,
+    forwardedFor: world.anonymous().options.forwardedFor,
+  }).withCredentials(world.user(name).email, world.user(name).apiKey);
+}
+
 /**
  * Holds a lock named `name` across the e2e workers until the returned function is called (devkit's `claimFile`). The
  * e2e files run in parallel against one system; the few that start a process taking work from a queue of that system
