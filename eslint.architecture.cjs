@@ -1,7 +1,7 @@
 // The layering rules of docs/architecture.md, as ESLint configuration (spread into eslint.config.mjs, and loaded by
 // its own test, infra/test/architecture.spec.ts, which lints planted violations).
-const SERVICES = ['settings', 'messaging', 'groups', 'invitations', 'push', 'events'];
-const PACKAGE = { events: '@confab/events-service' };
+const SERVICES = ['settings', 'messaging', 'groups', 'invitations', 'push', 'events', 'integrations'];
+const PACKAGE = { events: '@confab/events-service', integrations: '@confab/integrations-service' };
 const packageOf = (service) => PACKAGE[service] ?? `@confab/${service}`;
 
 const DOMAIN_MESSAGE =

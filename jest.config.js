@@ -7,7 +7,8 @@ const transform = {
   ],
 };
 const moduleNameMapper = {
-  '^@confab/(config|devkit|errors|events|http|identity|logging|markdown|runtime)$': '<rootDir>/libs/$1/src',
+  '^@confab/(config|devkit|errors|events|http|identity|integrations|logging|markdown|porting|runtime)$': '<rootDir>/libs/$1/src',
+  '^@confab/integrations/catalog$': '<rootDir>/libs/integrations/src/catalog',
 };
 const ignore = ['/node_modules/', '/dist/'];
 // Sources import './x.js' (Node16 ESM-style specifiers); the resolver finds the .ts file behind it.

@@ -18,6 +18,8 @@ const LABEL = process.argv[4] ?? '';
 const WARM_UP = Math.min(500, Math.ceil(OPERATIONS / 5));
 const ONLY = process.env.BENCH_OPS ? new Set(process.env.BENCH_OPS.split(',').map((s) => s.trim())) : undefined;
 const PROFILE_DIR = process.env.BENCH_PROFILE;
+/** The sender's queue id the local-id sends name (one per run: a repeat of a local id is the same message). */
+const BENCH_QUEUE_ID = `bench-${Date.now().toString(36)}`;
 
 /**
  * ANALYZE every database, as autovacuum does within a minute of such growth: the set-up writes thousands of rows in
@@ -84,6 +86,22 @@ try {
         method: 'POST',
         path: '/api/v1/messages',
         body: form({ type: 'stream', to: verona, topic: 'bench', content: 'hello from the bench' }),
+      }),
+    },
+    {
+      // As Zulip's clients send: with the sender's queue and a local id of each message (a retried send posts once).
+      name: 'channel send (local_id)',
+      request: () => ({
+        method: 'POST',
+        path: '/api/v1/messages',
+        body: form({
+          type: 'stream',
+          to: verona,
+          topic: 'bench',
+          content: 'hello from the bench',
+          queue_id: BENCH_QUEUE_ID,
+          local_id: `${next++}`,
+        }),
       }),
     },
     {

@@ -27,7 +27,10 @@ const MODE = process.argv[4] ?? 'broadcast';
 const LOAD_AT_START = loadavg()[0];
 const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
 
-const call = (baseUrl, user, method, path, params) => apiCall(agent, baseUrl, user, method, path, params);
+/** Each user's organization host (their key works only there), filled once the organizations exist. */
+const hostOf = new Map();
+const call = (baseUrl, user, method, path, params) =>
+  apiCall(agent, baseUrl, user, method, path, params, hostOf.get(user));
 
 const publishConfirmed = (channel, envelope) => publishMessageSent(channel, info.exchange, envelope);
 
@@ -49,6 +52,7 @@ try {
   for (let w = 0; w < (MODE === 'direct' ? Math.max(1, Math.ceil(QUEUES / 50)) : 1); w++)
     worlds.push(await devkit.createWorld(info));
   const world = worlds[0];
+  for (const w of worlds) for (const u of Object.values(w.users)) hostOf.set(u, w.host);
   const users = worlds.flatMap((w) => Object.values(w.users).filter((u) => !u.isBot));
   const sender = world.user('hamlet');
   const base = info.gatewayUrl;

@@ -17,7 +17,7 @@ try {
     info.internalSecret,
     3600,
   );
-  const gateway = { url: `${info.gatewayUrl}/api/v1/users/me`, headers: { authorization: basic } };
+  const gateway = { url: `${info.gatewayUrl}/api/v1/users/me`, headers: { authorization: basic, host: world.host } };
   const direct = { url: `${info.serviceUrls.settings}/api/v1/users/me`, headers: { 'x-confab-identity': token } };
 
   // Warm up both paths (JIT, connection pools, the gateway's credential cache).

@@ -221,8 +221,11 @@ export async function announceUsers(info, realmId, count) {
   }
 }
 
-/** One API call as `user` (Basic auth, form-encoded), over `agent`; resolves with the parsed answer, rejects unless 200. */
-export function apiCall(agent, baseUrl, user, method, path, params) {
+/**
+ * One API call as `user` (Basic auth, form-encoded), over `agent`, to the organization's `host` (a key works only on
+ * its own organization's host); resolves with the parsed answer, rejects unless 200.
+ */
+export function apiCall(agent, baseUrl, user, method, path, params, host) {
   const body = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) body.append(k, typeof v === 'string' ? v : JSON.stringify(v));
   const url = new URL(`/api/v1${path}`, baseUrl);
@@ -230,6 +233,7 @@ export function apiCall(agent, baseUrl, user, method, path, params) {
   if (method === 'GET') url.search = body.toString();
   else payload = Buffer.from(body.toString());
   const headers = { authorization: `Basic ${Buffer.from(`${user.email}:${user.apiKey}`).toString('base64')}` };
+  if (host) headers.host = host;
   if (payload)
     Object.assign(headers, { 'content-type': 'application/x-www-form-urlencoded', 'content-length': payload.length });
   return new Promise((resolve, reject) => {

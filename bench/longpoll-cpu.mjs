@@ -45,7 +45,8 @@ try {
   const world = await devkit.createWorld(info);
   const users = Object.values(world.users).filter((u) => !u.isBot);
   const sender = world.user('hamlet');
-  const call = (user, method, path, params) => apiCall(agent, info.gatewayUrl, user, method, path, params);
+  const call = (user, method, path, params) =>
+    apiCall(agent, info.gatewayUrl, user, method, path, params, world.host);
   const queues = await registerQueues(call, users, QUEUES);
 
   let expected = null;

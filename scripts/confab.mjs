@@ -147,13 +147,18 @@ ${devRelay ? `\nPush notifications go to the development relay; what it received
 /**
  * Debian packages the tests drive, installed with apt when missing: chromium for the browser tests
  * (tests/e2e/*.browser.e2e.spec.ts), pgbouncer for the pooled-PostgreSQL fault test, the PostgreSQL client tools
- * (pg_dump, pg_restore) for the backup-and-restore one.
+ * (pg_dump, pg_restore) for the backup-and-restore one, pgbackrest for the point-in-time recovery one, slapd for the
+ * LDAP sign-in tests (apt starts no service: the tests start their own on a random port).
  */
 const CHROMIUM = '/usr/bin/chromium';
 const TEST_PACKAGES = [
   { name: 'chromium', present: () => existsSync(CHROMIUM) },
   { name: 'pgbouncer', present: () => has('pgbouncer', ['--version']) },
   { name: 'postgresql-client', present: () => has('pg_dump', ['--version']) },
+  // The point-in-time recovery fault test (tests/e2e/faults/point-in-time.faults.spec.ts).
+  { name: 'pgbackrest', present: () => has('pgbackrest', ['version']) },
+  // OpenLDAP's server for the LDAP sign-in tests (libs/devkit/src/slapd.ts starts one per test file).
+  { name: 'slapd', present: () => existsSync('/usr/sbin/slapd') },
 ];
 function ensureTestPackages() {
   const missing = TEST_PACKAGES.filter((p) => !p.present()).map((p) => p.name);

@@ -21,6 +21,7 @@ import type { GatewayConfig, ServiceName } from './config.js';
 import { parseBasicAuth } from './credentials.js';
 import { createForwarder, type Forwarder } from './forward.js';
 import { createEventsChannel } from './events-channel.js';
+import { keyRefusal, webhookBasicCredentials, webhookKeyCredentials, type WebhookCredentials } from './webhook-auth.js';
 import type { ApiDocs } from './docs.js';
 import { API_PREFIX, resolveRoute, type RouteTarget } from './routing.js';
 import { sessionRoutes } from './session-routes.js';
@@ -43,6 +44,8 @@ export interface GatewayDeps {
   readiness: ReadinessCheck;
   /** Browser sessions (sessions.ts): /json/* and /accounts/login|logout; off when absent. */
   sessions?: SessionStore;
+  /** The settings service's side of a finished sign-in flow's login token (session-routes.ts). */
+  redeemLoginToken?: (token: string, host: string) => Promise<{ email: string; api_key: string; next: string }>;
   /** The built web client served at / (static.ts); none when absent. */
   webDir?: string;
 }
@@ -58,6 +61,9 @@ function browserFileRequest(req: IncomingMessage, path: string): boolean {
   if (path !== '/thumbnail' && !path.startsWith('/user_uploads/')) return false;
   return parseCookies(req.headers.cookie).has(SESSION_COOKIE);
 }
+
+/** Django's add_never_cache_headers, which Zulip's rest_dispatch applies to every REST answer. */
+const NEVER_CACHE = 'max-age=0, no-cache, no-store, must-revalidate, private';
 
 /** Zulip's session-authenticated twin of /api/v1 (what its web app calls). */
 const JSON_PREFIX = '/json';
@@ -115,6 +121,16 @@ function createForwarders(config: GatewayConfig, log: Logger): Partial<Record<Se
       forwarders[name] = channel ? channel.forward : http;
       continue;
     }
+    // Webhooks go through the plain forwarder too: it can send on a form body the gateway read for its api_key.
+    if (name === 'integrations') {
+      forwarders[name] = createForwarder({
+        target,
+        maxSockets: config.proxyMaxSockets,
+        timeoutMs: config.proxyTimeoutMs,
+        onError: (res, err) => upstreamFailure(res, err, log),
+      });
+      continue;
+    }
     // Idle sockets are dropped after 30 s, before the services' 65 s keep-alive timeout closes them under us.
     const maxSockets = config.proxyMaxSockets;
     const agent = new Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets, timeout: 30_000 });
@@ -130,6 +146,13 @@ function createForwarders(config: GatewayConfig, log: Logger): Partial<Record<Se
           proxyServer.on('error', (err, _req, res) => {
             if ('writeHead' in res) upstreamFailure(res, err, log);
             else res.destroy();
+          });
+          // A service's answer cut off half way (a proxied image past its size cap, a service that died) ends the
+          // client's answer too: without this the client would wait for the rest forever.
+          proxyServer.on('proxyRes', (proxyRes, _req, res) => {
+            proxyRes.once('close', () => {
+              if (!proxyRes.complete) res.destroy();
+            });
           });
         },
       ],
@@ -193,6 +216,7 @@ export function buildGateway(deps: GatewayDeps): RequestListener {
         logger,
         clientIp: (req) => clientIp(req, config.trustProxy),
         setRateLimitHeaders,
+        redeemLoginToken: deps.redeemLoginToken,
       })
     : undefined;
 
@@ -202,30 +226,21 @@ export function buildGateway(deps: GatewayDeps): RequestListener {
     target: RouteTarget,
     viaSession = false,
   ): Promise<void> {
-    const started = process.hrtime.bigint();
-    const requestId = requestIdOf(req);
-    res.setHeader('X-Request-Id', requestId);
-    res.once('finish', () => {
-      observeRequest(
-        req.method ?? 'GET',
-        target.service,
-        res.statusCode,
-        Number(process.hrtime.bigint() - started) / 1e9,
-      );
-    });
+    const requestId = startRequest(req, res, target.service);
+    // Zulip's rest_dispatch: every REST answer is never cached, unless the view says otherwise (the service's own
+    // Cache-Control replaces this one when the answer's headers are copied).
+    if (req.url?.startsWith(`${API_PREFIX}/`)) res.setHeader('Cache-Control', NEVER_CACHE);
     try {
-      const forwarder = forwarders[target.service];
-      if (!forwarder) {
-        throw new ConfabError('Service temporarily unavailable, retry later', {
-          status: 503,
-          code: 'SERVICE_UNAVAILABLE',
-        });
-      }
+      const forwarder = forwarderOf(target.service);
       let identity: Identity;
       let rate: RateLimitState;
       if (target.public) {
         identity = { kind: 'anonymous' };
-        rate = await authenticator.countAnonymous(clientIp(req, config.trustProxy));
+        rate = await authenticator.countAnonymous(
+          clientIp(req, config.trustProxy),
+          Date.now(),
+          target.externalContent ? 'external_content' : undefined,
+        );
       } else if (viaSession && sessions) {
         const { credentials, session, id } = await sessionCredentials(req, sessions);
         const authenticated = await authenticator.authenticate(credentials);
@@ -233,7 +248,10 @@ export function buildGateway(deps: GatewayDeps): RequestListener {
         identity = authenticated.identity;
         rate = authenticated.rate;
       } else {
-        const authenticated = await authenticator.authenticate(parseBasicAuth(req.headers.authorization));
+        const authenticated = await authenticator.authenticate({
+          ...parseBasicAuth(req.headers.authorization),
+          host: req.headers.host ?? '',
+        });
         identity = authenticated.identity;
         rate = authenticated.rate;
       }
@@ -242,7 +260,8 @@ export function buildGateway(deps: GatewayDeps): RequestListener {
       const headers = req.headers;
       headers[IDENTITY_HEADER] = signer.sign(identity);
       headers['x-request-id'] = requestId;
-      delete headers.authorization;
+      if (!target.passAuthorization) delete headers.authorization;
+      if (target.externalContent) delete headers.cookie;
       if (viaSession) {
         // The session id never leaves the gateway.
         delete headers.cookie;
@@ -254,14 +273,82 @@ export function buildGateway(deps: GatewayDeps): RequestListener {
     }
   }
 
+  /** The request's id (answered in X-Request-Id) and its duration counted per service once it is answered. */
+  function startRequest(req: IncomingMessage, res: ServerResponse, service: ServiceName): string {
+    const started = process.hrtime.bigint();
+    const requestId = requestIdOf(req);
+    res.setHeader('X-Request-Id', requestId);
+    res.once('finish', () => {
+      observeRequest(req.method ?? 'GET', service, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9);
+    });
+    return requestId;
+  }
+
+  /** The proxy to a service, or 503 while the gateway has none for it. */
+  function forwarderOf(service: ServiceName): Forwarder {
+    const forwarder = forwarders[service];
+    if (!forwarder) {
+      throw new ConfabError('Service temporarily unavailable, retry later', {
+        status: 503,
+        code: 'SERVICE_UNAVAILABLE',
+      });
+    }
+    return forwarder;
+  }
+
+  /**
+   * An incoming webhook (/api/v1/external/{name}): its credentials are the `api_key` parameter or, for Zulip's
+   * Basic-auth integrations, the Authorization header, with Zulip's webhook texts (webhook-auth.ts); then the same
+   * rate limit and identity token as any request. Other requests never come here.
+   */
+  async function forwardWebhook(
+    req: IncomingMessage,
+    res: ServerResponse,
+    target: RouteTarget & { webhook: { name: string; basic: boolean } },
+    query: string,
+  ): Promise<void> {
+    const requestId = startRequest(req, res, target.service);
+    try {
+      const forwarder = forwarderOf(target.service);
+      const found: WebhookCredentials = target.webhook.basic
+        ? {
+            credentials: webhookBasicCredentials(req.headers.authorization, target.webhook.name === 'beanstalk'),
+            byParameter: false,
+          }
+        : await webhookKeyCredentials(req, query, config.webhookFormMaxBytes);
+      if (found.byParameter && found.credentials.apiKey === '') {
+        throw new ConfabError('Malformed API key', { status: 401, code: 'INVALID_API_KEY' });
+      }
+      let authenticated;
+      try {
+        authenticated = await authenticator.authenticate({ ...found.credentials, host: req.headers.host ?? '' });
+      } catch (err) {
+        throw found.byParameter ? keyRefusal(err) : err;
+      }
+      setRateLimitHeaders(res, authenticated.rate);
+      if (authenticated.rate.retryAfter > 0) throw rateLimited(authenticated.rate.retryAfter);
+      const headers = req.headers;
+      headers[IDENTITY_HEADER] = signer.sign(authenticated.identity);
+      headers['x-request-id'] = requestId;
+      delete headers.authorization;
+      forwarder(req, res, found.body);
+    } catch (err) {
+      sendError(res, err, logger);
+    }
+  }
+
   return (req, res) => {
+    // Zulip's XFrameOptionsMiddleware (X_FRAME_OPTIONS = "DENY"): no page of this server may be framed, the services'
+    // HTML error pages and the API docs included.
+    res.setHeader('X-Frame-Options', 'DENY');
     const url = req.url ?? '/';
     const queryIndex = url.indexOf('?');
     const path = queryIndex === -1 ? url : url.slice(0, queryIndex);
     if (sessionRoute && path.startsWith(`${JSON_PREFIX}/`)) {
       const apiUrl = `${API_PREFIX}${url.slice(JSON_PREFIX.length)}`;
       const apiTarget = resolveRoute(`${API_PREFIX}${path.slice(JSON_PREFIX.length)}`);
-      if (apiTarget) {
+      // Webhooks have no session twin (Zulip has no /json/external).
+      if (apiTarget && !apiTarget.webhook) {
         req.url = apiUrl;
         void forward(req, res, apiTarget, true);
         return;
@@ -269,7 +356,9 @@ export function buildGateway(deps: GatewayDeps): RequestListener {
     }
     if (sessionRoute?.(req, res, path)) return;
     const target = resolveRoute(path);
-    if (target) void forward(req, res, target, sessions !== undefined && browserFileRequest(req, path));
+    if (target?.webhook)
+      void forwardWebhook(req, res, { ...target, webhook: target.webhook }, url.slice(path.length + 1));
+    else if (target) void forward(req, res, target, sessions !== undefined && browserFileRequest(req, path));
     else if (!site(req, res, path)) app(req, res);
   };
 }

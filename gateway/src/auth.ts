@@ -1,9 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { RedisClient } from '@confab/runtime';
 import { ConfabError, unauthorized } from '@confab/errors';
-import { authKeyPrefix, causalLogKey, causalLogPrefix, parseCausalEntries } from '@confab/events';
+import {
+  authKeyPrefix,
+  causalLogKey,
+  causalLogPrefix,
+  causalRealmLogKey,
+  causalRealmLogPrefix,
+  parseCausalEntries,
+} from '@confab/events';
 import type { CausalEvent, UserIdentity } from '@confab/identity';
-import type { BasicCredentials } from './credentials.js';
+import type { ApiCredentials } from './credentials.js';
 
 /** One request's standing against its rate limit, for the X-RateLimit-* headers. */
 export interface RateLimitState {
@@ -16,7 +23,7 @@ export interface RateLimitState {
 }
 
 /** Asks the settings service who owns a key (only on cache misses). */
-export type VerifyCredentials = (credentials: BasicCredentials) => Promise<UserIdentity>;
+export type VerifyCredentials = (credentials: ApiCredentials) => Promise<UserIdentity>;
 
 /**
  * Whether a cached identity may predate the user's own recent change (docs/architecture.md, read-your-writes): while
@@ -33,11 +40,11 @@ export interface MayBeStale {
   stale(events: readonly CausalEvent[], mark: number): boolean;
 }
 
-// Cache hit, rate-limit count and the user's recent causal events in one round trip: the user id comes out of the
-// cached identity. Every answer also carries the count of forgets so far, which a verification that follows passes
-// to CACHE_VERIFIED. KEYS: cache key, forget count. The rate key and causal log are named from the user id the
-// cache holds (ARGV[1] and ARGV[4] are their prefixes): all carry the hash tag {auth}, so on a Redis Cluster they
-// share the slot of KEYS (docs/architecture.md, "Redis keys").
+// Cache hit, rate-limit count and the user's recent causal events, then their organization's, in one round trip:
+// the user and organization ids come out of the cached identity. Every answer also carries the count of forgets so
+// far, which a verification that follows passes to CACHE_VERIFIED. KEYS: cache key, forget count. The rate key and
+// causal logs are named from the ids the cache holds (ARGV[1], ARGV[4] and ARGV[5] are their prefixes): all carry
+// the hash tag {auth}, so on a Redis Cluster they share the slot of KEYS (docs/architecture.md, "Redis keys").
 const LOOKUP_AND_COUNT = `
 local forgets = tonumber(redis.call('GET', KEYS[2]) or '0')
 local v = redis.call('GET', KEYS[1])
@@ -47,13 +54,16 @@ if not ok then return {false, 0, {}, forgets} end
 local rk = ARGV[1] .. identity.userId .. ':' .. ARGV[2]
 local c = redis.call('INCR', rk)
 if c == 1 then redis.call('EXPIRE', rk, ARGV[3]) end
-return {v, c, redis.call('LRANGE', ARGV[4] .. identity.userId, 0, -1), forgets}
+local causal = redis.call('LRANGE', ARGV[4] .. identity.userId, 0, -1)
+for _, e in ipairs(redis.call('LRANGE', ARGV[5] .. identity.realmId, 0, -1)) do causal[#causal + 1] = e end
+return {v, c, causal, forgets}
 `;
 
 // Caches an identity that settings just verified, unless the user's cached keys were forgotten after the lookup
 // that preceded the verification (ARGV[3], the forget count it saw): settings may have answered from before the
-// change that made the gateway forget them. Optionally counts the request and reads the causal log as well.
-// KEYS: cache key, the user's key set, the user's last-forget mark, rate key, causal log.
+// change that made the gateway forget them. Optionally counts the request and reads the causal logs (the user's,
+// then their organization's) as well. KEYS: cache key, the user's key set, the user's last-forget mark, rate key,
+// the user's causal log, the organization's.
 const CACHE_VERIFIED = `
 local forgotten = tonumber(redis.call('GET', KEYS[3]) or '0')
 if forgotten <= tonumber(ARGV[3]) then
@@ -64,7 +74,9 @@ end
 if ARGV[4] == '0' then return {0, {}} end
 local c = redis.call('INCR', KEYS[4])
 if c == 1 then redis.call('EXPIRE', KEYS[4], ARGV[4]) end
-return {c, redis.call('LRANGE', KEYS[5], 0, -1)}
+local causal = redis.call('LRANGE', KEYS[5], 0, -1)
+for _, e in ipairs(redis.call('LRANGE', KEYS[6], 0, -1)) do causal[#causal + 1] = e end
+return {c, causal}
 `;
 
 // Drops every cached key of a user in one step (a cache write cannot slip between reading the set and deleting it),
@@ -108,12 +120,14 @@ export class Authenticator {
       cacheTtlSeconds: number;
       perUserPerMinute: number;
       perIpPerMinute: number;
+      /** Images through the external image proxy, per client IP per minute (a count of their own). */
+      externalContentPerIpPerMinute?: number;
       verify: VerifyCredentials;
       mayBeStale?: MayBeStale;
     },
   ) {
     redis.defineCommand('confabAuthLookup', { numberOfKeys: 2, lua: LOOKUP_AND_COUNT });
-    redis.defineCommand('confabAuthCache', { numberOfKeys: 5, lua: CACHE_VERIFIED });
+    redis.defineCommand('confabAuthCache', { numberOfKeys: 6, lua: CACHE_VERIFIED });
     redis.defineCommand('confabAuthForget', { numberOfKeys: 3, lua: FORGET_USER });
   }
 
@@ -126,9 +140,16 @@ export class Authenticator {
     return authKeyPrefix(this.options.prefix);
   }
 
-  private cacheKey(credentials: BasicCredentials): string {
+  private cacheKey(credentials: ApiCredentials): string {
+    // A key verified without an email (a webhook's api_key) is cached apart from any email:key pair.
+    if (credentials.email === null) {
+      const digest = createHash('sha256')
+        .update(`${credentials.apiKey}\0${credentials.host?.toLowerCase() ?? ''}`)
+        .digest('hex');
+      return `${this.keyPrefix}webhook-key:${digest}`;
+    }
     const digest = createHash('sha256')
-      .update(`${credentials.email.toLowerCase()}\0${credentials.apiKey}`)
+      .update(`${credentials.email.toLowerCase()}\0${credentials.apiKey}\0${credentials.host?.toLowerCase() ?? ''}`)
       .digest('hex');
     return `${this.keyPrefix}key:${digest}`;
   }
@@ -146,7 +167,7 @@ export class Authenticator {
   }
 
   async authenticate(
-    credentials: BasicCredentials,
+    credentials: ApiCredentials,
     nowMs = Date.now(),
   ): Promise<{ identity: UserIdentity; rate: RateLimitState }> {
     if (credentials.apiKey === '') throw unauthorized('Invalid API key');
@@ -161,6 +182,7 @@ export class Authenticator {
       index,
       WINDOW_SECONDS + 1,
       causalLogPrefix(this.options.prefix),
+      causalRealmLogPrefix(this.options.prefix),
     );
     if (cached) {
       const causal = parseCausalEntries(causalEntries);
@@ -201,6 +223,7 @@ export class Authenticator {
       this.forgottenKey(userId),
       `${rlPrefix}${userId}:${windowIndex}`,
       causalLogKey(this.options.prefix, userId),
+      causalRealmLogKey(this.options.prefix, identity.realmId),
       JSON.stringify(identity),
       this.options.cacheTtlSeconds,
       forgets,
@@ -209,15 +232,16 @@ export class Authenticator {
   }
 
   /** Counts an unauthenticated request against its client address. */
-  async countAnonymous(ip: string, nowMs = Date.now()): Promise<RateLimitState> {
+  async countAnonymous(ip: string, nowMs = Date.now(), bucket?: 'external_content'): Promise<RateLimitState> {
     const { index } = windowOf(nowMs);
-    const key = `${this.keyPrefix}rl:ip:${ip}:${index}`;
+    const key = `${this.keyPrefix}rl:ip:${bucket ? `${bucket}:` : ''}${ip}:${index}`;
     const results = await this.redis
       .multi()
       .incr(key)
       .expire(key, WINDOW_SECONDS + 1, 'NX')
       .exec();
-    return rateLimitState(this.options.perIpPerMinute, Number(results?.[0]?.[1] ?? 1), nowMs);
+    const limit = bucket ? (this.options.externalContentPerIpPerMinute ?? 1200) : this.options.perIpPerMinute;
+    return rateLimitState(limit, Number(results?.[0]?.[1] ?? 1), nowMs);
   }
 
   /**

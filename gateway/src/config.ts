@@ -12,6 +12,13 @@ export const Env = z.object({
   INVITATIONS_URL: optionalUrl,
   PUSH_URL: optionalUrl,
   EVENTS_URL: optionalUrl,
+  /** The integrations service: Zulip's incoming webhooks, /api/v1/external/* (docs/integrations.md). */
+  INTEGRATIONS_URL: optionalUrl,
+  /**
+   * Largest form body the gateway reads to find a webhook's `api_key` when the query string has none (bytes; the only
+   * body it ever buffers). Larger ones answer 413. Default 5 MiB.
+   */
+  CONFAB_WEBHOOK_FORM_MAX_BYTES: int(5 * 1024 * 1024, 1024),
   /**
    * The events service's channel (`tcp://host:port`, its EVENTS_CHANNEL_PORT): GET/DELETE /events go there as frames
    * over persistent connections instead of one HTTP request each (docs/architecture.md, "The gateway"). Empty: off,
@@ -24,6 +31,8 @@ export const Env = z.object({
   CONFAB_RATE_LIMIT_PER_MINUTE: int(200, 1),
   /** Unauthenticated requests per client IP per minute (login, server settings). Default 100. */
   CONFAB_RATE_LIMIT_IP_PER_MINUTE: int(100, 1),
+  /** Images through the external image proxy per client IP per minute (a page of messages shows many). Default 1200. */
+  CONFAB_RATE_LIMIT_EXTERNAL_CONTENT_PER_MINUTE: int(1200, 1),
   /** How long a verified API key stays cached, in seconds. Default 60. */
   CONFAB_AUTH_CACHE_TTL_SECONDS: int(60, 1, 3600),
   /** Take the client address from X-Forwarded-For (set when behind a trusted ingress). Default off. */
@@ -43,14 +52,14 @@ export const Env = z.object({
   CONFAB_WEB_DIR: z.string().default(''),
 });
 
-export type ServiceName = 'settings' | 'messaging' | 'groups' | 'invitations' | 'push' | 'events';
+export type ServiceName = 'settings' | 'messaging' | 'groups' | 'invitations' | 'push' | 'events' | 'integrations';
 
 export interface GatewayConfig extends CommonConfig {
   port: number;
   services: Partial<Record<ServiceName, string>>;
   /** The events channel: where, and how many connections (none: the HTTP forwarder alone). */
   eventsChannel: { url: string; connections: number } | undefined;
-  rateLimit: { perUserPerMinute: number; perIpPerMinute: number };
+  rateLimit: { perUserPerMinute: number; perIpPerMinute: number; externalContentPerIpPerMinute: number };
   authCacheTtlSeconds: number;
   trustProxy: boolean;
   proxyTimeoutMs: number;
@@ -58,6 +67,7 @@ export interface GatewayConfig extends CommonConfig {
   proxyEventsMaxSockets: number;
   sessionTtlSeconds: number;
   webDir: string;
+  webhookFormMaxBytes: number;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
@@ -69,6 +79,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ['invitations', e.INVITATIONS_URL],
     ['push', e.PUSH_URL],
     ['events', e.EVENTS_URL],
+    ['integrations', e.INTEGRATIONS_URL],
   ];
   for (const [name, value] of optional) if (value) services[name] = value;
   return {
@@ -79,7 +90,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.EVENTS_CHANNEL_URL && e.EVENTS_URL
         ? { url: e.EVENTS_CHANNEL_URL, connections: e.CONFAB_EVENTS_CHANNEL_CONNECTIONS }
         : undefined,
-    rateLimit: { perUserPerMinute: e.CONFAB_RATE_LIMIT_PER_MINUTE, perIpPerMinute: e.CONFAB_RATE_LIMIT_IP_PER_MINUTE },
+    rateLimit: {
+      perUserPerMinute: e.CONFAB_RATE_LIMIT_PER_MINUTE,
+      perIpPerMinute: e.CONFAB_RATE_LIMIT_IP_PER_MINUTE,
+      externalContentPerIpPerMinute: e.CONFAB_RATE_LIMIT_EXTERNAL_CONTENT_PER_MINUTE,
+    },
     authCacheTtlSeconds: e.CONFAB_AUTH_CACHE_TTL_SECONDS,
     trustProxy: e.CONFAB_TRUST_PROXY,
     proxyTimeoutMs: e.CONFAB_PROXY_TIMEOUT_MS,
@@ -87,5 +102,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     proxyEventsMaxSockets: e.CONFAB_PROXY_EVENTS_MAX_SOCKETS,
     sessionTtlSeconds: e.CONFAB_SESSION_TTL_SECONDS,
     webDir: e.CONFAB_WEB_DIR || join(__dirname, '..', '..', 'web', 'dist'),
+    webhookFormMaxBytes: e.CONFAB_WEBHOOK_FORM_MAX_BYTES,
   };
 }

@@ -5,6 +5,21 @@ export interface BasicCredentials {
   apiKey: string;
 }
 
+/**
+ * What the gateway verifies: an email and an API key (Basic), or an API key alone (`email` null: an incoming
+ * webhook's `api_key` parameter, Zulip's webhook_view).
+ */
+export interface ApiCredentials {
+  email: string | null;
+  apiKey: string;
+  /**
+   * The Host the request came to, when the key must belong to that host's organization (Zulip's
+   * validate_account_and_subdomain): Basic-authenticated API requests and incoming webhooks. Part of the cache key,
+   * so a key verified on its own organization's host is not accepted from the cache on another's.
+   */
+  host?: string | undefined;
+}
+
 /** Zulip's reading of the Authorization header on /api/v1 (decorator.py get_basic_credentials). */
 export function parseBasicAuth(header: string | undefined): BasicCredentials {
   if (header === undefined || header === '') throw unauthorized(NOT_LOGGED_IN);

@@ -1,8 +1,11 @@
 import { Agent, request, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 
-/** Streams one request to a service and its answer back; a failure to reach it or to hear back goes to `onError`. */
-export type Forwarder = (req: IncomingMessage, res: ServerResponse) => void;
+/**
+ * Streams one request to a service and its answer back; a failure to reach it or to hear back goes to `onError`.
+ * `body`: the request's body, already read (a webhook's form body the gateway read for its api_key).
+ */
+export type Forwarder = (req: IncomingMessage, res: ServerResponse, body?: Buffer) => void;
 
 export interface ForwarderOptions {
   /** The service's base URL (http://host:port). */
@@ -43,8 +46,12 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     maxFreeSockets: options.maxSockets,
     timeout: 30_000,
   });
-  return (req, res) => {
+  return (req, res, body) => {
     const headers = req.headers;
+    if (body !== undefined) {
+      headers['content-length'] = String(body.length);
+      delete headers['transfer-encoding'];
+    }
     for (const name of REQUEST_HOP_BY_HOP) if (name in headers) delete headers[name];
     const method = req.method ?? 'GET';
     // A DELETE or OPTIONS without a body says so, or some servers wait for one.
@@ -97,6 +104,10 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
         upstream.destroy();
       }
     });
+    if (body !== undefined) {
+      upstream.end(body);
+      return;
+    }
     // A request without a body (most GETs, every long poll) ends at once, without a pipe.
     if (headers['content-length'] === undefined || headers['content-length'] === '0') {
       if (headers['transfer-encoding'] === undefined) {

@@ -1,4 +1,4 @@
-import { contracts, ServiceEvents } from '@confab/events';
+import { contracts, internal, ServiceEvents } from '@confab/events';
 import { listen, runProcess, ServiceClient } from '@confab/http';
 import { IdentitySigner, type UserIdentity } from '@confab/identity';
 import { openRedis } from '@confab/runtime';
@@ -27,9 +27,14 @@ runProcess('gateway', loadConfig, async (config, log) => {
     cacheTtlSeconds: config.authCacheTtlSeconds,
     perUserPerMinute: config.rateLimit.perUserPerMinute,
     perIpPerMinute: config.rateLimit.perIpPerMinute,
+    externalContentPerIpPerMinute: config.rateLimit.externalContentPerIpPerMinute,
     async verify(credentials) {
       const answer = await settingsClient.request('POST', '/authenticate', {
-        body: { email: credentials.email, api_key: credentials.apiKey },
+        // No email: a webhook's api_key alone names the user.
+        body:
+          credentials.email === null
+            ? { api_key: credentials.apiKey, host: credentials.host }
+            : { email: credentials.email, api_key: credentials.apiKey, host: credentials.host },
       });
       const identity = answer.body.identity as UserIdentity | undefined;
       if (answer.status !== 200 || !identity) throw refusal(answer.status, answer.body);
@@ -64,6 +69,7 @@ runProcess('gateway', loadConfig, async (config, log) => {
     authenticator,
     signer: new IdentitySigner(config.internalSecret),
     sessions,
+    redeemLoginToken: (token, host) => settingsClient.send(internal.endpoints.redeemLoginToken, { token, host }),
     webDir: config.webDir,
     readiness: async () => ({
       redis: await redis.ping().then(
@@ -75,5 +81,9 @@ runProcess('gateway', loadConfig, async (config, log) => {
   });
   const server = await listen(app, config.port, config.bindHost);
   log.info({ host: config.bindHost, port: server.port, services: config.services }, 'gateway listening');
-  return [['http', () => server.close()], ...events.shutdown, ['redis', () => redis.quit()]];
+  return [
+    ['http', () => server.close()],
+    ...events.shutdown,
+    ['redis', () => redis.quit().catch(() => redis.disconnect())],
+  ];
 });

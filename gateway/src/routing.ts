@@ -1,9 +1,22 @@
+import { catalogEntry } from '@confab/integrations/catalog';
 import type { ServiceName } from './config.js';
 
 export interface RouteTarget {
   service: ServiceName;
   /** Reachable without credentials (the service still requires the gateway's identity token). */
   public: boolean;
+  /**
+   * The external image proxy: counted per client address apart from the other public paths, and forwarded without
+   * the reader's cookies (nothing of the reader's request reaches the image's host; docs/security.md).
+   */
+  externalContent?: true;
+  /** The request's own Authorization header goes on to the service (SCIM's bearer token, which the service checks). */
+  passAuthorization?: boolean;
+  /**
+   * An incoming webhook (/api/v1/external/{name}): authenticated by its `api_key` parameter, or HTTP Basic for the
+   * integrations that take it, with Zulip's webhook texts (app.ts, `webhookCredentials`).
+   */
+  webhook?: { name: string; basic: boolean };
 }
 
 interface Rule {
@@ -95,9 +108,19 @@ const API_RULES: Rule[] = [
 ];
 
 export const API_PREFIX = '/api/v1';
+const WEBHOOK_PREFIX = `${API_PREFIX}/external/`;
+
+/** Zulip's incoming webhooks: one URL per integration of the catalog, owned by the integrations service. */
+function webhookRoute(pathname: string): RouteTarget | null {
+  const name = pathname.slice(WEBHOOK_PREFIX.length).replace(/\/+$/, '');
+  const entry = catalogEntry(name);
+  if (!entry) return null;
+  return { service: 'integrations', public: false, webhook: { name, basic: entry.auth === 'basic' } };
+}
 
 /** The service for a request path, or null when no service owns it. */
 export function resolveRoute(pathname: string): RouteTarget | null {
+  if (pathname.startsWith(WEBHOOK_PREFIX)) return webhookRoute(pathname);
   if (pathname.startsWith(`${API_PREFIX}/`)) {
     const rest = pathname.slice(API_PREFIX.length).replace(/\/+$/, '') || '/';
     return API_RULES.find((rule) => rule.match(rest))?.target ?? null;
@@ -107,8 +130,18 @@ export function resolveRoute(pathname: string): RouteTarget | null {
   // Pages a browser opens from a mailed email-change link, a meeting provider's OAuth redirect or a meeting link.
   if (prefix('/accounts/confirm_new_email', '/calls/meetingprovider/complete', '/calls/bigbluebutton/join')(pathname))
     return to('settings', true);
+  // Sign-in with the company's identity: where the flows start and where the identity providers send the browser back.
+  if (
+    prefix('/accounts/login/social', '/accounts/register/social', '/complete')(pathname) ||
+    pathname === '/saml/metadata.xml'
+  )
+    return to('settings', true);
+  // SCIM provisioning (Okta, Entra ID): the organization's bearer token is the settings service's to check.
+  if (prefix('/scim/v2')(pathname)) return { service: 'settings', public: true, passAuthorization: true };
   // Custom emoji images and the emoji data are static files in Zulip, fetched without credentials.
   if (prefix('/user_avatars', '/static/generated/emoji')(pathname)) return to('settings', true);
+  // Images of other hosts in rendered messages, through the image proxy (Zulip's camo, signed URLs, no credentials).
+  if (pathname.startsWith('/external_content/')) return { service: 'messaging', public: true, externalContent: true };
   // A temporary upload URL is the credential itself (signed, valid for a minute).
   if (pathname.startsWith('/user_uploads/temporary/')) return to('messaging', true);
   // Inline image previews in rendered messages point at /thumbnail (a redirect to the image).

@@ -18,6 +18,8 @@ import {
 
 export const LOGIN_PATH = '/accounts/login';
 export const LOGOUT_PATH = '/accounts/logout';
+/** Where a finished sign-in flow (LDAP, OpenID Connect, SAML) sends the browser with a one-time login token. */
+export const LOGIN_TOKEN_PREFIX = '/accounts/login/subdomain/';
 
 const MAX_LOGIN_BODY = 16 * 1024;
 
@@ -29,6 +31,8 @@ export interface SessionRoutesDeps {
   logger: Logger;
   clientIp: (req: IncomingMessage) => string;
   setRateLimitHeaders: (res: ServerResponse, rate: RateLimitState) => void;
+  /** The settings service's side of a login token (internal.endpoints.redeemLoginToken); throws its refusal. */
+  redeemLoginToken?: (token: string, host: string) => Promise<{ email: string; api_key: string; next: string }>;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -107,6 +111,13 @@ function fetchApiKey(
   });
 }
 
+function redirect(res: ServerResponse, location: string, cookies?: string[]): void {
+  if (cookies) res.setHeader('Set-Cookie', cookies);
+  res.setHeader('Cache-Control', 'no-store');
+  res.writeHead(302, { Location: location });
+  res.end();
+}
+
 function writeJson(res: ServerResponse, status: number, body: unknown, cookies?: string[]): void {
   if (cookies) res.setHeader('Set-Cookie', cookies);
   res.setHeader('Cache-Control', 'no-store');
@@ -133,6 +144,17 @@ export function sessionRoutes(deps: SessionRoutesDeps) {
     }
     const email = String(answer.body.email);
     const apiKey = String(answer.body.api_key);
+    const { identity, session, cookies } = await startSession(req, email, apiKey);
+    writeJson(
+      res,
+      200,
+      { result: 'success', msg: '', email, user_id: identity.userId, csrf_token: session.csrf },
+      cookies,
+    );
+  }
+
+  /** A session for a user whose key is known: the same steps, cookies and token as the password sign-in. */
+  async function startSession(req: IncomingMessage, email: string, apiKey: string) {
     // The key just fetched is checked the way every request's is, which also reads the user's causal log: events
     // that would end a session but happened before this sign-in do not end it.
     const { identity } = await deps.authenticator.authenticate({ email, apiKey });
@@ -142,13 +164,32 @@ export function sessionRoutes(deps: SessionRoutesDeps) {
       apiKey,
       seen: endingEventIds(identity.causal),
     });
-    const cookies = sessionCookies(id, session.csrf, isSecure(req), deps.sessions.ttlSeconds);
-    writeJson(
-      res,
-      200,
-      { result: 'success', msg: '', email, user_id: identity.userId, csrf_token: session.csrf },
-      cookies,
-    );
+    return { identity, session, cookies: sessionCookies(id, session.csrf, isSecure(req), deps.sessions.ttlSeconds) };
+  }
+
+  /**
+   * GET /accounts/login/subdomain/<token>: the end of a browser's sign-in flow. The settings service spends the token
+   * (once, on its own organization's host) and answers the user's key; the session is made exactly as the password
+   * sign-in makes it, and the browser goes on to `next`. A refused token sends it back to the sign-in page with the
+   * reason.
+   */
+  async function loginWithToken(req: IncomingMessage, res: ServerResponse, token: string): Promise<void> {
+    const rate = await deps.authenticator.countAnonymous(deps.clientIp(req));
+    deps.setRateLimitHeaders(res, rate);
+    if (rate.retryAfter > 0) throw rateLimited(rate.retryAfter);
+    let answer: { email: string; api_key: string; next: string };
+    try {
+      if (!deps.redeemLoginToken) throw new ConfabError('Single sign-on is not available on this server');
+      answer = await deps.redeemLoginToken(token, req.headers.host ?? '');
+    } catch (err) {
+      const reason =
+        err instanceof ConfabError && err.status < 500 ? err.message : 'The sign-in could not be finished.';
+      redirect(res, `/?login_error=${encodeURIComponent(reason)}`);
+      return;
+    }
+    const { cookies } = await startSession(req, answer.email, answer.api_key);
+    const next = answer.next.startsWith('/') && !answer.next.startsWith('//') ? answer.next : '/';
+    redirect(res, next, cookies);
   }
 
   async function logout(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -159,6 +200,16 @@ export function sessionRoutes(deps: SessionRoutesDeps) {
 
   /** Whether the request is one of these routes (then it is answered). */
   return function handle(req: IncomingMessage, res: ServerResponse, path: string): boolean {
+    if (path.startsWith(LOGIN_TOKEN_PREFIX)) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.setHeader('Allow', 'GET');
+        writeJson(res, 405, { result: 'error', msg: 'Method Not Allowed', code: 'BAD_REQUEST' });
+        return true;
+      }
+      const token = decodeURIComponent(path.slice(LOGIN_TOKEN_PREFIX.length).replace(/\/+$/, ''));
+      loginWithToken(req, res, token).catch((err: unknown) => sendError(res, withoutChallenge(err), deps.logger));
+      return true;
+    }
     const handler = path === LOGIN_PATH ? login : path === LOGOUT_PATH ? logout : undefined;
     if (!handler) return false;
     if (req.method !== 'POST') {

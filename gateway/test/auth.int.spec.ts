@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eachRedis } from '@confab/devkit';
 import { unauthorized } from '@confab/errors';
-import { CausalLog, causalLogKey } from '@confab/events';
+import { CausalLog, causalLogKey, causalRealmLogKey } from '@confab/events';
 import type { CausalEvent, UserIdentity } from '@confab/identity';
 import { connectRedis, type RedisClient } from '@confab/runtime';
 import { Authenticator } from '../src/auth';
@@ -106,6 +106,42 @@ eachRedis(
         g.verified.length = 0;
         await g.authenticator.authenticate(credentials);
         expect(g.verified).toEqual([]);
+      });
+    });
+
+    describe("Authenticator: the organization's recent settings changes", () => {
+      it("carries them in every member's identity, with the member's own, from the cache and after a verification", async () => {
+        const ophelia: UserIdentity = { ...hamlet, userId: 8, realmId: 2, email: 'ophelia@zulip.com' };
+        const own = { email: ophelia.email, apiKey: 'o'.repeat(32) };
+        const verified: number[] = [];
+        const authenticator = new Authenticator(redis, {
+          prefix,
+          cacheTtlSeconds: 60,
+          perUserPerMinute: 1000,
+          perIpPerMinute: 1000,
+          verify: async () => {
+            verified.push(ophelia.userId);
+            return ophelia;
+          },
+        });
+        await redis.del(causalLogKey(prefix, 8), causalRealmLogKey(prefix, 2));
+        const log = new CausalLog(redis, prefix);
+        const mine = { type: 'user_settings.changed', id: randomUUID() };
+        const byAdmin = { type: 'realm.updated', id: randomUUID() };
+        // Another organization's change is none of hers.
+        await log.recordRealm(3, [{ type: 'realm.updated', id: randomUUID() }]);
+        await log.record(8, [mine]);
+        await log.recordRealm(2, [byAdmin]);
+
+        // A cache miss: verified, cached, and both logs read in the caching script.
+        expect((await authenticator.authenticate(own)).identity.causal).toEqual([mine, byAdmin]);
+        // A cache hit: both logs read in the lookup script.
+        expect((await authenticator.authenticate(own)).identity.causal).toEqual([mine, byAdmin]);
+        expect(verified).toEqual([8]);
+
+        // An administrator's own change is in their log and the organization's: carried once.
+        await log.record(8, [byAdmin]);
+        expect((await authenticator.authenticate(own)).identity.causal).toEqual([byAdmin, mine]);
       });
     });
 

@@ -100,7 +100,8 @@ describe('docker-compose.yml', () => {
     for (const spec of DATABASE_SPECS)
       expect(migrate.environment[spec.databaseEnv!]).toBe(services[spec.name].environment[spec.databaseEnv!]);
     expect(migrate.depends_on.postgres.condition).toBe('service_healthy');
-    for (const spec of plannedProcesses().filter((p) => p.name !== 'gateway'))
+    // The gateway and the stateless processes (no database) do not wait for the migrations.
+    for (const spec of plannedProcesses().filter((p) => p.name !== 'gateway' && !p.stateless))
       expect([spec.name, services[spec.name].depends_on.migrate]).toEqual([
         spec.name,
         { condition: 'service_completed_successfully' },

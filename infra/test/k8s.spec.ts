@@ -32,6 +32,15 @@ const PROCESS_KEYS: Record<string, string[]> = {
 };
 /** The processes that send mail, each reading the optional CONFAB_SMTP_URL of confab-secrets. */
 const MAIL_SENDERS = ['settings', 'push', 'push-worker'];
+/** The company sign-in secrets (docs/security.md), optional keys of confab-secrets read by the settings service. */
+const SIGN_IN_SECRETS = [
+  'CONFAB_LDAP_BIND_PASSWORD',
+  'CONFAB_OIDC_PROVIDERS',
+  'CONFAB_SAML_SP_KEY',
+  'CONFAB_SAML_SP_CERT',
+  'CONFAB_SAML_IDPS',
+  'CONFAB_SCIM_TOKENS',
+];
 const KEPT_BY_KUBECTL = [...INTERNAL_KEYS, ...Object.keys(PROCESS_KEYS)];
 const METRICS_PORT = 9400;
 const HTTP = plannedProcesses().filter((p) => p.portEnv);
@@ -291,8 +300,9 @@ describe.each(['base', 'production'] as const)('infra/k8s %s', (which) => {
   });
 
   // Keys a deployment may leave out of secrets.env: migrations' and backups' direct database addresses (only with
-  // PgBouncer) and the SMTP server (without it, mail is kept as files on the data volume).
-  const OPTIONAL_SECRETS = /^(\w+_DIRECT_DATABASE_URL|CONFAB_SMTP_URL)$/;
+  // PgBouncer), the SMTP server (without it, mail is kept as files on the data volume) and the company sign-in
+  // secrets (each method is off while its setting is absent).
+  const OPTIONAL_SECRETS = new RegExp(`^(\\w+_DIRECT_DATABASE_URL|CONFAB_SMTP_URL|${SIGN_IN_SECRETS.join('|')})$`);
 
   it('takes secrets from the Secret and configuration from ConfigMaps that exist', () => {
     const secret = findGenerated(objects(), 'Secret', 'confab-secrets')!;
@@ -330,8 +340,10 @@ describe.each(['base', 'production'] as const)('infra/k8s %s', (which) => {
     for (const spec of plannedProcesses()) {
       const container = mainContainer(deployment(objects(), spec));
       const own = Object.keys(PROCESS_KEYS).filter((key) => PROCESS_KEYS[key]!.includes(spec.name));
-      const wanted = [...COMMON_SECRETS, ...INTERNAL_KEYS, ...own, ...(spec.databaseEnv ? [spec.databaseEnv] : [])];
+      const common = spec.stateless ? [] : COMMON_SECRETS;
+      const wanted = [...common, ...INTERNAL_KEYS, ...own, ...(spec.databaseEnv ? [spec.databaseEnv] : [])];
       if (MAIL_SENDERS.includes(spec.name)) wanted.push('CONFAB_SMTP_URL');
+      if (spec.name === 'settings') wanted.push(...SIGN_IN_SECRETS);
       expect([spec.name, Object.keys(secretRefs(container)).sort()]).toEqual([spec.name, wanted.sort()]);
       for (const key of Object.keys(configEnv(objects(), container))) expect(secretKeys).not.toContain(key);
     }

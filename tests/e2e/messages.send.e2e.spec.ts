@@ -230,6 +230,37 @@ describe('POST /messages', () => {
     );
   });
 
+  it('posts a retried send once: the same sender, queue_id and local_id answer the first message again', async () => {
+    const queueId = `retry-${Date.now()}`;
+    const topic = `retried ${queueId}`;
+    const params = { type: 'stream', to: 'Verona', topic, content: 'once', queue_id: queueId, local_id: '7.01' };
+    const first = await send(hamlet, params);
+    expectSuccess(first, 'POST', '/messages');
+    // A retry after an answer the client lost; then several at once (a race on the key).
+    const again = await send(hamlet, params);
+    const together = await Promise.all(Array.from({ length: 4 }, () => send(hamlet, { ...params, local_id: '8.01' })));
+    expect({ status: again.status, id: again.body.id }).toEqual({ status: 200, id: first.body.id });
+    expect(together.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    expect(new Set(together.map((r) => r.body.id)).size).toBe(1);
+    // Another local id, or another sender with the same ids, is another message.
+    const other = await send(hamlet, { ...params, local_id: '9.01' });
+    const othello = await send(world.as('othello'), params);
+    const history = await hamlet.get('/messages', {
+      anchor: 'newest',
+      num_before: 20,
+      num_after: 0,
+      narrow: JSON.stringify([
+        { operator: 'channel', operand: 'Verona' },
+        { operator: 'topic', operand: topic },
+      ]),
+    });
+    expect(history.status).toBe(200);
+    const ids = (history.body.messages as { id: number }[]).map((m) => m.id);
+    expect(ids).toEqual(
+      [first.body.id, together[0]!.body.id, other.body.id, othello.body.id].sort((a: number, b: number) => a - b),
+    );
+  });
+
   it('marks the message read for the sender as asked, or by the client-name heuristic', async () => {
     const flagsOf = async (id: number) => (await readBack(hamlet, id)).message.flags as string[];
     const explicit = await send(hamlet, {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { World } from '@confab/devkit';
+import { ALLOWED_TEST_HOST } from './support/global-setup';
 import { EventQueue, type ClientEvent } from './support/event-queues';
 import { expectSuccess } from './support/expect';
 import { openApiErrors } from './support/openapi';
@@ -21,7 +22,7 @@ interface Received {
 /** What the stub answers: a status and body, or `reset` to drop the connection without an answer. */
 type Answer = { status: number; body: string } | 'reset';
 
-/** A bot server on 127.0.0.1: answers per path as the test says, and records every request it got. */
+/** A bot server on ALLOWED_TEST_HOST (the test deployment's allow-list): answers per path as the test says, and records every request it got. */
 class BotServer {
   readonly received: Received[] = [];
   private readonly waiters: { match: (r: Received) => boolean; resolve: (r: Received) => void }[] = [];
@@ -32,9 +33,9 @@ class BotServer {
 
   async start(): Promise<void> {
     const server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(0, ALLOWED_TEST_HOST, resolve));
     const address = server.address();
-    this.url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    this.url = `http://${ALLOWED_TEST_HOST}:${typeof address === 'object' && address ? address.port : 0}`;
     this.server = server;
   }
 

@@ -151,4 +151,22 @@ describe('read-your-writes across services', () => {
       await eventually(async () => expectSuccess(await aaron.get('/users/me'), 'GET', '/users/me'));
     }
   });
+  it("an administrator's organization setting holds for another member's very next request", async () => {
+    // The change is the administrator's; the member who acts next never wrote anything (docs/architecture.md,
+    // read-your-writes: the organization's causal log).
+    // Iago gave up his role above; Desdemona is an owner.
+    const admin = world.as('desdemona');
+    const hamlet = world.as('hamlet');
+    const sent = await hamlet.post('/messages', { type: 'stream', to: 'Verona', topic: 'receipts', content: 'seen?' });
+    expectSuccess(sent, 'POST', '/messages');
+    const path = `/messages/${sent.body.id}/read_receipts`;
+    // PATCH /realm is not in the OpenAPI description (nor in Zulip's).
+    const ud = { undocumented: true };
+    for (let round = 0; round < ROUNDS; round++) {
+      expectSuccess(await admin.patch('/realm', { enable_read_receipts: true }), 'PATCH', '/realm', ud);
+      expectSuccess(await hamlet.get(path), 'GET', '/messages/{message_id}/read_receipts');
+      expectSuccess(await admin.patch('/realm', { enable_read_receipts: false }), 'PATCH', '/realm', ud);
+      expectError(await hamlet.get(path), 400, 'BAD_REQUEST', 'Read receipts are disabled in this organization.');
+    }
+  });
 });

@@ -1,5 +1,7 @@
+import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import type { World } from '@confab/devkit';
+import tarStream from 'tar-stream';
+import type { DevUserName, World } from '@confab/devkit';
 import { EventQueue } from './support/event-queues';
 import { expectError, expectSuccess } from './support/expect';
 import { newWorld, system } from './support/system';
@@ -12,26 +14,24 @@ beforeAll(async () => {
   world = await newWorld();
 });
 
-/** The names and contents of a .tar.gz's files. */
-function untar(archive: Buffer): Map<string, string> {
-  const tar = gunzipSync(archive);
+/** The names (below the archive's one folder) and contents of a .tar.gz's files. */
+async function untar(archive: Buffer): Promise<Map<string, string>> {
   const files = new Map<string, string>();
-  for (let at = 0; at + 512 <= tar.length;) {
-    const name = tar
-      .subarray(at, at + 100)
-      .toString('utf8')
-      .replace(/\0.*$/s, '');
-    if (name === '') break;
-    const size = parseInt(
-      tar
-        .subarray(at + 124, at + 136)
-        .toString('utf8')
-        .replace(/\0.*$/s, ''),
-      8,
-    );
-    files.set(name, tar.subarray(at + 512, at + 512 + size).toString('utf8'));
-    at += 512 + Math.ceil(size / 512) * 512;
-  }
+  const extract = tarStream.extract();
+  const done = new Promise<void>((resolve, reject) => {
+    extract.on('entry', (header, stream, next) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: unknown) => chunks.push(c as Buffer));
+      stream.on('end', () => {
+        files.set(header.name.replace(/^[^/]+\//, ''), Buffer.concat(chunks).toString('utf8'));
+        next();
+      });
+    });
+    extract.on('finish', resolve);
+    extract.on('error', reject);
+  });
+  extract.end(gunzipSync(archive));
+  await done;
   return files;
 }
 
@@ -55,28 +55,22 @@ describe('organization exports (/export/realm)', () => {
     expect(listed.body.exports.map((x: { id: number }) => x.id)).toContain(id);
 
     const url = new URL(entry.export_url as string);
-    const download = await fetch(`${system().gatewayUrl}${url.pathname}`, {
-      headers: {
-        host: world.host,
-        authorization: `Basic ${Buffer.from(`${world.user('iago').email}:${world.user('iago').apiKey}`).toString('base64')}`,
-      },
-    });
+    const download = await getAs('iago', url.pathname);
     expect(download.status).toBe(200);
-    const files = untar(Buffer.from(await download.arrayBuffer()));
-    expect([...files.keys()].sort()).toEqual(
-      ['channels.json', 'messages.json', 'organization.json', 'realm.json', 'user_groups.json', 'users.json'].sort(),
+    // Zulip's export format: realm.json's zerver_* tables, the messages with their per-user rows, the file records.
+    const files = await untar(download.body);
+    expect([...files.keys()].filter((name) => !name.includes('/')).sort()).toEqual(
+      ['attachment.json', 'messages-000001.json', 'migration_status.json', 'realm.json'].sort(),
     );
-    expect(JSON.parse(files.get('users.json')!).map((u: { email: string }) => u.email)).toContain(
-      world.user('hamlet').email,
-    );
-    expect(files.get('messages.json')).toContain('for the record');
-    expect(JSON.parse(files.get('user_groups.json')!).length).toBeGreaterThan(0);
-    const forMember = await fetch(`${system().gatewayUrl}${url.pathname}`, {
-      headers: {
-        host: world.host,
-        authorization: `Basic ${Buffer.from(`${world.user('hamlet').email}:${world.user('hamlet').apiKey}`).toString('base64')}`,
-      },
-    });
+    for (const records of ['uploads', 'avatars', 'emoji', 'realm_icons']) expect(files.has(`${records}/records.json`)).toBe(true);
+    const realm = JSON.parse(files.get('realm.json')!) as Record<string, { [key: string]: unknown }[]>;
+    expect(realm.zerver_userprofile!.map((u) => u.delivery_email)).toContain(world.user('hamlet').email);
+    expect(realm.zerver_namedusergroup!.filter((g) => g.is_system_group).map((g) => g.name)).toContain('role:members');
+    expect(realm.zerver_stream!.map((s) => s.name)).toContain('Verona');
+    const messages = JSON.parse(files.get('messages-000001.json')!) as Record<string, { [key: string]: unknown }[]>;
+    expect(messages.zerver_message!.map((m) => m.content)).toContain('for the record');
+    expect(messages.zerver_usermessage!.length).toBeGreaterThan(0);
+    const forMember = await getAs('hamlet', url.pathname);
     expect(forMember.status).toBe(404);
 
     expectSuccess(await world.as('iago').delete(`/export/realm/${id}`), 'DELETE', '/export/realm/{export_id}', {
@@ -116,3 +110,22 @@ describe('organization exports (/export/realm)', () => {
     );
   });
 });
+
+/**
+ * GET `path` through the gateway as `name`, on the organization's own host (fetch would replace the Host header by
+ * the URL's, and a key is good only on its organization's host).
+ */
+function getAs(name: DevUserName, path: string): Promise<{ status: number; body: Buffer }> {
+  const user = world.user(name);
+  const authorization = `Basic ${Buffer.from(`${user.email}:${user.apiKey}`).toString('base64')}`;
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(path, system().gatewayUrl), { headers: { host: world.host, authorization } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}

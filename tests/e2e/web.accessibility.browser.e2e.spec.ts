@@ -54,6 +54,7 @@ describe('the web client: accessibility (axe-core)', () => {
     ['settings', '#settings', '.settings-page', ''],
     ['a topic', '#narrow/stream/Verona/topic/accessibility', '.message', ''],
     ['people', '#people', '.people-list li', 'people'],
+    ['bots and integrations', '#settings/your-bots', '.add-bot-form .integration-list li', ''],
   ])('has no serious or critical violations on %s', async (_name, hash, rendered, screenshot) => {
     const { context, page } = await userPage(browser, origin, 'cordelia@zulip.com');
     await page.goto(`${origin}/${hash}`);
@@ -71,6 +72,7 @@ describe('the web client: accessibility (axe-core)', () => {
     ['people', '#people', '.people-list li'],
     ['settings', '#settings', '.settings-page'],
     ['all channels', '#channels', '.channels-page'],
+    ['bots and integrations', '#settings/your-bots', '.add-bot-form .integration-list li'],
   ])('has no serious or critical violations on %s in dark mode', async (_name, hash, rendered) => {
     const { context, page } = await userPage(browser, origin, 'cordelia@zulip.com', { colorScheme: 'dark' });
     await page.goto(`${origin}/${hash}`);
@@ -130,6 +132,7 @@ describe('the web client: accessibility (axe-core)', () => {
       ['#inbox', '.inbox'],
       ['#narrow/stream/Verona/topic/accessibility', '.message'],
       ['#people', '.people-list li'],
+      ['#settings/your-bots', '.add-bot-form .integration-list li'],
     ]) {
       await page.goto(`${origin}/${hash}`);
       await page.waitForSelector(rendered);

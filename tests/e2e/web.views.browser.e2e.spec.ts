@@ -95,7 +95,7 @@ describe('the web client: views', () => {
       expect(new URL(page.url()).hash).toBe('#feed');
       await page.waitForSelector(`.message[data-id="${first}"]`);
       const live = await send('Denmark', 'skulls', 'I knew him');
-      await page.waitForSelector(`.message[data-id="${live}"] .where >> text=#Denmark >`);
+      await page.waitForSelector(`.message[data-id="${live}"] .recipient-bar .channel-link >> text=#Denmark`);
 
       // Mentions: a message that mentions me appears there, live.
       await page.click('[data-view="mentions"]');

@@ -70,6 +70,27 @@ describe('the store', () => {
     expect(counts.value.size).toBe(0);
   });
 
+  it('takes an unstarred message out of the Starred view, and only there', () => {
+    const starred = (id: number) => ({ ...streamMessage(id), flags: ['starred'] });
+    view.value = {
+      terms: [{ operator: 'is', operand: 'starred' }],
+      messages: [starred(110), starred(111)],
+      foundOldest: true,
+      loading: false,
+    };
+    applyEvents([{ id: 1, type: 'update_message_flags', op: 'remove', flag: 'starred', messages: [110], all: false }]);
+    expect(view.value.messages.map((m) => m.id)).toEqual([111]);
+    // In a conversation it stays, unstarred.
+    view.value = {
+      terms: [{ operator: 'channel', operand: 5 }],
+      messages: [starred(111)],
+      foundOldest: true,
+      loading: false,
+    };
+    applyEvents([{ id: 2, type: 'update_message_flags', op: 'remove', flag: 'starred', messages: [111], all: false }]);
+    expect(view.value.messages.map((m) => [m.id, m.flags])).toEqual([[111, []]]);
+  });
+
   it('moves unread counts and topic lists along with a moved topic', () => {
     topics.value = new Map([[5, ['castle', 'moat']]]);
     applyEvents([

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 /**
@@ -43,6 +44,24 @@ export function bool(defaultValue: boolean) {
 export function url(defaultValue?: string) {
   const base = z.string().url();
   return defaultValue === undefined ? base : base.default(defaultValue);
+}
+
+/**
+ * A list of networks, CIDRs (`10.0.0.0/8`, `fd00::/8`) or single addresses, separated by commas or spaces; empty by
+ * default. Each entry is checked with ipaddr.js, and a process with a malformed one refuses to start.
+ */
+export function cidrList() {
+  return z
+    .string()
+    .default('')
+    .transform((text, ctx) => {
+      const entries = text.split(/[\s,]+/).filter((entry) => entry !== '');
+      for (const entry of entries) {
+        if (!ipaddr.isValidCIDR(entry) && !ipaddr.isValid(entry))
+          ctx.addIssue({ code: 'custom', message: `${entry} is neither a CIDR (10.0.0.0/8) nor an IP address` });
+      }
+      return entries;
+    });
 }
 
 /** A shared secret; at least 16 characters so a placeholder typo cannot slip into production. */
@@ -141,14 +160,25 @@ export const commonEnv = {
   CONFAB_BIND_HOST: z.string().min(1).default('0.0.0.0'),
   /**
    * Redis to use: `redis://` or `rediss://` for one server; `redis+cluster://host:port` (or `rediss+cluster://`) names
-   * one node of a Redis Cluster, from which the client discovers the rest (README, "Redis Cluster").
+   * one node of a Redis Cluster, from which the client discovers the rest (README, "Redis Cluster");
+   * `redis+sentinel://host:port,host:port,…/<master name>` the sentinels of a server with automatic failover.
    */
-  REDIS_URL: url('redis://127.0.0.1:6379'),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?(\+cluster|\+sentinel)?:\/\//, 'must be a redis:// URL')
+    .default('redis://127.0.0.1:6379'),
   /** Treat REDIS_URL as a node of a Redis Cluster even in its plain `redis://` form. Default false. */
   CONFAB_REDIS_CLUSTER: bool(false),
   /** Prefix of every Redis key and BullMQ queue, so several deployments or test runs can share a Redis. */
   CONFAB_REDIS_PREFIX: z.string().default('confab'),
-  AMQP_URL: url('amqp://guest:guest@127.0.0.1:5672'),
+  /**
+   * RabbitMQ: one `amqp://` URL, or the nodes of a cluster separated by commas (a lost connection reconnects to the
+   * next node that answers; later URLs without credentials take the first one's).
+   */
+  AMQP_URL: z
+    .string()
+    .regex(/^amqps?:\/\/[^,]+(,\s*(amqps?:\/\/)?[^,]+)*$/, 'must be amqp:// URLs, separated by commas')
+    .default('amqp://guest:guest@127.0.0.1:5672'),
   /** Topic exchange every service publishes its events to. */
   CONFAB_EVENTS_EXCHANGE: z.string().min(1).default('confab.events'),
   /**
@@ -175,6 +205,12 @@ export const commonEnv = {
   CONFAB_EVENTS_QUEUE_TYPE: z.enum(['classic', 'quorum']).default('classic'),
   /** How often a service's outbox relay looks for unpublished events, in ms. Default 250. */
   CONFAB_OUTBOX_POLL_MS: int(250, 10),
+  /**
+   * Networks that requests to URLs users choose (outgoing webhooks, link previews) may reach although they are not
+   * public: bot servers inside the cluster. Comma-separated CIDRs or addresses; default empty, so only public
+   * addresses are reached (docs/security.md, "Requests to URLs users choose").
+   */
+  CONFAB_OUTGOING_ALLOWED_CIDRS: cidrList(),
 };
 
 export interface CommonConfig {
@@ -196,6 +232,8 @@ export interface CommonConfig {
   queueExpiresMs: number | undefined;
   /** How often the outbox relay of a service that writes events polls for unpublished ones (ms). */
   outboxPollMs: number;
+  /** Networks the guarded HTTP client may reach although they are not public (CIDRs or addresses). */
+  outgoingAllowedCidrs: string[];
 }
 
 export function commonConfig(e: {
@@ -217,6 +255,7 @@ export function commonConfig(e: {
   CONFAB_EVENTS_QUEUE_EXPIRES_MS: number;
   CONFAB_EVENTS_QUEUE_TYPE: 'classic' | 'quorum';
   CONFAB_OUTBOX_POLL_MS: number;
+  CONFAB_OUTGOING_ALLOWED_CIDRS: string[];
 }): CommonConfig {
   const internalSecret = checkedSecret(
     'CONFAB_INTERNAL_SECRET',
@@ -242,23 +281,65 @@ export function commonConfig(e: {
     causalWaitMs: e.CONFAB_CAUSAL_WAIT_MS,
     queueExpiresMs: e.CONFAB_EVENTS_QUEUE_EXPIRES_MS || undefined,
     outboxPollMs: e.CONFAB_OUTBOX_POLL_MS,
+    outgoingAllowedCidrs: e.CONFAB_OUTGOING_ALLOWED_CIDRS,
   };
 }
 
-/** Where a process's Redis is: a server or a Redis Cluster (one node's URL, in its plain form), and the key prefix. */
+/**
+ * Where a process's Redis is: a server, a Redis Cluster (one node's URL, in its plain form) or a server that Redis
+ * Sentinel watches and fails over (`sentinel`: the sentinels and the name of the master they watch), and the key
+ * prefix.
+ */
 export interface RedisSettings {
   url: string;
   prefix: string;
   cluster: boolean;
+  sentinel?: SentinelSettings;
+}
+
+/** `redis+sentinel://[user:password@]host:port,host:port,…/<master name>[/<db>]`: the sentinels to ask for the master. */
+export interface SentinelSettings {
+  name: string;
+  sentinels: { host: string; port: number }[];
+  db: number;
+  username?: string;
+  password?: string;
+  tls: boolean;
 }
 
 const CLUSTER_SCHEME = /^(rediss?)\+cluster:/;
+const SENTINEL_URL = /^(rediss?)\+sentinel:\/\/(?:([^:@/]*)(?::([^@/]*))?@)?([^/]+)\/([^/?#]+)(?:\/(\d+))?\/?$/;
+
+/** The sentinels and master a `redis+sentinel://` URL names, or undefined for another URL. */
+export function sentinelSettings(url: string): SentinelSettings | undefined {
+  const m = SENTINEL_URL.exec(url);
+  if (!m) {
+    if (/^rediss?\+sentinel:/.test(url)) throw new ConfigError([`REDIS_URL: not a sentinel URL: ${url}`]);
+    return undefined;
+  }
+  const sentinels = m[4]!.split(',').map((hostPort) => {
+    const at = hostPort.lastIndexOf(':');
+    return at < 0
+      ? { host: hostPort, port: 26379 }
+      : { host: hostPort.slice(0, at).replace(/^\[|\]$/g, ''), port: Number(hostPort.slice(at + 1)) };
+  });
+  return {
+    name: decodeURIComponent(m[5]!),
+    sentinels,
+    db: Number(m[6] ?? 0),
+    ...(m[2] ? { username: decodeURIComponent(m[2]) } : {}),
+    ...(m[3] ? { password: decodeURIComponent(m[3]) } : {}),
+    tls: m[1] === 'rediss',
+  };
+}
 
 /**
  * Redis settings from REDIS_URL: `redis+cluster://` (or CONFAB_REDIS_CLUSTER) marks a Redis Cluster, whose node the
  * URL then names in its plain form.
  */
 export function redisSettings(url: string, prefix: string, cluster = false): RedisSettings {
+  const sentinel = sentinelSettings(url);
+  if (sentinel) return { url, prefix, cluster: false, sentinel };
   const match = CLUSTER_SCHEME.exec(url);
   return { url: match ? url.replace(CLUSTER_SCHEME, `${match[1]}:`) : url, prefix, cluster: cluster || match !== null };
 }

@@ -88,3 +88,19 @@ describe('the internal identity secret', () => {
     expect(readSecret('X', '', undefined)).toBeUndefined();
   });
 });
+
+describe('CONFAB_OUTGOING_ALLOWED_CIDRS', () => {
+  const dev = { NODE_ENV: 'test' };
+  it('is empty by default, and lists CIDRs and addresses separated by commas or spaces', () => {
+    expect(load(dev).outgoingAllowedCidrs).toEqual([]);
+    expect(
+      load({ ...dev, CONFAB_OUTGOING_ALLOWED_CIDRS: '10.0.0.0/8, fd00::/8  127.0.0.9' }).outgoingAllowedCidrs,
+    ).toEqual(['10.0.0.0/8', 'fd00::/8', '127.0.0.9']);
+  });
+
+  it('refuses to start with an entry that is neither', () => {
+    expect(problems(() => load({ ...dev, CONFAB_OUTGOING_ALLOWED_CIDRS: '10.0.0.0/33,intranet' }))).toMatch(
+      /CONFAB_OUTGOING_ALLOWED_CIDRS: 10\.0\.0\.0\/33 is neither a CIDR[\s\S]*intranet is neither/,
+    );
+  });
+});

@@ -1,4 +1,5 @@
 import { request, Agent, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream';
 import {
   connect,
   createServer as createTcpServer,
@@ -49,7 +50,9 @@ export class LocalBalancer {
       },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.rawHeaders as unknown as Record<string, string>);
-        answer.pipe(res);
+        // pipeline, not pipe: an answer the backend breaks off midway (a proxied download over its cap) is broken
+        // off for the client too, as through a Kubernetes Service, instead of leaving it waiting for the end.
+        pipeline(answer, res, () => undefined);
       },
     );
     upstream.on('error', (err: NodeJS.ErrnoException) => {
@@ -58,7 +61,9 @@ export class LocalBalancer {
         this.forward(req, res, tried + 1);
         return;
       }
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      // Once the answer has begun, only breaking it off tells the client it is incomplete.
+      if (res.headersSent) return void res.destroy();
+      res.writeHead(502, { 'content-type': 'text/plain' });
       res.end(`balancer: ${err.message}`);
     });
     res.on('close', () => {

@@ -33,6 +33,11 @@ export interface ProcessSpec {
   channel?: { portEnv: string; urlEnv: string; devPort: number };
   /** Variable holding its database URL (services with a Prisma schema). */
   databaseEnv?: string;
+  /**
+   * Uses no database, Redis or broker (the integrations service): its deployments give it none of their URLs, and
+   * it starts without waiting for the migrations.
+   */
+  stateless?: boolean;
 }
 
 /** Every process of a full Confab deployment; a service is only run once its package exists. */
@@ -118,6 +123,18 @@ const ALL: ProcessSpec[] = [
     devMetricsPort: 9206,
     urlEnv: 'EVENTS_URL',
     channel: { portEnv: 'EVENTS_CHANNEL_PORT', urlEnv: 'EVENTS_CHANNEL_URL', devPort: 9116 },
+  },
+  {
+    // Stateless: translates incoming webhooks (/api/v1/external/*) and posts them through messaging.
+    name: 'integrations',
+    service: 'integrations',
+    dir: 'services/integrations',
+    entry: 'dist/main.js',
+    portEnv: 'INTEGRATIONS_PORT',
+    devPort: 9108,
+    devMetricsPort: 9208,
+    urlEnv: 'INTEGRATIONS_URL',
+    stateless: true,
   },
   {
     name: 'gateway',

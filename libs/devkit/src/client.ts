@@ -20,7 +20,15 @@ export interface RequestOptions {
 }
 
 /** Paths the gateway serves outside /api/v1 (pages and files a browser or app opens). */
-const NON_API_PREFIXES = ['/api/', '/json/', '/accounts/', '/join', '/user_uploads', '/thumbnail'];
+const NON_API_PREFIXES = [
+  '/api/',
+  '/json/',
+  '/accounts/',
+  '/join',
+  '/user_uploads',
+  '/thumbnail',
+  '/external_content/',
+];
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 

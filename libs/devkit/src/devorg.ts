@@ -45,9 +45,12 @@ async function internal<T>(
 ): Promise<{ status: number; body: T }> {
   const base = info.serviceUrls[service];
   if (!base) throw new Error(`service ${service} is not running`);
+  // A connection of its own each time: fetch keeps an idle socket until just before the service's keep-alive
+  // timeout (65 s), and a test process that spent those seconds loading its next file sends on a socket the service
+  // is closing ("other side closed"). These calls are few; a fresh connection costs nothing here.
   const response = await fetch(`${base}/internal${path}`, {
     method,
-    headers: { 'content-type': 'application/json', 'x-confab-identity': serviceToken(info) },
+    headers: { 'content-type': 'application/json', 'x-confab-identity': serviceToken(info), connection: 'close' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json().catch(() => ({}))) as T };

@@ -12,3 +12,5 @@ export * from './rabbit-cluster.js';
 export * from './pgbouncer.js';
 export * from './redis-cluster.js';
 export * from './balancer.js';
+export * from './pitr.js';
+export * from './slapd.js';

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, get, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { freePort } from '../src/infra';
 import { LocalBalancer } from '../src/balancer';
@@ -62,5 +62,25 @@ describe('LocalBalancer (the development stack with CONFAB_REPLICAS)', () => {
     const statuses = [];
     for (let i = 0; i < 2; i++) statuses.push((await fetch(`${url}/`, { method: 'POST', body: 'x' })).status);
     expect(statuses.sort()).toEqual([201, 502]);
+  });
+
+  it('breaks its answer off when the replica breaks off midway, so the client is not left waiting', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.write(Buffer.alloc(64 * 1024, 1), () => res.destroy());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+    const url = await balance([(server.address() as AddressInfo).port]);
+    const received = await new Promise<{ status: number; bytes: number; complete: boolean }>((resolve, reject) => {
+      get(url, (res) => {
+        let bytes = 0;
+        res.on('data', (c: Buffer) => (bytes += c.length));
+        res.on('close', () => resolve({ status: res.statusCode ?? 0, bytes, complete: res.complete }));
+      }).on('error', reject);
+    });
+    expect(received.status).toBe(200);
+    expect(received.complete).toBe(false);
+    expect(received.bytes).toBeLessThanOrEqual(64 * 1024);
   });
 });

@@ -93,3 +93,72 @@ export function serviceUnavailable(): ConfabError {
 export function isConfabError(err: unknown): err is ConfabError {
   return err instanceof ConfabError;
 }
+
+/** Error codes meaning the database or another dependency cannot be reached right now (Prisma, pg, sockets). */
+const UNAVAILABLE_CODES = new Set([
+  'P1001', // can't reach database server
+  'P1002', // database server timed out
+  'P1008', // operation timed out
+  'P1017', // server closed the connection
+  'P2024', // timed out fetching a connection from the pool
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '25006', // read_only_sql_transaction: a standby that was the primary until a failover
+  '53300', // too_many_connections
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006', // connection exceptions
+]);
+
+/** Kinds of Prisma's driver adapter errors that mean the database is not there right now. */
+const UNAVAILABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
+
+/** Error names meaning Redis cannot be reached right now (ioredis gave up on the command). */
+const UNAVAILABLE_NAMES = new Set(['MaxRetriesPerRequestError']);
+
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|Can't reach database server|connect ECONNREFUSED|Connection is closed|Stream isn't writeable|Command timed out|the database system is (starting up|shutting down|in recovery mode)/;
+
+/**
+ * True for failures that a retry after the dependency comes back would not have (a 503 for a client, not an opaque
+ * 500; a retry without end for a consumer, not a dead letter): our own 503s, and driver errors. The
+ * cause may be wrapped: an error's `cause`, and Prisma's driver adapter error inside a known request error's `meta`
+ * (`P2010` for a raw query whose connection the server ended, with the SQLSTATE in the adapter's cause).
+ */
+export function isUnavailable(err: unknown): boolean {
+  const seen = new Set<unknown>();
+  const pending: unknown[] = [err];
+  while (pending.length > 0 && seen.size < 12) {
+    const e = pending.shift();
+    if (!e || typeof e !== 'object' || seen.has(e)) continue;
+    seen.add(e);
+    const { code, kind, name, message, cause, meta } = e as {
+      code?: unknown;
+      kind?: unknown;
+      name?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      meta?: { driverAdapterError?: unknown; code?: unknown };
+    };
+    if (e instanceof ConfabError) {
+      if (e.status === 503) return true;
+      continue;
+    }
+    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+    if (typeof kind === 'string' && UNAVAILABLE_KINDS.has(kind)) return true;
+    if (typeof name === 'string' && UNAVAILABLE_NAMES.has(name)) return true;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
+    if (typeof meta?.code === 'string' && UNAVAILABLE_CODES.has(meta.code)) return true;
+    pending.push(cause, meta?.driverAdapterError);
+  }
+  return false;
+}

@@ -1,4 +1,6 @@
-import { connect, type Channel, type ConfirmChannel, type ConsumeMessage, type RecoveringChannelModel } from 'amqplib';
+import { isUnavailable } from '@confab/errors';
+import type { Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
+import { FailoverConnection } from './amqp-nodes.js';
 import { runWithLogContext, type Logger } from '@confab/logging';
 import type { CausalEvent } from '@confab/identity';
 import { parseEnvelope, type EventContract, type EventEnvelope, type OutboxRecord } from './envelope.js';
@@ -74,13 +76,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A durable consumer's queue (its dead letters' queue is `deadLetterQueueOf` it; both are what `retireConsumers` deletes). */
 export const queueNameOf = (exchange: string, consumer: string): string => `${exchange}.${consumer}`;
 
+/** An envelope already in JSON, as the outbox relay reads it from its rows. */
+type RawEnvelope = { eventId: string; routingKey: string; json: string };
+
 /**
  * RabbitMQ for Confab's events: publishing with publisher confirms (used by the outbox relay), and consumers
  * with validation, in-order handling, retries with backoff, and dead-lettering. The connection recovers by
  * itself; channels, topology and consumers are re-created on every reconnect.
  */
 export class EventBus {
-  private model: RecoveringChannelModel | undefined;
+  private model: FailoverConnection | undefined;
   private publishChannel: ConfirmChannel | undefined;
   private readonly consumers: Consumer[] = [];
   private generation = 0;
@@ -151,9 +156,8 @@ export class EventBus {
 
   /** Connects (waiting up to `timeoutMs` for the first connection; recovery continues in the background). */
   async start(timeoutMs = 15_000): Promise<void> {
-    const model = await connect(this.options.url, {
-      recovery: { initialDelay: 200, maxDelay: 5000, waitForConnect: false },
-    });
+    // AMQP_URL may list the nodes of a cluster: a lost connection reconnects to the next one that answers.
+    const model = new FailoverConnection(this.options.url, { initialDelay: 200, maxDelay: 5000 });
     this.model = model;
     model.on('connect', () => {
       this.onConnect().catch((err: unknown) => {
@@ -166,6 +170,7 @@ export class EventBus {
       this.log.warn({ err: err.message }, 'RabbitMQ connection lost; reconnecting');
     });
     model.on('error', (err: Error) => this.log.warn({ err: err.message }, 'RabbitMQ connection error'));
+    model.start();
     const deadline = Date.now() + timeoutMs;
     while (!this.isConnected() && Date.now() < deadline) await sleep(50);
     if (!this.isConnected()) this.log.warn('RabbitMQ not reachable yet; continuing to retry');
@@ -325,6 +330,10 @@ export class EventBus {
   ): Promise<boolean> {
     const maxAttempts = attempts ?? consumer.options.maxAttempts ?? 10;
     const ids = envelopes.map((e) => e.event_id);
+    // Failures of the handler's own count towards dead-lettering; a dependency that is down (PostgreSQL during a
+    // failover, Redis, another service answering 503) does not: the event waits for it, however long it takes,
+    // rather than being dead-lettered after half a minute and never applied.
+    let counted = 0;
     for (let attempt = 1; ; attempt++) {
       try {
         await run();
@@ -332,7 +341,8 @@ export class EventBus {
         eventsHandled.inc({ consumer: consumer.name, outcome: 'ok' }, envelopes.length);
         return true;
       } catch (err) {
-        if (attempt >= maxAttempts || this.stopped) {
+        if (!isUnavailable(err)) counted++;
+        if (counted >= maxAttempts || this.stopped) {
           if (attempts !== undefined && !this.stopped) return false;
           this.log.error(
             { err, consumer: consumer.name, event_ids: ids, type: envelopes[0]?.type },
@@ -350,20 +360,21 @@ export class EventBus {
     }
   }
 
-  /** Publishes the records and resolves once the broker has confirmed every one of them. */
-  async publish(records: readonly OutboxRecord[]): Promise<void> {
+  /** Publishes the records, resolved once the broker confirmed each (`persistent: false`: kept in memory only). */
+  async publish(records: readonly OutboxRecord[], options: { persistent?: boolean } = {}): Promise<void> {
     await this.publishRaw(
       records.map((r) => ({ eventId: r.eventId, routingKey: r.routingKey, json: JSON.stringify(r.envelope) })),
+      options,
     );
   }
 
   /** Publishes envelopes already in JSON (the outbox relay's rows) and waits once for the broker's confirms. */
-  async publishRaw(records: readonly { eventId: string; routingKey: string; json: string }[]): Promise<void> {
+  async publishRaw(records: readonly RawEnvelope[], { persistent = true } = {}): Promise<void> {
     const channel = this.publishChannel;
     if (!channel) throw new Error('RabbitMQ is not connected');
     for (const record of records) {
       channel.publish(this.options.exchange, record.routingKey, Buffer.from(record.json), {
-        persistent: true,
+        persistent,
         contentType: 'application/json',
         messageId: record.eventId,
         type: record.routingKey,

@@ -6,6 +6,13 @@ export const CAUSAL_LOG_LENGTH = 8;
 export const CAUSAL_LOG_TTL_SECONDS = 60;
 
 /**
+ * The same for an organization's log (its settings changes, in force for every member's next request): fewer and
+ * shorter-lived, since every member's requests carry them and the events reach consumers in milliseconds.
+ */
+export const CAUSAL_REALM_LOG_LENGTH = 4;
+export const CAUSAL_REALM_LOG_TTL_SECONDS = 15;
+
+/**
  * What the gateway's keys start with: the deployment's prefix and the hash tag `{auth}`. The causal logs carry it
  * too, because the gateway's authentication script reads a user's log with their cached credentials and rate
  * limit, which on a Redis Cluster only works within one slot (docs/architecture.md, "Redis keys").
@@ -24,11 +31,26 @@ export function causalLogPrefix(prefix: string): string {
   return `${authKeyPrefix(prefix)}causal:`;
 }
 
-/** `<routing key> <event id>`, and ` <subject user id>` for events about a user. */
+/** The Redis list of an organization's recent `realm.*` events, as `causalLogKey`'s (same hash tag `{auth}`). */
+export function causalRealmLogKey(prefix: string, realmId: number): string {
+  return `${causalRealmLogPrefix(prefix)}${realmId}`;
+}
+
+/** What precedes the organization id in `causalRealmLogKey`. */
+export function causalRealmLogPrefix(prefix: string): string {
+  return `${causalLogPrefix(prefix)}realm:`;
+}
+
+/**
+ * `<routing key> <event id>`, and ` <subject user id>` for events about a user. An event in two of the lists read
+ * together (an administrator's organization change is in their own log and the organization's) is kept once.
+ */
 export function parseCausalEntries(entries: readonly string[]): CausalEvent[] {
+  const seen = new Set<string>();
   return entries.flatMap((entry) => {
     const [type, id, subject] = entry.split(' ');
-    if (!type || !id) return [];
+    if (!type || !id || seen.has(id)) return [];
+    seen.add(id);
     return [subject ? { type, id, subject: Number(subject) } : { type, id }];
   });
 }
@@ -61,18 +83,21 @@ export class CausalLog {
   ) {}
 
   async record(userId: number, events: readonly CausalEvent[]): Promise<void> {
+    await this.push(causalLogKey(this.prefix, userId), CAUSAL_LOG_LENGTH, CAUSAL_LOG_TTL_SECONDS, events);
+  }
+
+  /** Notes an organization's settings changes, which the gateway reads with every member's own log. */
+  async recordRealm(realmId: number, events: readonly CausalEvent[]): Promise<void> {
+    const key = causalRealmLogKey(this.prefix, realmId);
+    await this.push(key, CAUSAL_REALM_LOG_LENGTH, CAUSAL_REALM_LOG_TTL_SECONDS, events);
+  }
+
+  private async push(key: string, length: number, ttl: number, events: readonly CausalEvent[]): Promise<void> {
     if (events.length === 0) return;
     const entries = events.map((event) =>
       event.subject === undefined ? `${event.type} ${event.id}` : `${event.type} ${event.id} ${event.subject}`,
     );
-    await this.redis.eval(
-      RECORD,
-      1,
-      causalLogKey(this.prefix, userId),
-      CAUSAL_LOG_LENGTH,
-      CAUSAL_LOG_TTL_SECONDS,
-      ...entries,
-    );
+    await this.redis.eval(RECORD, 1, key, length, ttl, ...entries);
   }
 
   /** The recent events of these users (their own changes of the last minute), in one round trip. */
@@ -83,6 +108,10 @@ export class CausalLog {
     return lists.flatMap((list) => parseCausalEntries(list));
   }
 }
+
+/** How long, and how many, events found applied by another replica the gate remembers (a causal log's lifetime). */
+const SEEN_ELSEWHERE_MS = 60_000;
+const SEEN_ELSEWHERE_MAX = 10_000;
 
 export interface CausalGateOptions {
   bus: EventBus;
@@ -108,17 +137,32 @@ export interface CausalOutcome {
  */
 export function causalGate(options: CausalGateOptions): (events: readonly CausalEvent[]) => Promise<CausalOutcome> {
   const { bus } = options;
+  const key = (p: { consumer: string; eventId: string }) => `${p.consumer} ${p.eventId}`;
+  // What another replica was found to have applied, remembered for as long as a causal log may still name it: an
+  // organization's change is carried by every member's requests, which would otherwise each ask the table again.
+  const seenElsewhere = new Map<string, number>();
+  const remember = (k: string, now: number) => {
+    if (seenElsewhere.size >= SEEN_ELSEWHERE_MAX)
+      for (const [old, until] of seenElsewhere)
+        if (until <= now || seenElsewhere.size >= SEEN_ELSEWHERE_MAX) seenElsewhere.delete(old);
+    seenElsewhere.set(k, now + SEEN_ELSEWHERE_MS);
+  };
+  const knownElsewhere = (p: { consumer: string; eventId: string }, now: number) =>
+    (seenElsewhere.get(key(p)) ?? 0) > now;
   return async (events) => {
-    let pending = bus.unhandled(events);
+    let pending = bus.unhandled(events).filter((p) => !knownElsewhere(p, Date.now()));
     let appliedElsewhere = false;
     const deadline = Date.now() + options.timeoutMs;
     for (;;) {
       if (pending.length > 0 && options.processedElsewhere) {
-        const key = (p: { consumer: string; eventId: string }) => `${p.consumer} ${p.eventId}`;
         const done = new Set((await options.processedElsewhere(pending.map((p) => p.eventId))).map(key));
         const remaining = pending.filter((p) => !done.has(key(p)));
         // Applied in the shared database without this process having handled it: another replica did.
-        if (remaining.length < pending.length) appliedElsewhere = true;
+        if (remaining.length < pending.length) {
+          appliedElsewhere = true;
+          const now = Date.now();
+          for (const p of pending) if (done.has(key(p))) remember(key(p), now);
+        }
         pending = remaining;
       }
       pending = pending.filter((p) => !bus.handled(p.consumer, p.eventId));

@@ -11,3 +11,4 @@ export * as internal from './internal.js';
 export * from './plumbing.js';
 export * from './retire.js';
 export * from './message-dict.js';
+export * from './amqp-nodes.js';

@@ -63,6 +63,12 @@ export const groupMembership = z.object({ is_member: z.boolean() });
 export const groupMembers = z.object({ user_ids: z.array(z.number().int()) });
 /** Groups: `GET /internal/groups?after_id=N`, groups in id order. */
 export const groupsPage = z.object({ groups: z.array(z.object({ group: groupRecord })) });
+/** The same page with each group's direct members and subgroups (an organization's export). */
+export const groupsWithMembersPage = z.object({
+  groups: z.array(
+    z.object({ group: groupRecord, direct_members: z.array(z.number().int()), direct_subgroups: z.array(z.number().int()) }),
+  ),
+});
 
 /** Any JSON object: an answer the caller reads field by field itself. */
 export const anyObject = z.record(z.string(), z.unknown());
@@ -132,6 +138,55 @@ export const endpoints = {
     }),
     z.object({ id }),
   ),
+  /**
+   * Messaging: what an incoming webhook posts, as its bot, with the webhook's sending client (`ZulipGitHubWebhook`),
+   * through the same send path as POST /messages (docs/integrations.md). `stream` is a channel name, or an id when
+   * all digits; null sends a direct message to the bot's owner. A channel that does not exist is no failure: its id
+   * is null and the owner is told by the Notification Bot, as Zulip's check_send_webhook_message does.
+   */
+  webhookMessages: endpoint(
+    '/webhooks/messages',
+    z.object({
+      realm_id: id,
+      bot_id: id,
+      client: z.string().min(1).max(100),
+      messages: z.array(z.object({ stream: z.string().nullable(), topic: z.string(), content: z.string() })).max(100),
+    }),
+    z.object({ ids: z.array(id.nullable()) }),
+  ),
+  /**
+   * Messaging: a direct message from the Notification Bot to a bot's owner about what went wrong with the bot's
+   * webhook, at most one a minute per bot (Zulip's send_rate_limited_pm_notification_to_bot_owner).
+   */
+  webhookOwnerNotice: endpoint(
+    '/webhooks/owner_notice',
+    z.object({ realm_id: id, bot_id: id, content: z.string().min(1).max(10_000) }),
+    z.object({ sent: z.boolean() }),
+  ),
+  /** Messaging: the webhook's bot, for the texts that name it (Zulip's bot_name, Zapier's authentication test). */
+  webhookBot: endpoint(
+    '/webhooks/bot',
+    z.object({ realm_id: id, bot_id: id }),
+    z.object({ user_id: id, full_name: z.string(), email: z.string(), bot_owner_id: id.nullable() }),
+  ),
+  /**
+   * Messaging: the people of the organization an integration names (Jira's assignee by email, its `[~name]`
+   * mentions), looked up before its translation runs: each email's user by delivery email (any case; Zulip's
+   * get_user_by_delivery_email), and each name's first active user by id whose full name is it (any case) or whose
+   * email starts with it (Zulip's guess_zulip_user_from_jira). Absent ones are left out.
+   */
+  webhookPeople: endpoint(
+    '/webhooks/people',
+    z.object({
+      realm_id: id,
+      emails: z.array(z.string().max(254)).max(20),
+      names: z.array(z.string().max(200)).max(20),
+    }),
+    z.object({
+      by_email: z.array(z.object({ email: z.string(), full_name: z.string() })),
+      by_name: z.array(z.object({ name: z.string(), full_name: z.string() })),
+    }),
+  ),
   /** Settings: which of these addresses have an account in the organization (Zulip's get_existing_user_errors). */
   existingAccounts: endpoint(
     '/invitations/existing',
@@ -143,6 +198,15 @@ export const endpoints = {
     '/mail',
     z.object({ to: z.string(), subject: z.string(), text: z.string() }),
     z.object({ sent: z.boolean() }),
+  ),
+  /**
+   * Settings: the person a finished sign-in flow (LDAP, OpenID Connect, SAML in a browser) left a one-time login token
+   * for, on the organization the browser's host names, with their API key: the gateway makes the session of it.
+   */
+  redeemLoginToken: endpoint(
+    '/sso/login-token',
+    z.object({ token: z.string().max(200), host: z.string().max(300) }),
+    z.object({ user_id: id, email: z.string(), api_key: z.string(), next: z.string() }),
   ),
   /** Settings: the account of a person who signed up through an invitation. */
   createInvitedUser: endpoint(

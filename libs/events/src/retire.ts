@@ -1,4 +1,4 @@
-import { connect } from 'amqplib';
+import { connectAny } from './amqp-nodes.js';
 import type { Logger } from '@confab/logging';
 import { queueNameOf } from './bus.js';
 import { deadLetterQueueOf } from './topology.js';
@@ -15,7 +15,7 @@ export async function retireConsumers(
   amqp: { url: string; exchange: string },
   names: readonly string[],
 ): Promise<string[]> {
-  const connection = await connect(amqp.url);
+  const connection = await connectAny(amqp.url);
   const inUse: string[] = [];
   // A refused delete closes its channel, so each queue gets a channel of its own.
   const deleteIfIdle = async (queue: string): Promise<boolean> => {

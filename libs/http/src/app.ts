@@ -126,23 +126,42 @@ export interface HttpAppOptions {
 export interface CausalOptions {
   /** Owners: record the events a user's request caused before answering it (the gateway carries them onwards). */
   record?: (userId: number, events: readonly CausalEvent[]) => Promise<void>;
+  /** Owners: record an organization's `realm.*` events, which the gateway adds to every member's identity token. */
+  recordRealm?: (realmId: number, events: readonly CausalEvent[]) => Promise<void>;
   /** Copy holders: whether this service has applied the user's own recent events (false after waiting too long). */
   caughtUp?: (identity: UserIdentity & { causal: readonly CausalEvent[] }) => Promise<boolean>;
 }
 
 /** Runs a user's request in read-your-writes order: after their earlier events, recording the ones it causes. */
 async function withCausality<T>(causal: CausalOptions | undefined, identity: Identity, run: () => Promise<T>) {
-  if (causal === undefined || identity.kind !== 'user') return run();
+  if (causal === undefined) return run();
+  const actor = identity.kind === 'user' ? identity.userId : undefined;
   if (
+    identity.kind === 'user' &&
     causal.caughtUp &&
     identity.causal?.length &&
     !(await causal.caughtUp({ ...identity, causal: identity.causal }))
   ) {
     throw serviceUnavailable();
   }
-  if (!causal.record) return run();
+  const record = causal.record;
+  if (!record) return run();
   const { result, events } = await collectCausalEvents(run);
-  if (events.length > 0) await causal.record(identity.userId, events);
+  if (actor !== undefined && events.length > 0) await record(actor, events);
+  // A change about another user (an administrator deactivating or demoting someone, the bots of a deactivated owner,
+  // SCIM deactivating an account) goes into that user's log too, so it is in force for their very next request.
+  const others = new Map<number, CausalEvent[]>();
+  for (const event of events) {
+    if (event.subject === undefined || event.subject === actor || !event.type.startsWith('user.')) continue;
+    others.set(event.subject, [...(others.get(event.subject) ?? []), event]);
+  }
+  const writes = [...others].map(([userId, about]) => record(userId, about));
+  // An organization's settings change (PATCH /realm and the like) holds for every member's very next request.
+  const realm = events.filter((e) => e.type.startsWith('realm.'));
+  if (causal.recordRealm && identity.kind === 'user' && realm.length > 0) {
+    writes.push(causal.recordRealm(identity.realmId, realm));
+  }
+  if (writes.length > 0) await Promise.all(writes);
   return result;
 }
 
@@ -219,8 +238,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       );
       const body: ParsedBody =
         channelBody === undefined
-          ? await readBody(req, { acceptJson: route.json, limits })
-          : parseBodyBytes((req.headers['content-type'] ?? '').toLowerCase(), channelBody, route.json);
+          ? await readBody(req, { acceptJson: route.json, limits, raw: route.rawBody })
+          : parseBodyBytes((req.headers['content-type'] ?? '').toLowerCase(), channelBody, route.json, route.rawBody);
       const source = { body: body.fields, query: parseUrlEncoded(queryIndex === -1 ? '' : url.slice(queryIndex + 1)) };
       const { values, used } = parseParams(route.params, source);
       const caller = identity;

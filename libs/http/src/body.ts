@@ -15,6 +15,8 @@ export interface ParsedBody {
   files: UploadedFile[];
   /** The decoded JSON document, for routes that take JSON bodies (internal endpoints). */
   json?: unknown;
+  /** The body as it came, for routes that read it themselves (incoming webhooks); not for multipart bodies. */
+  raw?: Buffer;
 }
 
 export interface BodyLimits {
@@ -36,7 +38,8 @@ export function parseUrlEncoded(text: string): Map<string, string> {
   return out;
 }
 
-function readAll(req: IncomingMessage, limit: number): Promise<Buffer> {
+/** A request's whole body, refused with 413 "Request body too large" past `limit` bytes (the rest is drained). */
+export function readAll(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -109,19 +112,31 @@ function parseMultipart(req: IncomingMessage, limits: BodyLimits): Promise<Parse
  */
 export async function readBody(
   req: IncomingMessage,
-  options: { acceptJson: boolean; limits?: BodyLimits },
+  options: { acceptJson: boolean; limits?: BodyLimits; raw?: boolean },
 ): Promise<ParsedBody> {
   const limits = options.limits ?? DEFAULT_BODY_LIMITS;
   const contentType = (req.headers['content-type'] ?? '').toLowerCase();
   if (contentType.startsWith('multipart/form-data')) return parseMultipart(req, limits);
   const hasBody = req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0';
-  if (!hasBody && req.headers['transfer-encoding'] === undefined) return EMPTY;
-  return parseBodyBytes(contentType, await readAll(req, limits.maxFieldBytes), options.acceptJson);
+  if (!hasBody && req.headers['transfer-encoding'] === undefined)
+    return options.raw ? { ...EMPTY, raw: Buffer.alloc(0) } : EMPTY;
+  return parseBodyBytes(contentType, await readAll(req, limits.maxFieldBytes), options.acceptJson, options.raw);
 }
 
-/** A whole non-multipart body, parsed as `readBody` parses it (`contentType` lower-cased). */
-export function parseBodyBytes(contentType: string, raw: Buffer, acceptJson: boolean): ParsedBody {
-  if (contentType.startsWith('application/json')) {
+/**
+ * A whole non-multipart body, parsed as `readBody` parses it (`contentType` lower-cased). With `keepRaw` the bytes
+ * come along, and a JSON body is not parsed (the route reads it, and words its own error).
+ */
+export function parseBodyBytes(contentType: string, raw: Buffer, acceptJson: boolean, keepRaw = false): ParsedBody {
+  if (keepRaw) {
+    const form =
+      contentType === '' || contentType.startsWith('application/x-www-form-urlencoded')
+        ? parseUrlEncoded(raw.toString('utf8'))
+        : new Map<string, string>();
+    return { fields: form, files: [], raw };
+  }
+  // SCIM clients (Okta, Entra ID) send JSON as application/scim+json (RFC 7644 §8.1).
+  if (contentType.startsWith('application/json') || contentType.startsWith('application/scim+json')) {
     if (!acceptJson) return EMPTY;
     try {
       return { fields: new Map(), files: [], json: raw.length ? JSON.parse(raw.toString('utf8')) : undefined };

@@ -9,3 +9,4 @@ export * from './html.js';
 export * from './service-client.js';
 export * from './channel-frames.js';
 export * from './channel-server.js';
+export * from './guarded-fetch.js';

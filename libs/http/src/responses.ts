@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Response } from 'express';
-import { isConfabError } from '@confab/errors';
+import { isConfabError, isUnavailable } from '@confab/errors';
 import type { Logger } from '@confab/logging';
 import type { RawResponse } from './router.js';
 
@@ -53,40 +53,6 @@ export function writeJson(res: ServerResponse, status: number, body: unknown): v
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text);
-}
-
-/** Error codes meaning the database or another dependency cannot be reached right now (Prisma, pg, sockets). */
-const UNAVAILABLE_CODES = new Set([
-  'P1001', // can't reach database server
-  'P1002', // database server timed out
-  'P1008', // operation timed out
-  'P1017', // server closed the connection
-  'P2024', // timed out fetching a connection from the pool
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  '57P01', // admin_shutdown
-  '57P02', // crash_shutdown
-  '57P03', // cannot_connect_now
-  '08000',
-  '08003',
-  '08006', // connection exceptions
-]);
-
-/** True for failures that a retry after the dependency comes back would not have: a 503, not an opaque 500. */
-export function isUnavailable(err: unknown): boolean {
-  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
-    const message = (e as { message?: unknown }).message;
-    if (
-      typeof message === 'string' &&
-      /Connection terminated|Can't reach database server|connect ECONNREFUSED/.test(message)
-    )
-      return true;
-  }
-  return false;
 }
 
 export function methodNotAllowed(res: Response, allowed: string[]): void {

@@ -6,7 +6,7 @@ import type { ParsedBody } from './body.js';
 import type { ParamDefs, ParamValues } from './params.js';
 import { parseRequest, type EndpointShape } from './service-client.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 
 /**
  * Who may call a route: `user` any authenticated user or bot, `human` users but not bots (Zulip's
@@ -58,6 +58,8 @@ export interface RouteSpec<Path extends string, P extends ParamDefs, A extends A
   params?: P;
   /** Accept an application/json body (internal endpoints). */
   json?: boolean;
+  /** Keep the body's bytes in `body.raw`, whatever its type (incoming webhooks read it themselves). */
+  rawBody?: boolean;
   /** Skip parameter parsing and ignored-parameter reporting (e.g. pages and uploads that read the body). */
   handler(ctx: RouteContext<Path, P, A>): Promise<RouteResult> | RouteResult;
 }
@@ -69,6 +71,7 @@ export interface Route {
   auth: AuthMode;
   params: ParamDefs;
   json: boolean;
+  rawBody: boolean;
   handler(ctx: RouteContext<string, ParamDefs, AuthMode>): Promise<RouteResult> | RouteResult;
 }
 
@@ -84,6 +87,7 @@ export function route<
     auth: spec.auth,
     params: spec.params ?? {},
     json: spec.json ?? false,
+    rawBody: spec.rawBody ?? false,
     handler: (ctx) => spec.handler(ctx as unknown as RouteContext<Path, P, A>),
   };
 }
@@ -102,6 +106,7 @@ export function internalRoute<Req, Res extends Record<string, unknown>>(
     auth: 'service',
     params: {},
     json: true,
+    rawBody: false,
     handler: (ctx) => handler(parseRequest(endpoint, ctx.body.json), { requestId: ctx.requestId, log: ctx.log }),
   };
 }

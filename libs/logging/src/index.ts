@@ -19,9 +19,14 @@ export function currentLogContext(): LogContext | undefined {
   return contextStorage.getStore();
 }
 
-/** Structured JSON logs; every line written inside a request carries its request id. */
-export function createLogger(options: { name: string; level: string } & Pick<LoggerOptions, 'redact'>): Logger {
-  return pino({
+/**
+ * Structured JSON logs; every line written inside a request carries its request id. Services log to stdout; a
+ * command-line tool whose stdout is its answer (a JSON report) logs to stderr (`to: 'stderr'`).
+ */
+export function createLogger(
+  options: { name: string; level: string; to?: 'stdout' | 'stderr' } & Pick<LoggerOptions, 'redact'>,
+): Logger {
+  const settings: LoggerOptions = {
     name: options.name,
     level: options.level,
     base: { service: options.name },
@@ -33,5 +38,6 @@ export function createLogger(options: { name: string; level: string } & Pick<Log
       return { request_id: ctx.requestId, user_id: ctx.userId };
     },
     formatters: { level: (label) => ({ level: label }) },
-  });
+  };
+  return options.to === 'stderr' ? pino(settings, pino.destination({ fd: 2, sync: true })) : pino(settings);
 }

@@ -2,9 +2,9 @@ import type { Token } from 'markdown-it';
 import type { ResolvedContext } from './context.js';
 import type { GroupMention, UserMention } from './inline/mentions.js';
 import type { RenderResult } from './types.js';
-import { looksLikeImage, uploadPathOf } from './urls.js';
+import { uploadPathOf } from './urls.js';
 
-type Collected = Omit<RenderResult, 'html' | 'isMeMessage'>;
+type Collected = Omit<RenderResult, 'html' | 'isMeMessage' | 'hasImage' | 'linksForPreview'>;
 
 /**
  * Walks the parsed tokens once: silences mentions inside quotes (as Zulip does) and gathers the
@@ -17,7 +17,6 @@ export function collect(tokens: readonly Token[], context: ResolvedContext): Col
   const uploads = new Set<string>();
   const wildcards = { channel: false, topic: false };
   let hasLink = false;
-  let hasImage = false;
   let quoteDepth = 0;
 
   for (const block of tokens) {
@@ -44,8 +43,6 @@ export function collect(tokens: readonly Token[], context: ResolvedContext): Col
         const href = String(token.attrGet('href') ?? '');
         const upload = uploadPathOf(href, context.realmUrl);
         if (upload !== undefined) uploads.add(upload);
-        // Zulip previews images (and sets has_image) only for links outside quotes.
-        if (quoteDepth === 0 && looksLikeImage(href)) hasImage = true;
       }
     }
   }
@@ -58,7 +55,6 @@ export function collect(tokens: readonly Token[], context: ResolvedContext): Col
     wildcards,
     linkedUploadPaths: [...uploads],
     hasLink,
-    hasImage,
     hasAttachment: uploads.size > 0,
   };
 }

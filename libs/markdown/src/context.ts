@@ -1,5 +1,12 @@
 import { compiledLinkifiers, type CompiledLinkifier } from './linkifiers.js';
-import type { LinkableChannel, MentionableGroup, MentionableUser, RealmEmoji, RenderContext } from './types.js';
+import type {
+  LinkableChannel,
+  MentionableGroup,
+  MentionableUser,
+  RealmEmoji,
+  RenderContext,
+  UrlEmbedData,
+} from './types.js';
 
 /** The render context indexed for the lookups the parser makes. */
 export interface ResolvedContext {
@@ -14,6 +21,13 @@ export interface ResolvedContext {
   translateEmoticons: boolean;
   defaultCodeBlockLanguage: string | undefined;
   linkifiers: CompiledLinkifier[];
+  /** The realm's host (`chat.example.com`): links there are the organization's own. */
+  realmHost: string;
+  inlineImagePreview: boolean;
+  inlineUrlEmbedPreview: boolean;
+  sentByBot: boolean;
+  urlEmbedData: ReadonlyMap<string, UrlEmbedData | null>;
+  externalImageUrl: ((url: string) => string) | undefined;
 }
 
 /** Key of `RenderContext.topicMessageIds`. */
@@ -38,6 +52,12 @@ export function resolveContext(context: RenderContext = {}): ResolvedContext {
   const realmEmoji = new Map<string, RealmEmoji>(
     emoji === undefined ? [] : emoji instanceof Map ? emoji : Object.entries(emoji),
   );
+  let realmHost: string;
+  try {
+    realmHost = context.realmUrl ? new URL(context.realmUrl).host : '';
+  } catch {
+    realmHost = '';
+  }
   return {
     realmUrl: context.realmUrl?.replace(/\/+$/, ''),
     usersById,
@@ -50,5 +70,11 @@ export function resolveContext(context: RenderContext = {}): ResolvedContext {
     translateEmoticons: context.translateEmoticons ?? false,
     defaultCodeBlockLanguage: context.defaultCodeBlockLanguage ?? undefined,
     linkifiers: compiledLinkifiers(context.linkifiers ?? []),
+    realmHost,
+    inlineImagePreview: context.inlineImagePreview ?? true,
+    inlineUrlEmbedPreview: context.inlineUrlEmbedPreview ?? false,
+    sentByBot: context.sentByBot ?? false,
+    urlEmbedData: context.urlEmbedData ?? new Map(),
+    externalImageUrl: context.externalImageUrl,
   };
 }

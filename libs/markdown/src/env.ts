@@ -19,7 +19,13 @@ export type ParseEnv = {
   context: ResolvedContext;
   stash: Stash;
   refs: ReferenceCollector;
+  /** What the inline previews found (core/inline-images.ts). */
+  previews: { hasImage: boolean; linksForPreview: string[] };
 };
+
+export function newPreviews(): ParseEnv['previews'] {
+  return { hasImage: false, linksForPreview: [] };
+}
 
 export function newCollector(): ReferenceCollector {
   return {

@@ -1,4 +1,4 @@
-export { extractReferences, renderMarkdown, renderMessage } from './render.js';
+export { extractReferences, prepareContext, renderMarkdown, renderMessage, type PreparedContext } from './render.js';
 export { topicKey } from './context.js';
 export { allEmoji, emojiByCode, emojiByName, type EmojiInfo } from './emoji/catalog.js';
 export {
@@ -16,8 +16,10 @@ export {
   messageNarrowUrl,
   sanitizeUrl,
   topicLinkSyntax,
+  channelLinkSyntax,
   unusedFence,
 } from './urls.js';
 export type * from './types.js';
 export { compileLinkifier, LinkifierError, topicLinks, type Linkifier } from './linkifiers.js';
 export { isValidTemplate, templateVariables } from './uri-template.js';
+export { vimeoId, youtubeId } from './core/inline-images.js';

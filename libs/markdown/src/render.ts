@@ -1,8 +1,8 @@
 import type { MarkdownIt, Token } from 'markdown-it';
 import { collect } from './collect.js';
-import { resolveContext } from './context.js';
+import { resolveContext, type ResolvedContext } from './context.js';
 import { createEngine } from './engine.js';
-import { newCollector, type ParseEnv } from './env.js';
+import { newCollector, newPreviews, type ParseEnv } from './env.js';
 import { processFences } from './preprocess/fences.js';
 import { separateHangingLists } from './preprocess/lists.js';
 import { normalizeLines } from './preprocess/normalize.js';
@@ -27,7 +27,13 @@ function parse(content: string, env: ParseEnv): Token[] {
  * lookups: the caller resolves them and passes the results to `renderMessage`.
  */
 export function extractReferences(content: string): MessageReferences {
-  const env: ParseEnv = { mode: 'extract', context: resolveContext(), stash: new Stash(), refs: newCollector() };
+  const env: ParseEnv = {
+    mode: 'extract',
+    context: resolveContext(),
+    stash: new Stash(),
+    refs: newCollector(),
+    previews: newPreviews(),
+  };
   parse(content, env);
   const { refs } = env;
   return {
@@ -41,15 +47,34 @@ export function extractReferences(content: string): MessageReferences {
   };
 }
 
+/** A render context indexed once, for rendering many messages against the same one (an organization's import). */
+export type PreparedContext = ResolvedContext & { readonly prepared: true };
+
+export function prepareContext(context: RenderContext = {}): PreparedContext {
+  return { ...resolveContext(context), prepared: true };
+}
+
 /** Renders a message's Markdown to Zulip-compatible HTML, with the data stored alongside it. */
-export function renderMessage(content: string, context: RenderContext = {}): RenderResult {
-  const resolved = resolveContext(context);
-  const env: ParseEnv = { mode: 'render', context: resolved, stash: new Stash(), refs: newCollector() };
+export function renderMessage(content: string, context: RenderContext | PreparedContext = {}): RenderResult {
+  const resolved = 'prepared' in context ? context : resolveContext(context);
+  const env: ParseEnv = {
+    mode: 'render',
+    context: resolved,
+    stash: new Stash(),
+    refs: newCollector(),
+    previews: newPreviews(),
+  };
   const md = getEngine();
   const tokens = parse(content, env);
   const collected = collect(tokens, resolved);
   const html = md.renderer.render(tokens, md.options, env).trim();
-  return { html, ...collected, isMeMessage: content.startsWith('/me ') };
+  return {
+    html,
+    ...collected,
+    hasImage: env.previews.hasImage,
+    linksForPreview: env.previews.linksForPreview,
+    isMeMessage: content.startsWith('/me '),
+  };
 }
 
 /** Just the HTML, e.g. for `POST /messages/render`. */

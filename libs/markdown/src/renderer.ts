@@ -1,4 +1,4 @@
-import { renderInlineImage, type InlineImageMeta } from './core/inline-images.js';
+import { renderEmbed, renderInlineImage, type EmbedMeta, type InlineImageMeta } from './core/inline-images.js';
 import type { MarkdownIt, Token } from 'markdown-it';
 import type { EmojiMeta } from './core/emoji.js';
 import { parseEnv } from './env.js';
@@ -111,6 +111,7 @@ export function installRenderer(md: MarkdownIt): void {
   rules.zulip_channel_link = (tokens, idx, _options, env) =>
     channelLink(meta<ChannelLink>(tokens[idx]!, 'link'), parseEnv(env).context.emptyTopicDisplayName);
   rules.zulip_inline_image = (tokens, idx) => renderInlineImage(meta<InlineImageMeta>(tokens[idx]!, 'image'));
+  rules.zulip_embed = (tokens, idx) => renderEmbed(meta<EmbedMeta>(tokens[idx]!, 'embed'));
   rules.zulip_stash = (tokens, idx) => {
     const entry = meta<StashEntry>(tokens[idx]!, 'entry');
     return entry.block ? `${entry.html}\n` : `<p>${entry.html}</p>\n`;

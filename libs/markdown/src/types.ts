@@ -50,6 +50,30 @@ export interface RenderContext {
   linkifiers?: readonly { pattern: string; urlTemplate: string }[];
   /** The realm's default language for fences without one. */
   defaultCodeBlockLanguage?: string | null;
+  /** The organization's `inline_image_preview`: image links and YouTube links get an inline preview. Default true. */
+  inlineImagePreview?: boolean;
+  /** The organization's `inline_url_embed_preview`: links to other sites get a website preview. Default false. */
+  inlineUrlEmbedPreview?: boolean;
+  /** A bot sent the message: Zulip previews no website for bots. */
+  sentByBot?: boolean;
+  /**
+   * Website previews fetched for the message's links after it was sent (Zulip's url_embed_data), by URL; `null`:
+   * fetched, nothing to show. A link without an entry is reported in `linksForPreview`.
+   */
+  urlEmbedData?: ReadonlyMap<string, UrlEmbedData | null>;
+  /**
+   * The image proxy (Zulip's camo): the URL images of other hosts are shown from. Without it, inline images use
+   * Zulip's `/thumbnail?url=` form and other images their own URL.
+   */
+  externalImageUrl?: (url: string) => string;
+}
+
+/** What a website preview shows (Zulip's UrlEmbedData): from its Open Graph and other meta tags. */
+export interface UrlEmbedData {
+  title: string | null;
+  description: string | null;
+  /** Absolute URL of the page's image; a page without one gets no preview. */
+  image: string | null;
 }
 
 /** Names and ids that a message refers to, found without any database access. */
@@ -88,8 +112,13 @@ export interface RenderResult {
   /** Path ids of linked `/user_uploads/<path>` files on this realm, for attachment bookkeeping. */
   linkedUploadPaths: string[];
   hasLink: boolean;
-  /** A link outside quotes whose path ends in an image extension (one Zulip would preview). */
+  /** The message shows an inline image or YouTube preview (Zulip's has_image). */
   hasImage: boolean;
   /** The message links at least one upload of this realm. */
   hasAttachment: boolean;
+  /**
+   * Links whose website preview is to be fetched after the send (Zulip's links_for_preview), in order: only when
+   * `inlineUrlEmbedPreview` is on, the sender is no bot, and `urlEmbedData` has no entry for them.
+   */
+  linksForPreview: string[];
 }

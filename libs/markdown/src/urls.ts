@@ -140,6 +140,13 @@ export function topicLinkSyntax(channel: { id: number; name: string }, topic: st
   return `[#${escape(channel.name)} > ${escape(topic === '' ? emptyTopicName : topic)}](${href})`;
 }
 
+/** The Markdown a server-written message links a channel with (Zulip's get_stream_link_syntax): `#**channel**`. */
+export function channelLinkSyntax(channel: { id: number; name: string }): string {
+  if (!BREAKS_TOPIC_LINK.test(channel.name)) return `#**${channel.name}**`;
+  const escaped = channel.name.replace(new RegExp(BREAKS_TOPIC_LINK, 'g'), (c) => LINK_TEXT_ESCAPES[c] ?? c);
+  return `[#${escaped}](#narrow/channel/${channelSlug(channel.id, channel.name)})`;
+}
+
 /** The web address of a message in its channel's topic (Zulip's stream_message_url). */
 export function messageNarrowUrl(
   realmUrl: string,

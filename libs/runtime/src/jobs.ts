@@ -1,9 +1,9 @@
 import { redisConnectionOptions, type RedisSettings } from '@confab/config';
-import type { Cluster } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { connectRedis } from './redis.js';
 
 /** Cluster connections handed to BullMQ, which never closes a connection it was given: `closeBullConnections` does. */
-const clusterConnections = new Set<Cluster>();
+const clusterConnections = new Set<Cluster | Redis>();
 
 /**
  * Where a service's BullMQ queues and workers live (docs/architecture.md "Jobs"): Redis connections that block and
@@ -11,8 +11,14 @@ const clusterConnections = new Set<Cluster>();
  * one Redis. The prefix carries the hash tag `{bull}`: BullMQ's scripts use a queue's keys together, which on a
  * Redis Cluster must share a slot. Spread into `new Queue(name, …)` and `new Worker(name, fn, …)`.
  */
-export function bullOptions(redis: Pick<RedisSettings, 'url' | 'cluster' | 'prefix'>) {
+export function bullOptions(redis: Pick<RedisSettings, 'url' | 'cluster' | 'prefix' | 'sentinel'>) {
   const prefix = `${redis.prefix}:{bull}`;
+  if (redis.sentinel) {
+    // A client that asks the sentinels for the master (BullMQ duplicates it for its blocking connections).
+    const connection = connectRedis(redis, { maxRetriesPerRequest: null }) as Redis;
+    clusterConnections.add(connection);
+    return { connection, prefix };
+  }
   if (!redis.cluster) {
     return { connection: { ...redisConnectionOptions(redis.url), maxRetriesPerRequest: null }, prefix };
   }

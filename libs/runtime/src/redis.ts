@@ -6,7 +6,24 @@ import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis'
 export type RedisClient = Redis | Cluster;
 
 /** Where the Redis is; `cluster` decides between a server and a Redis Cluster (`redisSettings` of @confab/config). */
-export type RedisTarget = Pick<RedisSettings, 'url' | 'cluster'>;
+export type RedisTarget = Pick<RedisSettings, 'url' | 'cluster' | 'sentinel'>;
+
+/**
+ * ioredis options for a server that Redis Sentinel watches: the client asks the sentinels for the master, and
+ * reconnects to the new one after a failover (`failoverDetector` listens for the sentinels' +switch-master, so a
+ * master that was cut off rather than killed is left at once, not after a TCP timeout).
+ */
+export function sentinelOptions(sentinel: NonNullable<RedisSettings['sentinel']>): RedisOptions {
+  return {
+    sentinels: sentinel.sentinels,
+    name: sentinel.name,
+    db: sentinel.db,
+    failoverDetector: true,
+    ...(sentinel.username ? { username: sentinel.username } : {}),
+    ...(sentinel.password ? { password: sentinel.password, sentinelPassword: sentinel.password } : {}),
+    ...(sentinel.tls ? { tls: {}, enableTLSForSentinelMode: true } : {}),
+  };
+}
 
 /**
  * The one way Confab opens Redis: a server's client, or for a Redis Cluster an ioredis Cluster that discovers the
@@ -15,6 +32,7 @@ export type RedisTarget = Pick<RedisSettings, 'url' | 'cluster'>;
  * Keys a command or script uses together carry one hash tag (docs/architecture.md, "Redis keys").
  */
 export function connectRedis(target: RedisTarget, options: RedisOptions = {}): RedisClient {
+  if (target.sentinel) return new Redis({ ...sentinelOptions(target.sentinel), ...options });
   if (!target.cluster) return new Redis(target.url, options);
   const { host, port, db: _db, ...auth } = redisConnectionOptions(target.url);
   const { enableAutoPipelining, lazyConnect, enableOfflineQueue, ...nodeOptions } = options;
@@ -35,5 +53,18 @@ export function connectRedis(target: RedisTarget, options: RedisOptions = {}): R
 export function openRedis(target: RedisTarget, logger: Logger, options: RedisOptions = {}): RedisClient {
   const redis = connectRedis(target, { maxRetriesPerRequest: 2, ...options });
   redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error'));
+  if (options.maxRetriesPerRequest !== null) failFastWhenDisconnected(redis);
   return redis;
+}
+
+/**
+ * Once connected, a command sent while the connection is down fails at once (a 503 with Retry-After for the request
+ * behind it) instead of waiting in the offline queue for reconnection attempts, which held each request 5–6 s
+ * before a 500 while Redis was down. Until the first connection commands wait, so a process may start before its
+ * Redis. Connections that block or subscribe (`maxRetriesPerRequest: null`) keep waiting.
+ */
+function failFastWhenDisconnected(redis: RedisClient): void {
+  redis.once('ready', () => {
+    redis.options.enableOfflineQueue = false;
+  });
 }

@@ -84,7 +84,10 @@ export class ServiceRuntime<C extends RuntimeConfig> {
     return [
       ...(this.events?.shutdown ?? []),
       ...this.databases,
-      ['redis', () => Promise.all([...redis.map((r) => r.quit()), closeBullConnections()])] as const,
+      [
+        'redis',
+        () => Promise.all([...redis.map((r) => r.quit().catch(() => r.disconnect())), closeBullConnections()]),
+      ] as const,
     ];
   }
 }

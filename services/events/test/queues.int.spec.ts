@@ -222,6 +222,30 @@ eachRedis({ describe, beforeAll, afterAll }, { prefix, connect }, () => {
       expect(await newer).toEqual([]);
     });
 
+    it('answers a woken poll whose queue is gone (Redis lost its data) with BAD_EVENT_QUEUE_ID, not another wait', async () => {
+      const one = await replica();
+      const queueId = await one.store.create(descriptor(9));
+      const poll = getEvents(one, {
+        userId: 9,
+        realmId: 1,
+        queueId,
+        lastEventId: -1,
+        dontBlock: false,
+        clientGone: new Promise(() => undefined),
+      });
+      // The poll waits once its mark is set; then the queue disappears and a wake-up arrives (as after a reconnect).
+      const direct = redis();
+      const deadline = Date.now() + 5000;
+      while ((await direct.hget(one.store.key('q', queueId), 'w')) === null) {
+        if (Date.now() > deadline) throw new Error('the poll never waited');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await direct.del(one.store.key('q', queueId), `${one.store.key('q', queueId)}:ev`);
+      await direct.publish(one.store.wakeChannel, JSON.stringify({ q: [queueId] }));
+      await expect(poll).rejects.toMatchObject({ code: 'BAD_EVENT_QUEUE_ID', status: 400 });
+      expect(one.wakeups.waiting).toBe(0);
+    });
+
     it('answers with a heartbeat when nothing arrives', async () => {
       const one = await replica();
       const queueId = await one.store.create(descriptor(8));

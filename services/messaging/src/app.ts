@@ -1,8 +1,10 @@
 import { createHttpApp, type HttpApp } from '@confab/http';
 import type { MessagingDeps } from './deps.js';
 import { attachmentRoutes, mountFileDownloads, mountThumbnails } from './routes/attachments.routes.js';
+import { mountExternalContent } from './routes/external_content.routes.js';
 import { internalRoutes } from './routes/internal.routes.js';
 import { invitationInternalRoutes } from './routes/invitations.internal.routes.js';
+import { webhookInternalRoutes } from './routes/webhooks.internal.routes.js';
 import { messageRoutes } from './routes/messages.routes.js';
 import { streamRoutes } from './routes/streams.routes.js';
 import { channelFolderRoutes } from './routes/channel_folders.routes.js';
@@ -40,8 +42,9 @@ export function buildApp(deps: MessagingDeps): HttpApp {
       mountExportDownloads(app, deps);
       mountFileDownloads(app, deps);
       mountThumbnails(app, deps);
+      mountExternalContent(app, deps);
     },
-    internalRoutes: [...internalRoutes(deps), ...invitationInternalRoutes(deps)],
+    internalRoutes: [...internalRoutes(deps), ...invitationInternalRoutes(deps), ...webhookInternalRoutes(deps)],
     causal: deps.causal,
     bodyLimits: { maxFieldBytes: 5 * 1024 * 1024, maxFileBytes: deps.config.uploads.maxFileBytes },
     readiness: async () => ({

@@ -44,6 +44,10 @@ export const Env = z.object({
   MESSAGING_UNCLAIMED_UPLOAD_WEEKS: int(3, 0, 520),
   /** How often the worker looks for unreferenced uploads, in seconds. Default 3600. */
   MESSAGING_UPLOAD_CLEANUP_INTERVAL_SECONDS: int(3600, 1),
+  /** When the daily retention job runs (a cron pattern, UTC). Default 02:00. */
+  MESSAGING_RETENTION_CRON: z.string().min(1).default('0 2 * * *'),
+  /** Days an archived batch can be restored before it is purged (Zulip's ARCHIVED_DATA_VACUUMING_DELAY_DAYS). Default 30. */
+  MESSAGING_ARCHIVE_VACUUM_DAYS: int(30, 0, 3650),
   /** Scheduled messages delivered at the same time by one worker process. Default 16. */
   MESSAGING_SCHEDULED_CONCURRENCY: int(16, 1, 256),
   /** How often the worker re-enqueues pending scheduled messages missing from Redis, in seconds. Default 30. */
@@ -57,6 +61,11 @@ export const Env = z.object({
   MESSAGING_OUTGOING_WEBHOOK_TIMEOUT_SECONDS: int(10, 1, 300),
   /** Outgoing webhook requests one worker process makes at the same time. Default 8. */
   MESSAGING_OUTGOING_WEBHOOK_CONCURRENCY: int(8, 1, 256),
+  /**
+   * Of those, how many may go to one bot's service at once, so that one slow service cannot hold every slot while
+   * other bots wait; a bot's further deliveries wait their turn. Default 2.
+   */
+  MESSAGING_OUTGOING_WEBHOOK_PER_BOT_CONCURRENCY: int(2, 1, 256),
   /** Wait before the first retry of an unreachable outgoing webhook service, in ms; doubled for each further one. Default 1000. */
   MESSAGING_OUTGOING_WEBHOOK_RETRY_MS: int(1000, 0, 600_000),
   /**
@@ -66,6 +75,25 @@ export const Env = z.object({
    */
   CONFAB_UPLOAD_URL_KEY: z.string().optional(),
   CONFAB_UPLOAD_URL_KEY_FILE: z.string().optional(),
+  /**
+   * Key of the external image proxy's URLs (`/external_content/<digest>/<url>`, Zulip's CAMO_KEY). Default: derived
+   * from CONFAB_UPLOAD_URL_KEY; when set, checked like it (checkedSecret). Changing it breaks the external images of
+   * messages rendered before. `_FILE`: a file holding it.
+   */
+  CONFAB_CAMO_KEY: z.string().optional(),
+  CONFAB_CAMO_KEY_FILE: z.string().optional(),
+  /** Largest image the external image proxy passes on, in MiB. Default 25. */
+  MESSAGING_EXTERNAL_CONTENT_MAX_MIB: int(25, 1, 1024),
+  /** How long the external image proxy waits for an image, in seconds. Default 10. */
+  MESSAGING_EXTERNAL_CONTENT_TIMEOUT_SECONDS: int(10, 1, 300),
+  /** How long fetching one page for a link preview may take, in seconds (Zulip's 15). */
+  MESSAGING_LINK_PREVIEW_TIMEOUT_SECONDS: int(15, 1, 300),
+  /** The most of a page read for its preview, in KiB (its head is what counts). Default 1024. */
+  MESSAGING_LINK_PREVIEW_MAX_KIB: int(1024, 16, 65_536),
+  /** How long a URL's preview (or that it has none) is kept in Redis, in seconds. Default 86400 (a day). */
+  MESSAGING_LINK_PREVIEW_CACHE_SECONDS: int(86_400, 1),
+  /** Messages whose links one worker process fetches at the same time. Default 4. */
+  MESSAGING_LINK_PREVIEW_CONCURRENCY: int(4, 1, 256),
   /** Test-only switch: lets tests age uploads. Default off. */
   CONFAB_DEV_ENDPOINTS: bool(false),
 });
@@ -85,14 +113,26 @@ export interface MessagingConfig extends CommonConfig {
     /** Signs temporary upload URLs. */
     urlKey: string;
   };
+  retention: { cron: string; vacuumDays: number };
   devEndpoints: boolean;
   scheduled: { concurrency: number; sweepSeconds: number; lockMs: number };
-  outgoingWebhooks: { timeoutSeconds: number; concurrency: number; retryDelayMs: number };
+  outgoingWebhooks: { timeoutSeconds: number; concurrency: number; perBotConcurrency: number; retryDelayMs: number };
+  /** The external image proxy (docs/security.md, "The external image proxy"). */
+  imageProxy: { key: string; maxBytes: number; timeoutMs: number };
+  /** Link previews, fetched by the worker (docs/architecture.md, "Link previews"). */
+  linkPreviews: { timeoutMs: number; maxBytes: number; cacheSeconds: number; concurrency: number };
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): MessagingConfig {
   const e = parseEnv(Env, env);
   const common = commonConfig(e);
+  const uploadUrlKey = checkedSecret(
+    'CONFAB_UPLOAD_URL_KEY',
+    readSecret('CONFAB_UPLOAD_URL_KEY', e.CONFAB_UPLOAD_URL_KEY, e.CONFAB_UPLOAD_URL_KEY_FILE),
+    e.NODE_ENV,
+    createHmac('sha256', common.internalSecret).update('confab-upload-url-key').digest('hex'),
+  );
+  const camoKey = readSecret('CONFAB_CAMO_KEY', e.CONFAB_CAMO_KEY, e.CONFAB_CAMO_KEY_FILE);
   return {
     ...common,
     port: e.MESSAGING_PORT,
@@ -116,13 +156,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxFileBytes: e.MESSAGING_MAX_FILE_UPLOAD_MIB * 1024 * 1024,
       unclaimedWeeks: e.MESSAGING_UNCLAIMED_UPLOAD_WEEKS,
       cleanupIntervalSeconds: e.MESSAGING_UPLOAD_CLEANUP_INTERVAL_SECONDS,
-      urlKey: checkedSecret(
-        'CONFAB_UPLOAD_URL_KEY',
-        readSecret('CONFAB_UPLOAD_URL_KEY', e.CONFAB_UPLOAD_URL_KEY, e.CONFAB_UPLOAD_URL_KEY_FILE),
-        e.NODE_ENV,
-        createHmac('sha256', common.internalSecret).update('confab-upload-url-key').digest('hex'),
-      ),
+      urlKey: uploadUrlKey,
     },
+    retention: { cron: e.MESSAGING_RETENTION_CRON, vacuumDays: e.MESSAGING_ARCHIVE_VACUUM_DAYS },
     devEndpoints: e.CONFAB_DEV_ENDPOINTS,
     scheduled: {
       concurrency: e.MESSAGING_SCHEDULED_CONCURRENCY,
@@ -132,7 +168,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     outgoingWebhooks: {
       timeoutSeconds: e.MESSAGING_OUTGOING_WEBHOOK_TIMEOUT_SECONDS,
       concurrency: e.MESSAGING_OUTGOING_WEBHOOK_CONCURRENCY,
+      perBotConcurrency: e.MESSAGING_OUTGOING_WEBHOOK_PER_BOT_CONCURRENCY,
       retryDelayMs: e.MESSAGING_OUTGOING_WEBHOOK_RETRY_MS,
+    },
+    imageProxy: {
+      key:
+        camoKey === undefined
+          ? createHmac('sha256', uploadUrlKey).update('confab-camo-key').digest('hex')
+          : checkedSecret('CONFAB_CAMO_KEY', camoKey, e.NODE_ENV, camoKey),
+      maxBytes: e.MESSAGING_EXTERNAL_CONTENT_MAX_MIB * 1024 * 1024,
+      timeoutMs: e.MESSAGING_EXTERNAL_CONTENT_TIMEOUT_SECONDS * 1000,
+    },
+    linkPreviews: {
+      timeoutMs: e.MESSAGING_LINK_PREVIEW_TIMEOUT_SECONDS * 1000,
+      maxBytes: e.MESSAGING_LINK_PREVIEW_MAX_KIB * 1024,
+      cacheSeconds: e.MESSAGING_LINK_PREVIEW_CACHE_SECONDS,
+      concurrency: e.MESSAGING_LINK_PREVIEW_CONCURRENCY,
     },
   };
 }

@@ -2,6 +2,7 @@ import type { Logger } from '@confab/logging';
 import type { MessagingConfig } from './config.js';
 import { noOthersChanges, type Domain } from './domain/context.js';
 import { Permissions } from './domain/permissions.js';
+import { ImageProxyUrls } from './rendering/camo.js';
 import { MarkdownRenderer } from './rendering/markdown-renderer.js';
 import { Backfill, SettingsClient } from './events/backfill.js';
 import { AttachmentsRepository } from './repositories/attachments.repository.js';
@@ -19,6 +20,7 @@ import { createPrisma } from './repositories/prisma.js';
 import { ReactionsRepository } from './repositories/reactions.repository.js';
 import { ReadReceiptsRepository } from './repositories/read-receipts.repository.js';
 import { ReadModelRepository } from './repositories/readmodel.repository.js';
+import { RetentionRepository } from './repositories/retention.repository.js';
 import { SqlPool } from './repositories/sql.js';
 import { SubmessagesRepository } from './repositories/submessages.repository.js';
 import { Store } from './repositories/store.js';
@@ -41,6 +43,7 @@ export function buildDomain(
   // least two for the scheduled worker's side-by-side batches (PARALLEL_BATCHES).
   const batchSql = new SqlPool(config.db.url, Math.max(config.db.sendLanes, 2), { genericPlans: true });
   const store = new Store(prisma, sql, afterCommit, batchSql);
+  const imageProxy = new ImageProxyUrls(config.imageProxy.key);
   const readModel = new ReadModelRepository(store);
   const channels = new ChannelsRepository(store);
   const linkifiers = new LinkifiersRepository(store);
@@ -61,14 +64,11 @@ export function buildDomain(
     playgrounds: new PlaygroundsRepository(store),
     exports: new RealmExportsRepository(store),
     linkifierValidator: markdownLinkifierValidator,
-    messages: new MessagesRepository(
-      store,
-      { lanes: config.db.sendLanes, maxBatch: config.db.sendBatch },
-      batchSql,
-    ),
+    messages: new MessagesRepository(store, { lanes: config.db.sendLanes, maxBatch: config.db.sendBatch }, batchSql),
     edits: new MessageEditRepository(sql, () => store.committed()),
     receipts: new ReadReceiptsRepository(sql),
     submessages: new SubmessagesRepository(sql, () => store.committed()),
+    retention: new RetentionRepository(store),
     channelSettings: new ChannelSettingsRepository(sql, () => store.committed()),
     attachments: new AttachmentsRepository(store),
     userTopics: new UserTopicsRepository(store),
@@ -81,7 +81,7 @@ export function buildDomain(
       groupsOf: (realmId) => directory.groupsOf(realmId),
       memberGroupIds: (userId, groupIds) => readModel.memberGroupIds(userId, groupIds),
     }),
-    renderer: new MarkdownRenderer(readModel, channels, directory),
+    renderer: new MarkdownRenderer(readModel, channels, directory, (url) => imageProxy.url(url)),
     files: new LocalDiskStore(config.uploads.dir),
     logger,
     fetchMissing: backfill,

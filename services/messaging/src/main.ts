@@ -13,6 +13,8 @@ import { registerConsumers } from './events/consumers.js';
 import { subscribeNewMember } from './domain/default-channels.js';
 import { COMPLETED_IN_SQL } from './repositories/send-sql.js';
 import { BullDeliveryQueue } from './jobs/scheduled-delivery.js';
+import { WebhookPeopleRepository } from './repositories/webhook-people.repository.js';
+import { RedisOwnerReminders } from './repositories/owner-reminders.redis.js';
 
 runProcess('messaging', loadConfig, async (config, logger) => {
   const runtime = new ServiceRuntime(config, logger);
@@ -26,6 +28,7 @@ runProcess('messaging', loadConfig, async (config, logger) => {
     forgets,
   );
   runtime.closeWithDatabase('database', close);
+  store.useBroker(events.bus);
   registerConsumers({
     bus: events.bus,
     store,
@@ -38,7 +41,8 @@ runProcess('messaging', loadConfig, async (config, logger) => {
   maintenance.on('error', (err: Error) => logger.warn({ err: err.message }, 'maintenance queue error'));
   const applied = events.causalGate(prisma, config.causalWaitMs);
   // What the people an action reaches changed a moment ago counts too (e.g. typing notifications just turned off).
-  const causalLog = new CausalLog(runtime.redis(), config.redis.prefix);
+  const redis = runtime.redis();
+  const causalLog = new CausalLog(redis, config.redis.prefix);
   domain.othersChanges = {
     async settle(realmId, userIds) {
       const recent = await causalLog.recent(userIds);
@@ -57,6 +61,8 @@ runProcess('messaging', loadConfig, async (config, logger) => {
     verifier: runtime.verifier,
     deliveries,
     exportRunner: exportRunner(maintenance, config),
+    ownerReminders: new RedisOwnerReminders(redis, config.redis.prefix),
+    webhookPeople: new WebhookPeopleRepository(store),
     causal: {
       async caughtUp(identity) {
         const outcome = await applied(identity.causal);

@@ -4,6 +4,7 @@ import { bullOptions, ServiceRuntime } from '@confab/runtime';
 import { loadConfig } from './config.js';
 import { buildDomain } from './domain-factory.js';
 import { MAINTENANCE_QUEUE, maintenanceHandlers, type MaintenanceJobName } from './jobs/catalog.js';
+import { startLinkPreviews } from './jobs/link-previews.js';
 import { startOutgoingWebhooks } from './jobs/outgoing-webhooks.js';
 import { startScheduledDelivery } from './jobs/scheduled-worker.js';
 import { COMPLETED_IN_SQL } from './repositories/send-sql.js';
@@ -27,7 +28,7 @@ function loadWorkerConfig() {
 }
 
 /**
- * The messaging worker: scheduled delivery, outgoing webhooks, and periodic maintenance on BullMQ (one scheduler
+ * The messaging worker: scheduled delivery, outgoing webhooks, link previews, and periodic maintenance on BullMQ (one scheduler
  * entry, whatever the number of workers).
  */
 runProcess('messaging-worker', loadWorkerConfig, async (config, log) => {
@@ -43,8 +44,20 @@ runProcess('messaging-worker', loadWorkerConfig, async (config, log) => {
     { every: config.uploads.cleanupIntervalSeconds * 1000 },
     { name: 'delete-unclaimed-uploads', data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } },
   );
+  await queue.upsertJobScheduler(
+    'forget-sent-local-ids',
+    { every: 60_000 },
+    { name: 'forget-sent-local-ids', data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } },
+  );
+  // Daily, at one time for every replica (a cron pattern in UTC): one scheduler entry whatever the number of workers.
+  await queue.upsertJobScheduler(
+    'archive-messages',
+    { pattern: config.retention.cron, tz: 'UTC' },
+    { name: 'archive-messages', data: {}, opts: { removeOnComplete: 30, removeOnFail: 30 } },
+  );
   // Registered before the bus starts: its consumer is on this bus.
   const webhooks = startOutgoingWebhooks({ domain, bus: events.bus, config, logger: log });
+  const previews = startLinkPreviews({ domain, bus: events.bus, config, redis: runtime.redis(), logger: log });
   await forgets.start();
   await events.start();
   const worker = new Worker(
@@ -67,6 +80,7 @@ runProcess('messaging-worker', loadWorkerConfig, async (config, log) => {
   return [
     ['scheduled delivery', () => scheduled.close()],
     ['outgoing webhooks', () => webhooks.close()],
+    ['link previews', () => previews.close()],
     ['worker', () => worker.close()],
     ['queue', () => queue.close()],
     ...runtime.shutdown(),

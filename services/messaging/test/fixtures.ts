@@ -35,6 +35,8 @@ export const realmRecord = {
   presence_disabled: false,
   enable_read_receipts: false,
   message_retention_days: null,
+  inline_image_preview: true,
+  inline_url_embed_preview: false,
   permissions: { can_create_public_channel_group: 'role:members', can_add_subscribers_group: 'role:members' },
 } as const;
 

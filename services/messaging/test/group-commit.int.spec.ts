@@ -59,31 +59,49 @@ describe('group commit of sends', () => {
   const contentOf = async (id: number) =>
     (await domain.store.db.message.findUnique({ where: { id }, select: { content: true } }))?.content;
 
-  it('completes the outgoing_webhook.triggered event of each send that carries one with its own message id', async () => {
+  it('completes the events only some sends carry (bots triggered, links to preview) with their own message ids', async () => {
+    const meta = { realmId: hamlet.realm.id, requestId: 'test' };
     const writes = Array.from({ length: 12 }, (_, i) => {
       const write = variant(`for the bot ${i}`);
-      if (i % 2 === 0) {
-        const message = (write.sentEvent.envelope.payload as PayloadOf<typeof contracts.messageSent>).message;
-        write.serviceEvent = outboxRecord(
-          contracts.outgoingWebhookTriggered,
-          { message: { ...message, content: `for the bot ${i}` }, bots: [{ user_id: 2, trigger: 'mention' }] },
-          { realmId: hamlet.realm.id, requestId: 'test' },
-        );
-      }
+      const message = (write.sentEvent.envelope.payload as PayloadOf<typeof contracts.messageSent>).message;
+      const idEvents: NonNullable<typeof write.idEvents> = [];
+      if (i % 2 === 0)
+        idEvents.push({
+          record: outboxRecord(
+            contracts.outgoingWebhookTriggered,
+            { message: { ...message, content: `for the bot ${i}` }, bots: [{ user_id: 2, trigger: 'mention' }] },
+            meta,
+          ),
+          idPath: '{payload,message,id}',
+        });
+      if (i % 3 === 0)
+        idEvents.push({
+          record: outboxRecord(
+            contracts.linkPreviewsRequested,
+            { message_id: 0, realm_id: hamlet.realm.id, content: `for the bot ${i}`, urls: [`https://e.example/${i}`] },
+            meta,
+          ),
+          idPath: '{payload,message_id}',
+        });
+      if (idEvents.length > 0) write.idEvents = idEvents;
       return write;
     });
     const sent = await Promise.all(writes.map((w) => domain.messages.send(w)));
-    const triggered = writes.flatMap((w, i) => (w.serviceEvent ? [{ eventId: w.serviceEvent.eventId, i }] : []));
-    const rows = await domain.store.db.outbox.findMany({
-      where: { eventId: { in: triggered.map((t) => t.eventId) } },
-    });
-    expect(rows).toHaveLength(6);
-    for (const { eventId, i } of triggered) {
+    const carried = writes.flatMap((w, i) => (w.idEvents ?? []).map((e) => ({ eventId: e.record.eventId, i })));
+    const rows = await domain.store.db.outbox.findMany({ where: { eventId: { in: carried.map((t) => t.eventId) } } });
+    expect(rows).toHaveLength(6 + 4);
+    for (const { eventId, i } of carried) {
       const row = rows.find((r) => r.eventId === eventId)!;
-      const payload = (row.envelope as { payload: { message: { id: number; content: string } } }).payload;
-      expect(row.routingKey).toBe('outgoing_webhook.triggered');
-      expect(payload.message).toMatchObject({ id: sent[i]!.messageId, content: `for the bot ${i}` });
-      expect(contracts.outgoingWebhookTriggered.schema.safeParse(payload).success).toBe(true);
+      if (row.routingKey === 'outgoing_webhook.triggered') {
+        const payload = (row.envelope as { payload: { message: { id: number; content: string } } }).payload;
+        expect(payload.message).toMatchObject({ id: sent[i]!.messageId, content: `for the bot ${i}` });
+        expect(contracts.outgoingWebhookTriggered.schema.safeParse(payload).success).toBe(true);
+      } else {
+        expect(row.routingKey).toBe('link_previews.requested');
+        const payload = (row.envelope as { payload: { message_id: number; urls: string[] } }).payload;
+        expect(payload).toMatchObject({ message_id: sent[i]!.messageId, urls: [`https://e.example/${i}`] });
+        expect(contracts.linkPreviewsRequested.schema.safeParse(payload).success).toBe(true);
+      }
     }
   });
 

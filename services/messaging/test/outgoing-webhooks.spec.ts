@@ -1,4 +1,7 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { contracts } from '@confab/events';
+import { GuardedHttpClient } from '@confab/http';
 import {
   messageUrl,
   ownerNotice,
@@ -8,6 +11,7 @@ import {
   webhookRequest,
 } from '../src/domain/outgoing-webhooks';
 import { serviceBotTriggers } from '../src/domain/send';
+import { MAX_ANSWER_BYTES, postWebhook } from '../src/jobs/outgoing-webhooks';
 import type { User } from '../src/domain/types';
 
 const channelMessage: contracts.MessageRecord = {
@@ -197,5 +201,77 @@ describe("serviceBotTriggers (Zulip's get_service_bot_events)", () => {
     expect(
       serviceBotTriggers(actor(person(9, { isBot: true, botType: 1 })), { channel: null, participants: [hook(3)] }, []),
     ).toEqual([]);
+  });
+});
+
+describe('postWebhook: one POST through the guarded client, in the classes of do_rest_call', () => {
+  let server: Server;
+  let port = 0;
+  /** What the last endless answer wrote before the connection closed. */
+  let written = 0;
+  const received: string[] = [];
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      received.push(req.url ?? '');
+      if (req.url === '/endless') {
+        written = 0;
+        res.writeHead(500);
+        const chunk = Buffer.alloc(64 * 1024, 'x');
+        const pump = () => {
+          while (!res.destroyed && written < 64 * 1024 * 1024) {
+            written += chunk.length;
+            if (!res.write(chunk)) return void res.once('drain', pump);
+          }
+          if (!res.destroyed) res.end();
+        };
+        pump();
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"content":"hi"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  const request = (url: string) => ({ url, contentType: 'application/json' as const, body: '{}' });
+
+  it('refuses a private address unless the allow-list names it, sending nothing', async () => {
+    const before = received.length;
+    const refused = await postWebhook(new GuardedHttpClient(), request(`http://127.0.0.1:${port}/`), 2000);
+    expect(refused.kind).toBe('refused');
+    expect(received.length).toBe(before);
+    const allowed = await postWebhook(
+      new GuardedHttpClient({ allowedCidrs: ['127.0.0.1/32'] }),
+      request(`http://127.0.0.1:${port}/`),
+      2000,
+    );
+    expect(allowed).toEqual({ kind: 'response', status: 200, body: Buffer.from('{"content":"hi"}') });
+  });
+
+  it('reads an answer up to the cap and closes the connection there', async () => {
+    const client = new GuardedHttpClient({ allowedCidrs: ['127.0.0.1/32'] });
+    const outcome = await postWebhook(client, request(`http://127.0.0.1:${port}/endless`), 5000);
+    expect(outcome.kind === 'response' && [outcome.status, outcome.body.length]).toEqual([500, MAX_ANSWER_BYTES]);
+    expect(written).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it("tells a connection error and a URL that is none apart, as Zulip's requests does", async () => {
+    const client = new GuardedHttpClient({ allowedCidrs: ['127.0.0.1/32'] });
+    expect(await postWebhook(client, request('http://127.0.0.1:1/'), 2000)).toEqual({ kind: 'connection-error' });
+    expect(await postWebhook(client, request('not a url'), 2000)).toEqual({
+      kind: 'exception',
+      type: 'InvalidURL',
+      message: "Invalid URL 'not a url'",
+    });
+    expect(await postWebhook(client, request('ftp://files.example.com/'), 2000)).toEqual({
+      kind: 'exception',
+      type: 'InvalidSchema',
+      message: "No connection adapters were found for 'ftp://files.example.com/'",
+    });
   });
 });

@@ -13,6 +13,8 @@ import { botRoutes } from './routes/bots.routes.js';
 import { serverSettingsRoutes } from './routes/server_settings.routes.js';
 import { settingsRoutes } from './routes/settings.routes.js';
 import { userRoutes } from './routes/users.routes.js';
+import { ssoInternalRoutes, ssoPageRoutes } from './routes/sso.routes.js';
+import { scimRoutes } from './routes/scim.routes.js';
 
 /** The settings service's HTTP app, without listening (tests build it with their own deps). */
 export function buildApp(deps: SettingsDeps): HttpApp {
@@ -31,8 +33,8 @@ export function buildApp(deps: SettingsDeps): HttpApp {
       ...realmRoutes(deps),
       ...botRoutes(deps),
     ],
-    internalRoutes: [...internalRoutes(deps), ...invitationInternalRoutes(deps)],
-    pageRoutes: pageRoutes(deps),
+    internalRoutes: [...internalRoutes(deps), ...invitationInternalRoutes(deps), ...ssoInternalRoutes(deps)],
+    pageRoutes: [...pageRoutes(deps), ...ssoPageRoutes(deps), ...scimRoutes(deps)],
     causal: deps.causal,
     readiness: async () => ({
       database: await deps.db.ping(),

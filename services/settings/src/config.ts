@@ -13,6 +13,8 @@ import {
   z,
   type CommonConfig,
 } from '@confab/config';
+import type { SsoSettings } from './domain/sso/settings.js';
+import { ssoEnv, ssoSettings } from './sso-config.js';
 
 const optionalUrl = z.union([z.literal(''), z.string().url()]).default('');
 /** The meeting token key a development or test process falls back to; never accepted outside development. */
@@ -75,6 +77,8 @@ export const Env = z.object({
   CONFAB_PRESENCE_RETENTION_DAYS: int(30, 1, 3650),
   /** The messaging service's upload limit (the same variable), announced to clients as max_file_upload_size_mib. */
   MESSAGING_MAX_FILE_UPLOAD_MIB: int(25, 1, 10_240),
+  /** LDAP, OpenID Connect, SAML and SCIM (sso-config.ts; docs/security.md). */
+  ...ssoEnv,
 });
 
 export interface SettingsConfig extends CommonConfig {
@@ -98,6 +102,8 @@ export interface SettingsConfig extends CommonConfig {
   avatarDir: string;
   presenceRetentionSeconds: number;
   maxFileUploadMib: number;
+  /** Sign-in with the company's identity: LDAP, OpenID Connect, SAML, SCIM tokens (none configured: all empty). */
+  sso: SsoSettings;
 }
 
 export interface MeetingConfig {
@@ -161,5 +167,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     avatarDir: join(dataDir, 'avatars'),
     presenceRetentionSeconds: e.CONFAB_PRESENCE_RETENTION_DAYS * 86_400,
     maxFileUploadMib: e.MESSAGING_MAX_FILE_UPLOAD_MIB,
+    sso: ssoSettings(e, e.CONFAB_EXTERNAL_URL.replace(/\/+$/, '')),
   };
 }

@@ -16,6 +16,15 @@ import type {
   ReceivedMessages,
 } from './domain/ports.js';
 import type { Database } from './domain/store.js';
+import type { Directory, OidcClient, SamlClient, SsoFlowStore } from './domain/sso/ports.js';
+
+/** The identity protocols' adapters (adapters/: ldapts, openid-client, @node-saml/node-saml) and the flows' state. */
+export interface SsoServices {
+  directory: Directory;
+  oidc?: OidcClient;
+  saml?: SamlClient;
+  flows: SsoFlowStore;
+}
 
 /** Everything the HTTP app and the consumers need, built once in main.ts (or by a test). */
 export interface SettingsDeps {
@@ -43,6 +52,8 @@ export interface SettingsDeps {
   /** Zulip's deprecated max_message_id of GET /users/me, and the channels settings name, from the messaging service. */
   messages: ReceivedMessages & ChannelDirectory;
   meetings: MeetingProvider;
+  /** LDAP, OpenID Connect, SAML (config.sso says which are configured). */
+  sso?: SsoServices;
   /** Read-your-writes: records the events of users' own changes for the services that copy them. */
   causal?: CausalOptions;
 }

@@ -13,16 +13,22 @@ import { loadConfig } from './config.js';
 import type { SettingsDeps } from './deps.js';
 import { RedisFailureLimiter } from './repositories/auth-failures.js';
 import { PrismaDatabase } from './repositories/database.js';
+import { SqlOwnUserRead } from './repositories/own-user.sql.js';
 import { RedisPresenceStore } from './repositories/presence.redis.js';
 import { createPrisma } from './repositories/prisma.js';
 import { buildMeetingProvider } from './wiring.js';
+import { startLdapSync } from './jobs/ldap-sync.js';
+import { buildSsoServices } from './sso-wiring.js';
 
 runProcess('settings', loadConfig, async (config, logger) => {
   const runtime = new ServiceRuntime(config, logger);
   const prisma = runtime.database(createPrisma);
   const redis = runtime.redis();
   const events = runtime.publisher();
-  const db = new PrismaDatabase(prisma, events.kick);
+  // GET /users/me on plain pg (a few connections beside Prisma's pool): the read every client makes.
+  const ownUserRead = new SqlOwnUserRead(config.db.url, Math.max(2, Math.ceil(config.db.poolSize / 4)));
+  runtime.closeWithDatabase('own-user read', () => ownUserRead.end());
+  const db = new PrismaDatabase(prisma, events.kick, ownUserRead);
   const causalLog = new CausalLog(redis, config.redis.prefix);
   const mailer = await createMailer(config.mail, logger);
   const limiter = (allowed: number, windowSeconds: number, name?: string) =>
@@ -45,7 +51,11 @@ runProcess('settings', loadConfig, async (config, logger) => {
     groups: new GroupsClient(config.groupsUrl, config.internalSecret),
     messages: new MessagingClient(config.messagingUrl, config.internalSecret),
     meetings: buildMeetingProvider(config, db, logger),
-    causal: { record: (userId, events) => causalLog.record(userId, events) },
+    causal: {
+      record: (userId, events) => causalLog.record(userId, events),
+      recordRealm: (realmId, events) => causalLog.recordRealm(realmId, events),
+    },
+    sso: buildSsoServices(config, redis, logger),
   };
   registerConsumers(events.bus, db);
   await events.start();
@@ -54,10 +64,11 @@ runProcess('settings', loadConfig, async (config, logger) => {
   backfillSystemGroups(db, deps.groups, logger).catch((err: unknown) =>
     logger.warn({ err }, 'system groups backfill failed; group settings are sent as member lists until events arrive'),
   );
+  const ldapSync = await startLdapSync(deps, logger);
   const server = await listen(buildApp(deps), config.port, config.bindHost);
   logger.info(
     { port: server.port, meeting_provider: config.meetings.provider || 'none' },
     'settings service listening',
   );
-  return [['http', () => server.close()], ['mail', () => mailer.close()], ...runtime.shutdown()];
+  return [['http', () => server.close()], ...ldapSync, ['mail', () => mailer.close()], ...runtime.shutdown()];
 });

@@ -114,12 +114,16 @@ describe('settings credentials against PostgreSQL and Redis', () => {
     expect(await refusal(authenticateApiKey(db, 'hamlet@zulip.com', bot!.apiKey))).toMatchObject({
       msg: 'Invalid API key',
     });
+    // An incoming webhook's api_key parameter names no email: the key alone is the bot's.
+    expect(await authenticateApiKey(db, null, ` ${bot!.apiKey} `)).toMatchObject({ userId: bot!.user.id, isBot: true });
+    expect(await refusal(authenticateApiKey(db, null, 'C'.repeat(32)))).toMatchObject({ msg: 'Invalid API key' });
     await db.write(async (store) => ({ result: await store.users.setActive(bot!.user.id, false), events: [] }));
     expect(await refusal(authenticateApiKey(db, 'second-bot@zulip.com', bot!.apiKey))).toEqual({
       status: 401,
       code: 'UNAUTHORIZED',
       msg: 'Account is deactivated',
     });
+    expect(await refusal(authenticateApiKey(db, null, bot!.apiKey))).toMatchObject({ msg: 'Account is deactivated' });
   });
 
   it('keeps email addresses unique per organization regardless of case', async () => {

@@ -43,6 +43,13 @@ export class ScheduledProbe {
 
   /** How many times each content appears in the topic (empty while the read fails). */
   async deliveredCounts(tag: string): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    for (const [content, stamps] of await this.deliveredTimes(tag)) counts.set(content, stamps.length);
+    return counts;
+  }
+
+  /** The timestamps (s) of each content's messages in the topic (empty while the read fails). */
+  async deliveredTimes(tag: string): Promise<Map<string, number[]>> {
     const response = await this.client.get('/messages', {
       anchor: 'newest',
       num_before: 1000,
@@ -54,10 +61,20 @@ export class ScheduledProbe {
       ],
     });
     if (response.status !== 200) return new Map();
-    const counts = new Map<string, number>();
-    for (const m of response.body.messages as { content: string }[])
-      counts.set(m.content, (counts.get(m.content) ?? 0) + 1);
-    return counts;
+    const times = new Map<string, number[]>();
+    for (const m of response.body.messages as { content: string; timestamp: number }[])
+      times.set(m.content, [...(times.get(m.content) ?? []), m.timestamp]);
+    return times;
+  }
+
+  /** Every delivered message is stamped at or after its scheduled time: never early. */
+  async expectNoneEarly(tag: string, dueAt: (i: number) => number): Promise<void> {
+    const times = await this.deliveredTimes(tag);
+    const early = [...times].flatMap(([content, stamps]) => {
+      const due = dueAt(Number(content.slice(tag.length + 1)));
+      return stamps.filter((t) => t < due).map((t) => ({ content, due, stamped: t }));
+    });
+    expect(early).toEqual([]);
   }
 
   /** Scheduled messages still waiting. */

@@ -24,6 +24,15 @@ export async function browserWorld(): Promise<{ world: World; browser: Browser; 
     headless: true,
     args: ['--no-sandbox', '--host-resolver-rules=MAP *.localhost 127.0.0.1'],
   });
+  // Every page of this file comes from the world's own client address, as its API clients do: the gateway counts
+  // requests without credentials (the sign-in page, /server_settings) per address, and the browser files running
+  // side by side would otherwise share 127.0.0.1's hundred a minute and refuse one another's sign-ins.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = (options = {}) =>
+    newContext({
+      ...options,
+      extraHTTPHeaders: { 'x-forwarded-for': world.clientAddress, ...options.extraHTTPHeaders },
+    });
   return { world, browser, origin };
 }
 

@@ -53,7 +53,7 @@ export async function startExtraProcess(
   // A second copy must not compete for the first one's metrics port.
   const metricsPort = String(await freePort());
   const env: Record<string, string> = { ...base.env, CONFAB_METRICS_PORT: metricsPort, ...overrides };
-  if (spec.portEnv) env[spec.portEnv] = String(await freePort());
+  if (spec.portEnv && overrides[spec.portEnv] === undefined) env[spec.portEnv] = String(await freePort());
   // Its channel listener too (the events service's), unless the caller chose one.
   if (spec.channel && overrides[spec.channel.portEnv] === undefined)
     env[spec.channel.portEnv] = String(await freePort());

@@ -12,6 +12,7 @@ import { PermissionBanner } from '../notifications/permission';
 import { UserCard } from '../people/card';
 import { PeopleView } from '../people/people';
 import { Shortcuts } from '../keyboard/shortcuts';
+import { BotsView } from '../integrations/entry';
 import { docked, NewMessageDock } from '../compose/new-message';
 import type { Presence } from '../store/model';
 import {
@@ -57,6 +58,7 @@ const VIEW_TITLES: Record<string, string> = {
   channels: 'Channels',
   people: 'People',
   settings: 'Settings',
+  bots: 'Bots',
 };
 
 export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
@@ -150,6 +152,8 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
         <ChannelsPage channelId={current.channelId} />
       ) : current.view === 'people' ? (
         <PeopleView />
+      ) : current.view === 'bots' ? (
+        <BotsView />
       ) : (
         <Views view={current.view} />
       )}

@@ -2,6 +2,8 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, login } from '../lib/api';
 import { ChatApp } from './chat';
+import { signInError } from './sign-in-error';
+import { ssoError, SsoButtons, useSignInOptions } from './sso-buttons';
 import './style.css';
 import '../ui/theme';
 
@@ -9,8 +11,9 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   // The sign-up page links here with the new account's address.
   const [email, setEmail] = useState(() => new URLSearchParams(location.search).get('email') ?? '');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState('');
+  const [error, setError] = useState(ssoError);
   const [busy, setBusy] = useState(false);
+  const options = useSignInOptions();
   async function submit(event: Event) {
     event.preventDefault();
     setBusy(true);
@@ -21,7 +24,7 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
       if (location.search) history.replaceState(null, '', `/${location.hash}`);
       onSignedIn();
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(signInError(err));
     } finally {
       setBusy(false);
     }
@@ -29,34 +32,42 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   return (
     <main class="signin">
       <h1>Sign in to Confab</h1>
-      <form onSubmit={(e) => void submit(e)} aria-describedby={error ? 'signin-error' : undefined}>
-        <label for="email">Email</label>
-        <input
-          id="email"
-          type="email"
-          autoComplete="username"
-          required
-          value={email}
-          onInput={(e) => setEmail(e.currentTarget.value)}
-        />
-        <label for="password">Password</label>
-        <input
-          id="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onInput={(e) => setPassword(e.currentTarget.value)}
-        />
-        {error && (
-          <p id="signin-error" role="alert" class="error">
-            {error}
-          </p>
-        )}
-        <button id="signin" type="submit" disabled={busy}>
-          Sign in
-        </button>
-      </form>
+      {options && <SsoButtons methods={options.methods} />}
+      {options && !options.password && error && (
+        <p id="signin-error" role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {options?.password !== false && (
+        <form onSubmit={(e) => void submit(e)} aria-describedby={error ? 'signin-error' : undefined}>
+          <label for="email">{options?.emailUsernames === false ? 'Email or username' : 'Email'}</label>
+          <input
+            id="email"
+            type={options?.emailUsernames === false ? 'text' : 'email'}
+            autoComplete="username"
+            required
+            value={email}
+            onInput={(e) => setEmail(e.currentTarget.value)}
+          />
+          <label for="password">Password</label>
+          <input
+            id="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onInput={(e) => setPassword(e.currentTarget.value)}
+          />
+          {error && (
+            <p id="signin-error" role="alert" class="error">
+              {error}
+            </p>
+          )}
+          <button id="signin" type="submit" disabled={busy}>
+            Sign in
+          </button>
+        </form>
+      )}
     </main>
   );
 }

@@ -1,23 +1,21 @@
-import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { Fragment } from 'preact';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../lib/api';
 import type { EmojiChoice } from '../emoji/emoji';
 import { EmojiPicker } from '../emoji/picker';
 import { emojify } from '../emoji/render';
 import { MessageEditor } from './editor';
-import { Lightbox } from './lightbox';
+import { imageName, Lightbox } from './lightbox';
 import { realmEmoji } from '../store/store';
-import { emojiGlyph, type Message, type Reaction, type Subscription } from '../store/model';
-import { channelName } from '../store/store';
+import { conversationKey, emojiGlyph, type Message, type Reaction, type Subscription } from '../store/model';
 import { messageHash } from './message-link';
 import { selectedMessage } from './selection';
 import { Avatar } from '../people/avatar';
 import { cardUser } from '../people/card';
-import { mutedUsers } from '../store/personal';
-
-/** The conversation of a message, as a link (its topic link in a channel). */
-function whereHash(m: Message, me: number): string {
-  return messageHash(m, me);
-}
+import './previews.css';
+import { mutedUsers, settings } from '../store/personal';
+import { dayKey, dayLabel, fullTime, messageTime } from './times';
+import { RecipientBar } from './recipient-bar';
 
 async function copyLink(m: Message, me: number): Promise<string> {
   const link = `${location.origin}${location.pathname}${messageHash(m, me)}`;
@@ -28,6 +26,18 @@ async function copyLink(m: Message, me: number): Promise<string> {
   }
   return link;
 }
+
+/** How far below the list's top a message's text is (null if it is not shown). */
+function textOffset(list: HTMLElement, id: number | undefined): number | null {
+  if (id === undefined) return null;
+  const m = list.querySelector(`.message[data-id="${id}"]`);
+  const text = m?.querySelector('.content') ?? m;
+  return text ? text.getBoundingClientRect().top - list.getBoundingClientRect().top : null;
+}
+
+/** Where a message is, for grouping: its channel and topic, or its DM conversation. */
+const placeOf = (m: Message, me: number) =>
+  m.type === 'stream' ? `t:${m.stream_id}:${m.subject}` : conversationKey(m, me);
 
 const THUMBS_UP = { emoji_name: '+1', emoji_code: '1f44d', reaction_type: 'unicode_emoji' };
 
@@ -92,20 +102,19 @@ export function MessageList({
   const list = useRef<HTMLOListElement>(null);
   const last = messages[messages.length - 1]?.id;
   const first = messages[0]?.id;
-  // Older messages added at the top keep the reader's place: the distance from the bottom stays the same.
-  const before = useRef<{ first: number | undefined; fromBottom: number }>({ first: undefined, fromBottom: 0 });
+  // Older messages added at the top keep the reader's place: the text of the message that was first stays where it
+  // was on screen (its avatar, name and bar may go, as it now continues the block of the older ones).
+  const before = useRef<{ first: number | undefined; offset: number | null }>({ first: undefined, offset: null });
+  const remember = (el: HTMLElement) => (before.current = { first, offset: textOffset(el, first) });
   useLayoutEffect(() => {
     const el = list.current;
     if (!el) return;
-    if (
-      before.current.first !== undefined &&
-      first !== before.current.first &&
-      before.current.first !== undefined &&
-      messages.some((m) => m.id === before.current.first)
-    ) {
-      el.scrollTop = el.scrollHeight - before.current.fromBottom;
+    const { first: was, offset } = before.current;
+    if (was !== undefined && first !== was && offset !== null && messages.some((m) => m.id === was)) {
+      const now = textOffset(el, was);
+      if (now !== null) el.scrollTop += now - offset;
     }
-    before.current = { first, fromBottom: el.scrollHeight - el.scrollTop };
+    remember(el);
   }, [first]);
   useLayoutEffect(() => {
     const el = list.current;
@@ -113,11 +122,12 @@ export function MessageList({
     const marked = target !== null ? el.querySelector<HTMLElement>(`.message[data-id="${target}"]`) : null;
     if (marked) marked.scrollIntoView({ block: 'center' });
     else if (target === null) el.scrollTop = el.scrollHeight;
-    before.current = { first, fromBottom: el.scrollHeight - el.scrollTop };
+    remember(el);
   }, [last, target, target !== null && messages.some((m) => m.id === target)]);
   const [copied, setCopied] = useState<{ id: number; link: string } | null>(null);
-  const [lightbox, setLightbox] = useState<{ src: string; href: string } | null>(null);
-  const time = useMemo(() => new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }), []);
+  const [lightbox, setLightbox] = useState<{ src: string; href: string; name: string } | null>(null);
+  const twentyFour = settings.value.twenty_four_hour_time;
+  const now = Date.now();
   const [editing, setEditing] = useState<number | null>(null);
   const [picking, setPicking] = useState<number | null>(null);
   const [revealed, setRevealed] = useState<ReadonlySet<number>>(new Set());
@@ -133,185 +143,202 @@ export function MessageList({
         tabIndex={0}
         onClick={(e) => {
           const link = (e.target as Element).closest?.('.message_inline_image a');
-          if (!link) return;
+          // A YouTube thumbnail opens the video itself (the page frames nothing from other hosts).
+          if (!link || link.closest('.youtube-video')) return;
           e.preventDefault();
           const img = link.querySelector('img');
           setLightbox({
-            src: img?.getAttribute('data-src-fullsize') ?? link.getAttribute('href') ?? '',
+            // The image as the message shows it: from this host (uploads, and the image proxy for other hosts).
+            src: img?.getAttribute('data-src-fullsize') ?? img?.getAttribute('src') ?? link.getAttribute('href') ?? '',
             href: link.getAttribute('href') ?? '',
+            name: imageName(link),
           });
         }}
         onScroll={(e) => {
           const el = e.currentTarget;
-          before.current = { first, fromBottom: el.scrollHeight - el.scrollTop };
+          remember(el);
           if (el.scrollTop === 0) void onTop().catch(() => undefined);
         }}
       >
-        {messages.map((m) => {
+        {messages.map((m, i) => {
           const reactions = grouped(m.reactions ?? [], me);
           const thumbs = reactions.find((g) => g.reaction.emoji_code === THUMBS_UP.emoji_code);
+          // Zulip's feed: a date separator where the day changes, a recipient bar where the conversation (or the day)
+          // changes, and inside a block one sender's consecutive messages under one avatar and name.
+          const prev = messages[i - 1];
+          const newDay = !prev || dayKey(prev.timestamp * 1000) !== dayKey(m.timestamp * 1000);
+          const newBlock = newDay || placeOf(prev, me) !== placeOf(m, me);
+          const continued = !newBlock && prev.sender_id === m.sender_id;
           return (
-            <li
-              key={m.id}
-              class={`message ${m.id === target ? 'target' : ''} ${m.id === selected ? 'selected' : ''}`}
-              data-id={m.id}
-              aria-current={m.id === selected ? 'true' : undefined}
-            >
-              <div class="meta">
-                <Avatar
-                  user={{ user_id: m.sender_id, full_name: m.sender_full_name, avatar_url: m.avatar_url }}
-                  size={24}
-                />
-                <button class="sender link-like" onClick={() => (cardUser.value = m.sender_id)}>
-                  {m.sender_full_name}
-                </button>
-                {showWhere || searching ? (
-                  <a
-                    class="where"
-                    href={whereHash(m, me)}
-                    aria-label={`Open in conversation: ${m.type === 'stream' ? `#${channelName(m.stream_id!) ?? ''} > ${m.subject}` : 'direct message'}`}
-                  >
-                    {m.type === 'stream'
-                      ? `#${channelName(m.stream_id!) ?? (typeof m.display_recipient === 'string' ? m.display_recipient : '')} > `
-                      : 'Direct message'}
-                    {m.type === 'stream' &&
-                      (searching && m.match_subject !== undefined ? (
-                        <span class="topic" dangerouslySetInnerHTML={{ __html: m.match_subject }} />
-                      ) : (
-                        <span class="topic">{m.subject}</span>
-                      ))}
-                  </a>
-                ) : (
-                  m.type === 'stream' && <span class="topic">{m.subject}</span>
+            <Fragment key={m.id}>
+              {newDay && (
+                <li class="date-separator" data-day={dayKey(m.timestamp * 1000)}>
+                  <span>{dayLabel(m.timestamp)}</span>
+                </li>
+              )}
+              <li
+                class={`message ${continued ? 'continued' : ''} ${newBlock ? 'block-start' : ''} ${m.id === target ? 'target' : ''} ${m.id === selected ? 'selected' : ''}`}
+                data-id={m.id}
+                aria-current={m.id === selected ? 'true' : undefined}
+              >
+                {newBlock && (
+                  <RecipientBar
+                    m={m}
+                    me={me}
+                    toMessage={showWhere || searching}
+                    searching={searching}
+                    dated={!newDay}
+                  />
                 )}
-                <time dateTime={new Date(m.timestamp * 1000).toISOString()}>{time.format(m.timestamp * 1000)}</time>
-                <span class="actions">
-                  {!thumbs?.mine && (
+                <div class="meta">
+                  {continued ? (
+                    // The name is not repeated on screen; a screen reader still hears whose message it is.
+                    <span class="visually-hidden sender-name">{m.sender_full_name}</span>
+                  ) : (
+                    <>
+                      <Avatar
+                        user={{ user_id: m.sender_id, full_name: m.sender_full_name, avatar_url: m.avatar_url }}
+                        size={24}
+                      />
+                      <button class="sender link-like" onClick={() => (cardUser.value = m.sender_id)}>
+                        {m.sender_full_name}
+                      </button>
+                    </>
+                  )}
+                  <time dateTime={new Date(m.timestamp * 1000).toISOString()} title={fullTime(m.timestamp, twentyFour)}>
+                    {messageTime(m.timestamp, twentyFour, now)}
+                  </time>
+                  <span class="actions">
+                    {!thumbs?.mine && (
+                      <button
+                        class="react"
+                        aria-label="React with thumbs up"
+                        onClick={() => toggleReaction(m, THUMBS_UP, true)}
+                      >
+                        +👍
+                      </button>
+                    )}
                     <button
-                      class="react"
-                      aria-label="React with thumbs up"
-                      onClick={() => toggleReaction(m, THUMBS_UP, true)}
+                      class="pick-reaction"
+                      aria-label="Add a reaction"
+                      aria-expanded={picking === m.id}
+                      onClick={() => setPicking(picking === m.id ? null : m.id)}
                     >
-                      +👍
+                      +☺
                     </button>
-                  )}
-                  <button
-                    class="pick-reaction"
-                    aria-label="Add a reaction"
-                    aria-expanded={picking === m.id}
-                    onClick={() => setPicking(picking === m.id ? null : m.id)}
-                  >
-                    +☺
-                  </button>
-                  <button
-                    class="star"
-                    aria-pressed={(m.flags ?? []).includes('starred')}
-                    aria-label={(m.flags ?? []).includes('starred') ? 'Unstar message' : 'Star message'}
-                    onClick={() =>
-                      void api
-                        .post('/messages/flags', {
-                          messages: [m.id],
-                          op: (m.flags ?? []).includes('starred') ? 'remove' : 'add',
-                          flag: 'starred',
-                        })
-                        .catch(() => undefined)
-                    }
-                  >
-                    {(m.flags ?? []).includes('starred') ? '★' : '☆'}
-                  </button>
-                  <button
-                    class="copy-link"
-                    aria-label="Copy link to message"
-                    onClick={() => void copyLink(m, me).then((link) => setCopied({ id: m.id, link }))}
-                  >
-                    Link
-                  </button>
-                  {m.sender_id === me && (
-                    <button class="edit" aria-label="Edit message" onClick={() => setEditing(m.id)}>
-                      Edit
-                    </button>
-                  )}
-                  {m.sender_id !== me && m.type === 'stream' && (
-                    <button class="move" aria-label="Move message" onClick={() => setEditing(m.id)}>
-                      Move
-                    </button>
-                  )}
-                  {(m.sender_id === me || isAdmin) && (
                     <button
-                      class="delete"
-                      aria-label="Delete message"
-                      onClick={() => {
-                        if (window.confirm('Delete this message?'))
-                          void api.delete(`/messages/${m.id}`).catch(() => undefined);
-                      }}
+                      class="star"
+                      aria-pressed={(m.flags ?? []).includes('starred')}
+                      aria-label={(m.flags ?? []).includes('starred') ? 'Unstar message' : 'Star message'}
+                      onClick={() =>
+                        void api
+                          .post('/messages/flags', {
+                            messages: [m.id],
+                            op: (m.flags ?? []).includes('starred') ? 'remove' : 'add',
+                            flag: 'starred',
+                          })
+                          .catch(() => undefined)
+                      }
                     >
-                      Delete
+                      {(m.flags ?? []).includes('starred') ? '★' : '☆'}
                     </button>
-                  )}
-                </span>
-              </div>
-              {editing === m.id ? (
-                <MessageEditor
-                  message={m}
-                  channels={channels}
-                  moveOnly={m.sender_id !== me}
-                  onDone={() => setEditing(null)}
-                />
-              ) : muted.has(m.sender_id) && !revealed.has(m.id) ? (
-                <p class="content muted-message">
-                  A message from someone you muted.{' '}
-                  <button class="reveal link-like" onClick={() => setRevealed(new Set(revealed).add(m.id))}>
-                    Show it
-                  </button>
-                </p>
-              ) : (
-                <div
-                  class="content"
-                  dangerouslySetInnerHTML={{
-                    __html: emojify(searching && m.match_content !== undefined ? m.match_content : m.content),
-                  }}
-                />
-              )}
-              {copied?.id === m.id && (
-                <p class="copied" role="status">
-                  Link copied: <input class="copied-link" aria-label="Link to message" readOnly value={copied.link} />
-                </p>
-              )}
-              {m.last_edit_timestamp !== undefined && editing !== m.id && <span class="edited">(edited)</span>}
-              {picking === m.id && (
-                <EmojiPicker
-                  label="Add a reaction"
-                  onClose={() => setPicking(null)}
-                  onPick={(choice) => {
-                    toggleReaction(
-                      m,
-                      { emoji_name: choice.name, emoji_code: choice.code, reaction_type: choice.type },
-                      true,
-                    );
-                    setPicking(null);
-                  }}
-                />
-              )}
-              {reactions.length > 0 && (
-                <div class="reactions">
-                  {reactions.map((g) => (
                     <button
-                      key={g.reaction.emoji_code}
-                      class={`reaction ${g.mine ? 'mine' : ''}`}
-                      aria-pressed={g.mine}
-                      aria-label={`${g.reaction.emoji_name}: ${g.count}`}
-                      onClick={() => toggleReaction(m, g.reaction, !g.mine)}
+                      class="copy-link"
+                      aria-label="Copy link to message"
+                      onClick={() => void copyLink(m, me).then((link) => setCopied({ id: m.id, link }))}
                     >
-                      <ReactionGlyph reaction={g.reaction} /> {g.count}
+                      Link
                     </button>
-                  ))}
+                    {m.sender_id === me && (
+                      <button class="edit" aria-label="Edit message" onClick={() => setEditing(m.id)}>
+                        Edit
+                      </button>
+                    )}
+                    {m.sender_id !== me && m.type === 'stream' && (
+                      <button class="move" aria-label="Move message" onClick={() => setEditing(m.id)}>
+                        Move
+                      </button>
+                    )}
+                    {(m.sender_id === me || isAdmin) && (
+                      <button
+                        class="delete"
+                        aria-label="Delete message"
+                        onClick={() => {
+                          if (window.confirm('Delete this message?'))
+                            void api.delete(`/messages/${m.id}`).catch(() => undefined);
+                        }}
+                      >
+                        Delete
+                      </button>
+                    )}
+                  </span>
                 </div>
-              )}
-            </li>
+                {editing === m.id ? (
+                  <MessageEditor
+                    message={m}
+                    channels={channels}
+                    moveOnly={m.sender_id !== me}
+                    // The editor of another message may be open by the time this one's save is answered: only this one closes.
+                    onDone={() => setEditing((open) => (open === m.id ? null : open))}
+                  />
+                ) : muted.has(m.sender_id) && !revealed.has(m.id) ? (
+                  <p class="content muted-message">
+                    A message from someone you muted.{' '}
+                    <button class="reveal link-like" onClick={() => setRevealed(new Set(revealed).add(m.id))}>
+                      Show it
+                    </button>
+                  </p>
+                ) : (
+                  <div
+                    class="content"
+                    dangerouslySetInnerHTML={{
+                      __html: emojify(searching && m.match_content !== undefined ? m.match_content : m.content),
+                    }}
+                  />
+                )}
+                {copied?.id === m.id && (
+                  <p class="copied" role="status">
+                    Link copied: <input class="copied-link" aria-label="Link to message" readOnly value={copied.link} />
+                  </p>
+                )}
+                {m.last_edit_timestamp !== undefined && editing !== m.id && <span class="edited">(edited)</span>}
+                {picking === m.id && (
+                  <EmojiPicker
+                    label="Add a reaction"
+                    onClose={() => setPicking(null)}
+                    onPick={(choice) => {
+                      toggleReaction(
+                        m,
+                        { emoji_name: choice.name, emoji_code: choice.code, reaction_type: choice.type },
+                        true,
+                      );
+                      setPicking(null);
+                    }}
+                  />
+                )}
+                {reactions.length > 0 && (
+                  <div class="reactions">
+                    {reactions.map((g) => (
+                      <button
+                        key={g.reaction.emoji_code}
+                        class={`reaction ${g.mine ? 'mine' : ''}`}
+                        aria-pressed={g.mine}
+                        aria-label={`${g.reaction.emoji_name}: ${g.count}`}
+                        onClick={() => toggleReaction(m, g.reaction, !g.mine)}
+                      >
+                        <ReactionGlyph reaction={g.reaction} /> {g.count}
+                      </button>
+                    ))}
+                  </div>
+                )}
+              </li>
+            </Fragment>
           );
         })}
       </ol>
-      {lightbox && <Lightbox src={lightbox.src} href={lightbox.href} onClose={() => setLightbox(null)} />}
+      {lightbox && (
+        <Lightbox src={lightbox.src} href={lightbox.href} name={lightbox.name} onClose={() => setLightbox(null)} />
+      )}
     </>
   );
 }

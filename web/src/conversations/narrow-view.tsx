@@ -19,6 +19,7 @@ import {
   view,
 } from '../store/store';
 import { ConversationActions } from './conversation-actions';
+import { markRead } from './mark-read';
 import { MessageList } from './messages';
 
 const PAGE = 50;
@@ -96,7 +97,7 @@ export function NarrowView({ terms }: { terms: Term[] }) {
     if (isSearch(terms) || !sameTerms(current.terms, terms)) return;
     const ids = current.messages.filter((m) => unreadNow.has(m.id)).map((m) => m.id);
     if (ids.length === 0) return;
-    void api.post('/messages/flags', { messages: ids, op: 'add', flag: 'read' }).catch(() => undefined);
+    markRead(ids);
   }, [messages, unreadNow, key]);
 
   async function loadOlder() {

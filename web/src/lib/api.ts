@@ -7,6 +7,8 @@ export class ApiError extends Error {
     msg: string,
     /** The whole answer (Zulip adds fields to some errors, e.g. each refused address of an invitation). */
     readonly body: Record<string, unknown> = {},
+    /** The answer's Retry-After header in seconds, when it has one. */
+    readonly retryAfter?: number,
   ) {
     super(msg);
   }
@@ -47,7 +49,14 @@ async function call<T>(method: string, url: string, params: Params | FormData = 
   }
   if (!response.ok || body.result !== 'success') {
     const code = typeof body.code === 'string' ? body.code : 'BAD_REQUEST';
-    throw new ApiError(response.status, code, typeof body.msg === 'string' ? body.msg : response.statusText, body);
+    const retry = Number(response.headers.get('Retry-After') ?? NaN);
+    throw new ApiError(
+      response.status,
+      code,
+      typeof body.msg === 'string' ? body.msg : response.statusText,
+      body,
+      Number.isFinite(retry) ? retry : undefined,
+    );
   }
   return body as T;
 }

@@ -24,7 +24,7 @@ export function decodeHashComponent(text: string): string {
 }
 
 /** The views that are not a narrow of messages. */
-export const VIEWS = ['inbox', 'recent', 'drafts', 'scheduled', 'channels', 'people', 'settings'] as const;
+export const VIEWS = ['inbox', 'recent', 'drafts', 'scheduled', 'channels', 'people', 'settings', 'bots'] as const;
 export type ViewName = (typeof VIEWS)[number];
 
 export type Route = { view: 'narrow'; terms: Term[] } | { view: ViewName; channelId?: number };
@@ -70,6 +70,8 @@ export function narrowHash(terms: readonly Term[], names: Names): string {
 export function routeHash(route: Route, names: Names): string {
   if (route.view === 'narrow') return narrowHash(route.terms, names);
   if (route.view === 'channels' && route.channelId !== undefined) return `#channels/${route.channelId}`;
+  // Zulip's link to one's bots, so links from its apps open here.
+  if (route.view === 'bots') return '#settings/your-bots';
   return `#${route.view}`;
 }
 
@@ -121,6 +123,7 @@ export function parseHash(hash: string, resolveChannel?: (name: string) => numbe
   }
   const [view, id] = path.split('/');
   if (view === 'channels' && id && /^\d+$/.test(id)) return { view: 'channels', channelId: Number(id) };
+  if (view === 'settings' && id === 'your-bots') return { view: 'bots' };
   if ((VIEWS as readonly string[]).includes(view)) return { view: view as ViewName };
   return { view: 'inbox' };
 }

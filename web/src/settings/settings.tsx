@@ -318,6 +318,15 @@ export function SettingsPage({ me, users, onClose }: { me: number; users: Map<nu
       <MutedUsers />
       <AlertWords />
       <ApiKey />
+      <section aria-labelledby="bots-link-heading">
+        <h2 id="bots-link-heading">Bots and integrations</h2>
+        <p>
+          <a id="settings-bots" href="#settings/your-bots">
+            Your bots and incoming webhooks
+          </a>{' '}
+          (GitHub, GitLab, Jira, Grafana… posting into channels)
+        </p>
+      </section>
       <Groups me={me} users={users} />
       <Invitations />
       {isAdmin.value && <AdminSection />}

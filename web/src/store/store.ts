@@ -24,7 +24,9 @@ import {
   type User,
 } from './model';
 import { applyAdminEvent, applyAdminRegister } from '../admin/store';
+import { applyIntegrationsEvent, applyIntegrationsRegister } from '../integrations/store';
 import { byName, channelsAfter, subscriptionsAfter } from './channels';
+import { afterUpdateMessage } from './message-updates';
 import { applyPersonalEvent, applyPersonalRegister, topicPolicy } from './personal';
 import { isShownUnread, type Where } from '../notifications/rules';
 
@@ -133,6 +135,7 @@ export function applyRegister(state: RegisterState): void {
       .map((c) => [...c.user_ids].sort((a, b) => a - b));
     applyPersonalRegister(state);
     applyAdminRegister(state);
+    applyIntegrationsRegister(state);
     loaded.value = true;
   });
   void unicodeEmojiChoices(state.server_emoji_data_url as string | undefined)
@@ -149,6 +152,10 @@ export function liveMatches(message: Message, flags: readonly string[], terms: r
     return flags.some((f) => f.endsWith('mentioned'));
   return false;
 }
+
+/** The Starred view (`is:starred` alone). */
+export const isStarredView = (terms: readonly Term[]): boolean =>
+  terms.length === 1 && terms[0].operator === 'is' && terms[0].operand === 'starred' && !terms[0].negated;
 
 function setMessages(update: (list: Message[]) => Message[]): void {
   const current = view.value;
@@ -226,12 +233,16 @@ function applyEvent(event: ServerEvent): void {
       if (event.flag !== 'read') {
         const set = new Set(ids);
         const add = event.op === 'add';
+        // In the Starred view, an unstarred message no longer belongs there: it leaves the list at once.
+        const leaves = !add && event.flag === 'starred' && isStarredView(view.value.terms);
         setMessages((list) =>
-          list.map((m) => {
-            if (!set.has(m.id)) return m;
-            const others = (m.flags ?? []).filter((f) => f !== event.flag);
-            return { ...m, flags: add ? [...others, event.flag as string] : others };
-          }),
+          list
+            .filter((m) => !(leaves && set.has(m.id)))
+            .map((m) => {
+              if (!set.has(m.id)) return m;
+              const others = (m.flags ?? []).filter((f) => f !== event.flag);
+              return { ...m, flags: add ? [...others, event.flag as string] : others };
+            }),
         );
       }
       break;
@@ -331,64 +342,23 @@ function applyEvent(event: ServerEvent): void {
     case 'invites_changed':
       applyAdminEvent(event);
       break;
+    case 'realm_bot':
+    case 'user_group':
+      applyIntegrationsEvent(event);
+      break;
     default:
       applyPersonalEvent(event);
   }
 }
 
+/** An edit and/or a move of the listed messages: the messages read, unread ones and topic lists follow. */
 function applyUpdateMessage(event: ServerEvent): void {
-  // An edit (new rendered content) and/or a move (new topic or channel) of the listed messages.
-  const ids = new Set((event.message_ids as number[] | undefined) ?? [event.message_id as number]);
-  const terms = view.value.terms;
-  const conversation = conversationOf(terms);
-  const self = me.value;
-  const newTopic = typeof event.subject === 'string' ? event.subject : undefined;
-  const newStream = typeof event.new_stream_id === 'number' ? event.new_stream_id : undefined;
-  setMessages((list) =>
-    list
-      .map((m) => {
-        if (!ids.has(m.id)) return m;
-        const next: Message = { ...m, last_edit_timestamp: event.edit_timestamp as number };
-        if (m.id === event.message_id && typeof event.rendered_content === 'string')
-          next.content = event.rendered_content;
-        if (newTopic !== undefined) next.subject = newTopic;
-        if (newStream !== undefined) next.stream_id = newStream;
-        return next;
-      })
-      .filter((m) => !conversation || !ids.has(m.id) || inNarrow(m, conversation, self)),
-  );
-  if (newTopic === undefined && newStream === undefined) return;
-  // A move: unread messages go along, and the topics listed for the old and new places follow.
-  const next = new Map(unread.value);
-  let changed = false;
-  for (const id of ids) {
-    const entry = next.get(id);
-    if (!entry || entry.streamId === undefined) continue;
-    const streamId = newStream ?? entry.streamId;
-    next.set(id, { ...entry, key: `s:${streamId}`, streamId, topic: newTopic ?? entry.topic });
-    changed = true;
-  }
-  if (changed) unread.value = next;
-  const oldStream = event.stream_id as number | undefined;
-  const oldTopic = event.orig_subject as string | undefined;
-  if (oldStream === undefined) return;
-  const map = new Map(topics.value);
-  const target = newStream ?? oldStream;
-  if (newTopic !== undefined || newStream !== undefined) {
-    const list = map.get(target);
-    const topic = newTopic ?? oldTopic;
-    if (list && topic !== undefined) map.set(target, [topic, ...list.filter((t) => t !== topic)]);
-  }
-  // The old topic is gone from the list when the whole topic moved (Zulip's change_all) and is re-fetched otherwise.
-  if (oldTopic !== undefined && event.propagate_mode === 'change_all') {
-    const list = map.get(oldStream);
-    if (list)
-      map.set(
-        oldStream,
-        list.filter((t) => t !== oldTopic || (target === oldStream && newTopic === undefined)),
-      );
-  } else if (oldTopic !== undefined) topicsStale.value = { streamId: oldStream, at: Date.now() };
-  topics.value = map;
+  const { terms, messages } = view.value;
+  const after = afterUpdateMessage({ terms, messages, unread: unread.value, topics: topics.value }, event, me.value);
+  setMessages(() => after.messages);
+  if (after.unread) unread.value = after.unread;
+  if (after.staleStream !== undefined) topicsStale.value = { streamId: after.staleStream, at: Date.now() };
+  if (after.topics) topics.value = after.topics;
 }
 
 /** A channel whose topic list should be fetched again (after a partial move out of one of its topics). */

@@ -11,6 +11,7 @@ import { hrefFor } from '../app/router';
 import type { Message } from '../store/model';
 import { isMutedPlace } from '../notifications/rules';
 import { RecordTable } from '../ui/record-table';
+import { ChooseRecipient } from './choose-recipient';
 import {
   channelName,
   counts,
@@ -273,7 +274,7 @@ function Drafts() {
             : 'No recipient';
           return (
             <li key={d.id} class="draft-row" data-draft={d.id}>
-              {conversation ? <a href={link(conversation)}>{label}</a> : <span>{label}</span>}
+              {conversation ? <a href={link(conversation)}>{label}</a> : <ChooseRecipient draft={d} />}
               <span class="text">{d.content}</span>
               <button
                 class="delete-draft"

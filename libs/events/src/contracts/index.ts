@@ -4,6 +4,7 @@ export * from './channels.js';
 export * from './drafts.js';
 export * from './groups.js';
 export * from './invitations.js';
+export * from './link_previews.js';
 export * from './meeting_provider.js';
 export * from './messages.js';
 export * from './muted_users.js';

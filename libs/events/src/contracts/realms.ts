@@ -37,6 +37,9 @@ export const realmRecord = z.object({
   moderation_request_channel_id: z.number().int().nullable().optional(),
   /** Null: messages are kept forever. */
   message_retention_days: z.number().int().nullable().default(null),
+  /** Zulip's inline_image_preview and inline_url_embed_preview: the Markdown renderer's previews. */
+  inline_image_preview: z.boolean().default(true),
+  inline_url_embed_preview: z.boolean().default(false),
   /** Group-valued organization permissions, keyed by Zulip's setting name without the `realm_` prefix. */
   permissions: z.record(z.string(), groupRef),
 });

@@ -75,6 +75,15 @@ export async function getEvents(deps: PollingDeps, input: PollInput): Promise<St
       if (reason === 'heartbeat') await store.append([[queueId, HEARTBEAT]]);
       // The events and the end of the wait in one round trip, unless the wake-up found nothing (the wait goes on).
       const read = await store.readEnding(queueId, generation, reason !== 'events');
+      // The queue is gone. Deleted by its client (DELETE /events, which then supersedes this poll): the poll
+      // answers success with nothing, as Zulip finishes the handler before collecting the queue. Otherwise (Redis
+      // restarted empty, or it expired) the client must register again, so it is told now rather than at its next
+      // poll, a heartbeat later (Zulip's BAD_EVENT_QUEUE_ID).
+      if (read.gone) {
+        waitEnded = true;
+        if (reason === 'superseded') return [];
+        throw badEventQueue(queueId);
+      }
       waitEnded = read.ended;
       if (read.ended) return read.events;
     }

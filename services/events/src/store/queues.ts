@@ -126,16 +126,17 @@ export class QueueStore {
 
   /**
    * A woken poll's events; when it answers with them (or `ending`: it answers anyway), its wait ends in the same
-   * step. Whether it ended is `ended` of the answer.
+   * step. Whether it ended is `ended` of the answer; `gone` when the queue no longer exists.
    */
   async readEnding(
     queueId: string,
     generation: number,
     ending: boolean,
-  ): Promise<{ events: StoredEvent[]; ended: boolean }> {
+  ): Promise<{ gone: true } | { gone: false; events: StoredEvent[]; ended: boolean }> {
     const flat = await this.redis.confabReadEnding(this.prefix, queueId, generation, ending ? '1' : '0');
-    const events = parseEntries(flat, 0);
-    return { events, ended: ending || events.length > 0 };
+    if (flat[0] !== 'ok') return { gone: true };
+    const events = parseEntries(flat, 1);
+    return { gone: false, events, ended: ending || events.length > 0 };
   }
 
   endWait(queueId: string, generation: number): Promise<number> {

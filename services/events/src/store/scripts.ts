@@ -115,13 +115,15 @@ return 1
 /**
  * Reads a woken poll's events and, when it answers (events found, or `ending` '1'), ends its wait in the same step
  * (END_WAIT's work): one round trip per answered poll instead of two. ARGV: queue id, generation, ending.
- * Returns the entries as POLL does, without its header.
+ * Returns {status, entries...}: status 'ok', or 'bad' when the queue is gone (Redis lost its data, or it expired),
+ * which the poll answers at once with BAD_EVENT_QUEUE_ID rather than waiting on for events that cannot come.
  */
 export const READ_ENDING = `
 local q = KEYS[1] .. 'q:' .. ARGV[1]
+if redis.call('EXISTS', q) == 0 then return {'bad'} end
 local entries = redis.call('XRANGE', q .. ':ev', '-', '+')
 if (#entries > 0 or ARGV[3] == '1') and redis.call('HGET', q, 'w') == ARGV[2] then redis.call('HDEL', q, 'w') end
-local out = {}
+local out = {'ok'}
 for _, entry in ipairs(entries) do
   out[#out + 1] = entry[1]
   out[#out + 1] = entry[2][2]

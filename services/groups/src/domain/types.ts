@@ -53,12 +53,17 @@ export interface Actor {
 }
 
 export interface NewGroup {
+  /** An id allocated beforehand (an imported group, whose id other services already refer to). */
+  id?: number;
   realmId: number;
   name: string;
   description: string;
   isSystemGroup: boolean;
   creatorId: number | null;
   settings: GroupSettings;
+  /** Imported groups keep their date and state. */
+  dateCreated?: Date;
+  deactivated?: boolean;
 }
 
 export interface GroupPatch {

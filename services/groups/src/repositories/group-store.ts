@@ -167,6 +167,9 @@ export class PrismaGroupStore implements GroupStore {
   async createGroup(group: NewGroup): Promise<Group> {
     const row = await this.db.userGroup.create({
       data: {
+        ...(group.id !== undefined ? { id: group.id } : {}),
+        ...(group.dateCreated !== undefined ? { dateCreated: group.dateCreated } : {}),
+        ...(group.deactivated !== undefined ? { deactivated: group.deactivated } : {}),
         realmId: group.realmId,
         name: group.name,
         description: group.description,

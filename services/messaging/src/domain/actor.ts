@@ -3,7 +3,22 @@ import type { UserIdentity } from '@confab/identity';
 import type { Actor, Domain } from './context.js';
 
 /** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type ActorDeps = Pick<Domain, 'directory' | 'fetchMissing'>;
+export type ActorDeps = Pick<Domain, 'directory' | 'fetchMissing' | 'messages'>;
+
+/**
+ * A user imported as long-term idle gets the rows of their channels' messages before their first request is served
+ * (Zulip's reactivate_user_if_soft_deactivated), so every view shows what the import left out.
+ */
+export async function reactivateIfIdle<U extends { id: number; longTermIdle: boolean }>(
+  domain: Pick<ActorDeps, 'directory' | 'messages'>,
+  user: U,
+  reload: () => Promise<U | null>,
+): Promise<U> {
+  if (!user.longTermIdle) return user;
+  await domain.messages.addMissingRows(user.id);
+  domain.directory.forgetUser(user.id);
+  return (await reload()) ?? user;
+}
 
 /**
  * The caller's user and organization records. Events normally deliver them before the first request; when one has
@@ -23,5 +38,6 @@ export async function actorFor(domain: ActorDeps, identity: UserIdentity, reques
     user = await domain.directory.user(identity.userId);
   }
   if (!user || !realm || user.realmId !== realm.id) throw serviceUnavailable();
+  user = await reactivateIfIdle(domain, user, () => domain.directory.user(identity.userId));
   return { user, realm, requestId };
 }

@@ -17,6 +17,7 @@ import type { ReadReceiptSource } from './read-receipts.js';
 import type { SavedSnippetStore } from './saved-snippets.js';
 import type { SubmessageStore } from './submessages.js';
 import type { Renderer } from './render.js';
+import type { RetentionStore } from './retention.js';
 import type { Realm, User } from './types.js';
 
 /**
@@ -38,6 +39,8 @@ export interface Domain {
   edits: MessageEditStore;
   receipts: ReadReceiptSource;
   submessages: SubmessageStore;
+  /** The archive of expired messages (message retention). */
+  retention: RetentionStore;
   channelSettings: ChannelSettingsStore;
   attachments: AttachmentStore;
   userTopics: UserTopicStore;

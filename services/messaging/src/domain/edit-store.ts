@@ -78,6 +78,8 @@ export interface EditUnit {
   /** Adds rows (with `flags`) where there are none. */
   addRows(userIds: readonly number[], messageIds: readonly number[], flags: number): Promise<void>;
   apply(write: EditWrite): Promise<void>;
+  /** A new rendering of the message's unchanged content (link previews): no edit time, no history entry. */
+  setRendering(messageId: number, renderedContent: string, hasImage: boolean): Promise<void>;
   /** Users' visibility policies for a topic (users without one are left out). */
   topicPolicies(channelId: number, topicKey: string): Promise<Map<number, VisibilityPolicy>>;
   setTopicPolicies(changes: readonly TopicPolicyChange[], at: Date): Promise<void>;

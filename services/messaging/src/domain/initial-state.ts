@@ -1,3 +1,4 @@
+import { reactivateIfIdle } from './actor.js';
 import { ConfabError } from '@confab/errors';
 import { basicAccess } from './channel-access.js';
 import { GroupValueFormatter, streamDict, subscriptionDict } from './channel-records.js';
@@ -40,7 +41,8 @@ export interface StateRequest {
 
 /** The caller of the internal state protocol is the events service, asking on a user's behalf. */
 async function actorOf(domain: InitialStateDeps, userId: number): Promise<Actor> {
-  const user = await domain.directory.user(userId);
+  const found = await domain.directory.user(userId);
+  const user = found && (await reactivateIfIdle(domain, found, () => domain.directory.user(userId)));
   const realm = user ? await domain.directory.realm(user.realmId) : null;
   if (!user || !realm) throw new ConfabError('No such user', { status: 404 });
   return { user, realm, requestId: 'initial-state' };

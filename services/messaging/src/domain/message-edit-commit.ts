@@ -117,12 +117,12 @@ async function moveRows(
  * shared, its current subscribers (with `read`, as Zulip's subscriber_info), including those of the old channel on
  * a move; guests who only gained the messages by the move are left out, as in Zulip.
  */
-async function audience(
-  domain: MessageEditCommitDeps,
-  actor: Actor,
-  plan: EditPlan,
+export async function audience(
+  domain: Pick<Domain, 'channels' | 'directory'>,
+  realmId: number,
+  plan: Pick<EditPlan, 'origChannel' | 'targetChannel'>,
   flags: ReadonlyMap<number, number>,
-  losing: { losingRows: Set<number>; losingAccess: number[] },
+  losing: { losingRows: Set<number>; losingAccess: number[] } = { losingRows: new Set(), losingAccess: [] },
 ): Promise<Record<string, string[]>> {
   const notify: Record<string, string[]> = {};
   for (const [userId, bits] of flags) if (!losing.losingRows.has(userId)) notify[String(userId)] = flagNames(bits);
@@ -136,8 +136,7 @@ async function audience(
     const oldSubscribers = new Set(subscribers.get(from.id) ?? []);
     for (const id of oldSubscribers) candidates.add(id);
     const newcomers = [...candidates].filter((id) => !oldSubscribers.has(id));
-    for (const user of await domain.directory.usersByIds(actor.realm.id, newcomers))
-      if (isGuest(user)) excluded.add(user.id);
+    for (const user of await domain.directory.usersByIds(realmId, newcomers)) if (isGuest(user)) excluded.add(user.id);
   }
   for (const id of candidates) if (!(String(id) in notify) && !excluded.has(id)) notify[String(id)] = ['read'];
   return notify;
@@ -262,7 +261,7 @@ export async function commitEdit(domain: MessageEditCommitDeps, actor: Actor, pl
       message_id: message.id,
       message_ids: ids,
       rendering_only: false,
-      flags: await audience(domain, actor, plan, flagsAfter, losing),
+      flags: await audience(domain, actor.realm.id, plan, flagsAfter, losing),
     };
     if (plan.content) {
       const { change } = plan.content;
@@ -290,6 +289,20 @@ export async function commitEdit(domain: MessageEditCommitDeps, actor: Actor, pl
     const meta = { realmId: actor.realm.id, requestId: actor.requestId };
     const events = [outboxRecord(contracts.messageUpdated, payload, meta)];
     if (losing.event) events.push(losing.event);
+    // New content with links to preview: the worker fetches them for this content (Zulip's embed_links on edits).
+    if (plan.content && plan.content.rendered.linksForPreview.length > 0)
+      events.push(
+        outboxRecord(
+          contracts.linkPreviewsRequested,
+          {
+            message_id: message.id,
+            realm_id: actor.realm.id,
+            content: plan.content.change.content,
+            urls: plan.content.rendered.linksForPreview,
+          },
+          meta,
+        ),
+      );
     if (moved)
       events.push(
         ...(await moveTopicPolicies(actor, unit, plan, { movedAll, losingAccess: losing.losingAccess, editTime })),

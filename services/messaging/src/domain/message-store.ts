@@ -27,8 +27,11 @@ export interface SendWrite {
   sentEvent: OutboxRecord;
   /** Events that do not depend on the new message's id (user_topic.changed). */
   otherEvents: OutboxRecord[];
-  /** The outgoing_webhook.triggered record, whose message id the statement fills in; only when bots are triggered. */
-  serviceEvent?: OutboxRecord;
+  /**
+   * Events only some messages carry, completed with the new message's id at `idPath` by the statement:
+   * outgoing_webhook.triggered when bots are triggered, link_previews.requested when links are to be previewed.
+   */
+  idEvents?: { record: OutboxRecord; idPath: '{payload,message,id}' | '{payload,message_id}' }[];
   /** Topic policies to set with the message (automatic follow or unmute). */
   policies: TopicPolicyChange[];
   /** Set the channel's first_message_id when it has none. */
@@ -38,6 +41,25 @@ export interface SendWrite {
    * with this user_topic.changed record completed by it when the policy changes.
    */
   senderPolicy?: { follow: number; unmute: number; historyPublic: boolean; topicName: string; event: OutboxRecord };
+  /**
+   * The client's ids of the send (Zulip's `queue_id` and `local_id`), when it gave them: the statement records them
+   * with the message, and a send that repeats them (same sender) fails with `RepeatedSend` and writes nothing.
+   */
+  clientIds?: { queueId: string; localId: string };
+}
+
+/** The client's ids of a send are kept this long: a retry within it is the same message. */
+export const SENT_LOCAL_ID_MINUTES = 10;
+
+/**
+ * A send whose sender, `queue_id` and `local_id` an earlier send already committed with (a client retrying after
+ * an error that came after the commit, such as a reset connection): nothing was written.
+ */
+export class RepeatedSend extends Error {
+  constructor(readonly clientIds: { senderId: number; queueId: string; localId: string }) {
+    super('a send repeated its queue_id and local_id');
+    this.name = 'RepeatedSend';
+  }
 }
 
 /** What a send wrote: the new id, its receivers with their flags, and the sender's policy if the statement set one. */
@@ -70,6 +92,11 @@ export interface SendFactsInput {
 
 /** Messages and their per-user rows. Sending is the hot path: one statement writes the message and every row. */
 export interface MessageStore {
+  /**
+   * Zulip's soft reactivation (add_missing_messages) of a user imported as long-term idle: the rows of every message
+   * of their channels they lack, read, and the mark cleared, in one statement; false when the mark was gone already.
+   */
+  addMissingRows(userId: number): Promise<boolean>;
   /** The recipient of a direct conversation, created on first use. */
   directRecipient(realmId: number, userIds: readonly number[]): Promise<number>;
   /** Writes a message with its rows and events (its own transaction, or `executor`'s). */
@@ -78,6 +105,10 @@ export interface MessageStore {
   sendMany(writes: readonly SendWrite[], executor: SqlExecutor): Promise<SentRows[]>;
   /** What the automatic topic policies depend on, read just before sending. */
   sendFacts(input: SendFactsInput): Promise<SendFacts>;
+  /** The message an earlier send with these client ids wrote (see RepeatedSend), or null when there is none. */
+  sentWith(clientIds: { senderId: number; queueId: string; localId: string }): Promise<number | null>;
+  /** Forgets client ids older than `before`; returns how many. */
+  forgetSentLocalIds(before: Date): Promise<number>;
   messageById(id: number, tx?: Transaction): Promise<StoredMessage | null>;
   /** The user's flags on a message, or null without a row. */
   userMessageFlags(userId: number, messageId: number, tx?: Transaction): Promise<number | null>;

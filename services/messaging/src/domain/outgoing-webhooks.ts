@@ -38,6 +38,8 @@ export type WebhookOutcome =
   | { kind: 'response'; status: number; body: Buffer }
   | { kind: 'timeout' }
   | { kind: 'connection-error' }
+  /** The URL's address is not public and not on the operator's allow-list: nothing was sent. */
+  | { kind: 'refused'; reason: string }
   | { kind: 'exception'; type: string; message: string };
 
 /** The ports of a delivery: the bot's services (settings owns them) and the HTTP call. */
@@ -100,6 +102,11 @@ export async function deliverOutgoingWebhook(
             ? `Request timed out after ${ports.timeoutSeconds} seconds.`
             : 'A connection error occurred. Is my bot server down?',
       });
+    } else if (outcome.kind === 'refused') {
+      // What Zulip's owner sees when Smokescreen refuses the address: its 407, told as a private network.
+      domain.logger.warn({ botId: bot.id, reason: outcome.reason }, 'outgoing webhook to a disallowed address refused');
+      await failWithMessage(ctx, 'Third party responded with 407');
+      await notifyBotOwner(ctx, { status: 407 });
     } else if (outcome.kind === 'exception') {
       domain.logger.warn({ botId: bot.id, err: outcome.message }, 'outgoing webhook failed');
       await failWithMessage(

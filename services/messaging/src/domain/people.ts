@@ -42,6 +42,8 @@ export interface DirectoryPort {
   channel(id: number): Promise<Channel | null>;
   channelByName(realmId: number, name: string): Promise<Channel | null>;
   forgetGroups(realmId: number): void;
+  /** Forgets a user's record here and in the other replicas (this process changed it). */
+  forgetUser(id: number): void;
   /** Forgets what this process knows of an organization's people (another replica changed them). */
   forgetPeopleOf(realmId: number): void;
   forgetChannel(id: number): void;

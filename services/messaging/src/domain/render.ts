@@ -13,9 +13,24 @@ export interface Rendered {
   linkedUploadPaths: string[];
   hasLink: boolean;
   hasImage: boolean;
+  /** Links whose website preview is still to be fetched (Zulip's links_for_preview; docs/architecture.md). */
+  linksForPreview: string[];
+}
+
+/** A website preview as the worker fetched it (Zulip's UrlEmbedData); null: the page has nothing to show. */
+export interface LinkEmbed {
+  title: string | null;
+  description: string | null;
+  image: string | null;
+}
+
+export interface RenderOptions {
+  /** Previews fetched after the send, by URL (Zulip's url_embed_data). */
+  urlEmbedData?: ReadonlyMap<string, LinkEmbed | null>;
 }
 
 /** Zulip-flavoured Markdown to HTML, with the organization's users, groups and channels resolved. */
 export interface Renderer {
-  render(realm: Realm, content: string, sender: User | null): Promise<Rendered>;
+  /** `sender` null: no message (a channel description), which gets no previews. */
+  render(realm: Realm, content: string, sender: User | null, options?: RenderOptions): Promise<Rendered>;
 }

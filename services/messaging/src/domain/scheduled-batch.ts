@@ -29,7 +29,7 @@ export async function deliverDueBatch(
   // Widgets (/poll, /todo) are attached after the messages commit, as for a message sent directly.
   const widgets: { actor: Actor; id: number; content: string }[] = [];
   await domain.store.batchTransaction(async (executor) => {
-    const rows = await domain.scheduledMessages.claimDue(executor, new Date(now.getTime() + 1000), limit);
+    const rows = await domain.scheduledMessages.claimDue(executor, now, limit);
     // Checked and rendered side by side: each check reads on its own connection, not the claiming one.
     const checked = await Promise.all(
       rows.map(async (row) => {

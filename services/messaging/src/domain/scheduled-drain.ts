@@ -36,9 +36,8 @@ export async function deliverAllDue(domain: ScheduledDrainDeps, now = new Date()
     }
   };
   await Promise.all(Array.from({ length: PARALLEL_BATCHES }, batches));
-  const dueBy = new Date(now.getTime() + 1000);
   for (let after = 0; ;) {
-    const left = await domain.scheduledMessages.pending(after, LEFTOVER_PAGE, dueBy);
+    const left = await domain.scheduledMessages.pending(after, LEFTOVER_PAGE, now);
     for (const { id } of left) {
       const result = await deliverOne(domain, id, now);
       if (result.outcome === 'delivered') delivered.push(result.dueAt);

@@ -33,12 +33,12 @@ export async function deliverScheduled(
   const row = await domain.scheduledMessages.get(id);
   if (!row || row.delivered || row.failed) return { outcome: 'gone' };
   if (row.deliveryType === REMIND) {
-    if (row.scheduledAt.getTime() > now.getTime() + 1000) return { outcome: 'not-due', at: row.scheduledAt };
+    if (row.scheduledAt.getTime() > now.getTime()) return { outcome: 'not-due', at: row.scheduledAt };
     const outcome = await deliverReminder(domain, row);
     return outcome === 'delivered' ? { outcome, dueAt: row.scheduledAt } : { outcome };
   }
   // The job of an older time (moved later by an edit that could not replace a running job): wait for the new time.
-  if (row.scheduledAt.getTime() > now.getTime() + 1000) return { outcome: 'not-due', at: row.scheduledAt };
+  if (row.scheduledAt.getTime() > now.getTime()) return { outcome: 'not-due', at: row.scheduledAt };
   const requestId = `scheduled-${id}`;
   let failure: string | null = null;
   // Whom to tell why: nobody when the organization or the sender's account is what refuses it (as in Zulip).

@@ -3,7 +3,7 @@ import { claimAttachments } from './attachments.js';
 import type { Actor, Domain } from './context.js';
 import { defaultReadBySender } from './client.js';
 import { FLAG } from './flags.js';
-import type { NewMessage, SendWrite, SentRows } from './message-store.js';
+import { RepeatedSend, type NewMessage, type SendWrite, type SentRows } from './message-store.js';
 import { topicLinks } from '@confab/markdown';
 import { displayRecipientUsers, messageRecord } from './message-records.js';
 import { alertedUsers } from './personal-filters.js';
@@ -125,6 +125,7 @@ export async function prepareSend(domain: SendDeps, actor: Actor, input: SendInp
     meta,
     topicLinks: links,
     serviceBots,
+    linksForPreview: rendered.linksForPreview,
   });
   return {
     write,
@@ -250,6 +251,8 @@ function sendWrite(
     meta: { realmId: number; requestId: string };
     topicLinks: contracts.MessageRecord['topic_links'];
     serviceBots: readonly ServiceBotTrigger[];
+    /** Zulip's links_for_preview: the worker fetches them after the send. */
+    linksForPreview: readonly string[];
   },
 ): { write: SendWrite; placeholder: StoredMessage } {
   const { channel, participants, topic } = addressed;
@@ -291,13 +294,27 @@ function sendWrite(
     policies,
     setFirstMessageId: channel !== null && channel.firstMessageId === null,
   };
-  // Only a message that triggers outgoing webhook bots carries this event (completed with the id like message.sent).
+  // A client's queue_id and local_id are kept beside the message, so a retried send posts once.
+  if (input.queueId !== undefined && input.localId !== undefined)
+    write.clientIds = { queueId: input.queueId, localId: input.localId };
+  // Only a message that triggers outgoing webhook bots, or has links to preview, carries these events (completed
+  // with the id like message.sent); every other message is written exactly as before.
+  const idEvents: NonNullable<SendWrite['idEvents']> = [];
   if (parts.serviceBots.length > 0)
-    write.serviceEvent = outboxRecord(
-      contracts.outgoingWebhookTriggered,
-      { message: record, bots: [...parts.serviceBots] },
-      meta,
-    );
+    idEvents.push({
+      record: outboxRecord(contracts.outgoingWebhookTriggered, { message: record, bots: [...parts.serviceBots] }, meta),
+      idPath: '{payload,message,id}',
+    });
+  if (parts.linksForPreview.length > 0)
+    idEvents.push({
+      record: outboxRecord(
+        contracts.linkPreviewsRequested,
+        { message_id: 0, realm_id: meta.realmId, content: newMessage.content, urls: [...parts.linksForPreview] },
+        meta,
+      ),
+      idPath: '{payload,message_id}',
+    });
+  if (idEvents.length > 0) write.idEvents = idEvents;
   if (channel && !addressed.facts) {
     // Bots never change their topic policies; 4 is "never" for both settings.
     const bot = actor.user.isBot;
@@ -323,7 +340,24 @@ function sendWrite(
   return { write, placeholder };
 }
 
+/**
+ * Commits a send; a repeat of an earlier send's client ids (Zulip's `queue_id` and `local_id`, same sender, within
+ * `SENT_LOCAL_ID_MINUTES`) writes nothing and answers the first message's id: a client that retries a send whose
+ * answer it lost (the server died after the commit) posts it once.
+ */
 async function commitSend(domain: SendDeps, prepared: PreparedSend, options: SendOptions): Promise<SendResult> {
+  try {
+    return await commitOnce(domain, prepared, options);
+  } catch (err) {
+    if (!(err instanceof RepeatedSend)) throw err;
+    const first = await domain.messages.sentWith(err.clientIds);
+    // The first send's row is there (its commit made the repeat fail) unless it has just been forgotten.
+    if (first === null) return commitOnce(domain, prepared, options);
+    return { id: first };
+  }
+}
+
+async function commitOnce(domain: SendDeps, prepared: PreparedSend, options: SendOptions): Promise<SendResult> {
   const { write, claimable, placeholder, meta, channel } = prepared;
   let automatic = prepared.automatic;
   let sent: SentRows;

@@ -24,6 +24,11 @@ export interface Realm {
   enableReadReceipts: boolean;
   /** The private channel message reports go to; null: reporting is off. */
   moderationRequestChannelId: number | null;
+  /** Zulip's inline_image_preview and inline_url_embed_preview: which previews the renderer adds. */
+  inlineImagePreview: boolean;
+  inlineUrlEmbedPreview: boolean;
+  /** Days messages are kept (channels may override it); null: forever. */
+  messageRetentionDays: number | null;
   permissions: Record<string, GroupRef>;
   deactivated: boolean;
 }
@@ -65,6 +70,8 @@ export interface User extends UserSettings {
   isSystemBot: boolean;
   /** The uploaded avatar's URL with its version; null for the default (Gravatar) one. */
   avatarUrl: string | null;
+  /** Imported as long-term idle (Zulip's rule): its channel messages get their rows on its first request. */
+  longTermIdle: boolean;
 }
 
 /** Zulip's UserProfile.OUTGOING_WEBHOOK_BOT: messages that mention it or are sent to it are posted to its service. */

@@ -2,14 +2,20 @@ import type { Logger } from '@confab/logging';
 import type { MessagingConfig } from '../config.js';
 import { deleteUnclaimedUploads } from '../domain/attachments.js';
 import type { Domain } from '../domain/context.js';
+import { SENT_LOCAL_ID_MINUTES } from '../domain/message-store.js';
+import { archiveMessages } from '../domain/retention.js';
 import type { Store } from '../repositories/store.js';
 import { runRealmExport } from './realm-export.js';
 
 /** The maintenance queue's jobs and their data; a job without a handler below does not compile. */
 export interface MaintenanceJobs {
   'delete-unclaimed-uploads': Record<string, never>;
+  /** Client ids of sends older than SENT_LOCAL_ID_MINUTES (a retry after that is a new message). */
+  'forget-sent-local-ids': Record<string, never>;
   /** An organization export an administrator asked for (POST /export/realm). */
   'realm-export': { exportId: number };
+  /** The daily retention run: expired messages to the archive, old archive purged (Zulip's archive_messages). */
+  'archive-messages': Record<string, never>;
 }
 export type MaintenanceJobName = keyof MaintenanceJobs;
 
@@ -34,5 +40,10 @@ export const maintenanceHandlers: {
     if (deleted > 0) logger.info({ deleted }, 'unclaimed uploads deleted');
     return { deleted };
   },
+  async 'forget-sent-local-ids'({ domain }) {
+    return { deleted: await domain.messages.forgetSentLocalIds(new Date(Date.now() - SENT_LOCAL_ID_MINUTES * 60_000)) };
+  },
   'realm-export': (ctx, data) => runRealmExport(ctx, data.exportId),
+  'archive-messages': ({ domain, config }) =>
+    archiveMessages(domain, new Date(), { vacuumDays: config.retention.vacuumDays }),
 };

@@ -1,8 +1,6 @@
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { Queue, Worker } from 'bullmq';
+import { DelayedError, Queue, Worker } from 'bullmq';
 import { contracts, internal, type EventBus } from '@confab/events';
-import { registerJobQueueDepth, ServiceClient } from '@confab/http';
+import { GuardedHttpClient, OutgoingRequestError, registerJobQueueDepth, ServiceClient } from '@confab/http';
 import type { Logger } from '@confab/logging';
 import { bullOptions } from '@confab/runtime';
 import type { MessagingConfig } from '../config.js';
@@ -25,73 +23,53 @@ export const OUTGOING_WEBHOOK_CONSUMER = 'messaging.outgoing_webhooks';
 
 /** Zulip's MAX_REQUEST_RETRIES (3) after the first attempt. */
 const ATTEMPTS = 4;
-/** The most of an answer read; a longer one is cut off (a reply is at most 10,000 characters anyway). */
-const MAX_ANSWER_BYTES = 1024 * 1024;
+/** The most of an answer read; the connection is closed there (a reply is at most 10,000 characters anyway). */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
 const USER_AGENT = 'ZulipOutgoingWebhook/11.0-confab';
+/** How long a delivery waits for its turn when its bot already has as many in flight as it may. */
+const BUSY_BOT_DELAY_MS = 250;
 
-/** Socket-level failures Zulip's requests library reports as ConnectionError (refused, reset, DNS, TLS). */
-const CONNECTION_ERRORS =
-  /^(E(CONN|HOST|NET|PIPE|AI_|NOTFOUND|ADDR)|ERR_TLS|ERR_SSL|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO|ERR_STREAM_PREMATURE)/;
-
-/** One POST to a bot's service, classified as Zulip's do_rest_call tells failures apart. Never throws. */
-export function postWebhook(req: WebhookRequest, timeoutMs: number): Promise<WebhookOutcome> {
-  return new Promise((resolve) => {
-    let url: URL;
-    try {
-      url = new URL(req.url);
-    } catch {
-      resolve({ kind: 'exception', type: 'InvalidURL', message: `Invalid URL '${req.url}'` });
-      return;
-    }
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const body = Buffer.from(req.body, 'utf8');
-    let settled = false;
-    const settle = (outcome: WebhookOutcome) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(outcome);
-    };
-    const call = send(url, {
+/**
+ * One POST to a bot's service through the guarded client (docs/security.md, "Requests to URLs users choose"),
+ * classified as Zulip's do_rest_call tells failures apart; an address the client refuses is `refused` (what Zulip's
+ * Smokescreen answers with 407). Redirects are not followed (Zulip's requests.post follows them through Smokescreen;
+ * a bot service has no reason to redirect, and an unfollowed 3xx is told to the owner as its status). Never throws.
+ */
+export async function postWebhook(
+  client: GuardedHttpClient,
+  req: WebhookRequest,
+  timeoutMs: number,
+): Promise<WebhookOutcome> {
+  try {
+    const answer = await client.fetch(req.url, {
       method: 'POST',
-      headers: {
-        'Content-Type': req.contentType,
-        'Content-Length': String(body.length),
-        'User-Agent': USER_AGENT,
-      },
+      headers: { 'Content-Type': req.contentType, 'User-Agent': USER_AGENT },
+      body: req.body,
+      timeoutMs,
+      connectTimeoutMs: Math.min(timeoutMs, 5000),
+      maxBytes: MAX_ANSWER_BYTES,
     });
-    // However the exchange stalls (connecting, sending, or reading the answer), the timeout ends it.
-    const timer = setTimeout(() => {
-      settle({ kind: 'timeout' });
-      call.destroy();
-    }, timeoutMs);
-    call.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        if (size >= MAX_ANSWER_BYTES) return;
-        chunks.push(chunk);
-        size += chunk.length;
-      });
-      res.on('end', () =>
-        settle({
-          kind: 'response',
-          status: res.statusCode ?? 0,
-          body: Buffer.concat(chunks).subarray(0, MAX_ANSWER_BYTES),
-        }),
-      );
-      res.on('error', (err) => settle(failure(err)));
-    });
-    call.on('error', (err) => settle(failure(err)));
-    call.end(body);
-  });
-}
-
-function failure(err: Error): WebhookOutcome {
-  const code = (err as NodeJS.ErrnoException).code ?? '';
-  if (code === 'ETIMEDOUT') return { kind: 'timeout' };
-  if (CONNECTION_ERRORS.test(code)) return { kind: 'connection-error' };
-  return { kind: 'exception', type: code || err.name, message: err.message };
+    return { kind: 'response', status: answer.status, body: answer.body };
+  } catch (err) {
+    if (!(err instanceof OutgoingRequestError)) {
+      return { kind: 'exception', type: (err as Error).name, message: (err as Error).message };
+    }
+    switch (err.kind) {
+      case 'refused':
+        return { kind: 'refused', reason: err.message };
+      case 'timeout':
+        return { kind: 'timeout' };
+      case 'connection':
+        return { kind: 'connection-error' };
+      case 'invalid-url':
+        // A URL of another scheme (Zulip accepts ftp:// at creation): what Python's requests says of it.
+        return /^[a-z][a-z0-9+.-]*:\/\//i.test(req.url) && !/^https?:/i.test(req.url)
+          ? { kind: 'exception', type: 'InvalidSchema', message: `No connection adapters were found for '${req.url}'` }
+          : { kind: 'exception', type: 'InvalidURL', message: err.message };
+      default:
+        return { kind: 'exception', type: err.code ?? err.kind, message: err.message };
+    }
+  }
 }
 
 /** The settings service's answer: where the bot's messages go (read at each delivery, so edits apply at once). */
@@ -133,17 +111,35 @@ export function startOutgoingWebhooks(ctx: { domain: Domain; bus: EventBus; conf
       })),
     );
   });
+  const client = new GuardedHttpClient({ allowedCidrs: config.outgoingAllowedCidrs });
   const ports: OutgoingWebhookPorts = {
     servicesOf: settingsServices(config),
-    post: (req) => postWebhook(req, config.outgoingWebhooks.timeoutSeconds * 1000),
+    post: (req) => postWebhook(client, req, config.outgoingWebhooks.timeoutSeconds * 1000),
     timeoutSeconds: config.outgoingWebhooks.timeoutSeconds,
   };
+  // Deliveries in flight in this process, per bot: one bot's slow service may hold only its share of the slots. A
+  // delivery over its bot's share goes back to the queue for a moment (a delay, not an attempt), freeing its slot.
+  const inFlight = new Map<number, number>();
+  const perBot = config.outgoingWebhooks.perBotConcurrency;
   const worker = new Worker<OutgoingWebhookJob>(
     OUTGOING_WEBHOOK_QUEUE,
-    async (job) => {
-      const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      const result = await deliverOutgoingWebhook(domain, ports, job.data, { last });
-      if (result === 'retry') throw new Error('the bot service could not be reached; trying again');
+    async (job, token) => {
+      const botId = job.data.botId;
+      const running = inFlight.get(botId) ?? 0;
+      if (running >= perBot) {
+        await job.moveToDelayed(Date.now() + BUSY_BOT_DELAY_MS, token);
+        throw new DelayedError();
+      }
+      inFlight.set(botId, running + 1);
+      try {
+        const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+        const result = await deliverOutgoingWebhook(domain, ports, job.data, { last });
+        if (result === 'retry') throw new Error('the bot service could not be reached; trying again');
+      } finally {
+        const left = (inFlight.get(botId) ?? 1) - 1;
+        if (left > 0) inFlight.set(botId, left);
+        else inFlight.delete(botId);
+      }
     },
     { ...bull, concurrency: config.outgoingWebhooks.concurrency },
   );

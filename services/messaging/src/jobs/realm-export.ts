@@ -1,18 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { tarGzDirectory, writeZulipExport, type ExportData, type ExportGroupValue } from '@confab/porting';
+import { messagingExportPart } from '../operations/export-part.js';
 import { internal } from '@confab/events';
 import { ServiceClient } from '@confab/http';
 import type { Logger } from '@confab/logging';
 import type { Queue } from 'bullmq';
 import type { MessagingConfig } from '../config.js';
 import type { Domain } from '../domain/context.js';
-import { EXPORT_PUBLIC, exportsEvent, type ExportRunner } from '../domain/realm-exports.js';
-import { linkifierDict } from '../domain/linkifiers.js';
-import { playgroundDict } from '../domain/playgrounds.js';
-import { folderDict } from '../domain/channel-folders.js';
+import { exportsEvent, type ExportRunner } from '../domain/realm-exports.js';
 import type { Store } from '../repositories/store.js';
-import { tarGz } from './tar.js';
 
 /** Where export archives live: `<uploads dir>/exports/<realm id>/<random>/<name>.tar.gz`. */
 export const exportsDir = (config: MessagingConfig) => join(config.uploads.dir, 'exports');
@@ -47,15 +46,20 @@ async function allPages<T>(page: (afterId: number) => Promise<T[]>, idOf: (item:
   }
 }
 
+/** The settings service's part of an export (GET /internal/realms/{id}/export), read as it is written there. */
+const settingsPart = internal.anyObject;
+
 /**
  * The export job (Zulip's export_realm): gathers the organization's data from each service that owns a part of it,
- * through their own typed internal APIs (settings: the organization and its users; groups: its user groups), and
- * messaging's own (channels, subscriptions, messages, organization content), writes them as JSON files in a .tar.gz
- * in the data directory, and tells the administrators (realm_export events). A public export has the messages of
- * public channels; a standard one also those sent by members who allow exporting their private data.
+ * through their own typed internal APIs (settings: the organization, its users, their settings, avatars and emoji;
+ * groups: its user groups with their members), and messaging's own (channels, subscriptions, messages and their
+ * per-user rows, reactions, uploads, topic visibility, linkifiers), and writes them in Zulip's export format
+ * (libs/porting writeZulipExport) as a .tar.gz in the data directory, telling the administrators (realm_export
+ * events). The export types keep Zulip's meaning: a public export has the messages of public channels and no
+ * private data; a standard one (Zulip's "full with consent") adds the private data of the members who allow it.
  */
 export async function runRealmExport(ctx: ExportJobContext, exportId: number): Promise<void> {
-  const { domain, store, config } = ctx;
+  const { domain, config } = ctx;
   const row = await domain.exports.byId(exportId);
   if (!row || row.dateSucceeded || row.dateFailed || row.dateDeleted) return;
   const realm = await domain.directory.realm(row.realmId);
@@ -69,62 +73,70 @@ export async function runRealmExport(ctx: ExportJobContext, exportId: number): P
       };
     });
   try {
-    const settings = new internal.SettingsReader(
-      new ServiceClient({ caller: 'messaging', baseUrl: config.settingsUrl, secret: config.internalSecret }),
-    );
-    const groups = new ServiceClient({ caller: 'messaging', baseUrl: config.groupsUrl, secret: config.internalSecret });
-    const realmRecord = (await settings.realmsAfter(realm.id - 1)).find((r) => r.realm_id === realm.id);
-    const users = (
-      await allPages(
-        (after) => settings.usersAfter(after),
-        (u) => u.user_id,
-      )
-    ).filter((u) => u.realm_id === realm.id);
-    const userGroups = (
-      await allPages(
-        async (after) =>
-          (await groups.call('GET', '/groups', internal.groupsPage, { query: { after_id: after } })).groups,
-        (g) => g.group.group_id,
-      )
-    ).filter((g) => g.group.realm_id === realm.id);
-    const channels = await domain.channels.channelsInRealm(realm.id);
-    const subscribers = await domain.channels.subscribers(channels.map((c) => c.id));
-    const consenting = users.filter((u) => !u.is_bot).map((u) => u.user_id);
-    const consented = new Set(
-      (await domain.readModel.usersByIds(realm.id, consenting))
-        .filter((u) => u.allowPrivateDataExport)
-        .map((u) => u.id),
-    );
-    const publicChannels = new Set(channels.filter((c) => !c.inviteOnly).map((c) => c.id));
-    const messages = (await store.db.message.findMany({ where: { realmId: realm.id }, orderBy: { id: 'asc' } })).filter(
-      (m) =>
-        (m.channelId !== null && publicChannels.has(m.channelId)) ||
-        (row.exportType !== EXPORT_PUBLIC && consented.has(m.senderId)),
-    );
-    const json = (name: string, value: unknown) => ({ name, data: Buffer.from(JSON.stringify(value, null, 1)) });
-    const archive = tarGz([
-      json('realm.json', { realm: realmRecord, export_type: row.exportType, exported_at: new Date().toISOString() }),
-      json('users.json', users),
-      json('user_groups.json', userGroups),
-      json(
-        'channels.json',
-        channels.map((c) => ({ ...c, subscribers: subscribers.get(c.id) ?? [] })),
-      ),
-      json('messages.json', messages),
-      json('organization.json', {
-        default_streams: await domain.defaultChannels.ids(realm.id),
-        channel_folders: (await domain.channelFolders.list(realm.id)).map(folderDict),
-        linkifiers: (await domain.linkifiers.list(realm.id)).map(linkifierDict),
-        playgrounds: (await domain.playgrounds.list(realm.id)).map(playgroundDict),
-      }),
-    ]);
     const path = `${realm.id}/${randomBytes(12).toString('hex')}/zulip-export-${randomBytes(4).toString('hex')}.tar.gz`;
-    await mkdir(dirname(join(exportsDir(config), path)), { recursive: true });
-    await writeFile(join(exportsDir(config), path), archive);
+    const target = join(exportsDir(config), path);
+    await mkdir(dirname(target), { recursive: true });
+    const stats = await writeRealmExport(ctx, realm.id, row.exportType, target);
     await finish({ dateSucceeded: new Date(), exportPath: path });
-    ctx.logger.info({ exportId, bytes: archive.length, messages: messages.length }, 'organization exported');
+    ctx.logger.info({ exportId, messages: stats.messages }, 'organization exported');
   } catch (err) {
     ctx.logger.error({ err, exportId }, 'organization export failed');
     await finish({ dateFailed: new Date() });
+  }
+}
+
+/** Writes an organization's export in Zulip's format to `target` (a .tar.gz); also `npm run admin -- export`. */
+export async function writeRealmExport(
+  ctx: Pick<ExportJobContext, 'store' | 'config'>,
+  realmId: number,
+  exportType: number,
+  target: string,
+  options: { migrationStatus?: unknown } = {},
+): Promise<{ messages: number }> {
+  const { store, config } = ctx;
+  const client = (baseUrl: string) => new ServiceClient({ caller: 'messaging', baseUrl, secret: config.internalSecret });
+  const settings = (await client(config.settingsUrl).call('GET', `/realms/${realmId}/export`, settingsPart, {
+    query: { export_type: exportType },
+  })) as unknown as Pick<ExportData, 'realm' | 'users' | 'profileFields' | 'emoji'>;
+  const groups = (
+    await allPages(
+      async (after) =>
+        (await client(config.groupsUrl).call('GET', '/groups', internal.groupsWithMembersPage, { query: { after_id: after } }))
+          .groups,
+      (g) => g.group.group_id,
+    )
+  ).filter((g) => g.group.realm_id === realmId);
+  const part = await messagingExportPart(store, realmId, exportType, settings.users);
+  const data: ExportData = {
+    exportType: exportType as ExportData['exportType'],
+    ...settings,
+    groups: groups.map(({ group, direct_members, direct_subgroups }) => ({
+      id: group.group_id,
+      name: group.name,
+      description: group.description,
+      isSystemGroup: group.is_system_group,
+      deactivated: group.deactivated,
+      creatorId: group.creator_id,
+      dateCreated: new Date(group.date_created).getTime() / 1000,
+      members: direct_members,
+      subgroups: direct_subgroups,
+      settings: Object.fromEntries(
+        Object.entries(group).filter(([k]) => /^can_.*_group$/.test(k)),
+      ) as Record<string, ExportGroupValue>,
+    })),
+    ...part,
+    attachments: part.attachments.map((a) => ({
+      ...a,
+      data: () => readFile(join(config.uploads.dir, a.pathId)),
+    })),
+  };
+  const staging = await mkdtemp(join(tmpdir(), 'confab-export-'));
+  try {
+    const top = basename(target).replace(/\.tar\.gz$/, '');
+    const stats = await writeZulipExport(join(staging, top), data, options);
+    await tarGzDirectory(join(staging, top), top, target);
+    return stats;
+  } finally {
+    await rm(staging, { recursive: true, force: true });
   }
 }

@@ -21,12 +21,16 @@ export async function startScheduledDelivery(ctx: { domain: Domain; config: Mess
   // the next drain. A drain's failure fails the job that started it (BullMQ retries it).
   let running: { startedAt: number; done: Promise<unknown> } | undefined;
   const drainFor = async (dueAt: number): Promise<number> => {
+    // Never early: a delayed job may fire a few milliseconds before its time (BullMQ promotes by its own clock),
+    // and a drain delivers only what is due by its start, so it waits for the due time first.
+    const early = dueAt - Date.now();
+    if (early > 0) await new Promise((resolve) => setTimeout(resolve, early));
     for (;;) {
       if (running) {
         const { startedAt, done } = running;
         await done.catch(() => undefined);
-        // A drain delivers what is due by a second after its start (the batches' window).
-        if (startedAt + 1000 >= dueAt) return 0;
+        // A drain delivers what was due at its start.
+        if (startedAt >= dueAt) return 0;
         continue;
       }
       const startedAt = Date.now();
@@ -53,19 +57,41 @@ export async function startScheduledDelivery(ctx: { domain: Domain; config: Mess
   );
   worker.on('error', (err) => logger.warn({ err: err.message }, 'scheduled delivery worker error'));
 
-  // One sweep at a time: while Redis is down a sweep waits for it, and later ticks must not pile up behind it.
+  // One sweep at a time: while Redis is down a sweep waits for it, and later ticks must not pile up behind it. A
+  // sweep asked for while one runs runs once more after it (Redis came back while the running one read rows).
   let sweeping = false;
+  let again = false;
   const sweep = async () => {
-    if (sweeping) return;
+    if (sweeping) {
+      again = true;
+      return;
+    }
     sweeping = true;
     try {
-      await queue.reconcile(domain, logger);
-    } catch (err) {
-      logger.warn({ err }, 'could not re-enqueue pending scheduled messages; will retry');
+      do {
+        again = false;
+        try {
+          await queue.reconcile(domain, logger);
+        } catch (err) {
+          logger.warn({ err }, 'could not re-enqueue pending scheduled messages; will retry');
+        }
+      } while (again);
     } finally {
       sweeping = false;
     }
   };
+  // Redis came back (a restart, a failover to a replica): it may have lost the timers, so they are rebuilt now
+  // rather than at the next sweep, which left messages late by up to its period.
+  const client = await queue.queue.client;
+  let connectedOnce = false;
+  client.on('ready', () => {
+    if (connectedOnce) {
+      logger.info('redis reconnected: rebuilding the scheduled-message timers');
+      void sweep();
+    }
+    connectedOnce = true;
+  });
+  if (client.status === 'ready') connectedOnce = true;
   await sweep();
   const timer = setInterval(() => void sweep(), config.scheduled.sweepSeconds * 1000);
   timer.unref();

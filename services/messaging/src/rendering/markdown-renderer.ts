@@ -2,7 +2,7 @@ import { extractReferences, renderMessage, type MessageReferences, type RenderCo
 import type { ChannelsRepository } from '../repositories/channels.repository.js';
 import type { Directory } from '../repositories/directory.js';
 import type { ReadModelRepository } from '../repositories/readmodel.repository.js';
-import type { Rendered, Renderer } from '../domain/render.js';
+import type { Rendered, RenderOptions, Renderer } from '../domain/render.js';
 import type { Realm, User } from '../domain/types.js';
 
 /** Mentions and channel links start with these; custom emoji are written `:name:`. */
@@ -18,6 +18,8 @@ export class MarkdownRenderer implements Renderer {
     private readonly readModel: ReadModelRepository,
     private readonly channels: ChannelsRepository,
     private readonly directory: Directory,
+    /** The external image proxy (camo.ts): every image of another host is shown through it. */
+    private readonly externalImageUrl?: (url: string) => string,
   ) {}
 
   private async context(realm: Realm, refs: MessageReferences, sender: User | null): Promise<RenderContext> {
@@ -57,7 +59,7 @@ export class MarkdownRenderer implements Renderer {
     return context;
   }
 
-  async render(realm: Realm, content: string, sender: User | null): Promise<Rendered> {
+  async render(realm: Realm, content: string, sender: User | null, options: RenderOptions = {}): Promise<Rendered> {
     const refs: MessageReferences | null = MAY_REFER.test(content) ? extractReferences(content) : null;
     const context = refs
       ? await this.context(realm, refs, sender)
@@ -75,6 +77,12 @@ export class MarkdownRenderer implements Renderer {
     }
     const linkifiers = await this.directory.linkifiersOf(realm.id);
     if (linkifiers.length > 0) context.linkifiers = linkifiers;
+    // Zulip renders what is no message (channel descriptions) with no_previews.
+    context.inlineImagePreview = sender !== null && realm.inlineImagePreview;
+    context.inlineUrlEmbedPreview = sender !== null && realm.inlineUrlEmbedPreview;
+    context.sentByBot = sender?.isBot ?? false;
+    if (options.urlEmbedData) context.urlEmbedData = options.urlEmbedData;
+    if (this.externalImageUrl) context.externalImageUrl = this.externalImageUrl;
     const result = renderMessage(content, context);
     return {
       html: result.html,
@@ -85,6 +93,7 @@ export class MarkdownRenderer implements Renderer {
       linkedUploadPaths: result.linkedUploadPaths,
       hasLink: result.hasLink,
       hasImage: result.hasImage,
+      linksForPreview: result.linksForPreview,
     };
   }
 }

@@ -119,6 +119,14 @@ class SqlEditUnit implements EditUnit {
     return rows.map((r) => r.id);
   }
 
+  async setRendering(messageId: number, renderedContent: string, hasImage: boolean): Promise<void> {
+    await this.db.query('UPDATE messages SET rendered_content = $2, has_image = $3 WHERE id = $1', [
+      messageId,
+      renderedContent,
+      hasImage,
+    ]);
+  }
+
   async rows(messageId: number): Promise<Map<number, number>> {
     const rows = await this.db.query<{ user_id: number; flags: number }>(
       'SELECT user_id, flags FROM user_messages WHERE message_id = $1',

@@ -10,53 +10,11 @@ import type { Tx } from './prisma.js';
 import { validId } from './prisma.js';
 import type { Store } from './store.js';
 import type { MessageStore } from '../domain/message-store.js';
+import { forgetSentLocalIds, repeatedSendsRefused, sentWith } from './sent-local-ids.js';
+import { MESSAGE_COLUMNS, toMessage, type MessageRow } from './message-row.js';
+import { UserStateReader } from './user-state-reader.js';
 
 export type { SentRows } from './group-commit.js';
-
-const MESSAGE_COLUMNS = `m.id, m.realm_id, m.sender_id, m.recipient_id, m.channel_id, m.topic, m.content, m.rendered_content,
-  m.date_sent, m.sending_client, m.is_me_message, m.has_attachment, m.has_image, m.has_link, m.last_edit_time, m.has_submessages, r.dm_key`;
-
-export interface MessageRow {
-  id: number;
-  realm_id: number;
-  sender_id: number;
-  recipient_id: number;
-  channel_id: number | null;
-  topic: string;
-  content: string;
-  rendered_content: string;
-  date_sent: Date;
-  sending_client: string;
-  is_me_message: boolean;
-  has_attachment: boolean;
-  has_image: boolean;
-  has_link: boolean;
-  last_edit_time: Date | null;
-  has_submessages: boolean;
-  dm_key: string | null;
-}
-
-export function toMessage(row: MessageRow): StoredMessage {
-  return {
-    id: row.id,
-    realmId: row.realm_id,
-    senderId: row.sender_id,
-    recipientId: row.recipient_id,
-    channelId: row.channel_id,
-    topic: row.topic,
-    content: row.content,
-    renderedContent: row.rendered_content,
-    dateSent: row.date_sent,
-    sendingClient: row.sending_client,
-    isMeMessage: row.is_me_message,
-    hasAttachment: row.has_attachment,
-    hasImage: row.has_image,
-    hasLink: row.has_link,
-    lastEditTime: row.last_edit_time,
-    hasSubmessages: row.has_submessages,
-    dmUserIds: row.dm_key ? row.dm_key.split(',').map(Number) : null,
-  };
-}
 
 /** Messages and their per-user rows. Sending is the hot path: one statement writes the message and every row. */
 export class MessagesRepository implements MessageStore {
@@ -73,12 +31,29 @@ export class MessagesRepository implements MessageStore {
   ) {
     this.group = new GroupCommit(store.sql, groupCommit, batchSql);
     this.narrows = new NarrowReader(store);
+    this.userState = new UserStateReader(store);
   }
 
   private readonly narrows: NarrowReader;
+  private readonly userState: UserStateReader;
 
   private get db() {
     return this.store.db;
+  }
+
+  async addMissingRows(userId: number): Promise<boolean> {
+    const rows = await this.store.sql.query<{ cleared: boolean }>(
+      `WITH cleared AS (UPDATE users SET long_term_idle = false WHERE id = $1 AND long_term_idle RETURNING id),
+            added AS (
+              INSERT INTO user_messages (user_id, message_id, flags)
+              SELECT $1, m.id, ${FLAG.read} FROM subscriptions s JOIN messages m ON m.channel_id = s.channel_id
+               WHERE s.user_id = $1 AND s.active AND EXISTS (SELECT 1 FROM cleared)
+              ON CONFLICT (user_id, message_id) DO NOTHING)
+       SELECT EXISTS (SELECT 1 FROM cleared) AS cleared`,
+      [userId],
+      { prepare: false },
+    );
+    return rows[0]?.cleared === true;
   }
 
   /** The recipient of a direct conversation, created on first use (the mapping never changes, so it is cached). */
@@ -104,7 +79,15 @@ export class MessagesRepository implements MessageStore {
    * (group-commit.ts); `executor` joins a transaction instead.
    */
   send(write: SendWrite, executor?: SqlExecutor): Promise<SentRows> {
-    return executor ? this.group.alone(write, executor) : this.group.send(write);
+    return repeatedSendsRefused(write, executor ? this.group.alone(write, executor) : this.group.send(write));
+  }
+
+  sentWith(ids: { senderId: number; queueId: string; localId: string }): Promise<number | null> {
+    return sentWith(this.store.sql, ids);
+  }
+
+  forgetSentLocalIds(before: Date): Promise<number> {
+    return forgetSentLocalIds(this.store.sql, before);
   }
 
   /** Several messages in the caller's transaction, in one statement where they may share it. */
@@ -271,71 +254,28 @@ export class MessagesRepository implements MessageStore {
   }
 
   /** The user's topic policies, as Zulip's register response lists them. */
-  async userTopicsOf(userId: number) {
-    const rows = await this.db.userTopic.findMany({ where: { userId }, orderBy: { id: 'asc' } });
-    return rows.map((r) => ({
-      stream_id: r.channelId,
-      topic_name: r.topicName,
-      last_updated: Math.floor(r.lastUpdated.getTime() / 1000),
-      visibility_policy: r.visibilityPolicy,
-    }));
+  userTopicsOf(userId: number) {
+    return this.userState.userTopicsOf(userId);
   }
 
   /** The highest message id the user received, -1 when none. */
-  async maxMessageId(userId: number): Promise<number> {
-    const rows = await this.store.sql.query<{ max: number | null }>(
-      'SELECT max(message_id) AS max FROM user_messages WHERE user_id = $1',
-      [userId],
-    );
-    return rows[0]?.max ?? -1;
+  maxMessageId(userId: number): Promise<number> {
+    return this.userState.maxMessageId(userId);
   }
 
   /** Ids of the user's messages with this flag bit set. */
-  async flaggedIds(userId: number, bit: number): Promise<number[]> {
-    const rows = await this.store.sql.query<{ message_id: number }>(
-      'SELECT message_id FROM user_messages WHERE user_id = $1 AND (flags & $2) <> 0 ORDER BY message_id',
-      [userId, bit],
-    );
-    return rows.map((r) => r.message_id);
+  flaggedIds(userId: number, bit: number): Promise<number[]> {
+    return this.userState.flaggedIds(userId, bit);
   }
 
   /** The user's unread messages, newest first, with what grouping them needs. */
-  async unreadRows(userId: number, limit: number) {
-    const rows = await this.store.sql.query<{
-      message_id: number;
-      flags: number;
-      channel_id: number | null;
-      topic: string;
-      dm_key: string | null;
-    }>(
-      `SELECT um.message_id, um.flags, m.channel_id, m.topic, r.dm_key
-         FROM user_messages um JOIN messages m ON m.id = um.message_id JOIN recipients r ON r.id = m.recipient_id
-        WHERE um.user_id = $1 AND (um.flags & ${FLAG.read}) = 0
-        ORDER BY um.message_id DESC LIMIT $2`,
-      [userId, limit],
-    );
-    return rows.map((r) => ({
-      messageId: r.message_id,
-      flags: r.flags,
-      channelId: r.channel_id,
-      topic: r.topic,
-      dmUserIds: r.dm_key ? r.dm_key.split(',').map(Number) : null,
-    }));
+  unreadRows(userId: number, limit: number) {
+    return this.userState.unreadRows(userId, limit);
   }
 
   /** The user's direct conversations, most recent first. */
-  async recentDirectConversations(
-    userId: number,
-    limit: number,
-  ): Promise<{ maxMessageId: number; userIds: number[] }[]> {
-    const rows = await this.store.sql.query<{ dm_key: string; max_id: number }>(
-      `SELECT r.dm_key, max(um.message_id) AS max_id
-         FROM user_messages um JOIN messages m ON m.id = um.message_id JOIN recipients r ON r.id = m.recipient_id
-        WHERE um.user_id = $1 AND (um.flags & ${FLAG.is_private}) <> 0
-        GROUP BY r.dm_key ORDER BY max_id DESC LIMIT $2`,
-      [userId, limit],
-    );
-    return rows.map((r) => ({ maxMessageId: r.max_id, userIds: r.dm_key.split(',').map(Number) }));
+  recentDirectConversations(userId: number, limit: number): Promise<{ maxMessageId: number; userIds: number[] }[]> {
+    return this.userState.recentDirectConversations(userId, limit);
   }
 
   /** Marks the user's unread messages read (all, a channel's, or a topic's); returns their ids. */

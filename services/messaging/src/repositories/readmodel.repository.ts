@@ -34,6 +34,9 @@ function toRealm(row: RealmRow): Realm {
     moveBetweenChannelsLimitSeconds: row.moveBetweenChannelsLimitSeconds,
     enableReadReceipts: row.enableReadReceipts,
     moderationRequestChannelId: row.moderationRequestChannelId,
+    inlineImagePreview: row.inlineImagePreview,
+    inlineUrlEmbedPreview: row.inlineUrlEmbedPreview,
+    messageRetentionDays: row.messageRetentionDays,
     permissions: (row.permissions ?? {}) as Realm['permissions'],
     deactivated: row.deactivated,
   };
@@ -66,6 +69,7 @@ export function toUser(row: UserRow): User {
       : 'except_followed',
     isSystemBot: row.isSystemBot,
     avatarUrl: row.avatarUrl,
+    longTermIdle: row.longTermIdle,
   };
 }
 
@@ -96,6 +100,9 @@ function realmData(r: contracts.RealmRecord) {
     moveBetweenChannelsLimitSeconds: r.move_messages_between_streams_limit_seconds,
     enableReadReceipts: r.enable_read_receipts,
     moderationRequestChannelId: r.moderation_request_channel_id ?? null,
+    inlineImagePreview: r.inline_image_preview,
+    inlineUrlEmbedPreview: r.inline_url_embed_preview,
+    messageRetentionDays: r.message_retention_days ?? null,
     permissions: r.permissions,
     deactivated: r.deactivated,
   };

@@ -12,6 +12,7 @@ export const COMPLETED_IN_SQL: readonly EventContract<unknown>[] = [
   contracts.messageSent,
   contracts.userTopicChanged,
   contracts.outgoingWebhookTriggered,
+  contracts.linkPreviewsRequested,
 ];
 
 // The deprecated `wildcard_mentioned` follows the visible flags for older clients.
@@ -154,16 +155,23 @@ function sendParts(write: SendWrite, param: Param, sfx: string): { ctes: string[
       FROM m${sfx}
     )`,
   ];
-  if (write.serviceEvent) {
-    // Only messages that trigger outgoing webhook bots have this CTE: the common statement is unchanged.
-    const e = write.serviceEvent;
-    ctes.push(`svc${sfx} AS (
-      ${OUTBOX_INSERT}
-      SELECT ${param(e.eventId, '::uuid')}, ${param(e.routingKey)},
-        jsonb_set(${param(JSON.stringify(e.envelope), '::jsonb')}, '{payload,message,id}', to_jsonb(m${sfx}.id))
-      FROM m${sfx}
+  if (write.clientIds) {
+    // The client's ids beside the message: a repeat violates the primary key and the whole statement rolls back
+    // (RepeatedSend). Sends without them have the statement without this CTE.
+    ctes.push(`lid${sfx} AS (
+      INSERT INTO sent_local_ids (sender_id, queue_id, local_id, message_id)
+      SELECT ${sender}, ${param(write.clientIds.queueId)}, ${param(write.clientIds.localId)}, m${sfx}.id FROM m${sfx}
     )`);
   }
+  // Only messages that trigger bots or have links to preview have these CTEs: the common statement is unchanged.
+  (write.idEvents ?? []).forEach(({ record: e, idPath }, i) => {
+    ctes.push(`ide${i}${sfx} AS (
+      ${OUTBOX_INSERT}
+      SELECT ${param(e.eventId, '::uuid')}, ${param(e.routingKey)},
+        jsonb_set(${param(JSON.stringify(e.envelope), '::jsonb')}, '${idPath}', to_jsonb(m${sfx}.id))
+      FROM m${sfx}
+    )`);
+  });
   if (write.otherEvents.length > 0) {
     const rows = write.otherEvents.map(
       (e) => `(${param(e.eventId, '::uuid')}, ${param(e.routingKey)}, ${param(JSON.stringify(e.envelope), '::jsonb')})`,

@@ -10,6 +10,12 @@ import type { UnitOfWorkPort } from '../domain/storage.js';
 import type { Db, Tx } from './prisma.js';
 import { inTransaction, type SqlExecutor, type SqlPool } from './sql.js';
 
+/** What `publish` needs of the event bus: publishing with the broker's confirms. */
+export interface DirectPublisher {
+  isConnected(): boolean;
+  publish(records: readonly OutboxRecord[], options?: { persistent?: boolean }): Promise<void>;
+}
+
 /**
  * The database and the one way to change it (the domain's UnitOfWorkPort): `@confab/events`' unit of work, over a
  * Prisma transaction or a plain-SQL one, writes the outbox rows with the change and wakes the relay after the commit.
@@ -19,6 +25,7 @@ export class Store implements UnitOfWorkPort {
   private readonly prismaUnit: UnitOfWork<Tx>;
   private readonly sqlUnit: UnitOfWork<SqlExecutor>;
   private readonly batchUnit: UnitOfWork<SqlExecutor>;
+  private broker: DirectPublisher | undefined;
 
   constructor(
     readonly db: Db,
@@ -65,11 +72,30 @@ export class Store implements UnitOfWorkPort {
     return tx ? inTransaction(tx) : this.sql;
   }
 
-  /** Events that go with no change of our own (typing): one INSERT on the plain pool, then the relay is woken. */
+  /**
+   * Events that go with no change of our own (typing): there is no change for them to commit with, so they go
+   * straight to the broker (with its confirms) when one is connected — an outbox row, the relay's locked read and
+   * its delete cost PostgreSQL more than the whole rest of a typing notification. Without a broker connection they
+   * take the outbox (one INSERT on the plain pool, then the relay is woken), so they still arrive once it is back.
+   */
   async publish(events: readonly OutboxRecord[]): Promise<void> {
     if (events.length === 0) return;
+    if (this.broker?.isConnected()) {
+      try {
+        // Not written to the broker's disk: a typing notification is worthless after a broker restart.
+        await this.broker.publish(events, { persistent: false });
+        return;
+      } catch {
+        // The channel closed under us: the outbox carries them instead (consumers de-duplicate by event id).
+      }
+    }
     await writeOutboxSql(this.sql, events);
     this.afterCommit();
+  }
+
+  /** The broker `publish` sends events of no change to directly (the API process's bus; the worker has none). */
+  useBroker(broker: DirectPublisher): void {
+    this.broker = broker;
   }
 
   ping(): Promise<boolean> {

@@ -107,8 +107,9 @@ export function mountFileDownloads(app: Express, deps: MessagingDeps): void {
 }
 
 /**
- * GET /thumbnail?url=…&size=thumbnail|full: where the inline image previews in rendered messages point. Confab has no
- * image proxy, so (as Zulip does without one) it redirects to the image itself; uploads stay behind authentication.
+ * GET /thumbnail?url=…&size=thumbnail|full: where the inline image previews of messages rendered before the image
+ * proxy point (Zulip's thumbor-era form). An upload redirects to itself (behind authentication); any other URL is
+ * refused with Zulip 9's empty 403 (docs/security.md: no open redirect).
  */
 export function mountThumbnails(app: Express, deps: MessagingDeps): void {
   app.get('/thumbnail', (req: Request, res: Response) => {
@@ -121,7 +122,10 @@ export function mountThumbnails(app: Express, deps: MessagingDeps): void {
     }
     const query = new URLSearchParams(req.url.slice(req.url.indexOf('?') + 1));
     try {
-      res.redirect(302, thumbnailTarget(query.get('url'), query.get('size')));
+      const target = thumbnailTarget(query.get('url'), query.get('size'));
+      // Zulip's HttpResponseForbidden: a 403 with an empty body.
+      if (target === null) return res.status(403).type('text/html').send('');
+      res.redirect(302, target);
     } catch (err) {
       if (!isConfabError(err)) throw err;
       res.status(err.status).type('text/html').send(`<p>${err.message}</p>`);

@@ -18,21 +18,63 @@ async function targetUser(db: Database, actor: UserIdentity, userId: number): Pr
   return user;
 }
 
-async function setActive(
-  db: Database,
-  actor: UserIdentity,
+async function setActive(db: Database, user: User, active: boolean, requestId: string): Promise<void> {
+  const contract = active ? contracts.userReactivated : contracts.userDeactivated;
+  const meta = { realmId: user.realmId, requestId };
+  // Zulip's do_deactivate_user deactivates every active bot the user owns first (their keys would otherwise keep the
+  // removed user's access); reactivation leaves them off. One transaction: never the user without their bots.
+  const bots = active
+    ? []
+    : (await db.store.users.inRealm(user.realmId)).filter((u) => u.isBot && u.isActive && u.botOwnerId === user.id);
+  await db.write(async (store) => {
+    const events = [];
+    for (const bot of bots) {
+      const off = await store.users.setActive(bot.id, false);
+      // Zulip's events for each bot: realm_user update is_active (everyone), realm_bot update is_active (the owner
+      // and the administrators), as DELETE /bots/{id} sends them.
+      events.push(
+        outboxRecord(contracts.userDeactivated, { user: userRecord(off) }, meta),
+        outboxRecord(
+          contracts.realmBotChanged,
+          {
+            realm_id: user.realmId,
+            owner_id: bot.botOwnerId,
+            op: 'update',
+            bot: { user_id: bot.id, is_active: false },
+          },
+          meta,
+        ),
+      );
+    }
+    const updated = await store.users.setActive(user.id, active);
+    events.push(outboxRecord(contract, { user: userRecord(updated) }, meta));
+    return { result: undefined, events };
+  });
+}
+
+/**
+ * The one deactivation every path takes once it may (the admin API, SCIM, the directory sync): the last owner stays,
+ * the change and its `user.deactivated` event (which ends the user's sessions and cached credentials), and presence.
+ */
+export async function deactivateAccount(
+  ctx: { db: Database; presence: PresenceStore },
   user: User,
-  active: boolean,
   requestId: string,
 ): Promise<void> {
-  const contract = active ? contracts.userReactivated : contracts.userDeactivated;
-  await db.write(async (store) => {
-    const updated = await store.users.setActive(user.id, active);
-    return {
-      result: undefined,
-      events: [outboxRecord(contract, { user: userRecord(updated) }, { realmId: actor.realmId, requestId })],
-    };
-  });
+  const { db } = ctx;
+  if (user.role === ROLE_OWNER && user.isActive && (await db.store.users.countActiveOwners(user.realmId)) <= 1) {
+    throw invalid('Cannot deactivate the only organization owner');
+  }
+  if (!user.isActive) return;
+  await setActive(db, user, false, requestId);
+  // Nobody should see a deactivated user online; their presence would otherwise linger until it expires.
+  await forgetPresence(ctx, user);
+}
+
+/** The reactivation every path takes (the admin API, SCIM, the directory sync). */
+export async function reactivateAccount(db: Database, user: User, requestId: string): Promise<void> {
+  if (user.isActive) throw invalid('User is already active');
+  await setActive(db, user, true, requestId);
 }
 
 /** DELETE /users/{user_id} and DELETE /users/me: Zulip's rules about administrators and the last owner. */
@@ -47,13 +89,7 @@ export async function deactivateUser(
   if (!self && actor.role > ROLE_ADMINISTRATOR) throw adminRequired();
   const user = await targetUser(db, actor, userId);
   if (!self && user.role === ROLE_OWNER && actor.role !== ROLE_OWNER) throw ownerRequired();
-  if (user.role === ROLE_OWNER && user.isActive && (await db.store.users.countActiveOwners(actor.realmId)) <= 1) {
-    throw invalid('Cannot deactivate the only organization owner');
-  }
-  if (!user.isActive) return;
-  await setActive(db, actor, user, false, requestId);
-  // Nobody should see a deactivated user online; their presence would otherwise linger until it expires.
-  await forgetPresence(ctx, user);
+  await deactivateAccount(ctx, user, requestId);
 }
 
 /** POST /users/{user_id}/reactivate (administrators). */
@@ -65,8 +101,7 @@ export async function reactivateUser(
 ): Promise<void> {
   if (actor.role > ROLE_ADMINISTRATOR) throw adminRequired();
   const user = await targetUser(db, actor, userId);
-  if (user.isActive) throw invalid('User is already active');
-  await setActive(db, actor, user, true, requestId);
+  await reactivateAccount(db, user, requestId);
 }
 
 /**
@@ -107,4 +142,24 @@ export async function updateUser(
     if (fullName !== undefined) events.push(outboxRecord(contracts.userUpdated, { user: userRecord(updated) }, meta));
     return { result: undefined, events };
   });
+}
+
+/**
+ * A full name set by the organization's own systems (SCIM, the directory sync), with the event PATCH /users/{id}
+ * sends; a name that is not valid or unchanged is skipped.
+ */
+export async function renameAccount(db: Database, user: User, fullName: string, requestId: string): Promise<boolean> {
+  let name: string;
+  try {
+    name = checkFullName(fullName);
+  } catch {
+    return false;
+  }
+  if (name === user.fullName) return false;
+  await db.write(async (store) => {
+    const updated = await store.users.update(user.id, { fullName: name });
+    const meta = { realmId: user.realmId, requestId };
+    return { result: undefined, events: [outboxRecord(contracts.userUpdated, { user: userRecord(updated) }, meta)] };
+  });
+  return true;
 }

@@ -17,7 +17,23 @@ async function regenerate(db: Database, user: User, requestId: string): Promise<
   return db.write(async (store) => {
     await store.users.replaceApiKey(user.id, apiKey, hashApiKey(apiKey));
     const event = outboxRecord(contracts.userApiKeyChanged, { user_id: user.id }, { realmId: user.realmId, requestId });
-    return { result: { apiKey, eventId: event.eventId }, events: [event] };
+    // A bot's owner and the administrators see its new key (Zulip's realm_bot update of do_regenerate_api_key), so
+    // every window that shows the bot's webhook URL shows the one that works.
+    const botEvents = user.isBot
+      ? [
+          outboxRecord(
+            contracts.realmBotChanged,
+            {
+              realm_id: user.realmId,
+              owner_id: user.botOwnerId,
+              op: 'update',
+              bot: { user_id: user.id, api_key: apiKey },
+            },
+            { realmId: user.realmId, requestId },
+          ),
+        ]
+      : [];
+    return { result: { apiKey, eventId: event.eventId }, events: [event, ...botEvents] };
   });
 }
 

@@ -16,7 +16,8 @@ export interface FailureLimiter {
 
 const authFailed = () =>
   new ConfabError('Your username or password is incorrect', { code: 'AUTHENTICATION_FAILED', status: 401 });
-const userDeactivated = () => new ConfabError('Account is deactivated', { code: 'USER_DEACTIVATED', status: 401 });
+export const userDeactivated = () =>
+  new ConfabError('Account is deactivated', { code: 'USER_DEACTIVATED', status: 401 });
 const realmDeactivated = () =>
   new ConfabError('This organization has been deactivated', { code: 'REALM_DEACTIVATED', status: 401 });
 export const invalidSubdomain = () =>
@@ -35,30 +36,54 @@ export async function userApiKey(db: Database, user: User): Promise<string> {
   return db.store.users.ensureApiKey(user.id, fresh, hashApiKey(fresh));
 }
 
-/** POST /fetch_api_key: Zulip's checks in Zulip's order, the user's API key on success. */
+/**
+ * The directory side of a password login (LDAP / Active Directory), when the server has one: `enabled` says whether
+ * the organization has the method on, `login` checks the credentials against the directory and answers the user
+ * (made on first login), or null when the directory does not know them.
+ */
+export interface DirectoryLogin {
+  enabled(realm: Realm): boolean;
+  login(realm: Realm, username: string, password: string): Promise<User | null>;
+}
+
+/**
+ * POST /fetch_api_key: Zulip's checks in Zulip's order, the user's API key on success. With LDAP on, the name may be
+ * a directory uid as well as an email address, and the directory's password opens the account (Zulip tries the
+ * organization's own password first, then the directory).
+ */
 export async function fetchApiKeyByPassword(
   db: Database,
   limiter: FailureLimiter,
   realm: Realm | null,
   username: string,
   password: string,
+  directory?: DirectoryLogin,
 ): Promise<{ api_key: string; email: string; user_id: number }> {
   if (!realm) throw invalidSubdomain();
   const login = username.trim();
-  if (!isValidEmail(login)) throw invalid('Enter a valid email address.');
+  const ldapOn = directory?.enabled(realm) ?? false;
+  if (!ldapOn && !isValidEmail(login)) throw invalid('Enter a valid email address.');
   const limiterKey = `${realm.id}:${login.toLowerCase()}`;
   const wait = await limiter.retryAfter(limiterKey);
   if (wait > 0) throw rateLimited(wait);
   if (realm.deactivated) throw realmDeactivated();
-  const user = await db.store.users.byEmail(realm.id, login);
+  let user = isValidEmail(login) ? await db.store.users.byEmail(realm.id, login) : null;
   if (user && !user.isActive) throw userDeactivated();
-  if (!realm.emailAuthEnabled) {
+  if (!realm.emailAuthEnabled && !ldapOn) {
     throw new ConfabError('Password authentication is disabled in this organization', {
       code: 'PASSWORD_AUTH_DISABLED',
       status: 401,
     });
   }
-  if (!user || !(await verifyPassword(password, user.passwordHash))) {
+  let ok = realm.emailAuthEnabled && !!user && (await verifyPassword(password, user.passwordHash));
+  if (!ok && ldapOn && directory) {
+    const found = await directory.login(realm, login, password);
+    if (found) {
+      user = found;
+      ok = true;
+    }
+  }
+  if (!ok || !user) {
     await limiter.recordFailure(limiterKey);
     throw authFailed();
   }
@@ -111,17 +136,26 @@ export async function fetchApiKeyForDevelopment(
 
 /**
  * What the gateway asks for every uncached request: whose key is this? Failures carry Zulip's messages; over
- * Basic authentication they are all 401 UNAUTHORIZED.
+ * Basic authentication they are all 401 UNAUTHORIZED. Without an email (an incoming webhook's `api_key` parameter)
+ * the key alone names the user, as in Zulip's webhook_view.
  */
-export async function authenticateApiKey(db: Database, email: string, apiKey: string): Promise<UserIdentity> {
+export async function authenticateApiKey(
+  db: Database,
+  email: string | null,
+  apiKey: string,
+  subdomain?: string,
+): Promise<UserIdentity> {
   const key = apiKey.trim();
   if (!isWellFormedApiKey(key)) throw unauthorized('Malformed API key');
   const found = await db.store.users.byApiKeyHash(hashApiKey(key));
-  const login = email.trim().toLowerCase();
-  if (!found || (found.user.deliveryEmail.toLowerCase() !== login && found.user.email.toLowerCase() !== login)) {
-    throw unauthorized('Invalid API key');
-  }
+  const login = email?.trim().toLowerCase() ?? null;
+  const emailMatches = (user: User) =>
+    login === null || user.deliveryEmail.toLowerCase() === login || user.email.toLowerCase() === login;
+  if (!found || !emailMatches(found.user)) throw unauthorized('Invalid API key');
   if (found.realm.deactivated) throw unauthorized('This organization has been deactivated');
   if (!found.user.isActive) throw unauthorized('Account is deactivated');
+  // Zulip's validate_account_and_subdomain: a key works only on its own organization's host.
+  if (subdomain !== undefined && found.realm.stringId !== subdomain)
+    throw unauthorized('Account is not associated with this subdomain');
   return identityOf(found.user);
 }

@@ -2,14 +2,13 @@ import { invalid } from '@confab/errors';
 import type { UserIdentity } from '@confab/identity';
 import type { Database } from './store.js';
 
-/** Zulip's USER_STATE_SIZE_LIMIT: characters of keys and values together, per bot. */
+/**
+ * Zulip's USER_STATE_SIZE_LIMIT: characters of keys and values together, per user. Zulip serves this storage to any
+ * user, not only to bots.
+ */
 export const BOT_STORAGE_LIMIT = 10_000_000;
 
 const chars = (text: string) => [...text].length;
-
-function requireBot(actor: UserIdentity): void {
-  if (!actor.isBot) throw invalid('Must be a bot user');
-}
 
 const missingKey = () => invalid('Key does not exist.');
 
@@ -19,7 +18,6 @@ export async function getBotStorage(
   actor: UserIdentity,
   keys: readonly string[] | undefined,
 ): Promise<Record<string, string>> {
-  requireBot(actor);
   const entries = await db.store.botStorage.get(actor.userId, keys);
   if (keys && keys.some((key) => !entries.has(key))) throw missingKey();
   return Object.fromEntries(keys ? keys.map((key) => [key, entries.get(key)!]) : entries);
@@ -31,7 +29,6 @@ export async function putBotStorage(
   actor: UserIdentity,
   storage: Readonly<Record<string, string>>,
 ): Promise<void> {
-  requireBot(actor);
   const entries = new Map(Object.entries(storage));
   await db.write(async (store) => {
     // One change at a time per bot, so concurrent writes cannot overshoot the limit together.
@@ -56,7 +53,6 @@ export async function removeBotStorage(
   actor: UserIdentity,
   keys: readonly string[] | undefined,
 ): Promise<void> {
-  requireBot(actor);
   await db.write(async (store) => {
     const unique = keys && [...new Set(keys)];
     if (unique && (await store.botStorage.get(actor.userId, unique)).size < unique.length) throw missingKey();

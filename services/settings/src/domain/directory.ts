@@ -22,13 +22,12 @@ export async function ownUser(
   ctx: { db: Database; messages: ReceivedMessages },
   identity: UserIdentity,
 ): Promise<Record<string, unknown>> {
-  const [user, maxMessageId] = await Promise.all([
-    ctx.db.store.users.byId(identity.userId),
+  const [own, maxMessageId] = await Promise.all([
+    ctx.db.ownUser(identity.userId),
     ctx.messages.maxMessageId(identity.userId),
   ]);
-  if (!user) throw noSuchUser();
-  const values = await ctx.db.store.profileFields.valuesOf([user.id]);
-  return ownUserRecord(user, maxMessageId, profileDataOf(values, user.id));
+  if (!own) throw noSuchUser();
+  return ownUserRecord(own.user, maxMessageId, profileDataOf(own.profileValues, own.user.id));
 }
 
 /** GET /users: the organization's users, or those among `userIds`. */

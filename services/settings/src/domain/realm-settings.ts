@@ -61,7 +61,7 @@ const TIME_LIMITS: Record<string, keyof RealmPatch> = {
   move_messages_between_streams_limit_seconds: 'moveMessagesBetweenStreamsLimitSeconds',
 };
 
-const COLUMNS: Record<string, keyof RealmPatch> = {
+export const REALM_COLUMNS: Record<string, keyof RealmPatch> = {
   name: 'name',
   description: 'description',
   name_changes_disabled: 'nameChangesDisabled',
@@ -309,7 +309,7 @@ export async function updateRealmSettings(
       else changes.push({ type: 'realm', op: 'update', property: name, value });
     };
     for (const [name, value] of Object.entries(parsed)) {
-      const column = COLUMNS[name];
+      const column = REALM_COLUMNS[name];
       if (column) {
         const current = columnValue(realm, name);
         const comparable = name === 'message_retention_days' ? (value ?? -1) : value;

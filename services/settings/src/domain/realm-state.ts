@@ -12,6 +12,8 @@ import { profileDataOf } from './profile-fields.js';
 import { crossRealmBotRecord } from './system-bots.js';
 import { MAX_AVATAR_FILE_MIB } from './avatars.js';
 import { authenticationMethodsState } from './auth-methods.js';
+import type { SsoSettings } from './sso/settings.js';
+import { ssoMethodEnabled } from './sso/methods.js';
 import { SERVER_SUPPORTED_PERMISSION_SETTINGS } from './permission-settings.js';
 import { MAX_REALM_IMAGE_FILE_MIB, realmImageState } from './realm-images.js';
 import { apiUserRecord, avatarUrl } from './users.js';
@@ -23,6 +25,8 @@ export interface RealmStateConfig {
   externalUrl: string;
   /** The messaging service's upload limit, which clients check before uploading. */
   maxFileUploadMib: number;
+  /** The identity methods the server has (their on/off state is the organization's). */
+  sso?: SsoSettings;
 }
 
 /** Zulip's legacy wildcard_mention_policy values, derived from can_mention_many_users_group for older clients. */
@@ -98,7 +102,7 @@ export async function realmSettingsState(
     realm_email_changes_disabled: realm.emailChangesDisabled,
     realm_wildcard_mention_policy: typeof mentionRef === 'string' ? (WILDCARD_POLICY[mentionRef] ?? 5) : 5,
     realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
-    ...otherRealmSettings(realm, url),
+    ...otherRealmSettings(realm, url, config.sso),
     ...groupSettings,
     max_file_upload_size_mib: config.maxFileUploadMib,
     server_emoji_data_url: `${url}${EMOJI_DATA_PATH}`,
@@ -119,7 +123,7 @@ const COMMON_POLICY: Record<string, number> = {
 const SERVER_GENERATION = Math.floor(Date.now() / 1000);
 
 /** The settings PATCH /realm changes beyond the columns, and the fixed facts of this server clients read with them. */
-function otherRealmSettings(realm: Realm, url: string): Record<string, unknown> {
+function otherRealmSettings(realm: Realm, url: string, sso: SsoSettings | undefined): Record<string, unknown> {
   const stored = Object.fromEntries(
     Object.keys(REALM_SETTING_DEFAULTS).map((name) => [`realm_${name}`, realmSetting(realm, name)]),
   );
@@ -135,9 +139,9 @@ function otherRealmSettings(realm: Realm, url: string): Record<string, unknown> 
     realm_create_public_stream_policy: policy('can_create_public_channel_group'),
     realm_create_private_stream_policy: policy('can_create_private_channel_group'),
     realm_create_web_public_stream_policy: policy('can_create_web_public_channel_group'),
-    realm_authentication_methods: authenticationMethodsState(realm),
+    realm_authentication_methods: authenticationMethodsState(realm, sso),
     realm_email_auth_enabled: realm.emailAuthEnabled,
-    realm_password_auth_enabled: realm.emailAuthEnabled,
+    realm_password_auth_enabled: realm.emailAuthEnabled || (sso !== undefined && ssoMethodEnabled(sso, realm, 'LDAP')),
     realm_available_video_chat_providers: VIDEO_CHAT_PROVIDERS,
     max_icon_file_size_mib: MAX_REALM_IMAGE_FILE_MIB,
     server_supported_permission_settings: SERVER_SUPPORTED_PERMISSION_SETTINGS,
@@ -152,7 +156,7 @@ function otherRealmSettings(realm: Realm, url: string): Record<string, unknown> 
     realm_name_in_email_notifications_policy: 1,
     server_generation: SERVER_GENERATION,
     server_inline_image_preview: true,
-    server_inline_url_embed_preview: false,
+    server_inline_url_embed_preview: true,
     server_thumbnail_formats: [],
     server_avatar_changes_disabled: false,
     server_name_changes_disabled: false,

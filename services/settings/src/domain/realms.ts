@@ -1,6 +1,6 @@
 import { contracts } from '@confab/events';
 import { renderMarkdown } from '@confab/markdown';
-import { realmChannelSetting } from './realm-setting-defaults.js';
+import { realmChannelSetting, realmSetting } from './realm-setting-defaults.js';
 import type { GroupRef, Realm } from './types.js';
 
 /** Zulip's defaults for the group-valued organization permissions, by system group name. */
@@ -81,6 +81,8 @@ export function realmRecord(realm: Realm, externalUrl: string): contracts.RealmR
     enable_read_receipts: realm.enableReadReceipts,
     moderation_request_channel_id: realmChannelSetting(realm, 'moderation_request_channel_id'),
     message_retention_days: realm.messageRetentionDays,
+    inline_image_preview: realmSetting<boolean>(realm, 'inline_image_preview'),
+    inline_url_embed_preview: realmSetting<boolean>(realm, 'inline_url_embed_preview'),
     permissions: realmPermissions(realm),
   };
 }

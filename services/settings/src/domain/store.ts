@@ -46,7 +46,12 @@ export interface Written<T> {
 }
 
 /** The one unit of work: the changes and their outbox rows commit together, then the relay is woken. */
-export interface Database {
+/** GET /users/me's read: the user and their custom profile field values, in one round trip. */
+export interface OwnUserRead {
+  ownUser(userId: number): Promise<{ user: User; profileValues: ProfileFieldValue[] } | null>;
+}
+
+export interface Database extends OwnUserRead {
   /** Reads outside any transaction. */
   readonly store: Store;
   /** Throws `AlreadyExists` when a write collides with a unique row (a concurrent request got there first). */

@@ -1,6 +1,6 @@
 import { PRISMA_TRANSACTION_OPTIONS, UnitOfWork } from '@confab/events';
 import { pingDatabase } from '@confab/runtime';
-import { AlreadyExists, type Database, type Store, type Written } from '../domain/store.js';
+import { AlreadyExists, type Database, type OwnUserRead, type Store, type Written } from '../domain/store.js';
 import { PrismaRealmStore, PrismaUserStore } from './accounts.store.js';
 import {
   PrismaAlertWordStore,
@@ -18,7 +18,7 @@ import { isUniqueViolation, type Client, type Db, type Tx } from './prisma.js';
 import { PrismaBotServiceStore, PrismaProfileFieldStore } from './organization.store.js';
 import { PrismaRealmEmojiStore, PrismaSystemGroupStore } from './realm-content.store.js';
 
-function storeOn(client: Client): Store {
+export function storeOn(client: Client): Store {
   return {
     realms: new PrismaRealmStore(client),
     users: new PrismaUserStore(client),
@@ -46,6 +46,8 @@ export class PrismaDatabase implements Database {
     readonly db: Db,
     /** Called after a transaction that wrote outbox rows commits (wakes the outbox relay). */
     afterCommit: () => void = () => undefined,
+    /** GET /users/me's read on plain SQL (SqlOwnUserRead); without it, the stores' two Prisma reads. */
+    private readonly ownUserRead?: OwnUserRead,
   ) {
     this.store = storeOn(db);
     this.unit = UnitOfWork.prisma<Tx>((body) => db.$transaction(body, PRISMA_TRANSACTION_OPTIONS), afterCommit);
@@ -58,6 +60,12 @@ export class PrismaDatabase implements Database {
       if (isUniqueViolation(err)) throw new AlreadyExists();
       throw err;
     }
+  }
+
+  async ownUser(userId: number): ReturnType<OwnUserRead['ownUser']> {
+    if (this.ownUserRead) return this.ownUserRead.ownUser(userId);
+    const user = await this.store.users.byId(userId);
+    return user ? { user, profileValues: await this.store.profileFields.valuesOf([user.id]) } : null;
   }
 
   ping(): Promise<boolean> {

@@ -5,9 +5,11 @@ import { regenerateBotApiKey, regenerateOwnApiKey } from '../domain/api-keys.js'
 import { fetchApiKeyByJwt, fetchApiKeyByPassword, fetchApiKeyForDevelopment } from '../domain/auth.js';
 import { realmForHost } from '../domain/directory.js';
 import { apiUserRecord } from '../domain/users.js';
+import { directoryLoginOf } from '../sso-wiring.js';
 
 export function apiKeyRoutes(deps: SettingsDeps) {
   const realmOf = (host: string | undefined) => realmForHost(deps.db, host, deps.config.externalUrl);
+  const directory = directoryLoginOf(deps);
 
   return [
     route({
@@ -17,7 +19,7 @@ export function apiKeyRoutes(deps: SettingsDeps) {
       params: { username: p.string(), password: p.string() },
       async handler({ params, req }) {
         const realm = await realmOf(req.headers.host);
-        return fetchApiKeyByPassword(deps.db, deps.failures, realm, params.username, params.password);
+        return fetchApiKeyByPassword(deps.db, deps.failures, realm, params.username, params.password, directory);
       },
     }),
     route({

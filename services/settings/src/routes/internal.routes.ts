@@ -13,10 +13,12 @@ import { outgoingServicesOf } from '../domain/bots.js';
 import { initialState } from '../domain/initial-state.js';
 import { awayUsers } from '../domain/presence.js';
 import { createDevOrganization, DEV_PASSWORD_DEFAULT, setRealmPolicies } from '../domain/provisioning.js';
-import { realmRecord } from '../domain/realms.js';
+import { realmRecord, subdomainFromHost } from '../domain/realms.js';
 import { userRecord } from '../domain/users.js';
+import { settingsExportPart } from '../domain/export-part.js';
 
-const authenticateBody = t.object({ email: t.string(), api_key: t.string() });
+// No email: an incoming webhook's `api_key` parameter, which names no user (Zulip's webhook_view).
+const authenticateBody = t.object({ email: t.optional(t.string()), api_key: t.string(), host: t.optional(t.string()) });
 const devRealmBody = t.object(
   {
     string_id: t.string({ maxLength: 40 }),
@@ -59,8 +61,10 @@ export function internalRoutes(deps: SettingsDeps) {
       auth: 'service',
       json: true,
       async handler({ body }) {
-        const { email, api_key } = parseValue(authenticateBody, body.json, 'body');
-        return { identity: await authenticateApiKey(deps.db, email, api_key) };
+        const { email, api_key, host } = parseValue(authenticateBody, body.json, 'body');
+        // The organization the request came to, when the gateway says (Basic-authenticated API requests).
+        const subdomain = host === undefined ? undefined : subdomainFromHost(host, deps.config.externalUrl);
+        return { identity: await authenticateApiKey(deps.db, email ?? null, api_key, subdomain) };
       },
     }),
     route({
@@ -71,6 +75,22 @@ export function internalRoutes(deps: SettingsDeps) {
       params: { after_id: p.int().default(0), limit: p.int().default(500) },
       async handler({ params }) {
         return { realms: await realmsAfter(deps.db, params.after_id, deps.config.externalUrl, params.limit) };
+      },
+    }),
+    route({
+      // Messaging's export job: this service's part of an organization's export in Zulip's format.
+      method: 'GET',
+      path: '/realms/{realm_id:int}/export',
+      auth: 'service',
+      params: { export_type: p.int({ min: 1, max: 3 }) },
+      async handler({ path, params }) {
+        const part = await settingsExportPart(
+          { db: deps.db, avatars: deps.images, emoji: deps.files },
+          path.realm_id,
+          params.export_type,
+        );
+        if (!part) throw notFound('No such organization');
+        return part;
       },
     }),
     route({

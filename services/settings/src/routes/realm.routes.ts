@@ -62,7 +62,7 @@ export function realmRoutes(deps: SettingsDeps) {
         const groups: Record<string, GroupSettingChange> = {};
         const groupNames = new Set(REALM_GROUP_SETTINGS);
         const methods = params.authentication_methods as Record<string, boolean> | undefined;
-        if (methods) await checkAuthenticationMethods(deps.db, identity, methods);
+        if (methods) await checkAuthenticationMethods(deps.db, identity, methods, deps.config.sso);
         for (const [name, value] of Object.entries(params)) {
           if (value === undefined || name === 'authentication_methods') continue;
           if (groupNames.has(name)) groups[name] = value as GroupSettingChange;
@@ -70,7 +70,7 @@ export function realmRoutes(deps: SettingsDeps) {
         }
         const ctx = { db: deps.db, groups: deps.groups, channels: deps.messages, externalUrl: deps.config.externalUrl };
         const { data } = await updateRealmSettings(ctx, identity, { values, groups }, requestId);
-        if (methods) await setAuthenticationMethods(ctx, identity, methods, requestId);
+        if (methods) await setAuthenticationMethods({ ...ctx, sso: deps.config.sso }, identity, methods, requestId);
         return data;
       },
     }),

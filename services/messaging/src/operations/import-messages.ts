@@ -1,0 +1,243 @@
+import { prepareContext, renderMessage, type PreparedContext, type RenderContext } from '@confab/markdown';
+import {
+  ImportError,
+  modelPath,
+  readNdjson,
+  type LoaderProgress,
+  type ModelChannel,
+  type ModelMessage,
+} from '@confab/porting';
+import { FLAG } from '../domain/flags.js';
+import { topicKey } from '../domain/text.js';
+import { RECIPIENT_DIRECT } from '../domain/types.js';
+import { copyLine, isoSeconds, nextIds, type ImportDatabase } from './import-db.js';
+import { flagsFromZulip } from './zulip-flags.js';
+
+/** Messaging's import of the messages: rendered as a send renders them, COPYed in batches, then their per-user rows. */
+
+/** Messages rendered and written per batch. */
+const BATCH = 5000;
+/** Zulip's import client. */
+const SENDING_CLIENT = 'ZulipDataImport';
+
+/** The renderer's context for a message of a sender. */
+export type ContextFor = (senderId: number, content: string) => PreparedContext;
+
+/**
+ * The renderer's view of the organization: everyone, every group, the public channels (and, for a sender with
+ * private channels, those too: links to a private channel resolve only for its subscribers).
+ */
+export function renderContexts(base: RenderContext, channels: readonly ModelChannel[]): ContextFor {
+  const publicContext = prepareContext(base);
+  const privateOf = new Map<number, { id: number; name: string }[]>();
+  for (const c of channels.filter((c) => c.inviteOnly))
+    for (const s of c.subscribers)
+      privateOf.set(s.userId, [...(privateOf.get(s.userId) ?? []), { id: c.id, name: c.name }]);
+  const senderContexts = new Map<number, PreparedContext>();
+  return (senderId, content) => {
+    const own = privateOf.get(senderId);
+    if (!own || !content.includes('#**')) return publicContext;
+    let context = senderContexts.get(senderId);
+    if (!context) {
+      context = prepareContext({ ...base, channels: [...base.channels!, ...own] });
+      senderContexts.set(senderId, context);
+    }
+    return context;
+  };
+}
+
+/** What the messages are written against: the rows staged before them. */
+export interface MessageTargets {
+  realmId: number;
+  contextFor: ContextFor;
+  channelRecipient: ReadonlyMap<number, number>;
+  /** Active subscribers by channel. */
+  subscribers: ReadonlyMap<number, Set<number>>;
+  /** Attachment ids by upload path id, for the links found while rendering. */
+  uploadByPath: ReadonlyMap<string, number>;
+  groupMembers: ReadonlyMap<number, number[]>;
+  /** The export has its per-user rows (Zulip's): they are written as exported, not made by the import rule. */
+  explicitRows: boolean;
+  /** Long-term idle users, who get only the channel messages that mention them. */
+  idle: ReadonlySet<number>;
+}
+
+/**
+ * Writes the model's messages in batches, each given the next ids of the sequence (so ids follow the export's dates
+ * and a message sent later gets a higher one) and COPYed with its reactions and upload links; then the per-user rows
+ * (Zulip's import rule: every subscriber, read, except long-term idle users, who get only the messages mentioning
+ * them and their direct messages).
+ */
+export async function stageMessages(
+  db: ImportDatabase,
+  workDir: string,
+  targets: MessageTargets,
+  progress: (p: LoaderProgress) => void,
+): Promise<{ messages: number; reactions: number; rows: number }> {
+  const { realmId, contextFor, channelRecipient, subscribers, uploadByPath, groupMembers, explicitRows, idle } =
+    targets;
+  await db.query(`CREATE TEMP TABLE import_rows (user_id int, message_id int, flags int) ON COMMIT DROP`);
+  await db.query(`CREATE TEMP TABLE import_wildcards (message_id int, flags int) ON COMMIT DROP`);
+
+  const dmRecipients = new Map<string, number>();
+  const topicSenders = new Map<string, Set<number>>();
+  const counts = { messages: 0, reactions: 0 };
+  let total = 0;
+  for await (const _ of readNdjson<unknown>(modelPath(workDir, 'messages'))) total++;
+  progress({ phase: 'messages', done: 0, total });
+
+  let batch: ModelMessage[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const messages = batch;
+    batch = [];
+    const ids = await nextIds(db, 'messages_id_seq', messages.length);
+    const newKeys = [...new Set(messages.filter((m) => m.dmUserIds).map((m) => m.dmUserIds!.join(',')))].filter(
+      (k) => !dmRecipients.has(k),
+    );
+    if (newKeys.length > 0) {
+      const rids = await nextIds(db, 'recipients_id_seq', newKeys.length);
+      newKeys.forEach((k, i) => dmRecipients.set(k, rids[i]!));
+      await db.query(
+        'INSERT INTO recipients (id, realm_id, type, dm_key) SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::text[])',
+        [rids, rids.map(() => realmId), rids.map(() => RECIPIENT_DIRECT), newKeys],
+      );
+    }
+    const messageLines: string[] = [];
+    const reactionLines: string[] = [];
+    const rowLines: string[] = [];
+    const wildcardLines: string[] = [];
+    const linkLines: string[] = [];
+    for (const [i, m] of messages.entries()) {
+      const id = ids[i]!;
+      let rendered;
+      try {
+        rendered = renderMessage(m.content, contextFor(m.senderId, m.content));
+      } catch (err) {
+        throw new ImportError(`could not be rendered (${err instanceof Error ? err.message : String(err)})`, m.ref);
+      }
+      const channelId = m.channelId ?? null;
+      if (channelId !== null && !subscribers.has(channelId)) throw new ImportError(`no channel ${channelId}`, m.ref);
+      const recipientId =
+        channelId !== null ? channelRecipient.get(channelId)! : dmRecipients.get(m.dmUserIds!.join(','))!;
+      const topic = channelId !== null ? (m.topic ?? '') : '';
+      const linked = rendered.linkedUploadPaths
+        .map((p) => uploadByPath.get(p))
+        .filter((a): a is number => a !== undefined);
+      for (const attachment of new Set(linked)) linkLines.push(copyLine([attachment, id]));
+      messageLines.push(
+        copyLine([
+          id,
+          realmId,
+          m.senderId,
+          recipientId,
+          channelId,
+          topic,
+          topicKey(topic),
+          m.content,
+          rendered.html,
+          isoSeconds(m.dateSent),
+          SENDING_CLIENT,
+          rendered.isMeMessage,
+          linked.length > 0,
+          rendered.hasImage,
+          rendered.hasLink,
+          m.lastEditTime ? isoSeconds(m.lastEditTime) : null,
+          m.editHistory ? JSON.stringify(m.editHistory) : null,
+        ]),
+      );
+      for (const r of m.reactions ?? [])
+        reactionLines.push(copyLine([id, r.userId, r.emojiName, r.emojiCode, r.reactionType]));
+      counts.reactions += m.reactions?.length ?? 0;
+
+      if (explicitRows) {
+        for (const [userId, bits] of m.userFlags ?? []) rowLines.push(copyLine([userId, id, flagsFromZulip(bits)]));
+        continue;
+      }
+      // Zulip's import rule (build_usermessages): read; mentioned users flagged; long-term idle users only get
+      // what mentions them; direct messages for every participant.
+      const mentioned = new Set(rendered.mentionedUserIds);
+      for (const groupId of rendered.mentionedGroupIds)
+        for (const u of groupMembers.get(groupId) ?? []) mentioned.add(u);
+      if (channelId === null) {
+        for (const userId of m.dmUserIds!)
+          rowLines.push(
+            copyLine([userId, id, FLAG.read | FLAG.is_private | (mentioned.has(userId) ? FLAG.mentioned : 0)]),
+          );
+        continue;
+      }
+      const receivers = subscribers.get(channelId)!;
+      const key = `${channelId}\u0000${topicKey(topic)}`;
+      const participants = topicSenders.get(key) ?? new Set<number>();
+      participants.add(m.senderId);
+      topicSenders.set(key, participants);
+      if (rendered.wildcards.channel) wildcardLines.push(copyLine([id, FLAG.stream_wildcard_mentioned]));
+      const extra = new Map<number, number>();
+      for (const userId of mentioned) if (receivers.has(userId)) extra.set(userId, FLAG.mentioned);
+      if (rendered.wildcards.topic)
+        for (const userId of participants)
+          if (receivers.has(userId)) extra.set(userId, (extra.get(userId) ?? 0) | FLAG.topic_wildcard_mentioned);
+      for (const [userId, bits] of extra) rowLines.push(copyLine([userId, id, FLAG.read | bits]));
+    }
+    try {
+      await db.copy(
+        `COPY messages (id, realm_id, sender_id, recipient_id, channel_id, topic, topic_key, content, rendered_content,
+           date_sent, sending_client, is_me_message, has_attachment, has_image, has_link, last_edit_time, edit_history)
+         FROM STDIN`,
+        messageLines,
+      );
+    } catch (err) {
+      throw new ImportError(
+        `writing messages failed (${err instanceof Error ? err.message : String(err)})`,
+        messages[0]!.ref,
+      );
+    }
+    if (reactionLines.length > 0)
+      await db.copy(
+        'COPY reactions (message_id, user_id, emoji_name, emoji_code, reaction_type) FROM STDIN',
+        reactionLines,
+      );
+    if (rowLines.length > 0) await db.copy('COPY import_rows (user_id, message_id, flags) FROM STDIN', rowLines);
+    if (wildcardLines.length > 0) await db.copy('COPY import_wildcards (message_id, flags) FROM STDIN', wildcardLines);
+    if (linkLines.length > 0)
+      await db.copy('COPY attachment_messages (attachment_id, message_id) FROM STDIN', linkLines);
+    counts.messages += messages.length;
+    progress({ phase: 'messages', done: counts.messages, total });
+  };
+  for await (const message of readNdjson<ModelMessage>(modelPath(workDir, 'messages'))) {
+    batch.push(message);
+    if (batch.length >= BATCH) await flush();
+  }
+  await flush();
+
+  // The per-user rows: every active subscriber's (but long-term idle users') in one statement, then the rows
+  // of mentions, wildcards and direct messages merged into them.
+  progress({ phase: 'message rows', done: 0, total: null });
+  let rows = 0;
+  if (!explicitRows && counts.messages > 0) {
+    const written = await db.query<{ count: number }>(
+      `WITH written AS (
+         INSERT INTO user_messages (user_id, message_id, flags)
+         SELECT s.user_id, m.id, ${FLAG.read} | COALESCE(w.flags, 0)
+           FROM messages m
+           JOIN subscriptions s ON s.channel_id = m.channel_id AND s.active
+           LEFT JOIN import_wildcards w ON w.message_id = m.id
+          WHERE m.realm_id = $1 AND m.channel_id IS NOT NULL AND NOT (s.user_id = ANY($2::int[]))
+         RETURNING 1)
+       SELECT count(*)::int AS count FROM written`,
+      [realmId, [...idle]],
+    );
+    rows += written[0]!.count;
+  }
+  const merged = await db.query<{ count: number }>(
+    `WITH written AS (
+       INSERT INTO user_messages (user_id, message_id, flags)
+       SELECT user_id, message_id, bit_or(flags) FROM import_rows GROUP BY user_id, message_id
+       ON CONFLICT (user_id, message_id) DO UPDATE SET flags = user_messages.flags | EXCLUDED.flags
+       RETURNING (xmax = 0) AS inserted)
+     SELECT count(*) FILTER (WHERE inserted)::int AS count FROM written`,
+  );
+  rows += merged[0]!.count;
+  progress({ phase: 'message rows', done: rows, total: rows });
+  return { messages: counts.messages, reactions: counts.reactions, rows };
+}

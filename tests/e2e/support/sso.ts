@@ -1,0 +1,225 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { join } from 'node:path';
+import { ApiClient, freePort, serviceToken, type World } from '@confab/devkit';
+import { system, useExtraProcesses } from './system';
+
+/**
+ * The sign-in tests' own settings service (configured with an identity provider of the test's) and a gateway in
+ * front of it; the rest of the system is the suite's. Both are stopped after the file's tests.
+ */
+export function useSsoStack(): (env: Record<string, string>, port?: number) => Promise<SsoStack> {
+  const extra = useExtraProcesses();
+  return async (env, chosenPort) => {
+    // The organizations' URLs (where the identity providers send browsers back) are this gateway's.
+    const port = chosenPort ?? (await freePort());
+    const externalUrl = `http://localhost:${port}`;
+    const settings = await extra('settings', { CONFAB_EXTERNAL_URL: externalUrl, ...env });
+    const gateway = await extra('gateway', { SETTINGS_URL: settings.url, CONFAB_PORT: String(port) });
+    return new SsoStack(gateway.url, settings.url, externalUrl);
+  };
+}
+
+export class SsoStack {
+  constructor(
+    readonly gatewayUrl: string,
+    readonly settingsUrl: string,
+    readonly externalUrl: string,
+  ) {}
+
+  /** The organization's URL on this stack (where its flows start and end). */
+  realmUrl(world: World): string {
+    const url = new URL(this.externalUrl);
+    url.hostname = `${world.realm.string_id}.${url.hostname}`;
+    return url.origin;
+  }
+
+  /**
+   * What a browser at the organization's URL sends (no redirect followed): the path and query of `url` to this gateway
+   * with the organization's Host header.
+   */
+  browse(
+    world: World,
+    url: string,
+    options: { cookie?: string; form?: Record<string, string> } = {},
+  ): Promise<RawAnswer> {
+    const target = new URL(url, this.realmUrl(world));
+    return rawRequest(new URL(`${target.pathname}${target.search}`, this.gatewayUrl).href, {
+      host: world.host,
+      forwardedFor: world.clientAddress,
+      ...options,
+    });
+  }
+
+  /** An anonymous client of `world` through this stack's gateway. */
+  anonymous(world: World): ApiClient {
+    return new ApiClient(this.gatewayUrl, { host: world.host, forwardedFor: world.clientAddress });
+  }
+
+  as(world: World, name: Parameters<World['user']>[0]): ApiClient {
+    return this.anonymous(world).withCredentials(world.user(name).email, world.user(name).apiKey);
+  }
+
+  /** This settings service's part of /register for a user (the suite's events service asks the suite's settings). */
+  async initialState(userId: number): Promise<Record<string, any>> {
+    const response = await fetch(`${this.settingsUrl}/internal/users/${userId}/initial-state`, {
+      headers: { 'x-confab-identity': serviceToken(system()) },
+    });
+    return (await response.json()) as Record<string, any>;
+  }
+}
+
+/** The cookies a response sets, as the Cookie header a browser would send back. */
+export function cookiesOf(response: { headers: IncomingHttpHeaders }, previous = ''): string {
+  const jar = new Map(
+    previous
+      .split('; ')
+      .filter(Boolean)
+      .map((c) => [c.split('=')[0]!, c] as const),
+  );
+  for (const c of ([] as string[]).concat(response.headers['set-cookie'] ?? [])) {
+    const pair = c.split(';')[0]!;
+    jar.set(pair.split('=')[0]!, pair);
+  }
+  return [...jar.values()].filter((c) => !c.endsWith('=')).join('; ');
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+  location: string;
+}
+
+/** One HTTP request, no redirect followed: GET, or POST of a form. */
+export function rawRequest(
+  url: string,
+  options: { host?: string; forwardedFor?: string; cookie?: string; form?: Record<string, string> } = {},
+): Promise<RawAnswer> {
+  const body = options.form ? Buffer.from(new URLSearchParams(options.form).toString()) : undefined;
+  const headers: Record<string, string> = {};
+  if (options.host) headers.host = options.host;
+  if (options.forwardedFor) headers['x-forwarded-for'] = options.forwardedFor;
+  if (options.cookie) headers.cookie = options.cookie;
+  if (body) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    headers['content-length'] = String(body.length);
+  }
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: body ? 'POST' : 'GET', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          text: Buffer.concat(chunks).toString('utf8'),
+          location: res.headers.location ?? '',
+        }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The reason a refused flow shows on the sign-in page (`/?login_error=…`), or null when it was not refused. */
+export function loginError(location: string): string | null {
+  if (!location) return null;
+  return new URL(location, 'http://x').searchParams.get('login_error');
+}
+
+/** The OpenID provider of the tests (support/oidc-idp.mjs, the oidc-provider package) in a process of its own. */
+export interface TestIdp {
+  issuer: string;
+  /** The account the next sign-in at the provider is made as. */
+  nextLogin(account: string): Promise<void>;
+  /** Whether the token endpoint answers forged id_tokens (signed with a key outside the JWKS). */
+  forge(on: boolean): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startOidcIdp(options: {
+  clients: Array<Record<string, unknown>>;
+  accounts: Record<string, Record<string, unknown>>;
+}): Promise<TestIdp> {
+  const script = join(__dirname, 'oidc-idp.mjs');
+  const child = spawn(process.execPath, [script, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  child.stderr.on('data', (c: Buffer) => (log += c.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /READY (\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`the test OpenID provider exited (${code}): ${log}`)));
+  });
+  const issuer = `http://127.0.0.1:${port}`;
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${issuer}${path}`, { method: 'POST', body: JSON.stringify(body) });
+    if (response.status !== 204) throw new Error(`${path}: ${response.status}`);
+  };
+  return {
+    issuer,
+    nextLogin: (account) => post('/test/next-login', { account }),
+    forge: (on) => post('/test/forge', { on }),
+    async stop() {
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000).unref())]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+/**
+ * Follows a browser through the provider: from its authorization URL to the redirect back to us (the first
+ * Location outside the provider), keeping the provider's cookies as a browser does.
+ */
+export async function throughIdp(issuer: string, authorizationUrl: string): Promise<string> {
+  let url = authorizationUrl;
+  let cookie = '';
+  for (let hop = 0; hop < 12; hop++) {
+    if (!url.startsWith(issuer)) return url;
+    const answer = await rawRequest(url, { cookie });
+    cookie = cookiesOf(answer, cookie);
+    if (!answer.location)
+      throw new Error(`the provider answered ${answer.status} at ${url}: ${answer.text.slice(0, 300)}`);
+    url = new URL(answer.location, url).href;
+  }
+  throw new Error('too many redirects at the provider');
+}
+
+/** A key and a self-signed certificate (PEM), made with the machine's openssl for the test's SAML parties. */
+export function keyAndCertificate(commonName: string): { key: string; cert: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'confab-saml-'));
+  try {
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '2',
+        '-subj',
+        `/CN=${commonName}`,
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Marking messages read (POST /messages/flags), so that a request the server could not take is not lost.
+ *
+ * The conversation view asks for the unread messages it shows to be marked read when its list or the unread set
+ * changes. The server may answer such a request with 503 "retry later" (its read-your-writes gate: the service has
+ * not yet applied this user's previous change, e.g. a message they just sent) or 429. The request used to be sent
+ * once with its error ignored, and as nothing on the page changed afterwards, nothing asked again: the messages
+ * stayed unread, their badge with them. Here refused requests are sent again after the server's Retry-After (or a
+ * growing pause), for the messages still unread; the counts change when the server's `update_message_flags` event
+ * comes, as for every other change.
+ */
+import { api, ApiError } from '../lib/api';
+import { unread } from '../store/store';
+
+const waiting = new Set<number>();
+const sending = new Set<number>();
+let timer: ReturnType<typeof setTimeout> | undefined;
+let pause = 500;
+
+/** Whether a refusal means "later" (overload, the read-your-writes gate, a dropped connection), not "never". */
+function retryable(err: unknown): boolean {
+  if (!(err instanceof ApiError)) return true;
+  return err.status === 429 || err.status === 502 || err.status === 503 || err.status === 504;
+}
+
+function retryDelay(err: unknown): number {
+  if (err instanceof ApiError) {
+    const seconds = Number(err.body['retry-after'] ?? err.retryAfter);
+    if (Number.isFinite(seconds) && seconds > 0) return Math.min(seconds * 1000, 30_000);
+  }
+  return pause;
+}
+
+function schedule(ms: number): void {
+  if (timer !== undefined) return;
+  timer = setTimeout(() => {
+    timer = undefined;
+    void flush();
+  }, ms);
+}
+
+async function flush(): Promise<void> {
+  const ids = [...waiting].filter((id) => unread.value.has(id) && !sending.has(id));
+  waiting.clear();
+  if (ids.length === 0) return;
+  for (const id of ids) sending.add(id);
+  try {
+    await api.post('/messages/flags', { messages: ids, op: 'add', flag: 'read' });
+    pause = 500;
+  } catch (err) {
+    if (retryable(err)) {
+      for (const id of ids) waiting.add(id);
+      const delay = retryDelay(err);
+      pause = Math.min(pause * 2, 10_000);
+      for (const id of ids) sending.delete(id);
+      schedule(delay);
+    }
+  } finally {
+    for (const id of ids) sending.delete(id);
+  }
+}
+
+/** Marks these messages read on the server, now (and again later if the server asks to retry). */
+export function markRead(ids: readonly number[]): void {
+  for (const id of ids) if (!sending.has(id)) waiting.add(id);
+  if (waiting.size > 0) schedule(0);
+}
