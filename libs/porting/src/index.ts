@@ -3,7 +3,7 @@ export * from './loader.js';
 export * from './ndjson.js';
 export { DEFAULT_LIMITS, exportFile, openExport, safeEntryPath, type ArchiveLimits } from './archive.js';
 export { Progress, type ProgressSink } from './progress.js';
-export { runImport, type ImportLoaders, type ImportOptions, type ImportSummary } from './orchestrator.js';
+export { removeLeftovers, runImport, type ImportLoaders, type ImportOptions, type ImportSummary } from './orchestrator.js';
 export { convertSlackText, slackBlocksAndAttachments, truncate } from './sources/slack-markup.js';
 export { ActivityTracker, CHANNEL_COLORS, sanitizeName, unicodeEmoji } from './sources/source.js';
 export { HeldTransaction, WrittenFiles } from './held.js';

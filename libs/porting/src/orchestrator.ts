@@ -88,7 +88,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     const root = await openExport(options.from, join(options.workDir, 'source'), options.limits ?? DEFAULT_LIMITS);
     const reader = readerFor(options, root);
     const structure = await reader.structure();
-    await recoverLeftovers(loaders, log);
+    await removeLeftovers(loaders, log);
 
     const settingsIds = await loaders.settings.allocate({
       realm: 1,
@@ -177,12 +177,19 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
 /**
  * An import interrupted between its commits (the process killed) leaves parts of an organization that settings
  * never got: they are unreachable (every request needs a user of settings), and removed here before the next one.
+ * The other services are read first, settings last: an organization reaches them only through settings' events,
+ * after settings committed it, so one created while this runs is in settings' answer and is left alone (read the
+ * other way round, a world created in between was taken for a leftover and removed from groups and messaging). The
+ * caller holds the one-import-at-a-time lock, so no other import's committed parts are waiting for settings' commit.
  */
-async function recoverLeftovers(loaders: ImportLoaders, log: (line: string) => void): Promise<void> {
-  const owned = new Set(await loaders.settings.realms());
+export async function removeLeftovers(loaders: ImportLoaders, log: (line: string) => void): Promise<void> {
+  const held: [string, ServiceLoader, number[]][] = [];
   for (const [name, loader] of Object.entries(loaders)) {
-    if (name === 'settings') continue;
-    for (const realm of await loader.realms()) {
+    if (name !== 'settings') held.push([name, loader, await loader.realms()]);
+  }
+  const owned = new Set(await loaders.settings.realms());
+  for (const [name, loader, realms] of held) {
+    for (const realm of realms) {
       if (owned.has(realm)) continue;
       log(`${name}: removing the leftovers of an interrupted import (organization ${realm})`);
       await loader.purge(realm);

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import pg from 'pg';
 import {
   DEFAULT_LIMITS,
   LoaderProcess,
@@ -60,6 +61,27 @@ function loaderEnv(env: Env, names: readonly string[], urls: Map<string, string>
   return out;
 }
 
+/** The advisory lock (two-key form, on settings' database) that lets one import run at a time. */
+const IMPORT_LOCK: [number, number] = [0x696d_706f, 1];
+
+/**
+ * Waits until no other import runs, then holds the lock on a connection of its own until `release` (or until this
+ * process ends: PostgreSQL drops a session's locks with it, so a killed import never blocks the next). Under it,
+ * the leftovers an import removes first are only those of imports that died, never the committed parts of one
+ * still waiting for settings' commit.
+ */
+async function oneImportAtATime(url: string, log: (line: string) => void): Promise<{ release(): Promise<void> }> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => undefined);
+  await client.connect();
+  const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', IMPORT_LOCK);
+  if (!rows[0]?.locked) {
+    log('another import is running: waiting for it to finish');
+    await client.query('SELECT pg_advisory_lock($1, $2)', IMPORT_LOCK);
+  }
+  return { release: () => client.end().catch(() => undefined) };
+}
+
 /**
  * `npm run admin -- import`: a new organization from a Slack, Mattermost or Zulip export (docs/architecture.md,
  * "Moving organizations in and out"). Settings' part runs here; every other service's part runs as a process of
@@ -71,6 +93,7 @@ export async function importCommand(options: ImportCommandOptions): Promise<Impo
   if (!dataDir) throw new Error('CONFAB_DATA_DIR is required: the import writes uploads, avatars and emoji there');
   const externalUrl = (options.env.CONFAB_EXTERNAL_URL ?? 'http://127.0.0.1:9991').replace(/\/+$/, '');
   const workDir = options.workDir ?? (await mkdtemp(join(tmpdir(), 'confab-import-')));
+  const lock = await oneImportAtATime(urls.get('settings')!, options.log);
   const prisma = createPrisma(urls.get('settings')!, 2);
   const settings = new SettingsImportLoader({
     db: prisma,
@@ -116,6 +139,7 @@ export async function importCommand(options: ImportCommandOptions): Promise<Impo
     for (const child of children.values()) await child.close().catch(() => undefined);
     await settings.close().catch(() => undefined);
     await prisma.$disconnect();
+    await lock.release();
     if (!options.workDir) await rm(workDir, { recursive: true, force: true });
   }
 }
