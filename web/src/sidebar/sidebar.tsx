@@ -14,7 +14,7 @@ import {
   userName,
   users,
 } from '../store/store';
-import { hrefFor, route } from './router';
+import { hrefFor, route } from '../app/router';
 
 function Unread({ count }: { count: number }) {
   return count > 0 ? (
