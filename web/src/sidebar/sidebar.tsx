@@ -1,28 +1,10 @@
 import { api } from '../lib/api';
 import { conversationOf } from '../lib/narrow';
-import { presenceStatus, topicKey } from '../store/model';
-import { Policy, topicPolicy } from '../store/personal';
-import {
-  dmConversations,
-  me,
-  presence,
-  presenceTimes,
-  scheduled,
-  shownCounts,
-  subscriptions,
-  topics,
-  userName,
-  users,
-} from '../store/store';
-import { hrefFor, route } from '../app/router';
-
-function Unread({ count }: { count: number }) {
-  return count > 0 ? (
-    <span class="unread" aria-label={`${count} unread`}>
-      {count}
-    </span>
-  ) : null;
-}
+import { me, scheduled, shownCounts } from '../store/store';
+import { route } from '../app/router';
+import { ChannelSection } from './channel-list';
+import { BotSection, GroupSection, PeopleSection } from './people-list';
+import './sidebar.css';
 
 const VIEW_LINKS: { id: string; label: string; href: string }[] = [
   { id: 'inbox', label: 'Inbox', href: '#inbox' },
@@ -36,17 +18,20 @@ const VIEW_LINKS: { id: string; label: string; href: string }[] = [
   { id: 'people', label: 'People', href: '#people' },
 ];
 
-/** The views, the channels (with the open channel's topics), direct messages, and scheduled messages. */
+/**
+ * The views, then the channels (with the open channel's topics), the people, the bots and the group conversations,
+ * each a section that collapses and has its filter box, and the scheduled messages.
+ */
 export function Sidebar({ onFollow }: { onFollow?: () => void }) {
-  const current = route.value;
+  const at = route.value;
   const here = location.hash || '#inbox';
-  const conversation = current.view === 'narrow' ? conversationOf(current.terms) : null;
+  const conversation = at.view === 'narrow' ? conversationOf(at.terms) : null;
   // The counts the Inbox and the title show: muted topics and channels leave them.
   const unread = shownCounts.value;
   const count = (key: string) => unread.get(key) ?? 0;
   const self = me.value;
-  const offlineAfter = presenceTimes.value.offline;
-  const others = [...users.value.values()].filter((u) => u.user_id !== self);
+  // The direct message conversation open, without oneself ("12", or "12,15" for a group).
+  const current = conversation?.kind === 'dm' ? conversation.userIds.filter((id) => id !== self).join() : '';
   return (
     <nav
       id="sidebar"
@@ -69,91 +54,10 @@ export function Sidebar({ onFollow }: { onFollow?: () => void }) {
           </li>
         ))}
       </ul>
-      <h2>Channels</h2>
-      <ul>
-        {subscriptions.value.map((s) => {
-          const inChannel = conversation?.kind === 'stream' && conversation.streamId === s.stream_id;
-          const channelTopics = inChannel ? (topics.value.get(s.stream_id) ?? []) : [];
-          return (
-            <li key={s.stream_id}>
-              <a
-                class={`conversation ${s.is_muted ? 'muted' : ''}`}
-                data-stream={s.name}
-                href={hrefFor({ view: 'narrow', terms: [{ operator: 'channel', operand: s.stream_id }] })}
-                aria-current={inChannel && conversation.topic === undefined ? 'page' : undefined}
-              >
-                <span class="swatch" style={{ background: s.color ?? '#888' }} aria-hidden="true" />
-                <span class="name">#{s.name}</span>
-                {s.is_muted && <span class="visually-hidden">(muted)</span>}
-                <Unread count={count(`s:${s.stream_id}`)} />
-              </a>
-              {channelTopics.length > 0 && (
-                <ul class="topics" aria-label={`Topics in #${s.name}`}>
-                  {channelTopics
-                    .filter((t, i) => i < 8 || count(topicKey(s.stream_id, t)) > 0)
-                    .map((t) => {
-                      const policy = topicPolicy(s.stream_id, t);
-                      return (
-                        <li key={t}>
-                          <a
-                            class={`conversation topic-link ${policy === Policy.muted ? 'muted' : ''}`}
-                            data-policy={policy}
-                            data-topic={t}
-                            href={hrefFor({
-                              view: 'narrow',
-                              terms: [
-                                { operator: 'channel', operand: s.stream_id },
-                                { operator: 'topic', operand: t },
-                              ],
-                            })}
-                            aria-current={
-                              conversation?.kind === 'stream' && conversation.topic === t ? 'page' : undefined
-                            }
-                          >
-                            <span class="name">{t}</span>
-                            {policy === Policy.muted && <span class="visually-hidden">(muted)</span>}
-                            {policy === Policy.followed && (
-                              <span class="followed" role="img" aria-label="followed">
-                                ◉
-                              </span>
-                            )}
-                            <Unread count={count(topicKey(s.stream_id, t))} />
-                          </a>
-                        </li>
-                      );
-                    })}
-                </ul>
-              )}
-            </li>
-          );
-        })}
-      </ul>
-      <h2>Direct messages</h2>
-      <ul>
-        {others.map((u) => {
-          const state = presenceStatus(presence.value.get(u.user_id), Date.now() / 1000, offlineAfter);
-          return (
-            <li key={u.user_id}>
-              <a
-                class="conversation"
-                data-user={u.email}
-                href={hrefFor({ view: 'narrow', terms: [{ operator: 'dm', operand: [u.user_id] }] })}
-                aria-current={
-                  conversation?.kind === 'dm' && conversation.userIds.join() === String(u.user_id) ? 'page' : undefined
-                }
-              >
-                <span class={`presence ${state}`} role="img" aria-label={state} />
-                <span class="name">{u.full_name}</span>
-                <Unread count={count(`d:${u.user_id}`)} />
-              </a>
-            </li>
-          );
-        })}
-      </ul>
-      <GroupConversations
-        current={conversation?.kind === 'dm' ? conversation.userIds.filter((id) => id !== self).join() : ''}
-        count={count}
-      />
+      <ChannelSection conversation={conversation} count={count} />
+      <PeopleSection current={current} count={count} />
+      <BotSection current={current} count={count} />
+      <GroupSection current={current} count={count} />
       {scheduled.value.length > 0 && (
         <>
           <h2>Scheduled</h2>
@@ -182,34 +86,5 @@ export function Sidebar({ onFollow }: { onFollow?: () => void }) {
         </>
       )}
     </nav>
-  );
-}
-
-/** Group direct messages (three people or more), most recent first, with their unread counts. */
-function GroupConversations({ current, count }: { current: string; count: (key: string) => number }) {
-  const groups = dmConversations.value.filter((ids) => ids.length > 1).slice(0, 10);
-  if (groups.length === 0) return null;
-  return (
-    <>
-      <h2>Group conversations</h2>
-      <ul>
-        {groups.map((ids) => {
-          const label = ids.map((id) => userName(id) ?? `#${id}`).join(', ');
-          return (
-            <li key={ids.join()}>
-              <a
-                class="conversation"
-                data-group-dm={ids.join(',')}
-                href={hrefFor({ view: 'narrow', terms: [{ operator: 'dm', operand: ids }] })}
-                aria-current={current === ids.join() ? 'page' : undefined}
-              >
-                <span class="name">{label}</span>
-                <Unread count={count(`d:${ids.join(',')}`)} />
-              </a>
-            </li>
-          );
-        })}
-      </ul>
-    </>
   );
 }
