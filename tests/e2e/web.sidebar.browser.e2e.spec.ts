@@ -15,6 +15,8 @@ const shown = (page: Page, section: string, attribute: 'data-stream' | 'data-use
 const expanded = (page: Page, section: string) =>
   page.getAttribute(`#sidebar [data-section="${section}"] .section-toggle`, 'aria-expanded');
 
+const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
+
 /**
  * Issue 45, navigation: a sidebar that stays usable with many channels and people — "Filter channels" and "Search
  * people", bots apart from people, sections that collapse and stay collapsed.
@@ -47,7 +49,10 @@ describe('the web client: the sidebar with many channels', () => {
       const all = await shown(page, 'channels', 'data-stream');
       expect(all).toEqual(expect.arrayContaining([...extra, 'Verona', 'Denmark']));
 
-      await page.fill('#channel-filter', 'HARB');
+      // q (Zulip's key) goes to the filter.
+      await page.keyboard.press('q');
+      await eventually('q to focus the filter', async () => (await focusedId(page)) === 'channel-filter');
+      await page.keyboard.type('HARB');
       await page.locator('#sidebar [data-stream="Verona"]').waitFor({ state: 'detached' });
       expect((await shown(page, 'channels', 'data-stream')).sort()).toEqual(['Harbour-Masters', 'harbour watch']);
       // The unread count stays on the channel that is left.
@@ -91,7 +96,9 @@ describe('the web client: the sidebar with many channels', () => {
       expect(people).not.toContain('hamlet@zulip.com');
 
       await page.fill('#people-filter', 'moor');
-      await page.locator('#sidebar [data-section="people"] [data-user="iago@zulip.com"]').waitFor({ state: 'detached' });
+      await page
+        .locator('#sidebar [data-section="people"] [data-user="iago@zulip.com"]')
+        .waitFor({ state: 'detached' });
       expect(await shown(page, 'people', 'data-user')).toEqual(['othello@zulip.com']);
       expect(await page.textContent('#sidebar [data-user="othello@zulip.com"] .name')).toBe(
         'Othello, the Moor of Venice',
@@ -106,6 +113,17 @@ describe('the web client: the sidebar with many channels', () => {
       await page.press('#people-filter', 'Escape');
       await page.locator('#sidebar [data-section="people"] [data-user="iago@zulip.com"]').waitFor();
       expect(await shown(page, 'people', 'data-user')).toEqual(people);
+
+      // Esc once more leaves the empty box; w (Zulip's key) comes back to it.
+      await page.press('#people-filter', 'Escape');
+      expect(await focusedId(page)).not.toBe('people-filter');
+      await page.keyboard.press('w');
+      await eventually('w to focus the search', async () => (await focusedId(page)) === 'people-filter');
+      await page.keyboard.type('iag');
+      await page
+        .locator('#sidebar [data-section="people"] [data-user="othello@zulip.com"]')
+        .waitFor({ state: 'detached' });
+      expect(await shown(page, 'people', 'data-user')).toEqual(['iago@zulip.com']);
     } finally {
       await context.close();
     }

@@ -4,9 +4,16 @@ import { parseCollapsed, storedCollapsed } from '../src/sidebar/state';
 const names = (list: { name: string }[]) => list.map((c) => c.name);
 
 describe("the sidebar's channel filter", () => {
-  const channels = ['Denmark', 'Verona', 'social media', 'design-team', 'ops/alerts', 'core_dev', 'Rome', 'Scotland'].map(
-    (name) => ({ name }),
-  );
+  const channels = [
+    'Denmark',
+    'Verona',
+    'social media',
+    'design-team',
+    'ops/alerts',
+    'core_dev',
+    'Rome',
+    'Scotland',
+  ].map((name) => ({ name }));
 
   it('matches the start of a name or of one of its words, whatever the case', () => {
     expect(names(filterChannels(channels, 'den'))).toEqual(['Denmark']);

@@ -52,5 +52,7 @@ export function personMatches(person: { full_name: string; email: string }, quer
 }
 
 /** The people who match, in their order. */
-export const filterPeople = <T extends { full_name: string; email: string }>(people: readonly T[], query: string): T[] =>
-  people.filter((p) => personMatches(p, query));
+export const filterPeople = <T extends { full_name: string; email: string }>(
+  people: readonly T[],
+  query: string,
+): T[] => people.filter((p) => personMatches(p, query));

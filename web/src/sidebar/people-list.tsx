@@ -24,12 +24,7 @@ export function PeopleSection({ current, count }: Props) {
   return (
     <Section name="people" title="Direct messages" unread={sum(people, count)}>
       {people.length > 0 && (
-        <FilterBox
-          id="people-filter"
-          label="Search people"
-          value={query}
-          onChange={(v) => (peopleSearch.value = v)}
-        />
+        <FilterBox id="people-filter" label="Search people" value={query} onChange={(v) => (peopleSearch.value = v)} />
       )}
       <ul class="people-rows" aria-label="People">
         {shown.map((u) => {
