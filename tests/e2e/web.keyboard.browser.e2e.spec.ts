@@ -35,7 +35,19 @@ describe('the web client: keyboard, themes, phone', () => {
       await page.keyboard.press('?');
       const help = page.locator('.shortcut-help[role="dialog"]');
       await help.waitFor();
-      expect(await help.locator('kbd').allTextContents()).toEqual(['c', 'x', 'r', 'j', 'k', 'n', '/', 'Esc', '?']);
+      expect(await help.locator('kbd').allTextContents()).toEqual([
+        'c',
+        'x',
+        'r',
+        'j',
+        'k',
+        'n',
+        '/',
+        'q',
+        'w',
+        'Esc',
+        '?',
+      ]);
       await page.keyboard.press('Escape');
       await help.waitFor({ state: 'detached' });
 

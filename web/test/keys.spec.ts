@@ -18,12 +18,15 @@ describe('keyboard shortcuts', () => {
     expect(actionFor(key('k'), false)).toBe('previous');
     expect(actionFor(key('n'), false)).toBe('nextUnread');
     expect(actionFor(key('/'), false)).toBe('search');
+    expect(actionFor(key('q'), false)).toBe('filterChannels');
+    expect(actionFor(key('w'), false)).toBe('searchPeople');
+    expect(actionFor(key('w'), true)).toBeNull();
     expect(actionFor(key('?'), false)).toBe('help');
     expect(actionFor(key('Escape'), false)).toBe('escape');
     expect(actionFor(key('c'), true)).toBeNull();
     expect(actionFor(key('Escape'), true)).toBe('escape');
     expect(actionFor(key('c', { ctrlKey: true }), false)).toBeNull();
-    expect(actionFor(key('q'), false)).toBeNull();
+    expect(actionFor(key('z'), false)).toBeNull();
   });
 
   it('moves the selection with j and k, starting from the newest and stopping at either end', () => {

@@ -28,7 +28,7 @@ import {
   users,
 } from '../store/store';
 import { refreshRoute, route } from './router';
-import { Sidebar } from './sidebar';
+import { Sidebar } from '../sidebar/sidebar';
 
 /** A narrow's heading: `#channel > topic`, the people of a DM, or what a filter or search is. */
 export function narrowTitle(terms: readonly Term[]): string {

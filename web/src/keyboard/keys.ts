@@ -2,7 +2,18 @@
 import type { Conversation } from '../lib/narrow';
 import type { UnreadEntry } from '../store/model';
 
-export type Action = 'compose' | 'dm' | 'reply' | 'next' | 'previous' | 'nextUnread' | 'search' | 'escape' | 'help';
+export type Action =
+  | 'compose'
+  | 'dm'
+  | 'reply'
+  | 'next'
+  | 'previous'
+  | 'nextUnread'
+  | 'search'
+  | 'filterChannels'
+  | 'searchPeople'
+  | 'escape'
+  | 'help';
 
 /** The shortcuts, as the help lists them. */
 export const SHORTCUTS: [string, string][] = [
@@ -13,6 +24,8 @@ export const SHORTCUTS: [string, string][] = [
   ['k', 'Select the previous message'],
   ['n', 'Go to the next unread topic'],
   ['/', 'Search'],
+  ['q', 'Filter channels'],
+  ['w', 'Search people'],
   ['Esc', 'Close, or leave the field being typed in'],
   ['?', 'Show these shortcuts'],
 ];
@@ -25,6 +38,8 @@ const KEYS: Record<string, Action> = {
   k: 'previous',
   n: 'nextUnread',
   '/': 'search',
+  q: 'filterChannels',
+  w: 'searchPeople',
   '?': 'help',
   Escape: 'escape',
 };

@@ -10,6 +10,7 @@ import { selectedMessage } from '../conversations/selection';
 import { whereOf } from '../notifications/notify';
 import { isMutedPlace } from '../notifications/rules';
 import { cardUser } from '../people/card';
+import { collapsed, toggleSection, type SectionName } from '../sidebar/state';
 import { closeNewMessage, newMessage, openNewMessage } from '../compose/new-message';
 import { conversationKey, inNarrow, type Message } from '../store/model';
 import { me, subscriptions, unread, view } from '../store/store';
@@ -86,6 +87,9 @@ const ACTIONS: Record<Action, () => void> = {
     if (next) navigate({ view: 'narrow', terms: conversationTerms(next) });
   },
   search: () => focusWhenReady('#search'),
+  // q and w: the sidebar's "Filter channels" and "Search people" (Zulip's), their section opened if collapsed.
+  filterChannels: () => focusSidebarBox('channels', '#channel-filter'),
+  searchPeople: () => focusSidebarBox('people', '#people-filter'),
   escape() {
     if (helpOpen.value) helpOpen.value = false;
     else if (cardUser.value !== null) cardUser.value = null;
@@ -95,6 +99,11 @@ const ACTIONS: Record<Action, () => void> = {
   },
   help: () => (helpOpen.value = !helpOpen.value),
 };
+
+function focusSidebarBox(section: SectionName, selector: string): void {
+  if (collapsed.value.has(section)) toggleSection(section);
+  focusWhenReady(selector);
+}
 
 function select(by: 1 | -1): void {
   if (route.value.view !== 'narrow') return;
