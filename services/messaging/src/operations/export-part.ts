@@ -1,4 +1,5 @@
 import type { ExportData, ExportGroupValue, ExportUser } from '@confab/porting';
+import type { SubscriptionSqlRow } from '../repositories/channels.repository.js';
 import type { Store } from '../repositories/store.js';
 import { flagsToZulip } from './zulip-flags.js';
 
@@ -54,19 +55,7 @@ export async function messagingExportPart(
     [realmId],
     { prepare: false },
   );
-  const subscriptions = await sql.query<{
-    user_id: number;
-    channel_id: number;
-    active: boolean;
-    is_muted: boolean;
-    pin_to_top: boolean;
-    color: string;
-    desktop_notifications: boolean | null;
-    audible_notifications: boolean | null;
-    push_notifications: boolean | null;
-    email_notifications: boolean | null;
-    wildcard_mentions_notify: boolean | null;
-  }>(
+  const subscriptions = await sql.query<SubscriptionSqlRow>(
     `SELECT s.* FROM subscriptions s JOIN channels c ON c.id = s.channel_id WHERE c.realm_id = $1 ORDER BY s.id`,
     [realmId],
     { prepare: false },
@@ -101,7 +90,8 @@ export async function messagingExportPart(
   );
   const exported = rows.filter((m) => {
     if (exportType !== EXPORT_PUBLIC && exportType !== EXPORT_FULL_WITH_CONSENT) return true;
-    if (m.channel_id !== null) return exportType === EXPORT_PUBLIC ? publicChannels.has(m.channel_id) : readable(m.channel_id);
+    if (m.channel_id !== null)
+      return exportType === EXPORT_PUBLIC ? publicChannels.has(m.channel_id) : readable(m.channel_id);
     // Direct messages: in a consent export, those a consenting member took part in.
     return exportType === EXPORT_FULL_WITH_CONSENT && m.dm_key!.split(',').some((id) => privateOf.has(Number(id)));
   });
@@ -121,9 +111,13 @@ export async function messagingExportPart(
     emoji_name: string;
     emoji_code: string;
     reaction_type: string;
-  }>('SELECT message_id, user_id, emoji_name, emoji_code, reaction_type FROM reactions WHERE message_id = ANY($1::int[])', [ids], {
-    prepare: false,
-  });
+  }>(
+    'SELECT message_id, user_id, emoji_name, emoji_code, reaction_type FROM reactions WHERE message_id = ANY($1::int[])',
+    [ids],
+    {
+      prepare: false,
+    },
+  );
   const attachments = await sql.query<{
     id: number;
     owner_id: number;
@@ -239,6 +233,11 @@ export async function messagingExportPart(
         lastUpdated: seconds(t.last_updated)!,
       })),
     linkifiers: linkifiers.map((l) => ({ id: l.id, pattern: l.pattern, urlTemplate: l.url_template, order: l.order })),
-    playgrounds: playgrounds.map((p) => ({ id: p.id, name: p.name, pygmentsLanguage: p.pygments_language, urlTemplate: p.url_template })),
+    playgrounds: playgrounds.map((p) => ({
+      id: p.id,
+      name: p.name,
+      pygmentsLanguage: p.pygments_language,
+      urlTemplate: p.url_template,
+    })),
   };
 }

@@ -5,6 +5,21 @@ import { ChannelNameTaken } from '../domain/channel-rules.js';
 import type { Store } from './store.js';
 import type { ChannelStore, NewChannel, NewSubscription } from '../domain/channel-store.js';
 
+/** A `subscriptions` row as SQL returns it (the columns a subscription is built from). */
+export interface SubscriptionSqlRow {
+  user_id: number;
+  channel_id: number;
+  active: boolean;
+  is_muted: boolean;
+  pin_to_top: boolean;
+  color: string;
+  desktop_notifications: boolean | null;
+  audible_notifications: boolean | null;
+  push_notifications: boolean | null;
+  email_notifications: boolean | null;
+  wildcard_mentions_notify: boolean | null;
+}
+
 export type { NewChannel, NewSubscription } from '../domain/channel-store.js';
 
 type ChannelRow = Prisma.ChannelGetPayload<object>;
@@ -196,21 +211,7 @@ export class ChannelsRepository implements ChannelStore {
   /** Activates or creates subscriptions in one statement; returns those that were not already active. */
   async subscribe(tx: Tx, subs: readonly NewSubscription[]): Promise<Subscription[]> {
     if (subs.length === 0) return [];
-    const rows = await tx.$queryRawUnsafe<
-      {
-        user_id: number;
-        channel_id: number;
-        active: boolean;
-        is_muted: boolean;
-        pin_to_top: boolean;
-        color: string;
-        desktop_notifications: boolean | null;
-        audible_notifications: boolean | null;
-        push_notifications: boolean | null;
-        email_notifications: boolean | null;
-        wildcard_mentions_notify: boolean | null;
-      }[]
-    >(
+    const rows = await tx.$queryRawUnsafe<SubscriptionSqlRow[]>(
       `INSERT INTO subscriptions (user_id, channel_id, color)
        SELECT * FROM unnest($1::int[], $2::int[], $3::text[])
        ON CONFLICT (user_id, channel_id) DO UPDATE SET active = true WHERE subscriptions.active = false
