@@ -11,9 +11,7 @@ export {
   type RealmEmojiRecord,
 } from './emoji/reactions.js';
 export {
-  directMessageUrl,
   messageLinkSyntax,
-  messageNarrowUrl,
   sanitizeUrl,
   topicLinkSyntax,
   channelLinkSyntax,
