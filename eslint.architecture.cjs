@@ -55,7 +55,10 @@ const zulipRule = {
         // Node's modules by exact name (as patterns, `events` or `domain` would match any path segment).
         paths: require('node:module').builtinModules.map((name) => ({ name, message: ZULIP_MESSAGE })),
         patterns: [
-          { group: ['node:*', '**/libs/**', '**/services/**', '**/gateway/**', '**/generated/**'], message: ZULIP_MESSAGE },
+          {
+            group: ['node:*', '**/libs/**', '**/services/**', '**/gateway/**', '**/generated/**'],
+            message: ZULIP_MESSAGE,
+          },
           // Out of the package by a relative path (src/x.ts → ../../ is libs/).
           { regex: '^(\\.\\./){2,}', message: ZULIP_MESSAGE },
           {

@@ -144,7 +144,6 @@ export function messageLinkSyntax(
   return `[#${escape(channel.name)} > ${escape(topic === '' ? emptyTopicName : topic)}](${href})`;
 }
 
-
 /** Zulip's get_unused_fence: backticks enough to fence `content` (one more than its longest fence, at least 3). */
 export function unusedFence(content: string): string {
   let longest = 2;

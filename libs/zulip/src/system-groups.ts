@@ -25,7 +25,11 @@ export type SystemGroupName =
  * (create_system_user_groups_for_realm): owners ⊂ administrators ⊂ moderators ⊂ full members ⊂ members ⊂
  * everyone ⊂ internet; nobody stays empty.
  */
-export const SYSTEM_GROUPS: readonly { name: SystemGroupName; description: string; subgroup: SystemGroupName | null }[] = [
+export const SYSTEM_GROUPS: readonly {
+  name: SystemGroupName;
+  description: string;
+  subgroup: SystemGroupName | null;
+}[] = [
   { name: NOBODY, description: 'Nobody', subgroup: null },
   { name: OWNERS, description: 'Owners of this organization', subgroup: null },
   { name: ADMINISTRATORS, description: 'Administrators of this organization, including owners', subgroup: OWNERS },

@@ -70,7 +70,9 @@ describe('narrow slugs and links', () => {
     expect(messageNarrowUrl('https://chat.example.com', verona, 'x', 42, 'with')).toBe(
       'https://chat.example.com/#narrow/channel/12-Verona/topic/x/with/42',
     );
-    expect(directMessageUrl('https://chat.example.com', [9, 5], 7)).toBe('https://chat.example.com/#narrow/dm/5,9/near/7');
+    expect(directMessageUrl('https://chat.example.com', [9, 5], 7)).toBe(
+      'https://chat.example.com/#narrow/dm/5,9/near/7',
+    );
     expect(directMessageUrl('https://chat.example.com', [9, 5, 12], 7)).toBe(
       'https://chat.example.com/#narrow/dm/5,9,12-group/near/7',
     );

@@ -134,7 +134,8 @@ function validatePayload(
 function resolutionOf(orig: string, target: string, requested: string | undefined) {
   if (requested === undefined) return { resolved: false, unresolved: false };
   return {
-    resolved: isResolvedTopic(target) && !isResolvedTopic(orig) && requested.slice(RESOLVED_TOPIC_PREFIX.length) === orig,
+    resolved:
+      isResolvedTopic(target) && !isResolvedTopic(orig) && requested.slice(RESOLVED_TOPIC_PREFIX.length) === orig,
     unresolved: isResolvedTopic(orig) && !isResolvedTopic(target) && orig.replace(/^[✔ ]+/u, '') === target,
   };
 }
