@@ -41,6 +41,37 @@ const libRule = {
   },
 };
 
+// libs/zulip is Zulip's vocabulary for every service and the web client: pure, so that the browser can import it.
+// Its own rule name (typescript-eslint's) so that it adds to the library rule instead of replacing it, and so that
+// type-only imports of the other libraries stay allowed.
+const ZULIP_MESSAGE =
+  'libs/zulip is pure (docs/architecture.md): no Node, no I/O, no runtime code of another package; what it needs goes in by parameters.';
+const zulipRule = {
+  files: ['libs/zulip/src/**/*.ts'],
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        // Node's modules by exact name (as patterns, `events` or `domain` would match any path segment).
+        paths: require('node:module').builtinModules.map((name) => ({ name, message: ZULIP_MESSAGE })),
+        patterns: [
+          {
+            group: ['node:*', '**/libs/**', '**/services/**', '**/gateway/**', '**/generated/**'],
+            message: ZULIP_MESSAGE,
+          },
+          // Out of the package by a relative path (src/x.ts → ../../ is libs/).
+          { regex: '^(\\.\\./){2,}', message: ZULIP_MESSAGE },
+          {
+            group: ['@prisma/*', 'pg', 'pg-*', 'ioredis', 'amqplib', 'bullmq', 'express', 'jsonwebtoken'],
+            message: ZULIP_MESSAGE,
+          },
+          { group: ['@confab/*'], allowTypeImports: true, message: ZULIP_MESSAGE },
+        ],
+      },
+    ],
+  },
+};
+
 const SERVICE_MESSAGE =
   'A service never imports another: facts cross by events, questions by the internal contracts (docs/architecture.md).';
 const serviceRules = [...SERVICES, 'gateway'].map((self) => {
@@ -87,5 +118,5 @@ const domainWithServiceRules = SERVICES.map((self) => {
 });
 
 module.exports = {
-  architectureRules: [libRule, ...serviceRules, ...domainWithServiceRules],
+  architectureRules: [libRule, zulipRule, ...serviceRules, ...domainWithServiceRules],
 };

@@ -7,7 +7,7 @@ const transform = {
   ],
 };
 const moduleNameMapper = {
-  '^@confab/(config|devkit|errors|events|http|identity|integrations|logging|markdown|porting|runtime)$': '<rootDir>/libs/$1/src',
+  '^@confab/(config|devkit|errors|events|http|identity|integrations|logging|markdown|porting|runtime|zulip)$': '<rootDir>/libs/$1/src',
   '^@confab/integrations/catalog$': '<rootDir>/libs/integrations/src/catalog',
 };
 const ignore = ['/node_modules/', '/dist/'];

@@ -29,9 +29,11 @@ function integrationEvents(): Plugin {
 export default defineConfig({
   plugins: [integrationEvents()],
   // The catalog from its source (the compiled library is CommonJS for Node): names and categories only, no code.
+  // Zulip's vocabulary likewise (libs/zulip: pure, no Node).
   resolve: {
     alias: {
       '@confab/integrations/catalog': fileURLToPath(new URL('../libs/integrations/src/catalog.ts', import.meta.url)),
+      '@confab/zulip': fileURLToPath(new URL('../libs/zulip/src/index.ts', import.meta.url)),
     },
   },
   esbuild: { jsx: 'automatic', jsxImportSource: 'preact' },

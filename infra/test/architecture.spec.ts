@@ -47,6 +47,32 @@ describe('architecture rules (eslint.architecture.cjs)', () => {
     expect(await problems(file, source)).toEqual([expect.stringMatching(/^no-restricted-imports: /)]);
   });
 
+  // libs/zulip stays pure: the web client imports it.
+  it.each([
+    "import { createHash } from 'node:crypto';",
+    "import { readFileSync } from 'fs';",
+    "import { PrismaClient } from '@prisma/client';",
+    "import pg from 'pg';",
+    "import Redis from 'ioredis';",
+    "import amqp from 'amqplib';",
+    "import express from 'express';",
+    "import { invalid } from '@confab/errors';",
+    "import { contracts } from '@confab/events';",
+    "import { x } from '../../events/src/index.js';",
+  ])('refuses libs/zulip importing %s', async (source) => {
+    expect(await problems('libs/zulip/src/planted.ts', source)).toEqual([
+      expect.stringMatching(/^@typescript-eslint\/no-restricted-imports: .*libs\/zulip is pure/),
+    ]);
+  });
+
+  it.each([
+    "import type { contracts } from '@confab/events';",
+    "import { ROLE_GUEST } from './roles.js';",
+    "import { x } from './domain/events.js';",
+  ])('allows libs/zulip importing %s', async (source) => {
+    expect(await problems('libs/zulip/src/planted.ts', source)).toEqual([]);
+  });
+
   it.each([
     ['services/groups/src/domain/planted.ts', "import { contracts } from '@confab/events';"],
     ['services/groups/src/domain/planted.ts', "import type { GroupStore } from './store.js';"],

@@ -1,5 +1,6 @@
 import { decodeHashComponent, encodeHashComponent, narrowHash, parseHash, routeHash } from '../src/lib/hash';
 import { anchorOf, conversationOf, wireNarrow } from '../src/lib/narrow';
+import { messageNarrowUrl } from '@confab/zulip';
 
 const names = {
   channelName: (id: number) => ({ 3: 'Denmark', 7: 'core team', 9: 'v1.2 (beta)' })[id],
@@ -35,6 +36,18 @@ describe("Zulip's hash encoding", () => {
     expect(narrowHash([{ operator: 'is', operand: 'starred', negated: true }], names)).toBe('#narrow/-is/starred');
     expect(routeHash({ view: 'inbox' }, names)).toBe('#inbox');
     expect(routeHash({ view: 'channels', channelId: 3 }, names)).toBe('#channels/3');
+  });
+
+  it('writes the same link for a message as the server does (one encoder, @confab/zulip)', () => {
+    const terms = [
+      { operator: 'channel', operand: 9 },
+      { operator: 'topic', operand: "what's (new)!" },
+      { operator: 'near', operand: 42 },
+    ];
+    const server = messageNarrowUrl('https://chat.example.com', { id: 9, name: 'v1.2 (beta)' }, "what's (new)!", 42);
+    expect(narrowHash(terms, names)).toBe('#narrow/channel/9-v1.2E2-.28beta.29/topic/what.27s.20.28new.29.21/near/42');
+    expect(server).toBe(`https://chat.example.com/${narrowHash(terms, names)}`);
+    expect(parseHash(narrowHash(terms, names))).toEqual({ view: 'narrow', terms });
   });
 
   it('reads links from Zulip’s apps, old and new forms alike', () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ROLE_GUEST } from '@confab/identity';
 import { ApiClient } from './client.js';
 import { serviceToken, type StackInfo } from './stack.js';
 
@@ -167,7 +168,7 @@ export async function createWorld(info: StackInfo, options: CreateWorldOptions =
 async function seedChannels(world: World): Promise<void> {
   const owner = world.as('desdemona');
   const members = Object.values(world.users)
-    .filter((u) => u.role !== 600)
+    .filter((u) => u.role !== ROLE_GUEST)
     .map((u) => u.id);
   const response = await owner.post('/users/me/subscriptions', {
     subscriptions: DEV_CHANNELS.map((name) => ({ name, description: `The ${name} channel.` })),

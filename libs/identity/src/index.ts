@@ -1,3 +1,4 @@
+import type { Role } from '@confab/zulip';
 import jwt from 'jsonwebtoken';
 import type { CausalEvent } from './causal.js';
 
@@ -6,12 +7,8 @@ export * from './causal.js';
 /** Name of the header the gateway stamps on every request it forwards. */
 export const IDENTITY_HEADER = 'x-confab-identity';
 
-export type Role = 100 | 200 | 300 | 400 | 600;
-export const ROLE_OWNER = 100;
-export const ROLE_ADMINISTRATOR = 200;
-export const ROLE_MODERATOR = 300;
-export const ROLE_MEMBER = 400;
-export const ROLE_GUEST = 600;
+// Zulip's roles live in @confab/zulip; re-exported here for the services that read them from the identity.
+export { ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_MEMBER, ROLE_MODERATOR, ROLE_OWNER, type Role } from '@confab/zulip';
 
 /** An authenticated user or bot, as established by the gateway. */
 export interface UserIdentity {

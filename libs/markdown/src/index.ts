@@ -10,15 +10,7 @@ export {
   type ReactionType,
   type RealmEmojiRecord,
 } from './emoji/reactions.js';
-export {
-  directMessageUrl,
-  messageLinkSyntax,
-  messageNarrowUrl,
-  sanitizeUrl,
-  topicLinkSyntax,
-  channelLinkSyntax,
-  unusedFence,
-} from './urls.js';
+export { messageLinkSyntax, sanitizeUrl, topicLinkSyntax, channelLinkSyntax, unusedFence } from './urls.js';
 export type * from './types.js';
 export { compileLinkifier, LinkifierError, topicLinks, type Linkifier } from './linkifiers.js';
 export { isValidTemplate, templateVariables } from './uri-template.js';

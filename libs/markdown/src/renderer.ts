@@ -1,4 +1,5 @@
 import { renderEmbed, renderInlineImage, type EmbedMeta, type InlineImageMeta } from './core/inline-images.js';
+import { channelNarrowHash, topicNarrowHash } from '@confab/zulip';
 import type { MarkdownIt, Token } from 'markdown-it';
 import type { EmojiMeta } from './core/emoji.js';
 import { parseEnv } from './env.js';
@@ -9,7 +10,6 @@ import { formatTimestamp, parseTimestamp } from './inline/timestamp.js';
 import { renderInlineMath } from './math.js';
 import { renderCodeBlock } from './code-block.js';
 import type { StashEntry } from './stash.js';
-import { channelSlug, topicSlug } from './urls.js';
 
 type Rules = MarkdownIt['renderer']['rules'];
 
@@ -41,12 +41,12 @@ function groupMention({ group, silent }: GroupMention): string {
 
 function channelLink(link: ChannelLink, emptyTopicName: string): string {
   const { channel } = link;
-  const base = `/#narrow/channel/${channelSlug(channel.id, channel.name)}`;
+  const base = `/${channelNarrowHash(channel)}`;
   if (link.kind === 'channel') {
     const attrs = { class: 'stream', 'data-stream-id': String(channel.id), href: base };
     return `${openTag('a', attrs)}${escapeText(`#${channel.name}`)}</a>`;
   }
-  const topicHref = `${base}/topic/${topicSlug(link.topic)}`;
+  const topicHref = `/${topicNarrowHash(channel, link.topic)}`;
   // The empty topic is shown by its display name, in italics.
   const topicText = link.topic === '' ? `<em>${escapeText(emptyTopicName)}</em>` : escapeText(link.topic);
   const label = `${escapeText(`#${channel.name} > `)}${topicText}`;

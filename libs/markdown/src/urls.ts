@@ -1,3 +1,5 @@
+import { channelNarrowHash, topicNarrowHash } from '@confab/zulip';
+
 // Schemes a link may use: web, ftp and the HTML spec's safelisted schemes (Zulip's list). No javascript:, data:, vbscript:.
 const ALLOWED_SCHEMES = new Set([
   'http',
@@ -101,23 +103,6 @@ export function looksLikeImage(href: string): boolean {
   return IMAGE_EXTENSIONS.some((ext) => path.endsWith(ext));
 }
 
-// Zulip's narrow hash encoding: percent-encoding with `%` written as `.`, plus `(`, `)` and `.` themselves.
-function encodeHashComponent(value: string): string {
-  return encodeURIComponent(value)
-    .replace(/[!'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-    .replace(/[%.]/g, (c) => (c === '%' ? '.' : '.2E'));
-}
-
-/** `/#narrow/channel/<id>-<name>` slug of a channel. */
-export function channelSlug(id: number, name: string): string {
-  return `${id}-${encodeHashComponent(name.replace(/ /g, '-'))}`;
-}
-
-/** Narrow-URL form of a topic name. */
-export function topicSlug(topic: string): string {
-  return encodeHashComponent(topic);
-}
-
 const BREAKS_TOPIC_LINK = /[`>*&[\]]|\$\$/;
 const LINK_TEXT_ESCAPES: Record<string, string> = {
   '`': '&#96;',
@@ -136,7 +121,7 @@ const LINK_TEXT_ESCAPES: Record<string, string> = {
 export function topicLinkSyntax(channel: { id: number; name: string }, topic: string, emptyTopicName: string): string {
   if (!BREAKS_TOPIC_LINK.test(channel.name) && !BREAKS_TOPIC_LINK.test(topic)) return `#**${channel.name}>${topic}**`;
   const escape = (text: string) => text.replace(new RegExp(BREAKS_TOPIC_LINK, 'g'), (c) => LINK_TEXT_ESCAPES[c] ?? c);
-  const href = `#narrow/channel/${channelSlug(channel.id, channel.name)}/topic/${topicSlug(topic)}`;
+  const href = topicNarrowHash(channel, topic);
   return `[#${escape(channel.name)} > ${escape(topic === '' ? emptyTopicName : topic)}](${href})`;
 }
 
@@ -144,17 +129,7 @@ export function topicLinkSyntax(channel: { id: number; name: string }, topic: st
 export function channelLinkSyntax(channel: { id: number; name: string }): string {
   if (!BREAKS_TOPIC_LINK.test(channel.name)) return `#**${channel.name}**`;
   const escaped = channel.name.replace(new RegExp(BREAKS_TOPIC_LINK, 'g'), (c) => LINK_TEXT_ESCAPES[c] ?? c);
-  return `[#${escaped}](#narrow/channel/${channelSlug(channel.id, channel.name)})`;
-}
-
-/** The web address of a message in its channel's topic (Zulip's stream_message_url). */
-export function messageNarrowUrl(
-  realmUrl: string,
-  channel: { id: number; name: string },
-  topic: string,
-  messageId: number,
-): string {
-  return `${realmUrl.replace(/\/$/, '')}/#narrow/channel/${channelSlug(channel.id, channel.name)}/topic/${topicSlug(topic)}/near/${messageId}`;
+  return `[#${escaped}](${channelNarrowHash(channel)})`;
 }
 
 /** The Markdown a server-written message links a message in a topic with: `[#channel > topic](…/with/<id>)`. */
@@ -165,14 +140,8 @@ export function messageLinkSyntax(
   emptyTopicName: string,
 ): string {
   const escape = (text: string) => text.replace(new RegExp(BREAKS_TOPIC_LINK, 'g'), (c) => LINK_TEXT_ESCAPES[c] ?? c);
-  const href = `#narrow/channel/${channelSlug(channel.id, channel.name)}/topic/${topicSlug(topic)}/with/${messageId}`;
+  const href = `${topicNarrowHash(channel, topic)}/with/${messageId}`;
   return `[#${escape(channel.name)} > ${escape(topic === '' ? emptyTopicName : topic)}](${href})`;
-}
-
-/** The web address of a direct message (Zulip's pm_message_url): the participants' ids, then the message. */
-export function directMessageUrl(realmUrl: string, participantIds: readonly number[], messageId: number): string {
-  const ids = [...participantIds].sort((a, b) => a - b).join(',');
-  return `${realmUrl.replace(/\/$/, '')}/#narrow/dm/${ids}/near/${messageId}`;
 }
 
 /** Zulip's get_unused_fence: backticks enough to fence `content` (one more than its longest fence, at least 3). */

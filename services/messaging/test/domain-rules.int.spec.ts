@@ -1,11 +1,11 @@
 import { contracts, parseEnvelope } from '@confab/events';
+import { FLAG } from '@confab/zulip';
 import type { Actor } from '../src/domain/context';
 import { deleteMessage } from '../src/domain/message-actions';
 import { editMessage, type EditInput } from '../src/domain/message-edit';
 import { addReaction, removeReaction } from '../src/domain/reactions';
 import { subscribeToChannels } from '../src/domain/channels';
 import { createDrafts, editDraft, listDrafts } from '../src/domain/drafts';
-import { FLAG } from '../src/domain/flags';
 import {
   messagingWorld,
   PUBLIC_CHANNEL,

@@ -1,5 +1,5 @@
 import { parseValue } from '@confab/http';
-import { flagNames, FLAG } from '../src/domain/flags';
+import { flagNames, FLAG } from '@confab/zulip';
 import { parseAnchor } from '../src/domain/fetch';
 import { narrowSchema } from '../src/routes/narrow.params';
 

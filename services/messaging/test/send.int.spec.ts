@@ -1,6 +1,6 @@
 import { contracts, parseEnvelope } from '@confab/events';
+import { FLAG } from '@confab/zulip';
 import type { Actor } from '../src/domain/context';
-import { FLAG } from '../src/domain/flags';
 import { sendMessage, type SendInput } from '../src/domain/send';
 import { messagingWorld, REALM, type TestDomain } from './fixtures';
 

@@ -3,6 +3,7 @@
  * organization's settings and its people. What they show comes from the admin store (admin/store.ts) and the
  * people of the main store, kept current by events, so a change made elsewhere shows here too.
  */
+import { ROLE_LABELS, ROLE_MEMBER, ROLES as ALL_ROLES } from '@confab/zulip';
 import { useState } from 'preact/hooks';
 import { api } from '../lib/api';
 import { channelName, streams, users } from '../store/store';
@@ -90,13 +91,7 @@ function OrganizationSettings() {
   );
 }
 
-const ROLES: [number, string][] = [
-  [100, 'Owner'],
-  [200, 'Administrator'],
-  [300, 'Moderator'],
-  [400, 'Member'],
-  [600, 'Guest'],
-];
+const ROLES: [number, string][] = ALL_ROLES.map((role) => [role, ROLE_LABELS[role]]);
 
 function UserRow({ user, act }: { user: User; act: (run: () => Promise<unknown>, done: string) => void }) {
   const active = user.is_active !== false;
@@ -111,7 +106,7 @@ function UserRow({ user, act }: { user: User; act: (run: () => Promise<unknown>,
         <select
           id={`admin-role-${user.user_id}`}
           class="admin-role"
-          value={String(user.role ?? 400)}
+          value={String(user.role ?? ROLE_MEMBER)}
           onChange={(e) =>
             act(
               () => api.patch(`/users/${user.user_id}`, { role: Number(e.currentTarget.value) }),

@@ -5,6 +5,7 @@
  * and revoke either (DELETE /invites/{id}, DELETE /invites/multiuse/{id}). Refusals show the server's text, and for
  * email invitations each refused address with its reason.
  */
+import { ROLE_LABELS, ROLE_MEMBER, ROLES as ALL_ROLES } from '@confab/zulip';
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../lib/api';
 import { streams, userName } from '../store/store';
@@ -26,13 +27,7 @@ interface Invite {
 }
 
 /** Roles one may invite as, most restricted first (the server refuses a role above one's own). */
-const ROLES: [number, string][] = [
-  [600, 'Guest'],
-  [400, 'Member'],
-  [300, 'Moderator'],
-  [200, 'Administrator'],
-  [100, 'Owner'],
-];
+const ROLES: [number, string][] = [...ALL_ROLES].reverse().map((role) => [role, ROLE_LABELS[role]]);
 const roleName = (role: number) => ROLES.find(([r]) => r === role)?.[1] ?? String(role);
 
 /** Zulip's choices of how long an invitation lasts, in minutes ('null': never expires). */
@@ -58,7 +53,7 @@ export function Invitations() {
   const [invites, setInvites] = useState<Invite[] | null>(null);
   const [listError, setListError] = useState('');
   const [emails, setEmails] = useState('');
-  const [role, setRole] = useState('400');
+  const [role, setRole] = useState(String(ROLE_MEMBER));
   const [expiry, setExpiry] = useState('14400');
   const [channels, setChannels] = useState<number[]>(defaultChannels.value);
   const [link, setLink] = useState('');

@@ -1,27 +1,13 @@
 /**
  * Zulip's links in the URL fragment: `#narrow/channel/<id>-<name>/topic/<topic>`, `#narrow/dm/<ids>-<slug>`,
  * `#narrow/near/<id>`, `#narrow/search/<words>`, and the views (`#inbox`, `#recent`, `#feed`, …). Components are
- * encoded as Zulip does (encodeURIComponent, then `%` → `.`, so `.` itself is `.2E`), so links copied from Zulip's
- * apps open here and links from here open there.
+ * encoded as Zulip does, by the server's own encoder (@confab/zulip), so links copied from Zulip's apps open here
+ * and links from here open there.
  */
+import { channelSlug as slugOf, decodeHashComponent, encodeHashComponent, groupDmSlug, userSlug } from '@confab/zulip';
 import { canonicalOperator, type Term } from './narrow';
 
-export function encodeHashComponent(text: string): string {
-  return encodeURIComponent(text).replace(/[%().]/g, (c) => ({ '%': '.', '(': '.28', ')': '.29', '.': '.2E' })[c]!);
-}
-
-export function decodeHashComponent(text: string): string {
-  try {
-    return decodeURIComponent(text.replace(/\./g, '%'));
-  } catch {
-    // Not Zulip's encoding (a hand-written link): take it as it is, percent-decoded where that works.
-    try {
-      return decodeURIComponent(text);
-    } catch {
-      return text;
-    }
-  }
-}
+export { decodeHashComponent, encodeHashComponent };
 
 /** The views that are not a narrow of messages. */
 export const VIEWS = ['inbox', 'recent', 'drafts', 'scheduled', 'channels', 'people', 'settings', 'bots'] as const;
@@ -35,19 +21,17 @@ export interface Names {
   userName(id: number): string | undefined;
 }
 
-const slug = (name: string) => name.replace(/[ "%/<>`]+/g, '-');
-
 export function channelSlug(id: number, names: Names): string {
   const name = names.channelName(id);
-  return encodeHashComponent(name === undefined ? String(id) : `${id}-${slug(name)}`);
+  return name === undefined ? String(id) : slugOf(id, name);
 }
 
 function dmSlug(ids: readonly number[], names: Names): string {
   if (ids.length === 1) {
     const name = names.userName(ids[0]);
-    return `${ids[0]}-${name ? encodeHashComponent(slug(name)) : 'dm'}`;
+    return name ? userSlug(ids[0], name) : `${ids[0]}-dm`;
   }
-  return `${ids.join(',')}-group`;
+  return groupDmSlug(ids);
 }
 
 function operandToHash(term: Term, names: Names): string {

@@ -1,16 +1,9 @@
 /** What the people views say about a person: role, local time, initials, a matching search. */
+import { ROLE_LABELS, ROLE_MEMBER, roleLabel } from '@confab/zulip';
 import type { User } from '../store/model';
 
-const ROLE_NAMES: Record<number, string> = {
-  100: 'Owner',
-  200: 'Administrator',
-  300: 'Moderator',
-  400: 'Member',
-  600: 'Guest',
-};
-
 export const roleName = (user: Pick<User, 'role' | 'is_bot'>): string =>
-  user.is_bot ? 'Bot' : (ROLE_NAMES[user.role ?? 400] ?? 'Member');
+  user.is_bot ? 'Bot' : (roleLabel(user.role ?? ROLE_MEMBER) ?? ROLE_LABELS[ROLE_MEMBER]);
 
 /** The time it is where the person is ("14:05", or "2:05 PM"), or null without a known time zone. */
 export function localTime(timezone: string | undefined, now: Date, twentyFourHour: boolean): string | null {

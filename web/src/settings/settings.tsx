@@ -1,3 +1,4 @@
+import { ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_LABELS, ROLE_MEMBER, ROLE_MODERATOR } from '@confab/zulip';
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, login } from '../lib/api';
@@ -179,17 +180,14 @@ interface Invite {
   is_multiuse: boolean;
 }
 
-const ROLES: [number, string][] = [
-  [400, 'Member'],
-  [600, 'Guest'],
-  [300, 'Moderator'],
-  [200, 'Administrator'],
-];
+const ROLES: [number, string][] = ([ROLE_MEMBER, ROLE_GUEST, ROLE_MODERATOR, ROLE_ADMINISTRATOR] as const).map(
+  (role) => [role, ROLE_LABELS[role]],
+);
 
 /** Reusable invitation links (POST /invites/multiuse, GET /invites, DELETE /invites/multiuse/{id}). */
 function Invitations() {
   const [invites, setInvites] = useState<Invite[] | null>(null);
-  const [role, setRole] = useState(400);
+  const [role, setRole] = useState<number>(ROLE_MEMBER);
   const [days, setDays] = useState(10);
   const [created, setCreated] = useState('');
   const [error, setError] = useState('');

@@ -3,6 +3,7 @@
  * client registers for, then every change as an event). Components read the signals they show and re-render when
  * those change; nothing else holds server state.
  */
+import { isAdministratorRole, ROLE_MEMBER } from '@confab/zulip';
 import { batch, computed, signal } from '@preact/signals';
 import { realmEmojiChoices, unicodeEmojiChoices, type EmojiChoice } from '../emoji/emoji';
 import type { RegisterState, ServerEvent } from '../lib/events';
@@ -113,7 +114,7 @@ export function applyRegister(state: RegisterState): void {
   batch(() => {
     me.value = self;
     // Zulip's /register says is_admin (owners too); it has no top-level role.
-    isAdmin.value = state.is_admin === true || ((state.role as number | undefined) ?? 400) <= 200;
+    isAdmin.value = state.is_admin === true || isAdministratorRole((state.role as number | undefined) ?? ROLE_MEMBER);
     users.value = new Map(((state.realm_users as User[] | undefined) ?? []).map((u) => [u.user_id, u]));
     subscriptions.value = [...((state.subscriptions as Subscription[] | undefined) ?? [])].sort(byName);
     streams.value = [...((state.streams as Stream[] | undefined) ?? [])].sort(byName);

@@ -1,8 +1,8 @@
 import { invalid } from '@confab/errors';
+import { isResolvedTopic } from '@confab/zulip';
 
 const CHANNEL_OPERATORS = ['channel', 'stream'];
 const SUPPORTED = [...CHANNEL_OPERATORS, 'topic', 'exact-topic', 'sender', 'is'];
-export const RESOLVED_TOPIC_PREFIX = '✔ ';
 
 /** Zulip's check_narrow_for_events: the operators an event queue can filter on. */
 export function checkNarrowForEvents(narrow: readonly (readonly [string, string])[]): void {
@@ -51,7 +51,7 @@ function satisfies(operator: string, operand: string, message: NarrowedMessage, 
         case 'mentioned':
           return flags.includes('mentioned');
         case 'resolved':
-          return isStream && message.subject.startsWith(RESOLVED_TOPIC_PREFIX);
+          return isStream && isResolvedTopic(message.subject);
         default:
           return true;
       }

@@ -1,10 +1,8 @@
 import type { contracts, PayloadOf } from '@confab/events';
+import { ROLE_ADMINISTRATOR, ROLE_GUEST } from '@confab/zulip';
 import { acceptsType, type QueueDescriptor } from '../domain/descriptor.js';
 import { streamDict, subscriptionDict } from '../domain/shaping.js';
 import type { Delivery } from './fanout.js';
-
-const ROLE_ADMINISTRATOR = 200;
-const ROLE_GUEST = 600;
 
 type Channel = contracts.ChannelRecord;
 

@@ -1,9 +1,7 @@
 import type { contracts, PayloadOf } from '@confab/events';
+import { ROLE_ADMINISTRATOR, ROLE_GUEST } from '@confab/zulip';
 import { acceptsType } from '../domain/descriptor.js';
 import type { Builder, Delivery } from './fanout.js';
-
-const ROLE_ADMINISTRATOR = 200;
-const ROLE_GUEST = 600;
 
 /** An event for the organization's queues that take its type and whose user `who` admits (by role). */
 function realmWide(realmId: number, type: string, events: Builder, who: (role: number) => boolean = () => true) {

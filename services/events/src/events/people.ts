@@ -1,14 +1,10 @@
 import { contracts, gravatarUrl, type PayloadOf } from '@confab/events';
+import { ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_OWNER } from '@confab/zulip';
 
 const { canSeeDeliveryEmail } = contracts;
 import { acceptsType } from '../domain/descriptor.js';
 import type { QueueContext } from '../domain/shaping.js';
 import type { Builder, Delivery } from './fanout.js';
-
-/** Zulip's role values for the is_* flags of user objects. */
-const ROLE_OWNER = 100;
-const ROLE_ADMINISTRATOR = 200;
-const ROLE_GUEST = 600;
 
 /** An event for every queue of the realm that takes its type. */
 function realmWide(realmId: number, type: string, events: Builder): Delivery[] {

@@ -1,9 +1,9 @@
 import { invalid, isConfabError } from '@confab/errors';
 import { ROLE_ADMINISTRATOR, ROLE_GUEST } from '@confab/identity';
 import type { contracts } from '@confab/events';
+import { OWNERS } from '@confab/zulip';
 import { groupDeactivated, SETTING_CONFIG, valueIncludes } from './setting-values.js';
 import type { GroupStore } from './store.js';
-import { OWNERS } from './system-groups.js';
 import type { Actor, Group, SettingName, SettingValue } from './types.js';
 
 export const insufficientPermission = () => invalid('Insufficient permission');

@@ -1,5 +1,6 @@
 import { ConfabError, invalid } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
+import { MEMBERS, NOBODY } from '@confab/zulip';
 import {
   groupForUpdate,
   groupInRealm,
@@ -21,7 +22,6 @@ import {
   valueUsesGroup,
 } from './setting-values.js';
 import type { GroupsDatabase, GroupStore } from './store.js';
-import { MEMBERS, NOBODY } from './system-groups.js';
 import {
   SETTING_NAMES,
   type Actor,

@@ -1,9 +1,9 @@
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
 import type { GroupRef, ModelGroup } from '@confab/porting';
+import { NOBODY } from '@confab/zulip';
 import { groupRecord, viewsOf, type EventMeta } from './records.js';
 import { anonymous, SETTING_CONFIG, simplify } from './setting-values.js';
 import type { GroupStore } from './store.js';
-import { NOBODY } from './system-groups.js';
 import { SETTING_NAMES, type GroupSettings, type SettingValue } from './types.js';
 
 /**

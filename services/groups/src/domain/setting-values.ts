@@ -1,6 +1,6 @@
 import { ConfabError, invalid } from '@confab/errors';
+import { EVERYONE, INTERNET, NOBODY, OWNERS } from '@confab/zulip';
 import type { GroupStore } from './store.js';
-import { EVERYONE, INTERNET, NOBODY, OWNERS } from './system-groups.js';
 import { isAnonymous, type AnonymousValue, type SettingName, type SettingValue } from './types.js';
 
 export interface SettingConfig {

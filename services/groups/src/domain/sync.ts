@@ -1,5 +1,6 @@
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
 import { ROLE_MEMBER } from '@confab/identity';
+import { NOBODY, SYSTEM_GROUPS } from '@confab/zulip';
 import {
   emptyChange,
   groupRecord,
@@ -11,7 +12,7 @@ import {
   type MembershipChange,
 } from './records.js';
 import type { GroupsDatabase, GroupStore, Written } from './store.js';
-import { NOBODY, SYSTEM_GROUPS, systemGroupsFor } from './system-groups.js';
+import { systemGroupsFor } from './system-groups.js';
 import { isAnonymous, SETTING_NAMES, type Group, type GroupSettings, type GroupUser, type RealmInfo } from './types.js';
 
 /**

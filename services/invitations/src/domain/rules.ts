@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { invalid } from '@confab/errors';
-import { ROLE_ADMINISTRATOR, ROLE_GUEST, type Role } from '@confab/identity';
+import { ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_MEMBER, ROLE_MODERATOR, ROLE_OWNER, type Role } from '@confab/identity';
 import type { Caller, Invite } from './types.js';
 
 /** Zulip's Realm.MAX_REALM_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH, in code points. */
 export const MAX_WELCOME_TEXT_LENGTH = 8000;
-export const INVITE_ROLES = [100, 200, 300, 400, 600] as const;
+export const INVITE_ROLES = [ROLE_OWNER, ROLE_ADMINISTRATOR, ROLE_MODERATOR, ROLE_MEMBER, ROLE_GUEST] as const;
 const MINUTE_MS = 60_000;
 
 export const insufficientPermission = () => invalid('Insufficient permission');
@@ -86,5 +86,5 @@ export function inviteDict(invite: Invite): Record<string, unknown> {
 export function canManage(caller: Caller, invite: Pick<Invite, 'referrerId' | 'inviteAs'>): boolean {
   if (invite.referrerId === caller.userId) return true;
   if (caller.role > ROLE_ADMINISTRATOR) return false;
-  return invite.inviteAs !== 100 || caller.role === 100;
+  return invite.inviteAs !== ROLE_OWNER || caller.role === ROLE_OWNER;
 }

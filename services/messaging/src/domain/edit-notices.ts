@@ -1,5 +1,6 @@
 import { ConfabError } from '@confab/errors';
-import { messageNarrowUrl, topicLinkSyntax } from '@confab/markdown';
+import { topicLinkSyntax } from '@confab/markdown';
+import { messageNarrowUrl } from '@confab/zulip';
 import { canAccessHistory } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
 import { removeMessage } from './message-actions.js';

@@ -1,15 +1,11 @@
 import { topicLinks } from '@confab/markdown';
 import type { contracts, PayloadOf } from '@confab/events';
+import { FLAG, MENTION_BITS } from '@confab/zulip';
 import type { Actor } from './context.js';
 import type { EditUnit } from './edit-store.js';
-import { FLAG } from './flags.js';
 import type { EditPlan, MessageEditCommitDeps } from './message-edit-commit.js';
 import { displayRecipientUsers, messageRecord } from './message-records.js';
 import { topicKey } from './text.js';
-
-/** The flags Zulip counts as a prior mention (get_mentions_for_message_updates); alert words are not among them. */
-const MENTION_BITS =
-  FLAG.mentioned | FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned | FLAG.group_mentioned;
 
 /**
  * message.updated's `notify` for a content edit (Zulip's update_message_content hands the notification code the

@@ -1,7 +1,7 @@
 import { invalid } from '@confab/errors';
+import { FLAG, MENTION_BITS, ROLE_GUEST } from '@confab/zulip';
 import { basicAccess, canAccessHistory } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
-import { FLAG } from './flags.js';
 import {
   clientMessage,
   displayRecipientUsers,
@@ -20,9 +20,6 @@ export type FetchDeps = Pick<Domain, 'channels' | 'directory' | 'messages' | 're
 /** Zulip's MAX_MESSAGES_PER_FETCH and LARGER_THAN_MAX_MESSAGE_ID. */
 export const MAX_MESSAGES_PER_FETCH = 5000;
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
-
-const MENTION_BITS =
-  FLAG.mentioned | FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned | FLAG.group_mentioned;
 
 export type Anchor = number | 'first_unread';
 
@@ -102,7 +99,7 @@ export async function resolveNarrow(
         );
         const ids = channels.filter((c) => basicAccess(actor, c, null)).map((c) => c.recipientId);
         terms.push({ kind: 'recipients', recipientIds: ids, negated });
-        if (!negated && operand === 'public' && actor.user.role !== 600) historyRecipients = ids;
+        if (!negated && operand === 'public' && actor.user.role !== ROLE_GUEST) historyRecipients = ids;
         break;
       }
       case 'topic':
@@ -342,7 +339,7 @@ export async function accessMessage(
   if (!channel) throw error();
   const sub = await domain.channels.subscription(actor.user.id, channel.id);
   const active = sub?.active ? sub : null;
-  if (!channel.inviteOnly && actor.user.role !== 600) return { message, flags, channel };
+  if (!channel.inviteOnly && actor.user.role !== ROLE_GUEST) return { message, flags, channel };
   if (channel.isWebPublic) return { message, flags, channel };
   if (!channel.historyPublicToSubscribers) {
     if (flags !== null && active) return { message, flags, channel };

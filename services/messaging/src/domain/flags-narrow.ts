@@ -1,6 +1,6 @@
+import { FLAG, type FlagName } from '@confab/zulip';
 import type { Actor } from './context.js';
 import { fetchRange, resolveNarrow, type Anchor } from './fetch.js';
-import { FLAG, type FlagName } from './flags.js';
 import { updateFlags } from './message-flags.js';
 import type { RawTerm } from './narrow.js';
 import type { MessageFlagsDeps } from './message-flags.js';

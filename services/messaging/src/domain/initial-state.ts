@@ -1,10 +1,10 @@
+import { FLAG, MENTION_BITS } from '@confab/zulip';
 import { reactivateIfIdle } from './actor.js';
 import { ConfabError } from '@confab/errors';
 import { basicAccess } from './channel-access.js';
 import { GroupValueFormatter, streamDict, subscriptionDict } from './channel-records.js';
 import { listStreams, listSubscriptions } from './channel-queries.js';
 import type { Actor, Domain } from './context.js';
-import { FLAG } from './flags.js';
 import { isGuest } from './permissions.js';
 import { draftDict } from './drafts.js';
 import { snippetDict } from './saved-snippets.js';
@@ -26,9 +26,6 @@ export type InitialStateDeps = ChannelQueriesDeps &
 
 /** Zulip's MAX_UNREAD_MESSAGES: older unread messages are left out (old_unreads_missing). */
 const MAX_UNREAD_MESSAGES = 50_000;
-const MENTION_BITS =
-  FLAG.mentioned | FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned | FLAG.group_mentioned;
-
 export interface StateRequest {
   /** Zulip's fetch_event_types; undefined means everything. */
   fetchEventTypes: string[] | undefined;

@@ -1,11 +1,11 @@
 import { topicLinks } from '@confab/markdown';
 import { invalid } from '@confab/errors';
 import { contracts, outboxRecord, type OutboxRecord, type PayloadOf } from '@confab/events';
+import { FLAG, flagNames } from '@confab/zulip';
 import { canAccessHistory } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
 import { editNotify } from './edit-notify.js';
 import type { ContentChange, EditHistoryEntry, EditUnit } from './edit-store.js';
-import { FLAG, flagNames } from './flags.js';
 import type { PropagateMode } from './message-edit.js';
 import { isGuest } from './permissions.js';
 import type { Rendered } from './render.js';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ConfabError, invalid } from '@confab/errors';
 import { ROLE_MODERATOR } from '@confab/identity';
+import { isResolvedTopic, RESOLVED_TOPIC_PREFIX } from '@confab/zulip';
 import { updateAttachmentReferences } from './attachments.js';
 import { accessChannelById, canAccessHistory, checkCanPost } from './channel-access.js';
 import type { Actor } from './context.js';
@@ -37,7 +38,6 @@ export interface EditInput {
 
 /** Zulip allows 20 seconds past each limit (the client shows the limit a little early; the network is slow). */
 const LIMIT_BUFFER_MS = 20_000;
-export const RESOLVED_TOPIC_PREFIX = '✔ ';
 
 const isModerator = (actor: Actor) => actor.user.role <= ROLE_MODERATOR;
 const ageMs = (message: StoredMessage) => Date.now() - message.dateSent.getTime();
@@ -133,10 +133,10 @@ function validatePayload(
 /** Zulip resolves a topic by prefixing "✔ "; it strips every leading ✔ and space when unresolving. */
 function resolutionOf(orig: string, target: string, requested: string | undefined) {
   if (requested === undefined) return { resolved: false, unresolved: false };
-  const prefixed = (t: string) => t.startsWith(RESOLVED_TOPIC_PREFIX);
   return {
-    resolved: prefixed(target) && !prefixed(orig) && requested.slice(RESOLVED_TOPIC_PREFIX.length) === orig,
-    unresolved: prefixed(orig) && !prefixed(target) && orig.replace(/^[✔ ]+/u, '') === target,
+    resolved:
+      isResolvedTopic(target) && !isResolvedTopic(orig) && requested.slice(RESOLVED_TOPIC_PREFIX.length) === orig,
+    unresolved: isResolvedTopic(orig) && !isResolvedTopic(target) && orig.replace(/^[✔ ]+/u, '') === target,
   };
 }
 

@@ -1,9 +1,9 @@
 import { invalid } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
+import { EDITABLE_FLAGS, FLAG, MENTION_BITS, type FlagName } from '@confab/zulip';
 import { accessChannelById } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
 import { accessMessage } from './fetch.js';
-import { EDITABLE_FLAGS, FLAG, type FlagName } from './flags.js';
 import { topicKey } from './text.js';
 import type { StoredMessage } from './types.js';
 import type { ChannelAccessDeps } from './channel-access.js';
@@ -60,9 +60,6 @@ export async function updateFlags(
   });
   return { messages: messageIds, ignored_because_not_subscribed_channels: [...ignoredChannels] };
 }
-
-const MENTION_BITS =
-  FLAG.mentioned | FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned | FLAG.group_mentioned;
 
 /** Zulip's message_details of messages marked unread: what clients need to count them as unread again. */
 function unreadDetails(

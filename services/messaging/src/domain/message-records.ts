@@ -1,6 +1,6 @@
 import { messageForClient, reactionTypeOnWire, type contracts } from '@confab/events';
 import { topicLinks, type Linkifier } from '@confab/markdown';
-import { flagNames } from './flags.js';
+import { flagNames } from '@confab/zulip';
 import type { Reaction, Realm, StoredMessage, User } from './types.js';
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);

@@ -1,5 +1,6 @@
 import { invalid } from '@confab/errors';
-import { directMessageUrl, messageLinkSyntax, unusedFence } from '@confab/markdown';
+import { messageLinkSyntax, unusedFence } from '@confab/markdown';
+import { directMessageUrl } from '@confab/zulip';
 import type { Actor } from './context.js';
 import { accessMessage, type FetchDeps } from './fetch.js';
 import { globalTime, mentionList, silentMention } from './notice-text.js';

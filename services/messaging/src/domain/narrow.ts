@@ -33,5 +33,3 @@ export interface MessageQuery {
 
 export const badNarrow = (detail: string) =>
   new ConfabError(`Invalid narrow operator: ${detail}`, { code: 'BAD_NARROW' });
-
-export const RESOLVED_TOPIC_PREFIX = '✔ ';

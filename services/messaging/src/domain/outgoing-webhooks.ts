@@ -1,6 +1,6 @@
 import { ConfabError } from '@confab/errors';
 import { messageForClient, type contracts } from '@confab/events';
-import { directMessageUrl, messageNarrowUrl } from '@confab/markdown';
+import { directMessageUrl, messageNarrowUrl } from '@confab/zulip';
 import type { Actor, Domain } from './context.js';
 import { sendMessage, type SendDeps } from './send.js';
 import { OUTGOING_WEBHOOK_BOT, type Realm, type User } from './types.js';

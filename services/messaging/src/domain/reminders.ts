@@ -1,6 +1,7 @@
 import { ConfabError, invalid } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
-import { directMessageUrl, messageLinkSyntax, messageNarrowUrl, unusedFence } from '@confab/markdown';
+import { messageLinkSyntax, unusedFence } from '@confab/markdown';
+import { directMessageUrl, messageNarrowUrl } from '@confab/zulip';
 import type { Actor } from './context.js';
 import { accessMessage } from './fetch.js';
 import { validId } from './ids.js';

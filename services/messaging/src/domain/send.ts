@@ -1,8 +1,8 @@
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
+import { FLAG } from '@confab/zulip';
 import { claimAttachments } from './attachments.js';
 import type { Actor, Domain } from './context.js';
 import { defaultReadBySender } from './client.js';
-import { FLAG } from './flags.js';
 import { RepeatedSend, type NewMessage, type SendWrite, type SentRows } from './message-store.js';
 import { topicLinks } from '@confab/markdown';
 import { displayRecipientUsers, messageRecord } from './message-records.js';

@@ -7,7 +7,7 @@ import {
   type ModelChannel,
   type ModelMessage,
 } from '@confab/porting';
-import { FLAG } from '../domain/flags.js';
+import { FLAG } from '@confab/zulip';
 import { topicKey } from '../domain/text.js';
 import { RECIPIENT_DIRECT } from '../domain/types.js';
 import { copyLine, isoSeconds, nextIds, type ImportDatabase } from './import-db.js';

@@ -1,5 +1,5 @@
 import { ZULIP_FLAGS } from '@confab/porting';
-import { FLAG } from '../domain/flags.js';
+import { FLAG } from '@confab/zulip';
 
 /** Per-user message flags between Zulip's bits (an export's zerver_usermessage) and this service's (flags.ts). */
 

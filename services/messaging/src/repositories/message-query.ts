@@ -1,5 +1,5 @@
+import { FLAG, RESOLVED_TOPIC_PREFIX } from '@confab/zulip';
 import type { MessageQuery, SearchScope, Term } from '../domain/narrow.js';
-import { FLAG } from '../domain/flags.js';
 
 /** The SQL conditions of a narrow query. */
 export function narrowSqlOf(query: MessageQuery): NarrowSql {
@@ -94,7 +94,8 @@ export class NarrowSql {
         return;
       }
       case 'resolved':
-        this.conditions.push(not(`m.topic LIKE '✔ %'`, term.negated));
+        // The prefix holds no quote and no LIKE wildcard.
+        this.conditions.push(not(`m.topic LIKE '${RESOLVED_TOPIC_PREFIX}%'`, term.negated));
         return;
       case 'has': {
         const sql =

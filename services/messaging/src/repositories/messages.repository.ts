@@ -1,5 +1,5 @@
+import { FLAG } from '@confab/zulip';
 import type { SendFacts, StoredMessage } from '../domain/types.js';
-import { FLAG } from '../domain/flags.js';
 import type { MessageQuery } from '../domain/narrow.js';
 import { NarrowReader, type NarrowRange } from './narrow-reader.js';
 import { GroupCommit, type SentRows } from './group-commit.js';

@@ -1,8 +1,8 @@
+import { FLAG } from '@confab/zulip';
 import type { NarrowRange } from '../domain/message-store.js';
 import type { MessageQuery } from '../domain/narrow.js';
 
 export type { NarrowRange } from '../domain/message-store.js';
-import { FLAG } from '../domain/flags.js';
 import { narrowSqlOf, type NarrowSql } from './message-query.js';
 import { validId } from './prisma.js';
 import type { Store } from './store.js';

@@ -1,5 +1,5 @@
 import { contracts, OUTBOX_INSERT, type EventContract } from '@confab/events';
-import { FLAG, VISIBLE_FLAGS } from '../domain/flags.js';
+import { FLAG, VISIBLE_FLAGS, WILDCARD_MENTION_BITS } from '@confab/zulip';
 import type { SendFactsInput, SendWrite } from '../domain/message-store.js';
 
 export type { Delivery, NewMessage, SendWrite } from '../domain/message-store.js';
@@ -17,12 +17,11 @@ export const COMPLETED_IN_SQL: readonly EventContract<unknown>[] = [
 
 // The deprecated `wildcard_mentioned` follows the visible flags for older clients.
 const VISIBLE_MASK = VISIBLE_FLAGS.reduce((mask, name) => mask | FLAG[name], 0);
-const WILDCARD_MASK = FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned;
 
 /** SQL for the list of flag names of `um.flags` (the same list flagNames() builds in JS). */
 const FLAG_NAMES_SQL = `to_jsonb(array_remove(ARRAY[${[
   ...VISIBLE_FLAGS.map((name) => `CASE WHEN um.flags & ${FLAG[name]} <> 0 THEN '${name}' END`),
-  `CASE WHEN um.flags & ${WILDCARD_MASK} <> 0 THEN 'wildcard_mentioned' END`,
+  `CASE WHEN um.flags & ${WILDCARD_MENTION_BITS} <> 0 THEN 'wildcard_mentioned' END`,
 ].join(', ')}], NULL))`;
 
 /**

@@ -1,4 +1,4 @@
-import { FLAG } from '../domain/flags.js';
+import { FLAG } from '@confab/zulip';
 import type { Store } from './store.js';
 
 /**

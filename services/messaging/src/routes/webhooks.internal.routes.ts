@@ -1,13 +1,13 @@
 import { internal } from '@confab/events';
 import { internalRoute } from '@confab/http';
-import type { UserIdentity } from '@confab/identity';
+import { ROLE_MEMBER, type UserIdentity } from '@confab/identity';
 import type { MessagingDeps } from '../deps.js';
 import { actorFor } from '../domain/actor.js';
 import { notifyBotOwner, sendWebhookMessages, webhookPeople } from '../domain/webhooks.js';
 
 /** The bot of a webhook request, as the gateway authenticated it (the integrations service passes its ids on). */
 function botIdentity(realmId: number, botId: number): UserIdentity {
-  return { kind: 'user', userId: botId, realmId, role: 400, email: '', isBot: true };
+  return { kind: 'user', userId: botId, realmId, role: ROLE_MEMBER, email: '', isBot: true };
 }
 
 /** Routes the integrations service calls (docs/integrations.md); never reachable through the gateway. */

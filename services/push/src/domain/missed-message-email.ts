@@ -1,4 +1,12 @@
 import type { contracts } from '@confab/events';
+import {
+  channelNarrowHash,
+  groupDmSlug,
+  isResolvedTopic,
+  RESOLVED_TOPIC_PREFIX,
+  topicNarrowHash,
+  userSlug,
+} from '@confab/zulip';
 import type { NotificationSettings, NotificationTrigger } from './notification-rules.js';
 
 /**
@@ -52,17 +60,10 @@ const MENTION_TRIGGERS: ReadonlySet<NotificationTrigger> = new Set([
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** A component of the web client's links (web/src/lib/hash.ts): Zulip's encoding, `%` → `.`. */
-function hashComponent(text: string): string {
-  return encodeURIComponent(text).replace(/[%().]/g, (c) => ({ '%': '.', '(': '.28', ')': '.29', '.': '.2E' })[c]!);
-}
-
-const slug = (name: string) => name.replace(/[ "%/<>`]+/g, '-');
-
 type Participant = { id: number; full_name: string };
 
 function participants(message: contracts.MessageRecord): Participant[] {
-  return Array.isArray(message.display_recipient) ? (message.display_recipient as Participant[]) : [];
+  return Array.isArray(message.display_recipient) ? message.display_recipient : [];
 }
 
 /** A conversation of the email: its key, how it is named, and its links. */
@@ -82,12 +83,13 @@ interface Conversation {
 function conversationOf(message: contracts.MessageRecord, me: number, realmUrl: string): Conversation {
   if (message.type === 'stream') {
     const channel = typeof message.display_recipient === 'string' ? message.display_recipient : '';
-    const channelUrl = `${realmUrl}/#narrow/channel/${hashComponent(`${message.stream_id}-${slug(channel)}`)}`;
+    const where = { id: message.stream_id ?? 0, name: channel };
+    const channelUrl = `${realmUrl}/${channelNarrowHash(where)}`;
     return {
       key: `channel:${message.stream_id}:${message.subject.toLowerCase()}`,
       kind: 'channel',
       header: `#${channel} > ${message.subject}`,
-      url: `${channelUrl}/topic/${hashComponent(message.subject)}/near/${message.id}`,
+      url: `${realmUrl}/${topicNarrowHash(where, message.subject)}/near/${message.id}`,
       channelUrl,
       channelName: channel,
       topic: message.subject,
@@ -100,16 +102,15 @@ function conversationOf(message: contracts.MessageRecord, me: number, realmUrl: 
       key: `dm:${message.sender_id}`,
       kind: 'dm',
       header: `You and ${message.sender_full_name}`,
-      url: `${realmUrl}/#narrow/dm/${message.sender_id}-${hashComponent(slug(message.sender_full_name))}/near/${message.id}`,
+      url: `${realmUrl}/#narrow/dm/${userSlug(message.sender_id, message.sender_full_name)}/near/${message.id}`,
       others: [message.sender_full_name],
     };
   }
-  const ids = others.map((p) => p.id).sort((a, b) => a - b);
   return {
     key: `group:${message.recipient_id}`,
     kind: 'group',
     header: `You and ${others.map((p) => p.full_name).join(', ')}`,
-    url: `${realmUrl}/#narrow/dm/${ids.join(',')}-group/near/${message.id}`,
+    url: `${realmUrl}/#narrow/dm/${groupDmSlug(others.map((p) => p.id))}/near/${message.id}`,
     others: others.map((p) => p.full_name),
   };
 }
@@ -167,8 +168,8 @@ function subjectOf(
   else if (conversation.kind === 'group') subject = `Group DMs with ${groupName(conversation.others)}`;
   else if (conversation.kind === 'dm') subject = `DMs with ${senders.join(', ')}`;
   else {
-    const resolved = conversation.topic!.startsWith('✔ ');
-    const topic = resolved ? conversation.topic!.slice(2) : conversation.topic!;
+    const resolved = isResolvedTopic(conversation.topic!);
+    const topic = resolved ? conversation.topic!.slice(RESOLVED_TOPIC_PREFIX.length) : conversation.topic!;
     subject = `${resolved ? '[resolved] ' : ''}#${conversation.channelName} > ${topic}`;
   }
   // Zulip's "automatic" includes it when the address has accounts in other organizations; Confab does not know

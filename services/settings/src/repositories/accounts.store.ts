@@ -1,3 +1,4 @@
+import { ROLE_OWNER } from '@confab/identity';
 import type { RealmStore, UserStore } from '../domain/store.js';
 import type { NewRealm, NewUser, Realm, RealmPatch, Role, User, UserChanges } from '../domain/types.js';
 import { validId, type Client, type Prisma } from './prisma.js';
@@ -222,7 +223,7 @@ export class PrismaUserStore implements UserStore {
   }
 
   countActiveOwners(realmId: number): Promise<number> {
-    return this.db.user.count({ where: { realmId, role: 100, isActive: true, isBot: false } });
+    return this.db.user.count({ where: { realmId, role: ROLE_OWNER, isActive: true, isBot: false } });
   }
 
   async ensureApiKey(userId: number, key: string, keyHash: string): Promise<string> {

@@ -1,4 +1,5 @@
 import { p, route, t } from '@confab/http';
+import { ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_MEMBER, ROLE_MODERATOR, ROLE_OWNER } from '@confab/identity';
 import type { SettingsDeps } from '../deps.js';
 import { deactivateUser, reactivateUser, updateUser } from '../domain/accounts.js';
 import { deleteAvatar, setAvatar } from '../domain/avatars.js';
@@ -118,7 +119,7 @@ export function userRoutes(deps: SettingsDeps) {
       path: '/users/{user_id:int}',
       auth: 'user',
       params: {
-        role: p.json(t.literal(100, 200, 300, 400, 600)).optional(),
+        role: p.json(t.literal(ROLE_OWNER, ROLE_ADMINISTRATOR, ROLE_MODERATOR, ROLE_MEMBER, ROLE_GUEST)).optional(),
         full_name: p.string({ nulCheckedByDomain: true }).optional(),
         profile_data: p.json(t.list(t.object({ id: t.int(), value: profileValue }))).optional(),
       },

@@ -1,4 +1,4 @@
-/** Bits of user_messages.flags, named as Zulip names its UserMessage flags. */
+/** Bits of a user's message flags, named as Zulip names its UserMessage flags. */
 export const FLAG = {
   read: 1,
   starred: 2,
@@ -27,10 +27,19 @@ export const VISIBLE_FLAGS: readonly FlagName[] = [
   'historical',
 ];
 
+/** The bits of the two wildcard mentions, which older clients see as the deprecated `wildcard_mentioned`. */
+export const WILDCARD_MENTION_BITS = FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned;
+
+/**
+ * The flags Zulip counts as a mention of the user (UserMessage.where_active_push_notification's mention part,
+ * get_mentions_for_message_updates, the `is:mentioned` narrow): alert words are not among them.
+ */
+export const MENTION_BITS = FLAG.mentioned | WILDCARD_MENTION_BITS | FLAG.group_mentioned;
+
 /** The API's flag list, with the deprecated `wildcard_mentioned` for older clients (as Zulip adds it). */
 export function flagNames(bits: number): string[] {
   const names: string[] = VISIBLE_FLAGS.filter((name) => (bits & FLAG[name]) !== 0);
-  if (bits & (FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned)) names.push('wildcard_mentioned');
+  if (bits & WILDCARD_MENTION_BITS) names.push('wildcard_mentioned');
   return names;
 }
 

@@ -1,0 +1,6 @@
+// Zulip's small wire vocabulary, pure (no I/O, no Node): docs/architecture.md, "libs/zulip".
+export * from './flags.js';
+export * from './narrow-links.js';
+export * from './roles.js';
+export * from './system-groups.js';
+export * from './topics.js';
