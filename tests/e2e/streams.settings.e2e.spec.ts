@@ -1,6 +1,7 @@
 import type { ApiClient, World } from '@confab/devkit';
 import { EventQueue } from './support/event-queues';
 import { expectError, expectSuccess } from './support/expect';
+import { systemGroups } from './support/groups';
 import { newWorld } from './support/system';
 
 const idOf = async (client: ApiClient, name: string) =>
@@ -251,5 +252,78 @@ describe('PATCH, DELETE /streams/{stream_id} and GET /streams/{stream_id}/member
     );
     await modern.delete();
     await legacy.delete();
+  });
+});
+
+describe("who may post, in Zulip's legacy form (stream_post_policy, is_announcement_only)", () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await newWorld();
+  });
+
+  const legacy = (channel: Record<string, any>) => ({
+    stream_post_policy: channel.stream_post_policy,
+    is_announcement_only: channel.is_announcement_only,
+  });
+
+  it('agrees between GET /streams, /register and the stream and subscription events', async () => {
+    const iago = world.as('iago');
+    const hamlet = world.as('hamlet');
+    const sys = await systemGroups(world);
+    expectSuccess(
+      await iago.post('/channels/create', {
+        name: 'announcements',
+        subscribers: JSON.stringify([world.user('iago').id]),
+      }),
+      'POST',
+      '/channels/create',
+    );
+    const id = await idOf(iago, 'announcements');
+    const path = `/streams/${id}`;
+    expect(legacy((await hamlet.get(path)).body.stream)).toEqual({
+      stream_post_policy: 1,
+      is_announcement_only: false,
+    });
+    const queue = await EventQueue.register(hamlet, { event_types: ['stream', 'subscription'] });
+
+    const restrict = (value: unknown) => iago.patch(path, { can_send_message_group: JSON.stringify({ new: value }) });
+    expectSuccess(await restrict(sys['role:administrators']), 'PATCH', path);
+    const policy = await queue.next((e) => e.type === 'stream' && e.property === 'stream_post_policy');
+    expect(policy).toMatchObject({ op: 'update', stream_id: id, name: 'announcements', value: 2 });
+    const announcement = await queue.next((e) => e.type === 'stream' && e.property === 'is_announcement_only');
+    expect(announcement).toMatchObject({ stream_id: id, value: true });
+    const listed = (await hamlet.get(path)).body.stream;
+    expect(legacy(listed)).toEqual({ stream_post_policy: 2, is_announcement_only: true });
+
+    // The channel as the subscription event and /register give it says the same as GET /streams.
+    expectSuccess(
+      await iago.post('/users/me/subscriptions', {
+        subscriptions: JSON.stringify([{ name: 'announcements' }]),
+        principals: JSON.stringify([world.user('hamlet').id]),
+      }),
+      'POST',
+      '/users/me/subscriptions',
+    );
+    const added = await queue.next((e) => e.type === 'subscription' && e.op === 'add');
+    expect(legacy(added.subscriptions.find((s: { stream_id: number }) => s.stream_id === id))).toEqual(legacy(listed));
+    const registered = await hamlet.post('/register', { fetch_event_types: JSON.stringify(['subscription']) });
+    expectSuccess(registered, 'POST', '/register');
+    const subscription = (registered.body.subscriptions as { stream_id: number }[]).find((s) => s.stream_id === id)!;
+    expect(legacy(subscription)).toEqual(legacy(listed));
+
+    // Moderators are policy 4; a group of named people is no system group: "everyone", as Zulip reads it.
+    expectSuccess(await restrict(sys['role:moderators']), 'PATCH', path);
+    // (Each change's events are told apart by their value: the queue keeps every event it has seen.)
+    const change = (property: string, value: unknown) =>
+      queue.next((e) => e.type === 'stream' && e.property === property && e.value === value);
+    expect(await change('stream_post_policy', 4)).toMatchObject({ stream_id: id });
+    expect(await change('is_announcement_only', false)).toMatchObject({ stream_id: id });
+    expectSuccess(await restrict({ direct_members: [world.user('iago').id], direct_subgroups: [] }), 'PATCH', path);
+    expect(await change('stream_post_policy', 1)).toMatchObject({ stream_id: id });
+    expect(legacy((await hamlet.get(path)).body.stream)).toEqual({
+      stream_post_policy: 1,
+      is_announcement_only: false,
+    });
+    await queue.delete();
   });
 });

@@ -1,4 +1,5 @@
 // Zulip's small wire vocabulary, pure (no I/O, no Node): docs/architecture.md, "libs/zulip".
+export * from './channels.js';
 export * from './flags.js';
 export * from './narrow-links.js';
 export * from './roles.js';

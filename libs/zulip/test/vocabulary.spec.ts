@@ -1,6 +1,7 @@
 import {
   EVERYONE,
   FLAG,
+  streamPostPolicy,
   flagNames,
   isResolvedTopic,
   MENTION_BITS,
@@ -47,5 +48,18 @@ describe('Zulip vocabulary', () => {
       'role:everyone',
       'role:internet',
     ]);
+  });
+});
+
+describe("the legacy stream_post_policy (Zulip's SYSTEM_GROUPS_ENUM_MAP)", () => {
+  it.each([
+    ['role:everyone', 1],
+    ['role:administrators', 2],
+    ['role:fullmembers', 3],
+    ['role:moderators', 4],
+    ['role:members', 1],
+    [null, 1],
+  ])('%s is %i', (group, policy) => {
+    expect(streamPostPolicy(group)).toBe(policy);
   });
 });

@@ -23,6 +23,11 @@ export const channelRecord = z.object({
   folder_id: z.number().int().nullable(),
   is_archived: z.boolean(),
   subscriber_count: z.number().int(),
+  /**
+   * Zulip's legacy stream_post_policy, from can_send_message_group as the owner reads it (a system group's name),
+   * which the API form of the permissions below (group ids) no longer shows. Absent from records written before it.
+   */
+  stream_post_policy: z.number().int().optional(),
   /** Group-valued channel permissions (can_send_message_group, ...), in the API's form. */
   permissions: z.record(z.string(), groupSettingValue),
 });

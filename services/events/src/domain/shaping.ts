@@ -1,4 +1,5 @@
 import { messageForClient, type contracts } from '@confab/events';
+import { STREAM_POST_POLICY_ADMINS, STREAM_POST_POLICY_EVERYONE } from '@confab/zulip';
 import type { QueueDescriptor } from './descriptor.js';
 
 /** What a builder knows about the queue it shapes an event for. */
@@ -23,11 +24,10 @@ export function clientMessage(record: contracts.MessageRecord, ctx: QueueContext
   });
 }
 
-/** Zulip's legacy stream_post_policy; the record only says who may post by group, so "everyone" is assumed. */
-const STREAM_POST_POLICY_EVERYONE = 1;
-
 /** Zulip's stream dict (stream create events and the channel part of subscription add events). */
 export function streamDict(channel: contracts.ChannelRecord): Record<string, unknown> {
+  // The owner's reading of who may post (the same function GET /streams uses); older records say nothing: everyone.
+  const postPolicy = channel.stream_post_policy ?? STREAM_POST_POLICY_EVERYONE;
   return {
     stream_id: channel.stream_id,
     name: channel.name,
@@ -38,8 +38,8 @@ export function streamDict(channel: contracts.ChannelRecord): Record<string, unk
     creator_id: channel.creator_id,
     invite_only: channel.invite_only,
     is_web_public: channel.is_web_public,
-    stream_post_policy: STREAM_POST_POLICY_EVERYONE,
-    is_announcement_only: false,
+    stream_post_policy: postPolicy,
+    is_announcement_only: postPolicy === STREAM_POST_POLICY_ADMINS,
     message_retention_days: channel.message_retention_days,
     history_public_to_subscribers: channel.history_public_to_subscribers,
     topics_policy: channel.topics_policy,

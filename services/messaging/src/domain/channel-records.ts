@@ -1,4 +1,5 @@
 import type { contracts } from '@confab/events';
+import { STREAM_POST_POLICY_ADMINS, streamPostPolicy } from '@confab/zulip';
 import type { Domain } from './context.js';
 import type { Transaction } from './storage.js';
 import { systemGroupMembers } from './permissions.js';
@@ -46,6 +47,20 @@ export class GroupValueFormatter {
     return { direct_members: members, direct_subgroups: [] };
   }
 
+  /** The name of the system group a value stands for (by name or by id); null for any other group. */
+  async systemGroupName(value: PermissionValue | undefined): Promise<string | null> {
+    if (typeof value === 'string') return value;
+    if (typeof value !== 'number') return null;
+    if (!this.systemIds) await this.format('role:nobody');
+    for (const [name, id] of this.systemIds ?? []) if (id === value) return name;
+    return null;
+  }
+
+  /** Zulip's legacy stream_post_policy of a channel (get_stream_post_policy_value_based_on_group_setting). */
+  async postPolicy(channel: Channel): Promise<number> {
+    return streamPostPolicy(await this.systemGroupName(channel.permissions.can_send_message_group));
+  }
+
   async formatAll(
     permissions: Record<ChannelPermission, PermissionValue>,
   ): Promise<Record<ChannelPermission, GroupSettingValue>> {
@@ -53,20 +68,6 @@ export class GroupValueFormatter {
     for (const setting of CHANNEL_PERMISSION_SETTINGS)
       out[setting] = await this.format(permissions[setting] ?? 'role:nobody');
     return out;
-  }
-}
-
-/** Zulip's legacy stream_post_policy, derived from who may post. */
-function streamPostPolicy(value: PermissionValue): number {
-  switch (value) {
-    case 'role:administrators':
-      return 2;
-    case 'role:fullmembers':
-      return 3;
-    case 'role:moderators':
-      return 4;
-    default:
-      return 1;
   }
 }
 
@@ -82,7 +83,7 @@ export async function streamDict(
   groups: GroupValueFormatter,
 ): Promise<Record<string, unknown>> {
   const permissions = await groups.formatAll(channel.permissions);
-  const postPolicy = streamPostPolicy(channel.permissions.can_send_message_group);
+  const postPolicy = await groups.postPolicy(channel);
   return {
     stream_id: channel.id,
     name: channel.name,
@@ -94,7 +95,7 @@ export async function streamDict(
     invite_only: channel.inviteOnly,
     is_web_public: channel.isWebPublic,
     stream_post_policy: postPolicy,
-    is_announcement_only: postPolicy === 2,
+    is_announcement_only: postPolicy === STREAM_POST_POLICY_ADMINS,
     message_retention_days: channel.messageRetentionDays,
     history_public_to_subscribers: channel.historyPublicToSubscribers,
     topics_policy: channel.topicsPolicy,
@@ -154,6 +155,7 @@ export async function channelRecord(
     folder_id: channel.folderId,
     is_archived: channel.isArchived,
     subscriber_count: subscriberCount,
+    stream_post_policy: await groups.postPolicy(channel),
     permissions: await groups.formatAll(channel.permissions),
   };
 }

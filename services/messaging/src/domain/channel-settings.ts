@@ -1,6 +1,7 @@
 import { ConfabError, invalid, organizationOwnerRequired } from '@confab/errors';
 import { ROLE_OWNER } from '@confab/identity';
 import { contracts, outboxRecord, type Written } from '@confab/events';
+import { STREAM_POST_POLICY_ADMINS } from '@confab/zulip';
 import { basicAccess } from './channel-access.js';
 import { channelRecord, GroupValueFormatter } from './channel-records.js';
 import { checkChannelDescription, checkGroupValue, renderDescription } from './channel-rules.js';
@@ -215,12 +216,19 @@ async function commit(
       throw invalid('Channel name already in use.');
     await unit.update(channel.id, patch);
     const after: Channel = { ...current, ...patch, permissions: patch.permissions ?? current.permissions };
+    const groups = new GroupValueFormatter(domain, actor.realm);
+    // Who may post, in the legacy form older clients read too (Zulip's do_change_stream_group_based_setting).
+    const policy = await groups.postPolicy(after);
+    if (changes.some((c) => c.property === 'can_send_message_group') && policy !== (await groups.postPolicy(current)))
+      changes.push(
+        { property: 'stream_post_policy', value: policy },
+        { property: 'is_announcement_only', value: policy === STREAM_POST_POLICY_ADMINS },
+      );
     const subscribers = await unit.subscribers(channel.id);
     // Those who could see it before the change or can see it now.
     const before = audienceOf(users, current, subscribers);
     const audience = new Set(audienceOf(users, after, subscribers));
     const lost = before.filter((id) => !audience.has(id));
-    const groups = new GroupValueFormatter(domain, actor.realm);
     const event = outboxRecord(
       contracts.streamUpdated,
       {
