@@ -395,6 +395,36 @@ describe('POST /users', () => {
     expect(fetched.body.user).toMatchObject({ full_name: 'Created Person', is_active: true });
   });
 
+  it('gives the new user in the realm_user event exactly as GET /users/{id} does', async () => {
+    const othello = world.as('othello');
+    const queues = await Promise.all(
+      [false, true].map((gravatar) =>
+        EventQueue.register(othello, { event_types: ['realm_user'], client_gravatar: gravatar }),
+      ),
+    );
+    const created = await world.as('iago').post('/users', {
+      email: 'agreeing@example.com',
+      password: STRONG_PASSWORD,
+      full_name: 'Agreeing Person',
+    });
+    expectSuccess(created, 'POST', '/users');
+    const userId = created.body.user_id as number;
+    for (const [i, gravatar] of [false, true].entries()) {
+      const event = await queues[i]!.next(
+        (e) => e.type === 'realm_user' && e.op === 'add' && e.person.user_id === userId,
+      );
+      const fetched = await othello.get(`/users/${userId}`, {
+        client_gravatar: gravatar,
+        include_custom_profile_fields: true,
+      });
+      expect({ client_gravatar: gravatar, person: event.person }).toEqual({
+        client_gravatar: gravatar,
+        person: fetched.body.user,
+      });
+      await queues[i]!.delete();
+    }
+  });
+
   it("refuses members, taken addresses, bad names and weak passwords with Zulip's messages", async () => {
     const spec = { email: 'other@example.com', password: STRONG_PASSWORD, full_name: 'Other Person' };
     expectError(await world.as('hamlet').post('/users', spec), 400, 'UNAUTHORIZED_PRINCIPAL', notAdmin);

@@ -7,15 +7,15 @@ const gravatars = new Map<string, string>();
  * Zulip's default avatar (a Gravatar identicon), for clients that do not compute it (client_gravatar=false). Every
  * message of a history page and every queue a message reaches carries its sender's: the digest is kept per address.
  */
-export function gravatarUrl(email: string): string {
-  let url = gravatars.get(email);
-  if (url === undefined) {
+export function gravatarUrl(email: string, version = 1): string {
+  let base = gravatars.get(email);
+  if (base === undefined) {
     const hash = createHash('md5').update(email.toLowerCase()).digest('hex');
-    url = `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=1`;
+    base = `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=`;
     if (gravatars.size >= 10_000) gravatars.clear();
-    gravatars.set(email, url);
+    gravatars.set(email, base);
   }
-  return url;
+  return base + version;
 }
 
 /** How one client reads messages (its register or GET /messages parameters). */

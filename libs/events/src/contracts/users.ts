@@ -29,6 +29,10 @@ export const userRecord = z.object({
    * records published before it existed.
    */
   avatar_url: z.string().nullable().optional(),
+  /** Counts the avatar's changes (Zulip's avatar_version); absent from records published before it, which count as 1. */
+  avatar_version: z.number().int().optional(),
+  /** An account an import created and nobody has signed in to yet; absent from older records (false). */
+  is_imported_stub: z.boolean().optional(),
 });
 export type UserRecord = z.infer<typeof userRecord>;
 

@@ -97,9 +97,11 @@ function person(user: contracts.UserRecord, ctx: QueueContext): Record<string, u
     bot_type: user.bot_type,
     role: user.role,
     timezone: user.timezone,
-    // The API email, as the settings service and clients under client_gravatar hash it (never a hidden address).
-    avatar_url: ctx.queue.clientGravatar ? null : gravatarUrl(user.email),
-    avatar_version: 1,
+    // An uploaded avatar's URL always; else the Gravatar of the API email, as the settings service and clients
+    // under client_gravatar hash it (never a hidden address). As GET /users gives them (settings' userPerson).
+    avatar_url: user.avatar_url ?? (ctx.queue.clientGravatar ? null : gravatarUrl(user.email, user.avatar_version)),
+    avatar_version: user.avatar_version ?? 1,
+    is_imported_stub: user.is_imported_stub ?? false,
   };
   if (user.is_bot) record.bot_owner_id = user.bot_owner_id;
   else record.profile_data = {};

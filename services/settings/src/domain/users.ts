@@ -109,6 +109,8 @@ export function userRecord(user: User): contracts.UserRecord {
     date_joined: user.dateJoined.toISOString(),
     email_address_visibility: user.emailAddressVisibility,
     avatar_url: user.avatarFile ? avatarUrl(user) : null,
+    avatar_version: user.avatarVersion,
+    is_imported_stub: user.isImportedStub,
   };
 }
 
