@@ -2,6 +2,7 @@
 export * from './channels.js';
 export * from './flags.js';
 export * from './narrow-links.js';
+export * from './python.js';
 export * from './roles.js';
 export * from './system-groups.js';
 export * from './topics.js';

@@ -2,14 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { contracts } from '@confab/events';
 import { GuardedHttpClient } from '@confab/http';
-import {
-  messageUrl,
-  ownerNotice,
-  pyBytesRepr,
-  pyStrRepr,
-  replyContent,
-  webhookRequest,
-} from '../src/domain/outgoing-webhooks';
+import { messageUrl, ownerNotice, replyContent, webhookRequest } from '../src/domain/outgoing-webhooks';
 import { serviceBotTriggers } from '../src/domain/send';
 import { MAX_ANSWER_BYTES, postWebhook } from '../src/jobs/outgoing-webhooks';
 import type { User } from '../src/domain/types';
@@ -151,21 +144,6 @@ describe("ownerNotice (Zulip's notify_bot_owner)", () => {
       `[A message](${url}) to your bot @_**Hook** triggered an outgoing webhook.\n` +
         'When trying to send a request to the webhook service, an exception of type InvalidURL occurred:\n```\nbad\n```',
     );
-  });
-});
-
-describe("Python's repr", () => {
-  it('of bytes', () => {
-    expect(pyBytesRepr(Buffer.from('plain'))).toBe("b'plain'");
-    expect(pyBytesRepr(Buffer.from("it's"))).toBe('b"it\'s"');
-    expect(pyBytesRepr(Buffer.from('a\n\\b\t'))).toBe("b'a\\n\\\\b\\t'");
-    expect(pyBytesRepr(Buffer.from('é'))).toBe("b'\\xc3\\xa9'");
-  });
-
-  it('of a str', () => {
-    expect(pyStrRepr('plain')).toBe("'plain'");
-    expect(pyStrRepr('é\n')).toBe("'é\\n'");
-    expect(pyStrRepr(`both ' and "`)).toBe(`'both \\' and "'`);
   });
 });
 

@@ -1,6 +1,6 @@
 import { ConfabError } from '@confab/errors';
 import { messageForClient, type contracts } from '@confab/events';
-import { directMessageUrl, messageNarrowUrl } from '@confab/zulip';
+import { directMessageUrl, messageNarrowUrl, pyBytesRepr, pyStr, pyStrRepr } from '@confab/zulip';
 import type { Actor, Domain } from './context.js';
 import { sendMessage, type SendDeps } from './send.js';
 import { OUTGOING_WEBHOOK_BOT, type Realm, type User } from './types.js';
@@ -333,48 +333,4 @@ export function messageUrl(realm: Pick<Realm, 'url'>, message: contracts.Message
     );
   const ids = Array.isArray(message.display_recipient) ? message.display_recipient.map((u) => u.id) : [];
   return directMessageUrl(realm.url, ids, message.id);
-}
-
-/** Python's str() of a JSON value, as Zulip's str(response_json["content"]) turns a non-string into text. */
-function pyStr(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value === null) return 'None';
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  if (typeof value === 'number') return String(value);
-  return JSON.stringify(value);
-}
-
-const hex2 = (code: number) => `\\x${code.toString(16).padStart(2, '0')}`;
-
-/** Python's repr() of bytes (`b'…'`), as Zulip writes a response's body into the owner's notice. */
-export function pyBytesRepr(body: Buffer): string {
-  const quote = body.includes(0x27) && !body.includes(0x22) ? '"' : "'";
-  let out = '';
-  for (const byte of body) {
-    const ch = String.fromCharCode(byte);
-    if (ch === quote || ch === '\\') out += `\\${ch}`;
-    else if (ch === '\t') out += '\\t';
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (byte < 0x20 || byte >= 0x7f) out += hex2(byte);
-    else out += ch;
-  }
-  return `b${quote}${out}${quote}`;
-}
-
-/** Python's repr() of a str (`'…'`): printable characters as they are, the others escaped. */
-export function pyStrRepr(text: string): string {
-  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  let out = '';
-  for (const ch of text) {
-    const code = ch.codePointAt(0)!;
-    if (ch === quote || ch === '\\') out += `\\${ch}`;
-    else if (ch === '\t') out += '\\t';
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (code < 0x20 || (code >= 0x7f && code <= 0xa0)) out += hex2(code);
-    else out += ch;
-  }
-  return `${quote}${out}${quote}`;
 }
