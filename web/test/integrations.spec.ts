@@ -172,6 +172,24 @@ describe("the bots' store", () => {
     applyIntegrationsEvent({ id: 5, type: 'user_group', op: 'add_subgroups', group_id: 2, direct_subgroup_ids: [7] });
     expect(userGroups.value.get(2)).toEqual({ members: [12], direct_subgroup_ids: [7] });
   });
+
+  it("keeps a group's name, description and state for the compose box's @ completion", () => {
+    applyIntegrationsRegister({
+      queue_id: 'q',
+      last_event_id: -1,
+      realm_user_groups: [{ id: 3, name: 'watch', description: 'd', is_system_group: false, deactivated: false }],
+    });
+    applyIntegrationsEvent({ id: 1, type: 'user_group', op: 'update', group_id: 3, data: { name: 'night watch' } });
+    applyIntegrationsEvent({ id: 2, type: 'user_group', op: 'update', group_id: 3, data: { deactivated: true } });
+    applyIntegrationsEvent({
+      id: 3,
+      type: 'user_group',
+      op: 'add',
+      group: { id: 4, name: 'role:members', members: [], direct_subgroup_ids: [], is_system_group: true },
+    });
+    expect(userGroups.value.get(3)).toMatchObject({ name: 'night watch', description: 'd', deactivated: true });
+    expect(userGroups.value.get(4)).toMatchObject({ name: 'role:members', is_system_group: true });
+  });
 });
 
 describe("the bots page's address", () => {

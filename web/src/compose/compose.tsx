@@ -1,14 +1,15 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../lib/api';
-import { emojiMatches, type EmojiChoice } from '../emoji/emoji';
-import { draftFor, emojiGlyph, narrowKey, type Draft, type Narrow, type User } from '../store/model';
+import type { EmojiChoice } from '../emoji/emoji';
+import { draftFor, narrowKey, type Draft, type Narrow, type User } from '../store/model';
 import { EmojiPicker } from '../emoji/picker';
 import { emojify } from '../emoji/render';
 import { uploadFile, uploadLink } from './upload';
 import { UploadList, type Upload } from './upload-list';
-import { emojiQuery, mentionQuery, TYPED, type Completing, type Suggestion } from './autocomplete';
+import type { Suggestion } from './autocomplete';
 import { SuggestionList } from './suggestion-list';
+import { LIST_LABELS, useAutocomplete } from './use-autocomplete';
 import { ComposeTools } from './tools';
 
 let uploadIds = 0;
@@ -62,7 +63,8 @@ export function Compose({
   const typingSince = useRef(0);
   const draftId = useRef<number | null>(saved?.id ?? null);
   const textarea = useRef<HTMLTextAreaElement>(null);
-  const [mention, setMention] = useState<Completing | null>(null);
+  const completion = useAutocomplete(users, emoji);
+  const { suggestions, completing } = completion;
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [dragging, setDragging] = useState(false);
   const [picking, setPicking] = useState(false);
@@ -99,32 +101,17 @@ export function Compose({
       }
     }
   }
-  const suggestions: Suggestion[] =
-    mention === null
-      ? []
-      : mention.kind === 'mention'
-        ? users
-            .filter((u) => u.full_name.toLowerCase().includes(mention.query.toLowerCase()))
-            .slice(0, 8)
-            .map((u) => ({ key: `u${u.user_id}`, label: u.full_name, insert: `@**${u.full_name}** ` }))
-        : emojiMatches(emoji, mention.query).map((e) => ({
-            key: `${e.type}:${e.code}:${e.name}`,
-            label: `${emojiGlyph({ emoji_code: e.code, emoji_name: e.name, reaction_type: e.type })} :${e.name}:`,
-            insert: `:${e.name}: `,
-          }));
-
-  /** Replaces the @-mention or :emoji: being typed with the chosen suggestion. */
+  /** Replaces what is being completed (a mention, emoji, channel, topic or command) with the chosen suggestion. */
   function complete(suggestion: Suggestion) {
     const el = textarea.current;
-    const cursor = el?.selectionStart ?? content.length;
-    const before = content.slice(0, cursor).replace(TYPED[mention?.kind ?? 'mention'], suggestion.insert);
-    const next = before + content.slice(cursor);
-    setContent(next);
-    setMention(null);
-    scheduleDraft(next, topic);
+    const done = completion.apply(content, el?.selectionStart ?? content.length, suggestion);
+    if (!done) return;
+    contentRef.current = done.text;
+    setContent(done.text);
+    scheduleDraft(done.text, topic);
     requestAnimationFrame(() => {
       el?.focus();
-      el?.setSelectionRange(before.length, before.length);
+      el?.setSelectionRange(done.cursor, done.cursor);
     });
   }
   const draftTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -282,19 +269,11 @@ export function Compose({
         aria-expanded={suggestions.length > 0}
         aria-controls="compose-mentions"
         aria-autocomplete="list"
+        aria-activedescendant={suggestions.length > 0 ? `compose-mentions-${completion.selected}` : undefined}
         onInput={(e) => {
           const el = e.currentTarget;
           onInput(el.value);
-          const typed = el.value.slice(0, el.selectionStart ?? el.value.length);
-          const person = mentionQuery(typed);
-          const emojiName = person === null ? emojiQuery(typed) : null;
-          setMention(
-            person !== null
-              ? { kind: 'mention', query: person, index: 0 }
-              : emojiName !== null
-                ? { kind: 'emoji', query: emojiName, index: 0 }
-                : null,
-          );
+          completion.onTyped(el);
         }}
         onBlur={stopTyping}
         onPaste={(e) => {
@@ -304,32 +283,15 @@ export function Compose({
           void upload(files);
         }}
         onKeyDown={(e) => {
-          if (suggestions.length > 0 && mention) {
-            if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-              e.preventDefault();
-              const step = e.key === 'ArrowDown' ? 1 : suggestions.length - 1;
-              setMention({ ...mention, index: (mention.index + step) % suggestions.length });
-              return;
-            }
-            if (e.key === 'Enter' || e.key === 'Tab') {
-              e.preventDefault();
-              complete(suggestions[mention.index] ?? suggestions[0]);
-              return;
-            }
-            if (e.key === 'Escape') {
-              // Esc closes the suggestions only (it leaves the field when none are shown).
-              e.preventDefault();
-              return setMention(null);
-            }
-          }
+          if (completion.onKeyDown(e, complete)) return;
           if (e.key === 'Enter' && !e.shiftKey) void send(e);
         }}
       />
-      {suggestions.length > 0 && mention && (
+      {suggestions.length > 0 && completing && (
         <SuggestionList
           suggestions={suggestions}
-          selected={mention.index}
-          label={mention.kind === 'mention' ? 'People to mention' : 'Emoji'}
+          selected={completion.selected}
+          label={LIST_LABELS[completing.kind]}
           onPick={complete}
         />
       )}

@@ -1,8 +1,9 @@
 import type { Suggestion } from './autocomplete';
 
 /**
- * What the compose box offers for the `@` or `:` being typed: a listbox the message field controls
- * (`aria-controls="compose-mentions"`); arrows and Enter/Tab are handled by the field, a click picks here.
+ * What the compose box offers for the `@`, `:`, `#` or `/` being typed: a listbox the message field controls
+ * (`aria-controls="compose-mentions"`, the selected option its `aria-activedescendant`); arrows and Enter/Tab are
+ * handled by the field, a click picks here.
  */
 export function SuggestionList({
   suggestions,
@@ -20,6 +21,7 @@ export function SuggestionList({
       {suggestions.map((suggestion, i) => (
         <li
           key={suggestion.key}
+          id={`compose-mentions-${i}`}
           role="option"
           aria-selected={i === selected}
           class={i === selected ? 'selected' : ''}
@@ -29,7 +31,8 @@ export function SuggestionList({
             onPick(suggestion);
           }}
         >
-          {suggestion.label}
+          <span class="label">{suggestion.label}</span>
+          {suggestion.detail && <span class="detail">{suggestion.detail}</span>}
         </li>
       ))}
     </ul>

@@ -23,20 +23,35 @@ export const BOT_TYPE_INCOMING_WEBHOOK = 2;
 
 /** The bots one owns (all of the organization's for administrators), by id. */
 export const bots = signal(new Map<number, Bot>());
-/** The organization's user groups' members and subgroups, by id. */
-export const userGroups = signal(new Map<number, GroupMembers>());
+/** A user group as kept here: its members and subgroups, and what the compose box's @ completion shows. */
+export interface StoredGroup extends GroupMembers {
+  name?: string;
+  description?: string;
+  is_system_group?: boolean;
+  deactivated?: boolean;
+}
 
-interface GroupRecord extends GroupMembers {
+/** The organization's user groups, by id. */
+export const userGroups = signal(new Map<number, StoredGroup>());
+
+interface GroupRecord extends StoredGroup {
   id: number;
 }
+
+const stored = (g: GroupRecord): StoredGroup => ({
+  members: g.members ?? [],
+  direct_subgroup_ids: g.direct_subgroup_ids ?? [],
+  name: g.name,
+  description: g.description,
+  is_system_group: g.is_system_group,
+  deactivated: g.deactivated,
+});
 
 export function applyIntegrationsRegister(state: RegisterState): void {
   const list = (state.realm_bots as Bot[] | undefined) ?? [];
   bots.value = new Map(list.map((bot) => [bot.user_id, bot]));
   const groups = (state.realm_user_groups as GroupRecord[] | undefined) ?? [];
-  userGroups.value = new Map(
-    groups.map((g) => [g.id, { members: g.members ?? [], direct_subgroup_ids: g.direct_subgroup_ids ?? [] }]),
-  );
+  userGroups.value = new Map(groups.map((g) => [g.id, stored(g)]));
 }
 
 /** A bot's new fields, as an answer or an event gives them (POST /bots, a regenerated key, realm_bot update). */
@@ -47,7 +62,7 @@ export function updateBot(bot: Partial<Bot> & { user_id: number }): void {
 
 const without = (list: readonly number[], gone: readonly number[]) => list.filter((id) => !gone.includes(id));
 
-function changeGroup(id: number, change: (group: GroupMembers) => GroupMembers): void {
+function changeGroup(id: number, change: (group: StoredGroup) => StoredGroup): void {
   const group = userGroups.value.get(id);
   if (group) userGroups.value = new Map(userGroups.value).set(id, change(group));
 }
@@ -69,11 +84,19 @@ export function applyIntegrationsEvent(event: ServerEvent): void {
   const ids = (key: string) => (event[key] as number[] | undefined) ?? [];
   switch (event.op) {
     case 'add': {
-      const group = event.group as GroupRecord;
-      userGroups.value = new Map(userGroups.value).set(id, {
-        members: group.members ?? [],
-        direct_subgroup_ids: group.direct_subgroup_ids ?? [],
-      });
+      userGroups.value = new Map(userGroups.value).set(id, stored(event.group as GroupRecord));
+      break;
+    }
+    case 'update': {
+      // Zulip's update carries the changed fields in `data` (name, description, deactivated).
+      const data = (event.data as Partial<StoredGroup> | undefined) ?? {};
+      const { name, description, deactivated } = data;
+      changeGroup(id, (g) => ({
+        ...g,
+        ...(name !== undefined && { name }),
+        ...(description !== undefined && { description }),
+        ...(deactivated !== undefined && { deactivated }),
+      }));
       break;
     }
     case 'add_members':
