@@ -1,7 +1,7 @@
-import { crc32, deflateSync } from 'node:zlib';
 import type { ApiClient, World } from '@confab/devkit';
 import { EventQueue } from './support/event-queues';
 import { expectError, expectSuccess } from './support/expect';
+import { pngOf, pngSize as pngSizeOf } from './support/images';
 import { eventually } from './support/groups';
 import { newWorld, system } from './support/system';
 
@@ -11,34 +11,11 @@ const PNG = Buffer.from(
 );
 const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
-/** A grey RGB PNG of `width`×`height` pixels (a photo-like, non-square upload). */
-function pngOf(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const out = Buffer.alloc(body.length + 8);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), body.length + 4);
-    return out;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const rows = Buffer.alloc((width * 3 + 1) * height, 0x80);
-  for (let y = 0; y < height; y++) rows[y * (width * 3 + 1)] = 0;
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(rows)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
 /** A served PNG's width and height, read from its header. */
 function pngSize(data: Buffer): { width: number; height: number } {
-  expect(data.subarray(1, 4).toString('latin1')).toBe('PNG');
-  return { width: data.readUInt32BE(16), height: data.readUInt32BE(20) };
+  const size = pngSizeOf(data);
+  expect(size).not.toBeNull();
+  return size!;
 }
 
 const upload = (client: ApiClient, files: { data: Buffer; name?: string }[]) =>

@@ -1,10 +1,8 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { startSlapd, type Slapd, type World } from '@confab/devkit';
 import { Client } from 'ldapts';
 import { expectError } from './support/expect';
-import { cookiesOf, useSsoStack, type SsoStack } from './support/sso';
-import { newWorld, system } from './support/system';
+import { cookiesOf, runLdapSync as runSync, useSsoStack, type SsoStack } from './support/sso';
+import { newWorld } from './support/system';
 
 /**
  * LDAP sign-in against a real OpenLDAP (Debian's slapd, started here on a random port): search-then-bind with a
@@ -168,7 +166,7 @@ describe('LDAP / Active Directory sign-in (real slapd)', () => {
     await directory.replace(dn('horatio'), { cn: 'Horatio the Scholar' });
     await directory.replace(dn('ophelia'), { userAccountControl: '514' });
     const report = await runSync(ldapEnv, world.realm.string_id);
-    expect(report).toEqual({ realms: 1, renamed: 1, deactivated: 1, reactivated: 0 });
+    expect(report).toEqual({ realms: 1, renamed: 1, deactivated: 1, reactivated: 0, avatars: 0, profiles: 0 });
     const admin = stack.as(world, 'iago');
     const users = (await admin.get('/users')).body.members as Array<{
       user_id: number;
@@ -190,24 +188,3 @@ describe('LDAP / Active Directory sign-in (real slapd)', () => {
     expect(me.status).toBe(401);
   });
 });
-
-/** `node services/settings/dist/cli.js sync-ldap` with the settings service's environment; its JSON report. */
-function runSync(ldapEnv: Record<string, string>, subdomain: string): Promise<Record<string, number>> {
-  const env = { ...process.env, ...system().processes.settings!.env, ...ldapEnv };
-  const cli = join(__dirname, '..', '..', 'services', 'settings', 'dist', 'cli.js');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, 'sync-ldap', '--realm', subdomain], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    child.on('exit', (code) => {
-      const line = out.trim().split('\n').pop() ?? '';
-      if (code !== 0) reject(new Error(`sync-ldap exited ${code}: ${err}${out}`));
-      else resolve(JSON.parse(line) as Record<string, number>);
-    });
-  });
-}

@@ -9,16 +9,26 @@ import { waitForPort } from './rabbit-cluster.js';
 /** Debian's OpenLDAP server (`apt-get install slapd`; `npm test` installs it like chromium). */
 export const SLAPD = process.env.CONFAB_SLAPD ?? '/usr/sbin/slapd';
 
+/** An attribute's value or values: text, or bytes (a Buffer). */
+export type LdapValues = string | Buffer | string[] | Buffer[];
+
+function attributesOf(attributes: Record<string, LdapValues>): Attribute[] {
+  return Object.entries(attributes).map(
+    ([type, values]) =>
+      new Attribute({ type, values: (Array.isArray(values) ? values : [values]) as string[] | Buffer[] }),
+  );
+}
+
 export interface Slapd {
   url: string;
   baseDn: string;
   /** The directory's administrator (the service account of the tests). */
   adminDn: string;
   adminPassword: string;
-  /** Adds an entry (attributes by name, each a value or a list of them). */
-  add(dn: string, attributes: Record<string, string | string[]>): Promise<void>;
+  /** Adds an entry (attributes by name, each a value or a list of them; bytes, like a jpegPhoto, as a Buffer). */
+  add(dn: string, attributes: Record<string, LdapValues>): Promise<void>;
   /** Replaces attributes of an entry. */
-  replace(dn: string, attributes: Record<string, string | string[]>): Promise<void>;
+  replace(dn: string, attributes: Record<string, LdapValues>): Promise<void>;
   remove(dn: string): Promise<void>;
   stop(): Promise<void>;
 }
@@ -102,18 +112,12 @@ export async function startSlapd(options: { baseDn?: string } = {}): Promise<Sla
     baseDn,
     adminDn,
     adminPassword,
-    add: (dn, attributes) => admin((c) => c.add(dn, attributes)),
+    add: (dn, attributes) => admin((c) => c.add(dn, attributesOf(attributes))),
     replace: (dn, attributes) =>
       admin((c) =>
         c.modify(
           dn,
-          Object.entries(attributes).map(
-            ([type, values]) =>
-              new Change({
-                operation: 'replace',
-                modification: new Attribute({ type, values: Array.isArray(values) ? values : [values] }),
-              }),
-          ),
+          attributesOf(attributes).map((modification) => new Change({ operation: 'replace', modification })),
         ),
       ),
     remove: (dn) => admin((c) => c.del(dn)),

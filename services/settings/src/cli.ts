@@ -20,6 +20,8 @@ import { createPrisma } from './repositories/prisma.js';
 import { createLogger } from '@confab/logging';
 import { openRedis } from '@confab/runtime';
 import { loadConfig } from './config.js';
+import { DirectoryImageFiles } from './adapters/image-files.js';
+import { SharpImageResizer } from './adapters/image-resizer.js';
 import { runLdapSync } from './jobs/ldap-sync.js';
 import { RedisPresenceStore } from './repositories/presence.redis.js';
 import { buildSsoServices } from './sso-wiring.js';
@@ -151,7 +153,8 @@ async function main(): Promise<void> {
       log,
       out: process.stdout,
     });
-    for (const line of summaryLines(summary, process.env.CONFAB_EXTERNAL_URL ?? 'http://127.0.0.1:9991')) console.log(line);
+    for (const line of summaryLines(summary, process.env.CONFAB_EXTERNAL_URL ?? 'http://127.0.0.1:9991'))
+      console.log(line);
     return;
   }
   if (command === 'restore') {
@@ -271,6 +274,9 @@ async function syncLdapNow(subdomain: string | undefined): Promise<void> {
         config,
         presence: new RedisPresenceStore(redis, config.redis.prefix, config.presenceRetentionSeconds),
         sso: buildSsoServices(config, redis, logger),
+        // The directory's photos become avatars: stored where the running service serves them from.
+        images: new DirectoryImageFiles(config.avatarDir),
+        resizer: new SharpImageResizer(),
       },
       logger,
       only,

@@ -1,4 +1,5 @@
 import { ConfigError, int, z } from '@confab/config';
+import { parseLdapAttrMap } from './ldap-attr-map.js';
 import { isPreset, PRESETS } from './domain/sso/methods.js';
 import { isLoopbackUrl, type OidcProvider, type SamlIdp, type SsoSettings } from './domain/sso/settings.js';
 
@@ -27,6 +28,8 @@ export const ssoEnv = {
   CONFAB_LDAP_NAME_ATTR: z.string().min(1).default('cn'),
   CONFAB_LDAP_DEACTIVATED_ATTR: z.string().default(''),
   CONFAB_LDAP_APPEND_DOMAIN: z.string().default(''),
+  /** Zulip's AUTH_LDAP_USER_ATTR_MAP as JSON (ldap-attr-map.ts): full name, avatar, custom profile fields. */
+  CONFAB_LDAP_USER_ATTR_MAP: z.string().default(''),
   /** Seconds between two runs of the directory sync; 0 runs it only by `sync-ldap`. Default 3600. */
   CONFAB_LDAP_SYNC_INTERVAL_SECONDS: int(3600, 0),
   CONFAB_LDAP_TIMEOUT_MS: int(5000, 100),
@@ -163,6 +166,12 @@ export function ssoSettings(e: SsoEnv, externalUrl: string): SsoSettings {
           e.CONFAB_SCIM_TOKENS,
           z.record(z.string(), z.string().min(16, 'a token of at least 16 characters')),
         );
+  const attrMap = parseLdapAttrMap(e.CONFAB_LDAP_USER_ATTR_MAP);
+  if (attrMap.deactivated && e.CONFAB_LDAP_DEACTIVATED_ATTR && attrMap.deactivated !== e.CONFAB_LDAP_DEACTIVATED_ATTR) {
+    throw new ConfigError([
+      'CONFAB_LDAP_USER_ATTR_MAP: deactivated: differs from CONFAB_LDAP_DEACTIVATED_ATTR (set one of them)',
+    ]);
+  }
   return {
     ldap:
       e.CONFAB_LDAP_URL === ''
@@ -175,8 +184,11 @@ export function ssoSettings(e: SsoEnv, externalUrl: string): SsoSettings {
             userFilter: e.CONFAB_LDAP_USER_FILTER,
             userDnTemplate: e.CONFAB_LDAP_USER_DN_TEMPLATE,
             emailAttr: e.CONFAB_LDAP_EMAIL_ATTR,
-            nameAttr: e.CONFAB_LDAP_NAME_ATTR,
-            deactivatedAttr: e.CONFAB_LDAP_DEACTIVATED_ATTR,
+            // The map's full_name, as Zulip's AUTH_LDAP_USER_ATTR_MAP, wins over CONFAB_LDAP_NAME_ATTR.
+            nameAttr: attrMap.fullName ?? e.CONFAB_LDAP_NAME_ATTR,
+            avatarAttr: attrMap.avatar ?? '',
+            profileFieldAttrs: attrMap.profileFields,
+            deactivatedAttr: e.CONFAB_LDAP_DEACTIVATED_ATTR || (attrMap.deactivated ?? ''),
             appendDomain: e.CONFAB_LDAP_APPEND_DOMAIN,
             syncIntervalSeconds: e.CONFAB_LDAP_SYNC_INTERVAL_SECONDS,
             timeoutMs: e.CONFAB_LDAP_TIMEOUT_MS,

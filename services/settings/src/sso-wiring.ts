@@ -24,7 +24,12 @@ export function ssoProvisioning(deps: Pick<SettingsDeps, 'db' | 'config'>, reque
 export function directoryLoginOf(deps: SettingsDeps): DirectoryLogin | undefined {
   const ldap = deps.config.sso.ldap;
   if (!ldap || !deps.sso) return undefined;
-  return directoryLogin(ssoProvisioning(deps), deps.config.sso, ldap, deps.sso.directory);
+  return directoryLogin(ssoProvisioning(deps), deps.config.sso, ldap, deps.sso.directory, {
+    db: deps.db,
+    images: deps.images,
+    resizer: deps.resizer,
+    logger: deps.logger,
+  });
 }
 
 /** The adapters of the identity methods (the directory client is cheap: it connects per operation). */

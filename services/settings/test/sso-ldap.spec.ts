@@ -19,6 +19,8 @@ const settings: LdapSettings = {
   userDnTemplate: '',
   emailAttr: 'mail',
   nameAttr: 'cn',
+  avatarAttr: '',
+  profileFieldAttrs: {},
   deactivatedAttr: 'nsAccountLock',
   appendDomain: '',
   syncIntervalSeconds: 0,

@@ -223,3 +223,24 @@ export function keyAndCertificate(commonName: string): { key: string; cert: stri
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** `node services/settings/dist/cli.js sync-ldap` with the settings service's environment; its JSON report. */
+export function runLdapSync(ldapEnv: Record<string, string>, subdomain: string): Promise<Record<string, number>> {
+  const env = { ...process.env, ...system().processes.settings!.env, ...ldapEnv };
+  const cli = join(__dirname, '..', '..', '..', 'services', 'settings', 'dist', 'cli.js');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, 'sync-ldap', '--realm', subdomain], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.on('exit', (code) => {
+      const line = out.trim().split('\n').pop() ?? '';
+      if (code !== 0) reject(new Error(`sync-ldap exited ${code}: ${err}${out}`));
+      else resolve(JSON.parse(line) as Record<string, number>);
+    });
+  });
+}

@@ -5,6 +5,10 @@ import type { LdapSettings } from '../domain/sso/settings.js';
 /** Attributes that hold bytes, returned as base64 text. */
 const BINARY_ATTRIBUTES = ['jpegPhoto', 'thumbnailPhoto', 'objectGUID', 'objectSid'];
 
+/** The binary attributes, with the configured avatar's (any photo attribute a directory uses). */
+const binaryAttributes = (settings: LdapSettings) =>
+  settings.avatarAttr ? [...BINARY_ATTRIBUTES, settings.avatarAttr] : BINARY_ATTRIBUTES;
+
 function textOf(value: string | Buffer): string {
   return typeof value === 'string' ? value : value.toString('base64');
 }
@@ -36,7 +40,7 @@ export class LdaptsDirectory implements Directory {
         scope: 'sub',
         filter,
         attributes,
-        explicitBufferAttributes: BINARY_ATTRIBUTES,
+        explicitBufferAttributes: binaryAttributes(settings),
       });
       return searchEntries.map(entryOf);
     } finally {
@@ -78,7 +82,7 @@ export class LdaptsDirectory implements Directory {
         scope: 'base',
         filter: '(objectClass=*)',
         attributes,
-        explicitBufferAttributes: BINARY_ATTRIBUTES,
+        explicitBufferAttributes: binaryAttributes(settings),
       });
       const [entry] = searchEntries;
       return entry ? entryOf(entry) : null;

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { contracts, outboxRecord } from '@confab/events';
 import { invalid } from '@confab/errors';
 import { ROLE_ADMINISTRATOR, type UserIdentity } from '@confab/identity';
@@ -67,16 +67,21 @@ async function checkMayChangeAvatar(db: Database, actor: UserIdentity): Promise<
     throw invalid('Avatar changes are disabled in this organization.');
 }
 
-/** Zulip's do_change_avatar_fields: the new picture (or none) and a `realm_user` update to everyone. */
+/**
+ * Zulip's do_change_avatar_fields: the new picture (or none) and a `realm_user` update to everyone. Null when the user
+ * already has exactly this picture (nothing changes, no event).
+ */
 async function changeAvatar(
   ctx: AvatarContext,
-  actor: UserIdentity,
+  owner: { userId: number; realmId: number },
   fileName: string | null,
   requestId: string,
-): Promise<User> {
-  const { before, after } = await ctx.db.write(async (store) => {
-    const current = await store.users.lock(actor.userId);
-    const user = await store.users.setAvatar(actor.userId, fileName);
+): Promise<User | null> {
+  const { before, after } = await ctx.db.write<{ before: string | null; after: User | null }>(async (store) => {
+    const current = await store.users.lock(owner.userId);
+    if (fileName !== null && current?.avatarFile === fileName)
+      return { result: { before: null, after: null }, events: [] };
+    const user = await store.users.setAvatar(owner.userId, fileName);
     const payload = {
       user_id: user.id,
       realm_id: user.realmId,
@@ -91,13 +96,25 @@ async function changeAvatar(
     };
   });
   // The replaced picture is no longer anyone's: its files go once the change is in force.
-  if (before) await removeAvatarFiles(ctx.images, actor.realmId, before);
+  if (before) await removeAvatarFiles(ctx.images, owner.realmId, before);
   return after;
 }
 
 async function removeAvatarFiles(images: ImageFiles, realmId: number, fileName: string): Promise<void> {
   await images.remove(realmId, fileName);
   if (fileName.endsWith('.png')) await images.remove(realmId, mediumAvatarName(fileName));
+}
+
+/** Zulip's upload_avatar_image: the 100×100 and 500×500 PNGs, cropped to the centre; false when not decodable. */
+async function storeResized(ctx: AvatarContext, realmId: number, image: Buffer, fileName: string): Promise<boolean> {
+  const [small, medium] = await Promise.all([
+    ctx.resizer.squarePng(image, AVATAR_SIZE),
+    ctx.resizer.squarePng(image, MEDIUM_AVATAR_SIZE),
+  ]);
+  if (!small || !medium) return false;
+  await ctx.images.save(realmId, fileName, small);
+  await ctx.images.save(realmId, mediumAvatarName(fileName), medium);
+  return true;
 }
 
 /**
@@ -114,18 +131,40 @@ export async function setAvatar(
   await checkMayChangeAvatar(ctx.db, actor);
   const image = files[0]!.data;
   checkUploadedImage(image, MAX_AVATAR_FILE_MIB);
-  const [small, medium] = await Promise.all([
-    ctx.resizer.squarePng(image, AVATAR_SIZE),
-    ctx.resizer.squarePng(image, MEDIUM_AVATAR_SIZE),
-  ]);
-  if (!small || !medium) throw invalid('Could not decode image; did you upload an image file?', 'BAD_IMAGE');
   const fileName = storedImageName(actor.userId, 'png');
-  await ctx.images.save(actor.realmId, fileName, small);
-  await ctx.images.save(actor.realmId, mediumAvatarName(fileName), medium);
+  if (!(await storeResized(ctx, actor.realmId, image, fileName)))
+    throw invalid('Could not decode image; did you upload an image file?', 'BAD_IMAGE');
   try {
-    return { avatar_url: avatarUrl(await changeAvatar(ctx, actor, fileName, requestId)) };
+    return { avatar_url: avatarUrl((await changeAvatar(ctx, actor, fileName, requestId))!) };
   } catch (err) {
     await removeAvatarFiles(ctx.images, actor.realmId, fileName);
+    throw err;
+  }
+}
+
+/**
+ * The organization's directory's photo of the user (LDAP's jpegPhoto, Zulip's sync_avatar_from_ldap) as their
+ * uploaded avatar, stored as an upload is; whether the organization lets users change their avatars is not asked (the
+ * directory is the organization's own). The file is named after the photo's content: the same photo at the next sync
+ * is the avatar the user already has and changes nothing. A photo that is not an image changes nothing either.
+ */
+export async function setDirectoryAvatar(
+  ctx: AvatarContext,
+  user: User,
+  photo: Buffer,
+  requestId: string,
+): Promise<'changed' | 'unchanged' | 'invalid'> {
+  const fileName = `${user.id}-${createHash('sha256').update(photo).digest('hex').slice(0, 16)}.png`;
+  if (user.avatarFile === fileName) return 'unchanged';
+  if (photo.length > MAX_AVATAR_FILE_MIB * 1024 * 1024 || !imageKind(photo)) return 'invalid';
+  if (!(await storeResized(ctx, user.realmId, photo, fileName))) return 'invalid';
+  const owner = { userId: user.id, realmId: user.realmId };
+  try {
+    return (await changeAvatar(ctx, owner, fileName, requestId)) ? 'changed' : 'unchanged';
+  } catch (err) {
+    // The same photo may be the avatar already (another sync at once): its files stay then.
+    if ((await ctx.db.store.users.byId(user.id))?.avatarFile !== fileName)
+      await removeAvatarFiles(ctx.images, user.realmId, fileName);
     throw err;
   }
 }
@@ -137,5 +176,6 @@ export async function deleteAvatar(
   requestId: string,
 ): Promise<{ avatar_url: string }> {
   await checkMayChangeAvatar(ctx.db, actor);
-  return { avatar_url: avatarUrl(await changeAvatar(ctx, actor, null, requestId)) };
+  const after = (await changeAvatar(ctx, actor, null, requestId))!;
+  return { avatar_url: avatarUrl(after) };
 }

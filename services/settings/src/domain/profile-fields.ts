@@ -225,7 +225,7 @@ export async function reorderProfileFields(
 }
 
 /** Zulip's validators per field type: the value to store (user lists as JSON text) and its rendering. */
-async function checkValue(
+export async function checkValue(
   db: Database,
   realmId: number,
   field: ProfileField,
@@ -288,7 +288,7 @@ export async function updateProfileData(
   removeIds: readonly number[] | null,
   requestId: string,
 ): Promise<void> {
-  const changes: { fieldId: number; value: string | null; renderedValue: string | null }[] = [];
+  const changes: ProfileValueChange[] = [];
   const fieldOf = async (id: number) => {
     const field = await db.store.profileFields.byId(id);
     if (!field || field.realmId !== actor.realmId) throw notFound(id);
@@ -306,13 +306,31 @@ export async function updateProfileData(
     const field = await fieldOf(id);
     changes.push({ fieldId: field.id, value: null, renderedValue: null });
   }
+  await writeProfileValues(db, actor.realmId, userId, changes, requestId);
+}
+
+/** A change of one field's value of a user: the checked value, or null to remove it. */
+export interface ProfileValueChange {
+  fieldId: number;
+  value: string | null;
+  renderedValue: string | null;
+}
+
+/** Stores a user's checked values with the `realm_user` update that tells everyone (nothing when there are none). */
+export async function writeProfileValues(
+  db: Database,
+  realmId: number,
+  userId: number,
+  changes: readonly ProfileValueChange[],
+  requestId: string,
+): Promise<void> {
   if (changes.length === 0) return;
   await db.write(async (store) => {
     await store.profileFields.setValues(userId, changes);
     const event = outboxRecord(
       contracts.profileDataChanged,
       {
-        realm_id: actor.realmId,
+        realm_id: realmId,
         user_id: userId,
         changes: changes.map((c) => ({
           id: c.fieldId,
@@ -320,7 +338,7 @@ export async function updateProfileData(
           ...(c.renderedValue === null ? {} : { rendered_value: c.renderedValue }),
         })),
       },
-      { realmId: actor.realmId, requestId },
+      { realmId, requestId },
     );
     return { result: undefined, events: [event] };
   });

@@ -9,14 +9,20 @@ export const LDAP_SYNC_QUEUE = 'settings-ldap-sync';
 
 /** One pass of the directory sync (Zulip's sync_ldap_user_data), as the job and `cli.js sync-ldap` run it. */
 export async function runLdapSync(
-  deps: Pick<SettingsDeps, 'db' | 'config' | 'presence' | 'sso'>,
+  deps: Pick<SettingsDeps, 'db' | 'config' | 'presence' | 'sso' | 'images' | 'resizer'>,
   logger: Logger,
   only?: { realmId: number },
 ): Promise<SyncReport | null> {
   const ldap = deps.config.sso.ldap;
   if (!ldap || !deps.sso) return null;
   const report = await syncDirectory(
-    { ...ssoProvisioning(deps, 'ldap-sync'), presence: deps.presence, logger },
+    {
+      ...ssoProvisioning(deps, 'ldap-sync'),
+      presence: deps.presence,
+      images: deps.images,
+      resizer: deps.resizer,
+      logger,
+    },
     deps.config.sso,
     ldap,
     deps.sso.directory,

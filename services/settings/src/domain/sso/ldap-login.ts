@@ -1,8 +1,8 @@
-import type { Logger } from '@confab/logging';
 import { deactivateAccount, reactivateAccount, renameAccount } from '../accounts.js';
 import { userDeactivated, isValidEmail, type DirectoryLogin } from '../auth.js';
 import type { PresenceStore } from '../ports.js';
 import type { ProvisioningContext } from '../provisioning.js';
+import { applyEntryAttributes, type AttributeContext } from './ldap-attrs.js';
 import { entryDisabled, entryEmail, entryFullName, ldapAuthenticate, entryAttributes, listFilter } from './ldap.js';
 import { findOrCreateSsoUser } from './login.js';
 import { ssoMethodEnabled } from './methods.js';
@@ -18,6 +18,7 @@ export function directoryLogin(
   sso: SsoSettings,
   settings: LdapSettings,
   directory: Directory,
+  attributes: AttributeContext,
 ): DirectoryLogin {
   return {
     enabled: (realm) => ssoMethodEnabled(sso, realm, 'LDAP'),
@@ -30,13 +31,20 @@ export function directoryLogin(
       // The directory is trusted for the address: its people get an account on first login, whatever the
       // organization's invitation and domain rules.
       try {
-        const { user } = await findOrCreateSsoUser(
+        const { user, created } = await findOrCreateSsoUser(
           ctx,
           realm,
           { email, fullName: entryFullName(settings, entry, email) },
           { autoSignup: true },
         );
-        return user;
+        if (!created) return user;
+        // The new account's photo and profile fields; the sign-in goes on whatever they do.
+        try {
+          await applyEntryAttributes(attributes, settings, user, entry, ctx.requestId ?? 'ldap-login');
+        } catch (err) {
+          attributes.logger.warn({ err, user_id: user.id }, 'LDAP: could not apply the entry to the new account');
+        }
+        return (await ctx.db.store.users.byId(user.id)) ?? user;
       } catch (err) {
         if (err instanceof SsoRefused) throw userDeactivated();
         throw err;
@@ -50,6 +58,10 @@ export interface SyncReport {
   renamed: number;
   deactivated: number;
   reactivated: number;
+  /** Users whose avatar became their entry's photo. */
+  avatars: number;
+  /** Users some of whose custom profile fields changed. */
+  profiles: number;
 }
 
 /**
@@ -60,7 +72,7 @@ export interface SyncReport {
  * (deactivateAccount), so its events end the person's sessions and credentials like any other.
  */
 export async function syncDirectory(
-  ctx: ProvisioningContext & { presence: PresenceStore; logger: Logger },
+  ctx: ProvisioningContext & AttributeContext & { presence: PresenceStore },
   sso: SsoSettings,
   settings: LdapSettings,
   directory: Directory,
@@ -72,7 +84,14 @@ export async function syncDirectory(
     const email = entryEmail(settings, entry, '');
     if (email) byEmail.set(email.toLowerCase(), entry);
   }
-  const report: SyncReport = { realms: 0, renamed: 0, deactivated: 0, reactivated: 0 };
+  const report: SyncReport = {
+    realms: 0,
+    renamed: 0,
+    deactivated: 0,
+    reactivated: 0,
+    avatars: 0,
+    profiles: 0,
+  };
   const requestId = ctx.requestId ?? 'ldap-sync';
   let afterId = 0;
   const realms = [];
@@ -104,6 +123,9 @@ export async function syncDirectory(
         if (entry && user.isActive) {
           const name = entryFullName(settings, entry, user.deliveryEmail);
           if (await renameAccount(ctx.db, user, name, requestId)) report.renamed++;
+          const changed = await applyEntryAttributes(ctx, settings, user, entry, requestId);
+          if (changed.avatar) report.avatars++;
+          if (changed.profile) report.profiles++;
         }
       } catch (err) {
         ctx.logger.warn({ err, user_id: user.id }, 'LDAP sync: could not update a user');

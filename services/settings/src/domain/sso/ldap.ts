@@ -23,7 +23,8 @@ export function escapeDnValue(value: string): string {
 /** AD's userAccountControl ACCOUNTDISABLE bit. */
 const ACCOUNTDISABLE = 0x2;
 
-const first = (entry: DirectoryEntry, attr: string): string | undefined => {
+/** The entry's first value of an attribute (names compared without case), binary ones as base64. */
+export const first = (entry: DirectoryEntry, attr: string): string | undefined => {
   const wanted = attr.toLowerCase();
   for (const [name, values] of Object.entries(entry.attributes)) {
     if (name.toLowerCase() === wanted && values.length > 0) return values[0];
@@ -35,6 +36,8 @@ const first = (entry: DirectoryEntry, attr: string): string | undefined => {
 export function entryAttributes(settings: LdapSettings): string[] {
   const names = [settings.emailAttr, settings.nameAttr, 'uid', 'userAccountControl'];
   if (settings.deactivatedAttr) names.push(settings.deactivatedAttr);
+  if (settings.avatarAttr) names.push(settings.avatarAttr);
+  names.push(...Object.values(settings.profileFieldAttrs));
   return [...new Set(names)];
 }
 

@@ -15,7 +15,15 @@ export interface LdapSettings {
   /** Direct bind instead of search-then-bind: a DN with `{username}` (escaped per RFC 4514). */
   userDnTemplate: string;
   emailAttr: string;
+  /** The full name's attribute (CONFAB_LDAP_NAME_ATTR, or `full_name` of CONFAB_LDAP_USER_ATTR_MAP). */
   nameAttr: string;
+  /** Zulip's AUTH_LDAP_USER_ATTR_MAP `avatar`: the attribute holding the user's photo (e.g. jpegPhoto); '' none. */
+  avatarAttr: string;
+  /**
+   * Zulip's AUTH_LDAP_USER_ATTR_MAP `custom_profile_field__<name>`: the attribute of each custom profile field, by
+   * the field's name as Zulip writes it there (lower case, spaces as `_`).
+   */
+  profileFieldAttrs: Record<string, string>;
   /** An attribute whose value `TRUE` marks a disabled account (besides AD's userAccountControl). */
   deactivatedAttr: string;
   /** Zulip's LDAP_APPEND_DOMAIN: users log in with their uid and their email is uid@domain; '' when the entry has it. */
