@@ -3,6 +3,7 @@ import { api } from '../lib/api';
 import { anchorOf, conversationOf, isSearch, sameTerms, wireNarrow, type Term } from '../lib/narrow';
 import { Compose } from '../compose/compose';
 import { newMessage } from '../compose/new-message';
+import { loadTopics } from '../compose/topics';
 import { narrowKey, type Message } from '../store/model';
 import {
   counts,
@@ -11,7 +12,6 @@ import {
   isAdmin,
   me,
   subscriptions,
-  topics,
   topicsStale,
   typing,
   unread,
@@ -75,16 +75,7 @@ export function NarrowView({ terms }: { terms: Term[] }) {
   const openChannel = conversation?.kind === 'stream' ? conversation.streamId : null;
   const stale = topicsStale.value;
   useEffect(() => {
-    if (openChannel === null) return;
-    void api
-      .get<{ topics: { name: string; max_id: number }[] }>(`/users/me/${openChannel}/topics`)
-      .then((answer) => {
-        topics.value = new Map(topics.value).set(
-          openChannel,
-          [...answer.topics].sort((a, b) => b.max_id - a.max_id).map((t) => t.name),
-        );
-      })
-      .catch(() => undefined);
+    if (openChannel !== null) void loadTopics(openChannel);
   }, [openChannel, stale?.streamId === openChannel ? stale.at : 0]);
 
   // Messages on screen are read (not in a search, which is for finding, as in Zulip).
