@@ -6,7 +6,9 @@ import {
   parseMethods,
   passwordLoginEnabled,
   signInWays,
+  stillPending,
   switched,
+  withoutKey,
 } from '../src/auth-methods/methods';
 import { applyEvents, applyRegister } from '../src/store/store';
 import { deliveryEmail } from '../src/store/personal';
@@ -84,6 +86,14 @@ describe("the organization's authentication methods on the settings pages", () =
       false,
       false,
     ]);
+  });
+
+  it('keeps a switch pending until the store shows it, dropping it when refused', () => {
+    const pending = { Email: false, JWT: true };
+    expect(stillPending(pending, { Email: on, JWT: off })).toBe(pending);
+    expect(stillPending(pending, { Email: on, JWT: on })).toEqual({ Email: false });
+    expect(stillPending(pending, { Email: off, JWT: on })).toEqual({});
+    expect(withoutKey(pending, 'Email')).toEqual({ JWT: true });
   });
 
   it('follows /register and the realm update_dict events that carry authentication_methods', () => {

@@ -16,7 +16,9 @@ import {
   parseMethods,
   passwordLoginEnabled,
   signInWays,
+  stillPending,
   switched,
+  withoutKey,
   type ExternalProvider,
 } from './methods';
 import './auth-methods.css';
@@ -78,11 +80,19 @@ export function AuthenticationMethods() {
   const rows = methodRows(methods, useProviders());
   const editable = canChangeMethods(users.value.get(me.value)?.role);
   const { ok, error, busy, run } = useAction();
-  const change = (key: string, label: string, on: boolean) =>
+  // The box one just switched shows the new state until the server's event brings it (or its refusal undoes it).
+  const [pending, setPending] = useState<Record<string, boolean>>({});
+  const key = JSON.stringify(methods);
+  useEffect(() => setPending((p) => stillPending(p, methods)), [key]);
+  const change = (name: string, label: string, on: boolean) => {
+    setPending({ [name]: on });
     void run(
-      () => api.patch('/realm', { authentication_methods: switched(methods, key, on) }),
+      () => api.patch('/realm', { authentication_methods: switched(methods, name, on) }),
       `${label}: ${on ? 'enabled' : 'disabled'}`,
-    );
+    ).then((done) => {
+      if (!done) setPending((p) => withoutKey(p, name));
+    });
+  };
   return (
     <section aria-labelledby="auth-methods-heading" class="auth-methods">
       <h2 id="auth-methods-heading">Authentication methods</h2>
@@ -93,7 +103,7 @@ export function AuthenticationMethods() {
             <label class="check">
               <input
                 type="checkbox"
-                checked={row.enabled}
+                checked={pending[row.key] ?? row.enabled}
                 disabled={!editable || busy || !row.available}
                 onChange={(e) => change(row.key, row.label, e.currentTarget.checked)}
               />

@@ -112,6 +112,18 @@ export function switched(methods: Record<string, MethodState>, key: string, on: 
   return wanted;
 }
 
+/** The switches sent whose state the store does not show yet (those it shows now are done). */
+export function stillPending(
+  pending: Record<string, boolean>,
+  methods: Record<string, MethodState>,
+): Record<string, boolean> {
+  const left = Object.entries(pending).filter(([key, on]) => methods[key]?.enabled !== on);
+  return left.length === Object.keys(pending).length ? pending : Object.fromEntries(left);
+}
+
+export const withoutKey = (pending: Record<string, boolean>, key: string): Record<string, boolean> =>
+  Object.fromEntries(Object.entries(pending).filter(([name]) => name !== key));
+
 /** Who may change the methods: organization owners (Zulip's rule; the server answers others "Must be an organization owner"). */
 export const ROLE_OWNER = 100;
 export const canChangeMethods = (role: number | undefined): boolean => role === ROLE_OWNER;
