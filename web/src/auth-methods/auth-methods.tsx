@@ -85,9 +85,10 @@ export function AuthenticationMethods() {
   const key = JSON.stringify(methods);
   useEffect(() => setPending((p) => stillPending(p, methods)), [key]);
   const change = (name: string, label: string, on: boolean) => {
-    setPending({ [name]: on });
+    const wanted = switched(methods, name, on, pending);
+    setPending((p) => ({ ...p, [name]: on }));
     void run(
-      () => api.patch('/realm', { authentication_methods: switched(methods, name, on) }),
+      () => api.patch('/realm', { authentication_methods: wanted }),
       `${label}: ${on ? 'enabled' : 'disabled'}`,
     ).then((done) => {
       if (!done) setPending((p) => withoutKey(p, name));

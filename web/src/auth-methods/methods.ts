@@ -105,9 +105,18 @@ export function signInWays(methods: Record<string, MethodState>, providers: read
 /** Whether one signs in with a password of this organization (Zulip's `Email`): the "Change password" form is shown then. */
 export const passwordLoginEnabled = (methods: Record<string, MethodState>): boolean => methods.Email?.enabled === true;
 
-/** The `authentication_methods` of PATCH /realm for switching one method: every method's state, that one changed. */
-export function switched(methods: Record<string, MethodState>, key: string, on: boolean): Record<string, boolean> {
+/**
+ * The `authentication_methods` of PATCH /realm for switching one method: every method's state as the page shows it
+ * (switches sent whose event has not come yet included: the server refuses a set with none enabled), that one changed.
+ */
+export function switched(
+  methods: Record<string, MethodState>,
+  key: string,
+  on: boolean,
+  pending: Record<string, boolean> = {},
+): Record<string, boolean> {
   const wanted = Object.fromEntries(Object.entries(methods).map(([name, state]) => [name, state.enabled]));
+  for (const [name, value] of Object.entries(pending)) if (name in wanted) wanted[name] = value;
   wanted[key] = on;
   return wanted;
 }
