@@ -4,7 +4,9 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, login } from '../lib/api';
 import { errorText, Outcome } from '../ui/outcome';
 import type { User } from '../store/model';
+import { deliveryEmail } from '../store/personal';
 import { isAdmin } from '../store/store';
+import { AuthenticationMethods, HowYouSignIn, passwordEnabled } from '../auth-methods/auth-methods';
 import { ApiKey } from './api-key';
 import { AvatarSettings } from './avatar';
 import { AlertWords, MutedUsers } from './muting';
@@ -13,7 +15,8 @@ import { DisplaySettings, NotificationSettings } from './preferences';
 /**
  * Personal settings: one's name (PATCH /settings full_name) and password (old_password + new_password). A password
  * change ends every session of the user, this one too (the gateway's rule); the page signs in again with the new
- * password at once, so one stays signed in here, as in Zulip, while other browsers are signed out.
+ * password at once, so one stays signed in here, as in Zulip, while other browsers are signed out. The password form
+ * is there only while the organization allows password sign-in (its `Email` authentication method).
  */
 function Personal({ me }: { me: User }) {
   const [fullName, setFullName] = useState(me.full_name);
@@ -47,35 +50,37 @@ function Personal({ me }: { me: User }) {
           Save name
         </button>
       </form>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save({ old_password: oldPassword, new_password: newPassword }, 'Password changed').then(() => {
-            setOldPassword('');
-            setNewPassword('');
-          });
-        }}
-      >
-        <label for="settings-old-password">Current password</label>
-        <input
-          id="settings-old-password"
-          type="password"
-          autoComplete="current-password"
-          value={oldPassword}
-          onInput={(e) => setOldPassword(e.currentTarget.value)}
-        />
-        <label for="settings-new-password">New password</label>
-        <input
-          id="settings-new-password"
-          type="password"
-          autoComplete="new-password"
-          value={newPassword}
-          onInput={(e) => setNewPassword(e.currentTarget.value)}
-        />
-        <button id="settings-save-password" type="submit">
-          Change password
-        </button>
-      </form>
+      {passwordEnabled.value && (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save({ old_password: oldPassword, new_password: newPassword }, 'Password changed').then(() => {
+              setOldPassword('');
+              setNewPassword('');
+            });
+          }}
+        >
+          <label for="settings-old-password">Current password</label>
+          <input
+            id="settings-old-password"
+            type="password"
+            autoComplete="current-password"
+            value={oldPassword}
+            onInput={(e) => setOldPassword(e.currentTarget.value)}
+          />
+          <label for="settings-new-password">New password</label>
+          <input
+            id="settings-new-password"
+            type="password"
+            autoComplete="new-password"
+            value={newPassword}
+            onInput={(e) => setNewPassword(e.currentTarget.value)}
+          />
+          <button id="settings-save-password" type="submit">
+            Change password
+          </button>
+        </form>
+      )}
       <Outcome ok={ok} error={error} />
     </section>
   );
@@ -296,8 +301,8 @@ function AdminSection() {
 }
 
 /**
- * The settings page: personal settings, the profile picture, notifications, display, muted people, alert words, the API key, user groups
- * and invitation links; for administrators, the organization's settings and users (admin/).
+ * The settings page: personal settings, how one signs in, the profile picture, notifications, display, muted people, alert words, the API key, user groups
+ * and invitation links, the organization's authentication methods (owners switch them); for administrators, the organization's settings and users (admin/).
  */
 export function SettingsPage({ me, users, onClose }: { me: number; users: Map<number, User>; onClose: () => void }) {
   const self = users.get(me) ?? { user_id: me, full_name: '', email: '' };
@@ -310,6 +315,7 @@ export function SettingsPage({ me, users, onClose }: { me: number; users: Map<nu
         </button>
       </header>
       <Personal me={self} />
+      <HowYouSignIn email={deliveryEmail.value || self.email} />
       <AvatarSettings me={self} />
       <NotificationSettings />
       <DisplaySettings />
@@ -327,6 +333,7 @@ export function SettingsPage({ me, users, onClose }: { me: number; users: Map<nu
       </section>
       <Groups me={me} users={users} />
       <Invitations />
+      <AuthenticationMethods />
       {isAdmin.value && <AdminSection />}
     </main>
   );

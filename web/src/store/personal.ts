@@ -55,6 +55,8 @@ export const userTopics = signal(new Map<string, number>());
 export const mutedUsers = signal(new Set<number>());
 export const alertWords = signal<string[]>([]);
 export const statuses = signal(new Map<number, UserStatus>());
+/** One's own email address as one signs in with it (/register's delivery_email; others may see another). */
+export const deliveryEmail = signal('');
 
 /**
  * Settings changed here whose event has not come back yet: an older event of the same setting (from a change made
@@ -89,6 +91,7 @@ export const topicPolicy = (streamId: number, topic: string): number =>
   userTopics.value.get(userTopicKey(streamId, topic)) ?? Policy.inherit;
 
 export function applyPersonalRegister(state: RegisterState): void {
+  deliveryEmail.value = typeof state.delivery_email === 'string' ? state.delivery_email : '';
   settings.value = { ...DEFAULT_SETTINGS, ...((state.user_settings as Partial<UserSettings> | undefined) ?? {}) };
   const topics = (state.user_topics as { stream_id: number; topic_name: string; visibility_policy: number }[]) ?? [];
   userTopics.value = new Map(
