@@ -48,6 +48,7 @@ describe('message retention (the daily job, run "at" a later time through the ad
     sub = world.realm.string_id;
   });
 
+  // Seven runs of the admin CLI, each a process of its own (a few seconds each on a busy two-core machine).
   it("archives what the organization's and channels' retention expire, tells clients, restores and purges", async () => {
     await channel(world, 'follows the organization');
     // A JSON parameter, as Zulip's: the string "unlimited" travels quoted.
@@ -146,7 +147,7 @@ describe('message retention (the daily job, run "at" a later time through the ad
     expect(await readable(world, ordinary)).toBe(false);
     expect(await readable(world, direct)).toBe(false);
     await queue.delete();
-  });
+  }, 300_000);
 });
 
 describe('npm run admin -- export-search', () => {
