@@ -210,10 +210,12 @@ export function Compose({
       } else {
         await api.post('/messages', message);
       }
-      stopTyping();
-      await discardDraft();
+      // Cleared as soon as the server took it: the message itself may be on screen already (its event can come
+      // before this answer), and the draft's deletion is one more request.
       setContent('');
       setPreview(null);
+      stopTyping();
+      await discardDraft();
       if (!later) onSent?.(narrow.kind === 'stream' ? { ...narrow, topic: topic || '(no topic)' } : narrow);
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
