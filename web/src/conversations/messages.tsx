@@ -16,6 +16,8 @@ import './previews.css';
 import { mutedUsers, settings } from '../store/personal';
 import { dayKey, dayLabel, fullTime, messageTime } from './times';
 import { RecipientBar } from './recipient-bar';
+import { pollOf } from '../widgets/poll-data';
+import { PollWidget } from '../widgets/poll';
 
 async function copyLink(m: Message, me: number): Promise<string> {
   const link = `${location.origin}${location.pathname}${messageHash(m, me)}`;
@@ -162,6 +164,7 @@ export function MessageList({
       >
         {messages.map((m, i) => {
           const reactions = grouped(m.reactions ?? [], me);
+          const poll = searching ? null : pollOf(m.sender_id, m.submessages);
           const thumbs = reactions.find((g) => g.reaction.emoji_code === THUMBS_UP.emoji_code);
           // Zulip's feed: a date separator where the day changes, a recipient bar where the conversation (or the day)
           // changes, and inside a block one sender's consecutive messages under one avatar and name.
@@ -288,6 +291,10 @@ export function MessageList({
                       Show it
                     </button>
                   </p>
+                ) : poll ? (
+                  <div class="content">
+                    <PollWidget message={m} poll={poll} me={me} />
+                  </div>
                 ) : (
                   <div
                     class="content"
