@@ -88,4 +88,51 @@ describe('the web client: polls', () => {
       await othello.context.close();
     }
   });
+  it('sends a to-do list from the compose box; tasks checked and added show live', async () => {
+    const { world, browser, origin } = env;
+    const { context, page } = await userPage(browser, origin, 'hamlet@zulip.com');
+    try {
+      await page.click('[data-stream="Denmark"]');
+      await page.fill('#compose-topic', 'moving');
+      await page.fill('#compose-content', '/todo Moving day\nPack books: the heavy ones first\nReturn keys');
+      await page.click('#compose-send');
+      const widget = page.locator('.todo-widget[aria-label="To-do list: Moving day"]');
+      await widget.waitFor();
+      expect(await widget.locator('.todo-task-name').allTextContents()).toEqual(['Pack books', 'Return keys']);
+      expect(await widget.locator('.todo-task-desc').allTextContents()).toEqual([': the heavy ones first']);
+      const id = Number(await page.locator('.message', { has: widget }).getAttribute('data-id'));
+      const keys = page.locator('.todo-task[data-task="Return keys"] input[type="checkbox"]');
+      expect(await keys.isChecked()).toBe(false);
+
+      // Othello checks a task through the API: it shows checked on Hamlet's page.
+      const struck = await world.as('othello').post('/submessage', {
+        message_id: id,
+        msg_type: 'widget',
+        content: JSON.stringify({ type: 'strike', key: '1,canned' }),
+      });
+      expect(struck.status).toBe(200);
+      await page.locator('.todo-task.done[data-task="Return keys"]').waitFor();
+      expect(await keys.isChecked()).toBe(true);
+
+      // Hamlet adds a task and checks the first one.
+      await page.fill('.todo-task-input', 'Sweep');
+      await page.click('.todo-widget .poll-add button[type="submit"]');
+      await page.locator('.todo-task[data-task="Sweep"]').waitFor();
+      await page.locator('.todo-task[data-task="Pack books"] input[type="checkbox"]').click();
+      await page.locator('.todo-task.done[data-task="Pack books"]').waitFor();
+
+      const read = await world.as('othello').get(`/messages/${id}`);
+      const updates = (read.body.message.submessages as { content: string }[])
+        .slice(1)
+        .map((s) => JSON.parse(s.content));
+      expect(updates).toEqual([
+        { type: 'strike', key: '1,canned' },
+        { type: 'new_task', key: 1, task: 'Sweep', desc: '', completed: false },
+        { type: 'strike', key: '0,canned' },
+      ]);
+      expect(await seriousViolations(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

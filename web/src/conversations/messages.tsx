@@ -18,6 +18,8 @@ import { dayKey, dayLabel, fullTime, messageTime } from './times';
 import { RecipientBar } from './recipient-bar';
 import { pollOf } from '../widgets/poll-data';
 import { PollWidget } from '../widgets/poll';
+import { todoOf } from '../widgets/todo-data';
+import { TodoWidget } from '../widgets/todo';
 
 async function copyLink(m: Message, me: number): Promise<string> {
   const link = `${location.origin}${location.pathname}${messageHash(m, me)}`;
@@ -165,6 +167,7 @@ export function MessageList({
         {messages.map((m, i) => {
           const reactions = grouped(m.reactions ?? [], me);
           const poll = searching ? null : pollOf(m.sender_id, m.submessages);
+          const todo = searching ? null : todoOf(m.sender_id, m.submessages);
           const thumbs = reactions.find((g) => g.reaction.emoji_code === THUMBS_UP.emoji_code);
           // Zulip's feed: a date separator where the day changes, a recipient bar where the conversation (or the day)
           // changes, and inside a block one sender's consecutive messages under one avatar and name.
@@ -293,7 +296,11 @@ export function MessageList({
                   </p>
                 ) : poll ? (
                   <div class="content">
-                    <PollWidget message={m} poll={poll} me={me} />
+                    <PollWidget messageId={m.id} poll={poll} me={me} />
+                  </div>
+                ) : todo ? (
+                  <div class="content">
+                    <TodoWidget messageId={m.id} list={todo} me={me} />
                   </div>
                 ) : (
                   <div

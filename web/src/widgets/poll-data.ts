@@ -31,7 +31,8 @@ export interface Poll {
 /** Each user may add at most this many options (Zulip's MAX_IDX). */
 const MAX_IDX = 1000;
 
-function parse(content: string): Record<string, unknown> | null {
+/** A submessage's JSON object, or null when it is none. */
+export function parse(content: string): Record<string, unknown> | null {
   try {
     const data: unknown = JSON.parse(content);
     return typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : null;

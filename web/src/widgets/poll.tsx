@@ -1,7 +1,6 @@
 /** A poll message shown as Zulip's poll widget: vote and unvote, add options, and (its author) edit the question. */
 import { useState } from 'preact/hooks';
 import { api } from '../lib/api';
-import type { Message } from '../store/model';
 import { users } from '../store/store';
 import { newOptionData, questionData, voteData, type Poll } from './poll-data';
 import './widgets.css';
@@ -13,14 +12,14 @@ export function sendWidgetData(messageId: number, data: object): Promise<unknown
 
 const names = (ids: readonly number[]) => ids.map((id) => users.value.get(id)?.full_name ?? `User ${id}`).join(', ');
 
-export function PollWidget({ message, poll, me }: { message: Message; poll: Poll; me: number }) {
+export function PollWidget({ messageId, poll, me }: { messageId: number; poll: Poll; me: number }) {
   const [option, setOption] = useState('');
   const [question, setQuestion] = useState<string | null>(null);
   const [error, setError] = useState('');
   const send = (data: object | null) => {
     if (!data) return Promise.resolve(false);
     setError('');
-    return sendWidgetData(message.id, data).then(
+    return sendWidgetData(messageId, data).then(
       () => true,
       (err: Error) => {
         setError(err.message);
