@@ -16,6 +16,10 @@ import './previews.css';
 import { mutedUsers, settings } from '../store/personal';
 import { dayKey, dayLabel, fullTime, messageTime } from './times';
 import { RecipientBar } from './recipient-bar';
+import { pollOf } from '../widgets/poll-data';
+import { PollWidget } from '../widgets/poll';
+import { todoOf } from '../widgets/todo-data';
+import { TodoWidget } from '../widgets/todo';
 
 async function copyLink(m: Message, me: number): Promise<string> {
   const link = `${location.origin}${location.pathname}${messageHash(m, me)}`;
@@ -162,6 +166,8 @@ export function MessageList({
       >
         {messages.map((m, i) => {
           const reactions = grouped(m.reactions ?? [], me);
+          const poll = searching ? null : pollOf(m.sender_id, m.submessages);
+          const todo = searching ? null : todoOf(m.sender_id, m.submessages);
           const thumbs = reactions.find((g) => g.reaction.emoji_code === THUMBS_UP.emoji_code);
           // Zulip's feed: a date separator where the day changes, a recipient bar where the conversation (or the day)
           // changes, and inside a block one sender's consecutive messages under one avatar and name.
@@ -288,6 +294,14 @@ export function MessageList({
                       Show it
                     </button>
                   </p>
+                ) : poll ? (
+                  <div class="content">
+                    <PollWidget messageId={m.id} poll={poll} me={me} />
+                  </div>
+                ) : todo ? (
+                  <div class="content">
+                    <TodoWidget messageId={m.id} list={todo} me={me} />
+                  </div>
                 ) : (
                   <div
                     class="content"

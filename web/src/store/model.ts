@@ -38,6 +38,13 @@ export interface Stream {
   is_archived?: boolean;
 }
 
+export interface Submessage {
+  id: number;
+  sender_id: number;
+  msg_type: string;
+  content: string;
+}
+
 export interface Message {
   id: number;
   sender_id: number;
@@ -52,6 +59,8 @@ export interface Message {
   flags?: string[];
   reactions?: Reaction[];
   last_edit_timestamp?: number;
+  /** Widget data (polls, to-do lists), oldest first. */
+  submessages?: Submessage[];
   /** A search's highlighted content and topic (the server's, with `<span class="highlight">`). */
   match_content?: string;
   match_subject?: string;

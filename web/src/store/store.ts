@@ -19,6 +19,7 @@ import {
   type Presence,
   type Reaction,
   type ScheduledMessage,
+  type Submessage,
   type Stream,
   type Subscription,
   type UnreadEntry,
@@ -265,6 +266,18 @@ function applyEvent(event: ServerEvent): void {
           };
           return { ...m, reactions: r.op === 'add' ? [...rest, added] : rest };
         }),
+      );
+      break;
+    }
+    case 'submessage': {
+      const e = event as unknown as { submessage_id: number; sender_id: number; msg_type: string; content: string };
+      const sub: Submessage = { id: e.submessage_id, sender_id: e.sender_id, msg_type: e.msg_type, content: e.content };
+      setMessages((list) =>
+        list.map((m) =>
+          m.id !== event.message_id || m.submessages?.some((s) => s.id === sub.id)
+            ? m
+            : { ...m, submessages: [...(m.submessages ?? []), sub] },
+        ),
       );
       break;
     }

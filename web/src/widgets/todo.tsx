@@ -1,0 +1,101 @@
+/** A to-do message shown as Zulip's todo widget: tasks checked and added by anyone, the title edited by its author. */
+import { useState } from 'preact/hooks';
+import { sendWidgetData } from './poll';
+import { newTaskData, strikeData, titleData, type TodoList } from './todo-data';
+import './widgets.css';
+
+export function TodoWidget({ messageId, list, me }: { messageId: number; list: TodoList; me: number }) {
+  const [task, setTask] = useState('');
+  const [desc, setDesc] = useState('');
+  const [title, setTitle] = useState<string | null>(null);
+  const [error, setError] = useState('');
+  const send = (data: object | null) => {
+    if (!data) return Promise.resolve(false);
+    setError('');
+    return sendWidgetData(messageId, data).then(
+      () => true,
+      (err: Error) => {
+        setError(err.message);
+        return false;
+      },
+    );
+  };
+  return (
+    <section class="todo-widget" aria-label={`To-do list: ${list.title}`}>
+      {title === null ? (
+        <div class="poll-head">
+          <h4 class="todo-title">{list.title}</h4>
+          {me === list.authorId && (
+            <button class="link-like todo-edit" onClick={() => setTitle(list.title)}>
+              Edit title
+            </button>
+          )}
+        </div>
+      ) : (
+        <form
+          class="poll-head"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void send(titleData(list, me, title)).then((ok) => ok && setTitle(null));
+          }}
+        >
+          <input
+            class="todo-title-input"
+            aria-label="To-do list title"
+            value={title}
+            onInput={(e) => setTitle(e.currentTarget.value)}
+          />
+          <button type="submit">Save</button>
+          <button type="button" onClick={() => setTitle(null)}>
+            Cancel
+          </button>
+        </form>
+      )}
+      <ul class="todo-tasks">
+        {list.tasks.map((t) => (
+          <li key={t.key} class={t.completed ? 'todo-task done' : 'todo-task'} data-task={t.task}>
+            <label>
+              <input type="checkbox" checked={t.completed} onChange={() => void send(strikeData(t.key))} />
+              <strong class="todo-task-name">{t.task}</strong>
+              {t.desc && <span class="todo-task-desc">: {t.desc}</span>}
+            </label>
+          </li>
+        ))}
+      </ul>
+      <form
+        class="poll-add"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void send(newTaskData(list, me, task, desc)).then((ok) => {
+            if (!ok) return;
+            setTask('');
+            setDesc('');
+          });
+        }}
+      >
+        <input
+          class="todo-task-input"
+          aria-label="New task"
+          placeholder="New task"
+          value={task}
+          onInput={(e) => setTask(e.currentTarget.value)}
+        />
+        <input
+          class="todo-desc-input"
+          aria-label="New task's description"
+          placeholder="Description"
+          value={desc}
+          onInput={(e) => setDesc(e.currentTarget.value)}
+        />
+        <button type="submit" disabled={!task.trim()}>
+          Add task
+        </button>
+      </form>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
