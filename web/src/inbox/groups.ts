@@ -107,8 +107,8 @@ export function visibleRows(groups: InboxGroup[], collapsed: ReadonlySet<string>
 export function stepRow(keys: string[], current: string | null, by: 1 | -1): string | null {
   if (keys.length === 0) return null;
   const at = current === null ? -1 : keys.indexOf(current);
-  if (at === -1) return keys[0]!;
-  return keys[Math.min(keys.length - 1, Math.max(0, at + by))]!;
+  if (at === -1) return keys[0];
+  return keys[Math.min(keys.length - 1, Math.max(0, at + by))];
 }
 
 /** The group a row belongs to. */
