@@ -48,8 +48,10 @@ describe("the Inbox's groups", () => {
 
   it('orders direct messages by the names given, topics by name; an unknown channel shows its id', () => {
     const names: Record<string, string> = { '5': 'Zoe', '7': 'Anna' };
-    const groups = inboxGroups([dm('5'), dm('7'), topic(9, 'b'), topic(9, 'A')], () => undefined, (ids) =>
-      ids.map((id) => names[id]).join(', '),
+    const groups = inboxGroups(
+      [dm('5'), dm('7'), topic(9, 'b'), topic(9, 'A')],
+      () => undefined,
+      (ids) => ids.map((id) => names[id]).join(', '),
     );
     expect(groups[0]!.rows.map((r) => r.key)).toEqual(['d:7', 'd:5']);
     expect(groups[1]!.name).toBe('9');
@@ -91,7 +93,10 @@ describe("the Inbox's keyboard rows", () => {
 describe("the Inbox's collapsed groups", () => {
   it('survive a round trip through storage and ignore what is not theirs', () => {
     const kept = new Map<string, string>();
-    const storage = { getItem: (k: string) => kept.get(k) ?? null, setItem: (k: string, v: string) => void kept.set(k, v) };
+    const storage = {
+      getItem: (k: string) => kept.get(k) ?? null,
+      setItem: (k: string, v: string) => void kept.set(k, v),
+    };
     saveCollapsed(storage, new Set(['s:2', 'dm']));
     expect([...loadCollapsed(storage)]).toEqual(['dm', 's:2']);
     kept.set([...kept.keys()][0]!, 'not json');
