@@ -1,6 +1,6 @@
 /**
- * The views that gather conversations: Inbox (what is unread, by channel and topic, and direct messages), Recent
- * conversations, Drafts and Scheduled messages. Combined feed, Mentions and Starred are narrows (`#feed`,
+ * The views that gather conversations: Inbox (what is unread, by channel and topic, and direct messages; in
+ * ../inbox), Recent conversations, Drafts and Scheduled messages. Combined feed, Mentions and Starred are narrows (`#feed`,
  * `#narrow/is/mentioned`, `#narrow/is/starred`) shown by the conversation view.
  */
 import { useEffect, useState } from 'preact/hooks';
@@ -12,6 +12,7 @@ import type { Message } from '../store/model';
 import { isMutedPlace } from '../notifications/rules';
 import { RecordTable } from '../ui/record-table';
 import { ChooseRecipient } from './choose-recipient';
+import { Inbox } from '../inbox/inbox';
 import {
   channelName,
   counts,
@@ -20,14 +21,12 @@ import {
   me,
   scheduled,
   shownCounts,
-  shownUnread,
   subscriptions,
   userName,
   whereOf,
 } from '../store/store';
 
 const link = (conversation: Conversation) => hrefFor({ view: 'narrow', terms: conversationTerms(conversation) });
-const dmIds = (key: string) => key.slice(2).split(',').map(Number);
 const dmLabel = (ids: number[]) => ids.map((id) => userName(id) ?? `#${id}`).join(', ');
 
 function Count({ n }: { n: number }) {
@@ -35,124 +34,6 @@ function Count({ n }: { n: number }) {
     <span class="unread" aria-label={`${n} unread`}>
       {n}
     </span>
-  );
-}
-
-/** Marks everything in a narrow read, on the server (POST /messages/flags/narrow, in batches until done). */
-async function markNarrowRead(narrow: unknown[]): Promise<void> {
-  let anchor = 'oldest';
-  for (let i = 0; i < 100; i++) {
-    const answer = await api.post<{ found_newest: boolean; last_processed_id: number | null }>(
-      '/messages/flags/narrow',
-      {
-        anchor,
-        include_anchor: anchor === 'oldest',
-        num_before: 0,
-        num_after: 1000,
-        narrow,
-        op: 'add',
-        flag: 'read',
-      },
-    );
-    if (answer.found_newest || answer.last_processed_id === null) return;
-    anchor = String(answer.last_processed_id);
-  }
-}
-
-/** What is unread, as the sidebar and the title count it: nothing from muted topics or muted channels. */
-function Inbox() {
-  const entries = shownUnread.value;
-  const n = shownCounts.value;
-  const channels = new Map<number, Set<string>>();
-  const dms = new Set<string>();
-  for (const e of entries.values()) {
-    if (e.streamId !== undefined) {
-      const set = channels.get(e.streamId) ?? new Set<string>();
-      set.add(e.topic ?? '');
-      channels.set(e.streamId, set);
-    } else dms.add(e.key);
-  }
-  const order = [...channels.keys()].sort((a, b) => (channelName(a) ?? '').localeCompare(channelName(b) ?? ''));
-  const [busy, setBusy] = useState(false);
-  const run = (action: () => Promise<unknown>) => {
-    setBusy(true);
-    void action()
-      .catch(() => undefined)
-      .finally(() => setBusy(false));
-  };
-  return (
-    <section class="inbox" aria-labelledby="view-title">
-      <header class="view-header">
-        <h2 id="view-title">Inbox</h2>
-        <button
-          id="mark-all-read"
-          disabled={busy || entries.size === 0}
-          onClick={() => run(() => api.post('/mark_all_as_read'))}
-        >
-          Mark all as read
-        </button>
-      </header>
-      {entries.size === 0 && (
-        <p class="empty" role="status">
-          You have no unread messages.
-        </p>
-      )}
-      {dms.size > 0 && (
-        <section class="inbox-group" aria-label="Direct messages">
-          <h3>Direct messages</h3>
-          <ul>
-            {[...dms].map((key) => (
-              <li key={key} class="inbox-row" data-dm={key.slice(2)}>
-                <a href={link({ kind: 'dm', userIds: dmIds(key) })}>{dmLabel(dmIds(key))}</a>
-                <Count n={n.get(key) ?? 0} />
-                <button
-                  class="mark-read"
-                  aria-label={`Mark as read: direct messages with ${dmLabel(dmIds(key))}`}
-                  onClick={() => run(() => markNarrowRead([{ operator: 'dm', operand: dmIds(key) }]))}
-                >
-                  Mark as read
-                </button>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
-      {order.map((streamId) => {
-        const name = channelName(streamId) ?? String(streamId);
-        return (
-          <section key={streamId} class="inbox-group" data-inbox-channel={name} aria-label={`#${name}`}>
-            <h3>
-              <a href={link({ kind: 'stream', streamId })}>#{name}</a>
-              <Count n={n.get(`s:${streamId}`) ?? 0} />
-              <button
-                class="mark-channel-read"
-                aria-label={`Mark as read: #${name}`}
-                onClick={() => run(() => api.post('/mark_stream_as_read', { stream_id: streamId }))}
-              >
-                Mark as read
-              </button>
-            </h3>
-            <ul>
-              {[...channels.get(streamId)!].sort().map((topic) => (
-                <li key={topic} class="inbox-row" data-inbox-topic={topic}>
-                  <a href={link({ kind: 'stream', streamId, topic })}>{topic}</a>
-                  <Count n={n.get(`t:${streamId}:${topic}`) ?? 0} />
-                  <button
-                    class="mark-topic-read"
-                    aria-label={`Mark as read: ${topic} in #${name}`}
-                    onClick={() =>
-                      run(() => api.post('/mark_topic_as_read', { stream_id: streamId, topic_name: topic }))
-                    }
-                  >
-                    Mark as read
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </section>
-        );
-      })}
-    </section>
   );
 }
 
