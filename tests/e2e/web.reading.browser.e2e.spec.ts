@@ -397,20 +397,20 @@ describe('the web client: reading', () => {
         const opacity = (id: number, button: string) =>
           page.$eval(`.message[data-id="${id}"] .actions button.${button}`, (el) => getComputedStyle(el).opacity);
         expect(await opacity(plain, 'star')).toBe('0');
-        expect(await opacity(plain, 'copy-link')).toBe('0');
+        expect(await opacity(plain, 'more')).toBe('0');
         expect(await opacity(starred, 'star')).toBe('1');
-        expect(await opacity(starred, 'copy-link')).toBe('0');
+        expect(await opacity(starred, 'more')).toBe('0');
         // Hover shows them.
         await page.hover(`.message[data-id="${plain}"] .content`);
         expect(await opacity(plain, 'star')).toBe('1');
-        expect(await opacity(plain, 'copy-link')).toBe('1');
-        expect(await opacity(starred, 'copy-link')).toBe('0');
+        expect(await opacity(plain, 'more')).toBe('1');
+        expect(await opacity(starred, 'more')).toBe('0');
         await page.screenshot({ path: join(SCREENSHOTS, 'reading-actions.png') });
         // So does the keyboard: focus inside the message.
         await page.mouse.move(5, 5);
         await page.focus(`.message[data-id="${starred}"] button.sender`);
-        expect(await opacity(starred, 'copy-link')).toBe('1');
-        expect(await opacity(plain, 'copy-link')).toBe('0');
+        expect(await opacity(starred, 'more')).toBe('1');
+        expect(await opacity(plain, 'more')).toBe('0');
         await page.keyboard.press('Tab');
         const focused = await page.evaluate(() => ({
           inside: document.activeElement?.closest('.message')?.getAttribute('data-id'),
