@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { DEV_PASSWORD, type World } from '@confab/devkit';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { SCREENSHOTS } from './support/browser';
+import { messageAction, SCREENSHOTS } from './support/browser';
 import { newWorld } from './support/system';
 
 jest.setTimeout(120_000);
@@ -146,7 +146,7 @@ describe('the web client in a real browser', () => {
       expect(reactions.map((r) => r.user_id).sort()).toEqual([world.user('iago').id, world.user('othello').id].sort());
 
       page.once('dialog', (dialog) => void dialog.accept());
-      await page.click(`.message[data-id="${id}"] button.delete`);
+      await messageAction(page, id, 'delete');
       await page.waitForSelector(`.message[data-id="${id}"]`, { state: 'detached' });
       expect((await othello.get(`/messages/${id}`)).status).toBe(400);
     } finally {
@@ -167,7 +167,7 @@ describe('the web client in a real browser', () => {
       const id = Number(await mine.getAttribute('data-id'));
 
       // Edit through the page: the Markdown source comes back into the editor, the server renders the result.
-      await page.click(`.message[data-id="${id}"] button.edit`);
+      await messageAction(page, id, 'edit');
       const editor = `.message[data-id="${id}"] textarea.edit-content`;
       await page.waitForSelector(`${editor}:enabled`);
       expect(await page.inputValue(editor)).toBe('Friends, Romans, countrymen');
@@ -182,7 +182,7 @@ describe('the web client in a real browser', () => {
       expect(read.content).toBe('<p>Friends, Romans, <strong>lend me your ears</strong></p>');
 
       // Moving it to another channel: it leaves this conversation and is found in the other.
-      await page.click(`.message[data-id="${id}"] button.edit`);
+      await messageAction(page, id, 'edit');
       await page.waitForSelector(`${editor}:enabled`);
       const scotland = (await othello.get('/get_stream_id', { stream: 'Scotland' })).body.stream_id as number;
       await page.selectOption(`.message[data-id="${id}"] select.edit-channel`, String(scotland));
@@ -203,7 +203,9 @@ describe('the web client in a real browser', () => {
       await page.waitForSelector(`.message[data-id="${theirs}"]`);
       await othello.patch(`/messages/${theirs}`, { content: 'I come to bury Caesar, not to praise him' });
       await page.waitForSelector(`.message[data-id="${theirs}"] .content >> text=not to praise him`);
-      expect(await page.locator(`.message[data-id="${theirs}"] button.edit`).count()).toBe(0);
+      await page.click(`.message[data-id="${theirs}"] button.more`);
+      await page.waitForSelector(`.message[data-id="${theirs}"] .menu [role="menuitem"].move`);
+      expect(await page.locator(`.message[data-id="${theirs}"] .menu [role="menuitem"].edit`).count()).toBe(0);
     } finally {
       await page.close();
     }
@@ -481,8 +483,14 @@ describe('the web client in a real browser', () => {
       expect(sent.status).toBe(200);
       const id = sent.body.id as number;
       await page.waitForSelector(`.message[data-id="${id}"]`);
-      expect(await page.locator(`.message[data-id="${id}"] button.edit`).count()).toBe(0);
-      await page.click(`.message[data-id="${id}"] button.move`);
+      // Its "⋯" menu offers moving (and, to an administrator, deleting) it, not editing its text.
+      await page.click(`.message[data-id="${id}"] button.more`);
+      expect(await page.locator(`.message[data-id="${id}"] .menu [role="menuitem"]`).allTextContents()).toEqual([
+        'Copy link to message',
+        'Move message',
+        'Delete message',
+      ]);
+      await page.click(`.message[data-id="${id}"] .menu [role="menuitem"].move`);
       // Only where it lives can change: the text of someone else's message is not offered.
       expect(await page.locator(`.message[data-id="${id}"] .edit-content`).count()).toBe(0);
       await page.fill(`.message[data-id="${id}"] .edit-topic`, 'battlements');

@@ -1,6 +1,6 @@
 import type { World } from '@confab/devkit';
 import type { Browser } from 'playwright-core';
-import { browserWorld, eventually, userPage } from './support/browser';
+import { browserWorld, eventually, messageAction, userPage } from './support/browser';
 
 jest.setTimeout(240_000);
 
@@ -73,7 +73,7 @@ describe('the web client: defects', () => {
       await iago.page.goto(`${origin}/#narrow/channel/${denmark}-Denmark/topic/old.20watch`);
       await iago.page.waitForSelector(`.message[data-id="${ids[2]}"]`);
       // "This and later": the second and third move, the first stays.
-      await iago.page.click(`.message[data-id="${ids[1]}"] button.move`);
+      await messageAction(iago.page, ids[1], 'move');
       await iago.page.selectOption(`.message[data-id="${ids[1]}"] .edit-propagate`, 'change_later');
       await iago.page.fill(`.message[data-id="${ids[1]}"] .edit-topic`, 'new watch');
       await iago.page.click(`.message[data-id="${ids[1]}"] .edit-save`);
@@ -83,7 +83,7 @@ describe('the web client: defects', () => {
       expect(await reader.page.locator('[data-topic="old watch"]').count()).toBe(1);
 
       // "All": the rest of the topic follows, and the old topic disappears from the other reader's list.
-      await iago.page.click(`.message[data-id="${ids[0]}"] button.move`);
+      await messageAction(iago.page, ids[0], 'move');
       await iago.page.selectOption(`.message[data-id="${ids[0]}"] .edit-propagate`, 'change_all');
       await iago.page.fill(`.message[data-id="${ids[0]}"] .edit-topic`, 'new watch');
       await iago.page.click(`.message[data-id="${ids[0]}"] .edit-save`);
@@ -95,7 +95,7 @@ describe('the web client: defects', () => {
       await reader.page.waitForSelector(`.message[data-id="${ids[2]}"]`);
       await iago.page.goto(`${origin}/#narrow/channel/${denmark}-Denmark/topic/new.20watch`);
       await iago.page.waitForSelector(`.message[data-id="${ids[2]}"]`);
-      await iago.page.click(`.message[data-id="${ids[2]}"] button.move`);
+      await messageAction(iago.page, ids[2], 'move');
       await iago.page.fill(`.message[data-id="${ids[2]}"] .edit-topic`, 'third watch');
       await iago.page.click(`.message[data-id="${ids[2]}"] .edit-save`);
       await reader.page.waitForSelector(`.message[data-id="${ids[2]}"]`, { state: 'detached' });

@@ -1,6 +1,6 @@
 import type { World } from '@confab/devkit';
 import type { Browser } from 'playwright-core';
-import { browserWorld, signIn, userPage } from './support/browser';
+import { browserWorld, messageAction, signIn, userPage } from './support/browser';
 
 jest.setTimeout(180_000);
 
@@ -82,7 +82,7 @@ describe('the web client: links', () => {
       const wanted = ids[3];
       await hamlet.page.goto(`${origin}/#narrow/channel/${denmark}-Denmark/topic/ramparts`);
       await hamlet.page.waitForSelector(`.message[data-id="${wanted}"]`);
-      await hamlet.page.click(`.message[data-id="${wanted}"] button.copy-link`);
+      await messageAction(hamlet.page, wanted, 'copy-link');
       const link = await hamlet.page.inputValue(`.message[data-id="${wanted}"] .copied-link`);
       expect(link).toBe(`${origin}/#narrow/channel/${denmark}-Denmark/topic/ramparts/near/${wanted}`);
       expect(await hamlet.page.evaluate(() => navigator.clipboard.readText())).toBe(link);

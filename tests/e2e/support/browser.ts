@@ -125,3 +125,15 @@ export async function sendToChannel(
 export async function registeredState(world: World, who: DevUserName, kinds: string[]): Promise<Record<string, any>> {
   return (await world.as(who).post('/register', { fetch_event_types: JSON.stringify(kinds) })).body;
 }
+
+/** Chooses one of a message's less-used actions from its "⋯" menu (Copy link, Edit, Move, Delete). */
+export async function messageAction(
+  page: Page,
+  id: number | undefined,
+  action: 'copy-link' | 'edit' | 'move' | 'delete',
+): Promise<void> {
+  if (id === undefined) throw new Error('no message to act on');
+  const message = page.locator(`.message[data-id="${id}"]`);
+  await message.locator('button.more').click();
+  await message.locator(`.menu [role="menuitem"].${action}`).click();
+}

@@ -20,6 +20,8 @@ import { pollOf } from '../widgets/poll-data';
 import { PollWidget } from '../widgets/poll';
 import { todoOf } from '../widgets/todo-data';
 import { TodoWidget } from '../widgets/todo';
+import { MessageMenu } from './message-actions';
+import type { MenuAction } from './message-menu';
 
 async function copyLink(m: Message, me: number): Promise<string> {
   const link = `${location.origin}${location.pathname}${messageHash(m, me)}`;
@@ -88,6 +90,7 @@ export function MessageList({
   target = null,
   showWhere = false,
   searching = false,
+  firstUnread = null,
 }: {
   messages: Message[];
   me: number;
@@ -102,6 +105,8 @@ export function MessageList({
   showWhere?: boolean;
   /** A search: show the server's highlighted content and topic. */
   searching?: boolean;
+  /** The first message that was unread when the view opened: a "New messages" divider above it, scrolled to. */
+  firstUnread?: number | null;
 }) {
   const list = useRef<HTMLOListElement>(null);
   const last = messages[messages.length - 1]?.id;
@@ -120,20 +125,35 @@ export function MessageList({
     }
     remember(el);
   }, [first]);
+  const shownUnread = useRef<number | null>(null);
   useLayoutEffect(() => {
     const el = list.current;
     if (!el) return;
     const marked = target !== null ? el.querySelector<HTMLElement>(`.message[data-id="${target}"]`) : null;
+    // On opening, the first unread message is in sight (its divider at the top if there are more than fit), once.
+    const divider =
+      target === null && firstUnread !== null && shownUnread.current !== firstUnread
+        ? el.querySelector<HTMLElement>('.unread-divider')
+        : null;
     if (marked) marked.scrollIntoView({ block: 'center' });
-    else if (target === null) el.scrollTop = el.scrollHeight;
+    else if (divider) {
+      shownUnread.current = firstUnread;
+      divider.scrollIntoView({ block: 'start' });
+    } else if (target === null) el.scrollTop = el.scrollHeight;
     remember(el);
-  }, [last, target, target !== null && messages.some((m) => m.id === target)]);
+  }, [last, target, target !== null && messages.some((m) => m.id === target), firstUnread]);
   const [copied, setCopied] = useState<{ id: number; link: string } | null>(null);
   const [lightbox, setLightbox] = useState<{ src: string; href: string; name: string } | null>(null);
   const twentyFour = settings.value.twenty_four_hour_time;
   const now = Date.now();
   const [editing, setEditing] = useState<number | null>(null);
   const [picking, setPicking] = useState<number | null>(null);
+  const [menuOpen, setMenuOpen] = useState<number | null>(null);
+  const act = (m: Message, action: MenuAction) => {
+    if (action === 'copy-link') void copyLink(m, me).then((link) => setCopied({ id: m.id, link }));
+    else if (action === 'edit' || action === 'move') setEditing(m.id);
+    else if (window.confirm('Delete this message?')) void api.delete(`/messages/${m.id}`).catch(() => undefined);
+  };
   const [revealed, setRevealed] = useState<ReadonlySet<number>>(new Set());
   const selected = selectedMessage.value;
   const muted = mutedUsers.value;
@@ -180,6 +200,11 @@ export function MessageList({
               {newDay && (
                 <li class="date-separator" data-day={dayKey(m.timestamp * 1000)}>
                   <span>{dayLabel(m.timestamp)}</span>
+                </li>
+              )}
+              {m.id === firstUnread && (
+                <li class="unread-divider" data-first-unread={m.id}>
+                  New messages
                 </li>
               )}
               <li
@@ -248,35 +273,15 @@ export function MessageList({
                     >
                       {(m.flags ?? []).includes('starred') ? '★' : '☆'}
                     </button>
-                    <button
-                      class="copy-link"
-                      aria-label="Copy link to message"
-                      onClick={() => void copyLink(m, me).then((link) => setCopied({ id: m.id, link }))}
-                    >
-                      Link
-                    </button>
-                    {m.sender_id === me && (
-                      <button class="edit" aria-label="Edit message" onClick={() => setEditing(m.id)}>
-                        Edit
-                      </button>
-                    )}
-                    {m.sender_id !== me && m.type === 'stream' && (
-                      <button class="move" aria-label="Move message" onClick={() => setEditing(m.id)}>
-                        Move
-                      </button>
-                    )}
-                    {(m.sender_id === me || isAdmin) && (
-                      <button
-                        class="delete"
-                        aria-label="Delete message"
-                        onClick={() => {
-                          if (window.confirm('Delete this message?'))
-                            void api.delete(`/messages/${m.id}`).catch(() => undefined);
-                        }}
-                      >
-                        Delete
-                      </button>
-                    )}
+                    <MessageMenu
+                      message={m}
+                      me={me}
+                      isAdmin={isAdmin}
+                      open={menuOpen === m.id}
+                      onOpen={() => setMenuOpen(m.id)}
+                      onClose={() => setMenuOpen((open) => (open === m.id ? null : open))}
+                      onAction={(action) => act(m, action)}
+                    />
                   </span>
                 </div>
                 {editing === m.id ? (

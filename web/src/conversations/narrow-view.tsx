@@ -1,4 +1,4 @@
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { api } from '../lib/api';
 import { anchorOf, conversationOf, isSearch, sameTerms, wireNarrow, type Term } from '../lib/narrow';
 import { Compose } from '../compose/compose';
@@ -19,6 +19,7 @@ import {
   view,
 } from '../store/store';
 import { ConversationActions } from './conversation-actions';
+import { markerFor, type Marker } from './first-unread';
 import { markRead } from './mark-read';
 import { MessageList } from './messages';
 
@@ -109,6 +110,11 @@ export function NarrowView({ terms }: { terms: Term[] }) {
     }
   }
 
+  // The "New messages" divider: above the first message unread when this view's first page came (not in a search).
+  const marker = useRef<Marker | null>(null);
+  const loaded = !view.value.loading && sameTerms(view.value.terms, terms) && !isSearch(terms);
+  marker.current = markerFor(marker.current, key, loaded, messages, unreadNow);
+
   const self = me.value;
   const typingNow = conversation
     ? [...(typing.value.get(narrowKey(conversation, self)) ?? [])].filter((id) => id !== self)
@@ -127,6 +133,7 @@ export function NarrowView({ terms }: { terms: Term[] }) {
         target={anchor}
         showWhere={!conversation || (conversation.kind === 'stream' && conversation.topic === undefined)}
         searching={isSearch(terms)}
+        firstUnread={marker.current?.id ?? null}
       />
       {!view.value.loading && messages.length === 0 && (
         <p class="empty" role="status">

@@ -1,0 +1,36 @@
+import { menuItems, menuMove } from '../src/conversations/message-menu';
+
+const me = 7;
+const actions = (m: { sender_id: number; type: 'stream' | 'private' }, admin = false) =>
+  menuItems(m, me, admin).map((i) => i.action);
+
+describe('a message’s ⋯ menu', () => {
+  it('offers copying the link, editing and deleting for one’s own message', () => {
+    expect(actions({ sender_id: me, type: 'stream' })).toEqual(['copy-link', 'edit', 'delete']);
+    expect(actions({ sender_id: me, type: 'private' })).toEqual(['copy-link', 'edit', 'delete']);
+    expect(menuItems({ sender_id: me, type: 'stream' }, me, false).map((i) => i.label)).toEqual([
+      'Copy link to message',
+      'Edit message',
+      'Delete message',
+    ]);
+  });
+
+  it('offers moving someone else’s channel message, and deleting it only to an administrator', () => {
+    expect(actions({ sender_id: 2, type: 'stream' })).toEqual(['copy-link', 'move']);
+    expect(actions({ sender_id: 2, type: 'stream' }, true)).toEqual(['copy-link', 'move', 'delete']);
+    expect(actions({ sender_id: 2, type: 'private' })).toEqual(['copy-link']);
+    expect(actions({ sender_id: 2, type: 'private' }, true)).toEqual(['copy-link', 'delete']);
+  });
+
+  it('moves with the arrow keys, wrapping, and to the ends with Home and End', () => {
+    expect(menuMove('ArrowDown', 0, 3)).toBe(1);
+    expect(menuMove('ArrowDown', 2, 3)).toBe(0);
+    expect(menuMove('ArrowUp', 0, 3)).toBe(2);
+    expect(menuMove('ArrowUp', -1, 3)).toBe(2);
+    expect(menuMove('ArrowDown', -1, 3)).toBe(0);
+    expect(menuMove('Home', 2, 3)).toBe(0);
+    expect(menuMove('End', 0, 3)).toBe(2);
+    expect(menuMove('x', 0, 3)).toBeNull();
+    expect(menuMove('ArrowDown', 0, 0)).toBeNull();
+  });
+});
