@@ -1,64 +1,25 @@
 /** A poll message shown as Zulip's poll widget: vote and unvote, add options, and (its author) edit the question. */
 import { useState } from 'preact/hooks';
-import { api } from '../lib/api';
 import { users } from '../store/store';
 import { newOptionData, questionData, voteData, type Poll } from './poll-data';
+import { EditableHeading, useWidgetSender } from './widget-parts';
 import './widgets.css';
-
-/** Sends one widget update; the change shows when its `submessage` event comes back. */
-export function sendWidgetData(messageId: number, data: object): Promise<unknown> {
-  return api.post('/submessage', { message_id: messageId, msg_type: 'widget', content: JSON.stringify(data) });
-}
 
 const names = (ids: readonly number[]) => ids.map((id) => users.value.get(id)?.full_name ?? `User ${id}`).join(', ');
 
 export function PollWidget({ messageId, poll, me }: { messageId: number; poll: Poll; me: number }) {
   const [option, setOption] = useState('');
-  const [question, setQuestion] = useState<string | null>(null);
-  const [error, setError] = useState('');
-  const send = (data: object | null) => {
-    if (!data) return Promise.resolve(false);
-    setError('');
-    return sendWidgetData(messageId, data).then(
-      () => true,
-      (err: Error) => {
-        setError(err.message);
-        return false;
-      },
-    );
-  };
+  const { send, error } = useWidgetSender(messageId);
   const mine = me === poll.authorId;
   return (
     <section class="poll-widget" aria-label={`Poll: ${poll.question}`}>
-      {question === null ? (
-        <div class="poll-head">
-          <h4 class="poll-question">{poll.question || 'Poll'}</h4>
-          {mine && (
-            <button class="link-like poll-edit" onClick={() => setQuestion(poll.question)}>
-              Edit question
-            </button>
-          )}
-        </div>
-      ) : (
-        <form
-          class="poll-head"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void send(questionData(poll, me, question)).then((ok) => ok && setQuestion(null));
-          }}
-        >
-          <input
-            class="poll-question-input"
-            aria-label="Poll question"
-            value={question}
-            onInput={(e) => setQuestion(e.currentTarget.value)}
-          />
-          <button type="submit">Save</button>
-          <button type="button" onClick={() => setQuestion(null)}>
-            Cancel
-          </button>
-        </form>
-      )}
+      <EditableHeading
+        text={poll.question || 'Poll'}
+        kind="poll-question"
+        canEdit={mine}
+        labels={{ edit: 'Edit question', input: 'Poll question' }}
+        save={(value) => send(questionData(poll, me, value))}
+      />
       <ul class="poll-options">
         {poll.options.map((o) => {
           const voted = o.voters.includes(me);

@@ -1,56 +1,22 @@
 /** A to-do message shown as Zulip's todo widget: tasks checked and added by anyone, the title edited by its author. */
 import { useState } from 'preact/hooks';
-import { sendWidgetData } from './poll';
+import { EditableHeading, useWidgetSender } from './widget-parts';
 import { newTaskData, strikeData, titleData, type TodoList } from './todo-data';
 import './widgets.css';
 
 export function TodoWidget({ messageId, list, me }: { messageId: number; list: TodoList; me: number }) {
   const [task, setTask] = useState('');
   const [desc, setDesc] = useState('');
-  const [title, setTitle] = useState<string | null>(null);
-  const [error, setError] = useState('');
-  const send = (data: object | null) => {
-    if (!data) return Promise.resolve(false);
-    setError('');
-    return sendWidgetData(messageId, data).then(
-      () => true,
-      (err: Error) => {
-        setError(err.message);
-        return false;
-      },
-    );
-  };
+  const { send, error } = useWidgetSender(messageId);
   return (
     <section class="todo-widget" aria-label={`To-do list: ${list.title}`}>
-      {title === null ? (
-        <div class="poll-head">
-          <h4 class="todo-title">{list.title}</h4>
-          {me === list.authorId && (
-            <button class="link-like todo-edit" onClick={() => setTitle(list.title)}>
-              Edit title
-            </button>
-          )}
-        </div>
-      ) : (
-        <form
-          class="poll-head"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void send(titleData(list, me, title)).then((ok) => ok && setTitle(null));
-          }}
-        >
-          <input
-            class="todo-title-input"
-            aria-label="To-do list title"
-            value={title}
-            onInput={(e) => setTitle(e.currentTarget.value)}
-          />
-          <button type="submit">Save</button>
-          <button type="button" onClick={() => setTitle(null)}>
-            Cancel
-          </button>
-        </form>
-      )}
+      <EditableHeading
+        text={list.title}
+        kind="todo-title"
+        canEdit={me === list.authorId}
+        labels={{ edit: 'Edit title', input: 'To-do list title' }}
+        save={(value) => send(titleData(list, me, value))}
+      />
       <ul class="todo-tasks">
         {list.tasks.map((t) => (
           <li key={t.key} class={t.completed ? 'todo-task done' : 'todo-task'} data-task={t.task}>
