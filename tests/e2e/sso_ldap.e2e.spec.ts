@@ -1,7 +1,15 @@
 import { startSlapd, type Slapd, type World } from '@confab/devkit';
 import { Client } from 'ldapts';
 import { expectError } from './support/expect';
-import { cookiesOf, runLdapSync as runSync, useSsoStack, type SsoStack } from './support/sso';
+import {
+  cookiesOf,
+  LDAP_PEOPLE as PEOPLE,
+  ldapDn as dn,
+  ldapPerson as person,
+  runLdapSync as runSync,
+  useSsoStack,
+  type SsoStack,
+} from './support/sso';
 import { newWorld } from './support/system';
 
 /**
@@ -10,21 +18,6 @@ import { newWorld } from './support/system';
  * /fetch_api_key, the web sign-in), the refusals (filter injection, an empty password, disabled accounts), the
  * organization switching the method off, and the directory sync (`cli.js sync-ldap`).
  */
-
-const PEOPLE = 'ou=people,dc=example,dc=com';
-const dn = (uid: string) => `uid=${uid},${PEOPLE}`;
-
-function person(uid: string, name: string, password: string, extra: Record<string, string> = {}) {
-  return {
-    objectClass: ['inetOrgPerson', 'confabAccount'],
-    uid,
-    cn: name,
-    sn: name.split(' ').pop()!,
-    mail: `${uid}@example.com`,
-    userPassword: password,
-    ...extra,
-  };
-}
 
 describe('LDAP / Active Directory sign-in (real slapd)', () => {
   const startStack = useSsoStack();

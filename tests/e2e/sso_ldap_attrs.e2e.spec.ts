@@ -1,7 +1,14 @@
-import { startSlapd, type LdapValues, type Slapd, type World } from '@confab/devkit';
+import { startSlapd, type Slapd, type World } from '@confab/devkit';
 import { EventQueue } from './support/event-queues';
 import { pngOf, pngSize } from './support/images';
-import { runLdapSync, useSsoStack, type SsoStack } from './support/sso';
+import {
+  LDAP_PEOPLE as PEOPLE,
+  ldapDn as dn,
+  ldapPerson as person,
+  runLdapSync,
+  useSsoStack,
+  type SsoStack,
+} from './support/sso';
 import { newWorld, system } from './support/system';
 
 /**
@@ -10,21 +17,6 @@ import { newWorld, system } from './support/system';
  * the account and again by the directory sync (`cli.js sync-ldap`) when the entry changes; a photo that is not an
  * image is ignored; an unchanged entry changes nothing.
  */
-
-const PEOPLE = 'ou=people,dc=example,dc=com';
-const dn = (uid: string) => `uid=${uid},${PEOPLE}`;
-
-function person(uid: string, name: string, password: string, extra: Record<string, LdapValues> = {}) {
-  return {
-    objectClass: ['inetOrgPerson', 'confabAccount'],
-    uid,
-    cn: name,
-    sn: name.split(' ').pop()!,
-    mail: `${uid}@example.com`,
-    userPassword: password,
-    ...extra,
-  };
-}
 
 interface Person {
   user_id: number;

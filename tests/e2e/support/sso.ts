@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
-import { ApiClient, freePort, serviceToken, type World } from '@confab/devkit';
+import { ApiClient, freePort, serviceToken, type LdapValues, type World } from '@confab/devkit';
 import { system, useExtraProcesses } from './system';
 
 /**
@@ -243,4 +243,21 @@ export function runLdapSync(ldapEnv: Record<string, string>, subdomain: string):
       else resolve(JSON.parse(line) as Record<string, number>);
     });
   });
+}
+
+/** Where the test directories keep people (slapd's suffix dc=example,dc=com). */
+export const LDAP_PEOPLE = 'ou=people,dc=example,dc=com';
+export const ldapDn = (uid: string) => `uid=${uid},${LDAP_PEOPLE}`;
+
+/** A person's entry, as the LDAP tests add them: uid, cn and sn from the name, mail at example.com. */
+export function ldapPerson(uid: string, name: string, password: string, extra: Record<string, LdapValues> = {}) {
+  return {
+    objectClass: ['inetOrgPerson', 'confabAccount'],
+    uid,
+    cn: name,
+    sn: name.split(' ').pop()!,
+    mail: `${uid}@example.com`,
+    userPassword: password,
+    ...extra,
+  };
 }
