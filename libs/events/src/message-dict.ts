@@ -8,14 +8,15 @@ const gravatars = new Map<string, string>();
  * message of a history page and every queue a message reaches carries its sender's: the digest is kept per address.
  */
 export function gravatarUrl(email: string, version = 1): string {
-  let base = gravatars.get(email);
-  if (base === undefined) {
+  let url = gravatars.get(email);
+  if (url === undefined) {
     const hash = createHash('md5').update(email.toLowerCase()).digest('hex');
-    base = `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=`;
+    url = `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=1`;
     if (gravatars.size >= 10_000) gravatars.clear();
-    gravatars.set(email, base);
+    gravatars.set(email, url);
   }
-  return base + version;
+  // Messages always ask for version 1 (the cached string itself); a person's later versions only change the tail.
+  return version === 1 ? url : `${url.slice(0, -1)}${version}`;
 }
 
 /** How one client reads messages (its register or GET /messages parameters). */
