@@ -45,8 +45,13 @@ export class Wakeups {
         this.log.warn({ err }, 'bad wake-up notice');
       }
     });
-    // After a reconnect notices may have been missed: every poll looks at its queue again.
-    this.subscriber.on('ready', () => this.wakeAll('events'));
+    // After a reconnect notices may have been missed: every poll looks at its queue again — once the command
+    // connection its look goes through is back too. Woken before that, a poll whose queue Redis lost would answer 503
+    // rather than BAD_EVENT_QUEUE_ID.
+    this.subscriber.on('ready', () => {
+      if (this.publisher.status === 'ready') this.wakeAll('events');
+      else this.publisher.once('ready', () => this.wakeAll('events'));
+    });
     await this.subscriber.subscribe(this.channel);
   }
 
