@@ -168,6 +168,38 @@ describe('presence', () => {
     await watcher.delete();
   });
 
+  it('stops telling others about presence once the organization has more than 100 active users, as Zulip', async () => {
+    const large = await newWorld();
+    const members = await large.as('iago').get('/users');
+    expectSuccess(members, 'GET', '/users');
+    const active = (members.body.members as { is_active: boolean }[]).filter((m) => m.is_active).length;
+    // Zulip counts bots among the active users (USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS is 100).
+    const needed = 101 - active;
+    for (let start = 0; start < needed; start += 10) {
+      const batch = Array.from({ length: Math.min(10, needed - start) }, (_, i) => start + i);
+      for (const answer of await Promise.all(
+        batch.map((n) =>
+          large.as('hamlet').post('/bots', { full_name: `Counter ${n}`, short_name: `counter-${n}`, bot_type: 1 }),
+        ),
+      ))
+        expectSuccess(answer, 'POST', '/bots', { undocumented: true });
+    }
+    const watcher = await EventQueue.register(large.as('hamlet'), { event_types: ['presence', 'user_status'] });
+    const report = await large.as('othello').post('/users/me/presence', { status: 'active', slim_presence: true });
+    expectSuccess(report, 'POST', '/users/me/presence');
+    // The report itself is recorded and read back; only the event is not sent.
+    expect(Object.keys(report.body.presences)).toContain(String(large.user('othello').id));
+    // Othello's status change comes after the report from the same service: no presence event may come before it.
+    expectSuccess(
+      await large.as('othello').post('/users/me/status', { status_text: 'counting' }),
+      'POST',
+      '/users/me/status',
+    );
+    const first = await watcher.next((e) => e.type === 'presence' || e.type === 'user_status');
+    expect(first).toMatchObject({ type: 'user_status', user_id: large.user('othello').id, status_text: 'counting' });
+    await watcher.delete();
+  });
+
   it('shares nothing in an organization with presence disabled', async () => {
     const other = await newWorld();
     expectSuccess(

@@ -94,6 +94,22 @@ describe('personal settings, navigation views, email changes and meeting tokens 
     expect(again[0]!.id).not.toBe(bots[0]!.id);
   });
 
+  it('counts active users only as far as asked: deactivated users and system bots are not counted', async () => {
+    const realmId = users.hamlet!.realmId;
+    const members = (await db.store.users.inRealm(realmId)).filter((u) => u.isActive);
+    expect(members.length).toBeGreaterThan(3);
+    expect(await db.store.users.countActive(realmId, 1_000)).toBe(members.length);
+    expect(await db.store.users.countActive(realmId, 3)).toBe(3);
+    expect(await db.store.users.countActive(realmId, 0)).toBe(0);
+    await db.store.users.setActive(users.hamlet!.id, false);
+    try {
+      expect(await db.store.users.countActive(realmId, 1_000)).toBe(members.length - 1);
+    } finally {
+      await db.store.users.setActive(users.hamlet!.id, true);
+    }
+    expect(await db.store.users.countActive(realmId + 1_000, 10)).toBe(0);
+  });
+
   it('keeps every key when the same user changes different settings concurrently', async () => {
     const hamlet = users.hamlet!;
     const names = [

@@ -128,8 +128,9 @@ async function presenceEvent(
   force: boolean,
 ): Promise<void> {
   if (!force) {
-    const active = (await ctx.db.store.users.inRealm(user.realmId)).filter((u) => u.isActive);
-    if (active.length > USER_LIMIT_FOR_PRESENCE_EVENTS) return;
+    // Zulip's USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS: counted only as far as the limit.
+    const active = await ctx.db.store.users.countActive(user.realmId, USER_LIMIT_FOR_PRESENCE_EVENTS + 1);
+    if (active > USER_LIMIT_FOR_PRESENCE_EVENTS) return;
   }
   const { active_timestamp, idle_timestamp } = modern(write.entry, user);
   const { status, timestamp } = legacyClient(write.entry, user);

@@ -95,6 +95,11 @@ export interface UserStore {
   setAvatar(userId: number, fileName: string | null): Promise<User>;
   countActiveOwners(realmId: number): Promise<number>;
   /**
+   * How many of the realm's users are active (bots included, system bots not), counted up to `atMost`: a caller
+   * comparing with a limit needs no more, and a large organization is never read whole for it.
+   */
+  countActive(realmId: number, atMost: number): Promise<number>;
+  /**
    * The user's one API key: gives them `key` unless they already hold one that is kept (a key stored only by its
    * hash, from before keys were kept, is replaced), and answers the key they hold afterwards.
    */

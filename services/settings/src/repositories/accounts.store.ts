@@ -226,6 +226,17 @@ export class PrismaUserStore implements UserStore {
     return this.db.user.count({ where: { realmId, role: ROLE_OWNER, isActive: true, isBot: false } });
   }
 
+  async countActive(realmId: number, atMost: number): Promise<number> {
+    const rows = await this.db.$queryRawUnsafe<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM (
+         SELECT 1 FROM users WHERE realm_id = $1 AND is_active AND NOT is_system_bot LIMIT $2
+       ) AS bounded`,
+      realmId,
+      Math.max(0, Math.floor(atMost)),
+    );
+    return rows[0]?.n ?? 0;
+  }
+
   async ensureApiKey(userId: number, key: string, keyHash: string): Promise<string> {
     // One statement, so that two sign-ins at once agree on the key: the first inserts, the second reads it.
     const rows = await this.db.$queryRawUnsafe<{ key: string }[]>(
