@@ -15,6 +15,7 @@ import { scheduledDict } from './scheduled-messages.js';
 import { reminderDict } from './reminders.js';
 import { REMIND } from './scheduled-store.js';
 import { VISIBILITY_MUTED } from './types.js';
+import { registerReads } from './register-reads.js';
 import type { ChannelQueriesDeps } from './channel-queries.js';
 
 /** What this file's functions use of the domain: its own ports and those of the areas it calls. */
@@ -51,107 +52,154 @@ async function actorOf(domain: InitialStateDeps, userId: number): Promise<Actor>
  * when `fetch_event_types` asks for it, named as in Zulip's register response.
  */
 export async function initialState(
-  domain: InitialStateDeps,
+  base: InitialStateDeps,
   userId: number,
   request: StateRequest,
 ): Promise<Record<string, unknown>> {
-  const actor = await actorOf(domain, userId);
+  const actor = await actorOf(base, userId);
   const want = (type: string) => request.fetchEventTypes === undefined || request.fetchEventTypes.includes(type);
-  const state: Record<string, unknown> = {};
+  // Each store read once for the whole answer, and the independent parts read at once (not one after another).
+  const domain: InitialStateDeps = { ...base, channels: registerReads(base.channels, actor.realm.id, actor.user.id) };
+  let topics: ReturnType<InitialStateDeps['messages']['userTopicsOf']> | undefined;
+  const userTopics = () => (topics ??= domain.messages.userTopicsOf(actor.user.id));
+  const parts: [string, Promise<unknown>][] = [];
+  const part = (key: string, value: Promise<unknown>) => parts.push([key, value]);
 
   if (want('subscription')) {
     const archived = request.archivedChannels === true;
-    state.subscriptions = await listSubscriptions(domain, actor, request.includeSubscribers, archived);
-    const all = await domain.channels.channelsInRealm(actor.realm.id);
-    const subs = await domain.channels.subscriptionsOfUser(actor.user.id, { includeInactive: true });
-    const byChannel = new Map(subs.map((s) => [s.channelId, s]));
-    const groups = new GroupValueFormatter(domain, actor.realm);
-    const counts = await domain.channels.subscribers(all.map((c) => c.id));
-    const unsubscribed: Record<string, unknown>[] = [];
-    const neverSubscribed: Record<string, unknown>[] = [];
-    for (const channel of all) {
-      if (channel.isArchived && !archived) continue;
-      const sub = byChannel.get(channel.id);
-      const subscribers = counts.get(channel.id) ?? [];
-      const facts = { subscriberCount: subscribers.length, recentlyActive: false };
-      if (sub && !sub.active) {
-        unsubscribed.push(
-          await subscriptionDict(channel, sub, facts, groups, request.includeSubscribers ? subscribers : undefined),
-        );
-      } else if (!sub && basicAccess(actor, channel, null)) {
-        // Channels never subscribed to carry the channel's fields only (and its subscribers when asked).
-        const dict = await streamDict(channel, facts, groups);
-        if (request.includeSubscribers) dict.subscribers = subscribers;
-        neverSubscribed.push(dict);
-      }
-    }
-    state.unsubscribed = unsubscribed;
-    state.never_subscribed = isGuest(actor.user) ? [] : neverSubscribed;
+    part('subscriptions', listSubscriptions(domain, actor, request.includeSubscribers, archived));
+    const others = otherChannels(domain, actor, request.includeSubscribers === true, archived);
+    part(
+      'unsubscribed',
+      others.then((o) => o.unsubscribed),
+    );
+    part(
+      'never_subscribed',
+      others.then((o) => (isGuest(actor.user) ? [] : o.neverSubscribed)),
+    );
   }
   if (want('stream')) {
-    state.streams = await listStreams(domain, actor, {
-      includePublic: true,
-      includeWebPublic: false,
-      includeSubscribed: true,
-      excludeArchived: request.archivedChannels !== true,
-      includeAllActive: false,
-      includeAll: false,
-      includeDefault: false,
-    });
-  }
-  if (want('channel_folders'))
-    state.channel_folders = (await domain.channelFolders.list(actor.realm.id)).map(folderDict);
-  if (want('realm_linkifiers'))
-    state.realm_linkifiers = request.linkifierUrlTemplate
-      ? (await domain.linkifiers.list(actor.realm.id)).map(linkifierDict)
-      : [];
-  // Zulip's legacy form, always empty since URL templates (feature level 176).
-  if (want('realm_filters')) state.realm_filters = [];
-  if (want('realm_playgrounds'))
-    state.realm_playgrounds = (await domain.playgrounds.list(actor.realm.id)).map(playgroundDict);
-  if (want('default_streams')) state.realm_default_streams = await domain.defaultChannels.ids(actor.realm.id);
-  if (want('user_topic')) state.user_topics = await domain.messages.userTopicsOf(actor.user.id);
-  if (want('muted_topics')) {
-    // Zulip's deprecated form (zulip-terminal reads it): [channel name, topic, last updated] for muted topics.
-    const muted = (await domain.messages.userTopicsOf(actor.user.id)).filter(
-      (t) => t.visibility_policy === VISIBILITY_MUTED,
-    );
-    const channels = new Map(
-      (await domain.directory.channelsByIds([...new Set(muted.map((t) => t.stream_id))])).map((c) => [c.id, c]),
-    );
-    state.muted_topics = muted
-      .filter((t) => channels.has(t.stream_id))
-      .map((t) => [channels.get(t.stream_id)!.name, t.topic_name, t.last_updated]);
-  }
-  if (want('message')) state.max_message_id = await domain.messages.maxMessageId(actor.user.id);
-  if (want('starred_messages')) state.starred_messages = await domain.messages.flaggedIds(actor.user.id, FLAG.starred);
-  if (want('recent_private_conversations')) {
-    state.recent_private_conversations = (await domain.messages.recentDirectConversations(actor.user.id, 1000)).map(
-      (c) => ({
-        max_message_id: c.maxMessageId,
-        user_ids: c.userIds.filter((id) => id !== actor.user.id),
+    part(
+      'streams',
+      listStreams(domain, actor, {
+        includePublic: true,
+        includeWebPublic: false,
+        includeSubscribed: true,
+        excludeArchived: request.archivedChannels !== true,
+        includeAllActive: false,
+        includeAll: false,
+        includeDefault: false,
       }),
     );
   }
-  // Keeping unreads current needs both message and flag events, so Zulip sends them only when both are wanted.
-  if (want('update_message_flags') && want('message')) {
-    state.unread_msgs = await unreadMessages(domain, actor);
+  if (want('channel_folders'))
+    part(
+      'channel_folders',
+      domain.channelFolders.list(actor.realm.id).then((l) => l.map(folderDict)),
+    );
+  if (want('realm_linkifiers'))
+    part(
+      'realm_linkifiers',
+      request.linkifierUrlTemplate
+        ? domain.linkifiers.list(actor.realm.id).then((l) => l.map(linkifierDict))
+        : Promise.resolve([]),
+    );
+  // Zulip's legacy form, always empty since URL templates (feature level 176).
+  if (want('realm_filters')) part('realm_filters', Promise.resolve([]));
+  if (want('realm_playgrounds'))
+    part(
+      'realm_playgrounds',
+      domain.playgrounds.list(actor.realm.id).then((l) => l.map(playgroundDict)),
+    );
+  if (want('default_streams')) part('realm_default_streams', domain.defaultChannels.ids(actor.realm.id));
+  if (want('user_topic')) part('user_topics', userTopics());
+  if (want('muted_topics')) part('muted_topics', mutedTopics(domain, userTopics()));
+  if (want('message')) part('max_message_id', domain.messages.maxMessageId(actor.user.id));
+  if (want('starred_messages')) part('starred_messages', domain.messages.flaggedIds(actor.user.id, FLAG.starred));
+  if (want('recent_private_conversations')) {
+    part(
+      'recent_private_conversations',
+      domain.messages.recentDirectConversations(actor.user.id, 1000).then((list) =>
+        list.map((c) => ({
+          max_message_id: c.maxMessageId,
+          user_ids: c.userIds.filter((id) => id !== actor.user.id),
+        })),
+      ),
+    );
   }
+  // Keeping unreads current needs both message and flag events, so Zulip sends them only when both are wanted.
+  if (want('update_message_flags') && want('message')) part('unread_msgs', unreadMessages(domain, actor));
   // Zulip sends no stored drafts to a user who turned synchronization off.
   if (want('drafts')) {
-    state.drafts = actor.user.enableDraftsSynchronization
-      ? (await domain.drafts.list(actor.user.id)).map(draftDict)
-      : [];
+    part(
+      'drafts',
+      actor.user.enableDraftsSynchronization
+        ? domain.drafts.list(actor.user.id).then((l) => l.map(draftDict))
+        : Promise.resolve([]),
+    );
   }
-  if (want('scheduled_messages')) {
-    state.scheduled_messages = (await domain.scheduledMessages.undelivered(actor.user.id)).map(scheduledDict);
-  }
+  if (want('scheduled_messages'))
+    part(
+      'scheduled_messages',
+      domain.scheduledMessages.undelivered(actor.user.id).then((l) => l.map(scheduledDict)),
+    );
   if (want('reminders'))
-    state.reminders = (await domain.scheduledMessages.undelivered(actor.user.id, REMIND)).map(reminderDict);
-  if (want('saved_snippets')) {
-    state.saved_snippets = (await domain.savedSnippets.list(actor.user.id)).map(snippetDict);
+    part(
+      'reminders',
+      domain.scheduledMessages.undelivered(actor.user.id, REMIND).then((l) => l.map(reminderDict)),
+    );
+  if (want('saved_snippets'))
+    part(
+      'saved_snippets',
+      domain.savedSnippets.list(actor.user.id).then((l) => l.map(snippetDict)),
+    );
+
+  const values = await Promise.all(parts.map(([, value]) => value));
+  return Object.fromEntries(parts.map(([key], i) => [key, values[i]]));
+}
+
+/** The channels the user left (unsubscribed) and those they may join but never did (never_subscribed). */
+async function otherChannels(domain: InitialStateDeps, actor: Actor, includeSubscribers: boolean, archived: boolean) {
+  const [all, subs] = await Promise.all([
+    domain.channels.channelsInRealm(actor.realm.id),
+    domain.channels.subscriptionsOfUser(actor.user.id, { includeInactive: true }),
+  ]);
+  const byChannel = new Map(subs.map((s) => [s.channelId, s]));
+  const groups = new GroupValueFormatter(domain, actor.realm);
+  const counts = await domain.channels.subscribers(all.map((c) => c.id));
+  const unsubscribed: Record<string, unknown>[] = [];
+  const neverSubscribed: Record<string, unknown>[] = [];
+  for (const channel of all) {
+    if (channel.isArchived && !archived) continue;
+    const sub = byChannel.get(channel.id);
+    const subscribers = counts.get(channel.id) ?? [];
+    const facts = { subscriberCount: subscribers.length, recentlyActive: false };
+    if (sub && !sub.active) {
+      unsubscribed.push(
+        await subscriptionDict(channel, sub, facts, groups, includeSubscribers ? subscribers : undefined),
+      );
+    } else if (!sub && basicAccess(actor, channel, null)) {
+      // Channels never subscribed to carry the channel's fields only (and its subscribers when asked).
+      const dict = await streamDict(channel, facts, groups);
+      if (includeSubscribers) dict.subscribers = subscribers;
+      neverSubscribed.push(dict);
+    }
   }
-  return state;
+  return { unsubscribed, neverSubscribed };
+}
+
+/** Zulip's deprecated muted_topics (zulip-terminal reads it): [channel name, topic, last updated] of muted topics. */
+async function mutedTopics(
+  domain: InitialStateDeps,
+  topics: ReturnType<InitialStateDeps['messages']['userTopicsOf']>,
+): Promise<[string, string, number][]> {
+  const muted = (await topics).filter((t) => t.visibility_policy === VISIBILITY_MUTED);
+  const channels = new Map(
+    (await domain.directory.channelsByIds([...new Set(muted.map((t) => t.stream_id))])).map((c) => [c.id, c]),
+  );
+  return muted
+    .filter((t) => channels.has(t.stream_id))
+    .map((t) => [channels.get(t.stream_id)!.name, t.topic_name, t.last_updated]);
 }
 
 /** Zulip's unread_msgs: unread messages grouped by topic, direct conversation and group conversation. */

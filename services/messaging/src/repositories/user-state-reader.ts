@@ -30,9 +30,12 @@ export class UserStateReader {
 
   /** Ids of the user's messages with this flag bit set. */
   async flaggedIds(userId: number, bit: number): Promise<number[]> {
+    if (!Number.isInteger(bit) || bit <= 0) throw new Error(`not a flag bit: ${bit}`);
+    // The bit written into the text, not passed as a parameter: only then can PostgreSQL use the flag's partial index
+    // (the starred one: migration 20271204000000_user_message_flag_indexes).
     const rows = await this.store.sql.query<{ message_id: number }>(
-      'SELECT message_id FROM user_messages WHERE user_id = $1 AND (flags & $2) <> 0 ORDER BY message_id',
-      [userId, bit],
+      `SELECT message_id FROM user_messages WHERE user_id = $1 AND (flags & ${bit}) <> 0 ORDER BY message_id`,
+      [userId],
     );
     return rows.map((r) => r.message_id);
   }
