@@ -25,7 +25,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import devkit from '@confab/devkit';
 import { processRoots, snapshot } from './cpu.mjs';
-import { machine, percentile, record, startPrivateBenchStack } from './lib.mjs';
+import { FLUTTER_REGISTER as REGISTER, machine, percentile, record, startPrivateBenchStack } from './lib.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -81,7 +81,7 @@ const agent = new Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets:
 const USER_AGENT = 'ZulipFlutter/30.0.260 (Android 14)';
 /**
  * Zulip's encoding: strings as they are, everything else as JSON. (The Flutter app JSON-encodes its /register
- * parameters, strings included, and sends a message's topic and content raw: REGISTER below carries its one string
+ * parameters, strings included, and sends a message's topic and content raw: FLUTTER_REGISTER in lib.mjs carries its one string
  * already encoded.)
  */
 const appForm = (params) =>
@@ -259,22 +259,6 @@ const basicOf = (email, key) => `Basic ${Buffer.from(`${email}:${key}`).toString
 
 // ---- one simulated user ----
 /** What the Flutter app sends to /register (lib/api/route/events.dart; tests/e2e/flutter_app.e2e.spec.ts). */
-const REGISTER = {
-  idle_queue_timeout: JSON.stringify('mobile'),
-  apply_markdown: true,
-  client_gravatar: false,
-  slim_presence: true,
-  client_capabilities: {
-    notification_settings_null: true,
-    bulk_message_deletion: true,
-    user_avatar_url_field_optional: true,
-    stream_typing_notifications: true,
-    user_settings_object: true,
-    include_deactivated_groups: true,
-    empty_topic_name: true,
-    individual_emoji_changes: true,
-  },
-};
 const TOPICS = ['planning', 'lunch', 'release', 'questions', 'random'];
 const EMOJI = ['octopus', 'thumbs_up', 'tada', 'heart', 'smile'];
 

@@ -10,7 +10,7 @@
 import process from 'node:process';
 import devkit from '@confab/devkit';
 import { processRoots, snapshot } from './cpu.mjs';
-import { load, machine, record, startPrivateBenchStack, topStatements } from './lib.mjs';
+import { FLUTTER_REGISTER, load, machine, record, startPrivateBenchStack, topStatements } from './lib.mjs';
 
 const OPERATIONS = Number(process.argv[2] ?? 3000);
 const CONNECTIONS = Number(process.argv[3] ?? 16);
@@ -128,6 +128,12 @@ try {
       }),
     },
     { name: 'GET /users/me', request: () => ({ method: 'GET', path: '/api/v1/users/me' }) },
+    {
+      // What the Flutter app asks for on start (bench/lib.mjs; capacity.mjs sends the same); not measured by default.
+      name: 'register (Flutter app)',
+      optIn: true,
+      request: () => ({ method: 'POST', path: '/api/v1/register', body: form(FLUTTER_REGISTER) }),
+    },
     {
       // What the web client asks for on sign-in (web/src/lib/events.ts): the whole state; not measured by default.
       name: 'register (web client)',

@@ -4,6 +4,7 @@
 // of the import (the CLI and its loader processes, and PostgreSQL's share while it ran).
 //
 //   node bench/import-slack.mjs [messages=1000000] [--keep] [--export-dir <dir>] [--generate-only]
+//   BENCH_PROFILE=<dir>: CPU profiles of the CLI and its loaders into <dir>, nothing recorded.
 //
 // The export's shape (chosen to look like a large workspace, and stated so the figures can be compared):
 //   users     2,000: 200 heavy posters, 400 occasional ones, 1,400 lurkers (at most 5 messages each, all older
@@ -184,12 +185,15 @@ try {
   env.CONFAB_DATA_DIR = join(work, 'data');
   env.CONFAB_REDIS_PREFIX = `bench-import-${Date.now()}`;
   env.CONFAB_EXTERNAL_URL = 'http://localhost:9991';
+  // BENCH_PROFILE=<dir>: the CLI and its loader processes write CPU profiles there (such a run is not recorded).
+  const profile = process.env.BENCH_PROFILE ? `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` : '';
+  if (profile) env.CONFAB_NODE_ARGS = profile;
   const loadBefore = loadavg()[0].toFixed(1);
   const pgBefore = await cpuOfPostgres();
   const started = Date.now();
   const child = await run(
     'bash',
-    ['-c', `/usr/bin/time -f '%e %U %S' ${process.execPath} services/settings/dist/cli.js import --source slack --from ${exportDir} --subdomain bench`],
+    ['-c', `/usr/bin/time -f '%e %U %S' ${process.execPath} ${profile} services/settings/dist/cli.js import --source slack --from ${exportDir} --subdomain bench`],
     { env, cwd: new URL('..', import.meta.url).pathname, maxBuffer: 256 * 1024 * 1024 },
   );
   const wall = (Date.now() - started) / 1000;
@@ -203,7 +207,7 @@ try {
   const pg = (pgAfter - pgBefore).toFixed(1);
   const rate = Math.round(total / wall);
   console.log(`wall ${wall.toFixed(1)} s, ${rate} messages/s; CPU ${cpu} s (CLI and loaders), PostgreSQL ${pg} s; load ${loadBefore} → ${loadAfter}`);
-  record(`## Issue 43: importing a Slack export of ${total.toLocaleString('en-US')} messages (${new Date().toISOString().slice(0, 16)}Z)
+  if (!profile) record(`## Issue 43: importing a Slack export of ${total.toLocaleString('en-US')} messages (${new Date().toISOString().slice(0, 16)}Z)
 
 \`node bench/import-slack.mjs ${total}\` on ${machine()}: 2,000 users, 200 channels, one year of day files
 (the shape is in the script's header). \`npm run admin -- import\` took **${wall.toFixed(1)} s wall**

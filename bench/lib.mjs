@@ -159,8 +159,10 @@ export async function topStatements(url, operations, limit = Number(process.env.
     // Statements of one family (a batch of 2 sends, of 3, ...) have texts of their own: grouped by their opening.
     const { rows } = await client.query(
       `SELECT sum(calls)::float8 AS calls, sum(plans)::float8 AS plans, sum(total_exec_time) AS total_exec_time, sum(total_plan_time) AS total_plan_time,
-              count(*)::int AS variants, left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS query
-         FROM pg_stat_statements GROUP BY 6 ORDER BY sum(total_exec_time) + sum(total_plan_time) DESC`,
+              count(*)::int AS variants, left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS query,
+              coalesce(d.datname, '?') AS database
+         FROM pg_stat_statements s LEFT JOIN pg_database d ON d.oid = s.dbid
+        GROUP BY 6, 7 ORDER BY sum(total_exec_time) + sum(total_plan_time) DESC`,
     );
     const sum = (k) => rows.reduce((a, r) => a + Number(r[k]), 0);
     if (limit > 0)
@@ -169,7 +171,7 @@ export async function topStatements(url, operations, limit = Number(process.env.
       );
     for (const r of rows.slice(0, limit))
       console.log(
-        `  ${(r.total_exec_time / operations).toFixed(3)} ms/op (+${(r.total_plan_time / operations).toFixed(3)} planning)  ${(r.calls / operations).toFixed(2)} calls/op  ${Math.round(r.calls)} calls, ${Math.round(r.plans)} plans  ${r.variants} text(s)  ${r.query}`,
+        `  ${(r.total_exec_time / operations).toFixed(3)} ms/op (+${(r.total_plan_time / operations).toFixed(3)} planning)  ${(r.calls / operations).toFixed(2)} calls/op  ${Math.round(r.calls)} calls, ${Math.round(r.plans)} plans  ${r.variants} text(s)  [${r.database.replace(/^confab_bench_\w+?_/, '')}] ${r.query}`,
       );
     await client.query('SELECT pg_stat_statements_reset()');
   } finally {
@@ -322,4 +324,25 @@ export async function registerQueues(call, users, count) {
 }
 
 /** The p-th percentile of ascending `sorted` values (nearest rank). */
+/**
+ * What the Zulip Flutter app sends to /register (zulip-flutter lib/api/route/events.dart, registerQueue): no
+ * fetch_event_types (the whole state), a mobile queue, and its client_capabilities. One definition for every bench.
+ */
+export const FLUTTER_REGISTER = {
+  idle_queue_timeout: JSON.stringify('mobile'),
+  apply_markdown: true,
+  client_gravatar: false,
+  slim_presence: true,
+  client_capabilities: {
+    notification_settings_null: true,
+    bulk_message_deletion: true,
+    user_avatar_url_field_optional: true,
+    stream_typing_notifications: true,
+    user_settings_object: true,
+    include_deactivated_groups: true,
+    empty_topic_name: true,
+    individual_emoji_changes: true,
+  },
+};
+
 export const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
