@@ -207,7 +207,7 @@ try {
   const pg = (pgAfter - pgBefore).toFixed(1);
   const rate = Math.round(total / wall);
   console.log(`wall ${wall.toFixed(1)} s, ${rate} messages/s; CPU ${cpu} s (CLI and loaders), PostgreSQL ${pg} s; load ${loadBefore} → ${loadAfter}`);
-  if (!profile) record(`## Issue 43: importing a Slack export of ${total.toLocaleString('en-US')} messages (${new Date().toISOString().slice(0, 16)}Z)
+  if (!profile && process.env.BENCH_RECORD !== '0') record(`## Issue 43: importing a Slack export of ${total.toLocaleString('en-US')} messages (${new Date().toISOString().slice(0, 16)}Z)
 
 \`node bench/import-slack.mjs ${total}\` on ${machine()}: 2,000 users, 200 channels, one year of day files
 (the shape is in the script's header). \`npm run admin -- import\` took **${wall.toFixed(1)} s wall**

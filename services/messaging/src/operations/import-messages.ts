@@ -79,37 +79,45 @@ export async function stageMessages(
   await db.query(`CREATE TEMP TABLE import_rows (user_id int, message_id int, flags int) ON COMMIT DROP`);
   await db.query(`CREATE TEMP TABLE import_wildcards (message_id int, flags int) ON COMMIT DROP`);
 
-  const dmRecipients = new Map<string, number>();
   const topicSenders = new Map<string, Set<number>>();
   const counts = { messages: 0, reactions: 0 };
+  // A first pass counts the messages and finds the direct conversations, so that every id the messages need (their
+  // own, their conversations' recipients) is taken before the first batch: the batches' writes then never wait for
+  // a round trip of their own, and the next batch renders while the last one is written.
   let total = 0;
-  for await (const _ of readNdjson<unknown>(modelPath(workDir, 'messages'))) total++;
+  const dmKeys = new Set<string>();
+  for await (const m of readNdjson<ModelMessage>(modelPath(workDir, 'messages'))) {
+    total++;
+    if (m.dmUserIds) dmKeys.add(m.dmUserIds.join(','));
+  }
   progress({ phase: 'messages', done: 0, total });
-
-  let batch: ModelMessage[] = [];
-  const flush = async () => {
-    if (batch.length === 0) return;
-    const messages = batch;
-    batch = [];
-    const ids = await nextIds(db, 'messages_id_seq', messages.length);
-    const newKeys = [...new Set(messages.filter((m) => m.dmUserIds).map((m) => m.dmUserIds!.join(',')))].filter(
-      (k) => !dmRecipients.has(k),
+  const dmRecipients = new Map<string, number>();
+  if (dmKeys.size > 0) {
+    const keys = [...dmKeys];
+    const rids = await nextIds(db, 'recipients_id_seq', keys.length);
+    keys.forEach((k, i) => dmRecipients.set(k, rids[i]!));
+    await db.query(
+      'INSERT INTO recipients (id, realm_id, type, dm_key) SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::text[])',
+      [rids, rids.map(() => realmId), rids.map(() => RECIPIENT_DIRECT), keys],
     );
-    if (newKeys.length > 0) {
-      const rids = await nextIds(db, 'recipients_id_seq', newKeys.length);
-      newKeys.forEach((k, i) => dmRecipients.set(k, rids[i]!));
-      await db.query(
-        'INSERT INTO recipients (id, realm_id, type, dm_key) SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::text[])',
-        [rids, rids.map(() => realmId), rids.map(() => RECIPIENT_DIRECT), newKeys],
-      );
-    }
-    const messageLines: string[] = [];
-    const reactionLines: string[] = [];
-    const rowLines: string[] = [];
-    const wildcardLines: string[] = [];
-    const linkLines: string[] = [];
+  }
+  const ids = await nextIds(db, 'messages_id_seq', total);
+  let nextId = 0;
+
+  /** One batch's rows in COPY's text format. */
+  interface Lines {
+    messages: string[];
+    reactions: string[];
+    rows: string[];
+    wildcards: string[];
+    links: string[];
+  }
+  const render = async (messages: ModelMessage[]): Promise<Lines> => {
+    const lines: Lines = { messages: [], reactions: [], rows: [], wildcards: [], links: [] };
     for (const [i, m] of messages.entries()) {
-      const id = ids[i]!;
+      // The event loop gets a turn now and then, so that the previous batch's COPY keeps flowing meanwhile.
+      if (i > 0 && i % 250 === 0) await new Promise((resolve) => setImmediate(resolve));
+      const id = ids[nextId++]!;
       let rendered;
       try {
         rendered = renderMessage(m.content, contextFor(m.senderId, m.content));
@@ -124,8 +132,8 @@ export async function stageMessages(
       const linked = rendered.linkedUploadPaths
         .map((p) => uploadByPath.get(p))
         .filter((a): a is number => a !== undefined);
-      for (const attachment of new Set(linked)) linkLines.push(copyLine([attachment, id]));
-      messageLines.push(
+      for (const attachment of new Set(linked)) lines.links.push(copyLine([attachment, id]));
+      lines.messages.push(
         copyLine([
           id,
           realmId,
@@ -147,11 +155,10 @@ export async function stageMessages(
         ]),
       );
       for (const r of m.reactions ?? [])
-        reactionLines.push(copyLine([id, r.userId, r.emojiName, r.emojiCode, r.reactionType]));
-      counts.reactions += m.reactions?.length ?? 0;
+        lines.reactions.push(copyLine([id, r.userId, r.emojiName, r.emojiCode, r.reactionType]));
 
       if (explicitRows) {
-        for (const [userId, bits] of m.userFlags ?? []) rowLines.push(copyLine([userId, id, flagsFromZulip(bits)]));
+        for (const [userId, bits] of m.userFlags ?? []) lines.rows.push(copyLine([userId, id, flagsFromZulip(bits)]));
         continue;
       }
       // Zulip's import rule (build_usermessages): read; mentioned users flagged; long-term idle users only get
@@ -161,7 +168,7 @@ export async function stageMessages(
         for (const u of groupMembers.get(groupId) ?? []) mentioned.add(u);
       if (channelId === null) {
         for (const userId of m.dmUserIds!)
-          rowLines.push(
+          lines.rows.push(
             copyLine([userId, id, FLAG.read | FLAG.is_private | (mentioned.has(userId) ? FLAG.mentioned : 0)]),
           );
         continue;
@@ -171,20 +178,23 @@ export async function stageMessages(
       const participants = topicSenders.get(key) ?? new Set<number>();
       participants.add(m.senderId);
       topicSenders.set(key, participants);
-      if (rendered.wildcards.channel) wildcardLines.push(copyLine([id, FLAG.stream_wildcard_mentioned]));
+      if (rendered.wildcards.channel) lines.wildcards.push(copyLine([id, FLAG.stream_wildcard_mentioned]));
       const extra = new Map<number, number>();
       for (const userId of mentioned) if (receivers.has(userId)) extra.set(userId, FLAG.mentioned);
       if (rendered.wildcards.topic)
         for (const userId of participants)
           if (receivers.has(userId)) extra.set(userId, (extra.get(userId) ?? 0) | FLAG.topic_wildcard_mentioned);
-      for (const [userId, bits] of extra) rowLines.push(copyLine([userId, id, FLAG.read | bits]));
+      for (const [userId, bits] of extra) lines.rows.push(copyLine([userId, id, FLAG.read | bits]));
     }
+    return lines;
+  };
+  const write = async (messages: ModelMessage[], lines: Lines): Promise<void> => {
     try {
       await db.copy(
         `COPY messages (id, realm_id, sender_id, recipient_id, channel_id, topic, topic_key, content, rendered_content,
            date_sent, sending_client, is_me_message, has_attachment, has_image, has_link, last_edit_time, edit_history)
          FROM STDIN`,
-        messageLines,
+        lines.messages,
       );
     } catch (err) {
       throw new ImportError(
@@ -192,23 +202,40 @@ export async function stageMessages(
         messages[0]!.ref,
       );
     }
-    if (reactionLines.length > 0)
+    if (lines.reactions.length > 0)
       await db.copy(
         'COPY reactions (message_id, user_id, emoji_name, emoji_code, reaction_type) FROM STDIN',
-        reactionLines,
+        lines.reactions,
       );
-    if (rowLines.length > 0) await db.copy('COPY import_rows (user_id, message_id, flags) FROM STDIN', rowLines);
-    if (wildcardLines.length > 0) await db.copy('COPY import_wildcards (message_id, flags) FROM STDIN', wildcardLines);
-    if (linkLines.length > 0)
-      await db.copy('COPY attachment_messages (attachment_id, message_id) FROM STDIN', linkLines);
+    if (lines.rows.length > 0) await db.copy('COPY import_rows (user_id, message_id, flags) FROM STDIN', lines.rows);
+    if (lines.wildcards.length > 0)
+      await db.copy('COPY import_wildcards (message_id, flags) FROM STDIN', lines.wildcards);
+    if (lines.links.length > 0)
+      await db.copy('COPY attachment_messages (attachment_id, message_id) FROM STDIN', lines.links);
     counts.messages += messages.length;
+    counts.reactions += lines.reactions.length;
     progress({ phase: 'messages', done: counts.messages, total });
+  };
+
+  // One batch written while the next renders (at most two in memory).
+  let writing: Promise<void> = Promise.resolve();
+  let batch: ModelMessage[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const messages = batch;
+    batch = [];
+    const lines = await render(messages);
+    await writing;
+    writing = write(messages, lines);
+    // A failed write is seen by the next flush or at the end, not as an unhandled rejection meanwhile.
+    writing.catch(() => undefined);
   };
   for await (const message of readNdjson<ModelMessage>(modelPath(workDir, 'messages'))) {
     batch.push(message);
     if (batch.length >= BATCH) await flush();
   }
   await flush();
+  await writing;
 
   // The per-user rows: every active subscriber's (but long-term idle users') in one statement, then the rows
   // of mentions, wildcards and direct messages merged into them.
