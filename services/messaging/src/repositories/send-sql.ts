@@ -1,6 +1,7 @@
 import { contracts, OUTBOX_INSERT, type EventContract } from '@confab/events';
 import { FLAG, VISIBLE_FLAGS, WILDCARD_MENTION_BITS } from '@confab/zulip';
 import type { SendFactsInput, SendWrite } from '../domain/message-store.js';
+import { SEND_POLICY_RULE } from '../domain/topic-policy.js';
 
 export type { Delivery, NewMessage, SendWrite } from '../domain/message-store.js';
 
@@ -220,13 +221,7 @@ function sendParts(write: SendWrite, param: Param, sfx: string): { ctes: string[
         END AS had
     )`,
       `pol${sfx} AS (
-      SELECT CASE
-        WHEN cur = 3 THEN NULL
-        WHEN ${follow} IN (1, 2) THEN 3
-        WHEN cur <> 0 THEN CASE WHEN muted AND ${unmute} IN (1, 2) AND cur <> 2 THEN 2 END
-        WHEN NOT had AND ${follow} = 3 THEN 3
-        WHEN muted AND (${unmute} IN (1, 2) OR (NOT had AND ${unmute} = 3)) THEN 2
-      END AS policy FROM facts${sfx}
+      SELECT ${sendPolicySql({ current: 'cur', follow, unmute, muted: 'muted', had: 'had' })} AS policy FROM facts${sfx}
     )`,
     );
     ctes.push(
@@ -287,4 +282,30 @@ export function sendFactsQuery(input: SendFactsInput): { text: string; values: u
       input.mentionedUserIds,
     ],
   };
+}
+
+/**
+ * Zulip's visibility_policy_for_send_message in SQL, written from the domain's table (SEND_POLICY_RULE), over the
+ * given column or parameter expressions: a CASE whose WHENs are the table's rows in order.
+ */
+export function sendPolicySql(columns: {
+  current: string;
+  follow: string;
+  unmute: string;
+  muted: string;
+  had: string;
+}): string {
+  const list = (values: readonly number[]) => values.map((v) => String(Math.trunc(v))).join(', ');
+  const whens = SEND_POLICY_RULE.map((row) => {
+    const conditions = [
+      row.current && `${columns.current} IN (${list(row.current)})`,
+      row.currentNot && `${columns.current} NOT IN (${list(row.currentNot)})`,
+      row.follow && `${columns.follow} IN (${list(row.follow)})`,
+      row.unmute && `${columns.unmute} IN (${list(row.unmute)})`,
+      row.muted !== undefined && (row.muted ? columns.muted : `NOT ${columns.muted}`),
+      row.had !== undefined && (row.had ? columns.had : `NOT ${columns.had}`),
+    ].filter((c): c is string => typeof c === 'string');
+    return `WHEN ${conditions.length > 0 ? conditions.join(' AND ') : 'true'} THEN ${row.then === null ? 'NULL::int' : String(row.then)}`;
+  });
+  return `CASE ${whens.join(' ')} END`;
 }
