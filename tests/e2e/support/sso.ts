@@ -132,6 +132,13 @@ export function loginError(location: string): string | null {
   return new URL(location, 'http://x').searchParams.get('login_error');
 }
 
+/** The API key of a `zulip://login` redirect: `otp_encrypted_api_key` XOR the app's one-time pad (hex digits). */
+export function decryptOtp(encrypted: string, otp: string): string {
+  let hex = '';
+  for (let i = 0; i < encrypted.length; i++) hex += (parseInt(encrypted[i]!, 16) ^ parseInt(otp[i]!, 16)).toString(16);
+  return Buffer.from(hex, 'hex').toString('utf8');
+}
+
 /** The OpenID provider of the tests (support/oidc-idp.mjs, the oidc-provider package) in a process of its own. */
 export interface TestIdp {
   issuer: string;
