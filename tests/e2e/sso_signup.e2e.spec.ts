@@ -66,7 +66,10 @@ describe('first sign-in with SSO: invitations and the email rules (real OpenID p
       })),
       accounts: {
         ...Object.fromEntries(
-          Object.entries(PEOPLE).map(([name, email]) => [name, { email, email_verified: true, name: `${name} ${tag}` }]),
+          Object.entries(PEOPLE).map(([name, email]) => [
+            name,
+            { email, email_verified: true, name: `${name} ${tag}` },
+          ]),
         ),
         member: { email: restricted.user('hamlet').email, email_verified: true, name: 'Hamlet' },
       },
@@ -112,7 +115,11 @@ describe('first sign-in with SSO: invitations and the email rules (real OpenID p
     return stack.anonymous(w).withCredentials(redirect.searchParams.get('email')!, apiKey);
   }
 
-  async function invite(w: World, person: keyof typeof PEOPLE, params: Record<string, unknown> = {}): Promise<InviteEntry> {
+  async function invite(
+    w: World,
+    person: keyof typeof PEOPLE,
+    params: Record<string, unknown> = {},
+  ): Promise<InviteEntry> {
     const response = await w.as('iago').post('/invites', { invitee_emails: PEOPLE[person], stream_ids: [], ...params });
     expect(response.status).toBe(200);
     const entry = (await pendingInvites(w)).find((i) => i.email === PEOPLE[person]);

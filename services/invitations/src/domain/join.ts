@@ -73,9 +73,7 @@ export async function signUp(ctx: JoinContext, key: string, form: SignUpForm): P
 }
 
 type Accepted =
-  | { kind: 'created'; userId: number }
-  | { kind: 'refused'; message: string }
-  | { kind: 'already'; completed: boolean };
+  { kind: 'created'; userId: number } | { kind: 'refused'; message: string } | { kind: 'already'; completed: boolean };
 
 /**
  * The one way an invitation is accepted, whether from the link's sign-up form or by a first sign-in with the

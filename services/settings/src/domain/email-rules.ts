@@ -22,7 +22,11 @@ export function isDisposableDomain(domain: string): boolean {
 }
 
 /** Zulip's refusal of the address for the organization, or null when it may join. */
-export function emailRefusal(realm: Pick<Realm, 'settings'>, email: string, domains: readonly AllowedDomain[]): string | null {
+export function emailRefusal(
+  realm: Pick<Realm, 'settings'>,
+  email: string,
+  domains: readonly AllowedDomain[],
+): string | null {
   const at = email.lastIndexOf('@');
   const local = email.slice(0, at);
   const domain = email.slice(at + 1).toLowerCase();
@@ -44,7 +48,7 @@ export function emailRefusal(realm: Pick<Realm, 'settings'>, email: string, doma
 function domainAllowed(domain: string, domains: readonly AllowedDomain[]): boolean {
   if (domains.some((d) => d.domain.toLowerCase() === domain)) return true;
   // A parent domain that allows its subdomains: b.example.com is let in by example.com, not by b.example.com itself.
-  for (let rest = domain; rest.includes('.'); ) {
+  for (let rest = domain; rest.includes('.');) {
     rest = rest.slice(rest.indexOf('.') + 1);
     if (domains.some((d) => d.allowSubdomains && d.domain.toLowerCase() === rest)) return true;
   }
