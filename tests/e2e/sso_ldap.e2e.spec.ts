@@ -153,6 +153,28 @@ describe('LDAP / Active Directory sign-in (real slapd)', () => {
     );
   });
 
+  it("the directory is trusted for the address: an organization's allowed domains don't refuse its people", async () => {
+    const restricted = await newWorld();
+    const owner = restricted.as('desdemona');
+    expect((await owner.patch('/realm', { emails_restricted_to_domains: true })).status).toBe(200);
+    await directory.add(
+      dn('guildenstern'),
+      person('guildenstern', 'Guildenstern', 'courtier-secret-5', { mail: 'guildenstern@mailinator.com' }),
+    );
+    // example.com and a throwaway-mail domain: neither is among the organization's domains (it has none).
+    for (const [username, password, email] of [
+      ['horatio', 'friend-secret-4', 'horatio@example.com'],
+      ['guildenstern', 'courtier-secret-5', 'guildenstern@mailinator.com'],
+    ]) {
+      const login = await stack.anonymous(restricted).post('/fetch_api_key', { username, password });
+      expect(login.status).toBe(200);
+      expect(login.body.email).toBe(email);
+      const me = await stack.anonymous(restricted).withCredentials(email!, login.body.api_key).get('/users/me');
+      expect(me.status).toBe(200);
+      expect(me.body).toMatchObject({ delivery_email: email, role: 400 });
+    }
+  });
+
   it('sync-ldap: names follow the directory, a disabled entry deactivates the account (and its key stops working)', async () => {
     const login = await client().post('/fetch_api_key', { username: 'ophelia', password: 'nunnery-secret-1' });
     const ophelia = { id: login.body.user_id as number, key: login.body.api_key as string };

@@ -201,6 +201,19 @@ describe('SAML 2.0 sign-in (IdP made with samlify)', () => {
     expect(loginError(reused.location)).toBe('This sign-in has expired or was already used. Please sign in again.');
   });
 
+  it('auto_signup: a pending invitation still gives its role and is used up; a disposable address is refused', async () => {
+    const email = `orsino-${randomBytes(4).toString('hex')}@idp.example`;
+    const invited = await world.as('iago').post('/invites', { invitee_emails: email, stream_ids: [], invite_as: 300 });
+    expect(invited.status).toBe(200);
+    const answer = await post(await signedResponse({ email, name: 'Orsino' }));
+    expect(loginError(answer.location)).toBeNull();
+    expect((await me(await session(answer.location))).body).toMatchObject({ delivery_email: email, role: 300 });
+    const pending = (await world.as('iago').get('/invites')).body.invites as Array<{ email?: string }>;
+    expect(pending.map((i) => i.email)).not.toContain(email);
+    const throwaway = await post(await signedResponse({ email: 'curio@mailinator.com', name: 'Curio' }));
+    expect(loginError(throwaway.location)).toBe('Please use your real email address.');
+  });
+
   it('PATCH /realm switches SAML off at once', async () => {
     const owner = stack.as(world, 'desdemona');
     const off = await owner.patch('/realm', { authentication_methods: JSON.stringify({ Email: true, SAML: false }) });

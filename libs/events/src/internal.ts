@@ -208,17 +208,30 @@ export const endpoints = {
     z.object({ token: z.string().max(200), host: z.string().max(300) }),
     z.object({ user_id: id, email: z.string(), api_key: z.string(), next: z.string() }),
   ),
-  /** Settings: the account of a person who signed up through an invitation. */
+  /**
+   * Settings: the account of a person who signed up through an invitation; no password (null) when they signed in
+   * with the company's identity (SSO), which vouched for the address.
+   */
   createInvitedUser: endpoint(
     '/invitations/users',
     z.object({
       realm_id: id,
       email: z.string().max(254),
       full_name: z.string().max(1000),
-      password: z.string().max(1000),
+      password: z.string().max(1000).nullable(),
       role,
     }),
     z.object({ user: userRecord, event_ids: z.array(z.string()) }),
+  ),
+  /**
+   * Invitations: a person the company's identity provider vouched for signs in for the first time; their pending
+   * email invitation (unexpired, unrevoked, unused) is accepted as the sign-up form would, and used up. `user_id`
+   * null: there is no pending invitation for the address.
+   */
+  acceptInvitationBySso: endpoint(
+    '/invitations/sso-signup',
+    z.object({ realm_id: id, email: z.string().max(254), full_name: z.string().max(1000) }),
+    z.object({ user_id: id.nullable() }),
   ),
 };
 

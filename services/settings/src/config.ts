@@ -40,6 +40,8 @@ export const Env = z.object({
   /** The groups service, asked for the members of target_users' group_ids. */
   GROUPS_URL: optionalUrl,
   MESSAGING_URL: optionalUrl,
+  /** The invitations service, asked for the pending invitation of a person's first sign-in with SSO. */
+  INVITATIONS_URL: optionalUrl,
   ...mailEnv,
   /** How long an email-change confirmation link works, in seconds. Default 86400 (Zulip's one day). */
   CONFAB_CONFIRMATION_LINK_VALIDITY_SECONDS: int(86_400, 60),
@@ -92,6 +94,7 @@ export interface SettingsConfig extends CommonConfig {
   devEndpoints: boolean;
   groupsUrl: string;
   messagingUrl: string;
+  invitationsUrl: string;
   mail: MailConfig & { linkValiditySeconds: number };
   emailChangeLimit: { allowed: number; windowSeconds: number };
   passwordPolicy: { minLength: number; minGuesses: number };
@@ -139,6 +142,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     devEndpoints: e.CONFAB_DEV_ENDPOINTS,
     groupsUrl: e.GROUPS_URL.replace(/\/+$/, ''),
     messagingUrl: e.MESSAGING_URL.replace(/\/+$/, ''),
+    invitationsUrl: e.INVITATIONS_URL.replace(/\/+$/, ''),
     mail: { ...mailConfig(e, dataDir), linkValiditySeconds: e.CONFAB_CONFIRMATION_LINK_VALIDITY_SECONDS },
     emailChangeLimit: { allowed: e.CONFAB_EMAIL_CHANGES_ALLOWED, windowSeconds: e.CONFAB_EMAIL_CHANGE_WINDOW_SECONDS },
     passwordPolicy: { minLength: e.CONFAB_PASSWORD_MIN_LENGTH, minGuesses: e.CONFAB_PASSWORD_MIN_GUESSES },

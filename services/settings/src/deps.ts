@@ -16,7 +16,7 @@ import type {
   ReceivedMessages,
 } from './domain/ports.js';
 import type { Database } from './domain/store.js';
-import type { Directory, OidcClient, SamlClient, SsoFlowStore } from './domain/sso/ports.js';
+import type { Directory, OidcClient, PendingInvitations, SamlClient, SsoFlowStore } from './domain/sso/ports.js';
 
 /** The identity protocols' adapters (adapters/: ldapts, openid-client, @node-saml/node-saml) and the flows' state. */
 export interface SsoServices {
@@ -24,6 +24,8 @@ export interface SsoServices {
   oidc?: OidcClient;
   saml?: SamlClient;
   flows: SsoFlowStore;
+  /** First sign-ins of invited people accept their invitation (the invitations service). */
+  invitations?: PendingInvitations;
 }
 
 /** Everything the HTTP app and the consumers need, built once in main.ts (or by a test). */

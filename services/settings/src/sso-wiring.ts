@@ -3,6 +3,7 @@ import type { ProvisioningContext } from './domain/provisioning.js';
 import { directoryLogin } from './domain/sso/ldap-login.js';
 import type { RedisClient } from '@confab/runtime';
 import type { Logger } from '@confab/logging';
+import { InvitationsClient } from './adapters/invitations-client.js';
 import { LdaptsDirectory } from './adapters/ldap-directory.js';
 import { OpenIdClient } from './adapters/oidc-client.js';
 import { NodeSamlClient } from './adapters/saml-client.js';
@@ -39,5 +40,8 @@ export function buildSsoServices(config: SettingsConfig, redis: RedisClient, log
     oidc: config.sso.oidc.length > 0 ? new OpenIdClient(logger) : undefined,
     saml: config.sso.saml ? new NodeSamlClient(config.sso.saml, logger) : undefined,
     flows: new RedisSsoFlowStore(redis, config.redis.prefix),
+    invitations: config.invitationsUrl
+      ? new InvitationsClient(config.invitationsUrl, config.internalSecret)
+      : undefined,
   };
 }

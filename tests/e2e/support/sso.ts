@@ -1,7 +1,8 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { join } from 'node:path';
 import { ApiClient, freePort, serviceToken, type LdapValues, type World } from '@confab/devkit';
 import { system, useExtraProcesses } from './system';
@@ -132,6 +133,13 @@ export function loginError(location: string): string | null {
   return new URL(location, 'http://x').searchParams.get('login_error');
 }
 
+/** The API key of a `zulip://login` redirect: `otp_encrypted_api_key` XOR the app's one-time pad (hex digits). */
+export function decryptOtp(encrypted: string, otp: string): string {
+  let hex = '';
+  for (let i = 0; i < encrypted.length; i++) hex += (parseInt(encrypted[i]!, 16) ^ parseInt(otp[i]!, 16)).toString(16);
+  return Buffer.from(hex, 'hex').toString('utf8');
+}
+
 /** The OpenID provider of the tests (support/oidc-idp.mjs, the oidc-provider package) in a process of its own. */
 export interface TestIdp {
   issuer: string;
@@ -260,4 +268,130 @@ export function ldapPerson(uid: string, name: string, password: string, extra: R
     userPassword: password,
     ...extra,
   };
+}
+
+/** A person at the GitHub test server: their profile (GET /user) and addresses (GET /user/emails). */
+export interface GithubPerson {
+  id: number;
+  login: string;
+  name: string | null;
+  emails: Array<{ email: string; primary: boolean; verified: boolean }>;
+}
+
+/**
+ * A small GitHub for the tests, on 127.0.0.1 in the test's process: GitHub's OAuth2 web flow (GET
+ * /login/oauth/authorize answers at once as the person named last, POST /login/oauth/access_token checks the client's
+ * Basic credentials, the code, its redirect URI and the PKCE verifier) and the two API calls Confab makes with the
+ * access token, GET /user and GET /user/emails. Not part of the product: GitHub itself cannot be run here.
+ */
+export class TestGithub {
+  private readonly codes = new Map<string, { person: string; challenge: string; redirectUri: string }>();
+  private readonly tokens = new Map<string, string>();
+  private next = '';
+
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+    private readonly client: { id: string; secret: string },
+    private readonly people: Record<string, GithubPerson>,
+  ) {}
+
+  static async start(client: { id: string; secret: string }, people: Record<string, GithubPerson>) {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address() as { port: number };
+    const github = new TestGithub(server, `http://127.0.0.1:${address.port}`, client, people);
+    server.on('request', (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const answer = github.answer(
+          req.method ?? 'GET',
+          req.url ?? '/',
+          req.headers,
+          Buffer.concat(chunks).toString(),
+        );
+        res.writeHead(answer.status, answer.headers).end(answer.body);
+      });
+    });
+    return github;
+  }
+
+  /** The person the next sign-in is made as. */
+  nextLogin(person: string): void {
+    this.next = person;
+  }
+
+  /** The provider's entry of CONFAB_OIDC_PROVIDERS (the preset, pointed at this server). */
+  config(autoSignup: boolean): Record<string, unknown> {
+    return {
+      name: 'github',
+      client_id: this.client.id,
+      client_secret: this.client.secret,
+      auto_signup: autoSignup,
+      authorization_url: `${this.url}/login/oauth/authorize`,
+      token_url: `${this.url}/login/oauth/access_token`,
+      api_url: `${this.url}/api`,
+    };
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  private answer(
+    method: string,
+    rawUrl: string,
+    headers: IncomingHttpHeaders,
+    body: string,
+  ): { status: number; headers: Record<string, string>; body: string } {
+    const url = new URL(rawUrl, this.url);
+    const json = (status: number, value: unknown) => ({
+      status,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      body: JSON.stringify(value),
+    });
+    if (method === 'GET' && url.pathname === '/login/oauth/authorize') {
+      const q = url.searchParams;
+      if (q.get('client_id') !== this.client.id || q.get('code_challenge_method') !== 'S256')
+        return json(400, { error: 'invalid_request' });
+      const code = randomBytes(16).toString('hex');
+      this.codes.set(code, {
+        person: this.next,
+        challenge: q.get('code_challenge') ?? '',
+        redirectUri: q.get('redirect_uri') ?? '',
+      });
+      const back = new URL(q.get('redirect_uri') ?? '');
+      back.searchParams.set('code', code);
+      back.searchParams.set('state', q.get('state') ?? '');
+      return { status: 302, headers: { location: back.href }, body: '' };
+    }
+    if (method === 'POST' && url.pathname === '/login/oauth/access_token') {
+      // RFC 6749 2.3.1: the id and secret are form-urlencoded before they are joined and base64-encoded.
+      const basic = Buffer.from((headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
+      const [id, key] = basic.split(':').map((part) => decodeURIComponent(part.replace(/\+/g, ' ')));
+      if (id !== this.client.id || key !== this.client.secret) return json(401, { error: 'invalid_client' });
+      const form = new URLSearchParams(body);
+      const grant = this.codes.get(form.get('code') ?? '');
+      this.codes.delete(form.get('code') ?? '');
+      const verifier = form.get('code_verifier') ?? '';
+      const challenge = createHash('sha256').update(verifier).digest('base64url');
+      if (!grant || grant.redirectUri !== form.get('redirect_uri') || grant.challenge !== challenge)
+        return json(400, { error: 'bad_verification_code' });
+      const token = `gho_${randomBytes(18).toString('hex')}`;
+      this.tokens.set(token, grant.person);
+      return json(200, { access_token: token, token_type: 'bearer', scope: 'read:user,user:email' });
+    }
+    const person = this.people[this.tokens.get((headers.authorization ?? '').replace(/^Bearer /i, '')) ?? ''];
+    if (method === 'GET' && url.pathname.startsWith('/api/')) {
+      if (!person) return json(401, { message: 'Bad credentials' });
+      if (url.pathname === '/api/user') return json(200, { id: person.id, login: person.login, name: person.name });
+      if (url.pathname === '/api/user/emails')
+        return json(
+          200,
+          person.emails.map((e) => ({ ...e, visibility: e.primary ? 'private' : null })),
+        );
+    }
+    return json(404, { message: 'Not Found' });
+  }
 }

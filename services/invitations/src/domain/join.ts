@@ -63,34 +63,83 @@ export async function signUp(ctx: JoinContext, key: string, form: SignUpForm): P
   if (invite.email !== null && invite.email.toLowerCase() !== emailKey)
     return { kind: 'refused', message: `This invitation is for ${invite.email}.`, link };
 
-  const signup = await ctx.repo.claimSignup(invite, emailKey);
-  if (!signup) {
-    const existing = await ctx.repo.signupFor(invite.realmId, emailKey);
-    const message = existing?.completedAt
-      ? `An account for ${email} has already been created. Log in with that email address and your password.`
-      : `An account for ${email} is being created. Wait a moment, then log in.`;
-    return { kind: 'already', message, link };
-  }
+  const accepted = await accept(ctx, invite, email, form.fullName, form.password);
+  if (accepted.kind === 'created') return { kind: 'created', email, link };
+  if (accepted.kind === 'refused') return { kind: 'refused', message: accepted.message, link };
+  const message = accepted.completed
+    ? `An account for ${email} has already been created. Log in with that email address and your password.`
+    : `An account for ${email} is being created. Wait a moment, then log in.`;
+  return { kind: 'already', message, link };
+}
 
+type Accepted =
+  { kind: 'created'; userId: number } | { kind: 'refused'; message: string } | { kind: 'already'; completed: boolean };
+
+/**
+ * The one way an invitation is accepted, whether from the link's sign-up form or by a first sign-in with the
+ * company's identity (password null): the address is claimed for one sign-up, the account made with the
+ * invitation's role, an email invitation used up, then its channels, groups and welcome message.
+ */
+async function accept(
+  ctx: JoinContext,
+  invite: Invite,
+  email: string,
+  fullName: string,
+  password: string | null,
+): Promise<Accepted> {
+  const signup = await ctx.repo.claimSignup(invite, email.toLowerCase());
+  if (!signup) {
+    const existing = await ctx.repo.signupFor(invite.realmId, email.toLowerCase());
+    return { kind: 'already', completed: Boolean(existing?.completedAt) };
+  }
   let userId: number;
   try {
     ({ userId } = await ctx.owners.createUser({
       realmId: invite.realmId,
       email,
-      fullName: form.fullName,
-      password: form.password,
+      fullName,
+      password,
       role: invite.inviteAs,
     }));
   } catch (err) {
     await ctx.repo.releaseSignup(signup.id);
-    if (isConfabError(err) && err.status === 400) return { kind: 'refused', message: err.message, link };
+    if (isConfabError(err) && err.status === 400) return { kind: 'refused', message: err.message };
     throw err;
   }
   await ctx.repo.setSignupUser(signup.id, userId);
   if (invite.email !== null) await ctx.repo.markUsed(invite.id, ctx.now?.() ?? new Date());
-  await completeJoin(ctx, invite, userId, form.fullName.trim());
+  await completeJoin(ctx, invite, userId, fullName.trim());
   await ctx.repo.completeSignup(signup.id, ctx.now?.() ?? new Date());
-  return { kind: 'created', email, link };
+  return { kind: 'created', userId };
+}
+
+export type SsoSignUpOutcome =
+  | { kind: 'none' }
+  | { kind: 'created'; userId: number }
+  | { kind: 'refused'; message: string }
+  | { kind: 'already'; completed: boolean };
+
+/**
+ * A person the company's identity provider vouched for signs in for the first time (Zulip's
+ * maybe_send_to_registration, which takes the role and channels of the address's latest valid invitation): their
+ * latest pending email invitation — not expired, revoked or used — is accepted without a password. `none`: there is
+ * no such invitation (or the organization is deactivated).
+ */
+export async function signUpBySso(
+  ctx: JoinContext,
+  realmId: number,
+  email: string,
+  fullName: string,
+): Promise<SsoSignUpOutcome> {
+  const address = email.trim();
+  const pending = (await ctx.repo.active(realmId, ctx.now?.() ?? new Date())).filter(
+    (invite) => invite.email !== null && invite.email.toLowerCase() === address.toLowerCase(),
+  );
+  const latest = pending.at(-1);
+  if (!latest) return { kind: 'none' };
+  const realm = await ctx.owners.realm(realmId);
+  if (!realm || realm.deactivated) return { kind: 'none' };
+  return accept(ctx, latest, address, fullName, null);
 }
 
 /** Channels, groups and the welcome message; a step that fails is logged and the others still run. */

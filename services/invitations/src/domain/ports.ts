@@ -55,7 +55,8 @@ export interface Owners {
     realmId: number;
     email: string;
     fullName: string;
-    password: string;
+    /** Null: an account that signs in with the company's identity (SSO). */
+    password: string | null;
     role: Role;
   }): Promise<{ userId: number; email: string }>;
   subscribe(realmId: number, userId: number, streamIds: readonly number[], includeDefaults: boolean): Promise<void>;

@@ -1,11 +1,30 @@
-import { notFound } from '@confab/errors';
-import { p, route } from '@confab/http';
+import { invalid, notFound } from '@confab/errors';
+import { internal } from '@confab/events';
+import { internalRoute, p, route } from '@confab/http';
 import type { InvitationsDeps } from '../deps.js';
+import { signUpBySso } from '../domain/join.js';
 
 /** Routes other Confab processes (and, with CONFAB_DEV_ENDPOINTS, tests) call; never reachable through the gateway. */
 export function internalRoutes(deps: InvitationsDeps) {
-  if (!deps.config.devEndpoints) return [];
+  const ssoSignUp = internalRoute(internal.endpoints.acceptInvitationBySso, async (spec) => {
+    const outcome = await signUpBySso(
+      { repo: deps.repo, owners: deps.owners, defaultWelcomeText: deps.config.defaultWelcomeText, logger: deps.logger },
+      spec.realm_id,
+      spec.email,
+      spec.full_name,
+    );
+    if (outcome.kind === 'none') return { user_id: null };
+    if (outcome.kind === 'created') return { user_id: outcome.userId };
+    if (outcome.kind === 'refused') throw invalid(outcome.message);
+    throw invalid(
+      outcome.completed
+        ? `An account for ${spec.email} has already been created. Please sign in again.`
+        : `An account for ${spec.email} is being created. Wait a moment, then sign in again.`,
+    );
+  });
+  if (!deps.config.devEndpoints) return [ssoSignUp];
   return [
+    ssoSignUp,
     route({
       // Ages a link so tests can see an expired one without waiting (minutes from now; negative: in the past).
       method: 'POST',

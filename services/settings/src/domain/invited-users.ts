@@ -20,7 +20,8 @@ export interface InvitedUserSpec {
   realmId: number;
   email: string;
   fullName: string;
-  password: string;
+  /** Null: the person signed in with the company's identity (SSO), which vouched for the address. */
+  password: string | null;
   role: Role;
 }
 
@@ -38,7 +39,8 @@ export async function createInvitedUser(
   const email = spec.email.trim();
   if (!isValidEmail(email)) throw invalid('Enter a valid email address.');
   const fullName = checkFullName(spec.fullName);
-  if (!isStrongPassword(spec.password, ctx.passwordPolicy)) throw invalid('The password is too weak.');
+  if (spec.password !== null && !isStrongPassword(spec.password, ctx.passwordPolicy))
+    throw invalid('The password is too weak.');
   if (await ctx.db.store.users.byEmail(realm.id, email.toLowerCase())) throw invalid('Email is already in use.');
   const eventIds: string[] = [];
   const [created] = await createUsers(

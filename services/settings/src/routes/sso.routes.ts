@@ -92,6 +92,7 @@ export function ssoPageRoutes(deps: SettingsDeps) {
     provisioning: ssoProvisioning(deps, requestId),
     sso,
     flows: deps.sso!.flows,
+    invitations: deps.sso?.invitations,
     oidc: deps.sso?.oidc,
     saml: deps.sso?.saml,
   });

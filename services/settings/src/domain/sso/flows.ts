@@ -5,7 +5,7 @@ import type { Realm } from '../types.js';
 import { findOrCreateSsoUser, finishFlow, type FlowRequest, type SignupPolicy, type VouchedPerson } from './login.js';
 import { isPreset, oidcCallbackPath, oidcMethodKey, SAML_ACS_PATH, ssoMethodEnabled } from './methods.js';
 import { invalidOtp, isValidOtp } from './otp.js';
-import { SsoRefused, type OidcClient, type SamlClient, type SsoFlowStore } from './ports.js';
+import { SsoRefused, type OidcClient, type PendingInvitations, type SamlClient, type SsoFlowStore } from './ports.js';
 import type { OidcProvider, SamlIdp, SsoSettings } from './settings.js';
 
 /**
@@ -17,6 +17,8 @@ import type { OidcProvider, SamlIdp, SsoSettings } from './settings.js';
 
 export interface FlowContext {
   provisioning: ProvisioningContext;
+  /** Where a first sign-in finds the person's pending invitation. */
+  invitations?: PendingInvitations | undefined;
   sso: SsoSettings;
   flows: SsoFlowStore;
   oidc?: OidcClient | undefined;
@@ -89,7 +91,12 @@ async function admit(
   policy: SignupPolicy,
   request: FlowRequest,
 ): Promise<string> {
-  const { user } = await findOrCreateSsoUser(ctx.provisioning, realm, person, policy);
+  const { user } = await findOrCreateSsoUser(
+    { ...ctx.provisioning, invitations: ctx.invitations },
+    realm,
+    person,
+    policy,
+  );
   return finishFlow(
     { db: ctx.provisioning.db, externalUrl: ctx.provisioning.externalUrl, flows: ctx.flows },
     realm,

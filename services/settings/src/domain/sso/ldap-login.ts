@@ -35,7 +35,7 @@ export function directoryLogin(
           ctx,
           realm,
           { email, fullName: entryFullName(settings, entry, email) },
-          { autoSignup: true },
+          { autoSignup: true, trustedDirectory: true },
         );
         if (!created) return user;
         // The new account's photo and profile fields; the sign-in goes on whatever they do.

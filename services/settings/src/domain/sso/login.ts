@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { ROLE_MEMBER } from '@confab/identity';
 import { userApiKey } from '../auth.js';
+import { emailRefusal } from '../email-rules.js';
 import { createUsers, type ProvisioningContext } from '../provisioning.js';
 import { realmSetting } from '../realm-setting-defaults.js';
 import { realmUrl } from '../realms.js';
 import type { Realm, User } from '../types.js';
 import { isValidOtp, otpRedirectUrl } from './otp.js';
-import { SsoRefused, type SsoFlowStore } from './ports.js';
+import { SsoRefused, type PendingInvitations, type SsoFlowStore } from './ports.js';
 
 /**
  * The end every identity method shares (Zulip's login_or_register_remote_user): the person the directory or the
@@ -23,6 +24,16 @@ export interface VouchedPerson {
 export interface SignupPolicy {
   /** The IdP's auto_signup: an account is made on first sign-in even in an invite-only organization. */
   autoSignup: boolean;
+  /**
+   * The directory (LDAP) is trusted for the address: the organization's allowed-domains and disposable-email rules
+   * don't refuse its people (issue 42), and they get an account on first login.
+   */
+  trustedDirectory?: boolean;
+}
+
+/** What a first sign-in may need beyond making the account: the invitations service. */
+export interface SignupContext extends ProvisioningContext {
+  invitations?: PendingInvitations | undefined;
 }
 
 /** What the app asked for at the flow's start: `mobile_flow_otp` / `desktop_flow_otp`, and where to go next. */
@@ -41,12 +52,18 @@ function usableName(raw: string, email: string): string {
   return name.length >= 1 ? name : email.split('@')[0]!;
 }
 
+const noInvitation = (email: string) =>
+  new SsoRefused(`There is no account for ${email} in this organization. Ask an administrator for an invitation.`);
+
 /**
- * The account of the person, made when the organization lets them in: with the IdP's auto_signup, or in an
- * organization anyone may join. Refused: a deactivated organization or account, or no account and no way in.
+ * The account of the person, made when the organization lets them in (Zulip's login_or_register_remote_user and
+ * maybe_send_to_registration): an address the organization's email rules refuse gets no account (the directory's
+ * people excepted); a pending invitation for the address is accepted, with its role and channels, and used up; else
+ * the IdP's auto_signup, or an organization anyone may join, makes a member. Refused: a deactivated organization or
+ * account, or no account and no way in.
  */
 export async function findOrCreateSsoUser(
-  ctx: ProvisioningContext,
+  ctx: SignupContext,
   realm: Realm,
   person: VouchedPerson,
   policy: SignupPolicy,
@@ -58,15 +75,25 @@ export async function findOrCreateSsoUser(
     if (!existing.isActive) throw new SsoRefused(`The account ${person.email} has been deactivated.`);
     return { user: existing, created: false };
   }
-  const open = realmSetting<boolean>(realm, 'invite_required') === false;
-  if (!policy.autoSignup && !open) {
-    throw new SsoRefused(
-      `There is no account for ${person.email} in this organization. Ask an administrator for an invitation.`,
-    );
+  if (!policy.trustedDirectory) {
+    // Confab has no organization domains yet (Zulip's /realm/domains): with emails_restricted_to_domains, no address
+    // is inside them.
+    const refusal = emailRefusal(realm, person.email, []);
+    if (refusal !== null) throw new SsoRefused(refusal);
   }
+  const fullName = usableName(person.fullName, person.email);
+  if (!policy.trustedDirectory && ctx.invitations) {
+    const invitedId = await ctx.invitations.acceptBySso(realm.id, person.email, fullName);
+    if (invitedId !== null) {
+      const invited = await ctx.db.store.users.byId(invitedId);
+      if (invited) return { user: invited, created: true };
+    }
+  }
+  const open = realmSetting<boolean>(realm, 'invite_required') === false;
+  if (!policy.autoSignup && !policy.trustedDirectory && !open) throw noInvitation(person.email);
   try {
     const [made] = await createUsers(ctx, realm, [
-      { email: person.email, fullName: usableName(person.fullName, person.email), role: ROLE_MEMBER, password: null },
+      { email: person.email, fullName, role: ROLE_MEMBER, password: null },
     ]);
     return { user: made!.user, created: true };
   } catch (err) {

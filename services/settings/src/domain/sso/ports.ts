@@ -90,6 +90,15 @@ export interface SsoFlowStore {
   claimOnce(kind: string, key: string, ttlSeconds: number): Promise<boolean>;
 }
 
+/**
+ * The invitations service: a pending email invitation of the address accepted for a person the identity provider
+ * vouched for (the invitation's role, channels and groups, as its sign-up form gives them; then it is used up).
+ * Resolves to the new account's id, or null when the address has no pending invitation; a refusal is a Zulip error.
+ */
+export interface PendingInvitations {
+  acceptBySso(realmId: number, email: string, fullName: string): Promise<number | null>;
+}
+
 /** A refused sign-in: the browser goes back to the sign-in page with `message` shown. */
 export class SsoRefused extends Error {
   constructor(message: string) {
