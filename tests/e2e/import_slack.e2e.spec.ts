@@ -228,6 +228,13 @@ describe('npm run admin -- import --source slack', () => {
     // Cal's own rows: the mention flagged, everything read (Zulip's import rule).
     const calView = await channelMessages(cal, 'general');
     expect(calView.find((m) => m.id === mention!.id)!.flags.sort()).toEqual(['mentioned', 'read']);
+    // @all flags every subscriber's row as a channel-wide mention (and the deprecated wildcard_mentioned).
+    expect(calView.find((m) => m.id === standup!.id)!.flags.sort()).toEqual([
+      'read',
+      'stream_wildcard_mentioned',
+      'wildcard_mentioned',
+    ]);
+    expect(calView.find((m) => m.id === hello!.id)!.flags).toEqual(['read']);
 
     // The file of the export is an upload of the organization, linked from its message.
     const link = /href="(\/user_uploads\/[^"]+)"/.exec(notes!.content)![1]!;

@@ -76,11 +76,13 @@ export async function stageMessages(
 ): Promise<{ messages: number; reactions: number; rows: number }> {
   const { realmId, contextFor, channelRecipient, subscribers, uploadByPath, groupMembers, explicitRows, idle } =
     targets;
-  await db.query(`CREATE TEMP TABLE import_rows (user_id int, message_id int, flags int) ON COMMIT DROP`);
-  await db.query(`CREATE TEMP TABLE import_wildcards (message_id int, flags int) ON COMMIT DROP`);
+  // An export's own per-user rows (Zulip's) may repeat a pair: they are merged once all are in. The import rule's
+  // rows are unique by construction and go straight into user_messages, batch by batch.
+  if (explicitRows)
+    await db.query(`CREATE TEMP TABLE import_rows (user_id int, message_id int, flags int) ON COMMIT DROP`);
 
   const topicSenders = new Map<string, Set<number>>();
-  const counts = { messages: 0, reactions: 0 };
+  const counts = { messages: 0, reactions: 0, rows: 0 };
   // A first pass counts the messages and finds the direct conversations, so that every id the messages need (their
   // own, their conversations' recipients) is taken before the first batch: the batches' writes then never wait for
   // a round trip of their own, and the next batch renders while the last one is written.
@@ -108,12 +110,12 @@ export async function stageMessages(
   interface Lines {
     messages: string[];
     reactions: string[];
+    /** Per-user rows: user_messages' own (the import rule) or import_rows' (an export's, merged at the end). */
     rows: string[];
-    wildcards: string[];
     links: string[];
   }
   const render = async (messages: ModelMessage[]): Promise<Lines> => {
-    const lines: Lines = { messages: [], reactions: [], rows: [], wildcards: [], links: [] };
+    const lines: Lines = { messages: [], reactions: [], rows: [], links: [] };
     for (const [i, m] of messages.entries()) {
       // The event loop gets a turn now and then, so that the previous batch's COPY keeps flowing meanwhile.
       if (i > 0 && i % 250 === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -161,15 +163,15 @@ export async function stageMessages(
         for (const [userId, bits] of m.userFlags ?? []) lines.rows.push(copyLine([userId, id, flagsFromZulip(bits)]));
         continue;
       }
-      // Zulip's import rule (build_usermessages): read; mentioned users flagged; long-term idle users only get
-      // what mentions them; direct messages for every participant.
+      // Zulip's import rule (build_usermessages): every active subscriber gets the message, read; mentioned users
+      // flagged; long-term idle users only get what mentions them; direct messages for every participant.
       const mentioned = new Set(rendered.mentionedUserIds);
       for (const groupId of rendered.mentionedGroupIds)
         for (const u of groupMembers.get(groupId) ?? []) mentioned.add(u);
       if (channelId === null) {
-        for (const userId of m.dmUserIds!)
+        for (const userId of new Set(m.dmUserIds))
           lines.rows.push(
-            copyLine([userId, id, FLAG.read | FLAG.is_private | (mentioned.has(userId) ? FLAG.mentioned : 0)]),
+            `${userId}\t${id}\t${FLAG.read | FLAG.is_private | (mentioned.has(userId) ? FLAG.mentioned : 0)}`,
           );
         continue;
       }
@@ -178,13 +180,19 @@ export async function stageMessages(
       const participants = topicSenders.get(key) ?? new Set<number>();
       participants.add(m.senderId);
       topicSenders.set(key, participants);
-      if (rendered.wildcards.channel) lines.wildcards.push(copyLine([id, FLAG.stream_wildcard_mentioned]));
       const extra = new Map<number, number>();
       for (const userId of mentioned) if (receivers.has(userId)) extra.set(userId, FLAG.mentioned);
       if (rendered.wildcards.topic)
         for (const userId of participants)
           if (receivers.has(userId)) extra.set(userId, (extra.get(userId) ?? 0) | FLAG.topic_wildcard_mentioned);
-      for (const [userId, bits] of extra) lines.rows.push(copyLine([userId, id, FLAG.read | bits]));
+      // A channel-wide mention flags those who get the message as subscribers (not the idle users let in by a
+      // mention of their own).
+      const everyone = FLAG.read | (rendered.wildcards.channel ? FLAG.stream_wildcard_mentioned : 0);
+      for (const userId of receivers) {
+        const bits = extra.get(userId);
+        if (!idle.has(userId)) lines.rows.push(`${userId}\t${id}\t${everyone | (bits ?? 0)}`);
+        else if (bits !== undefined) lines.rows.push(`${userId}\t${id}\t${FLAG.read | bits}`);
+      }
     }
     return lines;
   };
@@ -207,9 +215,12 @@ export async function stageMessages(
         'COPY reactions (message_id, user_id, emoji_name, emoji_code, reaction_type) FROM STDIN',
         lines.reactions,
       );
-    if (lines.rows.length > 0) await db.copy('COPY import_rows (user_id, message_id, flags) FROM STDIN', lines.rows);
-    if (lines.wildcards.length > 0)
-      await db.copy('COPY import_wildcards (message_id, flags) FROM STDIN', lines.wildcards);
+    if (lines.rows.length > 0)
+      await db.copy(
+        `COPY ${explicitRows ? 'import_rows' : 'user_messages'} (user_id, message_id, flags) FROM STDIN`,
+        lines.rows,
+      );
+    counts.rows += lines.rows.length;
     if (lines.links.length > 0)
       await db.copy('COPY attachment_messages (attachment_id, message_id) FROM STDIN', lines.links);
     counts.messages += messages.length;
@@ -237,34 +248,20 @@ export async function stageMessages(
   await flush();
   await writing;
 
-  // The per-user rows: every active subscriber's (but long-term idle users') in one statement, then the rows
-  // of mentions, wildcards and direct messages merged into them.
-  progress({ phase: 'message rows', done: 0, total: null });
-  let rows = 0;
-  if (!explicitRows && counts.messages > 0) {
-    const written = await db.query<{ count: number }>(
+  // An export's own per-user rows, merged (a pair given twice gets both its flags).
+  let rows = counts.rows;
+  if (explicitRows) {
+    progress({ phase: 'message rows', done: 0, total: null });
+    const merged = await db.query<{ count: number }>(
       `WITH written AS (
          INSERT INTO user_messages (user_id, message_id, flags)
-         SELECT s.user_id, m.id, ${FLAG.read} | COALESCE(w.flags, 0)
-           FROM messages m
-           JOIN subscriptions s ON s.channel_id = m.channel_id AND s.active
-           LEFT JOIN import_wildcards w ON w.message_id = m.id
-          WHERE m.realm_id = $1 AND m.channel_id IS NOT NULL AND NOT (s.user_id = ANY($2::int[]))
-         RETURNING 1)
-       SELECT count(*)::int AS count FROM written`,
-      [realmId, [...idle]],
+         SELECT user_id, message_id, bit_or(flags) FROM import_rows GROUP BY user_id, message_id
+         ON CONFLICT (user_id, message_id) DO UPDATE SET flags = user_messages.flags | EXCLUDED.flags
+         RETURNING (xmax = 0) AS inserted)
+       SELECT count(*) FILTER (WHERE inserted)::int AS count FROM written`,
     );
-    rows += written[0]!.count;
+    rows = merged[0]!.count;
   }
-  const merged = await db.query<{ count: number }>(
-    `WITH written AS (
-       INSERT INTO user_messages (user_id, message_id, flags)
-       SELECT user_id, message_id, bit_or(flags) FROM import_rows GROUP BY user_id, message_id
-       ON CONFLICT (user_id, message_id) DO UPDATE SET flags = user_messages.flags | EXCLUDED.flags
-       RETURNING (xmax = 0) AS inserted)
-     SELECT count(*) FILTER (WHERE inserted)::int AS count FROM written`,
-  );
-  rows += merged[0]!.count;
   progress({ phase: 'message rows', done: rows, total: rows });
   return { messages: counts.messages, reactions: counts.reactions, rows };
 }
