@@ -129,6 +129,15 @@ try {
     },
     { name: 'GET /users/me', request: () => ({ method: 'GET', path: '/api/v1/users/me' }) },
     {
+      // What every client sends once a minute (the Flutter app, the web client): its own presence, the others' back.
+      name: 'presence update',
+      request: () => ({
+        method: 'POST',
+        path: '/api/v1/users/me/presence',
+        body: form({ status: 'active', slim_presence: true, last_update_id: -1, history_limit_days: 14 }),
+      }),
+    },
+    {
       // What the Flutter app asks for on start (bench/lib.mjs; capacity.mjs sends the same); not measured by default.
       name: 'register (Flutter app)',
       optIn: true,
