@@ -229,4 +229,44 @@ describe('npm run admin -- export-search', () => {
     expect(future.code).toBe(0);
     expect(JSON.parse(future.stdout)).toEqual([]);
   });
+
+  it('writes the uploads of the matching messages under their path ids with --write-attachments', async () => {
+    const world = await newWorld();
+    const sub = world.realm.string_id;
+    const uploaded = await world.as('hamlet').post(
+      '/api/v1/user_uploads',
+      {},
+      {
+        files: [{ field: 'file', filename: 'evidence.txt', contentType: 'text/plain', data: Buffer.from('exhibit A') }],
+      },
+    );
+    expectSuccess(uploaded, 'POST', '/user_uploads');
+    const url = uploaded.body.url as string;
+    await send(world, 'Verona', `the subpoena file [evidence.txt](${url})`);
+    await send(world, 'Verona', 'the subpoena, no file');
+    const dir = await mkdtemp(join(tmpdir(), 'export-search-files-'));
+    const out = join(dir, 'files');
+    const run = await admin([
+      'export-search',
+      '--realm',
+      sub,
+      '--keyword',
+      'subpoena',
+      '--output',
+      join(dir, 'hold.json'),
+      '--write-attachments',
+      out,
+    ]);
+    expect({ code: run.code, stderr: run.stderr }).toEqual({
+      code: 0,
+      stderr: expect.stringContaining(`Exported 2 messages and 1 attachments to ${out}`),
+    });
+    const pathId = url.replace(/^\/user_uploads\//, '');
+    expect(await readFile(join(out, ...pathId.split('/')), 'utf8')).toBe('exhibit A');
+
+    // The directory exists now: kept unless --force.
+    const again = await admin(['export-search', '--realm', sub, '--keyword', 'subpoena', '--write-attachments', out]);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toContain(`Attachments output path '${out}' already exists; use --force to overwrite`);
+  });
 });

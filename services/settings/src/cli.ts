@@ -45,6 +45,7 @@ const HELP = `Confab admin CLI (settings service). Uses SETTINGS_DATABASE_URL; t
   restore-archived --realm <s> [--channel <name>]     (archived retention batches back, before they are purged)
   export-search --realm <s> [--keyword <k>]... [--sender <email>]... [--recipient <email>]...
                [--start <ISO time>] [--end <ISO time>] [--format json|csv] [--output <file>] [--force]
+               [--write-attachments <dir>]
                (messages matching the search, for legal requests; Zulip's export_search)
 
 backup and restore read every service's *_DATABASE_URL (direct to PostgreSQL, not through PgBouncer) and

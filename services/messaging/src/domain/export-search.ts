@@ -28,6 +28,8 @@ export interface FoundMessage {
   participants: { fullName: string; email: string }[];
   content: string;
   editHistory: unknown;
+  /** The path ids of the uploads the message links (for --write-attachments). */
+  attachments: string[];
 }
 
 /** The search's storage (a port this domain owns): messages in date order, a page at a time. */
@@ -105,4 +107,14 @@ export async function* searchMessages(
     const last = page[page.length - 1]!;
     after = { dateSent: last.dateSent, id: last.id };
   }
+}
+
+/**
+ * Where an upload of an exported message is written under --write-attachments: its path id below the directory, as
+ * Zulip's export_search does; null for a path id that would leave the directory (a stored path id never should).
+ */
+export function attachmentTarget(dir: string, pathId: string, join: (...parts: string[]) => string): string | null {
+  const parts = pathId.split('/');
+  if (pathId.startsWith('/') || parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\\'))) return null;
+  return join(dir, ...parts);
 }

@@ -1,9 +1,19 @@
 import { createWriteStream, existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { createLogger } from '@confab/logging';
 import { loadConfig } from '../config.js';
 import { buildDomain } from '../domain-factory.js';
-import { COLUMNS, csvLine, exportRow, searchMessages, type ExportSearchFilter } from '../domain/export-search.js';
+import {
+  attachmentTarget,
+  COLUMNS,
+  csvLine,
+  exportRow,
+  searchMessages,
+  type ExportSearchFilter,
+} from '../domain/export-search.js';
 import { archiveMessages, restoreArchived } from '../domain/retention.js';
 import { ExportSearchRepository } from '../repositories/export-search.repository.js';
 
@@ -37,6 +47,7 @@ async function main(): Promise<void> {
       format: { type: 'string' },
       output: { type: 'string' },
       force: { type: 'boolean' },
+      'write-attachments': { type: 'string' },
     },
   });
   const config = loadConfig();
@@ -95,6 +106,25 @@ async function main(): Promise<void> {
           after: instant('start', values.start ?? values.after),
           before: instant('end', values.end ?? values.before),
         };
+        const attachmentsDir = values['write-attachments'];
+        if (attachmentsDir !== undefined && existsSync(attachmentsDir) && !values.force)
+          throw new Error(`Attachments output path '${attachmentsDir}' already exists; use --force to overwrite`);
+        let files = 0;
+        /** The uploads a message links, copied from the deployment's file storage (Zulip's --write-attachments). */
+        const writeAttachments = async (pathIds: readonly string[]) => {
+          if (attachmentsDir === undefined) return;
+          for (const pathId of pathIds) {
+            const target = attachmentTarget(attachmentsDir, pathId, join);
+            const file = target === null ? null : await domain.files.get(pathId);
+            if (target === null || file === null) {
+              console.error(`Attachment ${pathId} is missing from the file storage; not written`);
+              continue;
+            }
+            await mkdir(dirname(target), { recursive: true });
+            await pipeline(file.stream, createWriteStream(target));
+            files += 1;
+          }
+        };
         const rows = searchMessages(new ExportSearchRepository(store.sql), filter);
         const out = values.output === undefined ? process.stdout : createWriteStream(values.output);
         const write = (text: string) =>
@@ -105,6 +135,7 @@ async function main(): Promise<void> {
           for await (const m of rows) {
             const row = exportRow(m);
             await write(csvLine(COLUMNS.map((c) => row[c])));
+            await writeAttachments(m.attachments);
             count += 1;
           }
         } else {
@@ -113,12 +144,15 @@ async function main(): Promise<void> {
           for await (const m of rows) {
             const item = JSON.stringify(exportRow(m), null, 2).replace(/\n/g, '\n  ');
             await write(`${count === 0 ? '\n  ' : ',\n  '}${item}`);
+            await writeAttachments(m.attachments);
             count += 1;
           }
           await write(count === 0 ? ']\n' : '\n]\n');
         }
         if (out !== process.stdout) await new Promise<void>((ok) => (out as NodeJS.WritableStream).end(ok));
-        console.error(`Exported ${count} messages`);
+        console.error(
+          `Exported ${count} messages${attachmentsDir === undefined ? '' : ` and ${files} attachments to ${attachmentsDir}`}`,
+        );
         break;
       }
       default:

@@ -64,6 +64,15 @@ export class ExportSearchRepository implements ExportSearchStore {
       );
       for (const u of users) people.set(u.id, { fullName: u.full_name, email: u.delivery_email });
     }
+    const attachments = new Map<number, string[]>();
+    if (rows.length > 0) {
+      const links = await this.sql.query<{ message_id: number; path_id: string }>(
+        `SELECT am.message_id, a.path_id FROM attachment_messages am JOIN attachments a ON a.id = am.attachment_id
+          WHERE am.message_id = ANY($1::int[]) ORDER BY am.message_id, a.id`,
+        [rows.map((r) => r.id)],
+      );
+      for (const l of links) attachments.set(l.message_id, [...(attachments.get(l.message_id) ?? []), l.path_id]);
+    }
     return rows.map((r) => ({
       id: r.id,
       dateSent: r.date_sent,
@@ -77,6 +86,7 @@ export class ExportSearchRepository implements ExportSearchStore {
         : [],
       content: r.content,
       editHistory: r.edit_history,
+      attachments: attachments.get(r.id) ?? [],
     }));
   }
 }
