@@ -65,3 +65,9 @@ export function markRead(ids: readonly number[]): void {
   for (const id of ids) if (!sending.has(id)) waiting.add(id);
   if (waiting.size > 0) schedule(0);
 }
+
+/** Drops these messages from what is waiting to be marked read (they are being marked unread: Zulip's
+ * send_read.remove_from_queue), so that a pending request does not undo that. */
+export function forgetRead(ids: readonly number[]): void {
+  for (const id of ids) waiting.delete(id);
+}

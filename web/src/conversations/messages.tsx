@@ -22,6 +22,9 @@ import { todoOf } from '../widgets/todo-data';
 import { TodoWidget } from '../widgets/todo';
 import { MessageMenu } from './message-actions';
 import type { MenuAction } from './message-menu';
+import { markUnreadFromHere } from './mark-unread';
+import { quoteAndReply } from '../compose/quote';
+import { closeNewMessage } from '../compose/new-message';
 
 async function copyLink(m: Message, me: number): Promise<string> {
   const link = `${location.origin}${location.pathname}${messageHash(m, me)}`;
@@ -152,7 +155,11 @@ export function MessageList({
   const act = (m: Message, action: MenuAction) => {
     if (action === 'copy-link') void copyLink(m, me).then((link) => setCopied({ id: m.id, link }));
     else if (action === 'edit' || action === 'move') setEditing(m.id);
-    else if (window.confirm('Delete this message?')) void api.delete(`/messages/${m.id}`).catch(() => undefined);
+    else if (action === 'mark-unread') void markUnreadFromHere(m);
+    else if (action === 'quote') {
+      closeNewMessage();
+      void quoteAndReply(m, `${location.origin}${location.pathname}${messageHash(m, me)}`);
+    } else if (window.confirm('Delete this message?')) void api.delete(`/messages/${m.id}`).catch(() => undefined);
   };
   const [revealed, setRevealed] = useState<ReadonlySet<number>>(new Set());
   const selected = selectedMessage.value;

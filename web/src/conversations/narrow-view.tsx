@@ -21,6 +21,7 @@ import {
 import { ConversationActions } from './conversation-actions';
 import { markerFor, type Marker } from './first-unread';
 import { markRead } from './mark-read';
+import { markUnreadError, readingPaused } from './mark-unread';
 import { MessageList } from './messages';
 
 const PAGE = 50;
@@ -69,6 +70,9 @@ export function NarrowView({ terms }: { terms: Term[] }) {
       });
     return () => {
       cancelled = true;
+      // Leaving the view ends a pause of reading that "Mark as unread" began in it.
+      if (readingPaused.value === key) readingPaused.value = null;
+      markUnreadError.value = null;
     };
   }, [key]);
 
@@ -82,7 +86,10 @@ export function NarrowView({ terms }: { terms: Term[] }) {
   // Messages on screen are read (not in a search, which is for finding, as in Zulip).
   const messages = view.value.messages;
   const unreadNow = unread.value;
+  const paused = readingPaused.value === key;
   useEffect(() => {
+    // After "Mark as unread from here", what is on screen stays unread until the reader leaves (Zulip's prevent_reading).
+    if (paused) return;
     // What the view holds now, and only for this narrow: the render's list may be the previous view's (live
     // messages kept while another view was shown), which must not be marked read on opening this one.
     const current = view.value;
@@ -90,7 +97,7 @@ export function NarrowView({ terms }: { terms: Term[] }) {
     const ids = current.messages.filter((m) => unreadNow.has(m.id)).map((m) => m.id);
     if (ids.length === 0) return;
     markRead(ids);
-  }, [messages, unreadNow, key]);
+  }, [messages, unreadNow, key, paused]);
 
   async function loadOlder() {
     const current = view.value;
@@ -123,6 +130,16 @@ export function NarrowView({ terms }: { terms: Term[] }) {
   return (
     <main class="messages-pane">
       {conversation && <ConversationActions conversation={conversation} />}
+      {paused && (
+        <p class="reading-paused" role="status">
+          Marked as unread. Messages here stay unread until you leave this view.
+        </p>
+      )}
+      {markUnreadError.value && (
+        <p class="error" role="alert">
+          {markUnreadError.value.text}
+        </p>
+      )}
       <MessageList
         messages={messages}
         me={self}
