@@ -5,11 +5,12 @@
  * prevent_reading): otherwise the messages, being on screen, would be marked read again at once.
  */
 import { signal } from '@preact/signals';
-import { api, ApiError } from '../lib/api';
+import { api } from '../lib/api';
 import { anchorOf, wireNarrow, type Term } from '../lib/narrow';
 import { conversationKey, type Message, type UnreadEntry } from '../store/model';
 import { me, unread, view } from '../store/store';
 import { forgetRead } from './mark-read';
+import { withRetries } from './retry';
 
 /** The view (its terms, as JSON) where reading is paused; null: none. Leaving that view ends the pause. */
 export const readingPaused = signal<string | null>(null);
@@ -31,26 +32,6 @@ export function readFromHere(
   isUnread: { has(id: number): boolean },
 ): Message[] {
   return list.filter((m) => m.id >= fromId && !isUnread.has(m.id));
-}
-
-const retryable = (err: unknown) =>
-  !(err instanceof ApiError) || err.status === 429 || err.status === 502 || err.status === 503 || err.status === 504;
-const retryAfter = (err: unknown) => {
-  const seconds = err instanceof ApiError ? Number(err.body['retry-after'] ?? err.retryAfter) : NaN;
-  return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1000, 30_000) : 1000;
-};
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Sends a request again while the server says "later" (rate limit, the read-your-writes gate), a few times. */
-async function withRetries<T>(send: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await send();
-    } catch (err) {
-      if (attempt >= 5 || !retryable(err)) throw err;
-      await pause(retryAfter(err));
-    }
-  }
 }
 
 /** Marks the narrow unread on the server from `anchor` on, in batches (POST /messages/flags/narrow). */
