@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { seriousViolations } from './support/axe';
 import { eventually, sendToChannel, useBrowserWorld, userPage } from './support/browser';
 
 jest.setTimeout(240_000);
@@ -64,6 +65,7 @@ describe('the web client: the message menu', () => {
       // The topic counts three unread at once, and the view says it no longer reads them.
       expect(await topicCount(page, topic)).toBe('3');
       expect(await page.locator('.reading-paused').textContent()).toContain('stay unread until you leave');
+      expect(await seriousViolations(page)).toEqual([]);
       await eventually('unread from the second on, on the server', async () => {
         const read = await readOnServer(ids);
         return read.join() === 'true,false,false,false';

@@ -54,6 +54,13 @@ describe('optimistic widget updates', () => {
     expect(withPending(theirs, [pending(vote)])).toHaveLength(3);
   });
 
+  it('forgets the updates the server has echoed when the next one is sent', () => {
+    addPending(6, { sender_id: 7, msg_type: 'widget', content: vote }, [poll]);
+    const echoed = [poll, { id: 11, sender_id: 7, msg_type: 'widget', content: vote }];
+    addPending(6, { sender_id: 7, msg_type: 'widget', content: strike }, echoed);
+    expect(pendingUpdates.value.get(6)?.map((p) => p.content)).toEqual([strike]);
+  });
+
   it('takes a refused update back', () => {
     const takeBack = addPending(5, { sender_id: 7, msg_type: 'widget', content: vote }, [poll]);
     expect(pendingUpdates.value.get(5)?.map((p) => p.after)).toEqual([10]);

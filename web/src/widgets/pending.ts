@@ -23,14 +23,13 @@ let tokens = 0;
 
 const newestId = (subs: readonly Submessage[] | undefined) => Math.max(0, ...(subs ?? []).map((s) => s.id ?? 0));
 
-/** The submessages to show: the message's own, then those of its pending updates that the server has not echoed. */
-export function withPending(
+/** The pending updates the server has not echoed yet, in order. */
+function unconfirmed(
   submessages: readonly Submessage[] | undefined,
-  pending: readonly PendingUpdate[] | undefined,
-): readonly Submessage[] | undefined {
-  if (!pending || pending.length === 0) return submessages;
+  pending: readonly PendingUpdate[],
+): PendingUpdate[] {
   const used = new Set<number>();
-  const shown: Submessage[] = [];
+  const left: PendingUpdate[] = [];
   for (const p of pending) {
     // Each echo confirms one pending update, the earliest it can.
     const echo = (submessages ?? []).find(
@@ -43,8 +42,22 @@ export function withPending(
         s.content === p.content,
     );
     if (echo?.id !== undefined) used.add(echo.id);
-    else shown.push({ sender_id: p.sender_id, msg_type: p.msg_type, content: p.content });
+    else left.push(p);
   }
+  return left;
+}
+
+/** The submessages to show: the message's own, then those of its pending updates that the server has not echoed. */
+export function withPending(
+  submessages: readonly Submessage[] | undefined,
+  pending: readonly PendingUpdate[] | undefined,
+): readonly Submessage[] | undefined {
+  if (!pending || pending.length === 0) return submessages;
+  const shown = unconfirmed(submessages, pending).map((p) => ({
+    sender_id: p.sender_id,
+    msg_type: p.msg_type,
+    content: p.content,
+  }));
   return shown.length === 0 ? submessages : [...(submessages ?? []), ...shown];
 }
 
@@ -56,7 +69,8 @@ export function addPending(
 ): () => void {
   const entry: PendingUpdate = { ...update, token: ++tokens, after: newestId(current) };
   const next = new Map(pendingUpdates.value);
-  next.set(messageId, [...(next.get(messageId) ?? []), entry]);
+  // Those the server has echoed meanwhile are done with: only updates on their way stay listed.
+  next.set(messageId, [...unconfirmed(current, next.get(messageId) ?? []), entry]);
   pendingUpdates.value = next;
   return () => {
     const back = new Map(pendingUpdates.value);
