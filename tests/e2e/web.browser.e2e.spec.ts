@@ -487,7 +487,9 @@ describe('the web client in a real browser', () => {
       await page.click(`.message[data-id="${id}"] button.more`);
       expect(await page.locator(`.message[data-id="${id}"] .menu [role="menuitem"]`).allTextContents()).toEqual([
         'Copy link to message',
+        'Quote and reply',
         'Move message',
+        'Mark as unread from here',
         'Delete message',
       ]);
       await page.click(`.message[data-id="${id}"] .menu [role="menuitem"].move`);

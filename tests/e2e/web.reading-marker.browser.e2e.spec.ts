@@ -97,16 +97,23 @@ describe('the web client: the first unread message and the message actions', () 
       await page.keyboard.press('Enter');
       const items = page.locator(`.message[data-id="${id}"] [role="menu"] [role="menuitem"]`);
       await items.first().waitFor();
-      expect(await items.allTextContents()).toEqual(['Copy link to message', 'Move message']);
+      expect(await items.allTextContents()).toEqual([
+        'Copy link to message',
+        'Quote and reply',
+        'Move message',
+        'Mark as unread from here',
+      ]);
       expect(await page.getAttribute(more, 'aria-expanded')).toBe('true');
       const focused = () => page.evaluate(() => document.activeElement?.textContent ?? '');
       expect(await focused()).toBe('Copy link to message');
       await page.keyboard.press('ArrowDown');
-      expect(await focused()).toBe('Move message');
-      await page.keyboard.press('ArrowDown');
+      expect(await focused()).toBe('Quote and reply');
+      await page.keyboard.press('ArrowUp');
       expect(await focused()).toBe('Copy link to message');
       await page.keyboard.press('ArrowUp');
-      expect(await focused()).toBe('Move message');
+      expect(await focused()).toBe('Mark as unread from here');
+      await page.keyboard.press('ArrowDown');
+      expect(await focused()).toBe('Copy link to message');
       expect(await seriousViolations(page)).toEqual([]);
       await page.keyboard.press('Escape');
       await page.waitForSelector(`.message[data-id="${id}"] [role="menu"]`, { state: 'detached' });

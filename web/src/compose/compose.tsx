@@ -11,6 +11,9 @@ import type { Suggestion } from './autocomplete';
 import { SuggestionList } from './suggestion-list';
 import { LIST_LABELS, useAutocomplete } from './use-autocomplete';
 import { ComposeTools } from './tools';
+import { pendingQuote } from './quote';
+import { composeTakes, withQuote } from './quote-text';
+import { me } from '../store/store';
 
 let uploadIds = 0;
 
@@ -115,6 +118,26 @@ export function Compose({
     });
   }
   const draftTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  // A quote for this box's conversation ("Quote and reply"): on a line of its own, the topic its message's, focused
+  // at the end.
+  const quote = pendingQuote.value;
+  useEffect(() => {
+    if (!quote || !narrow || !composeTakes(narrow, quote.target, me.value)) return;
+    pendingQuote.value = null;
+    const topicName = quote.target.kind === 'stream' && quote.target.topic !== undefined ? quote.target.topic : topic;
+    if (topicName !== topic) setTopic(topicName);
+    const next = withQuote(contentRef.current, quote.text);
+    contentRef.current = next;
+    setContent(next);
+    setPreview(null);
+    scheduleDraft(next, topicName);
+    requestAnimationFrame(() => {
+      const el = textarea.current;
+      el?.focus();
+      el?.setSelectionRange(next.length, next.length);
+    });
+  }, [quote?.seq, narrow && narrowKey(narrow, 0)]);
 
   const draftBody = (narrow: Narrow, text: string, topicName: string) => ({
     type: narrow.kind === 'stream' ? 'stream' : 'private',

@@ -9,27 +9,14 @@
  * growing pause), for the messages still unread; the counts change when the server's `update_message_flags` event
  * comes, as for every other change.
  */
-import { api, ApiError } from '../lib/api';
+import { api } from '../lib/api';
 import { unread } from '../store/store';
+import { retryable, retryDelay } from './retry';
 
 const waiting = new Set<number>();
 const sending = new Set<number>();
 let timer: ReturnType<typeof setTimeout> | undefined;
 let pause = 500;
-
-/** Whether a refusal means "later" (overload, the read-your-writes gate, a dropped connection), not "never". */
-function retryable(err: unknown): boolean {
-  if (!(err instanceof ApiError)) return true;
-  return err.status === 429 || err.status === 502 || err.status === 503 || err.status === 504;
-}
-
-function retryDelay(err: unknown): number {
-  if (err instanceof ApiError) {
-    const seconds = Number(err.body['retry-after'] ?? err.retryAfter);
-    if (Number.isFinite(seconds) && seconds > 0) return Math.min(seconds * 1000, 30_000);
-  }
-  return pause;
-}
 
 function schedule(ms: number): void {
   if (timer !== undefined) return;
@@ -50,7 +37,7 @@ async function flush(): Promise<void> {
   } catch (err) {
     if (retryable(err)) {
       for (const id of ids) waiting.add(id);
-      const delay = retryDelay(err);
+      const delay = retryDelay(err, pause);
       pause = Math.min(pause * 2, 10_000);
       for (const id of ids) sending.delete(id);
       schedule(delay);
@@ -64,4 +51,10 @@ async function flush(): Promise<void> {
 export function markRead(ids: readonly number[]): void {
   for (const id of ids) if (!sending.has(id)) waiting.add(id);
   if (waiting.size > 0) schedule(0);
+}
+
+/** Drops these messages from what is waiting to be marked read (they are being marked unread: Zulip's
+ * send_read.remove_from_queue), so that a pending request does not undo that. */
+export function forgetRead(ids: readonly number[]): void {
+  for (const id of ids) waiting.delete(id);
 }

@@ -3,7 +3,7 @@
  * The menu's items depend on whose message it is and on the reader's role (the server decides, as for everything).
  */
 
-export type MenuAction = 'copy-link' | 'edit' | 'move' | 'delete';
+export type MenuAction = 'copy-link' | 'quote' | 'edit' | 'move' | 'mark-unread' | 'delete';
 
 export interface MenuItem {
   action: MenuAction;
@@ -17,9 +17,15 @@ export function menuItems(
   isAdmin: boolean,
 ): MenuItem[] {
   const mine = message.sender_id === me;
-  const items: MenuItem[] = [{ action: 'copy-link', label: 'Copy link to message' }];
+  const items: MenuItem[] = [
+    { action: 'copy-link', label: 'Copy link to message' },
+    { action: 'quote', label: 'Quote and reply' },
+  ];
   if (mine) items.push({ action: 'edit', label: 'Edit message' });
   else if (message.type === 'stream') items.push({ action: 'move', label: 'Move message' });
+  // Zulip's "Mark as unread from here": this message and the later ones of the view (offered whether or not this one
+  // is read, as later ones may be).
+  items.push({ action: 'mark-unread', label: 'Mark as unread from here' });
   if (mine || isAdmin) items.push({ action: 'delete', label: 'Delete message' });
   return items;
 }

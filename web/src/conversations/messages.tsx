@@ -20,8 +20,12 @@ import { pollOf } from '../widgets/poll-data';
 import { PollWidget } from '../widgets/poll';
 import { todoOf } from '../widgets/todo-data';
 import { TodoWidget } from '../widgets/todo';
+import { pendingUpdates, withPending } from '../widgets/pending';
 import { MessageMenu } from './message-actions';
 import type { MenuAction } from './message-menu';
+import { markUnreadFromHere } from './mark-unread';
+import { quoteAndReply } from '../compose/quote';
+import { closeNewMessage } from '../compose/new-message';
 
 async function copyLink(m: Message, me: number): Promise<string> {
   const link = `${location.origin}${location.pathname}${messageHash(m, me)}`;
@@ -152,11 +156,16 @@ export function MessageList({
   const act = (m: Message, action: MenuAction) => {
     if (action === 'copy-link') void copyLink(m, me).then((link) => setCopied({ id: m.id, link }));
     else if (action === 'edit' || action === 'move') setEditing(m.id);
-    else if (window.confirm('Delete this message?')) void api.delete(`/messages/${m.id}`).catch(() => undefined);
+    else if (action === 'mark-unread') void markUnreadFromHere(m);
+    else if (action === 'quote') {
+      closeNewMessage();
+      void quoteAndReply(m, `${location.origin}${location.pathname}${messageHash(m, me)}`);
+    } else if (window.confirm('Delete this message?')) void api.delete(`/messages/${m.id}`).catch(() => undefined);
   };
   const [revealed, setRevealed] = useState<ReadonlySet<number>>(new Set());
   const selected = selectedMessage.value;
   const muted = mutedUsers.value;
+  const pending = pendingUpdates.value;
   return (
     <>
       <ol
@@ -186,8 +195,10 @@ export function MessageList({
       >
         {messages.map((m, i) => {
           const reactions = grouped(m.reactions ?? [], me);
-          const poll = searching ? null : pollOf(m.sender_id, m.submessages);
-          const todo = searching ? null : todoOf(m.sender_id, m.submessages);
+          // A widget's state with this reader's votes and checks still on their way (widgets/pending.ts).
+          const subs = withPending(m.submessages, pending.get(m.id));
+          const poll = searching ? null : pollOf(m.sender_id, subs);
+          const todo = searching ? null : todoOf(m.sender_id, subs);
           const thumbs = reactions.find((g) => g.reaction.emoji_code === THUMBS_UP.emoji_code);
           // Zulip's feed: a date separator where the day changes, a recipient bar where the conversation (or the day)
           // changes, and inside a block one sender's consecutive messages under one avatar and name.

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../lib/api';
 import { anchorOf, conversationOf, isSearch, sameTerms, wireNarrow, type Term } from '../lib/narrow';
 import { Compose } from '../compose/compose';
@@ -21,7 +21,9 @@ import {
 import { ConversationActions } from './conversation-actions';
 import { markerFor, type Marker } from './first-unread';
 import { markRead } from './mark-read';
+import { markUnreadError, readingPaused } from './mark-unread';
 import { MessageList } from './messages';
+import { withRetries } from './retry';
 
 const PAGE = 50;
 
@@ -49,11 +51,18 @@ export function NarrowView({ terms }: { terms: Term[] }) {
   const anchor = anchorOf(terms);
   const conversation = conversationOf(terms);
 
-  // The narrow's history: the newest page, or the messages around the one a link points at.
+  // The narrow's history: the newest page, or the messages around the one a link points at. A refusal "for now"
+  // (429, the read-your-writes gate's 503, a dropped connection) is asked again: giving up left the view empty, and a
+  // DM that had come while another view was read was then never shown, nor marked read (issue 45, defect 3).
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let cancelled = false;
+    setLoadError(null);
     view.value = { terms, messages: [], foundOldest: false, loading: true };
-    fetchPage(terms, anchor ?? 'newest', anchor ? 25 : PAGE, anchor ? 25 : 0)
+    withRetries(() => fetchPage(terms, anchor ?? 'newest', anchor ? 25 : PAGE, anchor ? 25 : 0), {
+      wanted: () => !cancelled,
+    })
       .then((answer) => {
         if (cancelled || !sameTerms(view.value.terms, terms)) return;
         // Messages that arrived as events while the page was on its way are kept: the answer may predate them.
@@ -64,13 +73,18 @@ export function NarrowView({ terms }: { terms: Term[] }) {
           loading: false,
         };
       })
-      .catch(() => {
-        if (!cancelled) view.value = { ...view.value, loading: false };
+      .catch((err: unknown) => {
+        if (cancelled) return;
+        view.value = { ...view.value, loading: false };
+        setLoadError(err instanceof Error ? err.message : String(err));
       });
     return () => {
       cancelled = true;
+      // Leaving the view ends a pause of reading that "Mark as unread" began in it.
+      if (readingPaused.value === key) readingPaused.value = null;
+      markUnreadError.value = null;
     };
-  }, [key]);
+  }, [key, attempt]);
 
   // The topics of the channel being read.
   const openChannel = conversation?.kind === 'stream' ? conversation.streamId : null;
@@ -82,7 +96,10 @@ export function NarrowView({ terms }: { terms: Term[] }) {
   // Messages on screen are read (not in a search, which is for finding, as in Zulip).
   const messages = view.value.messages;
   const unreadNow = unread.value;
+  const paused = readingPaused.value === key;
   useEffect(() => {
+    // After "Mark as unread from here", what is on screen stays unread until the reader leaves (Zulip's prevent_reading).
+    if (paused) return;
     // What the view holds now, and only for this narrow: the render's list may be the previous view's (live
     // messages kept while another view was shown), which must not be marked read on opening this one.
     const current = view.value;
@@ -90,7 +107,7 @@ export function NarrowView({ terms }: { terms: Term[] }) {
     const ids = current.messages.filter((m) => unreadNow.has(m.id)).map((m) => m.id);
     if (ids.length === 0) return;
     markRead(ids);
-  }, [messages, unreadNow, key]);
+  }, [messages, unreadNow, key, paused]);
 
   async function loadOlder() {
     const current = view.value;
@@ -123,6 +140,16 @@ export function NarrowView({ terms }: { terms: Term[] }) {
   return (
     <main class="messages-pane">
       {conversation && <ConversationActions conversation={conversation} />}
+      {paused && (
+        <p class="reading-paused" role="status">
+          Marked as unread. Messages here stay unread until you leave this view.
+        </p>
+      )}
+      {markUnreadError.value && (
+        <p class="error" role="alert">
+          {markUnreadError.value.text}
+        </p>
+      )}
       <MessageList
         messages={messages}
         me={self}
@@ -135,7 +162,15 @@ export function NarrowView({ terms }: { terms: Term[] }) {
         searching={isSearch(terms)}
         firstUnread={marker.current?.id ?? null}
       />
-      {!view.value.loading && messages.length === 0 && (
+      {loadError !== null && (
+        <p class="error load-error" role="alert">
+          Could not load the messages: {loadError}{' '}
+          <button type="button" class="link-like" onClick={() => setAttempt((n) => n + 1)}>
+            Try again
+          </button>
+        </p>
+      )}
+      {!view.value.loading && loadError === null && messages.length === 0 && (
         <p class="empty" role="status">
           {isSearch(terms) ? 'No messages match the search.' : 'No messages here yet.'}
         </p>

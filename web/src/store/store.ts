@@ -159,6 +159,12 @@ export function liveMatches(message: Message, flags: readonly string[], terms: r
 export const isStarredView = (terms: readonly Term[]): boolean =>
   terms.length === 1 && terms[0].operator === 'is' && terms[0].operand === 'starred' && !terms[0].negated;
 
+/** A DM conversation's unread key from its other people's ids (none: the conversation with oneself), as conversationKey. */
+const dmKey = (others: readonly number[], self: number): string => {
+  const ids = others.filter((id) => id !== self);
+  return `d:${(ids.length > 0 ? ids : [self]).sort((a, b) => a - b).join(',')}`;
+};
+
 function setMessages(update: (list: Message[]) => Message[]): void {
   const current = view.value;
   const messages = update(current.messages);
@@ -226,7 +232,7 @@ function applyEvent(event: ServerEvent): void {
           const entry: UnreadEntry =
             d.type === 'stream'
               ? { key: `s:${d.stream_id as number}`, streamId: d.stream_id as number, topic: d.topic as string }
-              : { key: `d:${((d.user_ids as number[] | undefined) ?? []).join(',')}` };
+              : { key: dmKey((d.user_ids as number[] | undefined) ?? [], self) };
           if (d.mentioned) entry.mentioned = true;
           next.set(Number(id), entry);
         }

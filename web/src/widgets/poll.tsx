@@ -31,7 +31,7 @@ export function PollWidget({ messageId, poll, me }: { messageId: number; poll: P
                 aria-pressed={voted}
                 aria-label={`${o.option}: ${o.voters.length} ${o.voters.length === 1 ? 'vote' : 'votes'}`}
                 title={who ? `Voted: ${who}` : 'No votes yet'}
-                onClick={() => void send(voteData(poll, o.key, me))}
+                onClick={() => void send(voteData(poll, o.key, me), { optimistic: true })}
               >
                 {o.voters.length}
               </button>

@@ -21,7 +21,11 @@ export function TodoWidget({ messageId, list, me }: { messageId: number; list: T
         {list.tasks.map((t) => (
           <li key={t.key} class={t.completed ? 'todo-task done' : 'todo-task'} data-task={t.task}>
             <label>
-              <input type="checkbox" checked={t.completed} onChange={() => void send(strikeData(t.key))} />
+              <input
+                type="checkbox"
+                checked={t.completed}
+                onChange={() => void send(strikeData(t.key), { optimistic: true })}
+              />
               <strong class="todo-task-name">{t.task}</strong>
               {t.desc && <span class="todo-task-desc">: {t.desc}</span>}
             </label>

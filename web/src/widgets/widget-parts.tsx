@@ -1,24 +1,37 @@
 /** What the poll and to-do widgets share: sending an update, and a heading its author can edit in place. */
 import { useState } from 'preact/hooks';
 import { api } from '../lib/api';
+import { me, view } from '../store/store';
+import { addPending } from './pending';
 
 /** Sends one widget update; the change shows when its `submessage` event comes back. */
 export function sendWidgetData(messageId: number, data: object): Promise<unknown> {
   return api.post('/submessage', { message_id: messageId, msg_type: 'widget', content: JSON.stringify(data) });
 }
 
-/** A sender for one widget's updates (null data sends nothing), and the last refusal's text. */
+/**
+ * A sender for one widget's updates (null data sends nothing), and the last refusal's text. An update sent with
+ * `{ optimistic: true }` (a vote, a check) shows at once and is taken back if the server refuses it (pending.ts).
+ */
 export function useWidgetSender(messageId: number): {
-  send: (data: object | null) => Promise<boolean>;
+  send: (data: object | null, options?: { optimistic?: boolean }) => Promise<boolean>;
   error: string;
 } {
   const [error, setError] = useState('');
-  const send = (data: object | null) => {
+  const send = (data: object | null, { optimistic = false } = {}) => {
     if (!data) return Promise.resolve(false);
     setError('');
+    const takeBack = optimistic
+      ? addPending(
+          messageId,
+          { sender_id: me.value, msg_type: 'widget', content: JSON.stringify(data) },
+          view.value.messages.find((m) => m.id === messageId)?.submessages,
+        )
+      : undefined;
     return sendWidgetData(messageId, data).then(
       () => true,
       (err: Error) => {
+        takeBack?.();
         setError(err.message);
         return false;
       },
