@@ -75,7 +75,7 @@ describe('the web client: keyboard, themes, phone', () => {
       await page.keyboard.press('r');
       await eventually('the compose box to have focus', async () => (await focused(page)) === 'compose-content');
       await page.keyboard.type('Replied by keyboard');
-      await page.keyboard.press('Enter');
+      await page.keyboard.press('Control+Enter');
       await page.waitForSelector('.message .content >> text=Replied by keyboard');
       const latest = (
         await env.world.as('hamlet').get('/messages', {
@@ -133,7 +133,7 @@ describe('the web client: keyboard, themes, phone', () => {
       await page.keyboard.press('Tab');
       expect(await focused(page)).toBe('compose-content');
       await page.keyboard.type('Nowhere to go');
-      await page.keyboard.press('Enter');
+      await page.keyboard.press('Control+Enter');
       await page.waitForSelector(".new-message [role='alert'] >> text=Choose a channel");
       // Esc closes the box.
       await page.keyboard.press('Escape');
@@ -151,7 +151,7 @@ describe('the web client: keyboard, themes, phone', () => {
       await page.keyboard.press('Tab');
       expect(await focused(page)).toBe('compose-content');
       await page.keyboard.type('Sent from the Inbox');
-      await page.keyboard.press('Enter');
+      await page.keyboard.press('Control+Enter');
       await page.waitForSelector('.new-message.sent >> text=#Denmark > plans by keyboard');
       expect(await page.textContent('#narrow-title')).toBe('Inbox');
       const sent = await latest('hamlet', [{ operator: 'channel', operand: 'Denmark' }]);
@@ -171,7 +171,7 @@ describe('the web client: keyboard, themes, phone', () => {
       await page.keyboard.press('Tab');
       expect(await focused(page)).toBe('compose-content');
       await page.keyboard.type('A word in private');
-      await page.keyboard.press('Enter');
+      await page.keyboard.press('Control+Enter');
       await page.waitForSelector('.new-message.sent >> text=Cordelia');
       const cordelia = env.world.user('cordelia');
       const dm = await latest('hamlet', [{ operator: 'dm', operand: [cordelia.id] }]);

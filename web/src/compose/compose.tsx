@@ -11,6 +11,8 @@ import type { Suggestion } from './autocomplete';
 import { SuggestionList } from './suggestion-list';
 import { LIST_LABELS, useAutocomplete } from './use-autocomplete';
 import { ComposeTools } from './tools';
+import { enterAction } from '../keyboard/keys';
+import { settings } from '../store/personal';
 
 let uploadIds = 0;
 
@@ -286,7 +288,15 @@ export function Compose({
         }}
         onKeyDown={(e) => {
           if (completion.onKeyDown(e, complete)) return;
-          if (e.key === 'Enter' && !e.shiftKey) void send(e);
+          // Enter or Ctrl+Enter sends, by the user's enter_sends setting; the other one is a new line.
+          const action = enterAction(e, !!settings.value.enter_sends);
+          if (action === 'send') void send(e);
+          else if (action === 'newline') {
+            e.preventDefault();
+            const el = e.currentTarget;
+            el.setRangeText('\n', el.selectionStart, el.selectionEnd, 'end');
+            onInput(el.value);
+          }
         }}
       />
       {suggestions.length > 0 && completing && (
@@ -316,7 +326,11 @@ export function Compose({
         <button id="compose-preview-button" type="button" onClick={() => void showPreview()}>
           Preview
         </button>
-        <button id="compose-send" type="submit">
+        <button
+          id="compose-send"
+          type="submit"
+          title={settings.value.enter_sends ? 'Send (Enter)' : 'Send (Ctrl+Enter)'}
+        >
           Send
         </button>
         <label class="later">

@@ -99,3 +99,21 @@ export function nextUnread(
   const here = ordered.findIndex((c) => same(c, current));
   return [...ordered.slice(here + 1), ...ordered.slice(0, Math.max(here, 0))][0] ?? null;
 }
+
+/**
+ * What Enter does in the message field, as Zulip's `should_enter_send`: with `enter_sends`, Enter alone sends, Shift+Enter
+ * is the field's own new line and Ctrl (⌘, Alt)+Enter puts one in; without it, Ctrl (⌘, Alt)+Enter sends and Enter or
+ * Shift+Enter is a new line. Enter while an input method composes a character is the input method's.
+ */
+export function enterAction(
+  event: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'ctrlKey' | 'metaKey' | 'altKey' | 'isComposing'>,
+  enterSends: boolean,
+): 'send' | 'newline' | null {
+  if (event.key !== 'Enter' || event.isComposing) return null;
+  const other = event.ctrlKey || event.metaKey || event.altKey;
+  if (enterSends) {
+    if (other) return 'newline';
+    return event.shiftKey ? null : 'send';
+  }
+  return other ? 'send' : null;
+}
