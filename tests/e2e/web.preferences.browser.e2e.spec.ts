@@ -8,8 +8,17 @@ jest.setTimeout(240_000);
 describe('the web client: status, language, time zone, Enter sends, density', () => {
   const env = useBrowserWorld();
 
-  const userSettings = async (who: 'hamlet' | 'cordelia' | 'iago') =>
-    (await registeredState(env.world, who, ['user_settings'])).user_settings as Record<string, unknown>;
+  const userSettings = async (who: 'hamlet' | 'cordelia' | 'iago') => {
+    const state = await registeredState(env.world, who, ['user_settings']);
+    if (!state.user_settings) throw new Error(`/register answered ${JSON.stringify(state)}`);
+    return state.user_settings as Record<string, unknown>;
+  };
+  /** Runs `change` on the page and waits for the server's answer to its PATCH /settings (no polling of /register). */
+  const saving = async (page: Page, change: () => Promise<unknown>) => {
+    const answer = page.waitForResponse((r) => r.url().endsWith('/json/settings') && r.request().method() === 'PATCH');
+    await change();
+    expect((await answer).status()).toBe(200);
+  };
   const openSettings = async (page: Page) => {
     await page.click('#settings-open');
     await page.locator('#settings-title').waitFor();
@@ -85,7 +94,7 @@ describe('the web client: status, language, time zone, Enter sends, density', ()
     }
   });
 
-  it('shows message times in the chosen time zone and language, after a reload too; Automatic is the browser’s', async () => {
+  it('shows message times in the chosen time zone and language, after a reload too; or the browser’s', async () => {
     const id = await sendToChannel(env.world, 'othello', 'Verona', 'clocks', 'What hour now?');
     const sent = (await env.world.as('cordelia').get(`/messages/${id}`)).body.message.timestamp as number;
     const clock = (timeZone: string) =>
@@ -108,30 +117,34 @@ describe('the web client: status, language, time zone, Enter sends, density', ()
       );
 
       await openSettings(page);
-      expect(await page.textContent('#setting-timezone option[value=""]')).toBe('Automatic (Europe/Lisbon)');
-      await page.selectOption('#setting-timezone', 'Asia/Kolkata');
-      await eventually('the zone saved', async () => (await userSettings('cordelia')).timezone === 'Asia/Kolkata');
-      await showsClockOf('Asia/Kolkata');
-      expect(await time.getAttribute('title')).toMatch(/GMT\+5:30/);
+      expect(await page.textContent('#setting-timezone option[value=""]')).toBe(
+        'Not set: this browser’s (Europe/Lisbon)',
+      );
+      await saving(page, () => page.selectOption('#setting-timezone', 'Asia/Tokyo'));
+      expect((await userSettings('cordelia')).timezone === 'Asia/Tokyo').toBe(true);
+      await showsClockOf('Asia/Tokyo');
+      expect(await time.getAttribute('title')).toMatch(/GMT\+9/);
       // From /register after a reload.
       await page.reload();
       await eventually('the zone after a reload', async () =>
-        ((await time.textContent()) ?? '').endsWith(clock('Asia/Kolkata')),
+        ((await time.textContent()) ?? '').endsWith(clock('Asia/Tokyo')),
       );
 
       // The language: dates are written in it.
       await openSettings(page);
       expect(await page.inputValue('#setting-language')).toBe('en');
-      await page.selectOption('#setting-language', 'de');
-      await eventually('the language saved', async () => (await userSettings('cordelia')).default_language === 'de');
-      await showsClockOf('Asia/Kolkata');
-      const weekday = new Intl.DateTimeFormat('de', { timeZone: 'Asia/Kolkata', weekday: 'long' }).format(sent * 1000);
+      await saving(page, () => page.selectOption('#setting-language', 'de'));
+      expect((await userSettings('cordelia')).default_language === 'de').toBe(true);
+      await showsClockOf('Asia/Tokyo');
+      const weekday = new Intl.DateTimeFormat('de', { timeZone: 'Asia/Tokyo', weekday: 'long' }).format(sent * 1000);
       expect(await time.getAttribute('title')).toContain(weekday);
 
-      // Back to Automatic: the browser's zone again.
+      // Back to this browser's zone, by its button.
       await openSettings(page);
-      await page.selectOption('#setting-timezone', '');
-      await eventually('the zone cleared', async () => (await userSettings('cordelia')).timezone === '');
+      await saving(page, () => page.click('#setting-timezone-browser'));
+      expect((await userSettings('cordelia')).timezone).toBe('Europe/Lisbon');
+      await page.locator('#setting-timezone-browser').waitFor({ state: 'detached' });
+      expect(await page.inputValue('#setting-timezone')).toBe('Europe/Lisbon');
       await showsClockOf('Europe/Lisbon');
       expect(await time.getAttribute('title')).not.toMatch(/GMT/);
     } finally {
@@ -174,8 +187,8 @@ describe('the web client: status, language, time zone, Enter sends, density', ()
       await eventually('the field emptied', async () => (await page.inputValue(field)) === '');
 
       await openSettings(page);
-      await page.check('input[name="enter_sends"][value="true"]');
-      await eventually('enter_sends saved', async () => (await userSettings('iago')).enter_sends === true);
+      await saving(page, () => page.check('input[name="enter_sends"][value="true"]'));
+      expect((await userSettings('iago')).enter_sends === true).toBe(true);
       await page.click('#settings-close');
       await page.locator(field).waitFor();
       expect(await page.getAttribute('#compose-send', 'title')).toBe('Send (Enter)');
@@ -216,17 +229,15 @@ describe('the web client: status, language, time zone, Enter sends, density', ()
       expect(await metrics(b.page)).toEqual(['16px', '22.4px']);
 
       await openSettings(a.page);
-      await a.page.selectOption('#setting-font-size', '14');
-      await a.page.selectOption('#setting-line-height', '122');
+      await saving(a.page, () => a.page.selectOption('#setting-font-size', '14'));
+      await saving(a.page, () => a.page.selectOption('#setting-line-height', '122'));
       expect(
         await a.page
           .locator('#density-sample')
           .evaluate((el) => [getComputedStyle(el).fontSize, getComputedStyle(el).lineHeight]),
       ).toEqual(['14px', '17.08px']);
-      await eventually('the density saved', async () => {
-        const s = await userSettings('hamlet');
-        return s.web_font_size_px === 14 && s.web_line_height_percent === 122;
-      });
+      const saved = await userSettings('hamlet');
+      expect([saved.web_font_size_px, saved.web_line_height_percent]).toEqual([14, 122]);
       // The other window follows (the user_settings events).
       await eventually('the other window’s density', async () => {
         const [size, height] = await metrics(b.page);

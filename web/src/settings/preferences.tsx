@@ -160,14 +160,17 @@ function zones(): string[] {
 
 /**
  * Language and time zone: the language dates and times are written in (the page's own words stay English for
- * now), and the zone message times show in — "Automatic" ('') is this browser's.
+ * now), and the zone message times show in. The server takes no empty zone: while none is set (''), times show in
+ * this browser's, and one button sets the browser's (Zulip's "automatic" suggestion).
  */
 export function LanguageAndTimeSettings() {
   const { error, save } = useSave();
   const language = String(settings.value.default_language || 'en');
   const zone = String(settings.value.timezone || '');
   const known = LANGUAGES.some(([code]) => code === language);
+  const here = browserZone();
   const list = zones();
+  if (!list.includes(here)) list.unshift(here);
   return (
     <section aria-labelledby="language-heading">
       <h2 id="language-heading">Language and time zone</h2>
@@ -189,7 +192,7 @@ export function LanguageAndTimeSettings() {
       <div class="check">
         <label for="setting-timezone">Time zone</label>
         <select id="setting-timezone" value={zone} onChange={(e) => save('timezone', e.currentTarget.value)}>
-          <option value="">Automatic ({browserZone()})</option>
+          {!zone && <option value="">Not set: this browser’s ({here})</option>}
           {zone && !list.includes(zone) && <option value={zone}>{zone}</option>}
           {list.map((z) => (
             <option key={z} value={z}>
@@ -197,6 +200,11 @@ export function LanguageAndTimeSettings() {
             </option>
           ))}
         </select>
+        {zone !== here && (
+          <button type="button" id="setting-timezone-browser" onClick={() => save('timezone', here)}>
+            Use this browser’s time zone ({here})
+          </button>
+        )}
       </div>
       <Outcome error={error} />
     </section>
