@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { seriousViolations } from './support/axe';
-import { eventually, sendToChannel, useBrowserWorld, userPage, waitForTitle } from './support/browser';
+import { eventually, registeredState, sendToChannel, useBrowserWorld, userPage } from './support/browser';
 
 jest.setTimeout(240_000);
 
@@ -14,23 +14,44 @@ const PNG = Buffer.from(
 describe('the web client: more keyboard shortcuts', () => {
   const env = useBrowserWorld();
   const focused = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
-  const title = (page: Page) => page.textContent('#narrow-title');
+  /** Waits for the heading to say `text`; a failure says what the page shows instead. */
+  const waitForTitle = async (page: Page, text: string) => {
+    try {
+      await page.waitForFunction((t) => document.querySelector('#narrow-title')?.textContent === t, text, {
+        timeout: 15_000,
+      });
+    } catch {
+      const shown = await page.textContent('#narrow-title');
+      throw new Error(
+        `expected the view "${text}", the page shows "${shown}" at ${page.url()}, focus on "${await focused(page)}"`,
+      );
+    }
+  };
 
   it('goes to views with Shift+I, t, a, *, d; to unread followed topics with Shift+N, unread DMs with p', async () => {
     const hamlet = env.world.as('hamlet');
     expect((await hamlet.post('/mark_all_as_read')).status).toBe(200);
     const denmark = (await hamlet.get('/get_stream_id', { stream: 'Denmark' })).body.stream_id as number;
+    const verona = (await hamlet.get('/get_stream_id', { stream: 'Verona' })).body.stream_id as number;
     const followed = await sendToChannel(env.world, 'othello', 'Denmark', 'followed plot', 'A followed word');
-    await sendToChannel(env.world, 'othello', 'Denmark', 'another plot', 'An unfollowed word');
     expect(
       (await hamlet.post('/user_topics', { stream_id: denmark, topic: 'followed plot', visibility_policy: 3 })).status,
     ).toBe(200);
+    // Hamlet's own read of it waits for the change to apply (read-your-writes): the page signs in after it.
+    const topics = (await registeredState(env.world, 'hamlet', ['user_topic'])).user_topics as {
+      topic_name: string;
+    }[];
+    expect(topics.map((t) => t.topic_name)).toContain('followed plot');
+    await sendToChannel(env.world, 'othello', 'Denmark', 'another plot', 'An unfollowed word');
     const dm = await env.world
       .as('othello')
       .post('/messages', { type: 'direct', to: [env.world.user('hamlet').id], content: 'A private word' });
     expect(dm.status).toBe(200);
+    // A starred message of its own (the Starred view marks what it shows as read).
+    const starred = await sendToChannel(env.world, 'othello', 'Verona', 'stars', 'A starred word');
+    expect((await hamlet.post('/mark_topic_as_read', { stream_id: verona, topic_name: 'stars' })).status).toBe(200);
     expect(
-      (await hamlet.post('/messages/flags', { messages: JSON.stringify([followed]), op: 'add', flag: 'starred' }))
+      (await hamlet.post('/messages/flags', { messages: JSON.stringify([starred]), op: 'add', flag: 'starred' }))
         .status,
     ).toBe(200);
 
@@ -39,11 +60,9 @@ describe('the web client: more keyboard shortcuts', () => {
       await waitForTitle(page, 'Inbox');
       await page.keyboard.press('t');
       await waitForTitle(page, 'Recent conversations');
-      await page.keyboard.press('a');
-      await waitForTitle(page, 'Combined feed');
       await page.keyboard.press('*');
       await waitForTitle(page, 'Starred messages');
-      await page.locator(`.message[data-id="${followed}"]`).waitFor();
+      await page.locator(`.message[data-id="${starred}"]`).waitFor();
       await page.keyboard.press('d');
       await waitForTitle(page, 'Drafts');
       // d again: back where one was.
@@ -60,6 +79,10 @@ describe('the web client: more keyboard shortcuts', () => {
       await waitForTitle(page, 'Othello, the Moor of Venice');
       await page.locator('.message .content >> text=A private word').waitFor();
       expect(page.url()).toContain('#narrow/dm/');
+      // a: the Combined feed (last: it marks what it shows as read).
+      await page.keyboard.press('a');
+      await waitForTitle(page, 'Combined feed');
+      await page.locator('.message .content >> text=An unfollowed word').waitFor();
 
       // Ctrl+K: the search box.
       await page.keyboard.press('Control+k');

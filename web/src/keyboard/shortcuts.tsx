@@ -181,6 +181,10 @@ export function Shortcuts() {
       if (!action) return;
       // In a dialog (the card, the list of shortcuts) only Esc acts.
       if ((event.target as Element).closest?.('[role="dialog"]') && action !== 'escape') return;
+      // While another modal dialog is open (the enlarged image), its keys are its own: its Esc closes it and the
+      // selected message stays selected.
+      const modal = document.querySelector('[role="dialog"][aria-modal="true"]');
+      if (modal && !modal.matches('.shortcut-help, .user-card')) return;
       event.preventDefault();
       ACTIONS[action]();
     };
