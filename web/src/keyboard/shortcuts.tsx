@@ -5,6 +5,7 @@
 import { signal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { navigate, route } from '../app/router';
+import type { Route } from '../lib/hash';
 import { conversationOf, conversationTerms, type Conversation } from '../lib/narrow';
 import { selectedMessage } from '../conversations/selection';
 import { whereOf } from '../notifications/notify';
@@ -59,6 +60,9 @@ function open(conversation: Conversation, focus: string): void {
   if (!same) navigate({ view: 'narrow', terms: there });
   focusWhenReady(focus, stale);
 }
+
+/** Where `d` came to the drafts from, for `d` again (never history.back(): the drafts may be the first page). */
+let beforeDrafts: Route | null = null;
 
 const ACTIONS: Record<Action, () => void> = {
   // c: a new message in the channel being read (its compose box: the topic field, filled in a topic), else a new
@@ -117,8 +121,11 @@ const ACTIONS: Record<Action, () => void> = {
   starred: () => navigate({ view: 'narrow', terms: [{ operator: 'is', operand: 'starred' }] }),
   // d: the drafts, and back from them.
   drafts() {
-    if (route.value.view === 'drafts') history.back();
-    else navigate({ view: 'drafts' });
+    if (route.value.view === 'drafts') navigate(beforeDrafts ?? { view: 'inbox' });
+    else {
+      beforeDrafts = route.value;
+      navigate({ view: 'drafts' });
+    }
   },
   // v: the selected message's (first) image, enlarged.
   viewImage() {
