@@ -1,6 +1,7 @@
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { seriousViolations } from './support/axe';
-import { eventually, registeredState, sendToChannel, useBrowserWorld, userPage } from './support/browser';
+import { eventually, registeredState, SCREENSHOTS, sendToChannel, useBrowserWorld, userPage } from './support/browser';
 
 jest.setTimeout(240_000);
 
@@ -250,6 +251,14 @@ describe('the web client: status, language, time zone, Enter sends, density', ()
       await a.page.selectOption('#setting-font-size', '20');
       await eventually('the larger size', async () => (await metrics(b.page))[0] === '20px');
       expect(await seriousViolations(a.page)).toEqual([]);
+      await a.page.locator('#status-heading').scrollIntoViewIfNeeded();
+      await a.page.screenshot({ path: join(SCREENSHOTS, 'settings-preferences.png'), fullPage: true });
+      // The settings page scrolls inside itself: its heading to the top of it.
+      await a.page.locator('#language-heading').evaluate((el) => {
+        const pane = el.closest('.settings-page')!;
+        pane.scrollTop += el.getBoundingClientRect().top - pane.getBoundingClientRect().top - 16;
+      });
+      await a.page.screenshot({ path: join(SCREENSHOTS, 'settings-density.png') });
     } finally {
       await a.context.close();
       await b.context.close();
