@@ -80,6 +80,8 @@ describe('the web client: status, language, time zone, Enter sends, density', ()
       await row.locator('.person-name').click();
       expect(await b.page.textContent('.user-card .status-text')).toBe('🌴 Rehearsing the play');
       await b.page.keyboard.press('Escape');
+      // The sidebar's and the People list's statuses pass axe.
+      expect(await seriousViolations(b.page)).toEqual([]);
       expect(await seriousViolations(a.page)).toEqual([]);
 
       // Cleared: gone from the sidebar, the People list and the server.

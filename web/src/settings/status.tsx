@@ -37,7 +37,8 @@ export function StatusBadge({ userId, withText = false }: { userId: number; with
   if (!shown) return null;
   return (
     <span class="user-status" title={shown.text || undefined} data-status-text={shown.text}>
-      {shown.emoji && <EmojiOf emoji={shown.emoji} label={shown.text || undefined} />}
+      {/* With the text beside it, the emoji is named by itself, so the text is not read twice. */}
+      {shown.emoji && <EmojiOf emoji={shown.emoji} label={withText ? undefined : shown.text || undefined} />}
       {(withText || !shown.emoji) && shown.text && <span class="user-status-text">{shown.text}</span>}
     </span>
   );
