@@ -371,7 +371,8 @@ describe('the web client in a real browser', () => {
       await polonius.waitForSelector('.message .content >> text=How now! a rat?');
       await polonius.fill('#compose-topic', 'arras');
       await polonius.fill('#compose-content', 'O, I am slain!');
-      await polonius.press('#compose-content', 'Enter');
+      // Ctrl+Enter sends (Zulip's default, enter_sends off).
+      await polonius.press('#compose-content', 'Control+Enter');
       await shiva.waitForSelector('.message .content >> text=O, I am slain!');
 
       // A direct message: the other's list shows it unread until they open the conversation.

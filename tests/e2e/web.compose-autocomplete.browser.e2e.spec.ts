@@ -90,8 +90,8 @@ describe('the web client: compose autocomplete', () => {
       expect(await page.inputValue(field)).toBe(text);
       await nextFrame(page);
 
-      // Sent, the message shows the links and the mention, and the server rendered them so.
-      await page.press(field, 'Enter');
+      // Sent (Ctrl+Enter, as enter_sends is off), the message shows the links and the mention, as the server rendered them.
+      await page.press(field, 'Control+Enter');
       const shown = '.message .content';
       await page.waitForSelector(`${shown} a.stream >> text=#Verona`);
       await page.waitForSelector(`${shown} a.stream-topic >> text=#Verona > balcony scene`);

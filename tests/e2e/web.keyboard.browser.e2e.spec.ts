@@ -35,19 +35,10 @@ describe('the web client: keyboard, themes, phone', () => {
       await page.keyboard.press('?');
       const help = page.locator('.shortcut-help[role="dialog"]');
       await help.waitFor();
-      expect(await help.locator('kbd').allTextContents()).toEqual([
-        'c',
-        'x',
-        'r',
-        'j',
-        'k',
-        'n',
-        '/',
-        'q',
-        'w',
-        'Esc',
-        '?',
-      ]);
+      // The keys of this test among the list (web.shortcuts.browser.e2e.spec.ts checks the rest).
+      expect(await help.locator('kbd').allTextContents()).toEqual(
+        expect.arrayContaining(['c', 'x', 'r', 'j', 'k', 'n', '/ or Ctrl+K', 'q', 'w', 'Esc', '?']),
+      );
       await page.keyboard.press('Escape');
       await help.waitFor({ state: 'detached' });
 
@@ -75,7 +66,7 @@ describe('the web client: keyboard, themes, phone', () => {
       await page.keyboard.press('r');
       await eventually('the compose box to have focus', async () => (await focused(page)) === 'compose-content');
       await page.keyboard.type('Replied by keyboard');
-      await page.keyboard.press('Enter');
+      await page.keyboard.press('Control+Enter');
       await page.waitForSelector('.message .content >> text=Replied by keyboard');
       const latest = (
         await env.world.as('hamlet').get('/messages', {
@@ -133,7 +124,7 @@ describe('the web client: keyboard, themes, phone', () => {
       await page.keyboard.press('Tab');
       expect(await focused(page)).toBe('compose-content');
       await page.keyboard.type('Nowhere to go');
-      await page.keyboard.press('Enter');
+      await page.keyboard.press('Control+Enter');
       await page.waitForSelector(".new-message [role='alert'] >> text=Choose a channel");
       // Esc closes the box.
       await page.keyboard.press('Escape');
@@ -151,7 +142,7 @@ describe('the web client: keyboard, themes, phone', () => {
       await page.keyboard.press('Tab');
       expect(await focused(page)).toBe('compose-content');
       await page.keyboard.type('Sent from the Inbox');
-      await page.keyboard.press('Enter');
+      await page.keyboard.press('Control+Enter');
       await page.waitForSelector('.new-message.sent >> text=#Denmark > plans by keyboard');
       expect(await page.textContent('#narrow-title')).toBe('Inbox');
       const sent = await latest('hamlet', [{ operator: 'channel', operand: 'Denmark' }]);
@@ -171,7 +162,7 @@ describe('the web client: keyboard, themes, phone', () => {
       await page.keyboard.press('Tab');
       expect(await focused(page)).toBe('compose-content');
       await page.keyboard.type('A word in private');
-      await page.keyboard.press('Enter');
+      await page.keyboard.press('Control+Enter');
       await page.waitForSelector('.new-message.sent >> text=Cordelia');
       const cordelia = env.world.user('cordelia');
       const dm = await latest('hamlet', [{ operator: 'dm', operand: [cordelia.id] }]);

@@ -1,4 +1,5 @@
-import { dayLabel, fullTime, messageTime } from '../src/conversations/times';
+import { currentDisplay, dayKey, dayLabel, fullTime, localeOf, messageTime, zoneOf } from '../src/conversations/times';
+import { DEFAULT_SETTINGS, settings } from '../src/store/personal';
 
 // Noon on 2 December 2026, local time (the tests read local days, as the page does).
 const now = new Date(2026, 11, 2, 12, 0, 0).getTime();
@@ -43,5 +44,73 @@ describe('message times', () => {
     const older = at(2026, 10, 30);
     expect(dayLabel(older, now)).toBe(local(older, { weekday: 'long', month: 'long', day: 'numeric' }));
     expect(dayLabel(at(2025, 11, 31), now)).toContain('2025');
+  });
+});
+
+describe('message times in the reader’s time zone and language', () => {
+  // 23:30 UTC on 2 December 2026: already 3 December in Tokyo, still 2 December in New York.
+  const late = Date.UTC(2026, 11, 2, 23, 30, 0) / 1000;
+  const nowUtc = Date.UTC(2026, 11, 3, 1, 0, 0);
+  const tokyo = { timeZone: 'Asia/Tokyo', locale: 'en-US' };
+  const newYork = { timeZone: 'America/New_York', locale: 'en-US' };
+
+  it('shows the clock of the chosen zone', () => {
+    expect(messageTime(late, true, nowUtc, tokyo)).toBe('08:30');
+    // In UTC it is 3 December now, the message was sent yesterday: its date shows.
+    expect(messageTime(late, true, nowUtc, { timeZone: 'UTC', locale: 'en-US' })).toBe('Dec 2, 23:30');
+    // In New York both are on 2 December, in the evening.
+    expect(messageTime(late, true, nowUtc, newYork)).toBe('18:30');
+    expect(messageTime(late, false, nowUtc, newYork)).toBe('6:30 PM');
+  });
+
+  it('takes the day of a moment, and of a date separator, in the zone', () => {
+    expect(dayKey(late * 1000, tokyo)).toBe('2026-12-03');
+    expect(dayKey(late * 1000, newYork)).toBe('2026-12-02');
+    expect(dayLabel(late, nowUtc, tokyo)).toBe('Today');
+    expect(dayLabel(late, nowUtc, newYork)).toBe('Today');
+    expect(dayLabel(late - 86_400, nowUtc, tokyo)).toBe('Yesterday');
+    // Across a month and a year, by the calendar.
+    const newYear = Date.UTC(2027, 0, 1, 12);
+    expect(dayLabel(Date.UTC(2026, 11, 31, 12) / 1000, newYear, { timeZone: 'UTC', locale: 'en-US' })).toBe(
+      'Yesterday',
+    );
+    expect(dayLabel(Date.UTC(2026, 11, 30, 12) / 1000, newYear, { timeZone: 'UTC', locale: 'en-US' })).toBe(
+      'Wednesday, December 30, 2026',
+    );
+  });
+
+  it('names the zone in the tooltip when it is not the browser’s', () => {
+    expect(fullTime(late, true, tokyo)).toMatch(/GMT\+9|JST/);
+    expect(fullTime(late, true, { locale: 'en-US' })).not.toMatch(/GMT|UTC/);
+  });
+
+  it('writes dates in the chosen language', () => {
+    const de = { timeZone: 'UTC', locale: localeOf('de') };
+    expect(dayLabel(Date.UTC(2026, 10, 30, 12) / 1000, nowUtc, de)).toBe('Montag, 30. November');
+    expect(fullTime(late, true, { timeZone: 'UTC', locale: localeOf('fr') })).toContain('décembre');
+  });
+
+  it("reads Zulip's language codes and zones, and leaves unknown ones to the browser", () => {
+    expect(localeOf('en_GB')).toBe('en-GB');
+    expect(localeOf('zh-hans')?.toLowerCase()).toBe('zh-hans');
+    expect(localeOf('')).toBeUndefined();
+    expect(localeOf('not a language!')).toBeUndefined();
+    expect(zoneOf('Europe/Berlin')).toBe('Europe/Berlin');
+    expect(zoneOf('')).toBeUndefined();
+    expect(zoneOf('Mars/Olympus')).toBeUndefined();
+  });
+
+  it('follows the settings when no zone is given', () => {
+    settings.value = { ...DEFAULT_SETTINGS, timezone: 'Asia/Tokyo', default_language: 'en' };
+    try {
+      expect(currentDisplay()).toEqual({ timeZone: 'Asia/Tokyo', locale: 'en' });
+      expect(messageTime(late, true, nowUtc)).toBe('08:30');
+      settings.value = { ...settings.value, timezone: 'America/New_York' };
+      expect(messageTime(late, true, nowUtc)).toBe('18:30');
+      settings.value = { ...settings.value, timezone: 'UTC' };
+      expect(messageTime(late, true, nowUtc)).toBe('Dec 2, 23:30');
+    } finally {
+      settings.value = { ...DEFAULT_SETTINGS };
+    }
   });
 });

@@ -6,6 +6,7 @@ import { signInError } from './sign-in-error';
 import { ssoError, SsoButtons, useSignInOptions } from './sso-buttons';
 import './style.css';
 import '../ui/theme';
+import '../ui/density';
 
 function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   // The sign-up page links here with the new account's address.

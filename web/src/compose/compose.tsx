@@ -14,6 +14,8 @@ import { ComposeTools } from './tools';
 import { pendingQuote } from './quote';
 import { composeTakes, withQuote } from './quote-text';
 import { me } from '../store/store';
+import { enterAction } from '../keyboard/keys';
+import { settings } from '../store/personal';
 
 let uploadIds = 0;
 
@@ -309,7 +311,15 @@ export function Compose({
         }}
         onKeyDown={(e) => {
           if (completion.onKeyDown(e, complete)) return;
-          if (e.key === 'Enter' && !e.shiftKey) void send(e);
+          // Enter or Ctrl+Enter sends, by the user's enter_sends setting; the other one is a new line.
+          const action = enterAction(e, !!settings.value.enter_sends);
+          if (action === 'send') void send(e);
+          else if (action === 'newline') {
+            e.preventDefault();
+            const el = e.currentTarget;
+            el.setRangeText('\n', el.selectionStart, el.selectionEnd, 'end');
+            onInput(el.value);
+          }
         }}
       />
       {suggestions.length > 0 && completing && (
@@ -339,7 +349,11 @@ export function Compose({
         <button id="compose-preview-button" type="button" onClick={() => void showPreview()}>
           Preview
         </button>
-        <button id="compose-send" type="submit">
+        <button
+          id="compose-send"
+          type="submit"
+          title={settings.value.enter_sends ? 'Send (Enter)' : 'Send (Ctrl+Enter)'}
+        >
           Send
         </button>
         <label class="later">

@@ -1,4 +1,4 @@
-import { useEffect } from 'preact/hooks';
+import { useLayoutEffect } from 'preact/hooks';
 
 /** The name a screen reader says for an image: the link's title (the file name), else the last part of its address. */
 export function imageName(link: Element): string {
@@ -28,7 +28,8 @@ export function Lightbox({
   name: string;
   onClose: () => void;
 }) {
-  useEffect(() => {
+  // Listening from the render itself (not after the next paint), so an Esc pressed as the image shows closes it.
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);

@@ -1,14 +1,53 @@
 /**
  * How message times read: the time alone for today's messages, the date with it for older ones (the year too when it
  * is not this year's), the full date and time as the tooltip; and the day a date separator names. In the reader's
- * own time zone and locale, by their 24-hour setting.
+ * time zone (their `timezone` setting, else the browser's) and language (`default_language`), by their 24-hour
+ * setting. Each function takes the zone and language explicitly as its last argument; without it, the settings'.
  */
+import { settings } from '../store/personal';
+
+/** Where and how to read a moment: an IANA zone (undefined: the browser's) and a BCP 47 locale (the browser's). */
+export interface TimeDisplay {
+  timeZone?: string;
+  locale?: string;
+}
+
+/** Zulip's language codes ("en_GB", "zh-hans", "pt-br") as BCP 47 tags Intl knows; undefined when it knows none. */
+export function localeOf(language: string | undefined): string | undefined {
+  if (!language) return undefined;
+  const tag = language.replace(/_/g, '-');
+  try {
+    return Intl.DateTimeFormat.supportedLocalesOf([tag])[0];
+  } catch {
+    return undefined;
+  }
+}
+
+/** A zone Intl knows, else undefined (the browser's). */
+export function zoneOf(timezone: string | undefined): string | undefined {
+  if (!timezone) return undefined;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: timezone });
+    return timezone;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The reader's display, from their settings (reading them makes a component re-render when they change). */
+export function currentDisplay(): TimeDisplay {
+  const s = settings.value;
+  return { timeZone: zoneOf(s.timezone), locale: localeOf(s.default_language) };
+}
+
+/** The browser's own time zone. */
+export const browserZone = (): string => new Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 const cache = new Map<string, Intl.DateTimeFormat>();
-function format(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = JSON.stringify(options);
+function format(options: Intl.DateTimeFormatOptions, where: TimeDisplay): Intl.DateTimeFormat {
+  const key = JSON.stringify([where.locale, where.timeZone, options]);
   let f = cache.get(key);
-  if (!f) cache.set(key, (f = new Intl.DateTimeFormat(undefined, options)));
+  if (!f) cache.set(key, (f = new Intl.DateTimeFormat(where.locale, { ...options, timeZone: where.timeZone })));
   return f;
 }
 
@@ -18,47 +57,72 @@ const clock = (twentyFour: boolean): Intl.DateTimeFormatOptions => ({
   hourCycle: twentyFour ? 'h23' : 'h12',
 });
 
-/** The local calendar day of a moment, as a comparable key. */
-export const dayKey = (ms: number): string => {
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${d.getMonth()}-${d.getDate()}`;
-};
-
-/** The time shown on a message: "10:42", or "Nov 29, 10:42" when not today, "Nov 29, 2025, 10:42" in another year. */
-export function messageTime(seconds: number, twentyFour: boolean, now = Date.now()): string {
-  const ms = seconds * 1000;
-  if (dayKey(ms) === dayKey(now)) return format(clock(twentyFour)).format(ms);
-  const sameYear = new Date(ms).getFullYear() === new Date(now).getFullYear();
-  return format({
-    month: 'short',
-    day: 'numeric',
-    ...(sameYear ? {} : { year: 'numeric' }),
-    ...clock(twentyFour),
-  }).format(ms);
+/** The calendar day of a moment in the zone, as "2026-12-02". */
+export function dayKey(ms: number, where: TimeDisplay = currentDisplay()): string {
+  const parts: Record<string, string> = {};
+  for (const p of format(
+    { year: 'numeric', month: '2-digit', day: '2-digit' },
+    { locale: 'en-US', timeZone: where.timeZone },
+  ).formatToParts(ms))
+    parts[p.type] = p.value;
+  return `${parts.year}-${parts.month}-${parts.day}`;
 }
 
-/** The tooltip: "Wednesday, December 2, 2026 at 10:42:13 AM". */
-export function fullTime(seconds: number, twentyFour: boolean): string {
-  return format({
-    weekday: 'long',
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-    ...clock(twentyFour),
-    second: '2-digit',
-  }).format(seconds * 1000);
+/** The day before a day key ("2026-12-01" for "2026-12-02"), by the calendar. */
+function dayBefore(key: string): string {
+  const [y, m, d] = key.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d - 1)).toISOString().slice(0, 10);
+}
+
+const yearOf = (key: string) => key.slice(0, 4);
+
+/** The time shown on a message: "10:42", or "Nov 29, 10:42" when not today, "Nov 29, 2025, 10:42" in another year. */
+export function messageTime(
+  seconds: number,
+  twentyFour: boolean,
+  now = Date.now(),
+  where: TimeDisplay = currentDisplay(),
+): string {
+  const ms = seconds * 1000;
+  const day = dayKey(ms, where);
+  const today = dayKey(now, where);
+  if (day === today) return format(clock(twentyFour), where).format(ms);
+  return format(
+    {
+      month: 'short',
+      day: 'numeric',
+      ...(yearOf(day) === yearOf(today) ? {} : { year: 'numeric' }),
+      ...clock(twentyFour),
+    },
+    where,
+  ).format(ms);
+}
+
+/** The tooltip: "Wednesday, December 2, 2026 at 10:42:13 AM" (with the zone's name when it is not the browser's). */
+export function fullTime(seconds: number, twentyFour: boolean, where: TimeDisplay = currentDisplay()): string {
+  return format(
+    {
+      weekday: 'long',
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+      ...clock(twentyFour),
+      second: '2-digit',
+      ...(where.timeZone && where.timeZone !== browserZone() ? { timeZoneName: 'short' } : {}),
+    },
+    where,
+  ).format(seconds * 1000);
 }
 
 /** A date separator's text: "Today", "Yesterday", or the date ("Monday, November 30", with the year if not this one). */
-export function dayLabel(seconds: number, now = Date.now()): string {
+export function dayLabel(seconds: number, now = Date.now(), where: TimeDisplay = currentDisplay()): string {
   const ms = seconds * 1000;
-  const day = dayKey(ms);
-  if (day === dayKey(now)) return 'Today';
-  const yesterday = new Date(now);
-  yesterday.setDate(yesterday.getDate() - 1);
-  if (day === dayKey(yesterday.getTime())) return 'Yesterday';
-  const sameYear = new Date(ms).getFullYear() === new Date(now).getFullYear();
-  return format({ weekday: 'long', month: 'long', day: 'numeric', ...(sameYear ? {} : { year: 'numeric' }) }).format(
-    ms,
-  );
+  const day = dayKey(ms, where);
+  const today = dayKey(now, where);
+  if (day === today) return 'Today';
+  if (day === dayBefore(today)) return 'Yesterday';
+  return format(
+    { weekday: 'long', month: 'long', day: 'numeric', ...(yearOf(day) === yearOf(today) ? {} : { year: 'numeric' }) },
+    where,
+  ).format(ms);
 }

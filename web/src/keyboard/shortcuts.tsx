@@ -5,6 +5,7 @@
 import { signal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { navigate, route } from '../app/router';
+import type { Route } from '../lib/hash';
 import { conversationOf, conversationTerms, type Conversation } from '../lib/narrow';
 import { selectedMessage } from '../conversations/selection';
 import { whereOf } from '../notifications/notify';
@@ -12,9 +13,11 @@ import { isMutedPlace } from '../notifications/rules';
 import { cardUser } from '../people/card';
 import { collapsed, toggleSection, type SectionName } from '../sidebar/state';
 import { closeNewMessage, newMessage, openNewMessage } from '../compose/new-message';
-import { conversationKey, inNarrow, type Message } from '../store/model';
+import { conversationKey, inNarrow, type Message, type UnreadEntry } from '../store/model';
+import { topicPolicy } from '../store/personal';
 import { me, subscriptions, unread, view } from '../store/store';
-import { actionFor, nextUnread, SHORTCUTS, step, type Action } from './keys';
+import { actionFor, dmUnread, followedUnread, nextUnread, SHORTCUT_GROUPS, step, type Action } from './keys';
+import './shortcuts.css';
 
 const helpOpen = signal(false);
 
@@ -58,6 +61,9 @@ function open(conversation: Conversation, focus: string): void {
   focusWhenReady(focus, stale);
 }
 
+/** Where `d` came to the drafts from, for `d` again (never history.back(): the drafts may be the first page). */
+let beforeDrafts: Route | null = null;
+
 const ACTIONS: Record<Action, () => void> = {
   // c: a new message in the channel being read (its compose box: the topic field, filled in a topic), else a new
   // channel message whose channel is still to choose (Zulip's compose_actions.start for "stream").
@@ -78,13 +84,56 @@ const ACTIONS: Record<Action, () => void> = {
     const here = current();
     open(here && inNarrow(m, here, me.value) ? here : messageConversation(m), '#compose-content');
   },
+  // Shift+R: a direct message to the selected message's sender.
+  replyToSender() {
+    const m = selectedOrLast();
+    if (m) open({ kind: 'dm', userIds: [m.sender_id] }, '#compose-content');
+  },
   next: () => select(1),
   previous: () => select(-1),
   nextUnread() {
-    const order = subscriptions.value.map((s) => s.stream_id);
-    const skip = (e: { streamId?: number; topic?: string }) => isMutedPlace(whereOf(e.streamId!, e.topic ?? ''));
-    const next = nextUnread(unread.value, order, current(), skip);
-    if (next) navigate({ view: 'narrow', terms: conversationTerms(next) });
+    const skip = (e: UnreadEntry) => isMutedPlace(whereOf(e.streamId!, e.topic ?? ''));
+    goToNextUnread(unread.value, skip);
+  },
+  // Shift+N: the next unread topic one follows (muted channel or not); p: the next unread direct message.
+  nextUnreadFollowed() {
+    goToNextUnread(followedUnread(unread.value, topicPolicy), () => false);
+  },
+  nextUnreadDm() {
+    goToNextUnread(dmUnread(unread.value), () => false);
+  },
+  // s: the selected message's topic or direct message conversation; from its topic, its channel.
+  conversation() {
+    const here = current();
+    const m = selectedOrLast();
+    if (!m) {
+      if (here?.kind === 'stream' && here.topic !== undefined) go({ kind: 'stream', streamId: here.streamId });
+      return;
+    }
+    const there = messageConversation(m);
+    const inTopic =
+      here?.kind === 'stream' && here.topic !== undefined && JSON.stringify(here) === JSON.stringify(there);
+    go(inTopic && there.kind === 'stream' ? { kind: 'stream', streamId: there.streamId } : there);
+  },
+  inbox: () => navigate({ view: 'inbox' }),
+  recent: () => navigate({ view: 'recent' }),
+  feed: () => navigate({ view: 'narrow', terms: [] }),
+  starred: () => navigate({ view: 'narrow', terms: [{ operator: 'is', operand: 'starred' }] }),
+  // d: the drafts, and back from them.
+  drafts() {
+    if (route.value.view === 'drafts') navigate(beforeDrafts ?? { view: 'inbox' });
+    else {
+      beforeDrafts = route.value;
+      navigate({ view: 'drafts' });
+    }
+  },
+  // v: the selected message's (first) image, enlarged.
+  viewImage() {
+    const m = selectedOrLast();
+    const link = m
+      ? document.querySelector<HTMLElement>(`.message[data-id="${m.id}"] .message_inline_image:not(.youtube-video) a`)
+      : null;
+    link?.click();
   },
   search: () => focusWhenReady('#search'),
   // q and w: the sidebar's "Filter channels" and "Search people" (Zulip's), their section opened if collapsed.
@@ -99,6 +148,21 @@ const ACTIONS: Record<Action, () => void> = {
   },
   help: () => (helpOpen.value = !helpOpen.value),
 };
+
+/** The selected message of the narrow shown, else its newest. */
+function selectedOrLast(): Message | undefined {
+  const messages = view.value.messages;
+  if (route.value.view !== 'narrow' || messages.length === 0) return undefined;
+  return messages.find((x) => x.id === selectedMessage.value) ?? messages[messages.length - 1];
+}
+
+const go = (conversation: Conversation) => navigate({ view: 'narrow', terms: conversationTerms(conversation) });
+
+function goToNextUnread(entries: ReadonlyMap<number, UnreadEntry>, skip: (entry: UnreadEntry) => boolean): void {
+  const order = subscriptions.value.map((s) => s.stream_id);
+  const next = nextUnread(entries, order, current(), skip);
+  if (next) go(next);
+}
 
 function focusSidebarBox(section: SectionName, selector: string): void {
   if (collapsed.value.has(section)) toggleSection(section);
@@ -124,6 +188,10 @@ export function Shortcuts() {
       if (!action) return;
       // In a dialog (the card, the list of shortcuts) only Esc acts.
       if ((event.target as Element).closest?.('[role="dialog"]') && action !== 'escape') return;
+      // While another modal dialog is open (the enlarged image), its keys are its own: its Esc closes it and the
+      // selected message stays selected.
+      const modal = document.querySelector('[role="dialog"][aria-modal="true"]');
+      if (modal && !modal.matches('.shortcut-help, .user-card')) return;
       event.preventDefault();
       ACTIONS[action]();
     };
@@ -143,16 +211,21 @@ function ShortcutHelp({ onClose }: { onClose: () => void }) {
     <div class="overlay" onClick={(e) => e.target === e.currentTarget && onClose()}>
       <div class="shortcut-help" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title">
         <h2 id="shortcuts-title">Keyboard shortcuts</h2>
-        <dl>
-          {SHORTCUTS.map(([key, what]) => (
-            <div key={key} class="shortcut">
-              <dt>
-                <kbd>{key}</kbd>
-              </dt>
-              <dd>{what}</dd>
-            </div>
-          ))}
-        </dl>
+        {SHORTCUT_GROUPS.map(([group, list]) => (
+          <section key={group} aria-label={group}>
+            <h3>{group}</h3>
+            <dl>
+              {list.map(([key, what]) => (
+                <div key={key} class="shortcut">
+                  <dt>
+                    <kbd>{key}</kbd>
+                  </dt>
+                  <dd>{what}</dd>
+                </div>
+              ))}
+            </dl>
+          </section>
+        ))}
         <button ref={close} class="close-help" onClick={onClose}>
           Close
         </button>

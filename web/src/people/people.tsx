@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks';
 import { navigate } from '../app/router';
 import { presenceStatus } from '../store/model';
-import { statuses } from '../store/personal';
+import { StatusBadge } from '../settings/status';
 import { me, presence, presenceTimes, users } from '../store/store';
 import { Avatar } from './avatar';
 import { cardUser } from './card';
@@ -52,7 +52,6 @@ export function PeopleView() {
       <ul class="people-list">
         {found.map((u) => {
           const state = presenceStatus(presence.value.get(u.user_id), Date.now() / 1000, presenceTimes.value.offline);
-          const status = statuses.value.get(u.user_id)?.status_text;
           return (
             <li key={u.user_id} data-person={u.email}>
               {u.user_id !== self && (
@@ -70,7 +69,7 @@ export function PeopleView() {
                 {u.full_name}
               </button>
               <span class="role">{roleName(u)}</span>
-              {status && <span class="status-text">{status}</span>}
+              <StatusBadge userId={u.user_id} withText />
             </li>
           );
         })}

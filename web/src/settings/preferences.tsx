@@ -6,7 +6,9 @@ import { useState } from 'preact/hooks';
 import { api } from '../lib/api';
 import { askPermission, permission } from '../notifications/permission';
 import { playSound } from '../notifications/sound';
+import { browserZone } from '../conversations/times';
 import { setSettingLocally, settings } from '../store/personal';
+import { FONT_SIZES, LINE_HEIGHTS } from '../ui/density-tokens';
 import { errorText, Outcome } from '../ui/outcome';
 
 function useSave() {
@@ -121,6 +123,166 @@ export function DisplaySettings() {
         ))}
       </fieldset>
       <Toggle name="twenty_four_hour_time" label="24-hour time" save={save} />
+      <Outcome error={error} />
+    </section>
+  );
+}
+
+/** Languages Zulip offers, by their codes (`default_language`), named in themselves. */
+export const LANGUAGES: readonly [string, string][] = [
+  ['en', 'English'],
+  ['en_GB', 'English (United Kingdom)'],
+  ['de', 'Deutsch'],
+  ['es', 'Español'],
+  ['fr', 'Français'],
+  ['it', 'Italiano'],
+  ['nl', 'Nederlands'],
+  ['pl', 'Polski'],
+  ['pt', 'Português'],
+  ['pt-br', 'Português (Brasil)'],
+  ['cs', 'Čeština'],
+  ['sv', 'Svenska'],
+  ['tr', 'Türkçe'],
+  ['ru', 'Русский'],
+  ['uk', 'Українська'],
+  ['hi', 'हिन्दी'],
+  ['ja', '日本語'],
+  ['ko', '한국어'],
+  ['zh-hans', '简体中文'],
+  ['zh-hant', '繁體中文'],
+];
+
+/** Every IANA zone the browser knows (and UTC), for the time zone setting. */
+function zones(): string[] {
+  const supported = (Intl as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
+  return ['UTC', ...supported.filter((z) => z !== 'UTC')];
+}
+
+/**
+ * Language and time zone: the language dates and times are written in (the page's own words stay English for
+ * now), and the zone message times show in. The server takes no empty zone: while none is set (''), times show in
+ * this browser's, and one button sets the browser's (Zulip's "automatic" suggestion).
+ */
+export function LanguageAndTimeSettings() {
+  const { error, save } = useSave();
+  const language = String(settings.value.default_language || 'en');
+  const zone = String(settings.value.timezone || '');
+  const known = LANGUAGES.some(([code]) => code === language);
+  const here = browserZone();
+  const list = zones();
+  if (!list.includes(here)) list.unshift(here);
+  return (
+    <section aria-labelledby="language-heading">
+      <h2 id="language-heading">Language and time zone</h2>
+      <div class="check">
+        <label for="setting-language">Language</label>
+        <select
+          id="setting-language"
+          value={language}
+          onChange={(e) => save('default_language', e.currentTarget.value)}
+        >
+          {!known && <option value={language}>{language}</option>}
+          {LANGUAGES.map(([code, name]) => (
+            <option key={code} value={code} lang={code.replace(/_/g, '-')}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="check">
+        <label for="setting-timezone">Time zone</label>
+        <select id="setting-timezone" value={zone} onChange={(e) => save('timezone', e.currentTarget.value)}>
+          {!zone && <option value="">Not set: this browser’s ({here})</option>}
+          {zone && !list.includes(zone) && <option value={zone}>{zone}</option>}
+          {list.map((z) => (
+            <option key={z} value={z}>
+              {z.replace(/_/g, ' ')}
+            </option>
+          ))}
+        </select>
+        {zone !== here && (
+          <button type="button" id="setting-timezone-browser" onClick={() => save('timezone', here)}>
+            Use this browser’s time zone ({here})
+          </button>
+        )}
+      </div>
+      <Outcome error={error} />
+    </section>
+  );
+}
+
+/** Compose: whether Enter sends (Shift+Enter a new line) or Ctrl+Enter sends (Enter a new line), as Zulip's. */
+export function ComposeSettings() {
+  const { error, save } = useSave();
+  return (
+    <section aria-labelledby="compose-settings-heading">
+      <h2 id="compose-settings-heading">Composing</h2>
+      <fieldset>
+        <legend>Sending a message</legend>
+        {(
+          [
+            [true, 'Enter sends, Shift+Enter starts a new line'],
+            [false, 'Ctrl+Enter sends, Enter starts a new line'],
+          ] as const
+        ).map(([value, label]) => (
+          <label key={String(value)} class="check">
+            <input
+              type="radio"
+              name="enter_sends"
+              value={String(value)}
+              checked={!!settings.value.enter_sends === value}
+              onChange={() => save('enter_sends', value)}
+            />
+            {label}
+          </label>
+        ))}
+      </fieldset>
+      <Outcome error={error} />
+    </section>
+  );
+}
+
+/** Zulip's information density: the message view's font size and line spacing. */
+export function DensitySettings() {
+  const { error, save } = useSave();
+  const size = Number(settings.value.web_font_size_px);
+  const height = Number(settings.value.web_line_height_percent);
+  return (
+    <section aria-labelledby="density-heading">
+      <h2 id="density-heading">Information density</h2>
+      <div class="check">
+        <label for="setting-font-size">Message font size</label>
+        <select
+          id="setting-font-size"
+          value={String(size)}
+          onChange={(e) => save('web_font_size_px', Number(e.currentTarget.value))}
+        >
+          {!FONT_SIZES.includes(size as never) && <option value={String(size)}>{size} px</option>}
+          {FONT_SIZES.map((px) => (
+            <option key={px} value={String(px)}>
+              {px} px{px === 16 ? ' (default)' : px === 14 ? ' (compact)' : ''}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="check">
+        <label for="setting-line-height">Line spacing</label>
+        <select
+          id="setting-line-height"
+          value={String(height)}
+          onChange={(e) => save('web_line_height_percent', Number(e.currentTarget.value))}
+        >
+          {!LINE_HEIGHTS.some(([v]) => v === height) && <option value={String(height)}>{height} %</option>}
+          {LINE_HEIGHTS.map(([percent, name]) => (
+            <option key={percent} value={String(percent)}>
+              {name} ({percent} %)
+            </option>
+          ))}
+        </select>
+      </div>
+      <p class="density-sample" id="density-sample">
+        A message in the message view reads like this, at this size and spacing, over one or more lines of text.
+      </p>
       <Outcome error={error} />
     </section>
   );

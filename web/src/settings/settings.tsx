@@ -10,7 +10,14 @@ import { AuthenticationMethods, HowYouSignIn, passwordEnabled } from '../auth-me
 import { ApiKey } from './api-key';
 import { AvatarSettings } from './avatar';
 import { AlertWords, MutedUsers } from './muting';
-import { DisplaySettings, NotificationSettings } from './preferences';
+import {
+  ComposeSettings,
+  DensitySettings,
+  DisplaySettings,
+  LanguageAndTimeSettings,
+  NotificationSettings,
+} from './preferences';
+import { StatusSettings } from './status';
 
 /**
  * Personal settings: one's name (PATCH /settings full_name) and password (old_password + new_password). A password
@@ -317,8 +324,12 @@ export function SettingsPage({ me, users, onClose }: { me: number; users: Map<nu
       <Personal me={self} />
       <HowYouSignIn email={deliveryEmail.value || self.email} />
       <AvatarSettings me={self} />
+      <StatusSettings />
       <NotificationSettings />
       <DisplaySettings />
+      <LanguageAndTimeSettings />
+      <ComposeSettings />
+      <DensitySettings />
       <MutedUsers />
       <AlertWords />
       <ApiKey />

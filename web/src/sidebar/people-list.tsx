@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { hrefFor } from '../app/router';
+import { StatusBadge } from '../settings/status';
 import { presenceStatus, type User } from '../store/model';
 import { dmConversations, me, presence, presenceTimes, userName, users } from '../store/store';
 import { filterPeople } from './filter';
@@ -74,6 +75,7 @@ function PersonRow({ user, current, count, children }: Props & { user: User; chi
       >
         {children}
         <span class="name">{user.full_name}</span>
+        <StatusBadge userId={user.user_id} />
         <Unread count={count(`d:${user.user_id}`)} />
       </a>
     </li>

@@ -24,6 +24,15 @@ export interface UserSettings {
   /** 1 automatic (the system's), 2 dark, 3 light. */
   color_scheme: number;
   twenty_four_hour_time: boolean;
+  /** An IANA zone; '' for none chosen (times then show in the browser's). */
+  timezone: string;
+  /** Zulip's language code ("en", "de", "zh-hans"). */
+  default_language: string;
+  /** true: Enter sends, Shift+Enter a new line; false: Ctrl+Enter sends, Enter a new line. */
+  enter_sends: boolean;
+  /** The message view's font size and line height (Zulip's information density). */
+  web_font_size_px: number;
+  web_line_height_percent: number;
   [name: string]: unknown;
 }
 
@@ -39,6 +48,11 @@ export const DEFAULT_SETTINGS: UserSettings = {
   notification_sound: 'zulip',
   color_scheme: 1,
   twenty_four_hour_time: false,
+  timezone: '',
+  default_language: 'en',
+  enter_sends: false,
+  web_font_size_px: 16,
+  web_line_height_percent: 140,
 };
 
 export interface UserStatus {
