@@ -1,12 +1,14 @@
 import type { World } from '@confab/devkit';
 import { EventQueue } from './support/event-queues';
 import { expectError, expectSuccess } from './support/expect';
+import { createLink, logIn, STRONG_PASSWORD, submitSignUp } from './support/invitations';
 import { newWorld } from './support/system';
 
 /**
  * The organization's email domains (Zulip's zerver/views/realm_domains.py): every member reads them, administrators
  * add, change and remove them, and every member's client hears of each change (`realm_domains` events). Removing the
  * last domain of an organization restricted to its domains lifts the restriction, as Zulip's do_remove_realm_domain.
+ * The sign-up form of an invitation link applies them (sso_signup covers the sign-in with the company's identity).
  */
 
 jest.setTimeout(90_000);
@@ -194,5 +196,45 @@ describe('/realm/domains', () => {
       'BAD_REQUEST',
       'No entry found for domain example.com.',
     );
+  });
+});
+
+describe('the sign-up form of an invitation link, in an organization restricted to its domains', () => {
+  it('creates an account for an address in a domain, and refuses one outside with Zulip’s message', async () => {
+    const added = await world.as('iago').post('/realm/domains', { domain: 'join.example', allow_subdomains: false });
+    expect(added.status).toBe(200);
+    const restrict = await world.as('desdemona').patch('/realm', { emails_restricted_to_domains: true });
+    expect(restrict.status).toBe(200);
+    const { link } = await createLink(world.as('iago'));
+
+    const outsider = 'rosencrantz@elsewhere.example';
+    const refused = await submitSignUp(link, { full_name: 'Rosencrantz', email: outsider, password: STRONG_PASSWORD });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain(
+      `Your email address, ${outsider}, is not in one of the domains that are allowed to register for accounts in ` +
+        'this organization.',
+    );
+    const plus = await submitSignUp(link, {
+      full_name: 'Rosencrantz',
+      email: 'rosencrantz+chat@join.example',
+      password: STRONG_PASSWORD,
+    });
+    expect(plus.status).toBe(400);
+    expect(plus.text).toContain('Email addresses containing + are not allowed in this organization.');
+
+    const insider = 'guildenstern@join.example';
+    const created = await submitSignUp(link, { full_name: 'Guildenstern', email: insider, password: STRONG_PASSWORD });
+    expect(created.status).toBe(200);
+    expect(created.text).toContain('has been created');
+    const me = await (await logIn(world, insider, STRONG_PASSWORD)).get('/users/me');
+    expect(me.body).toMatchObject({ delivery_email: insider, full_name: 'Guildenstern' });
+
+    const users = await world.as('iago').get('/users');
+    const emails = (users.body.members as { delivery_email?: string; email: string }[]).map(
+      (u) => u.delivery_email ?? u.email,
+    );
+    expect(emails).toContain(insider);
+    expect(emails).not.toContain(outsider);
+    expect(emails).not.toContain('rosencrantz+chat@join.example');
   });
 });
