@@ -8,7 +8,8 @@ import { newWorld } from './support/system';
  * The organization's email domains (Zulip's zerver/views/realm_domains.py): every member reads them, administrators
  * add, change and remove them, and every member's client hears of each change (`realm_domains` events). Removing the
  * last domain of an organization restricted to its domains lifts the restriction, as Zulip's do_remove_realm_domain.
- * The sign-up form of an invitation link applies them (sso_signup covers the sign-in with the company's identity).
+ * The sign-up form of an invitation link and POST /invites apply them (sso_signup covers the sign-in with the company's
+ * identity).
  */
 
 jest.setTimeout(90_000);
@@ -106,7 +107,9 @@ describe('/realm/domains', () => {
       'REQUEST_VARIABLE_MISSING',
       "Missing 'allow_subdomains' argument",
     );
-    const response = await world.as('iago').post('/realm/domains', { domain: 'other.example', allow_subdomains: 'yes' });
+    const response = await world
+      .as('iago')
+      .post('/realm/domains', { domain: 'other.example', allow_subdomains: 'yes' });
     expect({ status: response.status, code: response.body.code }).toEqual({ status: 400, code: 'BAD_REQUEST' });
     expect(await listed()).not.toContainEqual(expect.objectContaining({ domain: 'other.example' }));
   });
@@ -145,7 +148,10 @@ describe('/realm/domains', () => {
       realm_domain: { domain: 'example.com', allow_subdomains: true },
     });
     expect(await listed()).toContainEqual({ domain: 'example.com', allow_subdomains: true });
-    expect((await registered('hamlet')).realm_domains).toContainEqual({ domain: 'example.com', allow_subdomains: true });
+    expect((await registered('hamlet')).realm_domains).toContainEqual({
+      domain: 'example.com',
+      allow_subdomains: true,
+    });
 
     expectError(
       await world.as('iago').patch('/realm/domains/unknown.example', { allow_subdomains: true }),
@@ -199,7 +205,7 @@ describe('/realm/domains', () => {
   });
 });
 
-describe('the sign-up form of an invitation link, in an organization restricted to its domains', () => {
+describe('invitations in an organization restricted to its domains', () => {
   it('creates an account for an address in a domain, and refuses one outside with Zulip’s message', async () => {
     const added = await world.as('iago').post('/realm/domains', { domain: 'join.example', allow_subdomains: false });
     expect(added.status).toBe(200);
@@ -236,5 +242,24 @@ describe('the sign-up form of an invitation link, in an organization restricted 
     expect(emails).toContain(insider);
     expect(emails).not.toContain(outsider);
     expect(emails).not.toContain('rosencrantz+chat@join.example');
+  });
+
+  it('POST /invites refuses addresses outside the domains (Zulip’s validate_email_is_valid) and sends none', async () => {
+    const invitees = ['rosalind@elsewhere.example', 'celia+x@join.example', 'not-an-address', 'celia@join.example'];
+    const refused = await world.as('iago').post('/invites', { invitee_emails: invitees.join(', '), stream_ids: [] });
+    expectError(refused, 400, 'INVITATION_FAILED', "Some emails did not validate, so we didn't send any invitations.");
+    expect(refused.body.errors).toEqual([
+      ['rosalind@elsewhere.example', 'Outside your domain.', false],
+      ['celia+x@join.example', 'Email addresses containing + are not allowed.', false],
+      ['not-an-address', 'Invalid address.', false],
+    ]);
+    expect(refused.body.sent_invitations).toBe(false);
+    const pending = async () =>
+      ((await world.as('iago').get('/invites')).body.invites as { email?: string }[]).map((i) => i.email);
+    expect(await pending()).not.toContain('celia@join.example');
+
+    const invited = await world.as('iago').post('/invites', { invitee_emails: 'celia@join.example', stream_ids: [] });
+    expect({ status: invited.status, result: invited.body.result }).toEqual({ status: 200, result: 'success' });
+    expect(await pending()).toContain('celia@join.example');
   });
 });
