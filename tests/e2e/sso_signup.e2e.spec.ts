@@ -202,7 +202,19 @@ describe('first sign-in with SSO: invitations and the email rules (real OpenID p
     const outside = (email: string) =>
       `Your email address, ${email}, is not in one of the domains that are allowed to register for accounts in this organization.`;
     expect(loginError(await signIn(restricted, 'trusting', 'outside'))).toBe(outside(PEOPLE.outside));
+    // POST /invites refuses the address now (Zulip's "Outside your domain."): the invitation is one made before the
+    // organization was restricted to its domains.
+    const refused = await restricted
+      .as('iago')
+      .post('/invites', { invitee_emails: PEOPLE.outsideInvited, stream_ids: [] });
+    expect({ status: refused.status, errors: refused.body.errors }).toEqual({
+      status: 400,
+      errors: [[PEOPLE.outsideInvited, 'Outside your domain.', false]],
+    });
+    const restrict = (on: boolean) => restricted.as('desdemona').patch('/realm', { emails_restricted_to_domains: on });
+    expect((await restrict(false)).status).toBe(200);
     await invite(restricted, 'outsideInvited');
+    expect((await restrict(true)).status).toBe(200);
     expect(loginError(await signIn(restricted, 'strict', 'outsideInvited'))).toBe(outside(PEOPLE.outsideInvited));
     const emails = await accountEmails(restricted);
     expect(emails).not.toContain(PEOPLE.outside);
