@@ -58,6 +58,7 @@ const API_RULES: Rule[] = [
       '/realm/presence',
       '/realm/emoji',
       '/realm/profile_fields',
+      '/realm/domains',
       '/realm/user_settings_defaults',
       '/realm/icon',
       '/realm/logo',

@@ -18,7 +18,8 @@ import { newWorld } from './support/system';
  * maybe_send_to_registration), against a real OpenID provider: a pending email invitation is accepted — its role and
  * channels, as the invitation's sign-up form gives them — and used up; a stranger, a revoked or expired invitation
  * get the reason on the sign-in page; the organization's email rules (restricted domains, disposable addresses)
- * refuse an address even with the provider's auto_signup. (The directory's people are the exception: sso_ldap.)
+ * refuse an address even with the provider's auto_signup, and the domains the organization adds (/realm/domains) let
+ * their people in. (The directory's people are the exception: sso_ldap.)
  */
 
 jest.setTimeout(120_000);
@@ -35,6 +36,9 @@ const PEOPLE = {
   throwaway: address('toby', 'mailinator.com'),
   outside: address('maria'),
   outsideInvited: address('olivia'),
+  // The domains the restricted organization adds (unique to this run's tag).
+  partner: address('nerissa', `partner-${tag}.example`),
+  partnerBranch: address('portia', `eu.partner-${tag}.example`),
 };
 type Person = keyof typeof PEOPLE | 'member';
 
@@ -198,7 +202,19 @@ describe('first sign-in with SSO: invitations and the email rules (real OpenID p
     const outside = (email: string) =>
       `Your email address, ${email}, is not in one of the domains that are allowed to register for accounts in this organization.`;
     expect(loginError(await signIn(restricted, 'trusting', 'outside'))).toBe(outside(PEOPLE.outside));
+    // POST /invites refuses the address now (Zulip's "Outside your domain."): the invitation is one made before the
+    // organization was restricted to its domains.
+    const refused = await restricted
+      .as('iago')
+      .post('/invites', { invitee_emails: PEOPLE.outsideInvited, stream_ids: [] });
+    expect({ status: refused.status, errors: refused.body.errors }).toEqual({
+      status: 400,
+      errors: [[PEOPLE.outsideInvited, 'Outside your domain.', false]],
+    });
+    const restrict = (on: boolean) => restricted.as('desdemona').patch('/realm', { emails_restricted_to_domains: on });
+    expect((await restrict(false)).status).toBe(200);
     await invite(restricted, 'outsideInvited');
+    expect((await restrict(true)).status).toBe(200);
     expect(loginError(await signIn(restricted, 'strict', 'outsideInvited'))).toBe(outside(PEOPLE.outsideInvited));
     const emails = await accountEmails(restricted);
     expect(emails).not.toContain(PEOPLE.outside);
@@ -208,5 +224,29 @@ describe('first sign-in with SSO: invitations and the email rules (real OpenID p
     // The rule governs sign-ups only: an existing account outside the domains still signs in.
     const hamlet = await appSignIn(restricted, 'strict', 'member');
     expect((await hamlet.get('/users/me')).body.user_id).toBe(restricted.user('hamlet').id);
+  });
+
+  it('an added domain lets its people in to the restricted organization; its subdomains only with allow_subdomains', async () => {
+    const outside = (email: string) =>
+      `Your email address, ${email}, is not in one of the domains that are allowed to register for accounts in this organization.`;
+    const domain = `partner-${tag}.example`;
+    const added = await restricted.as('iago').post('/realm/domains', { domain, allow_subdomains: false });
+    expect({ status: added.status, new_domain: added.body.new_domain }).toEqual({
+      status: 200,
+      new_domain: [expect.any(Number), domain],
+    });
+    const nerissa = await appSignIn(restricted, 'trusting', 'partner');
+    expect((await nerissa.get('/users/me')).body).toMatchObject({ delivery_email: PEOPLE.partner, role: 400 });
+
+    // eu.partner-….example is not partner-….example itself.
+    expect(loginError(await signIn(restricted, 'trusting', 'partnerBranch'))).toBe(outside(PEOPLE.partnerBranch));
+    expect(await accountEmails(restricted)).not.toContain(PEOPLE.partnerBranch);
+
+    const opened = await restricted.as('iago').patch(`/realm/domains/${domain}`, { allow_subdomains: true });
+    expect(opened.status).toBe(200);
+    const portia = await appSignIn(restricted, 'trusting', 'partnerBranch');
+    expect((await portia.get('/users/me')).body).toMatchObject({ delivery_email: PEOPLE.partnerBranch });
+    // Addresses outside every domain are still refused.
+    expect(loginError(await signIn(restricted, 'trusting', 'outside'))).toBe(outside(PEOPLE.outside));
   });
 });

@@ -193,6 +193,15 @@ export const endpoints = {
     z.object({ realm_id: id, emails: z.array(z.string()) }),
     z.object({ accounts: z.array(z.object({ email: z.string(), deactivated: z.boolean() })) }),
   ),
+  /**
+   * Settings: the addresses among these that the organization's email rules refuse (its domains, `+`, disposable
+   * mail), with POST /invites' texts (Zulip's validate_email_is_valid).
+   */
+  refusedInvitees: endpoint(
+    '/invitations/refused',
+    z.object({ realm_id: id, emails: z.array(z.string()) }),
+    z.object({ refused: z.array(z.object({ email: z.string(), reason: z.string() })) }),
+  ),
   /** Settings: a mail through the server's mail transport (SMTP, or the development capture). */
   sendMail: endpoint(
     '/mail',

@@ -88,6 +88,9 @@ class FakeOwners implements Owners {
   async existingAccounts() {
     return [];
   }
+  async refusedInvitees() {
+    return [];
+  }
   async sendMail() {
     return true;
   }

@@ -97,3 +97,20 @@ export const profileDataChanged = defineEvent(
     ),
   }),
 );
+
+/** One of the organization's email domains, as GET /realm/domains lists it (Zulip's RealmDomainDict). */
+export const realmDomainRecord = z.object({ domain: z.string(), allow_subdomains: z.boolean() });
+export type RealmDomainRecord = z.infer<typeof realmDomainRecord>;
+
+/**
+ * An email domain of the organization added, changed (its allow_subdomains) or removed: Zulip's `realm_domains`
+ * event, to every member (a removal's event names only the domain).
+ */
+export const realmDomainsChanged = defineEvent(
+  'realm_domains.changed',
+  z.object({
+    realm_id: z.number().int(),
+    op: z.enum(['add', 'change', 'remove']),
+    realm_domain: realmDomainRecord,
+  }),
+);

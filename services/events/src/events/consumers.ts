@@ -106,6 +106,7 @@ export function registerConsumers({ bus, fanout, readModel, prefetch }: Consumer
   fan(contracts.invitesChanged, organization.invitesChanged);
   fan(contracts.realmSettingsChanged, organization.realmSettingsChanged);
   fan(contracts.realmBotChanged, organization.realmBotChanged);
+  fan(contracts.realmDomainsChanged, organization.realmDomainsChanged);
   fan(contracts.customProfileFieldsChanged, organization.customProfileFieldsChanged);
   fan(contracts.profileDataChanged, organization.profileDataChanged);
 

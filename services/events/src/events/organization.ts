@@ -107,6 +107,16 @@ export function realmSettingsChanged(payload: PayloadOf<typeof contracts.realmSe
   ];
 }
 
+/** Zulip's `realm_domains` events (do_add_realm_domain and its neighbours): to every member of the organization. */
+export function realmDomainsChanged(payload: PayloadOf<typeof contracts.realmDomainsChanged>): Delivery[] {
+  const { op, realm_domain } = payload;
+  const event =
+    op === 'remove'
+      ? { type: 'realm_domains', op, domain: realm_domain.domain }
+      : { type: 'realm_domains', op, realm_domain: { ...realm_domain } };
+  return realmWide(payload.realm_id, 'realm_domains', () => [event]);
+}
+
 /** Zulip's realm_bot events: to the bot's owner and the organization's administrators. */
 export function realmBotChanged(payload: PayloadOf<typeof contracts.realmBotChanged>): Delivery[] {
   const event = { type: 'realm_bot', op: payload.op, bot: payload.bot };

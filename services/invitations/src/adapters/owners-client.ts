@@ -139,6 +139,14 @@ export class OwnersClient implements Owners {
     return answer.accounts;
   }
 
+  async refusedInvitees(realmId: number, emails: readonly string[]) {
+    const answer = await this.clients.settings.send(internal.endpoints.refusedInvitees, {
+      realm_id: realmId,
+      emails: [...emails],
+    });
+    return answer.refused;
+  }
+
   async person(userId: number): Promise<{ fullName: string; email: string } | null> {
     const page = await this.clients.settings.call('GET', '/users', internal.usersPage, {
       query: { after_id: userId - 1 },

@@ -112,10 +112,19 @@ export async function inviteByEmail(
   // Zulip counts every address asked for, before checking them.
   await checkInviteLimit(ctx, caller.realmId, emails.length);
 
-  const bad = emails.filter((e) => !VALID_EMAIL.test(e));
+  // Zulip's validate_email_is_valid, address by address: well-formed, then the organization's email rules.
+  const wellFormed = emails.filter((e) => VALID_EMAIL.test(e));
+  const refused = new Map(
+    (await ctx.owners.refusedInvitees(caller.realmId, wellFormed)).map((r) => [r.email, r.reason]),
+  );
+  const bad: [string, string, boolean][] = [];
+  for (const email of emails) {
+    const reason = VALID_EMAIL.test(email) ? refused.get(email) : 'Invalid address.';
+    if (reason !== undefined) bad.push([email, reason, false]);
+  }
   const existing = await ctx.owners.existingAccounts(
     caller.realmId,
-    emails.filter((e) => VALID_EMAIL.test(e)),
+    wellFormed.filter((e) => !refused.has(e)),
   );
   const skipped: [string, string, boolean][] = existing.map((a) => [
     a.email,
@@ -125,7 +134,7 @@ export async function inviteByEmail(
   if (bad.length > 0)
     throw invitationError(
       "Some emails did not validate, so we didn't send any invitations.",
-      [...bad.map((e): [string, string, boolean] => [e, 'Invalid address.', false]), ...skipped],
+      [...bad, ...skipped],
       false,
     );
   if (skipped.length === emails.length) throw invitationError("We weren't able to invite anyone.", skipped, false);

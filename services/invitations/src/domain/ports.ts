@@ -73,6 +73,8 @@ export interface Owners {
   holds(caller: Caller, value: string | number): Promise<boolean>;
   /** Addresses among `emails` that have an account in the organization. */
   existingAccounts(realmId: number, emails: readonly string[]): Promise<{ email: string; deactivated: boolean }[]>;
+  /** Addresses among `emails` the organization's email rules refuse, with the reason (Zulip's invitation texts). */
+  refusedInvitees(realmId: number, emails: readonly string[]): Promise<{ email: string; reason: string }[]>;
   /** A member's name and email address, as settings has them. */
   person(userId: number): Promise<{ fullName: string; email: string } | null>;
   /** Mails through the server's transport; false when the server sends no mail. */

@@ -21,28 +21,61 @@ export function isDisposableDomain(domain: string): boolean {
   return DISPOSABLE.has(domain.toLowerCase());
 }
 
-/** Zulip's refusal of the address for the organization, or null when it may join. */
+/** Which of the organization's rules refuses the address (Zulip's get_realm_email_validator), or null. */
+function brokenRule(
+  realm: Pick<Realm, 'settings'>,
+  email: string,
+  domains: readonly AllowedDomain[],
+): 'plus' | 'outside' | 'disposable' | null {
+  const at = email.lastIndexOf('@');
+  const local = email.slice(0, at);
+  const domain = email.slice(at + 1).toLowerCase();
+  if (realmSetting<boolean>(realm, 'emails_restricted_to_domains') === true) {
+    if (local.includes('+')) return 'plus';
+    return domainAllowed(domain, domains) ? null : 'outside';
+  }
+  if (realmSetting<boolean>(realm, 'disallow_disposable_email_addresses') !== false && isDisposableDomain(domain))
+    return 'disposable';
+  return null;
+}
+
+/** Zulip's refusal of the address for the organization, or null when it may join (its sign-up form's texts). */
 export function emailRefusal(
   realm: Pick<Realm, 'settings'>,
   email: string,
   domains: readonly AllowedDomain[],
 ): string | null {
-  const at = email.lastIndexOf('@');
-  const local = email.slice(0, at);
-  const domain = email.slice(at + 1).toLowerCase();
-  if (realmSetting<boolean>(realm, 'emails_restricted_to_domains') === true) {
-    if (local.includes('+')) return 'Email addresses containing + are not allowed in this organization.';
-    if (!domainAllowed(domain, domains)) {
+  switch (brokenRule(realm, email, domains)) {
+    case 'plus':
+      return 'Email addresses containing + are not allowed in this organization.';
+    case 'outside':
       return (
         `Your email address, ${email}, is not in one of the domains that are allowed to register for accounts in ` +
         'this organization.'
       );
-    }
-    return null;
+    case 'disposable':
+      return 'Please use your real email address.';
+    case null:
+      return null;
   }
-  if (realmSetting<boolean>(realm, 'disallow_disposable_email_addresses') !== false && isDisposableDomain(domain))
-    return 'Please use your real email address.';
-  return null;
+}
+
+/** The same rules with POST /invites' short texts (Zulip's validate_email_is_valid), or null. */
+export function inviteeRefusal(
+  realm: Pick<Realm, 'settings'>,
+  email: string,
+  domains: readonly AllowedDomain[],
+): string | null {
+  switch (brokenRule(realm, email, domains)) {
+    case 'plus':
+      return 'Email addresses containing + are not allowed.';
+    case 'outside':
+      return 'Outside your domain.';
+    case 'disposable':
+      return 'Please use your real email address.';
+    case null:
+      return null;
+  }
 }
 
 function domainAllowed(domain: string, domains: readonly AllowedDomain[]): boolean {

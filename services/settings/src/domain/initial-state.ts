@@ -7,6 +7,7 @@ import { navigationViewRecord } from './navigation-views.js';
 import type { GroupDirectory, PresenceStore } from './ports.js';
 import { realmUserSettingsDefaults } from './realm-user-defaults.js';
 import { presenceMap } from './presence.js';
+import { listRealmDomains } from './realm-domains.js';
 import { listRealmEmoji } from './realm-emoji.js';
 import {
   CUSTOM_PROFILE_FIELD_TYPES,
@@ -69,9 +70,8 @@ const SECTIONS: readonly Section[] = [
     }),
   },
   {
-    // Confab has no restriction of sign-ups to domains.
     wantedBy: ['realm_domains'],
-    build: () => Promise.resolve({ realm_domains: [] }),
+    build: async (ctx, { realm }) => ({ realm_domains: await listRealmDomains(ctx.db, realm.id) }),
   },
   {
     wantedBy: ['realm_user_settings_defaults'],

@@ -2,8 +2,10 @@ import { invalid, notFound } from '@confab/errors';
 import { ROLE_ADMINISTRATOR, ROLE_MEMBER, type Role, type UserIdentity } from '@confab/identity';
 import { adminRequired } from './accounts.js';
 import { isValidEmail } from './auth.js';
+import { emailRefusal } from './email-rules.js';
 import { isStrongPassword, type PasswordPolicy } from './password-strength.js';
 import { createUsers } from './provisioning.js';
+import { allowedDomains } from './realm-domains.js';
 import type { Database } from './store.js';
 import type { User } from './types.js';
 import { checkFullName } from './validators.js';
@@ -27,7 +29,7 @@ export interface InvitedUserSpec {
 
 /**
  * An account created through an invitation link (the invitations service checked the link): the same checks a
- * person gets on Zulip's sign-up form, then the ordinary user creation with its `user.created` event.
+ * person gets on Zulip's sign-up form (the organization's email rules among them), then the ordinary user creation with its `user.created` event.
  */
 export async function createInvitedUser(
   ctx: InvitedUserContext,
@@ -38,6 +40,9 @@ export async function createInvitedUser(
   if (realm.deactivated) throw invalid('This organization has been deactivated');
   const email = spec.email.trim();
   if (!isValidEmail(email)) throw invalid('Enter a valid email address.');
+  // The organization's email rules (its domains, disposable addresses), as Zulip's sign-up form applies them.
+  const refusal = emailRefusal(realm, email, await allowedDomains(ctx.db.store, realm.id));
+  if (refusal !== null) throw invalid(refusal);
   const fullName = checkFullName(spec.fullName);
   if (spec.password !== null && !isStrongPassword(spec.password, ctx.passwordPolicy))
     throw invalid('The password is too weak.');

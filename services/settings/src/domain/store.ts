@@ -10,6 +10,7 @@ import type {
   NewRealmEmoji,
   NewUser,
   Realm,
+  RealmDomain,
   RealmEmoji,
   RealmPatch,
   StoredSettings,
@@ -33,6 +34,7 @@ export interface Store {
   mutedUsers: MutedUserStore;
   alertWords: AlertWordStore;
   emoji: RealmEmojiStore;
+  domains: RealmDomainStore;
   botStorage: BotStorageStore;
   systemGroups: SystemGroupStore;
   botServices: BotServiceStore;
@@ -194,6 +196,16 @@ export interface RealmEmojiStore {
   deactivate(id: number): Promise<void>;
   /** The emoji stored under this file name in the realm (serving images). */
   byFileName(realmId: number, fileName: string): Promise<RealmEmoji | null>;
+}
+
+export interface RealmDomainStore {
+  /** The organization's domains, alphabetically. */
+  inRealm(realmId: number): Promise<RealmDomain[]>;
+  byDomain(realmId: number, domain: string): Promise<RealmDomain | null>;
+  /** Throws `AlreadyExists` (through the unit of work) when the organization has the domain already. */
+  create(realmId: number, domain: string, allowSubdomains: boolean): Promise<RealmDomain>;
+  setAllowSubdomains(id: number, allowSubdomains: boolean): Promise<RealmDomain>;
+  remove(id: number): Promise<void>;
 }
 
 export interface BotStorageStore {

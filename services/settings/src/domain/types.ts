@@ -163,6 +163,14 @@ export interface UserStatus {
   timestamp: Date;
 }
 
+/** One of the organization's email domains (Zulip's RealmDomain), lower-case. */
+export interface RealmDomain {
+  id: number;
+  realmId: number;
+  domain: string;
+  allowSubdomains: boolean;
+}
+
 export interface RealmEmoji {
   id: number;
   realmId: number;

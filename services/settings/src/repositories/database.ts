@@ -16,7 +16,7 @@ import {
 } from './personal.store.js';
 import { isUniqueViolation, type Client, type Db, type Tx } from './prisma.js';
 import { PrismaBotServiceStore, PrismaProfileFieldStore } from './organization.store.js';
-import { PrismaRealmEmojiStore, PrismaSystemGroupStore } from './realm-content.store.js';
+import { PrismaRealmDomainStore, PrismaRealmEmojiStore, PrismaSystemGroupStore } from './realm-content.store.js';
 
 export function storeOn(client: Client): Store {
   return {
@@ -30,6 +30,7 @@ export function storeOn(client: Client): Store {
     mutedUsers: new PrismaMutedUserStore(client),
     alertWords: new PrismaAlertWordStore(client),
     emoji: new PrismaRealmEmojiStore(client),
+    domains: new PrismaRealmDomainStore(client),
     botStorage: new PrismaBotStorageStore(client),
     systemGroups: new PrismaSystemGroupStore(client),
     botServices: new PrismaBotServiceStore(client),

@@ -1,5 +1,5 @@
-import type { RealmEmojiStore, SystemGroupStore } from '../domain/store.js';
-import type { NewRealmEmoji, RealmEmoji } from '../domain/types.js';
+import type { RealmDomainStore, RealmEmojiStore, SystemGroupStore } from '../domain/store.js';
+import type { NewRealmEmoji, RealmDomain, RealmEmoji } from '../domain/types.js';
 import type { Client } from './prisma.js';
 
 export class PrismaRealmEmojiStore implements RealmEmojiStore {
@@ -27,6 +27,30 @@ export class PrismaRealmEmojiStore implements RealmEmojiStore {
 
   byFileName(realmId: number, fileName: string): Promise<RealmEmoji | null> {
     return this.db.realmEmoji.findFirst({ where: { realmId, fileName } });
+  }
+}
+
+export class PrismaRealmDomainStore implements RealmDomainStore {
+  constructor(private readonly db: Client) {}
+
+  inRealm(realmId: number): Promise<RealmDomain[]> {
+    return this.db.realmDomain.findMany({ where: { realmId }, orderBy: { domain: 'asc' } });
+  }
+
+  byDomain(realmId: number, domain: string): Promise<RealmDomain | null> {
+    return this.db.realmDomain.findUnique({ where: { realmId_domain: { realmId, domain } } });
+  }
+
+  create(realmId: number, domain: string, allowSubdomains: boolean): Promise<RealmDomain> {
+    return this.db.realmDomain.create({ data: { realmId, domain, allowSubdomains } });
+  }
+
+  setAllowSubdomains(id: number, allowSubdomains: boolean): Promise<RealmDomain> {
+    return this.db.realmDomain.update({ where: { id }, data: { allowSubdomains } });
+  }
+
+  async remove(id: number): Promise<void> {
+    await this.db.realmDomain.delete({ where: { id } });
   }
 }
 

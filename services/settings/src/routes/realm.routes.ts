@@ -3,6 +3,7 @@ import type { SettingsDeps } from '../deps.js';
 import { checkAuthenticationMethods, setAuthenticationMethods } from '../domain/auth-methods.js';
 import { deleteRealmImage, realmIconUrl, uploadRealmImage } from '../domain/realm-images.js';
 import { addRealmEmoji, deactivateRealmEmoji, listRealmEmoji } from '../domain/realm-emoji.js';
+import { addRealmDomain, changeRealmDomain, listRealmDomains, removeRealmDomain } from '../domain/realm-domains.js';
 import { updateRealmSettings, type GroupSettingChange } from '../domain/realm-settings.js';
 import { REALM_GROUP_SETTINGS, REALM_PARAMS, USER_DEFAULTS_PARAMS } from './realm.params.js';
 import { updateRealmUserSettingsDefaults } from '../domain/realm-user-defaults.js';
@@ -48,7 +49,7 @@ const fieldSpec = (params: {
   editableByUser: params.editable_by_user,
 });
 
-/** Organization data every member reads: custom emoji, custom profile fields and linkifiers. */
+/** Organization data every member reads: custom emoji, custom profile fields, email domains and linkifiers. */
 export function realmRoutes(deps: SettingsDeps) {
   const images = { db: deps.db, images: deps.images, externalUrl: deps.config.externalUrl };
   return [
@@ -147,6 +148,43 @@ export function realmRoutes(deps: SettingsDeps) {
       auth: 'user',
       async handler({ identity, path, requestId }) {
         await deactivateRealmEmoji(deps.db, identity, path.emoji_name, requestId);
+        return {};
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/realm/domains',
+      auth: 'user',
+      async handler({ identity }) {
+        return { domains: await listRealmDomains(deps.db, identity.realmId) };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/realm/domains',
+      auth: 'user',
+      params: { domain: p.string(), allow_subdomains: p.bool() },
+      async handler({ identity, params, requestId }) {
+        const newDomain = await addRealmDomain(deps.db, identity, params.domain, params.allow_subdomains, requestId);
+        return { new_domain: newDomain };
+      },
+    }),
+    route({
+      method: 'PATCH',
+      path: '/realm/domains/{domain:str}',
+      auth: 'user',
+      params: { allow_subdomains: p.bool() },
+      async handler({ identity, path, params, requestId }) {
+        await changeRealmDomain(deps.db, identity, path.domain, params.allow_subdomains, requestId);
+        return {};
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/realm/domains/{domain:str}',
+      auth: 'user',
+      async handler({ identity, path, requestId }) {
+        await removeRealmDomain(deps.db, identity, path.domain, requestId);
         return {};
       },
     }),

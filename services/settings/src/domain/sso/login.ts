@@ -3,6 +3,7 @@ import { ROLE_MEMBER } from '@confab/identity';
 import { userApiKey } from '../auth.js';
 import { emailRefusal } from '../email-rules.js';
 import { createUsers, type ProvisioningContext } from '../provisioning.js';
+import { allowedDomains } from '../realm-domains.js';
 import { realmSetting } from '../realm-setting-defaults.js';
 import { realmUrl } from '../realms.js';
 import type { Realm, User } from '../types.js';
@@ -76,9 +77,7 @@ export async function findOrCreateSsoUser(
     return { user: existing, created: false };
   }
   if (!policy.trustedDirectory) {
-    // Confab has no organization domains yet (Zulip's /realm/domains): with emails_restricted_to_domains, no address
-    // is inside them.
-    const refusal = emailRefusal(realm, person.email, []);
+    const refusal = emailRefusal(realm, person.email, await allowedDomains(ctx.db.store, realm.id));
     if (refusal !== null) throw new SsoRefused(refusal);
   }
   const fullName = usableName(person.fullName, person.email);
