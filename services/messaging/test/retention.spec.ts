@@ -1,5 +1,5 @@
 import { archivingPlan, cutoffFor, deletionEvents } from '../src/domain/retention';
-import { csvLine, exportRow, formatAddress, checkLimits } from '../src/domain/export-search';
+import { attachmentTarget, csvLine, exportRow, formatAddress, checkLimits } from '../src/domain/export-search';
 
 const channel = (id: number, realmId: number, days: number | null) => ({
   id,
@@ -66,6 +66,7 @@ describe("export-search rows (Zulip's export_search)", () => {
       ],
       content: 'line one\nline "two"',
       editHistory: null,
+      attachments: ['2/ab/notes.txt'],
     });
     expect(row).toEqual({
       id: '5',
@@ -82,5 +83,14 @@ describe("export-search rows (Zulip's export_search)", () => {
     expect(() =>
       checkLimits({ realmId: 1, keywords: [], senders: [], recipients: [], after: null, before: null }),
     ).toThrow('One or more limits are required!');
+  });
+});
+
+describe('export-search --write-attachments', () => {
+  it('writes an upload under its path id, and never outside the directory for a path id that would leave it', () => {
+    const join = (...parts: string[]) => parts.join('/');
+    expect(attachmentTarget('/out', '2/ab/notes.txt', join)).toBe('/out/2/ab/notes.txt');
+    for (const hostile of ['../etc/passwd', '2/../../x', '/abs/path', '2//x', '2/./x', '2\\..\\x', ''])
+      expect(attachmentTarget('/out', hostile, join)).toBeNull();
   });
 });
