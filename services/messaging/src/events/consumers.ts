@@ -28,6 +28,9 @@ interface ConsumerDeps {
   onNewMember?: (tx: Tx, realm: Realm, user: User, requestId: string) => Promise<OutboxRecord[]>;
 }
 
+/** How long one read-model event's transaction may take (and wait for a connection). */
+const READ_MODEL_TRANSACTION_MS = 60_000;
+
 /** Keeps this service's copies of organizations, users, their settings and groups up to date. */
 export function registerConsumers({ bus, store, readModel, directory, onNewMember }: ConsumerDeps): void {
   // Each event is applied at most once: the claim and the change commit together. The caches it touches are
@@ -37,10 +40,15 @@ export function registerConsumers({ bus, store, readModel, directory, onNewMembe
     <T>(apply: (tx: Tx, event: EventEnvelope<T>) => Promise<void>, after: (event: EventEnvelope<T>) => void) =>
     async (event: EventEnvelope<T>) => {
       after(event);
-      await store.db.$transaction(async (tx) => {
-        if (!(await claimEvent(tx, READ_MODEL_CONSUMER, event.event_id))) return;
-        await apply(tx, event);
-      });
+      // Prisma's default of 5 s is too short for the largest of these (a new organization's groups, thousands of
+      // members): a timed-out transaction fails the event on every retry and holds up the queue behind it.
+      await store.db.$transaction(
+        async (tx) => {
+          if (!(await claimEvent(tx, READ_MODEL_CONSUMER, event.event_id))) return;
+          await apply(tx, event);
+        },
+        { timeout: READ_MODEL_TRANSACTION_MS, maxWait: READ_MODEL_TRANSACTION_MS },
+      );
       after(event);
     };
 
