@@ -313,7 +313,7 @@ async function poll(user) {
         // What every Zulip client does: register again.
         stats.badQueue += 1;
         connected.delete(user.index);
-        while (running && !(await register(user))) await sleep(1000);
+        await registerWithBackoff(user);
         continue;
       }
       note('GET /events', now - started, false, status, body?.msg);
@@ -430,10 +430,21 @@ async function presence(user) {
   });
 }
 
+/**
+ * Registers until it works, waiting between tries as the Flutter app does (its BackoffMachine: a random pause of up
+ * to 100 ms × 2^n, at most 10 s), so that a server that sheds load is not met by a storm of retries.
+ */
+async function registerWithBackoff(user) {
+  for (let attempt = 0; running; attempt++) {
+    if (await register(user)) return;
+    await sleep(Math.random() * Math.min(10_000, 100 * 2 ** attempt));
+  }
+}
+
 async function start(user) {
   user.recent = [];
   user.reacted = new Set();
-  while (running && !(await register(user))) await sleep(1000);
+  await registerWithBackoff(user);
   void poll(user);
   every(CADENCE.presence, () => presence(user));
   every(CADENCE.open, () => openConversation(user));
