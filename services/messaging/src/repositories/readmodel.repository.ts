@@ -227,23 +227,14 @@ export class ReadModelRepository implements PeopleReader {
     tx: Tx,
     flattened: readonly { group_id: number; members: readonly number[] }[],
   ): Promise<void> {
-    // Only the difference is written: a large group's membership event (every member of "role:members" when one
-    // joins an organization of thousands) would otherwise delete and insert every row, each time. Two statements
-    // per group, whatever its size.
+    // Only the difference, in one statement per group whatever its size (a join rewrote every member's row).
     for (const { group_id, members } of flattened) {
       await tx.$executeRawUnsafe(
-        'DELETE FROM group_members WHERE group_id = $1 AND NOT (user_id = ANY($2::int[]))',
+        `WITH gone AS (DELETE FROM group_members WHERE group_id = $1 AND NOT (user_id = ANY($2::int[])))
+         INSERT INTO group_members (group_id, user_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING`,
         group_id,
         members,
       );
-      if (members.length > 0) {
-        await tx.$executeRawUnsafe(
-          `INSERT INTO group_members (group_id, user_id) SELECT $1, u FROM unnest($2::int[]) AS u
-           ON CONFLICT DO NOTHING`,
-          group_id,
-          members,
-        );
-      }
     }
   }
 
