@@ -17,6 +17,8 @@
 //                    exercise the cadences; the request rate is then that of F times as many users)
 //   --label TEXT     written into the heading of the recorded result
 //   --seed N         the organization's random shape (default 1)
+//   --register-cost N  only build the organization and measure the CPU of N registers of its users, two at a time
+//                    (the cost of a register against the organization's size; with BENCH_PROFILE, where it goes)
 // BENCH_RECORD=0: do not append to RESULTS.md. BENCH_PROFILE=<dir>: every process writes a CPU profile there.
 import { Agent, request } from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -35,8 +37,11 @@ const { values: opts } = parseArgs({
     compress: { type: 'string', default: '1' },
     label: { type: 'string', default: '' },
     seed: { type: 'string', default: '1' },
+    'register-cost': { type: 'string', default: '0' },
   },
 });
+/** --register-cost N: build the organization, then measure N registers of its users (CPU per process), no ramp. */
+const REGISTER_COST = Number(opts['register-cost']);
 const STEP = Number(opts.step);
 const MAX = Number(opts.max);
 const STEP_SECONDS = Number(opts.seconds);
@@ -550,6 +555,66 @@ function stepTable(s) {
   return lines.join('\n');
 }
 
+/**
+ * The CPU of REGISTER_COST registers (the Flutter app's parameters) by users spread over the organization, two at a
+ * time, per process; each queue is deleted after, as a client that leaves does.
+ */
+async function measureRegisterCost(roots) {
+  const users = Array.from({ length: REGISTER_COST }, (_, i) => org.users[(i * 7919) % org.users.length]);
+  const warm = users.slice(0, Math.min(10, users.length));
+  const once = async (user) => {
+    const started = performance.now();
+    const r = await call(user, 'POST', '/register', REGISTER);
+    if (r.status !== 200) throw new Error(`register: ${r.status} ${r.body.msg}`);
+    const ms = performance.now() - started;
+    await call(user, 'DELETE', '/events', { queue_id: r.body.queue_id });
+    return { ms, bytes: JSON.stringify(r.body).length, body: r.body };
+  };
+  let sample;
+  for (const u of warm) sample = (await once(u)).body;
+  // The largest parts of one answer (KiB of JSON), for the reading.
+  const parts = Object.entries(sample)
+    .map(([k, v]) => [k, JSON.stringify(v).length / 1024])
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8);
+  const before = snapshot(roots);
+  const loaderBefore = process.cpuUsage();
+  const latencies = [];
+  let bytes = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < users.length) {
+      const r = await once(users[next++]);
+      latencies.push(r.ms);
+      bytes = r.bytes;
+    }
+  };
+  const started = performance.now();
+  await Promise.all([worker(), worker()]);
+  const seconds = (performance.now() - started) / 1000;
+  const after = snapshot(roots);
+  const loader = process.cpuUsage(loaderBefore);
+  latencies.sort((a, b) => a - b);
+  const perOp = Object.fromEntries(
+    Object.keys(after).map((n) => [n, ((after[n] - (before[n] ?? 0)) * 1000) / users.length]),
+  );
+  perOp['load generator'] = (loader.user + loader.system) / 1000 / users.length;
+  const names = Object.keys(perOp).filter((n) => perOp[n] >= 0.05);
+  const total = names.reduce((a, n) => a + perOp[n], 0);
+  return `## Register cost against the organization's size${opts.label ? ` — ${opts.label}` : ''} (bench/capacity.mjs --register-cost, ${new Date().toISOString().slice(0, 16)}Z)
+
+${machine()}; load average ${LOAD_AT_START.map((l) => l.toFixed(1)).join(' / ')} at the start${LOAD_AT_START[0] > 4 ? ' — **a loaded machine: an upper bound**' : ''}.
+\`node bench/capacity.mjs --max ${MAX} --register-cost ${REGISTER_COST}\`: an organization of ${org.shape.users} users (${setupNote}),
+${org.shape.channels} channels of ${org.shape.sizes} members (median ${org.shape.median}), ${org.shape.perUser} channels per user; ${REGISTER_COST}
+registers with the Flutter app's parameters by users across it, two at a time (${f(REGISTER_COST / seconds)} per second); an answer of ${f(bytes / 1024, 0)} KiB
+(largest parts, KiB: ${parts.map(([k, v]) => `${k} ${f(v, 0)}`).join(', ')}).
+CPU in ms per register, from /proc.
+
+| users | ${names.join(' | ')} | **total ms** | p50 ms | p99 ms |
+|---:|${names.map(() => '---:').join('|')}|---:|---:|---:|
+| ${org.shape.users} | ${names.map((n) => f(perOp[n], 2)).join(' | ')} | **${f(total, 1)}** | ${f(percentile(latencies, 50))} | ${f(percentile(latencies, 99))} |`;
+}
+
 // ---- the run ----
 const { stack, info, servers, destroyServers } = await startPrivateBenchStack({
   // The long polls and the requests of thousands of users through the gateway's forwarder at once.
@@ -557,16 +622,18 @@ const { stack, info, servers, destroyServers } = await startPrivateBenchStack({
 });
 const results = [];
 let setupNote = '';
+let registerCostSection;
 try {
   gatewayUrl = info.gatewayUrl;
   const setupStarted = Date.now();
   org = await createOrganization(info);
   setupNote = `set-up ${((Date.now() - setupStarted) / 1000).toFixed(0)} s`;
   const roots = processRoots(stack, servers);
+  if (REGISTER_COST > 0) registerCostSection = await measureRegisterCost(roots);
   const lagHistogram = monitorEventLoopDelay({ resolution: 10 });
   lagHistogram.enable();
   let active = 0;
-  for (let step = 1; active < MAX; step++) {
+  for (let step = 1; active < MAX && REGISTER_COST === 0; step++) {
     const target = Math.min(MAX, active + STEP);
     stats = newStats();
     lagHistogram.reset();
@@ -632,6 +699,11 @@ try {
 }
 
 // ---- the report ----
+if (registerCostSection) {
+  console.log(`\n${registerCostSection}`);
+  record(registerCostSection);
+  process.exit(0);
+}
 const good = results.filter((r) => r.broken.length === 0);
 const lastGood = good.at(-1);
 const firstBad = results.find((r) => r.broken.length > 0);
