@@ -90,3 +90,46 @@ describe('POST /users/me/subscriptions', () => {
     expectError(long, 400, 'BAD_REQUEST', 'Channel name too long (limit: 60 characters).');
   });
 });
+
+describe("/register's subscriber counts", () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await newWorld();
+  });
+
+  /** Every channel's subscriber_count in a register without subscriber lists, and the lists of one with them. */
+  async function register(includeSubscribers: boolean) {
+    const response = await world.as('iago').post('/register', {
+      fetch_event_types: JSON.stringify(['subscription', 'stream']),
+      include_subscribers: JSON.stringify(includeSubscribers),
+    });
+    expectSuccess(response, 'POST', '/register');
+    const body = response.body as Record<string, Record<string, any>[]>;
+    const channels = [...body.subscriptions!, ...body.never_subscribed!, ...body.unsubscribed!];
+    return {
+      counts: Object.fromEntries(channels.map((c) => [c.name, c.subscriber_count as number])),
+      lists: Object.fromEntries(channels.map((c) => [c.name, c.subscribers as number[] | undefined])),
+      streams: Object.fromEntries(body.streams!.map((c) => [c.name, c.subscriber_count as number])),
+    };
+  }
+
+  it('counts the active subscribers the lists name, and a deactivated one no longer', async () => {
+    const without = await register(false);
+    const withLists = await register(true);
+    expect(Object.values(without.lists).every((l) => l === undefined)).toBe(true);
+    for (const name of Object.keys(withLists.lists)) {
+      const list = withLists.lists[name] ?? [];
+      expect([name, without.counts[name]]).toEqual([name, list.length]);
+      expect([name, withLists.counts[name]]).toEqual([name, list.length]);
+    }
+    for (const [name, n] of Object.entries(without.streams)) expect([name, n]).toEqual([name, without.counts[name]]);
+    const verona = without.counts.Verona!;
+    expect(withLists.lists.Verona).toContain(world.user('othello').id);
+
+    expectSuccess(await world.as('iago').delete(`/users/${world.user('othello').id}`), 'DELETE', '/users/{user_id}');
+    const after = await register(false);
+    expect(after.counts.Verona).toBe(verona - 1);
+    expect(after.streams.Verona).toBe(verona - 1);
+    expect((await register(true)).lists.Verona).not.toContain(world.user('othello').id);
+  });
+});

@@ -1,3 +1,4 @@
+import { textOfJson } from '@confab/zulip';
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Response } from 'express';
@@ -70,11 +71,22 @@ export function notFoundResponse(res: Response): void {
     .send(JSON.stringify({ result: 'error', msg: 'Not Found', code: 'NOT_FOUND' }));
 }
 
-/** A JSON success envelope's text: `result`, `msg`, the data, and ignored parameters when there were any. */
+/**
+ * A JSON success envelope's text: `result`, `msg`, the data, and ignored parameters when there were any. A field whose
+ * value is already JSON text (`jsonText` of @confab/zulip) is written as it is.
+ */
 export function successText(data: Record<string, unknown>, ignored: string[]): string {
   const body: Record<string, unknown> = { result: 'success', msg: '', ...data };
   if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
-  return JSON.stringify(body);
+  let written: string[] | undefined;
+  for (const key in data) {
+    const text = textOfJson(data[key]);
+    if (text === undefined) continue;
+    (written ??= []).push(`,${JSON.stringify(key)}:${text}`);
+    delete body[key];
+  }
+  const rest = JSON.stringify(body);
+  return written ? `${rest.slice(0, -1)}${written.join('')}}` : rest;
 }
 
 /** `type` with `charset=utf-8` as its charset, as express's `res.send` gives a text body. */

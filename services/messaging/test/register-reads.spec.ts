@@ -28,6 +28,10 @@ function countingStore() {
     subscribers: (ids: number[]) => (calls.push(`subscribers ${ids}`), Promise.resolve(subscribers)),
     recentlyActive: (ids: number[]) => (calls.push(`recentlyActive ${ids}`), Promise.resolve(new Set([3]))),
     subscriberCount: () => (calls.push('subscriberCount'), Promise.resolve(5)),
+    subscriberCounts: (ids: number[]) => (
+      calls.push(`subscriberCounts ${ids}`),
+      Promise.resolve(new Map(ids.map((id) => [id, subscribers.get(id)?.length ?? 0])))
+    ),
   };
   return { calls, store: store as unknown as ChannelStore };
 }
@@ -62,6 +66,20 @@ describe("one register's channel reads", () => {
       'subscribers 1,2,3',
       'subscriptionsOfUser 7',
     ]);
+  });
+
+  it("counts every channel's subscribers once, and answers each subset from that count", async () => {
+    const { calls, store } = countingStore();
+    const reads = registerReads(store, 1, 7);
+    const [some, others] = await Promise.all([reads.subscriberCounts([1, 2]), reads.subscriberCounts([3])]);
+    expect(some).toEqual(
+      new Map([
+        [1, 2],
+        [2, 0],
+      ]),
+    );
+    expect(others).toEqual(new Map([[3, 1]]));
+    expect(calls.sort()).toEqual(['channelsInRealm 1', 'subscriberCounts 1,2,3']);
   });
 
   it("sends reads of other users, other organizations' channels and other methods to the store", async () => {

@@ -1,3 +1,4 @@
+import type { PeopleCache } from './domain/people-cache.js';
 import type { EventBus, OutboxRelay } from '@confab/events';
 import type { CausalOptions } from '@confab/http';
 import type { IdentityVerifier } from '@confab/identity';
@@ -54,6 +55,8 @@ export interface SettingsDeps {
   /** Zulip's deprecated max_message_id of GET /users/me, and the channels settings name, from the messaging service. */
   messages: ReceivedMessages & ChannelDirectory;
   meetings: MeetingProvider;
+  /** The organizations' people between their changes, for /register (domain/people-cache.ts). */
+  people: PeopleCache;
   /** LDAP, OpenID Connect, SAML (config.sso says which are configured). */
   sso?: SsoServices;
   /** Read-your-writes: records the events of users' own changes for the services that copy them. */

@@ -19,6 +19,7 @@ import { createPrisma } from './repositories/prisma.js';
 import { buildMeetingProvider } from './wiring.js';
 import { startLdapSync } from './jobs/ldap-sync.js';
 import { buildSsoServices } from './sso-wiring.js';
+import { PeopleCache } from './domain/people-cache.js';
 
 runProcess('settings', loadConfig, async (config, logger) => {
   const runtime = new ServiceRuntime(config, logger);
@@ -51,6 +52,7 @@ runProcess('settings', loadConfig, async (config, logger) => {
     groups: new GroupsClient(config.groupsUrl, config.internalSecret),
     messages: new MessagingClient(config.messagingUrl, config.internalSecret),
     meetings: buildMeetingProvider(config, db, logger),
+    people: new PeopleCache(),
     causal: {
       record: (userId, events) => causalLog.record(userId, events),
       recordRealm: (realmId, events) => causalLog.recordRealm(realmId, events),

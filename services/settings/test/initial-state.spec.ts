@@ -1,4 +1,5 @@
 import { initialState, type InitialStateContext } from '../src/domain/initial-state';
+import { PeopleCache } from '../src/domain/people-cache';
 import type { Database } from '../src/domain/store';
 import type { Realm, User } from '../src/domain/types';
 
@@ -28,6 +29,7 @@ function context(): InitialStateContext {
     presence: {} as InitialStateContext['presence'],
     groups: {} as InitialStateContext['groups'],
     config: { externalUrl: 'http://localhost', maxFileUploadMib: 25 },
+    people: new PeopleCache(),
   };
 }
 

@@ -10,13 +10,19 @@ import type { ChannelRecordsDeps } from './channel-records.js';
 /** What this file's functions use of the domain: its own ports and those of the areas it calls. */
 export type ChannelQueriesDeps = ChannelAccessDeps & ChannelRecordsDeps & Pick<Domain, 'defaultChannels'>;
 
-async function factsFor(domain: ChannelQueriesDeps, channels: readonly Channel[]) {
+/**
+ * Subscriber counts and recent activity of these channels, and their subscriber lists only when asked for: a
+ * count is one row per channel, a list one per subscriber (thousands in a large organization).
+ */
+async function factsFor(domain: ChannelQueriesDeps, channels: readonly Channel[], withLists = false) {
   const ids = channels.map((c) => c.id);
-  const [subscribers, active] = await Promise.all([
-    domain.channels.subscribers(ids),
+  const [lists, counts, active] = await Promise.all([
+    withLists ? domain.channels.subscribers(ids) : undefined,
+    withLists ? undefined : domain.channels.subscriberCounts(ids),
     domain.channels.recentlyActive(ids),
   ]);
-  return { subscribers, active };
+  const count = (id: number) => (lists ? (lists.get(id)?.length ?? 0) : (counts!.get(id) ?? 0));
+  return { subscribers: (id: number) => lists?.get(id) ?? [], count, active };
 }
 
 /** GET /users/me/subscriptions (and /register's, archived channels too for clients with archived_channels). */
@@ -29,20 +35,19 @@ export async function listSubscriptions(
   const subs = await domain.channels.subscriptionsOfUser(actor.user.id);
   const channels = await domain.channels.channelsByIds(subs.map((s) => s.channelId));
   const byId = new Map(channels.map((c) => [c.id, c]));
-  const { subscribers, active } = await factsFor(domain, channels);
+  const { subscribers, count, active } = await factsFor(domain, channels, includeSubscribers);
   const groups = new GroupValueFormatter(domain, actor.realm);
   const out: Record<string, unknown>[] = [];
   for (const sub of subs) {
     const channel = byId.get(sub.channelId);
     if (!channel || (channel.isArchived && !includeArchived)) continue;
-    const ids = subscribers.get(channel.id) ?? [];
     out.push(
       await subscriptionDict(
         channel,
         sub,
-        { subscriberCount: ids.length, recentlyActive: active.has(channel.id) },
+        { subscriberCount: count(channel.id), recentlyActive: active.has(channel.id) },
         groups,
-        includeSubscribers ? ids : undefined,
+        includeSubscribers ? subscribers(channel.id) : undefined,
       ),
     );
   }
@@ -81,13 +86,13 @@ export async function listStreams(
     if (options.includeWebPublic && channel.isWebPublic) return true;
     return options.includePublic && !channel.inviteOnly && !isGuest(actor.user);
   });
-  const { subscribers, active } = await factsFor(domain, visible);
+  const { count, active } = await factsFor(domain, visible);
   const groups = new GroupValueFormatter(domain, actor.realm);
   const out: Record<string, unknown>[] = [];
   for (const channel of visible) {
     const dict = await streamDict(
       channel,
-      { subscriberCount: subscribers.get(channel.id)?.length ?? 0, recentlyActive: active.has(channel.id) },
+      { subscriberCount: count(channel.id), recentlyActive: active.has(channel.id) },
       groups,
     );
     if (options.includeDefault) dict.is_default = defaults.has(channel.id);
@@ -103,10 +108,10 @@ export async function getStream(
   channelId: number,
 ): Promise<Record<string, unknown>> {
   const { channel } = await accessChannelById(domain, actor, channelId, { allowRealmAdmin: true, allowArchived: true });
-  const { subscribers, active } = await factsFor(domain, [channel]);
+  const { count, active } = await factsFor(domain, [channel]);
   return streamDict(
     channel,
-    { subscriberCount: subscribers.get(channel.id)?.length ?? 0, recentlyActive: active.has(channel.id) },
+    { subscriberCount: count(channel.id), recentlyActive: active.has(channel.id) },
     new GroupValueFormatter(domain, actor.realm),
   );
 }

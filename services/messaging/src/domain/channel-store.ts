@@ -40,6 +40,8 @@ export interface ChannelStore {
   /** Active subscribers who are active users, per channel. */
   subscribers(channelIds: readonly number[], tx?: Transaction): Promise<Map<number, number[]>>;
   subscriberCount(channelId: number): Promise<number>;
+  /** How many active subscribers who are active users each channel has (0 for none): `subscribers`' counts. */
+  subscriberCounts(channelIds: readonly number[]): Promise<Map<number, number>>;
   /** Colors already used by each user's subscriptions (to pick new ones). */
   colorsInUse(userIds: readonly number[], tx: Transaction): Promise<Map<number, string[]>>;
   /** Every subscription (active or not) of these users to these channels. */

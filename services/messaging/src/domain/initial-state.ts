@@ -166,14 +166,22 @@ async function otherChannels(domain: InitialStateDeps, actor: Actor, includeSubs
   ]);
   const byChannel = new Map(subs.map((s) => [s.channelId, s]));
   const groups = new GroupValueFormatter(domain, actor.realm);
-  const counts = await domain.channels.subscribers(all.map((c) => c.id));
+  const ids = all.map((c) => c.id);
+  // The lists only when the client asked for them: otherwise a row per channel, not per subscriber.
+  const [lists, counts] = await Promise.all([
+    includeSubscribers ? domain.channels.subscribers(ids) : undefined,
+    includeSubscribers ? undefined : domain.channels.subscriberCounts(ids),
+  ]);
   const unsubscribed: Record<string, unknown>[] = [];
   const neverSubscribed: Record<string, unknown>[] = [];
   for (const channel of all) {
     if (channel.isArchived && !archived) continue;
     const sub = byChannel.get(channel.id);
-    const subscribers = counts.get(channel.id) ?? [];
-    const facts = { subscriberCount: subscribers.length, recentlyActive: false };
+    const subscribers = lists?.get(channel.id) ?? [];
+    const facts = {
+      subscriberCount: lists ? subscribers.length : (counts!.get(channel.id) ?? 0),
+      recentlyActive: false,
+    };
     if (sub && !sub.active) {
       unsubscribed.push(
         await subscriptionDict(channel, sub, facts, groups, includeSubscribers ? subscribers : undefined),

@@ -20,6 +20,7 @@ export function registerReads(store: ChannelStore, realmId: number, userId: numb
   const byId = once(async () => new Map((await channels()).map((c) => [c.id, c])));
   const allIds = async () => (await channels()).map((c) => c.id);
   const subscribers = once(async () => store.subscribers(await allIds()));
+  const counts = once(async () => store.subscriberCounts(await allIds()));
   const active = once(async () => store.recentlyActive(await allIds()));
   const own = once(() => store.subscriptionsOfUser(userId, { includeInactive: true }));
   /** The channels among `ids` when all are this organization's; null sends the read to the store. */
@@ -53,6 +54,11 @@ export function registerReads(store: ChannelStore, realmId: number, userId: numb
         if (ids) out.set(id, ids);
       }
       return out;
+    },
+    async subscriberCounts(channelIds) {
+      if (!(await known(channelIds))) return store.subscriberCounts(channelIds);
+      const all = await counts();
+      return new Map(channelIds.map((id) => [id, all.get(id) ?? 0]));
     },
     async recentlyActive(channelIds) {
       if (!(await known(channelIds))) return store.recentlyActive(channelIds);

@@ -178,6 +178,20 @@ export class ChannelsRepository implements ChannelStore {
     return out;
   }
 
+  async subscriberCounts(channelIds: readonly number[]): Promise<Map<number, number>> {
+    const out = new Map<number, number>(channelIds.map((id) => [id, 0]));
+    const ids = [...new Set(channelIds.filter(validId))];
+    if (ids.length === 0) return out;
+    // A row per channel, not per subscriber: what a register of a client without subscriber lists needs.
+    const rows = await this.store.reader(undefined).query<{ channel_id: number; n: number }>(
+      `SELECT s.channel_id, count(*)::int AS n FROM subscriptions s JOIN users u ON u.id = s.user_id
+        WHERE s.channel_id = ANY($1::int[]) AND s.active AND u.is_active GROUP BY s.channel_id`,
+      [ids],
+    );
+    for (const row of rows) out.set(row.channel_id, row.n);
+    return out;
+  }
+
   async subscriberCount(channelId: number): Promise<number> {
     const rows = await this.db.$queryRawUnsafe<{ n: number }[]>(
       `SELECT count(*)::int AS n FROM subscriptions s JOIN users u ON u.id = s.user_id

@@ -4,6 +4,7 @@ import { listProfileFields } from './profile-fields.js';
 import type { MeetingProvider } from './meetings/provider.js';
 import { listMutedUsers } from './muted-users.js';
 import { navigationViewRecord } from './navigation-views.js';
+import type { PeopleCache, PeopleSource } from './people-cache.js';
 import type { GroupDirectory, PresenceStore } from './ports.js';
 import { realmUserSettingsDefaults } from './realm-user-defaults.js';
 import { presenceMap } from './presence.js';
@@ -13,7 +14,6 @@ import {
   CUSTOM_PROFILE_FIELD_TYPES,
   ownUserState,
   realmSettingsState,
-  realmUsersState,
   userCapabilitiesState,
   type RealmStateConfig,
 } from './realm-state.js';
@@ -31,6 +31,8 @@ export interface InitialStateContext {
   presence: PresenceStore;
   groups: GroupDirectory;
   config: RealmStateConfig;
+  /** The organization's people between their changes (realm_users and the parts that list users). */
+  people: PeopleCache;
 }
 
 /** The client options of POST /register that shape this service's part. */
@@ -46,8 +48,9 @@ export interface StateOptions {
 interface Subject {
   user: User;
   realm: Realm;
-  /** Everyone in the organization, loaded once for the parts that list users. */
+  /** Everyone in the organization (system bots aside), for the parts that list users. */
   users: () => Promise<User[]>;
+  people: PeopleSource;
 }
 
 /** One part of the state: the event types that ask for it (Zulip's `want(...)`; null: always sent) and its keys. */
@@ -79,20 +82,10 @@ const SECTIONS: readonly Section[] = [
   },
   {
     wantedBy: ['realm_user'],
-    build: async (ctx, { user, realm, users }, options) => {
-      const everyone = await users();
-      const values = await ctx.db.store.profileFields.valuesOf(everyone.map((u) => u.id));
-      return {
-        ...ownUserState(user),
-        ...realmUsersState(
-          everyone,
-          await ctx.db.store.users.systemBots(realm.id),
-          options.clientGravatar,
-          user,
-          values,
-        ),
-      };
-    },
+    build: async (ctx, { user, realm, people }, options) => ({
+      ...ownUserState(user),
+      ...(await ctx.people.realmUsers(people, realm.id, options.clientGravatar, user)),
+    }),
   },
   {
     wantedBy: ['realm_bot'],
@@ -171,8 +164,22 @@ export async function initialState(
   const user = await store.users.byId(userId);
   const realm = user && (await store.realms.byId(user.realmId));
   if (!user || !realm) return null;
+  // One fingerprint read for the whole answer.
+  let fingerprint: Promise<string> | undefined;
+  const people: PeopleSource = {
+    fingerprint: (realmId) => (fingerprint ??= store.users.peopleFingerprint(realmId)),
+    async snapshot(realmId) {
+      const [users, systemBots] = await Promise.all([store.users.inRealm(realmId), store.users.systemBots(realmId)]);
+      return { users, systemBots, profileValues: await store.profileFields.valuesOf(users.map((u) => u.id)) };
+    },
+  };
   let everyone: Promise<User[]> | undefined;
-  const subject: Subject = { user, realm, users: () => (everyone ??= store.users.inRealm(realm.id)) };
+  const subject: Subject = {
+    user,
+    realm,
+    people,
+    users: () => (everyone ??= ctx.people.snapshot(people, realm.id).then((s) => s.users)),
+  };
   const parts = await Promise.all(
     SECTIONS.filter((s) => wanted(s, options.fetchEventTypes)).map((s) => s.build(ctx, subject, options)),
   );

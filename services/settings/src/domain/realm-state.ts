@@ -213,20 +213,3 @@ export function ownUserState(user: User): Record<string, unknown> {
     is_guest: user.role === ROLE_GUEST,
   };
 }
-
-/** `realm_users`, `realm_non_active_users` and `cross_realm_bots` (the organization's system bots). */
-export function realmUsersState(
-  users: readonly User[],
-  systemBots: readonly User[],
-  clientGravatar: boolean,
-  viewer: User,
-  profileValues: readonly ProfileFieldValue[] = [],
-): Record<string, unknown> {
-  const view = { clientGravatar, includeCustomProfileFields: true, viewer: { userId: viewer.id, role: viewer.role } };
-  const record = (u: User) => apiUserRecord(u, view, profileDataOf(profileValues, u.id));
-  return {
-    realm_users: users.filter((u) => u.isActive).map(record),
-    realm_non_active_users: users.filter((u) => !u.isActive).map(record),
-    cross_realm_bots: systemBots.map((bot) => crossRealmBotRecord(bot, clientGravatar)),
-  };
-}

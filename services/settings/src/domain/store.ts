@@ -101,6 +101,8 @@ export interface UserStore {
    * comparing with a limit needs no more, and a large organization is never read whole for it.
    */
   countActive(realmId: number, atMost: number): Promise<number>;
+  /** Changes with every committed write to the organization's users or their profile values (PeopleSource). */
+  peopleFingerprint(realmId: number): Promise<string>;
   /**
    * The user's one API key: gives them `key` unless they already hold one that is kept (a key stored only by its
    * hash, from before keys were kept, is replaced), and answers the key they hold afterwards.

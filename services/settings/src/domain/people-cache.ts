@@ -1,0 +1,136 @@
+import { jsonText, type JsonText } from '@confab/zulip';
+import type { Role } from '@confab/identity';
+import { crossRealmBotRecord } from './system-bots.js';
+import type { ProfileFieldValue, User } from './types.js';
+import { apiUserRecord } from './users.js';
+
+/** Everything the person dicts of an organization are made of, read at one fingerprint. */
+export interface PeopleSnapshot {
+  /** Every user but the system bots, in id order. */
+  users: User[];
+  systemBots: User[];
+  profileValues: ProfileFieldValue[];
+}
+
+/** Reads an organization's people (the cache's source; the users store implements it). */
+export interface PeopleSource {
+  /**
+   * A value that changes whenever any of the organization's users or their profile values is written, committed
+   * ones only (any replica's write). Read before the snapshot it stands for.
+   */
+  fingerprint(realmId: number): Promise<string>;
+  snapshot(realmId: number): Promise<PeopleSnapshot>;
+}
+
+interface Entry {
+  fingerprint: string;
+  snapshot: Promise<PeopleSnapshot>;
+  /** Serialized person dicts by view (client_gravatar, the viewer's role): the active, the deactivated. */
+  texts: Map<string, { active: string[]; inactive: string[]; positions: Map<number, [boolean, number]> }>;
+}
+
+/**
+ * An organization's people between their changes (docs/architecture.md, "Initial state"): the users, their profile
+ * values and their serialized person dicts, kept per organization while its fingerprint stays the same. Each
+ * /register reads the fingerprint (one small statement) instead of every user; a change by any replica changes the
+ * fingerprint, so the next register after a user's own change shows it, whichever replica serves it.
+ */
+export class PeopleCache {
+  private readonly entries = new Map<number, Entry>();
+
+  constructor(private readonly maxRealms = 64) {}
+
+  async snapshot(source: PeopleSource, realmId: number): Promise<PeopleSnapshot> {
+    return (await this.entry(source, realmId)).snapshot;
+  }
+
+  /**
+   * `realm_users`, `realm_non_active_users` and `cross_realm_bots` as `viewer` sees them: the dicts of everyone
+   * else as the viewer's role sees them (serialized once per role), the viewer's own as they see it.
+   */
+  async realmUsers(
+    source: PeopleSource,
+    realmId: number,
+    clientGravatar: boolean,
+    viewer: User,
+  ): Promise<Record<string, unknown>> {
+    const entry = await this.entry(source, realmId);
+    const people = await entry.snapshot;
+    const key = `${clientGravatar ? 1 : 0}:${viewer.role}`;
+    let texts = entry.texts.get(key);
+    if (!texts) {
+      texts = serialize(people, clientGravatar, viewer.role);
+      entry.texts.set(key, texts);
+    }
+    const own = texts.positions.get(viewer.id);
+    let active = texts.active;
+    let inactive = texts.inactive;
+    if (own) {
+      const self = people.users.find((u) => u.id === viewer.id)!;
+      const text = JSON.stringify(recordOf(people, self, clientGravatar, { userId: viewer.id, role: viewer.role }));
+      const list = own[0] ? (active = [...active]) : (inactive = [...inactive]);
+      list[own[1]] = text;
+    }
+    return {
+      realm_users: listText(active),
+      realm_non_active_users: listText(inactive),
+      cross_realm_bots: people.systemBots.map((bot) => crossRealmBotRecord(bot, clientGravatar)),
+    };
+  }
+
+  private async entry(source: PeopleSource, realmId: number): Promise<Entry> {
+    const fingerprint = await source.fingerprint(realmId);
+    const hit = this.entries.get(realmId);
+    if (hit && hit.fingerprint === fingerprint) {
+      // Most recently used last (the oldest goes first when the cache is full).
+      this.entries.delete(realmId);
+      this.entries.set(realmId, hit);
+      return hit;
+    }
+    const entry: Entry = { fingerprint, snapshot: source.snapshot(realmId), texts: new Map() };
+    this.entries.delete(realmId);
+    if (this.entries.size >= this.maxRealms) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(realmId, entry);
+    // A failed read is not kept: the next register reads again.
+    entry.snapshot.catch(() => {
+      if (this.entries.get(realmId) === entry) this.entries.delete(realmId);
+    });
+    return entry;
+  }
+}
+
+const listText = (parts: readonly string[]): JsonText => jsonText(`[${parts.join(',')}]`);
+
+/** The profile values by user, each as Zulip's profile_data. */
+function profileDataByUser(values: readonly ProfileFieldValue[]) {
+  const out = new Map<number, Record<string, { value: string; rendered_value?: string }>>();
+  for (const v of values) {
+    let data = out.get(v.userId);
+    if (!data) out.set(v.userId, (data = {}));
+    data[String(v.fieldId)] =
+      v.renderedValue === null ? { value: v.value } : { value: v.value, rendered_value: v.renderedValue };
+  }
+  return out;
+}
+
+const profileCache = new WeakMap<PeopleSnapshot, ReturnType<typeof profileDataByUser>>();
+
+function recordOf(people: PeopleSnapshot, user: User, clientGravatar: boolean, viewer: { userId: number; role: Role }) {
+  let profiles = profileCache.get(people);
+  if (!profiles) profileCache.set(people, (profiles = profileDataByUser(people.profileValues)));
+  return apiUserRecord(user, { clientGravatar, includeCustomProfileFields: true, viewer }, profiles.get(user.id) ?? {});
+}
+
+function serialize(people: PeopleSnapshot, clientGravatar: boolean, role: Role) {
+  // Seen by someone of this role who is none of them (their own dict is made for them).
+  const viewer = { userId: 0, role };
+  const active: string[] = [];
+  const inactive: string[] = [];
+  const positions = new Map<number, [boolean, number]>();
+  for (const user of people.users) {
+    const list = user.isActive ? active : inactive;
+    positions.set(user.id, [user.isActive, list.length]);
+    list.push(JSON.stringify(recordOf(people, user, clientGravatar, viewer)));
+  }
+  return { active, inactive, positions };
+}
