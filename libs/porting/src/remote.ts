@@ -69,9 +69,12 @@ export class RemoteImages {
     private readonly limits: FetchLimits = DEFAULT_FETCH_LIMITS,
   ) {}
 
-  /** Fetches every request (a few at a time); answers each one's file (relative to the fetched directory) or null. */
+  /**
+   * Fetches every request (a few at a time); answers each one's file (relative to the fetched directory) or null,
+   * and adds the failures to `failures` in the requests' order.
+   */
   async fetchAll(requests: ImageRequest[]): Promise<(string | null)[]> {
-    const out: (string | null)[] = new Array<string | null>(requests.length).fill(null);
+    const out: (string | FailedFetch)[] = [];
     let next = 0;
     const worker = async () => {
       while (next < requests.length) {
@@ -80,14 +83,12 @@ export class RemoteImages {
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.limits.concurrency, requests.length) }, worker));
-    return out;
+    for (const result of out) if (typeof result !== 'string') this.failures.push(result);
+    return out.map((result) => (typeof result === 'string' ? result : null));
   }
 
-  private async fetchOne(request: ImageRequest): Promise<string | null> {
-    const fail = (reason: string) => {
-      this.failures.push({ what: request.what, url: request.url, reason });
-      return null;
-    };
+  private async fetchOne(request: ImageRequest): Promise<string | FailedFetch> {
+    const fail = (reason: string): FailedFetch => ({ what: request.what, url: request.url, reason });
     let answer;
     try {
       answer = await this.client.fetch(request.url, {
