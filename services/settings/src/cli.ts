@@ -51,8 +51,8 @@ const HELP = `Confab admin CLI (settings service). Uses SETTINGS_DATABASE_URL; t
 
 backup and restore read every service's *_DATABASE_URL (direct to PostgreSQL, not through PgBouncer) and
 CONFAB_DATA_DIR, and run pg_dump, pg_restore and tar (docs/architecture.md, "Backup and restore"). import reads the
-same, REDIS_URL and CONFAB_EXTERNAL_URL, and runs each service's part in a process of its own (docs/architecture.md,
-"Moving organizations in and out").
+same, REDIS_URL, CONFAB_EXTERNAL_URL and CONFAB_OUTGOING_ALLOWED_CIDRS (for the images a Slack export names by URL),
+and runs each service's part in a process of its own (docs/architecture.md, "Moving organizations in and out").
 
 Roles: owner, administrator, moderator, member, guest. API keys are printed once; only their hash is stored.`;
 
