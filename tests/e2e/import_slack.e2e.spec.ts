@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { ApiClient } from '@confab/devkit';
+import { system } from './support/system';
+import { pngOf, pngSize } from './support/images';
 import { admin, importedClient, lastRealmId, leftoversOf, rawZipOf, writeTree, zipOf } from './support/imports';
+import { loopbackOutsideAllowList, StubSite } from './support/web-stub';
 
 // Measured: about 40 s on a quiet 2-core machine (three imports of a small Slack export, four refused archives, two
 // failed imports); each import is a CLI with four loader processes, which a machine loaded twenty times over slows
@@ -272,6 +275,127 @@ describe('npm run admin -- import --source slack', () => {
     const sent = await ava.post('/messages', { type: 'stream', to: 'general', topic: 'after the move', content: 'hello Confab' });
     expect(sent.status).toBe(200);
     expect(sent.body.id).toBeGreaterThan(Math.max(...general.map((m) => m.id)));
+  });
+
+  it("fetches users' own pictures and emoji.list's custom emoji through the guarded client; failures are listed", async () => {
+    const AVATAR = pngOf(300, 200, 0x40);
+    const PARROT = pngOf(32, 32, 0xc0);
+    const site = await new StubSite()
+      .serve('/avatars/ava-512.png', 'image/png', AVATAR)
+      .serve('/emoji/parrot.png', 'image/png', PARROT)
+      // Larger than the 5 MiB an image may be (Zulip's limit for avatars and emoji).
+      .serve('/emoji/huge.png', 'image/png', Buffer.concat([PARROT, Buffer.alloc(6 * 1024 * 1024)]))
+      .serve('/emoji/page.png', 'text/html', '<html>not an image</html>')
+      .start();
+    try {
+      const files = slackExport();
+      const refused = `http://${loopbackOutsideAllowList()}:9/avatars/fay.png`;
+      const pictures: Record<string, Record<string, unknown>> = {
+        // Her own picture, by its profile URLs.
+        U1: { image_72: site.url('/avatars/ava-72.png'), image_512: site.url('/avatars/ava-512.png'), avatar_hash: '8a1b2c3d4e5f' },
+        // A picture that is gone: the default avatar, and a line in the summary.
+        U2: { image_512: site.url('/avatars/gone.png') },
+        // Gravatar's picture (and Slack's stock image behind it) stays the default avatar, and is not fetched.
+        U3: {
+          avatar_hash: 'g1260bbb9ad8',
+          image_72: `https://secure.gravatar.com/avatar/1260bbb9ad836a3122d081d49d083214.jpg?s=72&d=${site.url('/avatars/stock.png')}`,
+        },
+        // An address the server may not reach: refused by the guard, never connected to.
+        U6: { image_512: refused },
+      };
+      const users = (files['users.json'] as { id: string; profile: Record<string, unknown> }[]).map((u) =>
+        pictures[u.id] ? { ...u, team_id: 'T1', profile: { ...u.profile, ...pictures[u.id] } } : u,
+      );
+      const general = [
+        ...(files[`general/${day(recent)}.json`] as object[]),
+        {
+          type: 'message',
+          user: 'U3',
+          text: 'look :partyparrot: and :huge:',
+          ts: ts(recent + 80),
+          reactions: [
+            { name: 'partyparrot', users: ['U1', 'U2'], count: 2 },
+            // An alias of a custom emoji is that emoji; one of a Unicode emoji is that one.
+            { name: 'party_parrot', users: ['U2', 'U3'], count: 2 },
+            { name: 'thumbsup_all', users: ['U1'], count: 1 },
+            // Its image could not be fetched: no emoji, and (as Zulip leaves out reactions it cannot find) no reaction.
+            { name: 'huge', users: ['U1'], count: 1 },
+          ],
+        },
+      ];
+      const dir = await writeTree(join(work, 'slack-images'), {
+        ...files,
+        'users.json': users,
+        [`general/${day(recent)}.json`]: general,
+      });
+      const emojiList = join(work, 'emoji.list.json');
+      await writeFile(
+        emojiList,
+        JSON.stringify({
+          ok: true,
+          emoji: {
+            partyparrot: site.url('/emoji/parrot.png'),
+            party_parrot: 'alias:partyparrot',
+            thumbsup_all: 'alias:+1',
+            huge: site.url('/emoji/huge.png'),
+            page: site.url('/emoji/page.png'),
+          },
+        }),
+      );
+      const name = subdomain();
+      const result = await admin(['import', '--source', 'slack', '--from', dir, '--subdomain', name, '--slack-emoji', emojiList]);
+      expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(result.stdout).toMatch(/ avatars +1\n/);
+      expect(result.stdout).toMatch(/ custom emoji +1\n/);
+      expect(result.stdout).toContain('Images the export names by URL that could not be fetched (left out): 4');
+      expect(result.stdout).toContain(`avatar of Ben Admin (U2): HTTP 404 <${site.url('/avatars/gone.png')}>`);
+      expect(result.stdout).toMatch(new RegExp(`avatar of Fay Listed \\(U6\\): refused: .*not a public network <${refused.replace(/[.]/g, '\\.')}>`));
+      expect(result.stdout).toContain(`custom emoji :huge:: too large: more than 5242880 bytes <${site.url('/emoji/huge.png')}>`);
+      expect(result.stdout).toContain(`custom emoji :page:: not an image (PNG, GIF, JPEG or WebP) <${site.url('/emoji/page.png')}>`);
+      // The largest picture only, once; Gravatar's and Slack's stock pictures not at all.
+      expect(site.received.map((r) => r.path).sort()).toEqual(
+        ['/avatars/ava-512.png', '/avatars/gone.png', '/emoji/huge.png', '/emoji/page.png', '/emoji/parrot.png'].sort(),
+      );
+
+      const ava = await importedClient(name, 'ava@example.com');
+      const members = (await ava.get('/users', { client_gravatar: false })).body.members as Record<string, unknown>[];
+      const byName = new Map(members.map((u) => [u.full_name as string, u]));
+      const avaUrl = byName.get('Ava Owner')!.avatar_url as string;
+      expect(avaUrl).toMatch(new RegExp(`^/user_avatars/\\d+/${byName.get('Ava Owner')!.user_id as number}-[0-9a-f]+\\.png\\?version=2$`));
+      const picture = await fetch(new URL(avaUrl, system().gatewayUrl));
+      expect({ status: picture.status, type: picture.headers.get('content-type') }).toEqual({ status: 200, type: 'image/png' });
+      // Resized as an uploaded avatar is (Zulip's 100×100).
+      expect(pngSize(Buffer.from(await picture.arrayBuffer()))).toEqual({ width: 100, height: 100 });
+      for (const person of ['Ben Admin', 'Cal Member', 'Fay Listed'])
+        expect({ person, url: byName.get(person)!.avatar_url }).toEqual({ person, url: expect.stringMatching(/^https:\/\/secure\.gravatar\.com\//) });
+
+      const emoji = Object.values((await ava.get('/realm/emoji')).body.emoji as Record<string, Record<string, unknown>>);
+      expect(emoji.map((e) => [e.name, e.deactivated, e.author_id])).toEqual([['partyparrot', false, null]]);
+      const parrot = emoji[0]!;
+      const image = await fetch(new URL(parrot.source_url as string, system().gatewayUrl));
+      expect(image.status).toBe(200);
+      expect(Buffer.from(await image.arrayBuffer()).equals(PARROT)).toBe(true);
+
+      const last = (await channelMessages(ava, 'general')).pop()!;
+      expect(last.content).toBe(
+        `<p>look <img alt=":partyparrot:" class="emoji" src="${parrot.source_url as string}" title="partyparrot"> and :huge:</p>`,
+      );
+      const id = (n: string) => byName.get(n)!.user_id as number;
+      expect(
+        (last.reactions as unknown as { emoji_name: string; emoji_code: string; reaction_type: string; user_id: number }[])
+          .map((r) => [r.emoji_name, r.emoji_code, r.reaction_type, r.user_id])
+          .sort(),
+      ).toEqual(
+        [
+          ['partyparrot', String(parrot.id), 'realm_emoji', id('Ava Owner')],
+          ['partyparrot', String(parrot.id), 'realm_emoji', id('Ben Admin')],
+          ['partyparrot', String(parrot.id), 'realm_emoji', id('Cal Member')],
+          ['+1', '1f44d', 'unicode_emoji', id('Ava Owner')],
+        ].sort(),
+      );
+    } finally {
+      await site.stop();
+    }
   });
 
   it('imports the same export as a .zip', async () => {

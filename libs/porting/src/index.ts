@@ -11,3 +11,4 @@ export { writeZulipExport } from './zulip-export.js';
 export type { ExportData, ExportGroupValue, ExportUser } from './export/data.js';
 export { tarGzDirectory } from './export/files.js';
 export { directMessageGroupHash } from './export/recipients.js';
+export { DEFAULT_FETCH_LIMITS, fetchedDir, imageExtension, RemoteImages, type FetchLimits } from './remote.js';

@@ -59,8 +59,12 @@ export interface ModelUser {
   /** Seconds since the epoch. */
   dateJoined: number;
   timezone: string;
-  /** An image in the source (relative to its root), for the uploaded avatar; null: the default one. */
+  /**
+   * An image in the source (relative to its root), for the uploaded avatar; null: the default one. With
+   * `avatarFetched`, an image fetched from the URL the export names, relative to the import's fetched directory.
+   */
   avatarFile: string | null;
+  avatarFetched?: boolean;
   /** Zulip's email_address_visibility; null: the organization's default. */
   emailAddressVisibility: number | null;
   /** Personal settings by Zulip's names (PATCH /settings). */
@@ -90,8 +94,9 @@ export interface ModelEmoji {
   id: number;
   name: string;
   authorId: number | null;
-  /** The image in the source, relative to its root. */
+  /** The image in the source, relative to its root (with `fetched`, relative to the import's fetched directory). */
   file: string;
+  fetched?: boolean;
   deactivated: boolean;
 }
 
@@ -204,6 +209,13 @@ export interface LinkedFile {
   ref: string;
   name: string;
   url: string;
+}
+
+/** An image the export names by URL (an avatar, a custom emoji) that could not be fetched, for the summary. */
+export interface FailedFetch {
+  what: string;
+  url: string;
+  reason: string;
 }
 
 /** The model's files in the working directory. */

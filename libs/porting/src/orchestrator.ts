@@ -2,7 +2,9 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_LIMITS, openExport, type ArchiveLimits } from './archive.js';
 import { ImportError, type ImportEvent, type LoaderProgress, type ServiceLoader, type StageResult } from './loader.js';
-import type { ImportSource, LinkedFile, ModelMessage, ModelUpload, ModelUser } from './model.js';
+import { GuardedHttpClient } from '@confab/http';
+import type { FailedFetch, ImportSource, LinkedFile, ModelMessage, ModelUpload, ModelUser } from './model.js';
+import { RemoteImages, type FetchLimits } from './remote.js';
 import { modelPath, NdjsonWriter, writeJson } from './ndjson.js';
 import type { Progress } from './progress.js';
 import { MattermostReader } from './sources/mattermost.js';
@@ -30,8 +32,16 @@ export interface ImportOptions {
   /** The server's host, for placeholder addresses. */
   domain: string;
   slackUsers?: string;
+  /** Slack's emoji.list answer (the custom emoji). */
+  slackEmoji?: string;
   team?: string;
   limits?: ArchiveLimits;
+  /**
+   * The guarded client images the export names by URL are fetched with (Slack's avatars and emoji), built from the
+   * operator's allow-list; default: one that reaches public addresses only.
+   */
+  http?: GuardedHttpClient;
+  fetchLimits?: FetchLimits;
   loaders: ImportLoaders;
   /** Checks that can fail before the long part (the subdomain is valid and free). */
   preflight?: () => Promise<void>;
@@ -44,12 +54,22 @@ export interface ImportSummary {
   subdomain: string;
   counts: Record<string, number>;
   linkedFiles: LinkedFile[];
+  /** Images the export names by URL that could not be fetched. */
+  failedFetches: FailedFetch[];
   notes: string[];
   seconds: number;
 }
 
 function readerFor(options: ImportOptions, root: string): SourceReader & { total?: number } {
-  const common = { root, domain: options.domain, slackUsers: options.slackUsers, team: options.team };
+  const remote = new RemoteImages(options.http ?? new GuardedHttpClient(), options.workDir, options.fetchLimits);
+  const common = {
+    root,
+    domain: options.domain,
+    slackUsers: options.slackUsers,
+    slackEmoji: options.slackEmoji,
+    remote,
+    team: options.team,
+  };
   switch (options.source) {
     case 'slack':
       return new SlackReader(common);
@@ -155,6 +175,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
       subdomain: options.subdomain,
       counts,
       linkedFiles,
+      failedFetches: structure.failedFetches ?? [],
       notes: [...notes, ...(settings.notes ?? []), ...(groups.notes ?? []), ...(messaging.notes ?? [])],
       seconds: (Date.now() - started) / 1000,
     };

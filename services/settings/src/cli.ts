@@ -37,7 +37,8 @@ const HELP = `Confab admin CLI (settings service). Uses SETTINGS_DATABASE_URL; t
   restore      --from <file.tar>                                     (into an empty deployment, before it starts)
   sync-ldap    [--realm <s>]                                         (one pass of the LDAP directory sync now)
   import       --source slack|mattermost|zulip --from <dir|.zip|.tar.gz> --subdomain <s>
-               [--slack-users <users.list answer.json>] [--team <Mattermost team>] [--work-dir <dir>]
+               [--slack-users <users.list answer.json>] [--slack-emoji <emoji.list answer.json>]
+               [--team <Mattermost team>] [--work-dir <dir>]
                [--max-bytes <n>] [--max-file-bytes <n>] [--max-ratio <n>]    (a new organization from an export)
   export       --realm <s> --out <file.tar.gz> [--type public|consent|full] [--zulip-migration-status <file>]
                (the organization in Zulip's export format; needs the deployment running)
@@ -50,8 +51,8 @@ const HELP = `Confab admin CLI (settings service). Uses SETTINGS_DATABASE_URL; t
 
 backup and restore read every service's *_DATABASE_URL (direct to PostgreSQL, not through PgBouncer) and
 CONFAB_DATA_DIR, and run pg_dump, pg_restore and tar (docs/architecture.md, "Backup and restore"). import reads the
-same, REDIS_URL and CONFAB_EXTERNAL_URL, and runs each service's part in a process of its own (docs/architecture.md,
-"Moving organizations in and out").
+same, REDIS_URL, CONFAB_EXTERNAL_URL and CONFAB_OUTGOING_ALLOWED_CIDRS (for the images a Slack export names by URL),
+and runs each service's part in a process of its own (docs/architecture.md, "Moving organizations in and out").
 
 Roles: owner, administrator, moderator, member, guest. API keys are printed once; only their hash is stored.`;
 
@@ -104,6 +105,7 @@ async function main(): Promise<void> {
       'settle-ms': { type: 'string' },
       source: { type: 'string' },
       'slack-users': { type: 'string' },
+      'slack-emoji': { type: 'string' },
       team: { type: 'string' },
       'work-dir': { type: 'string' },
       'max-bytes': { type: 'string' },
@@ -148,6 +150,7 @@ async function main(): Promise<void> {
       subdomain: required(values, 'subdomain'),
       env: process.env,
       slackUsers: values['slack-users'],
+      slackEmoji: values['slack-emoji'],
       team: values.team,
       workDir: values['work-dir'],
       limits,

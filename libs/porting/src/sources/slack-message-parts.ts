@@ -2,7 +2,8 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_TOPIC_LENGTH, type ModelReaction } from '../model.js';
 import { truncate } from './slack-markup.js';
-import { unicodeEmoji, uploadLink, type IdMaps, type MessageSink } from './source.js';
+import type { ReactionEmoji } from './slack-images.js';
+import { uploadLink, type IdMaps, type MessageSink } from './source.js';
 
 /** Parts of a Slack message as Zulip's importer converts them: its thread's topic, its reactions and its files. */
 
@@ -43,8 +44,16 @@ export class ThreadTopics {
   }
 }
 
-/** Zulip's build_reactions: skin tones merged into the base emoji, one reaction per user and emoji. */
-export function slackReactions(message: Json, localUser: ReadonlyMap<string, number>, ids: IdMaps): ModelReaction[] {
+/**
+ * Zulip's build_reactions: skin tones merged into the base emoji, one reaction per user and emoji; `emoji` names a
+ * Slack emoji name's Unicode or custom emoji (SlackCustomEmoji.reaction), or nothing (the reaction is left out).
+ */
+export function slackReactions(
+  message: Json,
+  localUser: ReadonlyMap<string, number>,
+  ids: IdMaps,
+  emoji: (name: string) => ReactionEmoji | undefined,
+): ModelReaction[] {
   const merged = new Map<string, Set<string>>();
   for (const r of (message.reactions as Json[] | undefined) ?? []) {
     const name = str(r.name).split('::')[0]!;
@@ -55,16 +64,16 @@ export function slackReactions(message: Json, localUser: ReadonlyMap<string, num
   const out: ModelReaction[] = [];
   const seen = new Set<string>();
   for (const [name, users] of merged) {
-    const emoji = unicodeEmoji(name);
-    if (!emoji) continue; // Slack's custom emoji are not in exports; Zulip skips reactions it cannot find too.
+    const found = emoji(name);
+    if (!found) continue; // Zulip skips reactions it cannot find too.
     for (const slackId of users) {
       const local = localUser.get(slackId);
       if (local === undefined) continue;
       const userId = ids.user(local);
-      const key = `${userId}:${emoji.code}`;
+      const key = `${userId}:${found.reactionType}:${found.emojiCode}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      out.push({ userId, emojiName: emoji.name, emojiCode: emoji.code, reactionType: 'unicode_emoji' });
+      out.push({ userId, ...found });
     }
   }
   return out;

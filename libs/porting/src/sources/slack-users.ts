@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ImportError } from '../loader.js';
 import type { ModelUser } from '../model.js';
+import { slackAvatarUrl } from './slack-images.js';
 import type { SlackPerson } from './slack-markup.js';
 import { newUser, readJsonFile } from './source.js';
 
@@ -79,6 +80,8 @@ export class SlackAccounts {
   readonly users: ModelUser[] = [];
   /** The people mentions are converted with. */
   readonly people = new Map<string, SlackPerson>();
+  /** Local user id → the URL of their own picture (slackAvatarUrl), for those who have one. */
+  readonly avatarUrls = new Map<number, string>();
   private readonly usedBotEmails = new Map<string, number>();
   /** Address (lower case) → local user id. */
   private readonly found = new Map<string, number>();
@@ -147,6 +150,8 @@ export class SlackAccounts {
       ...fields,
     });
     this.users.push(model);
+    const avatar = slackAvatarUrl(user);
+    if (avatar) this.avatarUrls.set(id, avatar);
     this.people.set(user.id, { id: user.id, name: str(user.name), fullName: model.fullName });
   }
 

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ImportError } from '../loader.js';
-import { DEFAULT_TOPIC, type ModelChannel } from '../model.js';
+import { DEFAULT_TOPIC, type FailedFetch, type ModelChannel, type ModelEmoji } from '../model.js';
+import { readSlackEmoji, SlackCustomEmoji } from './slack-images.js';
 import { convertSlackText, slackBlocksAndAttachments } from './slack-markup.js';
 import { slackFiles, slackReactions, ThreadTopics } from './slack-message-parts.js';
 import { readSlackUsers, senderOf, SlackAccounts } from './slack-users.js';
@@ -40,7 +41,9 @@ const SKIPPED_SUBTYPES = new Set(['pinned_item', 'unpinned_item', 'channel_join'
 /**
  * A Slack export (Zulip's zerver/data_import/slack.py): users.json (merged with users.list, which has the emails
  * exports often lack), channels.json and groups.json, mpims.json and dms.json, one directory of day files per
- * conversation; files Slack hosts are listed unless the export carries them in `__uploads/<file id>/<name>`.
+ * conversation; files Slack hosts are listed unless the export carries them in `__uploads/<file id>/<name>`. The
+ * users' own pictures and the custom emoji of emoji.list (a second file, as users.list) are fetched by URL through
+ * the guarded client; those that fail are listed in the summary.
  */
 export class SlackReader implements SourceReader {
   private readonly accounts: SlackAccounts;
@@ -48,6 +51,7 @@ export class SlackReader implements SourceReader {
   private readonly channelIds = new Map<string, string>();
   private readonly channelDirs = new Map<string, string>();
   private messageCount = 0;
+  private customEmoji = new SlackCustomEmoji();
 
   constructor(private readonly options: SourceOptions) {
     this.accounts = new SlackAccounts(options.domain);
@@ -138,6 +142,7 @@ export class SlackReader implements SourceReader {
     for (const m of mpims) this.conversations.push({ dir: str(m.name), members: m.members ?? [] });
     for (const d of dms) this.conversations.push({ dir: d.id, members: d.members ?? [] });
 
+    const { emoji, failedFetches } = await this.images();
     const general = channels.find((c) => c.name === 'general');
     return {
       realm: {
@@ -156,11 +161,32 @@ export class SlackReader implements SourceReader {
       },
       users: this.accounts.users,
       profileFields: [],
-      emoji: [],
+      emoji,
       channels,
       groups: [],
       userTopics: [],
+      failedFetches,
     };
+  }
+
+  /** The users' own pictures and the custom emoji of emoji.list, fetched (Zulip's process_avatars, process_emojis). */
+  private async images(): Promise<{ emoji: ModelEmoji[]; failedFetches: FailedFetch[] }> {
+    const remote = this.options.remote;
+    const list = this.options.slackEmoji ? await readSlackEmoji(this.options.slackEmoji) : {};
+    if (!remote) return { emoji: [], failedFetches: [] };
+    const users = this.accounts.users.filter((u) => this.accounts.avatarUrls.has(u.id));
+    const files = await remote.fetchAll(
+      users.map((u) => ({
+        what: `avatar of ${u.fullName} (${u.sourceId})`,
+        url: this.accounts.avatarUrls.get(u.id)!,
+        name: `avatars/${u.id}`,
+      })),
+    );
+    for (const [i, user] of users.entries()) {
+      if (files[i]) Object.assign(user, { avatarFile: files[i], avatarFetched: true });
+    }
+    this.customEmoji = await SlackCustomEmoji.fetch(list, remote);
+    return { emoji: this.customEmoji.emoji, failedFetches: remote.failures };
   }
 
   /** How many messages the export has (known after `structure`), for the progress bar. */
@@ -204,7 +230,9 @@ export class SlackReader implements SourceReader {
         );
         const { links, uploads } = await slackFiles(message, ref, senderId, this.options.root, sink);
         content = [content, ...links].filter((part) => part !== '').join('\n');
-        const reactions = slackReactions(message, this.accounts.local, ids);
+        const reactions = slackReactions(message, this.accounts.local, ids, (name) =>
+          this.customEmoji.reaction(name, ids.emoji),
+        );
         const edited = message.edited as Json | undefined;
         const base = {
           ref,

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { emojiByCode, emojiByName } from '@confab/markdown';
 import { ImportError } from '../loader.js';
+import type { RemoteImages } from '../remote.js';
 import type {
+  FailedFetch,
   LinkedFile,
   ModelChannel,
   ModelEmoji,
@@ -27,6 +29,8 @@ export interface SourceStructure {
   channels: ModelChannel[];
   groups: ModelGroup[];
   userTopics: ModelUserTopic[];
+  /** Images the export names by URL that could not be fetched (the user keeps the default avatar, …). */
+  failedFetches?: FailedFetch[];
 }
 
 /** Local ids (of the structure) to final ones. */
@@ -63,6 +67,10 @@ export interface SourceOptions {
   domain: string;
   /** Slack: the users.list answer, which has the emails exports leave out (Zulip's --token path). */
   slackUsers?: string;
+  /** Slack: the emoji.list answer, the organization's custom emoji (Zulip's --token path). */
+  slackEmoji?: string;
+  /** Images the export names by URL (Slack's avatars and emoji): the guarded client and the import's directory. */
+  remote?: RemoteImages;
   /** Mattermost: the team to import when the export has several. */
   team?: string;
 }

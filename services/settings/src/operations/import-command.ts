@@ -2,6 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
+import { cidrList, parseEnv, z } from '@confab/config';
+import { GuardedHttpClient } from '@confab/http';
 import {
   DEFAULT_LIMITS,
   LoaderProcess,
@@ -41,6 +43,8 @@ export interface ImportCommandOptions {
   subdomain: string;
   env: Env;
   slackUsers?: string;
+  /** Slack's emoji.list answer, the organization's custom emoji. */
+  slackEmoji?: string;
   team?: string;
   workDir?: string;
   limits?: Partial<ArchiveLimits>;
@@ -89,6 +93,7 @@ async function oneImportAtATime(url: string, log: (line: string) => void): Promi
  */
 export async function importCommand(options: ImportCommandOptions): Promise<ImportSummary> {
   const urls = new Map(databaseUrls(options.env).map((d) => [d.service, d.url]));
+  const outgoing = parseEnv(z.object({ CONFAB_OUTGOING_ALLOWED_CIDRS: cidrList() }), options.env);
   const dataDir = options.env.CONFAB_DATA_DIR;
   if (!dataDir) throw new Error('CONFAB_DATA_DIR is required: the import writes uploads, avatars and emoji there');
   const externalUrl = (options.env.CONFAB_EXTERNAL_URL ?? 'http://127.0.0.1:9991').replace(/\/+$/, '');
@@ -122,7 +127,11 @@ export async function importCommand(options: ImportCommandOptions): Promise<Impo
       workDir,
       domain: new URL(externalUrl).hostname,
       slackUsers: options.slackUsers,
+      slackEmoji: options.slackEmoji,
       team: options.team,
+      // The images an export names by URL are fetched as every other URL from users' data: through the guarded
+      // client, with the operator's allow-list (CONFAB_OUTGOING_ALLOWED_CIDRS) and nothing else that is not public.
+      http: new GuardedHttpClient({ allowedCidrs: outgoing.CONFAB_OUTGOING_ALLOWED_CIDRS }),
       limits: { ...DEFAULT_LIMITS, ...options.limits },
       loaders: {
         settings,
@@ -158,6 +167,11 @@ export function summaryLines(summary: ImportSummary, externalUrl: string): strin
     lines.push(`Files the export only links to (hosted by the source, not imported): ${summary.linkedFiles.length}`);
     for (const f of summary.linkedFiles.slice(0, 50)) lines.push(`  ${f.ref}: ${f.name} <${f.url}>`);
     if (summary.linkedFiles.length > 50) lines.push(`  … and ${summary.linkedFiles.length - 50} more`);
+  }
+  if (summary.failedFetches.length > 0) {
+    lines.push(`Images the export names by URL that could not be fetched (left out): ${summary.failedFetches.length}`);
+    for (const f of summary.failedFetches.slice(0, 50)) lines.push(`  ${f.what}: ${f.reason} <${f.url}>`);
+    if (summary.failedFetches.length > 50) lines.push(`  … and ${summary.failedFetches.length - 50} more`);
   }
   for (const note of summary.notes) lines.push(`Note: ${note}`);
   lines.push(

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
 import {
   exportFile,
+  fetchedDir,
   HeldTransaction,
   ImportError,
   modelPath,
@@ -180,7 +181,9 @@ export class SettingsImportLoader implements ServiceLoader {
       const visibility = user.isBot
         ? EMAIL_VISIBILITY_EVERYONE
         : (user.emailAddressVisibility ?? newUserEmailVisibility(realm));
-      const avatarFile = user.avatarFile ? await this.avatar(realm.id, user, root) : null;
+      const avatarFile = user.avatarFile
+        ? await this.avatar(realm.id, user, user.avatarFetched ? fetchedDir(input.workDir) : root)
+        : null;
       rows.push({
         id: user.id,
         realmId: realm.id,
@@ -282,7 +285,7 @@ export class SettingsImportLoader implements ServiceLoader {
     }
 
     for (const e of emoji) {
-      const image = await readFile(exportFile(root, e.file)).catch((err: unknown) => {
+      const image = await readFile(exportFile(e.fetched ? fetchedDir(input.workDir) : root, e.file)).catch((err: unknown) => {
         throw err instanceof ImportError ? err : new ImportError('the image is missing', `emoji ${e.name}`);
       });
       const kind = imageKind(image);
