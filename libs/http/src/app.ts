@@ -24,7 +24,15 @@ import type { ChannelAnswer } from './channel-server.js';
 import { ignoredParameters, parseParams } from './params.js';
 import { collectProcessMetrics, observeRequest, requestMetrics } from './metrics.js';
 import { RawResponse, route, Router, type Route } from './router.js';
-import { methodNotAllowed, notFoundResponse, sendError, successText, writeJson, writeRaw } from './responses.js';
+import {
+  JSON_TEXT_HEADER,
+  methodNotAllowed,
+  notFoundResponse,
+  sendError,
+  successAnswer,
+  writeJson,
+  writeRaw,
+} from './responses.js';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -253,9 +261,11 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
         writeRaw(res, result);
         return;
       }
-      const text = successText(result, route.json ? [] : ignoredParameters(source, used));
+      const { text, layout } = successAnswer(result, route.json ? [] : ignoredParameters(source, used));
       res.statusCode = 200;
       res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      // Only other Confab processes are told where the JSON-text fields are (ServiceClient passes them on).
+      if (layout && route.auth === 'service') res.setHeader(JSON_TEXT_HEADER, layout);
       res.setHeader('Content-Length', Buffer.byteLength(text));
       res.end(text);
     } catch (err) {

@@ -1,4 +1,4 @@
-import { textOfJson } from '@confab/zulip';
+import { jsonText, textOfJson } from '@confab/zulip';
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Response } from 'express';
@@ -76,17 +76,66 @@ export function notFoundResponse(res: Response): void {
  * value is already JSON text (`jsonText` of @confab/zulip) is written as it is.
  */
 export function successText(data: Record<string, unknown>, ignored: string[]): string {
+  return successAnswer(data, ignored).text;
+}
+
+/**
+ * The header with which an internal answer says where its JSON-text fields are (`JSON_TEXT_LAYOUT` below), so that
+ * the calling service can pass them on without parsing them (ServiceClient).
+ */
+export const JSON_TEXT_HEADER = 'x-confab-json-text';
+
+/**
+ * successText's text, and where its JSON-text fields are in it: `<n>;<key>=<from>-<to>;…`, n being the length of the
+ * text before them (the fields are written last), the ranges those of each value (offsets in the text's UTF-16
+ * units, as JavaScript strings count).
+ */
+export function successAnswer(data: Record<string, unknown>, ignored: string[]): { text: string; layout?: string } {
   const body: Record<string, unknown> = { result: 'success', msg: '', ...data };
   if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
-  let written: string[] | undefined;
+  let written: [string, string][] | undefined;
   for (const key in data) {
     const text = textOfJson(data[key]);
     if (text === undefined) continue;
-    (written ??= []).push(`,${JSON.stringify(key)}:${text}`);
+    (written ??= []).push([key, text]);
     delete body[key];
   }
   const rest = JSON.stringify(body);
-  return written ? `${rest.slice(0, -1)}${written.join('')}}` : rest;
+  if (!written) return { text: rest };
+  let text = rest.slice(0, -1);
+  const layout = [String(text.length)];
+  for (const [key, value] of written) {
+    text += `,${JSON.stringify(key)}:`;
+    layout.push(`${encodeURIComponent(key)}=${text.length}-${text.length + value.length}`);
+    text += value;
+  }
+  return { text: `${text}}`, layout: layout.join(';') };
+}
+
+/**
+ * Reads an answer written by successAnswer with its layout: the fields before the JSON-text ones parsed, those kept
+ * as JSON text. Null when the layout does not fit the text (the caller then parses the whole).
+ */
+export function readJsonTextAnswer(text: string, layout: string): Record<string, unknown> | null {
+  const [head, ...fields] = layout.split(';');
+  const end = Number(head);
+  if (!Number.isInteger(end) || end <= 0 || end > text.length) return null;
+  const parts: [string, number, number][] = [];
+  for (const field of fields) {
+    const m = /^([^=]+)=(\d+)-(\d+)$/.exec(field);
+    if (!m) return null;
+    const [from, to] = [Number(m[2]), Number(m[3])];
+    if (from < end || to > text.length || from > to) return null;
+    parts.push([decodeURIComponent(m[1]!), from, to]);
+  }
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(`${text.slice(0, end)}}`) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  for (const [key, from, to] of parts) body[key] = jsonText(text.slice(from, to));
+  return body;
 }
 
 /** `type` with `charset=utf-8` as its charset, as express's `res.send` gives a text body. */

@@ -2,6 +2,7 @@ import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { ConfabError, invalid, serviceUnavailable } from '@confab/errors';
 import { IDENTITY_HEADER, IdentitySigner } from '@confab/identity';
+import { JSON_TEXT_HEADER, readJsonTextAnswer } from './responses.js';
 
 /** A parser of an answer's body (a zod schema's `parse` fits): throws when the body is not what the caller needs. */
 export interface AnswerShape<T> {
@@ -91,7 +92,7 @@ export class ServiceClient {
       headers['content-type'] = 'application/json';
       headers['content-length'] = String(Buffer.byteLength(payload));
     }
-    let answer: { status: number; text: string };
+    let answer: { status: number; text: string; layout?: string };
     try {
       answer = await exchange(
         this.url(path, options.query),
@@ -105,7 +106,8 @@ export class ServiceClient {
     }
     let parsed: unknown = {};
     try {
-      parsed = JSON.parse(answer.text);
+      // Fields the service sent as JSON text stay JSON text (passed on as they are, never parsed here).
+      parsed = (answer.layout && readJsonTextAnswer(answer.text, answer.layout)) || JSON.parse(answer.text);
     } catch {
       // An unreadable body is an empty one.
     }
@@ -154,7 +156,7 @@ function exchange(
   headers: Record<string, string>,
   payload: string | undefined,
   timeoutMs: number,
-): Promise<{ status: number; text: string }> {
+): Promise<{ status: number; text: string; layout?: string }> {
   return new Promise((resolve, reject) => {
     const secure = url.startsWith('https:');
     const req = (secure ? httpsRequest : httpRequest)(
@@ -165,7 +167,9 @@ function exchange(
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
           clearTimeout(deadline);
-          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') });
+          const layout = res.headers[JSON_TEXT_HEADER];
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, text, ...(typeof layout === 'string' ? { layout } : {}) });
         });
         res.on('error', fail);
         res.on('aborted', () => fail(new Error('response aborted')));

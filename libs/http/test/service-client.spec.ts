@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { IdentityVerifier } from '@confab/identity';
+import { jsonText, textOfJson } from '@confab/zulip';
+import { JSON_TEXT_HEADER, successAnswer } from '../src/responses';
 import { ServiceClient } from '../src/service-client';
 
 /** The internal client against a service stand-in on 127.0.0.1. */
@@ -97,5 +99,22 @@ describe('ServiceClient: the one client of internal APIs', () => {
     const none = new ServiceClient({ caller: 'groups', baseUrl: '', secret: SECRET });
     expect(none.configured).toBe(false);
     await expect(none.call('GET', '/x', numbers)).rejects.toMatchObject({ status: 503 });
+  });
+});
+
+describe('ServiceClient: fields an answer carries as JSON text', () => {
+  it('keeps them as JSON text, and reads an answer whose layout does not fit as plain JSON', async () => {
+    const client = new ServiceClient({ caller: 'events', baseUrl, secret: SECRET });
+    const { text, layout } = successAnswer({ realm_users: jsonText('[{"user_id":1}]'), n: 1 }, []);
+    answer = (_req, _body, res) =>
+      res.writeHead(200, { 'content-type': 'application/json', [JSON_TEXT_HEADER]: layout! }).end(text);
+    const kept = await client.request('GET', '/users/1/initial-state');
+    expect(kept.body.n).toBe(1);
+    expect(textOfJson(kept.body.realm_users)).toBe('[{"user_id":1}]');
+
+    answer = (_req, _body, res) =>
+      res.writeHead(200, { 'content-type': 'application/json', [JSON_TEXT_HEADER]: '999;x=1-2' }).end(text);
+    const plain = await client.request('GET', '/users/1/initial-state');
+    expect(plain.body).toEqual({ result: 'success', msg: '', n: 1, realm_users: [{ user_id: 1 }] });
   });
 });
