@@ -4,7 +4,7 @@ import { listProfileFields } from './profile-fields.js';
 import type { MeetingProvider } from './meetings/provider.js';
 import { listMutedUsers } from './muted-users.js';
 import { navigationViewRecord } from './navigation-views.js';
-import type { PeopleCache, PeopleSource } from './people-cache.js';
+import { peopleSource, type PeopleCache, type PeopleSource } from './people-cache.js';
 import type { GroupDirectory, PresenceStore } from './ports.js';
 import { realmUserSettingsDefaults } from './realm-user-defaults.js';
 import { presenceMap } from './presence.js';
@@ -131,8 +131,8 @@ const SECTIONS: readonly Section[] = [
   },
   {
     wantedBy: ['presence'],
-    build: (ctx, { realm }, options) =>
-      presenceMap(ctx, realm, {
+    build: (ctx, { realm, people }, options) =>
+      presenceMap({ ...ctx, source: people }, realm, {
         slim: options.slimPresence,
         lastUpdateId: options.presenceLastUpdateId,
         historyLimitDays: options.presenceHistoryLimitDays,
@@ -165,14 +165,7 @@ export async function initialState(
   const realm = user && (await store.realms.byId(user.realmId));
   if (!user || !realm) return null;
   // One fingerprint read for the whole answer.
-  let fingerprint: Promise<string> | undefined;
-  const people: PeopleSource = {
-    fingerprint: (realmId) => (fingerprint ??= store.users.peopleFingerprint(realmId)),
-    async snapshot(realmId) {
-      const [users, systemBots] = await Promise.all([store.users.inRealm(realmId), store.users.systemBots(realmId)]);
-      return { users, systemBots, profileValues: await store.profileFields.valuesOf(users.map((u) => u.id)) };
-    },
-  };
+  const people = peopleSource(store);
   let everyone: Promise<User[]> | undefined;
   const subject: Subject = {
     user,

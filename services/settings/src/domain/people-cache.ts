@@ -1,5 +1,6 @@
 import { jsonText, type JsonText } from '@confab/zulip';
 import type { Role } from '@confab/identity';
+import type { Store } from './store.js';
 import { crossRealmBotRecord } from './system-bots.js';
 import type { ProfileFieldValue, User } from './types.js';
 import { apiUserRecord } from './users.js';
@@ -134,3 +135,24 @@ function serialize(people: PeopleSnapshot, clientGravatar: boolean, role: Role) 
   }
   return { active, inactive, positions };
 }
+
+/** The stores as the cache reads them; the fingerprint read once per source (one request). */
+export function peopleSource(store: Pick<Store, 'users' | 'profileFields'>): PeopleSource {
+  let fingerprint: Promise<string> | undefined;
+  return {
+    fingerprint: (realmId) => (fingerprint ??= store.users.peopleFingerprint(realmId)),
+    async snapshot(realmId) {
+      const [users, systemBots] = await Promise.all([store.users.inRealm(realmId), store.users.systemBots(realmId)]);
+      return { users, systemBots, profileValues: await store.profileFields.valuesOf(users.map((u) => u.id)) };
+    },
+  };
+}
+
+/** The organization's users by id (system bots aside), from the cache. */
+export async function usersById(cache: PeopleCache, source: PeopleSource, realmId: number) {
+  const snapshot = await cache.snapshot(source, realmId);
+  let map = byIdCache.get(snapshot);
+  if (!map) byIdCache.set(snapshot, (map = new Map(snapshot.users.map((u) => [u.id, u]))));
+  return map;
+}
+const byIdCache = new WeakMap<PeopleSnapshot, Map<number, User>>();

@@ -2,6 +2,7 @@ import { contracts, outboxRecord } from '@confab/events';
 import { invalid } from '@confab/errors';
 import type { UserIdentity } from '@confab/identity';
 import { findUser } from './directory.js';
+import { peopleSource, usersById, type PeopleCache, type PeopleSource } from './people-cache.js';
 import type { PresenceEntry, PresenceStore, PresenceWrite } from './ports.js';
 import type { Database } from './store.js';
 import type { Realm, User } from './types.js';
@@ -24,6 +25,13 @@ const DEFAULT_HISTORY_DAYS = 14;
 export interface PresenceContext {
   db: Database;
   presence: PresenceStore;
+}
+
+/** What reading presences needs besides: the organization's people (their active and bot flags, emails). */
+export interface PresenceReadContext extends PresenceContext {
+  people: PeopleCache;
+  /** The stores as the cache reads them (one request's; made from `db` when not given). */
+  source?: PeopleSource;
 }
 
 type PresenceStatus = 'active' | 'idle';
@@ -82,7 +90,7 @@ async function presenceEnabled(db: Database, userId: number): Promise<boolean> {
  * otherwise everyone connected within the history window; deactivated users and bots are left out.
  */
 export async function presenceMap(
-  ctx: PresenceContext,
+  ctx: PresenceReadContext,
   realm: Realm,
   query: PresenceQuery,
 ): Promise<{ presences: Record<string, unknown>; presence_last_update_id: number; server_timestamp: number }> {
@@ -97,14 +105,12 @@ export async function presenceMap(
   }
   const since = nowSeconds() - (query.historyLimitDays ?? DEFAULT_HISTORY_DAYS) * 86_400;
   const entries = await ctx.presence.realm(realm.id, { afterUpdateId, since });
-  const users = new Map(
-    (
-      await ctx.db.store.users.inRealm(
-        realm.id,
-        entries.map((e) => e.userId),
-      )
-    ).map((u) => [u.id, u]),
-  );
+  // Every presence update answers the changes since the client's last one: in a large organization, many people.
+  // Their records come from the people cache (a fingerprint read), not from a read of each of them.
+  const users =
+    entries.length === 0
+      ? new Map<number, User>()
+      : await usersById(ctx.people, ctx.source ?? peopleSource(ctx.db.store), realm.id);
   const presences: Record<string, unknown> = {};
   let lastUpdateId = -1;
   for (const entry of entries) {
@@ -153,7 +159,7 @@ async function presenceEvent(
 
 /** POST /users/me/presence (Zulip's update_active_status_backend). */
 export async function updatePresence(
-  ctx: PresenceContext,
+  ctx: PresenceReadContext,
   actor: UserIdentity,
   report: PresenceReport,
   requestId: string,
@@ -179,7 +185,7 @@ export async function updatePresence(
 }
 
 /** GET /realm/presence: everyone's presence in the legacy format, for bots and scripts. */
-export async function realmPresence(ctx: PresenceContext, actor: UserIdentity): Promise<Record<string, unknown>> {
+export async function realmPresence(ctx: PresenceReadContext, actor: UserIdentity): Promise<Record<string, unknown>> {
   const { realm } = await loadUser(ctx.db, actor);
   const { presences, server_timestamp } = await presenceMap(ctx, realm, { slim: false });
   return { presences, server_timestamp };
