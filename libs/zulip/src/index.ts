@@ -6,3 +6,4 @@ export * from './python.js';
 export * from './roles.js';
 export * from './system-groups.js';
 export * from './topics.js';
+export * from './client-events/index.js';
