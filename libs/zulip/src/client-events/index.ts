@@ -21,12 +21,7 @@ export interface HeartbeatEvent {
 }
 
 export type ClientEvent =
-  | MessageEvents
-  | ChannelEvents
-  | PeopleEvents
-  | PersonalEvents
-  | OrganizationEvents
-  | HeartbeatEvent;
+  MessageEvents | ChannelEvents | PeopleEvents | PersonalEvents | OrganizationEvents | HeartbeatEvent;
 
 /** An event as a client receives it: with its id in the queue. */
 export type ReceivedEvent = ClientEvent & { id: number };

@@ -94,8 +94,7 @@ export type TypingEvent = {
   op: 'start' | 'stop';
   sender: TypingPerson;
 } & (
-  | { message_type: 'stream'; stream_id?: number; topic: string }
-  | { message_type: 'direct'; recipients: TypingPerson[] }
+  { message_type: 'stream'; stream_id?: number; topic: string } | { message_type: 'direct'; recipients: TypingPerson[] }
 );
 
 export interface TypingEditMessageEvent {

@@ -1,11 +1,5 @@
 /** The events about the organization: its settings, default channels, folders, linkifiers, emoji, exports. */
-import type {
-  ChannelFolderDict,
-  LinkifierDict,
-  PlaygroundDict,
-  RealmEmojiDict,
-  RealmExportDict,
-} from './records.js';
+import type { ChannelFolderDict, LinkifierDict, PlaygroundDict, RealmEmojiDict, RealmExportDict } from './records.js';
 
 /** One organization setting (`update`), or several, or the icon and logos (`update_dict`). */
 type SettingChange<T extends string> =

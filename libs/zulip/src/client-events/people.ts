@@ -2,8 +2,7 @@
 import type { GroupSettingValue, PersonDict, PersonUpdate, UserGroupDict, UserStatusDict } from './records.js';
 
 export type RealmUserEvent =
-  | { type: 'realm_user'; op: 'add'; person: PersonDict }
-  | { type: 'realm_user'; op: 'update'; person: PersonUpdate };
+  { type: 'realm_user'; op: 'add'; person: PersonDict } | { type: 'realm_user'; op: 'update'; person: PersonUpdate };
 
 interface LegacyPresence {
   website: { client: string; status: 'active' | 'idle'; timestamp: number; pushable: boolean };
