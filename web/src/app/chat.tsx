@@ -27,7 +27,7 @@ import {
   userName,
   users,
 } from '../store/store';
-import { refreshRoute, route } from './router';
+import { refreshRoute, route } from '../lib/router';
 import { Sidebar } from '../sidebar/sidebar';
 
 /** A narrow's heading: `#channel > topic`, the people of a DM, or what a filter or search is. */

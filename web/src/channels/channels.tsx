@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../lib/api';
 import { errorText, Outcome } from '../ui/outcome';
-import { hrefFor, navigate } from '../app/router';
+import { hrefFor, navigate } from '../lib/router';
 import type { Stream } from '../store/model';
 import { isAdmin, me, streams, subscriptions, users } from '../store/store';
 

@@ -1,6 +1,6 @@
 /** "Quote and reply" from a message's menu: the quote's text (quote-text.ts) into its conversation's compose box. */
 import { signal } from '@preact/signals';
-import { navigate, route } from '../app/router';
+import { navigate, route } from '../lib/router';
 import { api } from '../lib/api';
 import { conversationOf, conversationTerms, type Conversation } from '../lib/narrow';
 import { conversationKey, inNarrow, type Message } from '../store/model';

@@ -8,7 +8,7 @@ import { useRef, useState } from 'preact/hooks';
 import type { JSX } from 'preact';
 import { api } from '../lib/api';
 import { conversationTerms, type Conversation } from '../lib/narrow';
-import { hrefFor } from '../app/router';
+import { hrefFor } from '../lib/router';
 import { shownUnread, subscriptions, userName } from '../store/store';
 import {
   groupOf,

@@ -4,7 +4,7 @@
  */
 import { signal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
-import { hrefFor } from '../app/router';
+import { hrefFor } from '../lib/router';
 import { api } from '../lib/api';
 import { emojiGlyph, presenceStatus } from '../store/model';
 import { mutedUsers, settings, statuses } from '../store/personal';

@@ -1,7 +1,7 @@
 import { api } from '../lib/api';
 import { conversationOf } from '../lib/narrow';
 import { me, scheduled, shownCounts } from '../store/store';
-import { route } from '../app/router';
+import { route } from '../lib/router';
 import { ChannelSection } from './channel-list';
 import { BotSection, GroupSection, PeopleSection } from './people-list';
 import './sidebar.css';

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../lib/api';
 import type { ViewName } from '../lib/hash';
 import { conversationTerms, type Conversation } from '../lib/narrow';
-import { hrefFor } from '../app/router';
+import { hrefFor } from '../lib/router';
 import type { Message } from '../store/model';
 import { isMutedPlace } from '../notifications/rules';
 import { RecordTable } from '../ui/record-table';
