@@ -12,7 +12,7 @@ import { Field } from '../ui/field';
 import { Outcome, useAction } from '../ui/outcome';
 import { CustomEmoji } from './emoji';
 import { ProfileFields } from './profile-fields';
-import { defaultChannels, everyone, linkifiers, realmSettings, systemGroups } from './store';
+import { defaultChannels, everyone, linkifiers, realmSettings, systemGroups } from '../store/admin';
 import { Invitations } from './invitations';
 import { DataExport } from './export';
 

@@ -9,7 +9,7 @@ import { api } from '../lib/api';
 import { userName } from '../store/store';
 import { errorText, Outcome, useAction } from '../ui/outcome';
 import { RecordTable } from '../ui/record-table';
-import { realmExports, type RealmExport } from './store';
+import { realmExports, type RealmExport } from '../store/admin';
 
 /** Zulip's export types. */
 const TYPES: [string, string][] = [

@@ -12,7 +12,7 @@ import { streams, userName } from '../store/store';
 import { Field } from '../ui/field';
 import { errorText, Outcome, useAction } from '../ui/outcome';
 import { RecordTable } from '../ui/record-table';
-import { defaultChannels, invitesChanged } from './store';
+import { defaultChannels, invitesChanged } from '../store/admin';
 import './invitations-export.css';
 
 interface Invite {

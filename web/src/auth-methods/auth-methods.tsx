@@ -7,7 +7,7 @@
 import { computed } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../lib/api';
-import { realmSettings } from '../admin/store';
+import { realmSettings } from '../store/admin';
 import { me, users } from '../store/store';
 import { Outcome, useAction } from '../ui/outcome';
 import {

@@ -8,12 +8,12 @@
 import { useState } from 'preact/hooks';
 import { CATALOG } from '@confab/integrations/catalog';
 import { api } from '../lib/api';
-import { realmSettings } from '../admin/store';
+import { realmSettings } from '../store/admin';
 import { me, users } from '../store/store';
 import { Outcome, useAction } from '../ui/outcome';
 import { hintFor } from './hints';
 import { canCreateIncomingWebhook, entryLabel, shortNameFor, webhookUrl, type UrlChoice } from './logic';
-import { BOT_TYPE_INCOMING_WEBHOOK, bots, updateBot, userGroups, type Bot } from './store';
+import { BOT_TYPE_INCOMING_WEBHOOK, bots, updateBot, userGroups, type Bot } from '../store/integrations';
 import { Destination, IntegrationPicker } from './url-choice';
 import './bots.css';
 

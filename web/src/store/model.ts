@@ -221,3 +221,32 @@ export interface ScheduledMessage {
   scheduled_delivery_timestamp: number;
   failed: boolean;
 }
+
+/** An emoji one can pick: a Unicode one (server_emoji_data_url) or one of the realm's custom ones. */
+export interface EmojiChoice {
+  name: string;
+  code: string;
+  type: 'unicode_emoji' | 'realm_emoji';
+  /** Image of a custom emoji. */
+  url?: string;
+}
+
+interface RealmEmoji {
+  id: string;
+  name: string;
+  source_url: string;
+  deactivated?: boolean;
+}
+
+/** Custom emoji from /register's realm_emoji (or a realm_emoji event), without deactivated ones. */
+export function realmEmojiChoices(realmEmoji: Record<string, RealmEmoji> | undefined): EmojiChoice[] {
+  return Object.values(realmEmoji ?? {})
+    .filter((e) => !e.deactivated)
+    .map((e) => ({ name: e.name, code: e.id, type: 'realm_emoji', url: e.source_url }));
+}
+
+/** A user group's direct members and subgroups, as /register's `realm_user_groups` and `user_group` events give them. */
+export interface GroupMembers {
+  members: readonly number[];
+  direct_subgroup_ids: readonly number[];
+}

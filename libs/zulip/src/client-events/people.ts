@@ -4,9 +4,11 @@ import type { GroupSettingValue, PersonDict, PersonUpdate, UserGroupDict, UserSt
 export type RealmUserEvent =
   { type: 'realm_user'; op: 'add'; person: PersonDict } | { type: 'realm_user'; op: 'update'; person: PersonUpdate };
 
-interface LegacyPresence {
-  website: { client: string; status: 'active' | 'idle'; timestamp: number; pushable: boolean };
-}
+/** By client name (`website`). */
+type LegacyPresence = Record<
+  string,
+  { client: string; status: 'active' | 'idle'; timestamp: number; pushable: boolean }
+>;
 
 /** The modern form (simplified_presence_events), or the legacy one-client form (with the email unless slim). */
 export type PresenceEvent =
