@@ -2,6 +2,7 @@
 export * from './channels.js';
 export * from './flags.js';
 export * from './narrow-links.js';
+export * from './narrow.js';
 export * from './python.js';
 export * from './roles.js';
 export * from './system-groups.js';

@@ -1,4 +1,5 @@
-import type { Conversation } from '../lib/narrow';
+import { messageMatchesNarrow } from '@confab/zulip';
+import { conversationTerms, type Conversation } from '../lib/narrow';
 
 /** What the client keeps from /register and the events that follow. */
 
@@ -49,6 +50,7 @@ export interface Message {
   id: number;
   sender_id: number;
   sender_full_name: string;
+  sender_email?: string;
   avatar_url?: string | null;
   content: string;
   timestamp: number;
@@ -101,9 +103,9 @@ export function narrowKey(narrow: Narrow, me: number): string {
   return `d:${(others.length > 0 ? others : [me]).sort((a, b) => a - b).join(',')}`;
 }
 
+/** Whether a message is in a conversation (libs/zulip's narrow predicate, as for any narrow). */
 export function inNarrow(message: Message, narrow: Narrow, me: number): boolean {
-  if (conversationKey(message, me) !== narrowKey(narrow, me)) return false;
-  return narrow.kind !== 'stream' || narrow.topic === undefined || message.subject === narrow.topic;
+  return messageMatchesNarrow(conversationTerms(narrow), message, [], { self: me });
 }
 
 /** Where a channel message's unread count per topic is kept (beside its channel's, `s:<id>`). */

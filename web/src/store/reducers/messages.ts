@@ -2,29 +2,32 @@
  * The reducers of the events about messages, one per event type: a new message, flags, reactions, widgets, deletions,
  * edits and moves, typing. Each changes the signals its event touches (state.ts), inside applyEvents' batch.
  */
-import type {
-  DeleteMessageEvent,
-  MessageEvent,
-  ReactionEvent,
-  SubmessageEvent,
-  TypingEvent,
-  UpdateMessageEvent,
-  UpdateMessageFlagsEvent,
+import {
+  messageMatchesNarrow,
+  type DeleteMessageEvent,
+  type MessageEvent,
+  type ReactionEvent,
+  type SubmessageEvent,
+  type TypingEvent,
+  type UpdateMessageEvent,
+  type UpdateMessageFlagsEvent,
 } from '@confab/zulip';
 import { conversationOf, type Term } from '../../lib/narrow';
 import { afterUpdateMessage } from '../message-updates';
-import { conversationKey, inNarrow, type Message, type Reaction, type Submessage, type UnreadEntry } from '../model';
+import { conversationKey, type Message, type Reaction, type Submessage, type UnreadEntry } from '../model';
 import { dmConversations, lastMessage, me, topics, topicsStale, typing, unread, view } from '../state';
 
 /** Whether a message that arrives live belongs in the narrow being read. */
 export function liveMatches(message: Message, flags: readonly string[], terms: readonly Term[], self: number): boolean {
   if (terms.length === 0) return true;
-  const conversation = conversationOf(terms);
-  if (conversation) return inNarrow(message, conversation, self);
-  if (terms.length === 1 && terms[0].operator === 'is' && terms[0].operand === 'mentioned' && !terms[0].negated)
-    return flags.some((f) => f.endsWith('mentioned'));
-  return false;
+  // The views that follow live messages: a conversation and the Mentions view (the others are read again).
+  const follows = conversationOf(terms) !== null || isMentionsView(terms);
+  return follows && messageMatchesNarrow(terms, message, flags, { self });
 }
+
+/** The Mentions view (`is:mentioned` alone). */
+const isMentionsView = (terms: readonly Term[]): boolean =>
+  terms.length === 1 && terms[0].operator === 'is' && terms[0].operand === 'mentioned' && !terms[0].negated;
 
 /** The Starred view (`is:starred` alone). */
 export const isStarredView = (terms: readonly Term[]): boolean =>
