@@ -1,4 +1,4 @@
-import { api } from '../lib/api';
+import * as client from '../lib/client';
 import { conversationOf } from '../lib/narrow';
 import { me, scheduled, shownCounts } from '../store/store';
 import { route } from '../lib/router';
@@ -74,9 +74,7 @@ export function Sidebar({ onFollow }: { onFollow?: () => void }) {
                   <button
                     class="cancel"
                     aria-label="Cancel scheduled message"
-                    onClick={() =>
-                      void api.delete(`/scheduled_messages/${m.scheduled_message_id}`).catch(() => undefined)
-                    }
+                    onClick={() => void client.scheduledMessages.delete(m.scheduled_message_id).catch(() => undefined)}
                   >
                     Cancel
                   </button>
