@@ -3,7 +3,7 @@
  * notification and a sound (direct messages, mentions and alert words, followed topics, channels that ask for it,
  * nothing muted), and the unread count the tab title shows (desktop_icon_count_display).
  */
-import type { Message, Subscription, UnreadEntry } from '../store/model';
+import type { Message, UnreadEntry } from '../store/model';
 import { Policy, type UserSettings } from '../store/personal';
 import { isMutedPlace, isShownUnread, type Where } from '../store/visibility';
 
