@@ -1,4 +1,4 @@
-import { realmSettings } from '../src/admin/store';
+import { realmSettings } from '../src/store/admin';
 import {
   canChangeMethods,
   methodOfProvider,

@@ -10,7 +10,7 @@ import {
   webhookUrl,
   type GroupMembers,
 } from '../src/integrations/logic';
-import { applyIntegrationsEvent, applyIntegrationsRegister, bots, userGroups } from '../src/integrations/store';
+import { applyIntegrationsEvent, applyIntegrationsRegister, bots, userGroups } from '../src/store/integrations';
 import { parseHash, routeHash } from '../src/lib/hash';
 
 const names = { channelName: () => undefined, userName: () => undefined };

@@ -35,12 +35,17 @@ describe("Zulip's search syntax", () => {
 
   it('keeps unknown channels by name (the server resolves them) and treats unknown operators as words', () => {
     expect(parseSearch('channel:Elsewhere', context)).toEqual([{ operator: 'channel', operand: 'Elsewhere' }]);
-    expect(parseSearch('http://x.org/a foo:bar topic:', context)).toEqual([{ operator: 'search', operand: 'http://x.org/a foo:bar topic:' }]);
+    expect(parseSearch('http://x.org/a foo:bar topic:', context)).toEqual([
+      { operator: 'search', operand: 'http://x.org/a foo:bar topic:' },
+    ]);
     expect(parseSearch('   ', context)).toEqual([]);
   });
 
   it('writes a narrow back as the text one would type', () => {
-    const names = { channelName: (id: number) => ({ 3: 'Denmark', 7: 'core team' })[id], userEmail: (id: number) => ({ 10: 'iago@zulip.com' })[id] };
+    const names = {
+      channelName: (id: number) => ({ 3: 'Denmark', 7: 'core team' })[id],
+      userEmail: (id: number) => ({ 10: 'iago@zulip.com' })[id],
+    };
     expect(
       unparseSearch(
         [

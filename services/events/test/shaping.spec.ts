@@ -1,6 +1,13 @@
 import type { contracts } from '@confab/events';
 import { messageDeleted, messageSent, typingChanged } from '../src/events/messages';
+import type { ClientEvent } from '@confab/zulip';
 import { ctx, queue } from './queue-fixtures';
+
+/** The message of a message event. */
+function messageOf(event: ClientEvent | undefined) {
+  if (event?.type !== 'message') throw new Error(`not a message event: ${JSON.stringify(event)}`);
+  return event.message;
+}
 
 const message: contracts.MessageRecord = {
   id: 10,
@@ -41,11 +48,11 @@ describe('message events per queue', () => {
       flags: [],
       message: { content: '**hi**', content_type: 'text/x-markdown', avatar_url: null, subject: 'general chat' },
     });
-    expect(plain!.message).not.toHaveProperty('rendered_content');
+    expect(messageOf(plain)).not.toHaveProperty('rendered_content');
     const [html] = recipients!.build(
       ctx(queue({ applyMarkdown: true, clientGravatar: false }, { empty_topic_name: true })),
     );
-    expect(html!.message).toMatchObject({
+    expect(messageOf(html)).toMatchObject({
       content: '<p><strong>hi</strong></p>',
       content_type: 'text/html',
       subject: '',

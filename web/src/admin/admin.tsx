@@ -5,14 +5,14 @@
  */
 import { ROLE_LABELS, ROLE_MEMBER, ROLES as ALL_ROLES } from '@confab/zulip';
 import { useState } from 'preact/hooks';
-import { api } from '../lib/api';
+import * as client from '../lib/client';
 import { channelName, streams, users } from '../store/store';
 import type { User } from '../store/model';
 import { Field } from '../ui/field';
 import { Outcome, useAction } from '../ui/outcome';
 import { CustomEmoji } from './emoji';
 import { ProfileFields } from './profile-fields';
-import { defaultChannels, everyone, linkifiers, realmSettings, systemGroups } from './store';
+import { defaultChannels, everyone, linkifiers, realmSettings, systemGroups } from '../store/admin';
 import { Invitations } from './invitations';
 import { DataExport } from './export';
 
@@ -43,7 +43,7 @@ function OrganizationSettings() {
   const { ok, error, run } = useAction();
   const groups = systemGroups.value;
   const patch = (params: Record<string, string | number | boolean | object>, done: string) =>
-    void run(() => api.patch('/realm', params), done);
+    void run(() => client.organization.edit(params), done);
   return (
     <section aria-labelledby="admin-org-heading" class="admin-org">
       <h2 id="admin-org-heading">Organization settings</h2>
@@ -109,7 +109,7 @@ function UserRow({ user, act }: { user: User; act: (run: () => Promise<unknown>,
           value={String(user.role ?? ROLE_MEMBER)}
           onChange={(e) =>
             act(
-              () => api.patch(`/users/${user.user_id}`, { role: Number(e.currentTarget.value) }),
+              () => client.organization.users.role(user.user_id, Number(e.currentTarget.value)),
               `${user.full_name}'s role changed`,
             )
           }
@@ -126,7 +126,9 @@ function UserRow({ user, act }: { user: User; act: (run: () => Promise<unknown>,
           <button
             class="admin-deactivate"
             aria-label={`Deactivate ${user.full_name}`}
-            onClick={() => act(() => api.delete(`/users/${user.user_id}`), `${user.full_name} deactivated`)}
+            onClick={() =>
+              act(() => client.organization.users.deactivate(user.user_id), `${user.full_name} deactivated`)
+            }
           >
             Deactivate
           </button>
@@ -134,7 +136,9 @@ function UserRow({ user, act }: { user: User; act: (run: () => Promise<unknown>,
           <button
             class="admin-reactivate"
             aria-label={`Reactivate ${user.full_name}`}
-            onClick={() => act(() => api.post(`/users/${user.user_id}/reactivate`), `${user.full_name} reactivated`)}
+            onClick={() =>
+              act(() => client.organization.users.reactivate(user.user_id), `${user.full_name} reactivated`)
+            }
           >
             Reactivate
           </button>
@@ -173,7 +177,7 @@ function Users() {
         onSubmit={(e) => {
           e.preventDefault();
           void run(
-            () => api.post('/users', { email: email.trim(), full_name: fullName.trim(), password }),
+            () => client.organization.users.create({ email: email.trim(), full_name: fullName.trim(), password }),
             `Account created for ${email.trim()}`,
           ).then((done) => {
             if (!done) return;
@@ -221,7 +225,7 @@ function DefaultChannels() {
               class="admin-default-remove"
               aria-label={`Remove #${channelName(id) ?? id} from the default channels`}
               onClick={() =>
-                void run(() => api.delete('/default_streams', { stream_id: id }), `#${channelName(id) ?? id} removed`)
+                void run(() => client.organization.defaultChannels.remove(id), `#${channelName(id) ?? id} removed`)
               }
             >
               Remove
@@ -232,8 +236,7 @@ function DefaultChannels() {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          if (choice)
-            void run(() => api.post('/default_streams', { stream_id: Number(choice) }), 'Default channel added');
+          if (choice) void run(() => client.organization.defaultChannels.add(Number(choice)), 'Default channel added');
         }}
       >
         <label for="admin-default-choice">Add a channel</label>
@@ -269,7 +272,7 @@ function Linkifiers() {
             <button
               class="admin-linkifier-remove"
               aria-label={`Remove the linkifier ${l.pattern}`}
-              onClick={() => void run(() => api.delete(`/realm/filters/${l.id}`), 'Linkifier removed')}
+              onClick={() => void run(() => client.organization.linkifiers.remove(l.id), 'Linkifier removed')}
             >
               Remove
             </button>
@@ -279,13 +282,11 @@ function Linkifiers() {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          void run(() => api.post('/realm/filters', { pattern, url_template: template }), 'Linkifier added').then(
-            (done) => {
-              if (!done) return;
-              setPattern('');
-              setTemplate('');
-            },
-          );
+          void run(() => client.organization.linkifiers.add(pattern, template), 'Linkifier added').then((done) => {
+            if (!done) return;
+            setPattern('');
+            setTemplate('');
+          });
         }}
       >
         <Field id="admin-linkifier-pattern" label="Pattern" value={pattern} onValue={setPattern} />

@@ -3,7 +3,7 @@
  * DELETE /realm/emoji/{name}): the organization's own emoji, which everyone can use in messages and reactions.
  */
 import { useRef, useState } from 'preact/hooks';
-import { api } from '../lib/api';
+import * as client from '../lib/client';
 import { realmEmoji } from '../store/store';
 import { Field } from '../ui/field';
 import { Outcome, useAction } from '../ui/outcome';
@@ -24,9 +24,7 @@ export function CustomEmoji() {
             <button
               class="admin-emoji-remove"
               aria-label={`Remove the emoji :${e.name}:`}
-              onClick={() =>
-                void run(() => api.delete(`/realm/emoji/${encodeURIComponent(e.name)}`), `:${e.name}: removed`)
-              }
+              onClick={() => void run(() => client.organization.emoji.remove(e.name), `:${e.name}: removed`)}
             >
               Remove
             </button>
@@ -40,10 +38,7 @@ export function CustomEmoji() {
           const emojiName = name.trim();
           const form = new FormData();
           if (chosen) form.append('file', chosen);
-          void run(
-            () => api.upload(`/realm/emoji/${encodeURIComponent(emojiName)}`, form),
-            `:${emojiName}: added`,
-          ).then((done) => {
+          void run(() => client.organization.emoji.upload(emojiName, form), `:${emojiName}: added`).then((done) => {
             if (!done) return;
             setName('');
             if (file.current) file.current.value = '';

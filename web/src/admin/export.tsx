@@ -5,11 +5,11 @@
  * one (its archive, served to the administrator's session) and delete one (DELETE /export/realm/{id}).
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../lib/api';
+import * as client from '../lib/client';
 import { userName } from '../store/store';
 import { errorText, Outcome, useAction } from '../ui/outcome';
 import { RecordTable } from '../ui/record-table';
-import { realmExports, type RealmExport } from './store';
+import { realmExports, type RealmExport } from '../store/admin';
 
 /** Zulip's export types. */
 const TYPES: [string, string][] = [
@@ -40,8 +40,8 @@ export function DataExport() {
   const [type, setType] = useState('1');
   const [loadError, setLoadError] = useState('');
   const load = () =>
-    api
-      .get<{ exports: RealmExport[] }>('/export/realm')
+    client.organization.exports
+      .list<RealmExport>()
       .then((answer) => {
         realmExports.value = answer.exports;
         setLoadError('');
@@ -59,7 +59,7 @@ export function DataExport() {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          void run(() => api.post('/export/realm', { export_type: Number(type) }), 'Export started').then(load);
+          void run(() => client.organization.exports.start(Number(type)), 'Export started').then(load);
         }}
       >
         <label for="admin-export-type">Export type</label>
@@ -99,7 +99,7 @@ export function DataExport() {
                 <button
                   class="admin-export-delete"
                   aria-label={`Delete the export of ${new Date(e.export_time * 1000).toLocaleString()}`}
-                  onClick={() => void run(() => api.delete(`/export/realm/${e.id}`), 'Export deleted').then(load)}
+                  onClick={() => void run(() => client.organization.exports.delete(e.id), 'Export deleted').then(load)}
                 >
                   Delete
                 </button>

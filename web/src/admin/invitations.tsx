@@ -7,12 +7,13 @@
  */
 import { ROLE_LABELS, ROLE_MEMBER, ROLES as ALL_ROLES } from '@confab/zulip';
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError } from '../lib/api';
+import { ApiError } from '../lib/api';
+import * as client from '../lib/client';
 import { streams, userName } from '../store/store';
 import { Field } from '../ui/field';
 import { errorText, Outcome, useAction } from '../ui/outcome';
 import { RecordTable } from '../ui/record-table';
-import { defaultChannels, invitesChanged } from './store';
+import { defaultChannels, invitesChanged } from '../store/admin';
 import './invitations-export.css';
 
 interface Invite {
@@ -59,8 +60,8 @@ export function Invitations() {
   const [link, setLink] = useState('');
   const changed = invitesChanged.value;
   const load = () =>
-    api
-      .get<{ invites: Invite[] }>('/invites')
+    client.invitations
+      .list<Invite>()
       .then((answer) => {
         setInvites([...answer.invites].sort((a, b) => b.invited - a.invited));
         setListError('');
@@ -95,7 +96,7 @@ export function Invitations() {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          void act(() => api.post('/invites', { invitee_emails: emails, ...common() }), 'Invitations sent').then(
+          void act(() => client.invitations.send({ invitee_emails: emails, ...common() }), 'Invitations sent').then(
             (sent) => sent && setEmails(''),
           );
         }}
@@ -150,7 +151,7 @@ export function Invitations() {
           onClick={() => {
             setLink('');
             void act(async () => {
-              const answer = await api.post<{ invite_link: string }>('/invites/multiuse', common());
+              const answer = await client.invitations.link(common());
               setLink(answer.invite_link);
             }, 'Invitation link created');
           }}
@@ -205,9 +206,7 @@ export function Invitations() {
                   <button
                     class="admin-invite-resend"
                     aria-label={`Resend the invitation to ${who}`}
-                    onClick={() =>
-                      void act(() => api.post(`/invites/${invite.id}/resend`), `Invitation resent to ${who}`)
-                    }
+                    onClick={() => void act(() => client.invitations.resend(invite.id), `Invitation resent to ${who}`)}
                   >
                     Resend
                   </button>
@@ -219,7 +218,7 @@ export function Invitations() {
                   }
                   onClick={() =>
                     void act(
-                      () => api.delete(invite.is_multiuse ? `/invites/multiuse/${invite.id}` : `/invites/${invite.id}`),
+                      () => client.invitations.revoke(invite.id, invite.is_multiuse),
                       invite.is_multiuse ? 'Invitation link revoked' : `Invitation to ${who} revoked`,
                     )
                   }

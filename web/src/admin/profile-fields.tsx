@@ -4,7 +4,7 @@
  * web app has editors of their own), so it offers the other types.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../lib/api';
+import * as client from '../lib/client';
 import { Field } from '../ui/field';
 import { Outcome, errorText, useAction } from '../ui/outcome';
 
@@ -49,7 +49,7 @@ function FieldRow({
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            act(() => api.patch(`/realm/profile_fields/${field.id}`, { name: name.trim(), hint }), 'Field saved');
+            act(() => client.organization.profileFields.edit(field.id, { name: name.trim(), hint }), 'Field saved');
             setEditing(false);
           }}
         >
@@ -96,7 +96,7 @@ function FieldRow({
           <button
             class="admin-field-remove"
             aria-label={`Delete the field ${field.name}`}
-            onClick={() => act(() => api.delete(`/realm/profile_fields/${field.id}`), `${field.name} deleted`)}
+            onClick={() => act(() => client.organization.profileFields.delete(field.id), `${field.name} deleted`)}
           >
             Delete
           </button>
@@ -114,8 +114,8 @@ export function ProfileFields() {
   const [hint, setHint] = useState('');
   const [type, setType] = useState('1');
   const load = () =>
-    api
-      .get<{ custom_fields: ProfileField[] }>('/realm/profile_fields')
+    client.organization.profileFields
+      .list<ProfileField>()
       .then((body) => {
         setFields([...body.custom_fields].sort((a, b) => a.order - b.order));
         setLoadError('');
@@ -127,7 +127,7 @@ export function ProfileFields() {
   const move = (from: number, to: number) => {
     const order = fields.map((f) => f.id);
     order.splice(to, 0, ...order.splice(from, 1));
-    act(() => api.patch('/realm/profile_fields', { order }), 'Order saved');
+    act(() => client.organization.profileFields.reorder(order), 'Order saved');
   };
   return (
     <section aria-labelledby="admin-fields-heading" class="admin-fields">
@@ -141,7 +141,7 @@ export function ProfileFields() {
         onSubmit={(e) => {
           e.preventDefault();
           void run(
-            () => api.post('/realm/profile_fields', { name: name.trim(), hint, field_type: Number(type) }),
+            () => client.organization.profileFields.create({ name: name.trim(), hint, field_type: Number(type) }),
             `${name.trim()} added`,
           ).then((done) => {
             void load();

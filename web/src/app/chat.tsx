@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, logout } from '../lib/api';
+import { logout } from '../lib/api';
+import * as client from '../lib/client';
 import { EventLoop } from '../lib/events';
 import { conversationOf, isSearch, type Term } from '../lib/narrow';
 import { NarrowView } from '../conversations/narrow-view';
@@ -27,7 +28,7 @@ import {
   userName,
   users,
 } from '../store/store';
-import { refreshRoute, route } from './router';
+import { refreshRoute, route } from '../lib/router';
 import { Sidebar } from '../sidebar/sidebar';
 
 /** A narrow's heading: `#channel > topic`, the people of a DM, or what a filter or search is. */
@@ -88,8 +89,8 @@ export function ChatApp({ onSignedOut }: { onSignedOut: () => void }) {
   useEffect(() => {
     if (!ready) return;
     const ping = () =>
-      void api
-        .post<{ presences?: Record<string, Presence> }>('/users/me/presence', { status: 'active', slim_presence: true })
+      void client.me
+        .presence<Presence>()
         .then((answer) => {
           const next = new Map(presence.value);
           for (const [id, p] of Object.entries(answer.presences ?? {})) next.set(Number(id), p);

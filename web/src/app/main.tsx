@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, login } from '../lib/api';
+import { ApiError, login } from '../lib/api';
+import * as client from '../lib/client';
 import { ChatApp } from './chat';
 import { signInError } from './sign-in-error';
 import { ssoError, SsoButtons, useSignInOptions } from './sso-buttons';
@@ -78,7 +79,7 @@ function Root() {
   useEffect(() => {
     // Without the session's CSRF cookie there is no session: no request (and no 401 in the console) to find that out.
     if (!/(?:^|;\s*)confab_csrftoken=[^;]/.test(document.cookie)) return setState('out');
-    api.get('/users/me').then(
+    client.me.get().then(
       () => setState('in'),
       (err: unknown) => setState(err instanceof ApiError && err.status === 401 ? 'out' : 'out'),
     );

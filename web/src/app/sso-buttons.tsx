@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import * as client from '../lib/client';
 
 /**
  * The sign-in page's part of the organization's identity providers (GET /server_settings, as the Zulip apps read it):
@@ -25,8 +26,8 @@ const DEFAULT_OPTIONS: SignInOptions = { methods: [], password: true, emailUsern
 export function useSignInOptions(): SignInOptions | null {
   const [options, setOptions] = useState<SignInOptions | null>(null);
   useEffect(() => {
-    fetch('/api/v1/server_settings', { credentials: 'omit' })
-      .then((r) => r.json() as Promise<Record<string, unknown>>)
+    client.organization
+      .serverSettings()
       .then((s) => {
         const flags = (s.authentication_methods ?? {}) as Record<string, boolean>;
         setOptions({

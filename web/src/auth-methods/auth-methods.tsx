@@ -6,8 +6,8 @@
  */
 import { computed } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../lib/api';
-import { realmSettings } from '../admin/store';
+import * as client from '../lib/client';
+import { realmSettings } from '../store/admin';
 import { me, users } from '../store/store';
 import { Outcome, useAction } from '../ui/outcome';
 import {
@@ -34,8 +34,8 @@ function useProviders(): ExternalProvider[] {
   const key = JSON.stringify(authMethods.value);
   useEffect(() => {
     let current = true;
-    fetch('/api/v1/server_settings', { credentials: 'omit' })
-      .then((r) => r.json() as Promise<{ external_authentication_methods?: unknown }>)
+    client.organization
+      .serverSettings()
       .then((s) => {
         const list = Array.isArray(s.external_authentication_methods) ? s.external_authentication_methods : [];
         if (current) setProviders(list as ExternalProvider[]);
@@ -88,7 +88,7 @@ export function AuthenticationMethods() {
     const wanted = switched(methods, name, on, pending);
     setPending((p) => ({ ...p, [name]: on }));
     void run(
-      () => api.patch('/realm', { authentication_methods: wanted }),
+      () => client.organization.edit({ authentication_methods: wanted }),
       `${label}: ${on ? 'enabled' : 'disabled'}`,
     ).then((done) => {
       if (!done) setPending((p) => withoutKey(p, name));

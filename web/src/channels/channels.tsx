@@ -4,9 +4,9 @@
  * channel's page with its subscribers and, for those allowed, its settings (rename, description, archive).
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../lib/api';
+import * as client from '../lib/client';
 import { errorText, Outcome } from '../ui/outcome';
-import { hrefFor, navigate } from '../app/router';
+import { hrefFor, navigate } from '../lib/router';
 import type { Stream } from '../store/model';
 import { isAdmin, me, streams, subscriptions, users } from '../store/store';
 
@@ -22,8 +22,8 @@ function CreateChannel() {
       onSubmit={(e) => {
         e.preventDefault();
         setError('');
-        void api
-          .post('/users/me/subscriptions', {
+        void client.me
+          .createChannel({
             subscriptions: [{ name: name.trim(), description }],
             invite_only: isPrivate,
           })
@@ -57,9 +57,7 @@ function CreateChannel() {
 }
 
 function subscribe(name: string, on: boolean) {
-  return on
-    ? api.post('/users/me/subscriptions', { subscriptions: [{ name }] })
-    : api.delete('/users/me/subscriptions', { subscriptions: [name] });
+  return on ? client.me.subscribe(name) : client.me.unsubscribe(name);
 }
 
 function ChannelDetail({ channel }: { channel: Stream & Record<string, unknown> }) {
@@ -75,8 +73,8 @@ function ChannelDetail({ channel }: { channel: Stream & Record<string, unknown> 
   }, [channel.stream_id, channel.name, channel.description]);
   // Subscribers, fetched again when one's own subscription changes (others' arrive as peer events, not kept here).
   useEffect(() => {
-    void api
-      .get<{ subscribers: number[] }>(`/streams/${channel.stream_id}/members`)
+    void client.channels
+      .members(channel.stream_id)
       .then((answer) => setMembers(answer.subscribers))
       .catch(() => setMembers(null));
   }, [channel.stream_id, subscribed]);
@@ -118,7 +116,7 @@ function ChannelDetail({ channel }: { channel: Stream & Record<string, unknown> 
             const params: Record<string, string> = {};
             if (name.trim() !== channel.name) params.new_name = name.trim();
             if (description !== channel.description) params.description = description;
-            if (Object.keys(params).length > 0) act(() => api.patch(`/streams/${channel.stream_id}`, params), 'Saved');
+            if (Object.keys(params).length > 0) act(() => client.channels.edit(channel.stream_id, params), 'Saved');
           }}
         >
           <label for="channel-edit-name">Name</label>
@@ -138,7 +136,7 @@ function ChannelDetail({ channel }: { channel: Stream & Record<string, unknown> 
             onClick={() => {
               if (window.confirm(`Archive #${channel.name}?`))
                 act(
-                  () => api.delete(`/streams/${channel.stream_id}`).then(() => navigate({ view: 'channels' })),
+                  () => client.channels.archive(channel.stream_id).then(() => navigate({ view: 'channels' })),
                   'Archived',
                 );
             }}

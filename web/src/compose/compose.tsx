@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api } from '../lib/api';
+import * as client from '../lib/client';
 import type { EmojiChoice } from '../emoji/emoji';
 import { draftFor, narrowKey, type Draft, type Narrow, type User } from '../store/model';
 import { EmojiPicker } from '../emoji/picker';
@@ -152,12 +152,12 @@ export function Compose({
     if (!narrow) return;
     try {
       if (!text.trim()) {
-        if (draftId.current !== null) await api.delete(`/drafts/${draftId.current}`);
+        if (draftId.current !== null) await client.drafts.delete(draftId.current);
         draftId.current = null;
       } else if (draftId.current !== null) {
-        await api.patch(`/drafts/${draftId.current}`, { draft: draftBody(narrow, text, topicName) });
+        await client.drafts.edit(draftId.current, draftBody(narrow, text, topicName));
       } else {
-        const answer = await api.post<{ ids: number[] }>('/drafts', { drafts: [draftBody(narrow, text, topicName)] });
+        const answer = await client.drafts.create(draftBody(narrow, text, topicName));
         draftId.current = answer.ids[0] ?? null;
       }
     } catch {
@@ -185,13 +185,13 @@ export function Compose({
     if (draftId.current === null) return;
     const id = draftId.current;
     draftId.current = null;
-    await api.delete(`/drafts/${id}`).catch(() => undefined);
+    await client.drafts.delete(id).catch(() => undefined);
   }
 
   function stopTyping() {
     if (typingSince.current === 0 || !narrow) return;
     typingSince.current = 0;
-    void api.post('/typing', typingParams(narrow, topic, 'stop')).catch(() => undefined);
+    void client.messages.typing(typingParams(narrow, topic, 'stop')).catch(() => undefined);
   }
   useEffect(() => stopTyping, [narrow && narrowKey(narrow, 0)]);
 
@@ -202,14 +202,14 @@ export function Compose({
     if (!value) return stopTyping();
     if (narrow && Date.now() - typingSince.current > TYPING_REPEAT_MS) {
       typingSince.current = Date.now();
-      void api.post('/typing', typingParams(narrow, topic, 'start')).catch(() => undefined);
+      void client.messages.typing(typingParams(narrow, topic, 'start')).catch(() => undefined);
     }
   }
 
   async function showPreview() {
     if (!content.trim()) return;
     try {
-      const answer = await api.post<{ rendered: string }>('/messages/render', { content });
+      const answer = await client.messages.render(content);
       setPreview(answer.rendered);
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
@@ -230,10 +230,10 @@ export function Compose({
       if (later) {
         const at = new Date(sendAt).getTime();
         if (!sendAt || Number.isNaN(at)) throw new Error('Choose when to send it');
-        await api.post('/scheduled_messages', { ...message, scheduled_delivery_timestamp: Math.floor(at / 1000) });
+        await client.scheduledMessages.create({ ...message, scheduled_delivery_timestamp: Math.floor(at / 1000) });
         setNotice(`Scheduled for ${new Date(at).toLocaleString()}`);
       } else {
-        await api.post('/messages', message);
+        await client.messages.send(message);
       }
       // Cleared as soon as the server took it: the message itself may be on screen already (its event can come
       // before this answer), and the draft's deletion is one more request.

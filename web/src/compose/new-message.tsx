@@ -5,7 +5,7 @@
  */
 import { signal } from '@preact/signals';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { hrefFor, route } from '../app/router';
+import { hrefFor, route } from '../lib/router';
 import { conversationTerms } from '../lib/narrow';
 import type { Narrow } from '../store/model';
 import { channelName, emoji, me, subscriptions, userName, users } from '../store/store';

@@ -1,7 +1,7 @@
 /** "Quote and reply" from a message's menu: the quote's text (quote-text.ts) into its conversation's compose box. */
 import { signal } from '@preact/signals';
-import { navigate, route } from '../app/router';
-import { api } from '../lib/api';
+import { navigate, route } from '../lib/router';
+import * as client from '../lib/client';
 import { conversationOf, conversationTerms, type Conversation } from '../lib/narrow';
 import { conversationKey, inNarrow, type Message } from '../store/model';
 import { quoteText } from './quote-text';
@@ -24,7 +24,7 @@ export async function quoteAndReply(m: Message, link: string): Promise<void> {
   const self = me.value;
   let raw: string;
   try {
-    const answer = await api.get<{ message: { content: string } }>(`/messages/${m.id}`, { apply_markdown: false });
+    const answer = await client.messages.getOne(m.id, { apply_markdown: false });
     raw = answer.message.content;
   } catch {
     raw = '[Error fetching message content.]';

@@ -2,7 +2,7 @@
  * A channel's topics for the compose box's `#**channel>` completion: GET /users/me/{stream_id}/topics, most recent
  * first, kept in the store's `topics` (which new messages keep current), so a channel read before is offered at once.
  */
-import { api } from '../lib/api';
+import * as client from '../lib/client';
 import { topics } from '../store/store';
 
 const loading = new Map<number, Promise<void>>();
@@ -11,8 +11,8 @@ const loading = new Map<number, Promise<void>>();
 export function loadTopics(streamId: number): Promise<void> {
   const busy = loading.get(streamId);
   if (busy) return busy;
-  const next = api
-    .get<{ topics: { name: string; max_id: number }[] }>(`/users/me/${streamId}/topics`)
+  const next = client.me
+    .topics(streamId)
     .then((answer) => {
       const names = [...answer.topics].sort((a, b) => b.max_id - a.max_id).map((t) => t.name);
       topics.value = new Map(topics.value).set(streamId, names);

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { emojiMatches, type EmojiChoice } from '../emoji/emoji';
-import { userGroups } from '../integrations/store';
+import { userGroups } from '../store/integrations';
 import { emojiGlyph, type User } from '../store/model';
 import { streams, subscriptions, topics } from '../store/store';
 import { completingAt, replaceTyped, type Completing, type Suggestion } from './autocomplete';

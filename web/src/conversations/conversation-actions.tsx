@@ -3,13 +3,13 @@
  * (POST /users/me/subscriptions/properties), and mute, unmute or follow the topic (POST /user_topics). The state comes
  * back as events, so every open window of the user changes with it.
  */
-import { api } from '../lib/api';
+import * as client from '../lib/client';
 import type { Conversation } from '../lib/narrow';
 import { Policy, topicPolicy } from '../store/personal';
 import { subscriptions } from '../store/store';
 
 const setPolicy = (streamId: number, topic: string, policy: number) =>
-  void api.post('/user_topics', { stream_id: streamId, topic, visibility_policy: policy }).catch(() => undefined);
+  void client.me.topicPolicy(streamId, topic, policy).catch(() => undefined);
 
 export function ConversationActions({ conversation }: { conversation: Conversation }) {
   if (conversation.kind !== 'stream') return null;
@@ -27,10 +27,8 @@ export function ConversationActions({ conversation }: { conversation: Conversati
           id="mute-channel"
           aria-pressed={channelMuted}
           onClick={() =>
-            void api
-              .post('/users/me/subscriptions/properties', {
-                subscription_data: [{ stream_id: streamId, property: 'is_muted', value: !channelMuted }],
-              })
+            void client.me
+              .subscriptionProperties([{ stream_id: streamId, property: 'is_muted', value: !channelMuted }])
               .catch(() => undefined)
           }
         >

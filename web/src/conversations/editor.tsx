@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError } from '../lib/api';
+import { ApiError } from '../lib/api';
+import * as client from '../lib/client';
 import type { Message, Subscription } from '../store/model';
 
 /**
@@ -26,8 +27,8 @@ export function MessageEditor({
   const [error, setError] = useState('');
   useEffect(() => {
     if (moveOnly) return;
-    void api
-      .get<{ message: { content: string } }>(`/messages/${message.id}`, { apply_markdown: false })
+    void client.messages
+      .getOne(message.id, { apply_markdown: false })
       .then((answer) => {
         setContent(answer.message.content);
         setOriginal(answer.message.content);
@@ -47,7 +48,7 @@ export function MessageEditor({
     if (params.topic !== undefined || params.stream_id !== undefined) params.propagate_mode = mode;
     if (Object.keys(params).length === 0) return onDone();
     try {
-      await api.patch(`/messages/${message.id}`, params);
+      await client.messages.edit(message.id, params);
       onDone();
     } catch (e) {
       setError(e instanceof ApiError ? e.message : 'Could not save');

@@ -9,7 +9,7 @@
  * growing pause), for the messages still unread; the counts change when the server's `update_message_flags` event
  * comes, as for every other change.
  */
-import { api } from '../lib/api';
+import * as client from '../lib/client';
 import { unread } from '../store/store';
 import { retryable, retryDelay } from './retry';
 
@@ -32,7 +32,7 @@ async function flush(): Promise<void> {
   if (ids.length === 0) return;
   for (const id of ids) sending.add(id);
   try {
-    await api.post('/messages/flags', { messages: ids, op: 'add', flag: 'read' });
+    await client.messages.flags(ids, 'add', 'read');
     pause = 500;
   } catch (err) {
     if (retryable(err)) {

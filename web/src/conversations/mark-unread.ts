@@ -5,7 +5,7 @@
  * prevent_reading): otherwise the messages, being on screen, would be marked read again at once.
  */
 import { signal } from '@preact/signals';
-import { api } from '../lib/api';
+import * as client from '../lib/client';
 import { anchorOf, wireNarrow, type Term } from '../lib/narrow';
 import { conversationKey, type Message, type UnreadEntry } from '../store/model';
 import { me, unread, view } from '../store/store';
@@ -40,7 +40,7 @@ async function unreadByNarrow(terms: readonly Term[], anchor: number): Promise<v
   let include = true;
   for (let i = 0; i < 100; i++) {
     const answer = await withRetries(() =>
-      api.post<{ found_newest: boolean; last_processed_id: number | null }>('/messages/flags/narrow', {
+      client.messages.flagsNarrow({
         anchor: String(from),
         include_anchor: include,
         num_before: 0,
@@ -78,8 +78,7 @@ export async function markUnreadFromHere(message: Message): Promise<void> {
   }
   try {
     if (anchorOf(terms) !== null) await unreadByNarrow(terms, message.id);
-    else if (ids.length > 0)
-      await withRetries(() => api.post('/messages/flags', { messages: ids, op: 'remove', flag: 'read' }));
+    else if (ids.length > 0) await withRetries(() => client.messages.flags(ids, 'remove', 'read'));
   } catch (err) {
     // Refused: the echo is taken back, and the reader told.
     const back = new Map(unread.value);

@@ -1,6 +1,6 @@
 import { Fragment } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { api } from '../lib/api';
+import * as client from '../lib/client';
 import type { EmojiChoice } from '../emoji/emoji';
 import { EmojiPicker } from '../emoji/picker';
 import { emojify } from '../emoji/render';
@@ -70,8 +70,7 @@ function toggleReaction(
   on: boolean,
 ) {
   const params = { emoji_name: emoji.emoji_name, emoji_code: emoji.emoji_code, reaction_type: emoji.reaction_type };
-  const path = `/messages/${message.id}/reactions`;
-  void (on ? api.post(path, params) : api.delete(path, params)).catch(() => undefined);
+  void client.messages.react(message.id, params, on).catch(() => undefined);
 }
 
 /** A reaction's emoji: the Unicode emoji itself, or a custom emoji's image. */
@@ -160,7 +159,7 @@ export function MessageList({
     else if (action === 'quote') {
       closeNewMessage();
       void quoteAndReply(m, `${location.origin}${location.pathname}${messageHash(m, me)}`);
-    } else if (window.confirm('Delete this message?')) void api.delete(`/messages/${m.id}`).catch(() => undefined);
+    } else if (window.confirm('Delete this message?')) void client.messages.delete(m.id).catch(() => undefined);
   };
   const [revealed, setRevealed] = useState<ReadonlySet<number>>(new Set());
   const selected = selectedMessage.value;
@@ -273,12 +272,8 @@ export function MessageList({
                       aria-pressed={(m.flags ?? []).includes('starred')}
                       aria-label={(m.flags ?? []).includes('starred') ? 'Unstar message' : 'Star message'}
                       onClick={() =>
-                        void api
-                          .post('/messages/flags', {
-                            messages: [m.id],
-                            op: (m.flags ?? []).includes('starred') ? 'remove' : 'add',
-                            flag: 'starred',
-                          })
+                        void client.messages
+                          .flags([m.id], (m.flags ?? []).includes('starred') ? 'remove' : 'add', 'starred')
                           .catch(() => undefined)
                       }
                     >

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api } from '../lib/api';
+import * as client from '../lib/client';
 import { anchorOf, conversationOf, isSearch, sameTerms, wireNarrow, type Term } from '../lib/narrow';
 import { Compose } from '../compose/compose';
 import { newMessage } from '../compose/new-message';
@@ -35,7 +35,7 @@ export function withLive(page: Message[], live: Message[]): Message[] {
 }
 
 async function fetchPage(terms: readonly Term[], anchor: number | 'newest', before: number, after: number) {
-  return api.get<{ messages: Message[]; found_oldest: boolean }>('/messages', {
+  return client.messages.get<Message>({
     anchor,
     num_before: before,
     num_after: after,

@@ -1,5 +1,5 @@
 /** Zulip's recipient bar, over each block of the message list: where its messages are, and their date. */
-import { hrefFor } from '../app/router';
+import { hrefFor } from '../lib/router';
 import { conversationTerms } from '../lib/narrow';
 import type { Message } from '../store/model';
 import { channelName, userName } from '../store/store';

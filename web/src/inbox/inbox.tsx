@@ -6,9 +6,9 @@
  */
 import { useRef, useState } from 'preact/hooks';
 import type { JSX } from 'preact';
-import { api } from '../lib/api';
+import * as client from '../lib/client';
 import { conversationTerms, type Conversation } from '../lib/narrow';
-import { hrefFor } from '../app/router';
+import { hrefFor } from '../lib/router';
 import { shownUnread, subscriptions, userName } from '../store/store';
 import {
   groupOf,
@@ -30,18 +30,15 @@ const storage = () => (typeof localStorage === 'undefined' ? undefined : localSt
 async function markNarrowRead(narrow: unknown[]): Promise<void> {
   let anchor = 'oldest';
   for (let i = 0; i < 100; i++) {
-    const answer = await api.post<{ found_newest: boolean; last_processed_id: number | null }>(
-      '/messages/flags/narrow',
-      {
-        anchor,
-        include_anchor: anchor === 'oldest',
-        num_before: 0,
-        num_after: 1000,
-        narrow,
-        op: 'add',
-        flag: 'read',
-      },
-    );
+    const answer = await client.messages.flagsNarrow({
+      anchor,
+      include_anchor: anchor === 'oldest',
+      num_before: 0,
+      num_after: 1000,
+      narrow,
+      op: 'add',
+      flag: 'read',
+    });
     if (answer.found_newest || answer.last_processed_id === null) return;
     anchor = String(answer.last_processed_id);
   }
@@ -154,7 +151,7 @@ export function Inbox() {
         <button
           id="mark-all-read"
           disabled={busy || total === 0}
-          onClick={() => run(() => api.post('/mark_all_as_read'))}
+          onClick={() => run(() => client.messages.markAllRead())}
         >
           Mark all as read
         </button>
@@ -202,7 +199,7 @@ export function Inbox() {
                     class="mark-channel-read"
                     label={`Mark as read: ${title}`}
                     tabIndex={headerTab}
-                    onClick={() => run(() => api.post('/mark_stream_as_read', { stream_id: group.streamId }))}
+                    onClick={() => run(() => client.messages.markChannelRead(group.streamId))}
                   />
                 )}
               </div>
@@ -234,7 +231,7 @@ export function Inbox() {
                             run(() =>
                               isDm
                                 ? markNarrowRead([{ operator: 'dm', operand: row.userIds }])
-                                : api.post('/mark_topic_as_read', { stream_id: group.streamId, topic_name: row.topic }),
+                                : client.messages.markTopicRead(group.streamId, row.topic),
                             )
                           }
                         />

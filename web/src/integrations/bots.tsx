@@ -7,13 +7,13 @@
  */
 import { useState } from 'preact/hooks';
 import { CATALOG } from '@confab/integrations/catalog';
-import { api } from '../lib/api';
-import { realmSettings } from '../admin/store';
+import * as client from '../lib/client';
+import { realmSettings } from '../store/admin';
 import { me, users } from '../store/store';
 import { Outcome, useAction } from '../ui/outcome';
 import { hintFor } from './hints';
 import { canCreateIncomingWebhook, entryLabel, shortNameFor, webhookUrl, type UrlChoice } from './logic';
-import { BOT_TYPE_INCOMING_WEBHOOK, bots, updateBot, userGroups, type Bot } from './store';
+import { BOT_TYPE_INCOMING_WEBHOOK, bots, updateBot, userGroups, type Bot } from '../store/integrations';
 import { Destination, IntegrationPicker } from './url-choice';
 import './bots.css';
 
@@ -125,7 +125,7 @@ function AddWebhookBot() {
   const create = () =>
     run(async () => {
       if (!entry) throw new Error('Choose an integration');
-      const answer = await api.post<{ user_id: number; api_key: string }>('/bots', {
+      const answer = await client.bots.create({
         full_name: fullName.trim(),
         short_name: shortName.trim(),
         bot_type: BOT_TYPE_INCOMING_WEBHOOK,
@@ -201,7 +201,7 @@ function BotItem({ bot }: { bot: Bot }) {
     bot.owner_id !== null && bot.owner_id !== me.value ? users.value.get(bot.owner_id)?.full_name : undefined;
   const regenerate = () =>
     run(async () => {
-      const answer = await api.post<{ api_key: string }>(`/bots/${bot.user_id}/api_key/regenerate`);
+      const answer = await client.bots.regenerateApiKey(bot.user_id);
       updateBot({ user_id: bot.user_id, api_key: answer.api_key });
     }, `${bot.full_name} has a new API key: the old URL no longer works.`);
   const editorId = `bot-${bot.user_id}`;

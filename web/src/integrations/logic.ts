@@ -4,6 +4,7 @@
  * permissions, as the server checks them for POST /bots). No DOM, no store: the unit tests drive these directly.
  */
 import type { Category, CatalogEntry } from '@confab/integrations/catalog';
+import type { GroupMembers } from '../store/model';
 
 /** What a webhook URL says beyond the integration: where the messages go and which events are sent. */
 export interface UrlChoice {
@@ -91,11 +92,7 @@ export function shortNameFor(text: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
-/** A user group as /register's `realm_user_groups` and `user_group` events describe it. */
-export interface GroupMembers {
-  members: readonly number[];
-  direct_subgroup_ids: readonly number[];
-}
+export type { GroupMembers } from '../store/model';
 
 /** A group-valued setting: a group's id, or an anonymous group of people and groups. */
 export type GroupSetting = number | { direct_members: readonly number[]; direct_subgroups: readonly number[] };

@@ -4,7 +4,7 @@
  */
 import { signal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
-import { navigate, route } from '../app/router';
+import { navigate, route } from '../lib/router';
 import type { Route } from '../lib/hash';
 import { conversationOf, conversationTerms, type Conversation } from '../lib/narrow';
 import { selectedMessage } from '../conversations/selection';

@@ -1,16 +1,11 @@
+import type { ReceivedEvent } from '@confab/zulip';
+import type { RegisterState } from '../store/register-state';
 import { api, ApiError } from './api';
 
-export interface ServerEvent {
-  id: number;
-  type: string;
-  [key: string]: unknown;
-}
+export type { RegisterState } from '../store/register-state';
 
-export interface RegisterState {
-  queue_id: string;
-  last_event_id: number;
-  [key: string]: unknown;
-}
+/** An event as GET /events hands it over: one of Zulip's client events, with its id in the queue. */
+export type ServerEvent = ReceivedEvent;
 
 /**
  * The event loop of a Zulip client: register a queue, long-poll /events, hand each batch over. A dropped poll is

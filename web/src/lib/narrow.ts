@@ -9,17 +9,7 @@ export interface Term {
   negated?: boolean;
 }
 
-/** Zulip's synonyms, folded to the names the client uses. */
-const CANONICAL: Record<string, string> = {
-  stream: 'channel',
-  subject: 'topic',
-  'pm-with': 'dm',
-  from: 'sender',
-  'group-pm-with': 'dm-including',
-  streams: 'channels',
-};
-
-export const canonicalOperator = (operator: string): string => CANONICAL[operator] ?? operator;
+export { canonicalOperator } from '@confab/zulip';
 
 /** A conversation one can write to: a channel (optionally one topic) or a direct-message conversation. */
 export type Conversation = { kind: 'stream'; streamId: number; topic?: string } | { kind: 'dm'; userIds: number[] };

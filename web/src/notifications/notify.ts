@@ -4,7 +4,7 @@
  * (the window has focus and the message is in the open conversation); clicking one opens the message.
  */
 import { computed } from '@preact/signals';
-import { navigate, route } from '../app/router';
+import { navigate, route } from '../lib/router';
 import type { ServerEvent } from '../lib/events';
 import { parseHash } from '../lib/hash';
 import { messageHash } from '../conversations/message-link';

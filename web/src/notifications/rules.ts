@@ -3,33 +3,14 @@
  * notification and a sound (direct messages, mentions and alert words, followed topics, channels that ask for it,
  * nothing muted), and the unread count the tab title shows (desktop_icon_count_display).
  */
-import type { Message, Subscription, UnreadEntry } from '../store/model';
+import type { Message, UnreadEntry } from '../store/model';
 import { Policy, type UserSettings } from '../store/personal';
+import { isMutedPlace, isShownUnread, type Where } from '../store/visibility';
 
-/** What is known about where a message is, for the rules. */
-export interface Where {
-  /** The channel's subscription (channel messages). */
-  subscription?: Pick<Subscription, 'is_muted' | 'desktop_notifications' | 'audible_notifications'>;
-  /** The topic's visibility policy (Policy). */
-  policy: number;
-}
+export { isMutedPlace, isShownUnread, type Where } from '../store/visibility';
 
 const MENTION_FLAGS = ['mentioned', 'has_alert_word'];
 const WILDCARD_FLAGS = ['stream_wildcard_mentioned', 'topic_wildcard_mentioned', 'wildcard_mentioned'];
-
-/** A channel message the user does not want to hear about: a muted topic, or a muted channel's topic not unmuted. */
-export function isMutedPlace(where: Where): boolean {
-  if (where.policy === Policy.muted) return true;
-  return !!where.subscription?.is_muted && where.policy !== Policy.unmuted && where.policy !== Policy.followed;
-}
-
-/**
- * Whether an unread channel message is shown and counted (Inbox, sidebar, title): its channel is subscribed and it
- * is not in a muted place (`null`, a direct message, always is).
- */
-export function isShownUnread(where: Where | null): boolean {
-  return where === null || (where.subscription !== undefined && !isMutedPlace(where));
-}
 
 /** Whether a message that just arrived notifies on the desktop and with a sound. */
 export function notificationFor(

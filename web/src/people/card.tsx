@@ -4,8 +4,8 @@
  */
 import { signal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
-import { hrefFor } from '../app/router';
-import { api } from '../lib/api';
+import { hrefFor } from '../lib/router';
+import * as client from '../lib/client';
 import { emojiGlyph, presenceStatus } from '../store/model';
 import { mutedUsers, settings, statuses } from '../store/personal';
 import { me, presence, presenceTimes, users } from '../store/store';
@@ -97,14 +97,7 @@ export function UserCard() {
             View messages
           </a>
           {!self && (
-            <button
-              class="mute-user"
-              onClick={() =>
-                void (
-                  muted ? api.delete(`/users/me/muted_users/${id}`) : api.post(`/users/me/muted_users/${id}`)
-                ).catch(() => undefined)
-              }
-            >
+            <button class="mute-user" onClick={() => void client.me.mute(id, !muted).catch(() => undefined)}>
               {muted ? 'Unmute' : 'Mute'}
             </button>
           )}

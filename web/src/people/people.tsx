@@ -3,7 +3,7 @@
  * card on a click, and a direct message to one or several of them (a group DM) from the ones chosen.
  */
 import { useState } from 'preact/hooks';
-import { navigate } from '../app/router';
+import { navigate } from '../lib/router';
 import { presenceStatus } from '../store/model';
 import { StatusBadge } from '../settings/status';
 import { me, presence, presenceTimes, users } from '../store/store';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { isSearch } from '../lib/narrow';
-import { navigate, route } from '../app/router';
+import { navigate, route } from '../lib/router';
 import { channelName, channelId, users } from '../store/store';
 import { parseSearch, unparseSearch } from './query';
 

@@ -3,7 +3,7 @@
  * Zulip's settings do), and regenerated (POST /users/me/api_key/regenerate: the old key stops working at once).
  */
 import { useState } from 'preact/hooks';
-import { api } from '../lib/api';
+import * as client from '../lib/client';
 import { Outcome, useAction } from '../ui/outcome';
 
 export function ApiKey() {
@@ -13,15 +13,12 @@ export function ApiKey() {
   const { ok, error } = action;
   const run = (fetchKey: () => Promise<string>, done: string) => action.run(async () => setKey(await fetchKey()), done);
   const show = async () => {
-    const self = await api.get<{ delivery_email?: string; email: string }>('/users/me');
-    const answer = await api.post<{ api_key: string }>('/fetch_api_key', {
-      username: self.delivery_email ?? self.email,
-      password,
-    });
+    const self = await client.me.get();
+    const answer = await client.me.fetchApiKey(self.delivery_email ?? self.email, password);
     setPassword('');
     return answer.api_key;
   };
-  const regenerate = async () => (await api.post<{ api_key: string }>('/users/me/api_key/regenerate')).api_key;
+  const regenerate = async () => (await client.me.regenerateApiKey()).api_key;
   return (
     <section aria-labelledby="api-key-heading">
       <h2 id="api-key-heading">API key</h2>

@@ -3,7 +3,7 @@
  * (DELETE /json/users/me/avatar). The picture shown comes from the store, which the `realm_user` event updates in
  * every window of the user and for everyone else.
  */
-import { api } from '../lib/api';
+import * as client from '../lib/client';
 import { Avatar } from '../people/avatar';
 import type { User } from '../store/model';
 import { Outcome, useAction } from '../ui/outcome';
@@ -16,7 +16,7 @@ export function AvatarSettings({ me }: { me: Pick<User, 'user_id' | 'full_name' 
     const form = new FormData();
     form.append('file', file, file.name);
     input.value = '';
-    void run(() => api.upload('/users/me/avatar', form), 'Picture uploaded');
+    void run(() => client.me.uploadAvatar(form), 'Picture uploaded');
   }
   const uploaded = !!me.avatar_url?.startsWith('/');
   return (
@@ -35,7 +35,7 @@ export function AvatarSettings({ me }: { me: Pick<User, 'user_id' | 'full_name' 
         <button
           id="settings-avatar-delete"
           disabled={busy}
-          onClick={() => void run(() => api.delete('/users/me/avatar'), 'Picture removed')}
+          onClick={() => void run(() => client.me.deleteAvatar(), 'Picture removed')}
         >
           Remove picture
         </button>

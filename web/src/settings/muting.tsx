@@ -1,6 +1,6 @@
 /** Muted people (unmute; muting is on a person's card) and alert words (POST/DELETE /users/me/alert_words). */
 import { useState } from 'preact/hooks';
-import { api } from '../lib/api';
+import * as client from '../lib/client';
 import { alertWords, mutedUsers } from '../store/personal';
 import { userName } from '../store/store';
 import { errorText, Outcome } from '../ui/outcome';
@@ -21,9 +21,7 @@ export function MutedUsers() {
               <button
                 class="unmute-user"
                 aria-label={`Unmute ${userName(id) ?? `user ${id}`}`}
-                onClick={() =>
-                  void api.delete(`/users/me/muted_users/${id}`).catch((e: unknown) => setError(errorText(e)))
-                }
+                onClick={() => void client.me.mute(id, false).catch((e: unknown) => setError(errorText(e)))}
               >
                 Unmute
               </button>
@@ -54,7 +52,7 @@ export function AlertWords() {
             <button
               class="remove-alert-word"
               aria-label={`Remove alert word ${w}`}
-              onClick={() => void run(api.delete('/users/me/alert_words', { alert_words: [w] }))}
+              onClick={() => void run(client.me.removeAlertWord(w))}
             >
               Remove
             </button>
@@ -65,7 +63,7 @@ export function AlertWords() {
         onSubmit={(e) => {
           e.preventDefault();
           if (!word.trim()) return;
-          void run(api.post('/users/me/alert_words', { alert_words: [word.trim()] })).then(() => setWord(''));
+          void run(client.me.addAlertWord(word.trim())).then(() => setWord(''));
         }}
       >
         <label for="alert-word">New alert word</label>

@@ -3,7 +3,7 @@
  * `settings`, which the server's user_settings event changes: a change made in another browser shows here too.
  */
 import { useState } from 'preact/hooks';
-import { api } from '../lib/api';
+import * as client from '../lib/client';
 import { askPermission, permission } from '../notifications/permission';
 import { playSound } from '../notifications/sound';
 import { browserZone } from '../conversations/times';
@@ -17,7 +17,7 @@ function useSave() {
   const save = (name: string, value: boolean | number | string) => {
     setError('');
     const change = setSettingLocally(name, value);
-    void api.patch('/settings', { [name]: value }).catch((e: unknown) => {
+    void client.me.settings({ [name]: value }).catch((e: unknown) => {
       change.undo();
       setError(errorText(e));
     });

@@ -1,7 +1,8 @@
 import { ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_LABELS, ROLE_MEMBER, ROLE_MODERATOR } from '@confab/zulip';
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, login } from '../lib/api';
+import { login } from '../lib/api';
+import * as client from '../lib/client';
 import { errorText, Outcome } from '../ui/outcome';
 import type { User } from '../store/model';
 import { deliveryEmail } from '../store/personal';
@@ -35,7 +36,7 @@ function Personal({ me }: { me: User }) {
     setOk('');
     setError('');
     try {
-      await api.patch('/settings', params);
+      await client.me.settings(params);
       if (params.new_password) await login(me.email, params.new_password);
       setOk(done);
     } catch (e) {
@@ -110,8 +111,8 @@ function Groups({ me, users }: { me: number; users: Map<number, User> }) {
   const [ok, setOk] = useState('');
   const [error, setError] = useState('');
   const load = () =>
-    api
-      .get<{ user_groups: Group[] }>('/user_groups')
+    client.userGroups
+      .list<Group>()
       .then((answer) => setGroups(answer.user_groups.filter((g) => !g.is_system_group && !g.deactivated)))
       .catch((e: unknown) => setError(errorText(e)));
   useEffect(() => void load(), []);
@@ -147,7 +148,7 @@ function Groups({ me, users }: { me: number; users: Map<number, User> }) {
                   class={member ? 'leave-group' : 'join-group'}
                   onClick={() =>
                     void act(
-                      () => api.post(`/user_groups/${g.id}/members`, member ? { delete: [me] } : { add: [me] }),
+                      () => client.userGroups.members(g.id, member ? { delete: [me] } : { add: [me] }),
                       member ? `Left @${g.name}` : `Joined @${g.name}`,
                     )
                   }
@@ -163,7 +164,7 @@ function Groups({ me, users }: { me: number; users: Map<number, User> }) {
         onSubmit={(e) => {
           e.preventDefault();
           void act(
-            () => api.post('/user_groups/create', { name: name.trim(), description, members: [me] }),
+            () => client.userGroups.create({ name: name.trim(), description, members: [me] }),
             `Created @${name.trim()}`,
           ).then(() => {
             setName('');
@@ -204,8 +205,8 @@ function Invitations() {
   const [created, setCreated] = useState('');
   const [error, setError] = useState('');
   const load = () =>
-    api
-      .get<{ invites: Invite[] }>('/invites')
+    client.invitations
+      .list<Invite>()
       .then((answer) => setInvites(answer.invites.filter((i) => i.is_multiuse)))
       .catch((e: unknown) => setError(errorText(e)));
   useEffect(() => void load(), []);
@@ -213,7 +214,7 @@ function Invitations() {
     setError('');
     setCreated('');
     try {
-      const answer = await api.post<{ invite_link: string }>('/invites/multiuse', {
+      const answer = await client.invitations.link({
         invite_as: role,
         invite_expires_in_minutes: days * 24 * 60,
       });
@@ -278,8 +279,8 @@ function Invitations() {
                 class="revoke-invite"
                 aria-label="Revoke invitation link"
                 onClick={() =>
-                  void api
-                    .delete(`/invites/multiuse/${invite.id}`)
+                  void client.invitations
+                    .revoke(invite.id, true)
                     .then(load)
                     .catch((e: unknown) => setError(errorText(e)))
                 }

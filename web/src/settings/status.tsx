@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { EmojiChoice } from '../emoji/emoji';
 import { EmojiPicker } from '../emoji/picker';
-import { api } from '../lib/api';
+import * as client from '../lib/client';
 import { emojiGlyph } from '../store/model';
 import { statuses } from '../store/personal';
 import { shownStatus, STATUS_PRESETS, statusParams, MAX_STATUS_TEXT, type StatusEmojiInfo } from './status-data';
@@ -63,7 +63,7 @@ export function StatusSettings() {
     setOk('');
     setError('');
     try {
-      await api.post('/users/me/status', statusParams(nextText, nextEmoji));
+      await client.me.status(statusParams(nextText, nextEmoji));
       setOk(done);
     } catch (e) {
       setError(errorText(e));

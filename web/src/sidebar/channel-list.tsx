@@ -2,7 +2,7 @@ import type { Conversation } from '../lib/narrow';
 import { topicKey, type Subscription } from '../store/model';
 import { Policy, topicPolicy } from '../store/personal';
 import { subscriptions, topics } from '../store/store';
-import { hrefFor } from '../app/router';
+import { hrefFor } from '../lib/router';
 import { filterChannels } from './filter';
 import { FilterBox, Section, Unread } from './section';
 import { channelFilter } from './state';

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { hrefFor } from '../app/router';
+import { hrefFor } from '../lib/router';
 import { StatusBadge } from '../settings/status';
 import { presenceStatus, type User } from '../store/model';
 import { dmConversations, me, presence, presenceTimes, userName, users } from '../store/store';

@@ -1,7 +1,7 @@
-import { api } from '../lib/api';
+import * as client from '../lib/client';
 import { conversationOf } from '../lib/narrow';
 import { me, scheduled, shownCounts } from '../store/store';
-import { route } from '../app/router';
+import { route } from '../lib/router';
 import { ChannelSection } from './channel-list';
 import { BotSection, GroupSection, PeopleSection } from './people-list';
 import './sidebar.css';
@@ -74,9 +74,7 @@ export function Sidebar({ onFollow }: { onFollow?: () => void }) {
                   <button
                     class="cancel"
                     aria-label="Cancel scheduled message"
-                    onClick={() =>
-                      void api.delete(`/scheduled_messages/${m.scheduled_message_id}`).catch(() => undefined)
-                    }
+                    onClick={() => void client.scheduledMessages.delete(m.scheduled_message_id).catch(() => undefined)}
                   >
                     Cancel
                   </button>

@@ -1,5 +1,5 @@
 /** What an `update_message` event (an edit and/or a move) changes (pure: the store assigns what this returns). */
-import type { ServerEvent } from '../lib/events';
+import type { UpdateMessageEvent } from '@confab/zulip';
 import { conversationOf, type Term } from '../lib/narrow';
 import { inNarrow, type Message, type UnreadEntry } from './model';
 
@@ -22,20 +22,20 @@ export interface AfterUpdate {
 
 export function afterUpdateMessage(
   { terms, messages, unread, topics }: Reading,
-  event: ServerEvent,
+  event: UpdateMessageEvent,
   self: number,
 ): AfterUpdate {
-  const ids = new Set((event.message_ids as number[] | undefined) ?? [event.message_id as number]);
+  const ids = new Set(event.message_ids ?? [event.message_id]);
   const conversation = conversationOf(terms);
-  const newTopic = typeof event.subject === 'string' ? event.subject : undefined;
-  const newStream = typeof event.new_stream_id === 'number' ? event.new_stream_id : undefined;
+  const newTopic = event.subject;
+  const newStream = event.new_stream_id;
   const after: AfterUpdate = {
     messages: messages
       .map((m) => {
         if (!ids.has(m.id)) return m;
         // A rendering-only update (link previews fetched after the send) is no edit: the message is not marked edited.
         const next: Message =
-          event.rendering_only === true ? { ...m } : { ...m, last_edit_timestamp: event.edit_timestamp as number };
+          event.rendering_only === true ? { ...m } : { ...m, last_edit_timestamp: event.edit_timestamp };
         if (m.id === event.message_id && typeof event.rendered_content === 'string')
           next.content = event.rendered_content;
         if (newTopic !== undefined) next.subject = newTopic;
@@ -56,8 +56,8 @@ export function afterUpdateMessage(
     changed = true;
   }
   if (changed) after.unread = next;
-  const oldStream = event.stream_id as number | undefined;
-  const oldTopic = event.orig_subject as string | undefined;
+  const oldStream = event.stream_id;
+  const oldTopic = event.orig_subject;
   if (oldStream === undefined) return after;
   const map = new Map(topics);
   const target = newStream ?? oldStream;

@@ -1,4 +1,5 @@
-import type { Conversation } from '../lib/narrow';
+import { messageMatchesNarrow } from '@confab/zulip';
+import { conversationTerms, type Conversation } from '../lib/narrow';
 
 /** What the client keeps from /register and the events that follow. */
 
@@ -49,6 +50,7 @@ export interface Message {
   id: number;
   sender_id: number;
   sender_full_name: string;
+  sender_email?: string;
   avatar_url?: string | null;
   content: string;
   timestamp: number;
@@ -101,9 +103,9 @@ export function narrowKey(narrow: Narrow, me: number): string {
   return `d:${(others.length > 0 ? others : [me]).sort((a, b) => a - b).join(',')}`;
 }
 
+/** Whether a message is in a conversation (libs/zulip's narrow predicate, as for any narrow). */
 export function inNarrow(message: Message, narrow: Narrow, me: number): boolean {
-  if (conversationKey(message, me) !== narrowKey(narrow, me)) return false;
-  return narrow.kind !== 'stream' || narrow.topic === undefined || message.subject === narrow.topic;
+  return messageMatchesNarrow(conversationTerms(narrow), message, [], { self: me });
 }
 
 /** Where a channel message's unread count per topic is kept (beside its channel's, `s:<id>`). */
@@ -220,4 +222,33 @@ export interface ScheduledMessage {
   content: string;
   scheduled_delivery_timestamp: number;
   failed: boolean;
+}
+
+/** An emoji one can pick: a Unicode one (server_emoji_data_url) or one of the realm's custom ones. */
+export interface EmojiChoice {
+  name: string;
+  code: string;
+  type: 'unicode_emoji' | 'realm_emoji';
+  /** Image of a custom emoji. */
+  url?: string;
+}
+
+interface RealmEmoji {
+  id: string;
+  name: string;
+  source_url: string;
+  deactivated?: boolean;
+}
+
+/** Custom emoji from /register's realm_emoji (or a realm_emoji event), without deactivated ones. */
+export function realmEmojiChoices(realmEmoji: Record<string, RealmEmoji> | undefined): EmojiChoice[] {
+  return Object.values(realmEmoji ?? {})
+    .filter((e) => !e.deactivated)
+    .map((e) => ({ name: e.name, code: e.id, type: 'realm_emoji', url: e.source_url }));
+}
+
+/** A user group's direct members and subgroups, as /register's `realm_user_groups` and `user_group` events give them. */
+export interface GroupMembers {
+  members: readonly number[];
+  direct_subgroup_ids: readonly number[];
 }

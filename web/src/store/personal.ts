@@ -3,8 +3,17 @@
  * words, and everyone's status. Filled by /register (user_settings, user_topics, muted_users, alert_words,
  * user_status) and kept current by the events of the same names, so a change made in another browser shows here.
  */
+import type {
+  AlertWordsEvent,
+  MutedUsersEvent,
+  UpdateDisplaySettingsEvent,
+  UpdateGlobalNotificationsEvent,
+  UserSettingsEvent,
+  UserStatusEvent,
+  UserTopicEvent,
+} from '@confab/zulip';
 import { signal } from '@preact/signals';
-import type { RegisterState, ServerEvent } from '../lib/events';
+import type { RegisterState } from './register-state';
 
 /** Zulip's visibility policies of a topic (POST /user_topics). */
 export const Policy = { inherit: 0, muted: 1, unmuted: 2, followed: 3 } as const;
@@ -106,54 +115,56 @@ export const topicPolicy = (streamId: number, topic: string): number =>
 
 export function applyPersonalRegister(state: RegisterState): void {
   deliveryEmail.value = typeof state.delivery_email === 'string' ? state.delivery_email : '';
-  settings.value = { ...DEFAULT_SETTINGS, ...((state.user_settings as Partial<UserSettings> | undefined) ?? {}) };
-  const topics = (state.user_topics as { stream_id: number; topic_name: string; visibility_policy: number }[]) ?? [];
+  settings.value = { ...DEFAULT_SETTINGS, ...(state.user_settings ?? {}) };
+  const topics = state.user_topics ?? [];
   userTopics.value = new Map(
     topics
       .filter((t) => t.visibility_policy !== 0)
       .map((t) => [userTopicKey(t.stream_id, t.topic_name), t.visibility_policy]),
   );
-  mutedUsers.value = new Set(((state.muted_users as { id: number }[] | undefined) ?? []).map((m) => m.id));
-  alertWords.value = (state.alert_words as string[] | undefined) ?? [];
-  statuses.value = new Map(
-    Object.entries((state.user_status as Record<string, UserStatus> | undefined) ?? {}).map(([id, s]) => [
-      Number(id),
-      s,
-    ]),
-  );
+  mutedUsers.value = new Set((state.muted_users ?? []).map((m) => m.id));
+  alertWords.value = state.alert_words ?? [];
+  statuses.value = new Map(Object.entries(state.user_status ?? {}).map(([id, s]) => [Number(id), s]));
 }
 
-/** Applies an event of the user's own state; false when the event is about something else. */
-export function applyPersonalEvent(event: ServerEvent): boolean {
-  switch (event.type) {
-    case 'user_settings':
-      if (event.op === 'update') settingChanged(event.property as string, event.value);
-      return true;
-    // The older forms of the same change.
-    case 'update_display_settings':
-    case 'update_global_notifications':
-      settingChanged(event.setting_name as string, event.setting);
-      return true;
-    case 'user_topic': {
-      const key = userTopicKey(event.stream_id as number, event.topic_name as string);
-      const next = new Map(userTopics.value);
-      if (event.visibility_policy === Policy.inherit) next.delete(key);
-      else next.set(key, event.visibility_policy as number);
-      userTopics.value = next;
-      return true;
-    }
-    case 'muted_users':
-      mutedUsers.value = new Set((event.muted_users as { id: number }[]).map((m) => m.id));
-      return true;
-    case 'alert_words':
-      alertWords.value = event.alert_words as string[];
-      return true;
-    case 'user_status': {
-      const { user_id: id, type: _type, id: _eventId, ...change } = event as ServerEvent & { user_id: number };
-      statuses.value = new Map(statuses.value).set(id, { ...statuses.value.get(id), ...(change as UserStatus) });
-      return true;
-    }
-    default:
-      return false;
-  }
+export function onUserSettings(event: UserSettingsEvent): void {
+  settingChanged(event.property, event.value);
+}
+
+/** The older forms of the same change. */
+export function onUpdateDisplaySettings(event: UpdateDisplaySettingsEvent): void {
+  settingChanged(event.setting_name, event.setting);
+}
+
+export function onUpdateGlobalNotifications(event: UpdateGlobalNotificationsEvent): void {
+  settingChanged(event.notification_name, event.setting);
+}
+
+export function onUserTopic(event: UserTopicEvent): void {
+  const key = userTopicKey(event.stream_id, event.topic_name);
+  const next = new Map(userTopics.value);
+  if (event.visibility_policy === Policy.inherit) next.delete(key);
+  else next.set(key, event.visibility_policy);
+  userTopics.value = next;
+}
+
+export function onMutedUsers(event: MutedUsersEvent): void {
+  mutedUsers.value = new Set(event.muted_users.map((m) => m.id));
+}
+
+export function onAlertWords(event: AlertWordsEvent): void {
+  alertWords.value = event.alert_words;
+}
+
+export function onUserStatus(event: UserStatusEvent): void {
+  // Only the fields the user set (a received event also has its queue id, which is no part of the status).
+  const status: UserStatus = {
+    ...(event.away !== undefined && { away: event.away }),
+    ...(event.status_text !== undefined && { status_text: event.status_text }),
+    ...(event.emoji_name !== undefined && { emoji_name: event.emoji_name }),
+    ...(event.emoji_code !== undefined && { emoji_code: event.emoji_code }),
+    ...(event.reaction_type !== undefined && { reaction_type: event.reaction_type }),
+  };
+  const id = event.user_id;
+  statuses.value = new Map(statuses.value).set(id, { ...statuses.value.get(id), ...status });
 }

@@ -1,6 +1,6 @@
 /** The Drafts view's recipient chooser, for a draft saved without one. */
 import { useState } from 'preact/hooks';
-import { api } from '../lib/api';
+import * as client from '../lib/client';
 import type { Draft } from '../store/model';
 import { me, subscriptions, users } from '../store/store';
 
@@ -25,8 +25,8 @@ export function ChooseRecipient({ draft }: { draft: Draft }) {
         ? { type: 'stream', to: [Number(id)], topic: topic.trim() }
         : { type: 'private', to: [Number(id)], topic: '' };
     setError('');
-    void api
-      .patch(`/drafts/${draft.id}`, { draft: { ...recipient, content: draft.content, timestamp: draft.timestamp } })
+    void client.drafts
+      .edit(draft.id, { ...recipient, content: draft.content, timestamp: draft.timestamp })
       .catch((err: unknown) => setError(err instanceof Error ? err.message : String(err)));
   };
   const field = `draft-to-${draft.id}`;

@@ -4,10 +4,10 @@
  * `#narrow/is/mentioned`, `#narrow/is/starred`) shown by the conversation view.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../lib/api';
+import * as client from '../lib/client';
 import type { ViewName } from '../lib/hash';
 import { conversationTerms, type Conversation } from '../lib/narrow';
-import { hrefFor } from '../app/router';
+import { hrefFor } from '../lib/router';
 import type { Message } from '../store/model';
 import { isMutedPlace } from '../notifications/rules';
 import { RecordTable } from '../ui/record-table';
@@ -62,8 +62,8 @@ function Recent() {
   const [rows, setRows] = useState<Row[] | null>(null);
   const self = me.value;
   useEffect(() => {
-    void api
-      .get<{ messages: Message[] }>('/messages', {
+    void client.messages
+      .list<Message>({
         anchor: 'newest',
         num_before: 400,
         num_after: 0,
@@ -160,7 +160,7 @@ function Drafts() {
               <button
                 class="delete-draft"
                 aria-label={`Delete draft to ${label}`}
-                onClick={() => void api.delete(`/drafts/${d.id}`).catch(() => undefined)}
+                onClick={() => void client.drafts.delete(d.id).catch(() => undefined)}
               >
                 Delete
               </button>
@@ -194,7 +194,7 @@ function Scheduled() {
               <button
                 class="cancel"
                 aria-label={`Cancel scheduled message to ${label}`}
-                onClick={() => void api.delete(`/scheduled_messages/${m.scheduled_message_id}`).catch(() => undefined)}
+                onClick={() => void client.scheduledMessages.delete(m.scheduled_message_id).catch(() => undefined)}
               >
                 Cancel
               </button>

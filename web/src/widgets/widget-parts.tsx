@@ -1,12 +1,12 @@
 /** What the poll and to-do widgets share: sending an update, and a heading its author can edit in place. */
 import { useState } from 'preact/hooks';
-import { api } from '../lib/api';
+import * as client from '../lib/client';
 import { me, view } from '../store/store';
 import { addPending } from './pending';
 
 /** Sends one widget update; the change shows when its `submessage` event comes back. */
 export function sendWidgetData(messageId: number, data: object): Promise<unknown> {
-  return api.post('/submessage', { message_id: messageId, msg_type: 'widget', content: JSON.stringify(data) });
+  return client.messages.submessage(messageId, JSON.stringify(data));
 }
 
 /**

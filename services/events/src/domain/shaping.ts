@@ -1,5 +1,12 @@
 import { messageForClient, type contracts } from '@confab/events';
-import { STREAM_POST_POLICY_ADMINS, STREAM_POST_POLICY_EVERYONE } from '@confab/zulip';
+import {
+  STREAM_POST_POLICY_ADMINS,
+  STREAM_POST_POLICY_EVERYONE,
+  type ClientMessage,
+  type StreamDict,
+  type SubscriptionDict,
+  type UserGroupDict,
+} from '@confab/zulip';
 import type { QueueDescriptor } from './descriptor.js';
 
 /** What a builder knows about the queue it shapes an event for. */
@@ -16,16 +23,19 @@ export function topicFor(ctx: QueueContext, topic: string): string {
 }
 
 /** A message as this queue's client reads it (`messageForClient` of `@confab/events`). */
-export function clientMessage(record: contracts.MessageRecord, ctx: QueueContext): Record<string, unknown> {
-  return messageForClient(record, {
+export function clientMessage(record: contracts.MessageRecord, ctx: QueueContext): ClientMessage {
+  // The dict is built field by field from the validated record (`reactions` and `submessages` are messaging's dicts,
+  // which the contract checks as arrays only): its type is the message dict's.
+  const dict = messageForClient(record, {
     applyMarkdown: ctx.queue.applyMarkdown,
     clientGravatar: ctx.queue.clientGravatar,
     emptyTopicAs: ctx.queue.capabilities.emptyTopicName ? null : ctx.emptyTopicDisplayName,
   });
+  return dict as unknown as ClientMessage;
 }
 
 /** Zulip's stream dict (stream create events and the channel part of subscription add events). */
-export function streamDict(channel: contracts.ChannelRecord): Record<string, unknown> {
+export function streamDict(channel: contracts.ChannelRecord): StreamDict {
   // The owner's reading of who may post (the same function GET /streams uses); older records say nothing: everyone.
   const postPolicy = channel.stream_post_policy ?? STREAM_POST_POLICY_EVERYONE;
   return {
@@ -64,7 +74,7 @@ interface SubscriptionRecord {
 }
 
 /** Zulip's subscription dict: the stream dict plus the user's own settings for it. */
-export function subscriptionDict(channel: contracts.ChannelRecord, sub: SubscriptionRecord): Record<string, unknown> {
+export function subscriptionDict(channel: contracts.ChannelRecord, sub: SubscriptionRecord): SubscriptionDict {
   return {
     ...streamDict(channel),
     color: sub.color,
@@ -89,7 +99,7 @@ export function apiGroup(
   group: contracts.GroupRecord,
   directMembers: readonly number[],
   directSubgroups: readonly number[],
-): Record<string, unknown> {
+): UserGroupDict {
   return {
     id: group.group_id,
     name: group.name,

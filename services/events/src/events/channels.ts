@@ -1,5 +1,5 @@
 import type { contracts, PayloadOf } from '@confab/events';
-import { ROLE_ADMINISTRATOR, ROLE_GUEST } from '@confab/zulip';
+import { ROLE_ADMINISTRATOR, ROLE_GUEST, type StreamEvent } from '@confab/zulip';
 import { acceptsType, type QueueDescriptor } from '../domain/descriptor.js';
 import { streamDict, subscriptionDict } from '../domain/shaping.js';
 import type { Delivery } from './fanout.js';
@@ -109,7 +109,7 @@ export function subscriptionRemoved(payload: PayloadOf<typeof contracts.subscrip
  */
 export function streamUpdated(payload: PayloadOf<typeof contracts.streamUpdated>): Delivery[] {
   const channel = payload.stream;
-  const gone = {
+  const gone: StreamEvent = {
     type: 'stream',
     op: 'delete',
     streams: [{ stream_id: channel.stream_id }],
@@ -124,7 +124,7 @@ export function streamUpdated(payload: PayloadOf<typeof contracts.streamUpdated>
       users: payload.user_ids,
       build: (ctx) => {
         if (!acceptsType(ctx.queue, 'stream')) return [];
-        const events: Record<string, unknown>[] = [];
+        const events: StreamEvent[] = [];
         for (const change of payload.changes) {
           if (change.property === 'is_archived' && !ctx.queue.capabilities.archivedChannels) {
             events.push(

@@ -1,3 +1,4 @@
+import type { ClientEvent } from '@confab/zulip';
 import type { Logger } from '@confab/logging';
 import type { QueueDescriptor } from '../domain/descriptor.js';
 import type { QueueContext } from '../domain/shaping.js';
@@ -5,7 +6,7 @@ import type { QueueStore } from '../store/queues.js';
 import type { ReadModel } from '../store/readmodel.js';
 
 /** Client events for one queue; an empty list skips it. */
-export type Builder = (ctx: QueueContext) => Record<string, unknown>[];
+export type Builder = (ctx: QueueContext) => ClientEvent[];
 
 /** Whose queues an event goes to, and how it looks to each of them. */
 export interface Delivery {

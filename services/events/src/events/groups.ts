@@ -1,4 +1,5 @@
 import { contracts, type PayloadOf } from '@confab/events';
+import type { UserGroupChanges, UserGroupEvent } from '@confab/zulip';
 import { acceptsType } from '../domain/descriptor.js';
 import { apiGroup } from '../domain/shaping.js';
 import type { GroupSnapshot } from '../store/readmodel.js';
@@ -11,6 +12,15 @@ const wantsGroups =
   (type = 'user_group') =>
   (d: Parameters<typeof acceptsType>[0]) =>
     acceptsType(d, type);
+
+/** One field of the group into the changes (each field keeps its own type). */
+function copyField<K extends (typeof UPDATABLE)[number]>(
+  data: UserGroupChanges,
+  group: contracts.GroupRecord,
+  field: K,
+): void {
+  Object.assign(data, { [field]: group[field] });
+}
 
 /** Zulip's user_group add, to everyone in the organization; deactivated groups only to clients that handle them. */
 export function groupCreated(payload: PayloadOf<typeof contracts.groupCreated>): Delivery[] {
@@ -37,9 +47,9 @@ export function groupUpdated(
   before: GroupSnapshot | null,
 ): Delivery[] {
   const after = payload.group;
-  const data: Record<string, unknown> = {};
+  const data: UserGroupChanges = {};
   for (const field of UPDATABLE) {
-    if (!before || JSON.stringify(before.group[field]) !== JSON.stringify(after[field])) data[field] = after[field];
+    if (!before || JSON.stringify(before.group[field]) !== JSON.stringify(after[field])) copyField(data, after, field);
   }
   if (Object.keys(data).length === 0) return [];
   const wasDeactivated = before?.group.deactivated ?? false;
@@ -67,7 +77,7 @@ export function groupUpdated(
 
 /** Zulip's add_members, remove_members, add_subgroups and remove_subgroups, one per kind of change. */
 export function groupMembersChanged(payload: PayloadOf<typeof contracts.groupMembersChanged>): Delivery[] {
-  const events: Record<string, unknown>[] = [];
+  const events: UserGroupEvent[] = [];
   for (const change of payload.changes) {
     const group_id = change.group_id;
     if (change.added_members.length > 0)

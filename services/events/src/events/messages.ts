@@ -1,4 +1,13 @@
 import { reactionTypeOnWire, type contracts, type PayloadOf } from '@confab/events';
+import type {
+  DeleteMessageEvent,
+  MessageEvent,
+  MessageFlagDetail,
+  ReactionEvent,
+  SubmessageEvent,
+  TypingEvent,
+  UpdateMessageEvent,
+} from '@confab/zulip';
 import { acceptsType } from '../domain/descriptor.js';
 import { matchesNarrow } from '../domain/narrow.js';
 import { clientMessage, topicFor, type QueueContext } from '../domain/shaping.js';
@@ -14,7 +23,7 @@ type MessageSent = PayloadOf<typeof contracts.messageSent>;
 export function messageSent(payload: MessageSent, realmId: number): Delivery[] {
   const recipients = new Set(payload.user_ids);
   // Queues that would see the same event share one object (serialised once), as Zulip caches client payloads.
-  const shared = new Map<string, Record<string, unknown>>();
+  const shared = new Map<string, MessageEvent>();
   const build =
     (withFlags: boolean): Delivery['build'] =>
     (ctx) => {
@@ -61,7 +70,7 @@ export function messageDeleted(payload: PayloadOf<typeof contracts.messageDelete
       users: payload.user_ids,
       build: (ctx) => {
         if (!acceptsType(ctx.queue, 'delete_message')) return [];
-        const base: Record<string, unknown> = { type: 'delete_message', message_type: payload.message_type };
+        const base: DeleteMessageEvent = { type: 'delete_message', message_type: payload.message_type };
         if (payload.message_type === 'stream') {
           base.stream_id = payload.stream_id;
           base.topic = topicFor(ctx, payload.topic ?? '');
@@ -85,10 +94,13 @@ export function messageUpdated(payload: PayloadOf<typeof contracts.messageUpdate
       users: Object.keys(flags).map(Number),
       build: (ctx) => {
         if (!acceptsType(ctx.queue, 'update_message')) return [];
-        const event: Record<string, unknown> = { type: 'update_message', ...rest };
-        if (origSubject !== undefined) event.orig_subject = topicFor(ctx, origSubject);
-        if (subject !== undefined) event.subject = topicFor(ctx, subject);
-        event.flags = flags[String(ctx.queue.userId)] ?? [];
+        const event: UpdateMessageEvent = {
+          type: 'update_message',
+          ...rest,
+          ...(origSubject !== undefined && { orig_subject: topicFor(ctx, origSubject) }),
+          ...(subject !== undefined && { subject: topicFor(ctx, subject) }),
+          flags: flags[String(ctx.queue.userId)] ?? [],
+        };
         return [event];
       },
     },
@@ -98,7 +110,7 @@ export function messageUpdated(payload: PayloadOf<typeof contracts.messageUpdate
 /** Zulip's `submessage` event: a widget's data or update, to those who see the message. */
 export function submessageAdded(payload: PayloadOf<typeof contracts.submessageAdded>): Delivery[] {
   const { user_ids: users, ...fields } = payload;
-  const event = {
+  const event: SubmessageEvent = {
     type: 'submessage',
     msg_type: fields.msg_type,
     message_id: fields.message_id,
@@ -137,14 +149,19 @@ type ReactionChange = PayloadOf<typeof contracts.reactionAdded>;
 
 /** Zulip's reaction event, with the deprecated `user` object it still sends (zulip-terminal 0.7.0 reads it). */
 export function reactionChanged(payload: ReactionChange, op: 'add' | 'remove'): Delivery[] {
-  const event: Record<string, unknown> = { type: 'reaction', op, user_id: payload.user_id };
-  if (payload.user) {
-    event.user = { user_id: payload.user_id, email: payload.user.email, full_name: payload.user.full_name };
-  }
-  event.message_id = payload.message_id;
-  event.emoji_name = payload.emoji_name;
-  event.emoji_code = payload.emoji_code;
-  event.reaction_type = reactionTypeOnWire(payload.reaction_type);
+  const user = payload.user
+    ? { user: { user_id: payload.user_id, email: payload.user.email, full_name: payload.user.full_name } }
+    : {};
+  const event: ReactionEvent = {
+    type: 'reaction',
+    op,
+    user_id: payload.user_id,
+    ...user,
+    message_id: payload.message_id,
+    emoji_name: payload.emoji_name,
+    emoji_code: payload.emoji_code,
+    reaction_type: reactionTypeOnWire(payload.reaction_type),
+  };
   return [{ users: payload.user_ids, build: (ctx) => (acceptsType(ctx.queue, 'reaction') ? [event] : []) }];
 }
 
@@ -157,19 +174,18 @@ export function typingChanged(payload: TypingChange, op: 'start' | 'stop'): Deli
       users: payload.user_ids,
       build: (ctx) => {
         if (!acceptsType(ctx.queue, 'typing')) return [];
-        const event: Record<string, unknown> = {
-          type: 'typing',
-          op,
-          message_type: payload.message_type,
-          sender: payload.sender,
-        };
+        const common = { type: 'typing', op, message_type: payload.message_type, sender: payload.sender } as const;
         if (payload.message_type === 'stream') {
           if (!ctx.queue.capabilities.streamTypingNotifications) return [];
-          event.stream_id = payload.stream_id;
-          event.topic = topicFor(ctx, payload.topic ?? '');
-        } else {
-          event.recipients = payload.recipients ?? [];
+          const event: TypingEvent = {
+            ...common,
+            message_type: 'stream',
+            stream_id: payload.stream_id,
+            topic: topicFor(ctx, payload.topic ?? ''),
+          };
+          return [event];
         }
+        const event: TypingEvent = { ...common, message_type: 'direct', recipients: payload.recipients ?? [] };
         return [event];
       },
     },
@@ -220,8 +236,8 @@ export function userTopicChanged(payload: PayloadOf<typeof contracts.userTopicCh
 function messageDetailsFor(
   ctx: QueueContext,
   details: NonNullable<PayloadOf<typeof contracts.messageFlagsChanged>['message_details']>,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+): Record<string, MessageFlagDetail> {
+  const out: Record<string, MessageFlagDetail> = {};
   for (const [id, d] of Object.entries(details))
     out[id] = d.topic === undefined ? d : { ...d, topic: topicFor(ctx, d.topic) };
   return out;

@@ -1,5 +1,13 @@
 import { contracts, gravatarUrl, type PayloadOf } from '@confab/events';
-import { ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_OWNER } from '@confab/zulip';
+import {
+  ROLE_ADMINISTRATOR,
+  ROLE_GUEST,
+  ROLE_OWNER,
+  type ClientEvent,
+  type PersonDict,
+  type PresenceEvent,
+  type RealmUserEvent,
+} from '@confab/zulip';
 
 const { canSeeDeliveryEmail } = contracts;
 import { acceptsType } from '../domain/descriptor.js';
@@ -12,7 +20,7 @@ function realmWide(realmId: number, type: string, events: Builder): Delivery[] {
 }
 
 /** An event for the user's own queues that take its type. */
-function own(userId: number, type: string, event: Record<string, unknown>): Delivery[] {
+function own(userId: number, type: string, event: ClientEvent): Delivery[] {
   return [{ users: [userId], build: (ctx) => (acceptsType(ctx.queue, type) ? [event] : []) }];
 }
 
@@ -26,15 +34,20 @@ export function presenceChanged(payload: PayloadOf<typeof contracts.presenceChan
   const presence = {
     website: { client: 'website', status: payload.status, timestamp: payload.timestamp, pushable: false },
   };
-  const legacy = {
+  const legacy: PresenceEvent = {
     type: 'presence',
     user_id: payload.user_id,
     email: payload.email,
     server_timestamp: payload.server_timestamp,
     presence,
   };
-  const slim = { type: 'presence', user_id: payload.user_id, server_timestamp: payload.server_timestamp, presence };
-  const modern = {
+  const slim: PresenceEvent = {
+    type: 'presence',
+    user_id: payload.user_id,
+    server_timestamp: payload.server_timestamp,
+    presence,
+  };
+  const modern: PresenceEvent = {
     type: 'presence',
     presences: {
       [String(payload.user_id)]: {
@@ -52,7 +65,7 @@ export function presenceChanged(payload: PayloadOf<typeof contracts.presenceChan
 /** Zulip's `user_status` event: the user id and the fields that were set. */
 export function userStatusChanged(payload: PayloadOf<typeof contracts.userStatusChanged>): Delivery[] {
   const { realm_id, ...fields } = payload;
-  const event = { type: 'user_status', ...fields };
+  const event: ClientEvent = { type: 'user_status', ...fields };
   return realmWide(realm_id, 'user_status', () => [event]);
 }
 
@@ -68,7 +81,7 @@ export function alertWordsChanged(payload: PayloadOf<typeof contracts.alertWords
 
 /** Zulip's `realm_emoji` update event: every custom emoji of the organization after the change. */
 export function realmEmojiChanged(payload: PayloadOf<typeof contracts.realmEmojiAdded>): Delivery[] {
-  const event = { type: 'realm_emoji', op: 'update', realm_emoji: payload.realm_emoji };
+  const event: ClientEvent = { type: 'realm_emoji', op: 'update', realm_emoji: payload.realm_emoji };
   return realmWide(payload.realm_id, 'realm_emoji', () => [event]);
 }
 
@@ -76,8 +89,8 @@ export function realmEmojiChanged(payload: PayloadOf<typeof contracts.realmEmoji
 const isoformat = (iso: string) => new Date(iso).toISOString().replace(/\.(\d{3})Z$/, '.$1000+00:00');
 
 /** Zulip's user object (realm_user add), shaped for the queue's client_gravatar choice. */
-function person(user: contracts.UserRecord, ctx: QueueContext): Record<string, unknown> {
-  const record: Record<string, unknown> = {
+function person(user: contracts.UserRecord, ctx: QueueContext): PersonDict {
+  const record: PersonDict = {
     user_id: user.user_id,
     email: user.email,
     // Only to those the user's email_address_visibility admits (Zulip sends null to the others).
@@ -119,7 +132,7 @@ export function userCreated(payload: PayloadOf<typeof contracts.userCreated>): D
 /** Zulip's realm_user update events carry one change each; a profile change sends the name and the time zone. */
 export function userUpdated(payload: PayloadOf<typeof contracts.userUpdated>): Delivery[] {
   const { user } = payload;
-  const events = [
+  const events: RealmUserEvent[] = [
     { type: 'realm_user', op: 'update', person: { user_id: user.user_id, full_name: user.full_name } },
     { type: 'realm_user', op: 'update', person: { user_id: user.user_id, timezone: user.timezone } },
   ];
@@ -128,7 +141,11 @@ export function userUpdated(payload: PayloadOf<typeof contracts.userUpdated>): D
 
 export function userRoleChanged(payload: PayloadOf<typeof contracts.userRoleChanged>): Delivery[] {
   const { user } = payload;
-  const event = { type: 'realm_user', op: 'update', person: { user_id: user.user_id, role: user.role } };
+  const event: RealmUserEvent = {
+    type: 'realm_user',
+    op: 'update',
+    person: { user_id: user.user_id, role: user.role },
+  };
   return realmWide(user.realm_id, 'realm_user', () => [event]);
 }
 
@@ -140,12 +157,17 @@ export function userAvatarChanged(payload: PayloadOf<typeof contracts.userAvatar
   const { user_id, realm_id, avatar_source, avatar_url, avatar_version } = payload;
   const avatar_url_medium = payload.avatar_url_medium ?? avatar_url;
   const person = { avatar_source, avatar_url, avatar_url_medium, avatar_version, user_id };
-  return realmWide(realm_id, 'realm_user', () => [{ type: 'realm_user', op: 'update', person }]);
+  const event: RealmUserEvent = { type: 'realm_user', op: 'update', person };
+  return realmWide(realm_id, 'realm_user', () => [event]);
 }
 
 /** Deactivation and reactivation (Zulip 8+ sends them as updates of `is_active`). */
 export function userActiveChanged(payload: PayloadOf<typeof contracts.userDeactivated>): Delivery[] {
   const { user } = payload;
-  const event = { type: 'realm_user', op: 'update', person: { user_id: user.user_id, is_active: user.is_active } };
+  const event: RealmUserEvent = {
+    type: 'realm_user',
+    op: 'update',
+    person: { user_id: user.user_id, is_active: user.is_active },
+  };
   return realmWide(user.realm_id, 'realm_user', () => [event]);
 }

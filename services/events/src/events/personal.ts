@@ -1,11 +1,12 @@
 import type { contracts, PayloadOf } from '@confab/events';
+import type { ClientEvent, PersonalEvents } from '@confab/zulip';
 import { acceptsType } from '../domain/descriptor.js';
 import { DISPLAY_SETTINGS_LEGACY, NOTIFICATION_SETTINGS_LEGACY } from '../domain/legacy-state.js';
 import { topicFor, type QueueContext } from '../domain/shaping.js';
 import type { Builder, Delivery } from './fanout.js';
 
 /** An event for the user's own queues only, when the queue takes its type. */
-function own(userId: number, type: string, events: () => Record<string, unknown>[]): Delivery[] {
+function own(userId: number, type: string, events: () => PersonalEvents[]): Delivery[] {
   const build: Builder = (ctx) => (acceptsType(ctx.queue, type) ? events() : []);
   return [{ users: [userId], build }];
 }
@@ -27,12 +28,15 @@ export function userSettingsChanged(payload: PayloadOf<typeof contracts.userSett
     name === 'default_language' && payload.language_name !== undefined ? { language_name: payload.language_name } : {};
   // Per setting, as Zulip sends them: the modern event, then the legacy one for clients that read it.
   const perSetting = changed.map((name) => {
-    const value = payload.settings[name];
-    const legacy: Record<string, unknown>[] = [];
+    // Present: `changed` keeps the names that are in `settings`.
+    const value = payload.settings[name] ?? null;
+    // Sent only when the email is known (legacyToo below).
+    const user = payload.email ?? '';
+    const legacy: ClientEvent[] = [];
     if (NOTIFICATION_SETTINGS_LEGACY.includes(name)) {
       legacy.push({
         type: 'update_global_notifications',
-        user: payload.email,
+        user,
         notification_name: name,
         setting: value,
       });
@@ -40,20 +44,21 @@ export function userSettingsChanged(payload: PayloadOf<typeof contracts.userSett
     if (DISPLAY_SETTINGS_LEGACY.includes(name) || name === 'timezone') {
       legacy.push({
         type: 'update_display_settings',
-        user: payload.email,
+        user,
         setting_name: name,
         setting: value,
         ...language(name),
       });
     }
-    return { modern: { type: 'user_settings', op: 'update', property: name, value, ...language(name) }, legacy };
+    const modern: ClientEvent = { type: 'user_settings', op: 'update', property: name, value, ...language(name) };
+    return { modern, legacy };
   });
   const build: Builder = (ctx) => {
     const legacyToo = !ctx.queue.capabilities.userSettingsObject && payload.email !== undefined;
-    const events: Record<string, unknown>[] = [];
+    const events: ClientEvent[] = [];
     for (const { modern, legacy } of perSetting) {
       if (acceptsType(ctx.queue, 'user_settings')) events.push(modern);
-      if (legacyToo) events.push(...legacy.filter((event) => acceptsType(ctx.queue, event.type as string)));
+      if (legacyToo) events.push(...legacy.filter((event) => acceptsType(ctx.queue, event.type)));
     }
     return events;
   };

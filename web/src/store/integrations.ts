@@ -4,9 +4,10 @@
  * (store/store.ts hands /register and these events over), small on purpose: the page that shows them is a chunk of its
  * own (bots.tsx), loaded when someone opens it.
  */
+import { assertNever, type RealmBotEvent, type UserGroupEvent } from '@confab/zulip';
 import { signal } from '@preact/signals';
-import type { RegisterState, ServerEvent } from '../lib/events';
-import type { GroupMembers } from './logic';
+import type { GroupMembers } from './model';
+import type { RegisterState } from './register-state';
 
 /** Zulip's bot dictionary (realm_bots, realm_bot events). */
 export interface Bot {
@@ -48,9 +49,9 @@ const stored = (g: GroupRecord): StoredGroup => ({
 });
 
 export function applyIntegrationsRegister(state: RegisterState): void {
-  const list = (state.realm_bots as Bot[] | undefined) ?? [];
+  const list = state.realm_bots ?? [];
   bots.value = new Map(list.map((bot) => [bot.user_id, bot]));
-  const groups = (state.realm_user_groups as GroupRecord[] | undefined) ?? [];
+  const groups = state.realm_user_groups ?? [];
   userGroups.value = new Map(groups.map((g) => [g.id, stored(g)]));
 }
 
@@ -67,61 +68,92 @@ function changeGroup(id: number, change: (group: StoredGroup) => StoredGroup): v
   if (group) userGroups.value = new Map(userGroups.value).set(id, change(group));
 }
 
-export function applyIntegrationsEvent(event: ServerEvent): void {
-  if (event.type === 'realm_bot') {
-    const bot = event.bot as Partial<Bot> & { user_id: number };
-    if (event.op === 'add' || event.op === 'update') updateBot(bot);
-    else if (event.op === 'delete' || event.op === 'remove') {
+/** Zulip's bot dictionary is a record in the event contract: the fields kept here, by their types. */
+function botFields(bot: Record<string, unknown>): (Partial<Bot> & { user_id: number }) | null {
+  if (typeof bot.user_id !== 'number') return null;
+  const fields: Partial<Bot> & { user_id: number } = { user_id: bot.user_id };
+  for (const key of ['email', 'full_name', 'api_key'] as const) {
+    const value = bot[key];
+    if (typeof value === 'string') fields[key] = value;
+  }
+  if (typeof bot.bot_type === 'number') fields.bot_type = bot.bot_type;
+  if (typeof bot.is_active === 'boolean') fields.is_active = bot.is_active;
+  if (typeof bot.owner_id === 'number' || bot.owner_id === null) fields.owner_id = bot.owner_id;
+  return fields;
+}
+
+export function onRealmBot(event: RealmBotEvent): void {
+  const bot = botFields(event.bot);
+  if (!bot) return;
+  switch (event.op) {
+    case 'add':
+    case 'update':
+      updateBot(bot);
+      return;
+    case 'delete': {
       const next = new Map(bots.value);
       next.delete(bot.user_id);
       bots.value = next;
+      return;
     }
-    return;
+    default:
+      assertNever(event.op);
   }
-  if (event.type !== 'user_group') return;
-  const id = (event.group_id as number | undefined) ?? (event.group as GroupRecord | undefined)?.id;
-  if (id === undefined) return;
-  const ids = (key: string) => (event[key] as number[] | undefined) ?? [];
+}
+
+export function onUserGroup(event: UserGroupEvent): void {
   switch (event.op) {
-    case 'add': {
-      userGroups.value = new Map(userGroups.value).set(id, stored(event.group as GroupRecord));
-      break;
-    }
+    case 'add':
+      userGroups.value = new Map(userGroups.value).set(event.group.id, stored(event.group));
+      return;
     case 'update': {
       // Zulip's update carries the changed fields in `data` (name, description, deactivated).
-      const data = (event.data as Partial<StoredGroup> | undefined) ?? {};
-      const { name, description, deactivated } = data;
-      changeGroup(id, (g) => ({
+      const { name, description, deactivated } = event.data;
+      changeGroup(event.group_id, (g) => ({
         ...g,
         ...(name !== undefined && { name }),
         ...(description !== undefined && { description }),
         ...(deactivated !== undefined && { deactivated }),
       }));
-      break;
+      return;
     }
     case 'add_members':
-      changeGroup(id, (g) => ({ ...g, members: [...g.members, ...ids('user_ids')] }));
-      break;
+      changeGroup(event.group_id, (g) => ({ ...g, members: [...g.members, ...event.user_ids] }));
+      return;
     case 'remove_members':
-      changeGroup(id, (g) => ({ ...g, members: without(g.members, ids('user_ids')) }));
-      break;
+      changeGroup(event.group_id, (g) => ({ ...g, members: without(g.members, event.user_ids) }));
+      return;
     case 'add_subgroups':
-      changeGroup(id, (g) => ({
+      changeGroup(event.group_id, (g) => ({
         ...g,
-        direct_subgroup_ids: [...g.direct_subgroup_ids, ...ids('direct_subgroup_ids')],
+        direct_subgroup_ids: [...g.direct_subgroup_ids, ...event.direct_subgroup_ids],
       }));
-      break;
+      return;
     case 'remove_subgroups':
-      changeGroup(id, (g) => ({
+      changeGroup(event.group_id, (g) => ({
         ...g,
-        direct_subgroup_ids: without(g.direct_subgroup_ids, ids('direct_subgroup_ids')),
+        direct_subgroup_ids: without(g.direct_subgroup_ids, event.direct_subgroup_ids),
       }));
-      break;
+      return;
     case 'remove': {
       const next = new Map(userGroups.value);
-      next.delete(id);
+      next.delete(event.group_id);
       userGroups.value = next;
-      break;
+      return;
     }
+    default:
+      assertNever(event);
+  }
+}
+
+/** The events of this part of the store. */
+export function applyIntegrationsEvent(event: RealmBotEvent | UserGroupEvent): void {
+  switch (event.type) {
+    case 'realm_bot':
+      return onRealmBot(event);
+    case 'user_group':
+      return onUserGroup(event);
+    default:
+      assertNever(event);
   }
 }

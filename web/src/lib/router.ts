@@ -4,7 +4,7 @@
  * starts from the same fragment.
  */
 import { signal } from '@preact/signals';
-import { parseHash, routeHash, type Route } from '../lib/hash';
+import { parseHash, routeHash, type Route } from './hash';
 import { channelId, names } from '../store/store';
 
 export const route = signal<Route>(parseHash(location.hash));
