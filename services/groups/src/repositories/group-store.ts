@@ -202,14 +202,18 @@ export class PrismaGroupStore implements GroupStore {
   async directMembers(groupIds: readonly number[]): Promise<Map<number, number[]>> {
     const ids = validIds(groupIds);
     if (ids.length === 0) return new Map();
-    const rows = await this.db.$queryRawUnsafe<{ key: number; value: number }[]>(
-      `SELECT m.group_id AS key, m.user_id AS value
+    // One row per group (its members as one array), not one per member: an organization's system groups hold
+    // everyone, and a register reads them all.
+    const rows = await this.db.$queryRawUnsafe<{ key: number; members: number[] }[]>(
+      `SELECT m.group_id AS key, array_agg(m.user_id ORDER BY m.user_id) AS members
          FROM group_members m JOIN users u ON u.id = m.user_id AND u.is_active
         WHERE m.group_id = ANY($1::int[])
-        ORDER BY 1, 2`,
+        GROUP BY m.group_id`,
       ids,
     );
-    return groupBy(rows, ids);
+    const out = new Map<number, number[]>(ids.map((k) => [k, []]));
+    for (const { key, members } of rows) out.set(key, members);
+    return out;
   }
 
   async directSubgroups(groupIds: readonly number[]): Promise<Map<number, number[]>> {
