@@ -4,13 +4,8 @@ import { GroupValueFormatter, streamDict, subscriptionDict } from './channel-rec
 import type { Actor, Domain } from './context.js';
 import { isAdmin, isGuest } from './permissions.js';
 import type { Channel } from './types.js';
-import type { ChannelAccessDeps } from './channel-access.js';
-import type { ChannelRecordsDeps } from './channel-records.js';
 
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type ChannelQueriesDeps = ChannelAccessDeps & ChannelRecordsDeps & Pick<Domain, 'defaultChannels'>;
-
-async function factsFor(domain: ChannelQueriesDeps, channels: readonly Channel[]) {
+async function factsFor(domain: Domain, channels: readonly Channel[]) {
   const ids = channels.map((c) => c.id);
   const [subscribers, active] = await Promise.all([
     domain.channels.subscribers(ids),
@@ -21,7 +16,7 @@ async function factsFor(domain: ChannelQueriesDeps, channels: readonly Channel[]
 
 /** GET /users/me/subscriptions (and /register's, archived channels too for clients with archived_channels). */
 export async function listSubscriptions(
-  domain: ChannelQueriesDeps,
+  domain: Domain,
   actor: Actor,
   includeSubscribers: boolean,
   includeArchived = false,
@@ -61,7 +56,7 @@ export interface StreamListOptions {
 
 /** GET /streams: the channels the caller may see, filtered as Zulip's do_get_streams does. */
 export async function listStreams(
-  domain: ChannelQueriesDeps,
+  domain: Domain,
   actor: Actor,
   options: StreamListOptions,
 ): Promise<Record<string, unknown>[]> {
@@ -97,11 +92,7 @@ export async function listStreams(
 }
 
 /** GET /streams/{stream_id}. */
-export async function getStream(
-  domain: ChannelQueriesDeps,
-  actor: Actor,
-  channelId: number,
-): Promise<Record<string, unknown>> {
+export async function getStream(domain: Domain, actor: Actor, channelId: number): Promise<Record<string, unknown>> {
   const { channel } = await accessChannelById(domain, actor, channelId, { allowRealmAdmin: true, allowArchived: true });
   const { subscribers, active } = await factsFor(domain, [channel]);
   return streamDict(
@@ -112,7 +103,7 @@ export async function getStream(
 }
 
 /** GET /get_stream_id. */
-export async function getStreamId(domain: ChannelQueriesDeps, actor: Actor, name: string): Promise<number> {
+export async function getStreamId(domain: Domain, actor: Actor, name: string): Promise<number> {
   const error = () => invalid(`Invalid channel name '${name}'`);
   const channel = await domain.directory.channelByName(actor.realm.id, name);
   if (!channel || channel.isArchived) throw error();

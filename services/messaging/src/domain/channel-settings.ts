@@ -11,11 +11,7 @@ import type { SubscriptionPatch } from './subscription-properties.js';
 import { isAdmin, isGuest } from './permissions.js';
 import { checkChannelName, MAX_CHANNEL_DESCRIPTION_LENGTH } from './text.js';
 import type { Channel, ChannelPermission, GroupSettingValue, PermissionValue, TopicsPolicy } from './types.js';
-import type { ChannelsDeps } from './channels.js';
 import { checkCanManageDefaults, setDefaultChannel } from './default-channels.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type ChannelSettingsDeps = ChannelsDeps & Pick<Domain, 'channelSettings'>;
 
 /** What changes in a channel's row. */
 export interface ChannelPatch {
@@ -81,7 +77,7 @@ const sameGroupValue = (a: GroupSettingValue, b: GroupSettingValue) => {
 };
 
 /** The channel as an administrator reaches it (Zulip's access_stream_for_delete_or_update). */
-async function administeredChannel(domain: ChannelSettingsDeps, actor: Actor, channelId: number): Promise<Channel> {
+async function administeredChannel(domain: Domain, actor: Actor, channelId: number): Promise<Channel> {
   const channel = await domain.directory.channel(channelId);
   if (!channel || channel.realmId !== actor.realm.id) throw invalid('Invalid channel ID');
   if (isAdmin(actor.user)) return channel;
@@ -101,7 +97,7 @@ function parseRetention(value: string | number): number | null {
 
 /** Works out the patch and the events' changes from the request, checking each part as Zulip does. */
 async function plan(
-  domain: ChannelSettingsDeps,
+  domain: Domain,
   actor: Actor,
   channel: Channel,
   input: ChannelUpdate,
@@ -199,7 +195,7 @@ async function plan(
 }
 
 async function commit(
-  domain: ChannelSettingsDeps,
+  domain: Domain,
   actor: Actor,
   channel: Channel,
   build: (current: Channel, unit: ChannelSettingsUnit) => Promise<{ patch: ChannelPatch; changes: Change[] }>,
@@ -247,7 +243,7 @@ async function commit(
 
 /** PATCH /streams/{stream_id} (Zulip's update_stream_backend). */
 export async function updateChannel(
-  domain: ChannelSettingsDeps,
+  domain: Domain,
   actor: Actor,
   channelId: number,
   input: ChannelUpdate,
@@ -269,11 +265,11 @@ export async function updateChannel(
     }));
 }
 
-const isDefault = async (domain: ChannelSettingsDeps, channel: Channel) =>
+const isDefault = async (domain: Domain, channel: Channel) =>
   (await domain.defaultChannels.ids(channel.realmId)).includes(channel.id);
 
 /** DELETE /streams/{stream_id}: archiving (Zulip's do_deactivate_stream); it stays readable, takes no messages. */
-export async function archiveChannel(domain: ChannelSettingsDeps, actor: Actor, channelId: number): Promise<void> {
+export async function archiveChannel(domain: Domain, actor: Actor, channelId: number): Promise<void> {
   const channel = await administeredChannel(domain, actor, channelId);
   if (channel.isArchived) throw invalid('Channel is already deactivated');
   await commit(domain, actor, channel, async (current) =>
@@ -290,7 +286,7 @@ export async function archiveChannel(domain: ChannelSettingsDeps, actor: Actor, 
 
 /** GET /streams/{stream_id}/members (Zulip's get_subscribers_backend). */
 export async function channelMembers(
-  domain: ChannelSettingsDeps,
+  domain: Domain,
   actor: Actor,
   channelId: number,
 ): Promise<{ subscribers: number[] }> {

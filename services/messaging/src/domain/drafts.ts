@@ -4,10 +4,6 @@ import { accessChannelById } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
 import { validId } from './ids.js';
 import { MAX_TOPIC_LENGTH, normalizeContent, truncate } from './text.js';
-import type { ChannelAccessDeps } from './channel-access.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type DraftsDeps = ChannelAccessDeps & Pick<Domain, 'drafts' | 'readModel'>;
 
 /** Zulip's DraftData, as the route parsed it (routes/drafts.routes.ts); `content` is not blank. */
 export interface DraftData {
@@ -67,7 +63,7 @@ export function draftDict(draft: StoredDraft): contracts.DraftRecord {
 
 /** Zulip's further_validated_draft_dict: normalized content, timestamp, topic and an accessible recipient. */
 async function validateDraft(
-  domain: DraftsDeps,
+  domain: Domain,
   actor: Actor,
   data: DraftData,
 ): Promise<Omit<StoredDraft, 'id' | 'userId'>> {
@@ -109,14 +105,14 @@ export function displayedRecipients(selfId: number, ids: readonly number[]): num
 
 const meta = (actor: Actor) => ({ realmId: actor.realm.id, requestId: actor.requestId });
 
-export async function listDrafts(domain: DraftsDeps, actor: Actor) {
+export async function listDrafts(domain: Domain, actor: Actor) {
   checkDraftsEnabled(actor);
   const drafts = await domain.drafts.list(actor.user.id);
   return { count: drafts.length, drafts: drafts.map(draftDict) };
 }
 
 /** POST /drafts: all drafts are checked before any is stored (all or nothing). */
-export async function createDrafts(domain: DraftsDeps, actor: Actor, drafts: readonly DraftData[]): Promise<number[]> {
+export async function createDrafts(domain: Domain, actor: Actor, drafts: readonly DraftData[]): Promise<number[]> {
   const validated: Omit<StoredDraft, 'id' | 'userId'>[] = [];
   for (const data of drafts) validated.push(await validateDraft(domain, actor, data));
   return domain.drafts.change(async (unit) => {
@@ -135,7 +131,7 @@ export async function createDrafts(domain: DraftsDeps, actor: Actor, drafts: rea
   });
 }
 
-export async function editDraft(domain: DraftsDeps, actor: Actor, id: number, data: DraftData): Promise<void> {
+export async function editDraft(domain: Domain, actor: Actor, id: number, data: DraftData): Promise<void> {
   const existing = validId(id) ? await domain.drafts.get(actor.user.id, id) : null;
   if (!existing) throw notFound();
   const draft: StoredDraft = { ...existing, ...(await validateDraft(domain, actor, data)) };
@@ -148,7 +144,7 @@ export async function editDraft(domain: DraftsDeps, actor: Actor, id: number, da
   });
 }
 
-export async function deleteDraft(domain: DraftsDeps, actor: Actor, id: number): Promise<void> {
+export async function deleteDraft(domain: Domain, actor: Actor, id: number): Promise<void> {
   checkDraftsEnabled(actor);
   if (!validId(id)) throw notFound();
   await domain.drafts.change(async (unit) => {

@@ -1,5 +1,5 @@
-import type { Actor } from './context.js';
-import { resolveNarrow, type FetchDeps } from './fetch.js';
+import type { Actor, Domain } from './context.js';
+import { resolveNarrow } from './fetch.js';
 import type { RawTerm } from './narrow.js';
 import { searchFields, searchWords } from './search-fields.js';
 
@@ -9,7 +9,7 @@ import { searchFields, searchWords } from './search-fields.js';
  * considered (their own message rows), as in Zulip.
  */
 export async function messagesMatchingNarrow(
-  domain: FetchDeps,
+  domain: Domain,
   actor: Actor,
   messageIds: readonly number[],
   narrow: readonly RawTerm[],

@@ -14,9 +14,6 @@ import { userTopicEvent } from './topic-policy.js';
 import type { Channel, StoredMessage, TopicPolicyChange, VisibilityPolicy } from './types.js';
 import { VISIBILITY_FOLLOWED, VISIBILITY_MUTED, VISIBILITY_NONE, VISIBILITY_UNMUTED } from './types.js';
 
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type MessageEditCommitDeps = Pick<Domain, 'channels' | 'directory' | 'edits'>;
-
 /** An edit that passed every check (message-edit.ts): what it changes. */
 export interface EditPlan {
   message: StoredMessage;
@@ -77,7 +74,7 @@ function mentionFlags(plan: EditPlan, rows: ReadonlyMap<number, number>): Map<nu
  * for a public one) see them deleted. Subscribers of a channel without shared history get rows, read.
  */
 async function moveRows(
-  domain: MessageEditCommitDeps,
+  domain: Domain,
   actor: Actor,
   unit: EditUnit,
   plan: EditPlan,
@@ -207,7 +204,7 @@ export interface EditOutcome {
 }
 
 /** Writes an edit in one transaction with its events: the rows, the history entries, update_message. */
-export async function commitEdit(domain: MessageEditCommitDeps, actor: Actor, plan: EditPlan): Promise<EditOutcome> {
+export async function commitEdit(domain: Domain, actor: Actor, plan: EditPlan): Promise<EditOutcome> {
   const { message, origChannel } = plan;
   const editTime = new Date();
   const timestamp = Math.floor(editTime.getTime() / 1000);

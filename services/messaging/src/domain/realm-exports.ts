@@ -41,9 +41,6 @@ export interface ExportRunner {
   remove(path: string): Promise<void>;
 }
 
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type RealmExportsDeps = Pick<Domain, 'exports' | 'readModel'>;
-
 /** Zulip's limit: five exports in seven days. */
 const EXPORT_LIMIT = 5;
 const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
@@ -81,14 +78,14 @@ function requireAdmin(actor: Actor): void {
 }
 
 /** GET /export/realm. */
-export async function listExports(domain: RealmExportsDeps, actor: Actor) {
+export async function listExports(domain: Domain, actor: Actor) {
   requireAdmin(actor);
   return { exports: (await domain.exports.list(actor.realm.id)).map((e) => exportDict(e, actor.realm.url)) };
 }
 
 /** POST /export/realm (Zulip's export_realm): queued for the worker; its progress is told by realm_export events. */
 export async function requestExport(
-  domain: RealmExportsDeps,
+  domain: Domain,
   runner: ExportRunner,
   actor: Actor,
   exportType: number,
@@ -108,12 +105,7 @@ export async function requestExport(
 }
 
 /** DELETE /export/realm/{export_id} (Zulip's delete_realm_export). */
-export async function deleteExport(
-  domain: RealmExportsDeps,
-  runner: ExportRunner,
-  actor: Actor,
-  id: number,
-): Promise<void> {
+export async function deleteExport(domain: Domain, runner: ExportRunner, actor: Actor, id: number): Promise<void> {
   requireAdmin(actor);
   const row = await domain.exports.byId(id);
   if (!row || row.realmId !== actor.realm.id) throw invalid('Invalid data export ID');
@@ -129,7 +121,7 @@ export async function deleteExport(
 }
 
 /** GET /export/realm/consents: whether each member lets administrators export their private data. */
-export async function exportConsents(domain: RealmExportsDeps, actor: Actor) {
+export async function exportConsents(domain: Domain, actor: Actor) {
   requireAdmin(actor);
   const users = (await domain.readModel.activeUsersInRealm(actor.realm.id)).filter((u) => !u.isBot);
   return { export_consents: users.map((u) => ({ user_id: u.id, consented: u.allowPrivateDataExport })) };

@@ -10,9 +10,6 @@ import type { Attachment } from './types.js';
  * Every function takes the time it runs at, so tests run the job "at" a later date rather than wait.
  */
 
-/** What this file's functions use of the domain. */
-export type RetentionDeps = Pick<Domain, 'retention' | 'attachments' | 'channels' | 'files' | 'logger' | 'store'>;
-
 /** Zulip's ArchiveTransaction types. */
 export const RETENTION_POLICY_BASED = 1;
 /** Zulip's batch sizes: direct messages in batches of 1000, channel messages of 100. */
@@ -163,7 +160,7 @@ export function deletionEvents(
 
 /** The owners' upload lists change as Zulip's do when a message goes: removed uploads, and updated ones. */
 async function uploadEvents(
-  domain: RetentionDeps,
+  domain: Domain,
   tx: Transaction,
   batch: ArchivedBatch,
   meta: { realmId: number; requestId: null },
@@ -207,7 +204,7 @@ async function uploadEvents(
 
 /** Archives one scope's expired messages batch after batch, each batch one unit of work; how many were archived. */
 async function archiveScope(
-  domain: RetentionDeps,
+  domain: Domain,
   realmId: number,
   scope: ArchiveScope,
   cutoff: Date,
@@ -249,7 +246,7 @@ export interface ArchiveReport {
  * expired messages are archived, then batches archived more than `vacuumDays` before `now` are purged.
  */
 export async function archiveMessages(
-  domain: RetentionDeps,
+  domain: Domain,
   now: Date,
   options: { vacuumDays: number; realmId?: number },
 ): Promise<ArchiveReport> {
@@ -294,7 +291,7 @@ export async function archiveMessages(
 
 /** Zulip's clean_archived_data: batches archived `vacuumDays` or more before `now` go for good, with their files. */
 export async function purgeArchive(
-  domain: RetentionDeps,
+  domain: Domain,
   now: Date,
   vacuumDays: number,
 ): Promise<{ batches: number; files: number }> {
@@ -320,7 +317,7 @@ export async function purgeArchive(
  * Clients see the messages again when they next fetch them (Zulip sends no event for a restore either).
  */
 export async function restoreArchived(
-  domain: RetentionDeps,
+  domain: Domain,
   realmId: number,
   channel?: { recipientId: number },
 ): Promise<{ batches: number; messages: number }> {

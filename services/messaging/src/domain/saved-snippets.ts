@@ -3,9 +3,6 @@ import { contracts, outboxRecord, type Written } from '@confab/events';
 import type { Actor, Domain } from './context.js';
 import { validId } from './ids.js';
 
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type SavedSnippetsDeps = Pick<Domain, 'savedSnippets'>;
-
 export interface StoredSnippet {
   id: number;
   realmId: number;
@@ -51,17 +48,12 @@ export function snippetDict(snippet: StoredSnippet): contracts.SavedSnippetRecor
   };
 }
 
-export async function listSnippets(domain: SavedSnippetsDeps, actor: Actor) {
+export async function listSnippets(domain: Domain, actor: Actor) {
   return { saved_snippets: (await domain.savedSnippets.list(actor.user.id)).map(snippetDict) };
 }
 
 /** Title and content arrive stripped and non-empty (checked by the route's parameters). */
-export async function createSnippet(
-  domain: SavedSnippetsDeps,
-  actor: Actor,
-  title: string,
-  content: string,
-): Promise<number> {
+export async function createSnippet(domain: Domain, actor: Actor, title: string, content: string): Promise<number> {
   checkStorable({ title, content });
   return domain.savedSnippets.change(async (unit) => {
     const snippet = await unit.create({
@@ -88,7 +80,7 @@ export async function createSnippet(
  * error (API.md: BAD_REQUEST when the snippet does not exist; Zulip answers success before looking it up).
  */
 export async function editSnippet(
-  domain: SavedSnippetsDeps,
+  domain: Domain,
   actor: Actor,
   id: number,
   change: { title?: string | undefined; content?: string | undefined },
@@ -119,7 +111,7 @@ export async function editSnippet(
   });
 }
 
-export async function deleteSnippet(domain: SavedSnippetsDeps, actor: Actor, id: number): Promise<void> {
+export async function deleteSnippet(domain: Domain, actor: Actor, id: number): Promise<void> {
   if (!validId(id)) throw notFound();
   await domain.savedSnippets.change(async (unit) => {
     if (!(await unit.delete(actor.user.id, id))) throw notFound();

@@ -14,12 +14,6 @@ import { normalizeContent, topicKey } from './text.js';
 import { automaticPolicyOnSend, userTopicEvent } from './topic-policy.js';
 import type { Channel, StoredMessage, TopicPolicyChange, User, VisibilityPolicy } from './types.js';
 import { OUTGOING_WEBHOOK_BOT, VISIBILITY_FOLLOWED, VISIBILITY_MUTED } from './types.js';
-import type { AttachmentsDeps } from './attachments.js';
-import type { SendChecksDeps } from './send-checks.js';
-import type { SubmessagesDeps } from './submessages.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type SendDeps = AttachmentsDeps & SendChecksDeps & SubmessagesDeps;
 
 export interface SendInput {
   type: 'direct' | 'private' | 'stream' | 'channel';
@@ -69,7 +63,7 @@ export interface SendOptions {
 
 /** POST /messages: every rule of Zulip's check_message, then one transaction for the message, its rows and events. */
 export async function sendMessage(
-  domain: SendDeps,
+  domain: Domain,
   actor: Actor,
   input: SendInput,
   options: SendOptions = {},
@@ -81,7 +75,7 @@ export async function sendMessage(
 }
 
 /** Every check of a send and its rendering, writing no message (scheduling one, or before committing). */
-export async function prepareSend(domain: SendDeps, actor: Actor, input: SendInput): Promise<PreparedSend> {
+export async function prepareSend(domain: Domain, actor: Actor, input: SendInput): Promise<PreparedSend> {
   checkClientIds(input);
   const content = normalizeContent(input.content);
   const addressed = await checkAddressee(domain, actor, input, content);
@@ -146,7 +140,7 @@ export async function prepareSend(domain: SendDeps, actor: Actor, input: SendInp
 
 /** Phase 3: who receives the message beyond the channel's subscribers, and the flags each receiver's row gets. */
 async function deliveryPlan(
-  domain: SendDeps,
+  domain: Domain,
   actor: Actor,
   addressed: Addressed,
   input: { participants: number[]; readBySender: boolean; content: string; readBy: readonly number[] | undefined },
@@ -345,7 +339,7 @@ function sendWrite(
  * `SENT_LOCAL_ID_MINUTES`) writes nothing and answers the first message's id: a client that retries a send whose
  * answer it lost (the server died after the commit) posts it once.
  */
-async function commitSend(domain: SendDeps, prepared: PreparedSend, options: SendOptions): Promise<SendResult> {
+async function commitSend(domain: Domain, prepared: PreparedSend, options: SendOptions): Promise<SendResult> {
   try {
     return await commitOnce(domain, prepared, options);
   } catch (err) {
@@ -357,7 +351,7 @@ async function commitSend(domain: SendDeps, prepared: PreparedSend, options: Sen
   }
 }
 
-async function commitOnce(domain: SendDeps, prepared: PreparedSend, options: SendOptions): Promise<SendResult> {
+async function commitOnce(domain: Domain, prepared: PreparedSend, options: SendOptions): Promise<SendResult> {
   const { write, claimable, placeholder, meta, channel } = prepared;
   let automatic = prepared.automatic;
   let sent: SentRows;

@@ -1,11 +1,7 @@
 import { invalid } from '@confab/errors';
 import { contracts, outboxRecord, type OutboxRecord, type Written } from '@confab/events';
-import type { Actor } from './context.js';
+import type { Actor, Domain } from './context.js';
 import { accessMessage, messageAudience } from './fetch.js';
-import type { FetchDeps } from './fetch.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type SubmessagesDeps = FetchDeps;
 
 /** A submessage as message dicts and events carry it (Zulip's SubMessage.get_raw_db_rows). */
 export interface Submessage {
@@ -119,7 +115,7 @@ function submessageEvent(actor: Actor, submessage: Submessage, audience: readonl
 
 /** POST /submessage (Zulip's process_submessage): a widget update from one of the message's readers. */
 export async function addSubmessage(
-  domain: SubmessagesDeps,
+  domain: Domain,
   actor: Actor,
   input: { messageId: number; msgType: string; content: string },
 ): Promise<void> {
@@ -150,7 +146,7 @@ export async function addSubmessage(
  * widget as the first submessage, which reaches the receivers as a `submessage` event right after the message.
  */
 export async function attachWidget(
-  domain: SubmessagesDeps,
+  domain: Domain,
   actor: Actor,
   message: { id: number; content: string },
 ): Promise<void> {

@@ -2,10 +2,6 @@ import { invalid } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
 import { accessChannelById } from './channel-access.js';
 import type { Actor, Domain } from './context.js';
-import type { ChannelAccessDeps } from './channel-access.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type SubscriptionPropertiesDeps = ChannelAccessDeps & Pick<Domain, 'channelSettings'>;
 
 /** A subscription's personal settings by their API names (the stored fields they set). */
 export interface SubscriptionPatch {
@@ -48,7 +44,7 @@ const PROPERTIES: Record<string, (value: unknown) => SubscriptionPatch> = {
  * also as the deprecated `in_home_view`, as Zulip sends both).
  */
 export async function updateSubscriptionProperties(
-  domain: SubscriptionPropertiesDeps,
+  domain: Domain,
   actor: Actor,
   data: readonly { stream_id: number; property: string; value: unknown }[],
 ): Promise<void> {
