@@ -1,6 +1,14 @@
 import { serviceUnavailable } from '@confab/errors';
 import type { UserIdentity } from '@confab/identity';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Realm, User } from './types.js';
+
+/** The caller of a request: their read-model record and organization. */
+export interface Actor {
+  user: User;
+  realm: Realm;
+  requestId: string;
+}
 
 /**
  * A user imported as long-term idle gets the rows of their channels' messages before their first request is served

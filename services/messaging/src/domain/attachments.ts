@@ -4,7 +4,8 @@ import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
 import type { AttachmentWithMessages } from './channel-store.js';
 import type { Transaction, UploadedFile } from './storage.js';
 import { canAccessHistory } from './channel-access.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import type { Attachment, StoredMessage } from './types.js';
 
 type Meta = { realmId: number; requestId: string | null };

@@ -1,5 +1,6 @@
 import { invalid } from '@confab/errors';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { isAdmin, isGuest } from './permissions.js';
 import type { Channel, Subscription } from './types.js';
 

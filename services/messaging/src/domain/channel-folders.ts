@@ -1,47 +1,11 @@
 import { invalid, organizationAdministratorRequired } from '@confab/errors';
 import { contracts, outboxRecord, type OutboxRecord, type Written } from '@confab/events';
 import { renderDescription } from './channel-rules.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { isAdmin } from './permissions.js';
 import { firstUnprintable } from './text.js';
-
-/** A channel folder as stored (Zulip's ChannelFolder). */
-export interface ChannelFolder {
-  id: number;
-  realmId: number;
-  name: string;
-  description: string;
-  renderedDescription: string;
-  creatorId: number | null;
-  dateCreated: Date;
-  isArchived: boolean;
-  order: number;
-}
-
-/** Channel folders' storage (a port this domain owns; docs/architecture.md, "Data access"). */
-export interface ChannelFolderStore {
-  /** The organization's folders by `order`. */
-  list(realmId: number): Promise<ChannelFolder[]>;
-  byId(realmId: number, id: number): Promise<ChannelFolder | null>;
-  /** Whether another folder of the organization has this name, in any case. */
-  nameTaken(realmId: number, name: string): Promise<boolean>;
-  /** Whether channels that are not archived are in the folder. */
-  inUse(folderId: number): Promise<boolean>;
-  change<T>(fn: (unit: ChannelFolderUnit) => Promise<Written<T>>): Promise<T>;
-}
-
-export interface ChannelFolderUnit {
-  /** A new folder, last in the order (its order is its id, as in Zulip). */
-  create(
-    data: Pick<ChannelFolder, 'realmId' | 'name' | 'description' | 'renderedDescription' | 'creatorId'>,
-  ): Promise<ChannelFolder>;
-  update(
-    id: number,
-    patch: Partial<Pick<ChannelFolder, 'name' | 'description' | 'renderedDescription' | 'isArchived'>>,
-  ): Promise<void>;
-  /** Sets every folder's order to its position in `ids`. */
-  reorder(realmId: number, ids: readonly number[]): Promise<void>;
-}
+import type { ChannelFolder, ChannelFolderUnit } from './channel-store.js';
 
 /** Storage's answer when another folder took the name meanwhile. */
 export class FolderNameTaken extends Error {

@@ -1,7 +1,8 @@
 import { invalid } from '@confab/errors';
 import { accessChannelById, basicAccess } from './channel-access.js';
 import { GroupValueFormatter, streamDict, subscriptionDict } from './channel-records.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { isAdmin, isGuest } from './permissions.js';
 import type { Channel } from './types.js';
 

@@ -1,6 +1,7 @@
 import { invalid, organizationOwnerRequired } from '@confab/errors';
 import { ROLE_OWNER } from '@confab/identity';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { isAdmin } from './permissions.js';
 import { escapeHtml, firstUnprintable } from './text.js';
 import type { ChannelPermission, GroupSettingValue, PermissionValue, TopicsPolicy } from './types.js';

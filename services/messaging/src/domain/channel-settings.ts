@@ -1,48 +1,18 @@
 import { ConfabError, invalid, organizationOwnerRequired } from '@confab/errors';
 import { ROLE_OWNER } from '@confab/identity';
-import { contracts, outboxRecord, type Written } from '@confab/events';
+import { contracts, outboxRecord } from '@confab/events';
 import { STREAM_POST_POLICY_ADMINS } from '@confab/zulip';
 import { basicAccess } from './channel-access.js';
 import { channelRecord, GroupValueFormatter } from './channel-records.js';
 import { checkChannelDescription, checkGroupValue, renderDescription } from './channel-rules.js';
 import { audienceOf } from './channels.js';
-import type { Actor, Domain } from './context.js';
-import type { SubscriptionPatch } from './subscription-properties.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
+import type { ChannelPatch, ChannelSettingsUnit } from './channel-store.js';
 import { isAdmin, isGuest } from './permissions.js';
 import { checkChannelName, MAX_CHANNEL_DESCRIPTION_LENGTH } from './text.js';
-import type { Channel, ChannelPermission, GroupSettingValue, PermissionValue, TopicsPolicy } from './types.js';
+import type { Channel, ChannelPermission, GroupSettingValue, TopicsPolicy } from './types.js';
 import { checkCanManageDefaults, setDefaultChannel } from './default-channels.js';
-
-/** What changes in a channel's row. */
-export interface ChannelPatch {
-  name?: string;
-  description?: string;
-  renderedDescription?: string;
-  inviteOnly?: boolean;
-  isWebPublic?: boolean;
-  historyPublicToSubscribers?: boolean;
-  messageRetentionDays?: number | null;
-  topicsPolicy?: TopicsPolicy;
-  isArchived?: boolean;
-  folderId?: number | null;
-  permissions?: Record<ChannelPermission, PermissionValue>;
-}
-
-/** Channel settings' storage (a port this domain owns; docs/architecture.md, "Data access"). */
-export interface ChannelSettingsStore {
-  edit<T>(fn: (unit: ChannelSettingsUnit) => Promise<Written<T>>): Promise<T>;
-}
-
-export interface ChannelSettingsUnit {
-  /** The channel, locked against concurrent changes; null when it does not exist. */
-  lock(channelId: number): Promise<Channel | null>;
-  /** Whether another channel of the organization has this name (case-insensitively). */
-  nameTaken(realmId: number, name: string, exceptId: number): Promise<boolean>;
-  update(channelId: number, patch: ChannelPatch): Promise<void>;
-  /** Users with an active subscription. */
-  subscribers(channelId: number): Promise<number[]>;
-  updateSubscription(userId: number, channelId: number, patch: SubscriptionPatch): Promise<void>;
-}
 
 /** PATCH /streams/{stream_id}'s parameters; a group setting comes as Zulip's `{new, old}`. */
 export interface ChannelUpdate {

@@ -14,7 +14,8 @@ import {
   type NewChannelSettings,
 } from './channel-rules.js';
 import { channelRecord, GroupValueFormatter, subscriptionRecord } from './channel-records.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { isAdmin, isGuest } from './permissions.js';
 import { checkChannelName } from './text.js';
 import type { Channel, Subscription, User } from './types.js';

@@ -1,21 +1,12 @@
 import { invalid, organizationAdministratorRequired } from '@confab/errors';
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
 import { accessChannelById } from './channel-access.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { subscribeUserTo } from './invitation-channels.js';
 import { isAdmin } from './permissions.js';
 import type { Transaction } from './storage.js';
 import type { Channel, Realm, User } from './types.js';
-
-/** Default channels' storage (a port this domain owns; docs/architecture.md, "Data access"). */
-export interface DefaultChannelStore {
-  /** The organization's default channels, by id, ascending. */
-  ids(realmId: number, tx?: Transaction): Promise<number[]>;
-  /** False when it was a default channel already. */
-  add(tx: Transaction, realmId: number, channelId: number): Promise<boolean>;
-  /** False when it was not a default channel. */
-  remove(tx: Transaction, channelId: number): Promise<boolean>;
-}
 
 /** Zulip's notify_default_streams: every member's client gets the list after a change. */
 export async function defaultChannelsEvent(

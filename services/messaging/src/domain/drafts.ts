@@ -1,47 +1,11 @@
 import { ConfabError, invalid } from '@confab/errors';
-import { contracts, outboxRecord, type OutboxRecord, type Written } from '@confab/events';
+import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
 import { accessChannelById } from './channel-access.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { validId } from './ids.js';
 import { MAX_TOPIC_LENGTH, normalizeContent, truncate } from './text.js';
-
-/** Zulip's DraftData, as the route parsed it (routes/drafts.routes.ts); `content` is not blank. */
-export interface DraftData {
-  type: '' | 'stream' | 'private';
-  to: number[];
-  topic: string;
-  content: string;
-  timestamp?: number | null | undefined;
-}
-
-export interface StoredDraft {
-  id: number;
-  userId: number;
-  type: '' | 'stream' | 'private';
-  to: number[];
-  topic: string;
-  content: string;
-  lastEditTime: Date;
-}
-
-export type NewDraft = Omit<StoredDraft, 'id'>;
-
-/** Drafts' storage (a port this domain owns; docs/architecture.md, "Data access"). */
-export interface DraftStore {
-  /** A user's drafts, oldest edit first. */
-  list(userId: number): Promise<StoredDraft[]>;
-  get(userId: number, id: number): Promise<StoredDraft | null>;
-  /** Runs `fn` as one unit of work: its writes and the events it returns commit together. */
-  change<T>(fn: (unit: DraftUnit) => Promise<Written<T>>): Promise<T>;
-}
-
-export interface DraftUnit {
-  /** The created drafts, by id. */
-  createMany(drafts: readonly NewDraft[]): Promise<StoredDraft[]>;
-  /** Replaces a draft's fields; false when it no longer exists. */
-  update(draft: StoredDraft): Promise<boolean>;
-  delete(userId: number, id: number): Promise<boolean>;
-}
+import type { DraftData, StoredDraft } from './user-content-store.js';
 
 const notFound = () => new ConfabError('Draft does not exist', { status: 404 });
 

@@ -1,7 +1,8 @@
 import { invalid } from '@confab/errors';
 import { FLAG, MENTION_BITS, ROLE_GUEST } from '@confab/zulip';
 import { basicAccess, canAccessHistory } from './channel-access.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import {
   clientMessage,
   displayRecipientUsers,

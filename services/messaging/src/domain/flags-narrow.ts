@@ -1,5 +1,6 @@
 import { FLAG, type FlagName } from '@confab/zulip';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { fetchRange, resolveNarrow, type Anchor } from './fetch.js';
 import { updateFlags } from './message-flags.js';
 import type { RawTerm } from './narrow.js';

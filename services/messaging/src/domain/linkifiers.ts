@@ -1,42 +1,9 @@
 import { ConfabError, invalid, organizationAdministratorRequired } from '@confab/errors';
-import { contracts, outboxRecord, type Written } from '@confab/events';
-import type { Actor, Domain } from './context.js';
+import { contracts, outboxRecord } from '@confab/events';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { isAdmin } from './permissions.js';
-
-/** A linkifier as stored (Zulip's RealmFilter). */
-export interface StoredLinkifier {
-  id: number;
-  realmId: number;
-  pattern: string;
-  urlTemplate: string;
-  order: number;
-}
-
-/** Linkifiers' storage (a port this domain owns; docs/architecture.md, "Data access"). */
-export interface LinkifierStore {
-  /** The organization's linkifiers in the order they apply (`order`, then id). */
-  list(realmId: number): Promise<StoredLinkifier[]>;
-  change<T>(fn: (unit: LinkifierUnit) => Promise<Written<T>>): Promise<T>;
-}
-
-export interface LinkifierUnit {
-  /** Last in the order; null when the organization has that pattern already. */
-  create(realmId: number, pattern: string, urlTemplate: string): Promise<StoredLinkifier | null>;
-  /** False when the organization has no such linkifier; null when another has that pattern. */
-  update(realmId: number, id: number, pattern: string, urlTemplate: string): Promise<boolean | null>;
-  delete(realmId: number, id: number): Promise<boolean>;
-  /** Sets each linkifier's order to its position in `ids`. */
-  reorder(realmId: number, ids: readonly number[]): Promise<void>;
-  list(realmId: number): Promise<StoredLinkifier[]>;
-}
-
-/** Checks patterns and URL templates as Zulip's validation does (an adapter over `@confab/markdown`). */
-export interface LinkifierValidator {
-  /** A linkifier's first problem (Zulip's RealmFilter validation), or null. */
-  check(pattern: string, urlTemplate: string): { field: string; message: string } | null;
-  /** The variables of an RFC 6570 template; null when it is not one. */
-  variables(urlTemplate: string): Set<string> | null;
-}
+import type { StoredLinkifier, LinkifierUnit } from './realm-content-store.js';
 
 export const linkifierDict = (l: StoredLinkifier): contracts.LinkifierRecord => ({
   id: l.id,

@@ -1,4 +1,5 @@
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { resolveNarrow } from './fetch.js';
 import type { RawTerm } from './narrow.js';
 import { searchFields, searchWords } from './search-fields.js';

@@ -2,7 +2,8 @@ import { invalid } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
 import { deleteFiles, releaseAttachments } from './attachments.js';
 import { accessChannelById, canAccessHistory } from './channel-access.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { accessMessage } from './fetch.js';
 import type { Channel, StoredMessage } from './types.js';
 

@@ -4,10 +4,12 @@ import { ROLE_MODERATOR } from '@confab/identity';
 import { isResolvedTopic, RESOLVED_TOPIC_PREFIX } from '@confab/zulip';
 import { updateAttachmentReferences } from './attachments.js';
 import { accessChannelById, canAccessHistory, checkCanPost } from './channel-access.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { postEditNotices } from './edit-notices.js';
 import { accessMessage } from './fetch.js';
-import { commitEdit, type EditPlan } from './message-edit-commit.js';
+import { commitEdit } from './message-edit-commit.js';
+import type { EditPlan, PropagateMode } from './edit-plan.js';
 import { isAdmin } from './permissions.js';
 import { alertedUsers } from './personal-filters.js';
 import { checkGroupMentions, checkTopicsPolicy, checkWildcards, mentionedUsers } from './send-checks.js';
@@ -18,8 +20,6 @@ import type { Channel, ChannelPermission, StoredMessage, Subscription } from './
  * Editing and moving messages: PATCH /messages/{message_id}, Zulip's check_update_message. This file decides
  * whether an edit is allowed and what it changes; message-edit-commit.ts writes it and its events.
  */
-
-export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
 
 export interface EditInput {
   content?: string;

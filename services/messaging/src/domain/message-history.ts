@@ -1,5 +1,6 @@
 import { highlightHtmlDifferences } from '../rendering/html-diff.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { accessMessage } from './fetch.js';
 
 /**

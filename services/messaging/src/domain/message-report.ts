@@ -1,7 +1,8 @@
 import { invalid } from '@confab/errors';
 import { messageLinkSyntax, unusedFence } from '@confab/markdown';
 import { directMessageUrl } from '@confab/zulip';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { accessMessage } from './fetch.js';
 import { globalTime, mentionList, silentMention } from './notice-text.js';
 import { sendMessage } from './send.js';

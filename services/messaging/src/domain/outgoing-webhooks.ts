@@ -1,7 +1,8 @@
 import { ConfabError } from '@confab/errors';
 import { messageForClient, type contracts } from '@confab/events';
 import { directMessageUrl, messageNarrowUrl, pyBytesRepr, pyStr, pyStrRepr } from '@confab/zulip';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { sendMessage } from './send.js';
 import { OUTGOING_WEBHOOK_BOT, type Realm, type User } from './types.js';
 

@@ -1,30 +1,10 @@
 import { invalid, organizationAdministratorRequired } from '@confab/errors';
-import { contracts, outboxRecord, type Written } from '@confab/events';
-import type { Actor, Domain } from './context.js';
+import { contracts, outboxRecord } from '@confab/events';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { validationFailure } from './linkifiers.js';
 import { isAdmin } from './permissions.js';
-
-/** A code playground as stored (Zulip's RealmPlayground). */
-export interface StoredPlayground {
-  id: number;
-  realmId: number;
-  name: string;
-  pygmentsLanguage: string;
-  urlTemplate: string;
-}
-
-/** Code playgrounds' storage (a port this domain owns; docs/architecture.md, "Data access"). */
-export interface PlaygroundStore {
-  list(realmId: number): Promise<StoredPlayground[]>;
-  change<T>(fn: (unit: PlaygroundUnit) => Promise<Written<T>>): Promise<T>;
-}
-
-export interface PlaygroundUnit {
-  /** Null when the organization has a playground of that language and name already. */
-  create(data: Omit<StoredPlayground, 'id'>): Promise<StoredPlayground | null>;
-  delete(realmId: number, id: number): Promise<boolean>;
-  list(realmId: number): Promise<StoredPlayground[]>;
-}
+import type { StoredPlayground, PlaygroundUnit } from './realm-content-store.js';
 
 /** Zulip's RealmPlayground.MAX_PYGMENTS_LANGUAGE_LENGTH and PLAYGROUND_LANGUAGE_REGEX. */
 const MAX_LANGUAGE_LENGTH = 40;

@@ -1,7 +1,8 @@
 import { ConfabError, invalid } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
 import { checkReactionEmoji, resolveReactionEmoji } from '@confab/markdown';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { accessMessage, messageAudience } from './fetch.js';
 import { topicKey } from './text.js';
 import type { CustomEmojiSet, ReactionType } from './types.js';

@@ -1,45 +1,9 @@
 import { invalid, organizationAdministratorRequired } from '@confab/errors';
-import { contracts, outboxRecord, type Written } from '@confab/events';
-import type { Actor, Domain } from './context.js';
+import { contracts, outboxRecord } from '@confab/events';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { isAdmin } from './permissions.js';
-
-/** A data export as stored (Zulip's RealmExport). */
-export interface StoredExport {
-  id: number;
-  realmId: number;
-  actingUserId: number;
-  exportType: number;
-  dateRequested: Date;
-  dateSucceeded: Date | null;
-  dateFailed: Date | null;
-  dateDeleted: Date | null;
-  /** The archive, relative to the exports directory. */
-  exportPath: string | null;
-}
-
-/** Exports' storage (a port this domain owns; docs/architecture.md, "Data access"). */
-export interface ExportStore {
-  list(realmId: number): Promise<StoredExport[]>;
-  byId(id: number): Promise<StoredExport | null>;
-  change<T>(fn: (unit: ExportUnit) => Promise<Written<T>>): Promise<T>;
-}
-
-export interface ExportUnit {
-  create(data: { realmId: number; actingUserId: number; exportType: number }): Promise<StoredExport>;
-  update(
-    id: number,
-    patch: Partial<Pick<StoredExport, 'dateSucceeded' | 'dateFailed' | 'dateDeleted' | 'exportPath'>>,
-  ): Promise<void>;
-  list(realmId: number): Promise<StoredExport[]>;
-}
-
-/** Where export archives are written and the job that writes them (adapters of the worker and the data directory). */
-export interface ExportRunner {
-  /** Queues the export's job. */
-  enqueue(exportId: number): Promise<void>;
-  /** Removes an archive; a missing one is no error. */
-  remove(path: string): Promise<void>;
-}
+import type { StoredExport, ExportRunner } from './realm-content-store.js';
 
 /** Zulip's limit: five exports in seven days. */
 const EXPORT_LIMIT = 5;

@@ -1,31 +1,9 @@
 import { ConfabError, invalid } from '@confab/errors';
-import { contracts, outboxRecord, type Written } from '@confab/events';
-import type { Actor, Domain } from './context.js';
+import { contracts, outboxRecord } from '@confab/events';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { validId } from './ids.js';
-
-export interface StoredSnippet {
-  id: number;
-  realmId: number;
-  userId: number;
-  title: string;
-  content: string;
-  dateCreated: Date;
-}
-
-/** Saved snippets' storage (a port this domain owns; docs/architecture.md, "Data access"). */
-export interface SavedSnippetStore {
-  list(userId: number): Promise<StoredSnippet[]>;
-  /** Runs `fn` as one unit of work: its writes and the events it returns commit together. */
-  change<T>(fn: (unit: SavedSnippetUnit) => Promise<Written<T>>): Promise<T>;
-}
-
-export interface SavedSnippetUnit {
-  create(data: { realmId: number; userId: number; title: string; content: string }): Promise<StoredSnippet>;
-  /** The updated snippet, or null when the user has no snippet with that id. */
-  update(userId: number, id: number, data: { title?: string; content?: string }): Promise<StoredSnippet | null>;
-  /** False when the user has no snippet with that id. */
-  delete(userId: number, id: number): Promise<boolean>;
-}
+import type { StoredSnippet } from './user-content-store.js';
 
 /** Zulip's SavedSnippet.MAX_TITLE_LENGTH. */
 export const MAX_SNIPPET_TITLE_LENGTH = 60;

@@ -1,5 +1,6 @@
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { LATE_CUTOFF_MS, sendInput } from './scheduled-messages.js';
 import { prepareSend } from './send.js';
 import { attachWidget } from './submessages.js';

@@ -2,9 +2,11 @@ import { ConfabError, invalid } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
 import { validId } from './ids.js';
 import { SEND_LATER, type ScheduledMessageChange, type StoredScheduledMessage } from './scheduled-store.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { displayedRecipients } from './drafts.js';
-import { prepareSend, type SendInput } from './send.js';
+import { prepareSend } from './send.js';
+import type { SendInput } from './send-input.js';
 import { normalizeTopic } from './text.js';
 
 /**

@@ -1,6 +1,7 @@
 import { ConfabError, invalid } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { LATE_CUTOFF_MS, scheduledDict, sendInput } from './scheduled-messages.js';
 import type { StoredScheduledMessage } from './scheduled-store.js';
 import { globalTime } from './notice-text.js';

@@ -1,10 +1,11 @@
 import { ConfabError, invalid, missingArgument } from '@confab/errors';
 import { extractChannelIndicator, extractDirectRecipients } from './addressee.js';
 import { checkCanPost } from './channel-access.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { isGuest } from './permissions.js';
 import type { Rendered } from './render.js';
-import type { SendInput } from './send.js';
+import type { SendInput } from './send-input.js';
 import { checkChannelName, firstUnprintable, normalizeTopic, topicKey } from './text.js';
 import { OUTGOING_WEBHOOK_BOT, type Channel, type SendFacts, type Subscription, type User } from './types.js';
 

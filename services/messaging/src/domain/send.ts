@@ -1,7 +1,8 @@
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
 import { FLAG } from '@confab/zulip';
 import { claimAttachments } from './attachments.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { defaultReadBySender } from './client.js';
 import { RepeatedSend, type NewMessage, type SendWrite, type SentRows } from './message-store.js';
 import { topicLinks } from '@confab/markdown';
@@ -14,24 +15,7 @@ import { normalizeContent, topicKey } from './text.js';
 import { automaticPolicyOnSend, userTopicEvent } from './topic-policy.js';
 import type { Channel, StoredMessage, TopicPolicyChange, User, VisibilityPolicy } from './types.js';
 import { OUTGOING_WEBHOOK_BOT, VISIBILITY_FOLLOWED, VISIBILITY_MUTED } from './types.js';
-
-export interface SendInput {
-  type: 'direct' | 'private' | 'stream' | 'channel';
-  to: string | undefined;
-  topic: string | undefined;
-  content: string;
-  queueId: string | undefined;
-  localId: string | undefined;
-  readBySender: boolean | undefined;
-  client: string;
-  /** Notices the server posts (edit-notices.ts): users for whom the message arrives read. */
-  readBy?: readonly number[];
-  /**
-   * An outgoing webhook bot's reply to the conversation that triggered it (Zulip's skip_stream_access_check): it may
-   * post there without the channel permissions a send needs. Honoured only for outgoing webhook bots.
-   */
-  skipChannelAccessCheck?: boolean;
-}
+import type { SendInput } from './send-input.js';
 
 export type SendResult = { id: number; automatic_new_visibility_policy?: number } & Record<string, unknown>;
 

@@ -1,30 +1,9 @@
 import { invalid } from '@confab/errors';
-import { contracts, outboxRecord, type OutboxRecord, type Written } from '@confab/events';
-import type { Actor, Domain } from './context.js';
+import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { accessMessage, messageAudience } from './fetch.js';
-
-/** A submessage as message dicts and events carry it (Zulip's SubMessage.get_raw_db_rows). */
-export interface Submessage {
-  id: number;
-  message_id: number;
-  sender_id: number;
-  msg_type: string;
-  content: string;
-}
-
-/** Submessages' storage (a port this domain owns; docs/architecture.md, "Data access"). */
-export interface SubmessageStore {
-  /** Each message's submessages, oldest first. */
-  forMessages(messageIds: readonly number[]): Promise<Map<number, Submessage[]>>;
-  add<T>(fn: (unit: SubmessageUnit) => Promise<Written<T>>): Promise<T>;
-}
-
-export interface SubmessageUnit {
-  /** Stores it and marks its message as having submessages; its id. */
-  insert(submessage: Omit<Submessage, 'id'>): Promise<number>;
-  /** Users who received the message. */
-  receivers(messageId: number): Promise<number[]>;
-}
+import type { Submessage } from './message-store.js';
 
 /** Zulip's get_widget_data: `/poll question` with one option per following line, or `/todo`. */
 export function widgetFor(content: string): { widget_type: string; extra_data: unknown } | null {

@@ -1,19 +1,9 @@
 import { invalid } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
 import { accessChannelById } from './channel-access.js';
-import type { Actor, Domain } from './context.js';
-
-/** A subscription's personal settings by their API names (the stored fields they set). */
-export interface SubscriptionPatch {
-  color?: string;
-  isMuted?: boolean;
-  pinToTop?: boolean;
-  desktopNotifications?: boolean | null;
-  audibleNotifications?: boolean | null;
-  pushNotifications?: boolean | null;
-  emailNotifications?: boolean | null;
-  wildcardMentionsNotify?: boolean | null;
-}
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
+import type { SubscriptionPatch } from './channel-store.js';
 
 const bool = (name: string, value: unknown): boolean => {
   if (typeof value !== 'boolean') throw invalid(`${name} is not a boolean`);

@@ -2,7 +2,8 @@ import { invalid } from '@confab/errors';
 import { accessChannelById } from './channel-access.js';
 import type { ChannelSpec, NewChannelSettings } from './channel-rules.js';
 import { subscribeToChannels } from './channels.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { isAdmin } from './permissions.js';
 import { unsubscribeFromChannels } from './unsubscribe.js';
 

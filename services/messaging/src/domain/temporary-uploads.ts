@@ -1,7 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ConfabError } from '@confab/errors';
 import { accessUpload, readUpload } from './attachments.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 
 /** How long a temporary upload URL works (Zulip's generate_unauthed_file_access_url: 60 seconds). */
 export const TEMPORARY_URL_SECONDS = 60;

@@ -1,6 +1,7 @@
 import { organizationAdministratorRequired } from '@confab/errors';
 import { accessChannelById, canAccessHistory } from './channel-access.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { removeMessages } from './message-actions.js';
 import { isAdmin } from './permissions.js';
 import { topicKey } from './text.js';

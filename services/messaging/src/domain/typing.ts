@@ -1,7 +1,8 @@
 import { invalid, missingArgument } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
 import { accessChannelById, checkCanPost } from './channel-access.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { accessMessage } from './fetch.js';
 import { normalizeTopic } from './text.js';
 

@@ -4,7 +4,8 @@ import { basicAccess } from './channel-access.js';
 import { channelRecord, GroupValueFormatter } from './channel-records.js';
 import { insufficientPermission } from './channel-rules.js';
 import { principalsToUsers } from './channels.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { isAdmin } from './permissions.js';
 import { checkChannelName } from './text.js';
 

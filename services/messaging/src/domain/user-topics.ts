@@ -1,6 +1,7 @@
 import { invalid } from '@confab/errors';
 import { accessChannelById } from './channel-access.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { firstUnprintable, topicKey, truncate, MAX_TOPIC_LENGTH } from './text.js';
 import { userTopicEvent } from './topic-policy.js';
 import type { VisibilityPolicy } from './types.js';

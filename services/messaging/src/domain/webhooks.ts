@@ -1,6 +1,7 @@
 import { ConfabError } from '@confab/errors';
 import { channelLinkSyntax } from '@confab/markdown';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { sendMessage } from './send.js';
 import type { User } from './types.js';
 

@@ -1,5 +1,6 @@
 import { ConfabError, invalid } from '@confab/errors';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { isAdmin } from './permissions.js';
 import { sendMessage } from './send.js';
 

@@ -1,6 +1,10 @@
 import { UnitOfWork, type Written } from '@confab/events';
-import type { ChannelPatch, ChannelSettingsStore, ChannelSettingsUnit } from '../domain/channel-settings.js';
-import type { SubscriptionPatch } from '../domain/subscription-properties.js';
+import type {
+  ChannelPatch,
+  ChannelSettingsStore,
+  ChannelSettingsUnit,
+  SubscriptionPatch,
+} from '../domain/channel-store.js';
 import type { Channel, ChannelPermission, PermissionValue, TopicsPolicy } from '../domain/types.js';
 import type { SqlExecutor, SqlPool } from './sql.js';
 

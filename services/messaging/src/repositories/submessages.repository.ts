@@ -1,5 +1,5 @@
 import { UnitOfWork, type Written } from '@confab/events';
-import type { Submessage, SubmessageStore, SubmessageUnit } from '../domain/submessages.js';
+import type { Submessage, SubmessageStore, SubmessageUnit } from '../domain/message-store.js';
 import type { SqlExecutor, SqlPool } from './sql.js';
 
 /** Submessages on the plain pool: one indexed read per page of messages that have any, one unit of work per add. */
