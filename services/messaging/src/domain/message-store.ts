@@ -99,8 +99,17 @@ export interface MessageStore {
   addMissingRows(userId: number): Promise<boolean>;
   /** The recipient of a direct conversation, created on first use. */
   directRecipient(realmId: number, userIds: readonly number[]): Promise<number>;
-  /** Writes a message with its rows and events (its own transaction, or `executor`'s). */
-  send(write: SendWrite, executor?: SqlExecutor): Promise<SentRows>;
+  /**
+   * Commits a message with its rows and events and wakes the outbox relay: one statement, its own transaction
+   * (shared with concurrent sends); with `alongside`, one plain-SQL transaction of that statement and the further
+   * writes `alongside` makes, whose events it returns.
+   */
+  send(
+    write: SendWrite,
+    alongside?: (executor: SqlExecutor, messageId: number) => Promise<OutboxRecord[]>,
+  ): Promise<SentRows>;
+  /** The same statement inside the caller's transaction (`executor`), whose commit wakes the relay. */
+  sendIn(executor: SqlExecutor, write: SendWrite): Promise<SentRows>;
   /** Several messages in the caller's transaction. */
   sendMany(writes: readonly SendWrite[], executor: SqlExecutor): Promise<SentRows[]>;
   /** What the automatic topic policies depend on, read just before sending. */

@@ -340,25 +340,14 @@ async function commitOnce(domain: Domain, prepared: PreparedSend, options: SendO
   let automatic = prepared.automatic;
   let sent: SentRows;
   const alongside = options.alongside;
-  if (claimable.length === 0 && alongside) {
-    // One plain SQL transaction (no Prisma round trips): the message, the further writes and their events.
-    sent = await domain.store.sqlTransaction(async (executor) => {
-      const rows = await domain.messages.send(write, executor);
-      return { result: rows, events: await alongside(executor, rows.messageId) };
-    });
-    // The send statement wrote the message's own events: the relay is woken even when `alongside` had none.
-    domain.store.committed();
-  } else if (claimable.length === 0) {
-    // The common case: one statement, which is its own transaction.
-    sent = await domain.messages.send(write);
-    domain.store.committed();
+  if (claimable.length === 0) {
+    // The common case: one statement, which is its own transaction (with `alongside`, one plain-SQL transaction).
+    sent = await domain.messages.send(write, alongside);
   } else {
+    // Claiming uploads takes the ORM's transaction; their events wake the relay after its commit.
     sent = await domain.store.transaction(async (tx) => {
-      const rows = await domain.messages.send(write, domain.store.sqlOf(tx));
-      const events =
-        claimable.length === 0
-          ? []
-          : await claimAttachments(domain, tx, claimable, { ...placeholder, id: rows.messageId }, meta);
+      const rows = await domain.messages.sendIn(domain.store.sqlOf(tx), write);
+      const events = await claimAttachments(domain, tx, claimable, { ...placeholder, id: rows.messageId }, meta);
       if (alongside) events.push(...(await alongside(domain.store.sqlOf(tx), rows.messageId)));
       return { result: rows, events };
     });
