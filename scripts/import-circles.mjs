@@ -10,8 +10,9 @@ const files = [];
 (function walk(dir) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) { if (name !== 'generated' && name !== 'node_modules') walk(path); }
-    else if (/\.tsx?$/.test(name) && !/\.(spec|test)\.tsx?$/.test(name) && !name.endsWith('.d.ts')) files.push(path);
+    if (statSync(path).isDirectory()) {
+      if (name !== 'generated' && name !== 'node_modules') walk(path);
+    } else if (/\.tsx?$/.test(name) && !/\.(spec|test)\.tsx?$/.test(name) && !name.endsWith('.d.ts')) files.push(path);
   }
 })(root);
 const known = new Set(files);
@@ -31,21 +32,41 @@ for (const file of files) {
 }
 // Tarjan's strongly connected components.
 let index = 0;
-const stack = [], on = new Set(), idx = new Map(), low = new Map(), sccs = [];
+const stack = [],
+  on = new Set(),
+  idx = new Map(),
+  low = new Map(),
+  sccs = [];
 function visit(v) {
-  idx.set(v, index); low.set(v, index); index++; stack.push(v); on.add(v);
+  idx.set(v, index);
+  low.set(v, index);
+  index++;
+  stack.push(v);
+  on.add(v);
   for (const w of edges.get(v)) {
-    if (!idx.has(w)) { visit(w); low.set(v, Math.min(low.get(v), low.get(w))); }
-    else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+    if (!idx.has(w)) {
+      visit(w);
+      low.set(v, Math.min(low.get(v), low.get(w)));
+    } else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
   }
   if (low.get(v) === idx.get(v)) {
     const scc = [];
     let w;
-    do { w = stack.pop(); on.delete(w); scc.push(w); } while (w !== v);
+    do {
+      w = stack.pop();
+      on.delete(w);
+      scc.push(w);
+    } while (w !== v);
     if (scc.length > 1 || edges.get(v).includes(v)) sccs.push(scc);
   }
 }
 for (const f of files) if (!idx.has(f)) visit(f);
 console.log(`${files.length} files, ${sccs.length} circle(s)${valuesOnly ? ' (value imports only)' : ''}`);
-for (const scc of sccs) console.log(`- ${scc.length} files: ${scc.map((f) => relative(root, f)).sort().join(', ')}`);
+for (const scc of sccs)
+  console.log(
+    `- ${scc.length} files: ${scc
+      .map((f) => relative(root, f))
+      .sort()
+      .join(', ')}`,
+  );
 process.exitCode = 0;
