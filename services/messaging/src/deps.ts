@@ -5,7 +5,7 @@ import type { Logger } from '@confab/logging';
 import type { MessagingConfig } from './config.js';
 import type { Domain } from './domain/context.js';
 import type { DeliveryQueue } from './domain/scheduled-messages.js';
-import type { ExportRunner } from './domain/realm-exports.js';
+import type { ExportRunner } from './domain/realm-content-store.js';
 import type { OwnerReminders, WebhookPeopleReader } from './domain/webhooks.js';
 import type { Store } from './repositories/store.js';
 

@@ -1,7 +1,7 @@
 import { contracts, parseEnvelope, type EventContract } from '@confab/events';
 import { archiveChannel, channelMembers, updateChannel } from '../src/domain/channel-settings';
 import { createChannel, subscribeToChannels } from '../src/domain/channels';
-import type { Actor } from '../src/domain/context';
+import type { Actor } from '../src/domain/actor';
 import { unsubscribeFromChannels } from '../src/domain/unsubscribe';
 import { messagingWorld, PUBLIC_CHANNEL, REALM, refusal, sendToChannel, type TestDomain } from './fixtures';
 

@@ -1,6 +1,6 @@
 import { contracts, parseEnvelope } from '@confab/events';
 import { FLAG } from '@confab/zulip';
-import type { Actor } from '../src/domain/context';
+import type { Actor } from '../src/domain/actor';
 import { deleteMessage } from '../src/domain/message-actions';
 import { editMessage, type EditInput } from '../src/domain/message-edit';
 import { addReaction, removeReaction } from '../src/domain/reactions';

@@ -7,7 +7,7 @@ import { buildDomain } from '../src/domain-factory';
 import type { NewChannelSettings } from '../src/domain/channel-rules';
 import { subscribeToChannels } from '../src/domain/channels';
 import { sendMessage } from '../src/domain/send';
-import type { Actor } from '../src/domain/context';
+import type { Actor } from '../src/domain/actor';
 import type { Role } from '../src/domain/types';
 
 /** Organization and users as the settings service announces them, for messaging's integration specs. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { contracts, outboxRecord, type PayloadOf } from '@confab/events';
-import type { Actor } from '../src/domain/context';
+import type { Actor } from '../src/domain/actor';
 import { sendMessage } from '../src/domain/send';
 import type { SendWrite } from '../src/repositories/send-sql';
 import { messagingWorld, type TestDomain } from './fixtures';

@@ -1,5 +1,5 @@
 import { createChannel, subscribeToChannels } from '../src/domain/channels';
-import type { Actor } from '../src/domain/context';
+import type { Actor } from '../src/domain/actor';
 import { fetchMessages, fetchOneMessage, parseAnchor, type FetchInput } from '../src/domain/fetch';
 import { updateFlags } from '../src/domain/message-flags';
 import type { RawTerm } from '../src/domain/narrow';

@@ -1,6 +1,6 @@
 import { ConfabError } from '@confab/errors';
 import { contracts, parseEnvelope } from '@confab/events';
-import type { Actor } from '../src/domain/context';
+import type { Actor } from '../src/domain/actor';
 import { editMessage, type EditInput } from '../src/domain/message-edit';
 import { messageHistory } from '../src/domain/message-history';
 import { messagingWorld, realmRecord, type TestDomain, sendToChannel } from './fixtures';

@@ -1,4 +1,4 @@
-import type { Actor } from '../src/domain/context';
+import type { Actor } from '../src/domain/actor';
 import { deliverDueBatch, DELIVERY_BATCH } from '../src/domain/scheduled-batch';
 import { deliverAllDue } from '../src/domain/scheduled-drain';
 import { createScheduled, editScheduled, type DeliveryQueue } from '../src/domain/scheduled-messages';

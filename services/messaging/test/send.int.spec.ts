@@ -1,7 +1,8 @@
 import { contracts, parseEnvelope } from '@confab/events';
 import { FLAG } from '@confab/zulip';
-import type { Actor } from '../src/domain/context';
-import { sendMessage, type SendInput } from '../src/domain/send';
+import type { Actor } from '../src/domain/actor';
+import { sendMessage } from '../src/domain/send';
+import type { SendInput } from '../src/domain/send-input';
 import { messagingWorld, REALM, type TestDomain } from './fixtures';
 
 const send = (overrides: Partial<SendInput>): SendInput => ({

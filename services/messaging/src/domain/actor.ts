@@ -1,16 +1,21 @@
 import { serviceUnavailable } from '@confab/errors';
 import type { UserIdentity } from '@confab/identity';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Realm, User } from './types.js';
 
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type ActorDeps = Pick<Domain, 'directory' | 'fetchMissing' | 'messages'>;
+/** The caller of a request: their read-model record and organization. */
+export interface Actor {
+  user: User;
+  realm: Realm;
+  requestId: string;
+}
 
 /**
  * A user imported as long-term idle gets the rows of their channels' messages before their first request is served
  * (Zulip's reactivate_user_if_soft_deactivated), so every view shows what the import left out.
  */
 export async function reactivateIfIdle<U extends { id: number; longTermIdle: boolean }>(
-  domain: Pick<ActorDeps, 'directory' | 'messages'>,
+  domain: Pick<Domain, 'directory' | 'messages'>,
   user: U,
   reload: () => Promise<U | null>,
 ): Promise<U> {
@@ -24,7 +29,7 @@ export async function reactivateIfIdle<U extends { id: number; longTermIdle: boo
  * The caller's user and organization records. Events normally deliver them before the first request; when one has
  * not arrived yet it is fetched from the settings service once.
  */
-export async function actorFor(domain: ActorDeps, identity: UserIdentity, requestId: string): Promise<Actor> {
+export async function actorFor(domain: Domain, identity: UserIdentity, requestId: string): Promise<Actor> {
   let [user, realm] = await Promise.all([
     domain.directory.user(identity.userId),
     domain.directory.realm(identity.realmId),

@@ -4,14 +4,9 @@ import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
 import type { AttachmentWithMessages } from './channel-store.js';
 import type { Transaction, UploadedFile } from './storage.js';
 import { canAccessHistory } from './channel-access.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import type { Attachment, StoredMessage } from './types.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type AttachmentsDeps = Pick<
-  Domain,
-  'attachments' | 'channels' | 'directory' | 'files' | 'limits' | 'logger' | 'messages' | 'store'
->;
 
 type Meta = { realmId: number; requestId: string | null };
 
@@ -29,7 +24,7 @@ function toRecord(a: AttachmentWithMessages) {
 }
 
 async function changeEvent(
-  domain: AttachmentsDeps,
+  domain: Domain,
   tx: Transaction,
   contract: typeof contracts.attachmentAdded,
   attachment: Attachment,
@@ -49,7 +44,7 @@ async function changeEvent(
 
 /** Links a new message to the uploads it refers to (Zulip's do_claim_attachments). */
 export async function claimAttachments(
-  domain: AttachmentsDeps,
+  domain: Domain,
   tx: Transaction,
   attachments: readonly Attachment[],
   message: StoredMessage,
@@ -73,7 +68,7 @@ export async function claimAttachments(
  * deleting them; until then they are the unclaimed uploads the periodic cleanup removes.
  */
 export async function updateAttachmentReferences(
-  domain: AttachmentsDeps,
+  domain: Domain,
   actor: Actor,
   message: Pick<StoredMessage, 'id' | 'senderId'>,
   linkedPaths: readonly string[],
@@ -116,7 +111,7 @@ export async function updateAttachmentReferences(
 
 /** Unlinks deleted messages: uploads nothing refers to any more are deleted with their files after commit. */
 export async function releaseAttachments(
-  domain: AttachmentsDeps,
+  domain: Domain,
   tx: Transaction,
   messageIds: readonly number[],
   meta: Meta,
@@ -151,7 +146,7 @@ export async function releaseAttachments(
 }
 
 /** Deletes stored files after the rows are gone; a failure only leaves an orphan file behind. */
-export async function deleteFiles(domain: AttachmentsDeps, pathIds: readonly string[]): Promise<void> {
+export async function deleteFiles(domain: Domain, pathIds: readonly string[]): Promise<void> {
   for (const pathId of pathIds) {
     await domain.files
       .delete(pathId)
@@ -173,7 +168,7 @@ export function sanitizeFileName(name: string): string {
 
 /** POST /user_uploads: stores one file and records it as an unclaimed attachment. */
 export async function uploadFile(
-  domain: AttachmentsDeps,
+  domain: Domain,
   actor: Actor,
   files: readonly UploadedFile[],
 ): Promise<{ uri: string; url: string; filename: string }> {
@@ -215,7 +210,7 @@ export async function uploadFile(
 }
 
 /** GET /attachments. */
-export async function listAttachments(domain: AttachmentsDeps, actor: Actor) {
+export async function listAttachments(domain: Domain, actor: Actor) {
   const attachments = await domain.attachments.ofOwner(actor.user.id);
   return {
     attachments: attachments.map(toRecord),
@@ -224,7 +219,7 @@ export async function listAttachments(domain: AttachmentsDeps, actor: Actor) {
 }
 
 /** DELETE /attachments/{attachment_id}: only the owner may delete an upload. */
-export async function deleteAttachment(domain: AttachmentsDeps, actor: Actor, attachmentId: number): Promise<void> {
+export async function deleteAttachment(domain: Domain, actor: Actor, attachmentId: number): Promise<void> {
   const attachment = await domain.attachments.byId(attachmentId);
   if (!attachment || attachment.ownerId !== actor.user.id || attachment.realmId !== actor.realm.id)
     throw invalid('Invalid attachment');
@@ -245,7 +240,7 @@ export async function deleteAttachment(domain: AttachmentsDeps, actor: Actor, at
 }
 
 /** Whether the user may download an upload: its owner, or someone who can read a message that links it. */
-async function canDownload(domain: AttachmentsDeps, actor: Actor, attachment: Attachment): Promise<boolean> {
+async function canDownload(domain: Domain, actor: Actor, attachment: Attachment): Promise<boolean> {
   if (attachment.realmId !== actor.realm.id) return false;
   if (attachment.ownerId === actor.user.id) return true;
   const [full] = await domain.attachments.withMessages([attachment]);
@@ -265,7 +260,7 @@ async function canDownload(domain: AttachmentsDeps, actor: Actor, attachment: At
 const INLINE_TYPES = /^(image\/(png|jpeg|gif|webp|avif|bmp)|video\/|audio\/|application\/pdf$|text\/plain$)/;
 
 /** The upload at `pathId`, when the caller may see it (Zulip's validate_attachment_request). */
-export async function accessUpload(domain: AttachmentsDeps, actor: Actor, pathId: string): Promise<Attachment> {
+export async function accessUpload(domain: Domain, actor: Actor, pathId: string): Promise<Attachment> {
   const attachment = await domain.attachments.byPathId(pathId);
   if (!attachment) throw new ConfabError('File not found', { status: 404 });
   if (!(await canDownload(domain, actor, attachment))) {
@@ -276,7 +271,7 @@ export async function accessUpload(domain: AttachmentsDeps, actor: Actor, pathId
 
 /** An upload's bytes and the headers it is served with. */
 export async function readUpload(
-  domain: AttachmentsDeps,
+  domain: Domain,
   attachment: Attachment,
 ): Promise<{ data: Buffer; contentType: string; disposition: string }> {
   const stored = await domain.files.get(attachment.pathId);
@@ -294,7 +289,7 @@ export async function readUpload(
 
 /** GET /user_uploads/{path_id}: the file, when the caller may see it. */
 export async function downloadFile(
-  domain: AttachmentsDeps,
+  domain: Domain,
   actor: Actor,
   pathId: string,
 ): Promise<{ data: Buffer; contentType: string; disposition: string }> {
@@ -302,7 +297,7 @@ export async function downloadFile(
 }
 
 /** The periodic cleanup: uploads no message claimed within the grace period are deleted. */
-export async function deleteUnclaimedUploads(domain: AttachmentsDeps, olderThan: Date): Promise<number> {
+export async function deleteUnclaimedUploads(domain: Domain, olderThan: Date): Promise<number> {
   let deleted = 0;
   for (;;) {
     const batch = await domain.attachments.unclaimedBefore(olderThan, 100);

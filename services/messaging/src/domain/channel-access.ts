@@ -1,10 +1,8 @@
 import { invalid } from '@confab/errors';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { isAdmin, isGuest } from './permissions.js';
 import type { Channel, Subscription } from './types.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type ChannelAccessDeps = Pick<Domain, 'channels' | 'directory' | 'permissions'>;
 
 /** Zulip's check_basic_stream_access: web-public, public for non-guests, or subscribed (admins optionally). */
 export function basicAccess(
@@ -29,7 +27,7 @@ export function canAccessHistory(actor: Actor, channel: Channel, sub: Subscripti
 
 /** Zulip's access_stream_by_id: a channel of the caller's organization they may see, else `Invalid channel ID`. */
 export async function accessChannelById(
-  domain: ChannelAccessDeps,
+  domain: Domain,
   actor: Actor,
   channelId: number,
   options: { allowRealmAdmin?: boolean; allowArchived?: boolean } = {},
@@ -46,7 +44,7 @@ export async function accessChannelById(
 
 /** Zulip's access_stream_for_send_message (forging aside). */
 export async function checkCanPost(
-  domain: ChannelAccessDeps,
+  domain: Domain,
   actor: Actor,
   channel: Channel,
   sub: Subscription | null,

@@ -1,47 +1,11 @@
 import { invalid, organizationAdministratorRequired } from '@confab/errors';
 import { contracts, outboxRecord, type OutboxRecord, type Written } from '@confab/events';
-import { renderDescription, type ChannelRulesDeps } from './channel-rules.js';
-import type { Actor, Domain } from './context.js';
+import { renderDescription } from './channel-rules.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { isAdmin } from './permissions.js';
 import { firstUnprintable } from './text.js';
-
-/** A channel folder as stored (Zulip's ChannelFolder). */
-export interface ChannelFolder {
-  id: number;
-  realmId: number;
-  name: string;
-  description: string;
-  renderedDescription: string;
-  creatorId: number | null;
-  dateCreated: Date;
-  isArchived: boolean;
-  order: number;
-}
-
-/** Channel folders' storage (a port this domain owns; docs/architecture.md, "Data access"). */
-export interface ChannelFolderStore {
-  /** The organization's folders by `order`. */
-  list(realmId: number): Promise<ChannelFolder[]>;
-  byId(realmId: number, id: number): Promise<ChannelFolder | null>;
-  /** Whether another folder of the organization has this name, in any case. */
-  nameTaken(realmId: number, name: string): Promise<boolean>;
-  /** Whether channels that are not archived are in the folder. */
-  inUse(folderId: number): Promise<boolean>;
-  change<T>(fn: (unit: ChannelFolderUnit) => Promise<Written<T>>): Promise<T>;
-}
-
-export interface ChannelFolderUnit {
-  /** A new folder, last in the order (its order is its id, as in Zulip). */
-  create(
-    data: Pick<ChannelFolder, 'realmId' | 'name' | 'description' | 'renderedDescription' | 'creatorId'>,
-  ): Promise<ChannelFolder>;
-  update(
-    id: number,
-    patch: Partial<Pick<ChannelFolder, 'name' | 'description' | 'renderedDescription' | 'isArchived'>>,
-  ): Promise<void>;
-  /** Sets every folder's order to its position in `ids`. */
-  reorder(realmId: number, ids: readonly number[]): Promise<void>;
-}
+import type { ChannelFolder, ChannelFolderUnit } from './channel-store.js';
 
 /** Storage's answer when another folder took the name meanwhile. */
 export class FolderNameTaken extends Error {
@@ -51,9 +15,6 @@ export class FolderNameTaken extends Error {
 }
 
 const nameTaken = (name: string) => invalid(`Channel folder '${name}' already exists`);
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type ChannelFoldersDeps = ChannelRulesDeps & Pick<Domain, 'channelFolders'>;
 
 /** Zulip's ChannelFolder.MAX_NAME_LENGTH and MAX_DESCRIPTION_LENGTH. */
 export const MAX_FOLDER_NAME_LENGTH = 60;
@@ -79,7 +40,7 @@ function requireAdmin(actor: Actor): void {
 }
 
 /** Zulip's check_channel_folder_name. */
-async function checkName(domain: ChannelFoldersDeps, actor: Actor, name: string): Promise<void> {
+async function checkName(domain: Domain, actor: Actor, name: string): Promise<void> {
   if (name.trim() === '') throw invalid("Channel folder name can't be empty.");
   const bad = firstUnprintable(name);
   if (bad !== null) throw invalid(`Invalid character in channel folder name, at position ${bad}.`);
@@ -114,14 +75,14 @@ async function inOneUnit<T>(
 }
 
 /** GET /channel_folders. */
-export async function listFolders(domain: ChannelFoldersDeps, actor: Actor, includeArchived: boolean) {
+export async function listFolders(domain: Domain, actor: Actor, includeArchived: boolean) {
   const folders = await domain.channelFolders.list(actor.realm.id);
   return { channel_folders: folders.filter((f) => includeArchived || !f.isArchived).map(folderDict) };
 }
 
 /** POST /channel_folders/create. */
 export async function createFolder(
-  domain: ChannelFoldersDeps,
+  domain: Domain,
   actor: Actor,
   input: { name: string; description: string },
 ): Promise<{ channel_folder_id: number }> {
@@ -147,7 +108,7 @@ export async function createFolder(
 
 /** PATCH /channel_folders/{channel_folder_id} (Zulip's update_channel_folder: one event per changed field). */
 export async function updateFolder(
-  domain: ChannelFoldersDeps,
+  domain: Domain,
   actor: Actor,
   id: number,
   input: { name?: string | undefined; description?: string | undefined; isArchived?: boolean | undefined },
@@ -180,11 +141,7 @@ export async function updateFolder(
 }
 
 /** PATCH /channel_folders (Zulip's try_reorder_realm_channel_folders): `order` must name every folder. */
-export async function reorderFolders(
-  domain: ChannelFoldersDeps,
-  actor: Actor,
-  order: readonly number[],
-): Promise<void> {
+export async function reorderFolders(domain: Domain, actor: Actor, order: readonly number[]): Promise<void> {
   requireAdmin(actor);
   const listed = new Set(order);
   const folders = await domain.channelFolders.list(actor.realm.id);

@@ -1,20 +1,16 @@
 import { invalid } from '@confab/errors';
 import { accessChannelById, basicAccess } from './channel-access.js';
 import { GroupValueFormatter, streamDict, subscriptionDict } from './channel-records.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { isAdmin, isGuest } from './permissions.js';
 import type { Channel } from './types.js';
-import type { ChannelAccessDeps } from './channel-access.js';
-import type { ChannelRecordsDeps } from './channel-records.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type ChannelQueriesDeps = ChannelAccessDeps & ChannelRecordsDeps & Pick<Domain, 'defaultChannels'>;
 
 /**
  * Subscriber counts and recent activity of these channels, and their subscriber lists only when asked for: a
  * count is one row per channel, a list one per subscriber (thousands in a large organization).
  */
-async function factsFor(domain: ChannelQueriesDeps, channels: readonly Channel[], withLists = false) {
+async function factsFor(domain: Domain, channels: readonly Channel[], withLists = false) {
   const ids = channels.map((c) => c.id);
   const [lists, counts, active] = await Promise.all([
     withLists ? domain.channels.subscribers(ids) : undefined,
@@ -27,7 +23,7 @@ async function factsFor(domain: ChannelQueriesDeps, channels: readonly Channel[]
 
 /** GET /users/me/subscriptions (and /register's, archived channels too for clients with archived_channels). */
 export async function listSubscriptions(
-  domain: ChannelQueriesDeps,
+  domain: Domain,
   actor: Actor,
   includeSubscribers: boolean,
   includeArchived = false,
@@ -66,7 +62,7 @@ export interface StreamListOptions {
 
 /** GET /streams: the channels the caller may see, filtered as Zulip's do_get_streams does. */
 export async function listStreams(
-  domain: ChannelQueriesDeps,
+  domain: Domain,
   actor: Actor,
   options: StreamListOptions,
 ): Promise<Record<string, unknown>[]> {
@@ -102,11 +98,7 @@ export async function listStreams(
 }
 
 /** GET /streams/{stream_id}. */
-export async function getStream(
-  domain: ChannelQueriesDeps,
-  actor: Actor,
-  channelId: number,
-): Promise<Record<string, unknown>> {
+export async function getStream(domain: Domain, actor: Actor, channelId: number): Promise<Record<string, unknown>> {
   const { channel } = await accessChannelById(domain, actor, channelId, { allowRealmAdmin: true, allowArchived: true });
   const { count, active } = await factsFor(domain, [channel]);
   return streamDict(
@@ -117,7 +109,7 @@ export async function getStream(
 }
 
 /** GET /get_stream_id. */
-export async function getStreamId(domain: ChannelQueriesDeps, actor: Actor, name: string): Promise<number> {
+export async function getStreamId(domain: Domain, actor: Actor, name: string): Promise<number> {
   const error = () => invalid(`Invalid channel name '${name}'`);
   const channel = await domain.directory.channelByName(actor.realm.id, name);
   if (!channel || channel.isArchived) throw error();

@@ -6,9 +6,6 @@ import { systemGroupMembers } from './permissions.js';
 import type { Channel, ChannelPermission, GroupSettingValue, PermissionValue, Realm, Subscription } from './types.js';
 import { CHANNEL_PERMISSION_SETTINGS } from './types.js';
 
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type ChannelRecordsDeps = Pick<Domain, 'directory' | 'readModel'>;
-
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /**
@@ -22,7 +19,7 @@ export class GroupValueFormatter {
 
   /** `tx`: the transaction it formats in, if any (PeopleReader.activeUsersInRealm). */
   constructor(
-    private readonly domain: ChannelRecordsDeps,
+    private readonly domain: Domain,
     private readonly realm: Realm,
     private readonly tx?: Transaction,
   ) {}

@@ -1,12 +1,10 @@
 import { invalid, organizationOwnerRequired } from '@confab/errors';
 import { ROLE_OWNER } from '@confab/identity';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { isAdmin } from './permissions.js';
 import { escapeHtml, firstUnprintable } from './text.js';
 import type { ChannelPermission, GroupSettingValue, PermissionValue, TopicsPolicy } from './types.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type ChannelRulesDeps = Pick<Domain, 'channelFolders' | 'directory' | 'permissions' | 'readModel' | 'renderer'>;
 
 /** Storage's answer when a channel of that name was created meanwhile (two requests created it at once). */
 export class ChannelNameTaken extends Error {
@@ -68,7 +66,7 @@ export function parseRetention(value: string | number): number | null {
   throw invalid(`Bad value for 'message_retention_days': ${value}`);
 }
 
-export async function checkGroupValue(domain: ChannelRulesDeps, actor: Actor, value: GroupSettingValue): Promise<void> {
+export async function checkGroupValue(domain: Domain, actor: Actor, value: GroupSettingValue): Promise<void> {
   const groupIds = typeof value === 'number' ? [value] : value.direct_subgroups;
   let groups = await domain.directory.groupsOf(actor.realm.id);
   if (groupIds.some((id) => !groups.has(id))) {
@@ -86,11 +84,7 @@ export async function checkGroupValue(domain: ChannelRulesDeps, actor: Actor, va
 }
 
 /** Validates creation settings against the caller's permissions (Zulip's list_to_streams checks). */
-export async function checkCanCreate(
-  domain: ChannelRulesDeps,
-  actor: Actor,
-  settings: NewChannelSettings,
-): Promise<void> {
+export async function checkCanCreate(domain: Domain, actor: Actor, settings: NewChannelSettings): Promise<void> {
   const setting = settings.inviteOnly ? 'can_create_private_channel_group' : 'can_create_public_channel_group';
   if (!(await domain.permissions.realmPermission(actor.user, actor.realm, setting))) throw insufficientPermission();
   if (settings.isDefaultStream && !isAdmin(actor.user)) throw insufficientPermission();
@@ -108,7 +102,7 @@ export async function checkCanCreate(
   for (const value of Object.values(settings.permissions)) await checkGroupValue(domain, actor, value);
 }
 
-export async function renderDescription(domain: ChannelRulesDeps, actor: Actor, description: string): Promise<string> {
+export async function renderDescription(domain: Domain, actor: Actor, description: string): Promise<string> {
   if (description === '') return '';
   try {
     return (await domain.renderer.render(actor.realm, description, null)).html;

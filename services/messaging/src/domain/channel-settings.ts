@@ -1,52 +1,18 @@
 import { ConfabError, invalid, organizationOwnerRequired } from '@confab/errors';
 import { ROLE_OWNER } from '@confab/identity';
-import { contracts, outboxRecord, type Written } from '@confab/events';
+import { contracts, outboxRecord } from '@confab/events';
 import { STREAM_POST_POLICY_ADMINS } from '@confab/zulip';
 import { basicAccess } from './channel-access.js';
 import { channelRecord, GroupValueFormatter } from './channel-records.js';
 import { checkChannelDescription, checkGroupValue, renderDescription } from './channel-rules.js';
 import { audienceOf } from './channels.js';
-import type { Actor, Domain } from './context.js';
-import type { SubscriptionPatch } from './subscription-properties.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
+import type { ChannelPatch, ChannelSettingsUnit } from './channel-store.js';
 import { isAdmin, isGuest } from './permissions.js';
 import { checkChannelName, MAX_CHANNEL_DESCRIPTION_LENGTH } from './text.js';
-import type { Channel, ChannelPermission, GroupSettingValue, PermissionValue, TopicsPolicy } from './types.js';
-import type { ChannelsDeps } from './channels.js';
+import type { Channel, ChannelPermission, GroupSettingValue, TopicsPolicy } from './types.js';
 import { checkCanManageDefaults, setDefaultChannel } from './default-channels.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type ChannelSettingsDeps = ChannelsDeps & Pick<Domain, 'channelSettings'>;
-
-/** What changes in a channel's row. */
-export interface ChannelPatch {
-  name?: string;
-  description?: string;
-  renderedDescription?: string;
-  inviteOnly?: boolean;
-  isWebPublic?: boolean;
-  historyPublicToSubscribers?: boolean;
-  messageRetentionDays?: number | null;
-  topicsPolicy?: TopicsPolicy;
-  isArchived?: boolean;
-  folderId?: number | null;
-  permissions?: Record<ChannelPermission, PermissionValue>;
-}
-
-/** Channel settings' storage (a port this domain owns; docs/architecture.md, "Data access"). */
-export interface ChannelSettingsStore {
-  edit<T>(fn: (unit: ChannelSettingsUnit) => Promise<Written<T>>): Promise<T>;
-}
-
-export interface ChannelSettingsUnit {
-  /** The channel, locked against concurrent changes; null when it does not exist. */
-  lock(channelId: number): Promise<Channel | null>;
-  /** Whether another channel of the organization has this name (case-insensitively). */
-  nameTaken(realmId: number, name: string, exceptId: number): Promise<boolean>;
-  update(channelId: number, patch: ChannelPatch): Promise<void>;
-  /** Users with an active subscription. */
-  subscribers(channelId: number): Promise<number[]>;
-  updateSubscription(userId: number, channelId: number, patch: SubscriptionPatch): Promise<void>;
-}
 
 /** PATCH /streams/{stream_id}'s parameters; a group setting comes as Zulip's `{new, old}`. */
 export interface ChannelUpdate {
@@ -81,7 +47,7 @@ const sameGroupValue = (a: GroupSettingValue, b: GroupSettingValue) => {
 };
 
 /** The channel as an administrator reaches it (Zulip's access_stream_for_delete_or_update). */
-async function administeredChannel(domain: ChannelSettingsDeps, actor: Actor, channelId: number): Promise<Channel> {
+async function administeredChannel(domain: Domain, actor: Actor, channelId: number): Promise<Channel> {
   const channel = await domain.directory.channel(channelId);
   if (!channel || channel.realmId !== actor.realm.id) throw invalid('Invalid channel ID');
   if (isAdmin(actor.user)) return channel;
@@ -101,7 +67,7 @@ function parseRetention(value: string | number): number | null {
 
 /** Works out the patch and the events' changes from the request, checking each part as Zulip does. */
 async function plan(
-  domain: ChannelSettingsDeps,
+  domain: Domain,
   actor: Actor,
   channel: Channel,
   input: ChannelUpdate,
@@ -199,7 +165,7 @@ async function plan(
 }
 
 async function commit(
-  domain: ChannelSettingsDeps,
+  domain: Domain,
   actor: Actor,
   channel: Channel,
   build: (current: Channel, unit: ChannelSettingsUnit) => Promise<{ patch: ChannelPatch; changes: Change[] }>,
@@ -247,7 +213,7 @@ async function commit(
 
 /** PATCH /streams/{stream_id} (Zulip's update_stream_backend). */
 export async function updateChannel(
-  domain: ChannelSettingsDeps,
+  domain: Domain,
   actor: Actor,
   channelId: number,
   input: ChannelUpdate,
@@ -269,11 +235,11 @@ export async function updateChannel(
     }));
 }
 
-const isDefault = async (domain: ChannelSettingsDeps, channel: Channel) =>
+const isDefault = async (domain: Domain, channel: Channel) =>
   (await domain.defaultChannels.ids(channel.realmId)).includes(channel.id);
 
 /** DELETE /streams/{stream_id}: archiving (Zulip's do_deactivate_stream); it stays readable, takes no messages. */
-export async function archiveChannel(domain: ChannelSettingsDeps, actor: Actor, channelId: number): Promise<void> {
+export async function archiveChannel(domain: Domain, actor: Actor, channelId: number): Promise<void> {
   const channel = await administeredChannel(domain, actor, channelId);
   if (channel.isArchived) throw invalid('Channel is already deactivated');
   await commit(domain, actor, channel, async (current) =>
@@ -290,7 +256,7 @@ export async function archiveChannel(domain: ChannelSettingsDeps, actor: Actor, 
 
 /** GET /streams/{stream_id}/members (Zulip's get_subscribers_backend). */
 export async function channelMembers(
-  domain: ChannelSettingsDeps,
+  domain: Domain,
   actor: Actor,
   channelId: number,
 ): Promise<{ subscribers: number[] }> {

@@ -1,5 +1,6 @@
+import type { Written } from '@confab/events';
 import type { Transaction } from './storage.js';
-import type { Attachment, Channel, Subscription } from './types.js';
+import type { Attachment, Channel, ChannelPermission, PermissionValue, Subscription, TopicsPolicy } from './types.js';
 
 /** A channel about to be created: what its creation request decided (the rest is set by storage). */
 export type NewChannel = Pick<
@@ -88,4 +89,95 @@ export interface AttachmentStore {
   spaceUsed(ownerId: number, tx?: Transaction): Promise<number>;
   /** Test support: makes uploads look older than they are. */
   ageAll(ownerId: number, by: { days: number }): Promise<void>;
+}
+
+/** A subscription's personal settings by their API names (the stored fields they set). */
+export interface SubscriptionPatch {
+  color?: string;
+  isMuted?: boolean;
+  pinToTop?: boolean;
+  desktopNotifications?: boolean | null;
+  audibleNotifications?: boolean | null;
+  pushNotifications?: boolean | null;
+  emailNotifications?: boolean | null;
+  wildcardMentionsNotify?: boolean | null;
+}
+
+/** What changes in a channel's row. */
+export interface ChannelPatch {
+  name?: string;
+  description?: string;
+  renderedDescription?: string;
+  inviteOnly?: boolean;
+  isWebPublic?: boolean;
+  historyPublicToSubscribers?: boolean;
+  messageRetentionDays?: number | null;
+  topicsPolicy?: TopicsPolicy;
+  isArchived?: boolean;
+  folderId?: number | null;
+  permissions?: Record<ChannelPermission, PermissionValue>;
+}
+
+/** Channel settings' storage (a port this domain owns; docs/architecture.md, "Data access"). */
+export interface ChannelSettingsStore {
+  edit<T>(fn: (unit: ChannelSettingsUnit) => Promise<Written<T>>): Promise<T>;
+}
+
+export interface ChannelSettingsUnit {
+  /** The channel, locked against concurrent changes; null when it does not exist. */
+  lock(channelId: number): Promise<Channel | null>;
+  /** Whether another channel of the organization has this name (case-insensitively). */
+  nameTaken(realmId: number, name: string, exceptId: number): Promise<boolean>;
+  update(channelId: number, patch: ChannelPatch): Promise<void>;
+  /** Users with an active subscription. */
+  subscribers(channelId: number): Promise<number[]>;
+  updateSubscription(userId: number, channelId: number, patch: SubscriptionPatch): Promise<void>;
+}
+
+/** Default channels' storage (a port this domain owns; docs/architecture.md, "Data access"). */
+export interface DefaultChannelStore {
+  /** The organization's default channels, by id, ascending. */
+  ids(realmId: number, tx?: Transaction): Promise<number[]>;
+  /** False when it was a default channel already. */
+  add(tx: Transaction, realmId: number, channelId: number): Promise<boolean>;
+  /** False when it was not a default channel. */
+  remove(tx: Transaction, channelId: number): Promise<boolean>;
+}
+
+/** A channel folder as stored (Zulip's ChannelFolder). */
+export interface ChannelFolder {
+  id: number;
+  realmId: number;
+  name: string;
+  description: string;
+  renderedDescription: string;
+  creatorId: number | null;
+  dateCreated: Date;
+  isArchived: boolean;
+  order: number;
+}
+
+/** Channel folders' storage (a port this domain owns; docs/architecture.md, "Data access"). */
+export interface ChannelFolderStore {
+  /** The organization's folders by `order`. */
+  list(realmId: number): Promise<ChannelFolder[]>;
+  byId(realmId: number, id: number): Promise<ChannelFolder | null>;
+  /** Whether another folder of the organization has this name, in any case. */
+  nameTaken(realmId: number, name: string): Promise<boolean>;
+  /** Whether channels that are not archived are in the folder. */
+  inUse(folderId: number): Promise<boolean>;
+  change<T>(fn: (unit: ChannelFolderUnit) => Promise<Written<T>>): Promise<T>;
+}
+
+export interface ChannelFolderUnit {
+  /** A new folder, last in the order (its order is its id, as in Zulip). */
+  create(
+    data: Pick<ChannelFolder, 'realmId' | 'name' | 'description' | 'renderedDescription' | 'creatorId'>,
+  ): Promise<ChannelFolder>;
+  update(
+    id: number,
+    patch: Partial<Pick<ChannelFolder, 'name' | 'description' | 'renderedDescription' | 'isArchived'>>,
+  ): Promise<void>;
+  /** Sets every folder's order to its position in `ids`. */
+  reorder(realmId: number, ids: readonly number[]): Promise<void>;
 }

@@ -14,15 +14,12 @@ import {
   type NewChannelSettings,
 } from './channel-rules.js';
 import { channelRecord, GroupValueFormatter, subscriptionRecord } from './channel-records.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { isAdmin, isGuest } from './permissions.js';
 import { checkChannelName } from './text.js';
 import type { Channel, Subscription, User } from './types.js';
-import type { ChannelRulesDeps } from './channel-rules.js';
 import { makeDefault } from './default-channels.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type ChannelsDeps = ChannelRulesDeps & Pick<Domain, 'channels' | 'defaultChannels' | 'fetchMissing' | 'store'>;
 
 /** Zulip's STREAM_ASSIGNMENT_COLORS: each new subscription takes the first color the user does not use yet. */
 const COLORS = [
@@ -54,7 +51,7 @@ const COLORS = [
 
 async function createChannels(
   tx: Transaction,
-  domain: ChannelsDeps,
+  domain: Domain,
   actor: Actor,
   specs: readonly ChannelSpec[],
   settings: NewChannelSettings,
@@ -82,7 +79,7 @@ async function createChannels(
 
 /** Users named by `principals` (ids or emails); anything unknown is Zulip's PrincipalError. */
 export async function principalsToUsers(
-  domain: ChannelsDeps,
+  domain: Domain,
   actor: Actor,
   principals: readonly (number | string)[],
 ): Promise<User[]> {
@@ -116,7 +113,7 @@ export async function principalsToUsers(
 /** Subscribes users (creating their subscription rows with colors) and builds the events. */
 async function addSubscriptions(
   tx: Transaction,
-  domain: ChannelsDeps,
+  domain: Domain,
   actor: Actor,
   channels: readonly Channel[],
   users: readonly User[],
@@ -185,7 +182,7 @@ async function addSubscriptions(
 
 /** Who can see a channel's existence: everyone but guests for public ones; subscribers and admins otherwise. */
 export async function channelAudience(
-  domain: ChannelsDeps,
+  domain: Domain,
   actor: Actor,
   channel: Channel,
   subscriberIds: readonly number[],
@@ -202,7 +199,7 @@ export function audienceOf(users: readonly User[], channel: Channel, subscriberI
 
 async function createdEvents(
   tx: Transaction,
-  domain: ChannelsDeps,
+  domain: Domain,
   actor: Actor,
   created: readonly Channel[],
   subscriberIds: readonly number[],
@@ -233,7 +230,7 @@ function alreadyExists(err: unknown): boolean {
  * ones with the request's settings, as Zulip's add_subscriptions_backend does.
  */
 export async function subscribeToChannels(
-  domain: ChannelsDeps,
+  domain: Domain,
   actor: Actor,
   input: {
     subscriptions: readonly ChannelSpec[];
@@ -315,7 +312,7 @@ export async function subscribeToChannels(
 }
 
 /** Zulip's get_streams_to_which_user_cannot_add_subscribers, for channels the caller can access. */
-async function canSubscribeOthers(domain: ChannelsDeps, actor: Actor, channels: readonly Channel[]): Promise<boolean> {
+async function canSubscribeOthers(domain: Domain, actor: Actor, channels: readonly Channel[]): Promise<boolean> {
   if (await domain.permissions.realmPermission(actor.user, actor.realm, 'can_add_subscribers_group')) return true;
   if (isAdmin(actor.user)) return true;
   if (isGuest(actor.user)) return channels.length === 0;
@@ -335,7 +332,7 @@ async function canSubscribeOthers(domain: ChannelsDeps, actor: Actor, channels: 
 
 /** POST /channels/create: creates one channel and subscribes `subscribers` to it. */
 export async function createChannel(
-  domain: ChannelsDeps,
+  domain: Domain,
   actor: Actor,
   input: { name: string; description: string; subscribers: readonly number[]; settings: NewChannelSettings },
 ): Promise<{ id: number }> {

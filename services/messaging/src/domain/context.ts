@@ -1,24 +1,27 @@
 import type { Logger } from '@confab/logging';
-import type { AttachmentStore, ChannelStore } from './channel-store.js';
-import type { MessageStore, ReactionStore, UserTopicStore } from './message-store.js';
+import type {
+  AttachmentStore,
+  ChannelFolderStore,
+  ChannelSettingsStore,
+  ChannelStore,
+  DefaultChannelStore,
+} from './channel-store.js';
+import type { MessageEditStore } from './edit-store.js';
+import type {
+  MessageStore,
+  ReactionStore,
+  ReadReceiptSource,
+  SubmessageStore,
+  UserTopicStore,
+} from './message-store.js';
 import type { DirectoryPort, PeopleReader } from './people.js';
+import type { Permissions } from './permissions.js';
+import type { ExportStore, LinkifierStore, LinkifierValidator, PlaygroundStore } from './realm-content-store.js';
+import type { Renderer } from './render.js';
+import type { RetentionStore } from './retention-store.js';
 import type { ScheduledMessageStore } from './scheduled-store.js';
 import type { FileStore, UnitOfWorkPort } from './storage.js';
-import type { ChannelSettingsStore } from './channel-settings.js';
-import type { DefaultChannelStore } from './default-channels.js';
-import type { ChannelFolderStore } from './channel-folders.js';
-import type { LinkifierStore, LinkifierValidator } from './linkifiers.js';
-import type { PlaygroundStore } from './playgrounds.js';
-import type { ExportStore } from './realm-exports.js';
-import type { DraftStore } from './drafts.js';
-import type { MessageEditStore } from './edit-store.js';
-import type { Permissions } from './permissions.js';
-import type { ReadReceiptSource } from './read-receipts.js';
-import type { SavedSnippetStore } from './saved-snippets.js';
-import type { SubmessageStore } from './submessages.js';
-import type { Renderer } from './render.js';
-import type { RetentionStore } from './retention.js';
-import type { Realm, User } from './types.js';
+import type { DraftStore, SavedSnippetStore } from './user-content-store.js';
 
 /**
  * What the domain functions work with: the storage ports this domain declares (implemented by repositories/), cached
@@ -78,11 +81,4 @@ export interface MissingFetcher {
   /** Several users at once (one page from the owner, starting at the smallest id). */
   users(ids: readonly number[]): Promise<void>;
   realm(id: number): Promise<void>;
-}
-
-/** The caller of a request: their read-model record and organization. */
-export interface Actor {
-  user: User;
-  realm: Realm;
-  requestId: string;
 }

@@ -1,24 +1,12 @@
 import { invalid, organizationAdministratorRequired } from '@confab/errors';
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
 import { accessChannelById } from './channel-access.js';
-import type { Actor, Domain } from './context.js';
-import { subscribeUserTo, type InvitationChannelsDeps } from './invitation-channels.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
+import { subscribeUserTo } from './invitation-channels.js';
 import { isAdmin } from './permissions.js';
 import type { Transaction } from './storage.js';
 import type { Channel, Realm, User } from './types.js';
-
-/** Default channels' storage (a port this domain owns; docs/architecture.md, "Data access"). */
-export interface DefaultChannelStore {
-  /** The organization's default channels, by id, ascending. */
-  ids(realmId: number, tx?: Transaction): Promise<number[]>;
-  /** False when it was a default channel already. */
-  add(tx: Transaction, realmId: number, channelId: number): Promise<boolean>;
-  /** False when it was not a default channel. */
-  remove(tx: Transaction, channelId: number): Promise<boolean>;
-}
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type DefaultChannelsDeps = InvitationChannelsDeps & Pick<Domain, 'defaultChannels'>;
 
 /** Zulip's notify_default_streams: every member's client gets the list after a change. */
 export async function defaultChannelsEvent(
@@ -66,7 +54,7 @@ export function checkCanManageDefaults(actor: Actor): void {
 }
 
 /** POST /default_streams (Zulip's add_default_stream). */
-export async function addDefaultChannel(domain: DefaultChannelsDeps, actor: Actor, channelId: number): Promise<void> {
+export async function addDefaultChannel(domain: Domain, actor: Actor, channelId: number): Promise<void> {
   checkCanManageDefaults(actor);
   const { channel } = await accessChannelById(domain, actor, channelId);
   if (channel.inviteOnly) throw invalid('Private channels cannot be made default.');
@@ -77,11 +65,7 @@ export async function addDefaultChannel(domain: DefaultChannelsDeps, actor: Acto
 }
 
 /** DELETE /default_streams (Zulip's remove_default_stream: metadata access is enough). */
-export async function removeDefaultChannel(
-  domain: DefaultChannelsDeps,
-  actor: Actor,
-  channelId: number,
-): Promise<void> {
+export async function removeDefaultChannel(domain: Domain, actor: Actor, channelId: number): Promise<void> {
   checkCanManageDefaults(actor);
   const { channel } = await accessChannelById(domain, actor, channelId, { allowRealmAdmin: true, allowArchived: true });
   await domain.store.transaction(async (tx) => ({
@@ -95,7 +79,7 @@ export async function removeDefaultChannel(
  * (Zulip's process_new_human_user; bots and accounts made by an invitation's sign-up are not).
  */
 export async function subscribeNewMember(
-  domain: DefaultChannelsDeps,
+  domain: Domain,
   tx: Transaction,
   realm: Realm,
   user: User,

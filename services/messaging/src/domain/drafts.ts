@@ -1,51 +1,11 @@
 import { ConfabError, invalid } from '@confab/errors';
-import { contracts, outboxRecord, type OutboxRecord, type Written } from '@confab/events';
+import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
 import { accessChannelById } from './channel-access.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { validId } from './ids.js';
 import { MAX_TOPIC_LENGTH, normalizeContent, truncate } from './text.js';
-import type { ChannelAccessDeps } from './channel-access.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type DraftsDeps = ChannelAccessDeps & Pick<Domain, 'drafts' | 'readModel'>;
-
-/** Zulip's DraftData, as the route parsed it (routes/drafts.routes.ts); `content` is not blank. */
-export interface DraftData {
-  type: '' | 'stream' | 'private';
-  to: number[];
-  topic: string;
-  content: string;
-  timestamp?: number | null | undefined;
-}
-
-export interface StoredDraft {
-  id: number;
-  userId: number;
-  type: '' | 'stream' | 'private';
-  to: number[];
-  topic: string;
-  content: string;
-  lastEditTime: Date;
-}
-
-export type NewDraft = Omit<StoredDraft, 'id'>;
-
-/** Drafts' storage (a port this domain owns; docs/architecture.md, "Data access"). */
-export interface DraftStore {
-  /** A user's drafts, oldest edit first. */
-  list(userId: number): Promise<StoredDraft[]>;
-  get(userId: number, id: number): Promise<StoredDraft | null>;
-  /** Runs `fn` as one unit of work: its writes and the events it returns commit together. */
-  change<T>(fn: (unit: DraftUnit) => Promise<Written<T>>): Promise<T>;
-}
-
-export interface DraftUnit {
-  /** The created drafts, by id. */
-  createMany(drafts: readonly NewDraft[]): Promise<StoredDraft[]>;
-  /** Replaces a draft's fields; false when it no longer exists. */
-  update(draft: StoredDraft): Promise<boolean>;
-  delete(userId: number, id: number): Promise<boolean>;
-}
+import type { DraftData, StoredDraft } from './user-content-store.js';
 
 const notFound = () => new ConfabError('Draft does not exist', { status: 404 });
 
@@ -67,7 +27,7 @@ export function draftDict(draft: StoredDraft): contracts.DraftRecord {
 
 /** Zulip's further_validated_draft_dict: normalized content, timestamp, topic and an accessible recipient. */
 async function validateDraft(
-  domain: DraftsDeps,
+  domain: Domain,
   actor: Actor,
   data: DraftData,
 ): Promise<Omit<StoredDraft, 'id' | 'userId'>> {
@@ -109,14 +69,14 @@ export function displayedRecipients(selfId: number, ids: readonly number[]): num
 
 const meta = (actor: Actor) => ({ realmId: actor.realm.id, requestId: actor.requestId });
 
-export async function listDrafts(domain: DraftsDeps, actor: Actor) {
+export async function listDrafts(domain: Domain, actor: Actor) {
   checkDraftsEnabled(actor);
   const drafts = await domain.drafts.list(actor.user.id);
   return { count: drafts.length, drafts: drafts.map(draftDict) };
 }
 
 /** POST /drafts: all drafts are checked before any is stored (all or nothing). */
-export async function createDrafts(domain: DraftsDeps, actor: Actor, drafts: readonly DraftData[]): Promise<number[]> {
+export async function createDrafts(domain: Domain, actor: Actor, drafts: readonly DraftData[]): Promise<number[]> {
   const validated: Omit<StoredDraft, 'id' | 'userId'>[] = [];
   for (const data of drafts) validated.push(await validateDraft(domain, actor, data));
   return domain.drafts.change(async (unit) => {
@@ -135,7 +95,7 @@ export async function createDrafts(domain: DraftsDeps, actor: Actor, drafts: rea
   });
 }
 
-export async function editDraft(domain: DraftsDeps, actor: Actor, id: number, data: DraftData): Promise<void> {
+export async function editDraft(domain: Domain, actor: Actor, id: number, data: DraftData): Promise<void> {
   const existing = validId(id) ? await domain.drafts.get(actor.user.id, id) : null;
   if (!existing) throw notFound();
   const draft: StoredDraft = { ...existing, ...(await validateDraft(domain, actor, data)) };
@@ -148,7 +108,7 @@ export async function editDraft(domain: DraftsDeps, actor: Actor, id: number, da
   });
 }
 
-export async function deleteDraft(domain: DraftsDeps, actor: Actor, id: number): Promise<void> {
+export async function deleteDraft(domain: Domain, actor: Actor, id: number): Promise<void> {
   checkDraftsEnabled(actor);
   if (!validId(id)) throw notFound();
   await domain.drafts.change(async (unit) => {

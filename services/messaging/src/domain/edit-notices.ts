@@ -2,17 +2,14 @@ import { ConfabError } from '@confab/errors';
 import { topicLinkSyntax } from '@confab/markdown';
 import { messageNarrowUrl } from '@confab/zulip';
 import { canAccessHistory } from './channel-access.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { removeMessage } from './message-actions.js';
 import { silentMention } from './notice-text.js';
-import type { EditOutcome, EditPlan } from './message-edit-commit.js';
+import type { EditOutcome, EditPlan } from './edit-plan.js';
 import { sendMessage } from './send.js';
 import { topicKey } from './text.js';
 import type { Channel, User } from './types.js';
-import type { SendDeps } from './send.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type EditNoticesDeps = SendDeps & Pick<Domain, 'edits'>;
 
 /**
  * The Notification Bot's notices of an edit, posted after it committed (Zulip's send_message_moved_breadcrumbs and
@@ -34,7 +31,7 @@ const RESOLUTION_NOTICE = / has marked this topic as (?:un)?resolved\.$/;
 
 /** Posts the notices an edit calls for; a notice that cannot be posted is logged, the edit stands. */
 export async function postEditNotices(
-  domain: EditNoticesDeps,
+  domain: Domain,
   actor: Actor,
   plan: EditPlan,
   outcome: EditOutcome,
@@ -56,7 +53,7 @@ export async function postEditNotices(
 }
 
 async function post(
-  domain: EditNoticesDeps,
+  domain: Domain,
   actor: Actor,
   bot: User,
   plan: EditPlan,
@@ -112,7 +109,7 @@ async function post(
 }
 
 /** The topic's messages the mover can see (all of them where the channel's history is open to them). */
-async function visibleIds(domain: EditNoticesDeps, actor: Actor, channel: Channel, topic: string): Promise<number[]> {
+async function visibleIds(domain: Domain, actor: Actor, channel: Channel, topic: string): Promise<number[]> {
   const sub = await domain.channels.subscription(actor.user.id, channel.id);
   const seesAll = canAccessHistory(actor, channel, sub?.active ? sub : null);
   const messages = await domain.edits.topicMessageDates(channel.recipientId, topicKey(topic), {
@@ -125,12 +122,7 @@ async function visibleIds(domain: EditNoticesDeps, actor: Actor, channel: Channe
  * Who gets the notice of a resolution already read (Zulip's resolved_topic_notice_auto_read_policy): everyone but
  * users who chose "never", and followers of the topic who chose "except_followed"; the mover always.
  */
-async function resolutionReaders(
-  domain: EditNoticesDeps,
-  actor: Actor,
-  channel: Channel,
-  topic: string,
-): Promise<number[]> {
+async function resolutionReaders(domain: Domain, actor: Actor, channel: Channel, topic: string): Promise<number[]> {
   const subscribers = (await domain.channels.subscribers([channel.id])).get(channel.id) ?? [];
   const followers = new Set(await domain.edits.topicFollowers(channel.id, topicKey(topic)));
   const unread = (u: User) =>
@@ -145,7 +137,7 @@ async function resolutionReaders(
  * Resolving and unresolving again within a minute deletes the first notice instead of posting a second one
  * (Zulip's maybe_delete_previous_resolve_topic_notification). True when it did.
  */
-async function undoRecentNotice(domain: EditNoticesDeps, actor: Actor, bot: User, plan: EditPlan): Promise<boolean> {
+async function undoRecentNotice(domain: Domain, actor: Actor, bot: User, plan: EditPlan): Promise<boolean> {
   const channel = plan.origChannel!;
   const lastId = await domain.edits.lastInTopic(channel.recipientId, topicKey(plan.topic ?? plan.message.topic));
   const last = lastId === null ? null : await domain.messages.messageById(lastId);

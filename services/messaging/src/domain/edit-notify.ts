@@ -1,9 +1,10 @@
 import { topicLinks } from '@confab/markdown';
 import type { contracts, PayloadOf } from '@confab/events';
 import { FLAG, MENTION_BITS } from '@confab/zulip';
-import type { Actor } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import type { EditUnit } from './edit-store.js';
-import type { EditPlan, MessageEditCommitDeps } from './message-edit-commit.js';
+import type { EditPlan } from './edit-plan.js';
 import { displayRecipientUsers, messageRecord } from './message-records.js';
 import { topicKey } from './text.js';
 
@@ -14,7 +15,7 @@ import { topicKey } from './text.js';
  * the edit's transaction. The push service decides from these and the flags after the edit whom it newly notifies.
  */
 export async function editNotify(
-  domain: MessageEditCommitDeps,
+  domain: Domain,
   actor: Actor,
   unit: EditUnit,
   plan: EditPlan,

@@ -1,7 +1,8 @@
 import { invalid } from '@confab/errors';
 import { FLAG, MENTION_BITS, ROLE_GUEST } from '@confab/zulip';
 import { basicAccess, canAccessHistory } from './channel-access.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import {
   clientMessage,
   displayRecipientUsers,
@@ -13,9 +14,6 @@ import { badNarrow, type MessageQuery, type RawTerm, type SearchScope, type Term
 import { searchFields, searchWords } from './search-fields.js';
 import { topicKey } from './text.js';
 import type { Channel, StoredMessage, User } from './types.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type FetchDeps = Pick<Domain, 'channels' | 'directory' | 'messages' | 'reactions' | 'readModel' | 'submessages'>;
 
 /** Zulip's MAX_MESSAGES_PER_FETCH and LARGER_THAN_MAX_MESSAGE_ID. */
 export const MAX_MESSAGES_PER_FETCH = 5000;
@@ -36,7 +34,7 @@ export function parseAnchor(raw: string | undefined, useFirstUnread: boolean): A
   return Math.min(value, LARGER_THAN_MAX_MESSAGE_ID);
 }
 
-async function channelFor(domain: FetchDeps, actor: Actor, operand: RawTerm['operand']): Promise<Channel> {
+async function channelFor(domain: Domain, actor: Actor, operand: RawTerm['operand']): Promise<Channel> {
   let channel: Channel | null = null;
   if (typeof operand === 'number') channel = await domain.directory.channel(operand);
   else if (typeof operand === 'string')
@@ -46,7 +44,7 @@ async function channelFor(domain: FetchDeps, actor: Actor, operand: RawTerm['ope
   return channel;
 }
 
-async function usersFor(domain: FetchDeps, actor: Actor, operand: RawTerm['operand'], label: string): Promise<User[]> {
+async function usersFor(domain: Domain, actor: Actor, operand: RawTerm['operand'], label: string): Promise<User[]> {
   const items: (string | number)[] = Array.isArray(operand)
     ? operand
     : typeof operand === 'number'
@@ -69,7 +67,7 @@ async function usersFor(domain: FetchDeps, actor: Actor, operand: RawTerm['opera
 
 /** Resolves a narrow into storage terms and decides whether channel history (not only the user's rows) is searched. */
 export async function resolveNarrow(
-  domain: FetchDeps,
+  domain: Domain,
   actor: Actor,
   narrow: readonly RawTerm[],
 ): Promise<{ terms: Term[]; scope: SearchScope; isSearch: boolean }> {
@@ -179,7 +177,7 @@ export async function resolveNarrow(
 
 /** Builds the client-facing dicts of messages, with senders, recipients and reactions fetched in bulk. */
 export async function messageDicts(
-  domain: FetchDeps,
+  domain: Domain,
   actor: Actor,
   messages: readonly StoredMessage[],
   flags: Map<number, number>,
@@ -231,11 +229,7 @@ export interface FetchInput {
 }
 
 /** GET /messages: Zulip's fetch_messages with anchors, narrows and the found_* bookkeeping. */
-export async function fetchMessages(
-  domain: FetchDeps,
-  actor: Actor,
-  input: FetchInput,
-): Promise<Record<string, unknown>> {
+export async function fetchMessages(domain: Domain, actor: Actor, input: FetchInput): Promise<Record<string, unknown>> {
   const { terms, scope, isSearch } = await resolveNarrow(domain, actor, input.narrow);
   const query: MessageQuery = { userId: actor.user.id, scope, terms };
 
@@ -279,7 +273,7 @@ export async function fetchMessages(
  * narrow, with Zulip's found_* bookkeeping: what GET /messages and POST /messages/flags/narrow act on.
  */
 export async function fetchRange(
-  domain: FetchDeps,
+  domain: Domain,
   query: MessageQuery,
   input: { anchor: Anchor; includeAnchor: boolean; numBefore: number; numAfter: number },
 ): Promise<{
@@ -323,7 +317,7 @@ export async function fetchRange(
 
 /** Zulip's access_message: a message the user received, or one in a channel whose history they may read. */
 export async function accessMessage(
-  domain: FetchDeps,
+  domain: Domain,
   actor: Actor,
   messageId: number,
 ): Promise<{ message: StoredMessage; flags: number | null; channel: Channel | null }> {
@@ -351,7 +345,7 @@ export async function accessMessage(
 
 /** GET /messages/{message_id}. */
 export async function fetchOneMessage(
-  domain: FetchDeps,
+  domain: Domain,
   actor: Actor,
   messageId: number,
   options: ClientOptions,
@@ -368,7 +362,7 @@ export async function fetchOneMessage(
 }
 
 /** Users who see changes to a message: those with a row for it, and the channel's subscribers. */
-export async function messageAudience(domain: FetchDeps, message: StoredMessage): Promise<number[]> {
+export async function messageAudience(domain: Domain, message: StoredMessage): Promise<number[]> {
   const ids = new Set(await domain.messages.holders(message.id));
   if (message.channelId !== null)
     for (const id of (await domain.channels.subscribers([message.channelId])).get(message.channelId) ?? []) ids.add(id);

@@ -1,12 +1,9 @@
 import { FLAG, type FlagName } from '@confab/zulip';
-import type { Actor } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { fetchRange, resolveNarrow, type Anchor } from './fetch.js';
 import { updateFlags } from './message-flags.js';
 import type { RawTerm } from './narrow.js';
-import type { MessageFlagsDeps } from './message-flags.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type FlagsNarrowDeps = MessageFlagsDeps;
 
 /** Zulip's MAX_MESSAGES_PER_UPDATE: the most messages one call changes. */
 export const MAX_MESSAGES_PER_UPDATE = 5000;
@@ -18,7 +15,7 @@ export const MAX_MESSAGES_PER_UPDATE = 5000;
  * and the found_* answers.
  */
 export async function updateFlagsForNarrow(
-  domain: FlagsNarrowDeps,
+  domain: Domain,
   actor: Actor,
   input: {
     anchor: Anchor;

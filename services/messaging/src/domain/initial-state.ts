@@ -4,7 +4,8 @@ import { ConfabError } from '@confab/errors';
 import { basicAccess } from './channel-access.js';
 import { GroupValueFormatter, streamDict, subscriptionDict } from './channel-records.js';
 import { listStreams, listSubscriptions } from './channel-queries.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { isGuest } from './permissions.js';
 import { draftDict } from './drafts.js';
 import { snippetDict } from './saved-snippets.js';
@@ -16,14 +17,6 @@ import { reminderDict } from './reminders.js';
 import { REMIND } from './scheduled-store.js';
 import { VISIBILITY_MUTED } from './types.js';
 import { registerReads } from './register-reads.js';
-import type { ChannelQueriesDeps } from './channel-queries.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type InitialStateDeps = ChannelQueriesDeps &
-  Pick<
-    Domain,
-    'channelFolders' | 'drafts' | 'linkifiers' | 'messages' | 'playgrounds' | 'savedSnippets' | 'scheduledMessages'
-  >;
 
 /** Zulip's MAX_UNREAD_MESSAGES: older unread messages are left out (old_unreads_missing). */
 const MAX_UNREAD_MESSAGES = 50_000;
@@ -38,7 +31,7 @@ export interface StateRequest {
 }
 
 /** The caller of the internal state protocol is the events service, asking on a user's behalf. */
-async function actorOf(domain: InitialStateDeps, userId: number): Promise<Actor> {
+async function actorOf(domain: Domain, userId: number): Promise<Actor> {
   const found = await domain.directory.user(userId);
   const user = found && (await reactivateIfIdle(domain, found, () => domain.directory.user(userId)));
   const realm = user ? await domain.directory.realm(user.realmId) : null;
@@ -52,15 +45,15 @@ async function actorOf(domain: InitialStateDeps, userId: number): Promise<Actor>
  * when `fetch_event_types` asks for it, named as in Zulip's register response.
  */
 export async function initialState(
-  base: InitialStateDeps,
+  base: Domain,
   userId: number,
   request: StateRequest,
 ): Promise<Record<string, unknown>> {
   const actor = await actorOf(base, userId);
   const want = (type: string) => request.fetchEventTypes === undefined || request.fetchEventTypes.includes(type);
   // Each store read once for the whole answer, and the independent parts read at once (not one after another).
-  const domain: InitialStateDeps = { ...base, channels: registerReads(base.channels, actor.realm.id, actor.user.id) };
-  let topics: ReturnType<InitialStateDeps['messages']['userTopicsOf']> | undefined;
+  const domain: Domain = { ...base, channels: registerReads(base.channels, actor.realm.id, actor.user.id) };
+  let topics: ReturnType<Domain['messages']['userTopicsOf']> | undefined;
   const userTopics = () => (topics ??= domain.messages.userTopicsOf(actor.user.id));
   const parts: [string, Promise<unknown>][] = [];
   const part = (key: string, value: Promise<unknown>) => parts.push([key, value]);
@@ -159,7 +152,7 @@ export async function initialState(
 }
 
 /** The channels the user left (unsubscribed) and those they may join but never did (never_subscribed). */
-async function otherChannels(domain: InitialStateDeps, actor: Actor, includeSubscribers: boolean, archived: boolean) {
+async function otherChannels(domain: Domain, actor: Actor, includeSubscribers: boolean, archived: boolean) {
   const [all, subs] = await Promise.all([
     domain.channels.channelsInRealm(actor.realm.id),
     domain.channels.subscriptionsOfUser(actor.user.id, { includeInactive: true }),
@@ -198,8 +191,8 @@ async function otherChannels(domain: InitialStateDeps, actor: Actor, includeSubs
 
 /** Zulip's deprecated muted_topics (zulip-terminal reads it): [channel name, topic, last updated] of muted topics. */
 async function mutedTopics(
-  domain: InitialStateDeps,
-  topics: ReturnType<InitialStateDeps['messages']['userTopicsOf']>,
+  domain: Domain,
+  topics: ReturnType<Domain['messages']['userTopicsOf']>,
 ): Promise<[string, string, number][]> {
   const muted = (await topics).filter((t) => t.visibility_policy === VISIBILITY_MUTED);
   const channels = new Map(
@@ -211,7 +204,7 @@ async function mutedTopics(
 }
 
 /** Zulip's unread_msgs: unread messages grouped by topic, direct conversation and group conversation. */
-async function unreadMessages(domain: InitialStateDeps, actor: Actor) {
+async function unreadMessages(domain: Domain, actor: Actor) {
   const rows = await domain.messages.unreadRows(actor.user.id, MAX_UNREAD_MESSAGES + 1);
   const missing = rows.length > MAX_UNREAD_MESSAGES;
   const kept = rows.slice(0, MAX_UNREAD_MESSAGES).sort((a, b) => a.messageId - b.messageId);

@@ -2,15 +2,11 @@ import { invalid } from '@confab/errors';
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
 import { accessChannelById } from './channel-access.js';
 import { channelRecord, GroupValueFormatter, subscriptionRecord } from './channel-records.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { isAdmin, isGuest } from './permissions.js';
 import type { Transaction } from './storage.js';
 import type { Channel } from './types.js';
-import type { ChannelAccessDeps } from './channel-access.js';
-import type { ChannelRecordsDeps } from './channel-records.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type InvitationChannelsDeps = ChannelAccessDeps & ChannelRecordsDeps & Pick<Domain, 'store' | 'defaultChannels'>;
 
 /**
  * The channels of an invitation link (services/invitations/README.md): whether its creator may subscribe others to
@@ -22,7 +18,7 @@ const COLORS = ['#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55'
 
 /** Zulip's get_streams_to_which_user_cannot_add_subscribers(allow_default_streams=True). */
 async function mayAddSubscribers(
-  domain: InvitationChannelsDeps,
+  domain: Domain,
   actor: Actor,
   channel: Channel,
   defaults: ReadonlySet<number>,
@@ -40,7 +36,7 @@ async function mayAddSubscribers(
 
 /** Zulip's access_streams_for_invite, answered for the invitation's creator. */
 export async function checkInvitationChannels(
-  domain: InvitationChannelsDeps,
+  domain: Domain,
   actor: Actor,
   streamIds: readonly number[],
 ): Promise<void> {
@@ -65,7 +61,7 @@ export async function checkInvitationChannels(
  * subscription; channels they are subscribed to already are left alone.
  */
 export async function subscribeUserTo(
-  domain: InvitationChannelsDeps,
+  domain: Domain,
   tx: Transaction,
   actor: Actor,
   channels: readonly Channel[],
@@ -109,7 +105,7 @@ export async function subscribeUserTo(
  * the invitation says so (archived or deleted ones are skipped). Repeating the call adds nothing.
  */
 export async function subscribeInvitedUser(
-  domain: InvitationChannelsDeps,
+  domain: Domain,
   actor: Actor,
   streamIds: readonly number[],
   includeDefaults: boolean,

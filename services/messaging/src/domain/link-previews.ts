@@ -9,9 +9,6 @@ import type { LinkEmbed } from './render.js';
  * the new rendering and tells every reader with a rendering-only update_message. docs/architecture.md, "Link previews".
  */
 
-/** What this file's functions use of the domain. */
-export type LinkPreviewsDeps = Pick<Domain, 'directory' | 'renderer' | 'edits' | 'channels' | 'messages' | 'logger'>;
-
 /** The preview of one URL (cached per URL by the adapter); null when the page has none or could not be fetched. */
 export interface LinkPreviewPorts {
   embedData(url: string): Promise<LinkEmbed | null>;
@@ -26,7 +23,7 @@ export type LinkPreviewJob = PayloadOf<typeof contracts.linkPreviewsRequested>;
 export type LinkPreviewOutcome = 'applied' | 'unchanged' | 'stale';
 
 export async function applyLinkPreviews(
-  domain: LinkPreviewsDeps,
+  domain: Domain,
   ports: LinkPreviewPorts,
   job: LinkPreviewJob,
 ): Promise<LinkPreviewOutcome> {

@@ -1,45 +1,9 @@
 import { ConfabError, invalid, organizationAdministratorRequired } from '@confab/errors';
-import { contracts, outboxRecord, type Written } from '@confab/events';
-import type { Actor, Domain } from './context.js';
+import { contracts, outboxRecord } from '@confab/events';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { isAdmin } from './permissions.js';
-
-/** A linkifier as stored (Zulip's RealmFilter). */
-export interface StoredLinkifier {
-  id: number;
-  realmId: number;
-  pattern: string;
-  urlTemplate: string;
-  order: number;
-}
-
-/** Linkifiers' storage (a port this domain owns; docs/architecture.md, "Data access"). */
-export interface LinkifierStore {
-  /** The organization's linkifiers in the order they apply (`order`, then id). */
-  list(realmId: number): Promise<StoredLinkifier[]>;
-  change<T>(fn: (unit: LinkifierUnit) => Promise<Written<T>>): Promise<T>;
-}
-
-export interface LinkifierUnit {
-  /** Last in the order; null when the organization has that pattern already. */
-  create(realmId: number, pattern: string, urlTemplate: string): Promise<StoredLinkifier | null>;
-  /** False when the organization has no such linkifier; null when another has that pattern. */
-  update(realmId: number, id: number, pattern: string, urlTemplate: string): Promise<boolean | null>;
-  delete(realmId: number, id: number): Promise<boolean>;
-  /** Sets each linkifier's order to its position in `ids`. */
-  reorder(realmId: number, ids: readonly number[]): Promise<void>;
-  list(realmId: number): Promise<StoredLinkifier[]>;
-}
-
-/** Checks patterns and URL templates as Zulip's validation does (an adapter over `@confab/markdown`). */
-export interface LinkifierValidator {
-  /** A linkifier's first problem (Zulip's RealmFilter validation), or null. */
-  check(pattern: string, urlTemplate: string): { field: string; message: string } | null;
-  /** The variables of an RFC 6570 template; null when it is not one. */
-  variables(urlTemplate: string): Set<string> | null;
-}
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type LinkifiersDeps = Pick<Domain, 'linkifiers' | 'linkifierValidator' | 'directory'>;
+import type { StoredLinkifier, LinkifierUnit } from './realm-content-store.js';
 
 export const linkifierDict = (l: StoredLinkifier): contracts.LinkifierRecord => ({
   id: l.id,
@@ -56,7 +20,7 @@ export function validationFailure(field: string, message: string): ConfabError {
   return invalid(message, 'BAD_REQUEST', { errors: { [field]: [message] } });
 }
 
-function validated(domain: LinkifiersDeps, pattern: string, urlTemplate: string): void {
+function validated(domain: Domain, pattern: string, urlTemplate: string): void {
   const problem = domain.linkifierValidator.check(pattern, urlTemplate);
   if (problem) throw validationFailure(problem.field, problem.message);
 }
@@ -65,11 +29,7 @@ const duplicate = () => validationFailure('__all__', 'Realm filter with this Rea
 const notFound = () => invalid('Linkifier not found.');
 
 /** One change and the `linkifiers.changed` event with the whole list after it (Zulip's notify_linkifiers). */
-async function changeAndNotify<T>(
-  domain: LinkifiersDeps,
-  actor: Actor,
-  fn: (unit: LinkifierUnit) => Promise<T>,
-): Promise<T> {
+async function changeAndNotify<T>(domain: Domain, actor: Actor, fn: (unit: LinkifierUnit) => Promise<T>): Promise<T> {
   const result = await domain.linkifiers.change(async (unit) => {
     const value = await fn(unit);
     const list = await unit.list(actor.realm.id);
@@ -85,13 +45,13 @@ async function changeAndNotify<T>(
 }
 
 /** GET /realm/linkifiers. */
-export async function listLinkifiers(domain: LinkifiersDeps, actor: Actor) {
+export async function listLinkifiers(domain: Domain, actor: Actor) {
   return { linkifiers: (await domain.linkifiers.list(actor.realm.id)).map(linkifierDict) };
 }
 
 /** POST /realm/filters. */
 export async function addLinkifier(
-  domain: LinkifiersDeps,
+  domain: Domain,
   actor: Actor,
   pattern: string,
   urlTemplate: string,
@@ -107,7 +67,7 @@ export async function addLinkifier(
 
 /** PATCH /realm/filters/{filter_id}. */
 export async function updateLinkifier(
-  domain: LinkifiersDeps,
+  domain: Domain,
   actor: Actor,
   id: number,
   pattern: string,
@@ -123,7 +83,7 @@ export async function updateLinkifier(
 }
 
 /** DELETE /realm/filters/{filter_id}. */
-export async function removeLinkifier(domain: LinkifiersDeps, actor: Actor, id: number): Promise<void> {
+export async function removeLinkifier(domain: Domain, actor: Actor, id: number): Promise<void> {
   requireAdmin(actor);
   await changeAndNotify(domain, actor, async (unit) => {
     if (!(await unit.delete(actor.realm.id, id))) throw notFound();
@@ -131,7 +91,7 @@ export async function removeLinkifier(domain: LinkifiersDeps, actor: Actor, id: 
 }
 
 /** PATCH /realm/linkifiers (Zulip's check_reorder_linkifiers): every linkifier exactly once. */
-export async function reorderLinkifiers(domain: LinkifiersDeps, actor: Actor, ids: readonly number[]): Promise<void> {
+export async function reorderLinkifiers(domain: Domain, actor: Actor, ids: readonly number[]): Promise<void> {
   requireAdmin(actor);
   if (new Set(ids).size !== ids.length) throw invalid('The ordered list must not contain duplicated linkifiers');
   const existing = await domain.linkifiers.list(actor.realm.id);

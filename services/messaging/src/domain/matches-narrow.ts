@@ -1,5 +1,6 @@
-import type { Actor } from './context.js';
-import { resolveNarrow, type FetchDeps } from './fetch.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
+import { resolveNarrow } from './fetch.js';
 import type { RawTerm } from './narrow.js';
 import { searchFields, searchWords } from './search-fields.js';
 
@@ -9,7 +10,7 @@ import { searchFields, searchWords } from './search-fields.js';
  * considered (their own message rows), as in Zulip.
  */
 export async function messagesMatchingNarrow(
-  domain: FetchDeps,
+  domain: Domain,
   actor: Actor,
   messageIds: readonly number[],
   narrow: readonly RawTerm[],

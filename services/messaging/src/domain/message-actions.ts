@@ -2,22 +2,12 @@ import { invalid } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
 import { deleteFiles, releaseAttachments } from './attachments.js';
 import { accessChannelById, canAccessHistory } from './channel-access.js';
-import type { Actor } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { accessMessage } from './fetch.js';
 import type { Channel, StoredMessage } from './types.js';
-import type { AttachmentsDeps } from './attachments.js';
-import type { ChannelAccessDeps } from './channel-access.js';
-import type { FetchDeps } from './fetch.js';
 
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type MessageActionsDeps = AttachmentsDeps & ChannelAccessDeps & FetchDeps;
-
-async function canDelete(
-  domain: MessageActionsDeps,
-  actor: Actor,
-  message: StoredMessage,
-  channel: Channel | null,
-): Promise<void> {
+async function canDelete(domain: Domain, actor: Actor, message: StoredMessage, channel: Channel | null): Promise<void> {
   const denied = () => invalid("You don't have permission to delete this message");
   const { user, realm } = actor;
   if (await domain.permissions.realmPermission(user, realm, 'can_delete_any_message_group')) return;
@@ -34,7 +24,7 @@ async function canDelete(
 }
 
 /** DELETE /messages/{message_id}: permanent deletion, with its rows, reactions and now-unused uploads. */
-export async function deleteMessage(domain: MessageActionsDeps, actor: Actor, messageId: number): Promise<void> {
+export async function deleteMessage(domain: Domain, actor: Actor, messageId: number): Promise<void> {
   const { message, channel } = await accessMessage(domain, actor, messageId);
   await canDelete(domain, actor, message, channel);
   await removeMessage(domain, message, { realmId: actor.realm.id, requestId: actor.requestId });
@@ -42,7 +32,7 @@ export async function deleteMessage(domain: MessageActionsDeps, actor: Actor, me
 
 /** Deletes a message with its reactions and attachment references, telling everyone who had it. */
 export async function removeMessage(
-  domain: MessageActionsDeps,
+  domain: Domain,
   message: StoredMessage,
   meta: { realmId: number; requestId: string },
 ): Promise<void> {
@@ -55,7 +45,7 @@ export async function removeMessage(
  * any of them (Zulip's do_delete_messages).
  */
 export async function removeMessages(
-  domain: MessageActionsDeps,
+  domain: Domain,
   messages: readonly StoredMessage[],
   meta: { realmId: number; requestId: string },
 ): Promise<number> {
@@ -91,12 +81,7 @@ export async function removeMessages(
 }
 
 /** GET /users/me/{stream_id}/topics. */
-export async function channelTopics(
-  domain: MessageActionsDeps,
-  actor: Actor,
-  channelId: number,
-  allowEmptyTopicName: boolean,
-) {
+export async function channelTopics(domain: Domain, actor: Actor, channelId: number, allowEmptyTopicName: boolean) {
   const { channel, sub } = await accessChannelById(domain, actor, channelId);
   const topics = await domain.messages.topicsOf(
     channel.recipientId,

@@ -3,38 +3,16 @@ import { invalid } from '@confab/errors';
 import { contracts, outboxRecord, type OutboxRecord, type PayloadOf } from '@confab/events';
 import { FLAG, flagNames } from '@confab/zulip';
 import { canAccessHistory } from './channel-access.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { editNotify } from './edit-notify.js';
-import type { ContentChange, EditHistoryEntry, EditUnit } from './edit-store.js';
-import type { PropagateMode } from './message-edit.js';
+import type { EditHistoryEntry, EditUnit } from './edit-store.js';
+import type { EditOutcome, EditPlan } from './edit-plan.js';
 import { isGuest } from './permissions.js';
-import type { Rendered } from './render.js';
 import { topicKey } from './text.js';
 import { userTopicEvent } from './topic-policy.js';
-import type { Channel, StoredMessage, TopicPolicyChange, VisibilityPolicy } from './types.js';
+import type { Channel, TopicPolicyChange, VisibilityPolicy } from './types.js';
 import { VISIBILITY_FOLLOWED, VISIBILITY_MUTED, VISIBILITY_NONE, VISIBILITY_UNMUTED } from './types.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type MessageEditCommitDeps = Pick<Domain, 'channels' | 'directory' | 'edits'>;
-
-/** An edit that passed every check (message-edit.ts): what it changes. */
-export interface EditPlan {
-  message: StoredMessage;
-  origChannel: Channel | null;
-  propagateMode: PropagateMode;
-  /** The new topic, when it changes. */
-  topic?: string;
-  /** The new channel, when it changes. */
-  targetChannel?: Channel;
-  content?: {
-    change: ContentChange;
-    rendered: Rendered;
-    mentioned: number[];
-    topicParticipants: number[];
-    /** Users whose alert words the new content has. */
-    alerted: number[];
-  };
-}
 
 type UpdatePayload = PayloadOf<typeof contracts.messageUpdated>;
 
@@ -77,7 +55,7 @@ function mentionFlags(plan: EditPlan, rows: ReadonlyMap<number, number>): Map<nu
  * for a public one) see them deleted. Subscribers of a channel without shared history get rows, read.
  */
 async function moveRows(
-  domain: MessageEditCommitDeps,
+  domain: Domain,
   actor: Actor,
   unit: EditUnit,
   plan: EditPlan,
@@ -199,15 +177,8 @@ async function moveTopicPolicies(
   return changes.map((c) => userTopicEvent(c, editTime, meta));
 }
 
-/** What a committed edit changed: the messages, and whether a move took everything of the topic the mover sees. */
-export interface EditOutcome {
-  ids: number[];
-  /** Zulip's moved_all_visible_messages: true for change_all, else whether the old topic kept none the mover sees. */
-  movedAll: boolean;
-}
-
 /** Writes an edit in one transaction with its events: the rows, the history entries, update_message. */
-export async function commitEdit(domain: MessageEditCommitDeps, actor: Actor, plan: EditPlan): Promise<EditOutcome> {
+export async function commitEdit(domain: Domain, actor: Actor, plan: EditPlan): Promise<EditOutcome> {
   const { message, origChannel } = plan;
   const editTime = new Date();
   const timestamp = Math.floor(editTime.getTime() / 1000);

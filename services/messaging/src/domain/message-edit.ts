@@ -4,26 +4,22 @@ import { ROLE_MODERATOR } from '@confab/identity';
 import { isResolvedTopic, RESOLVED_TOPIC_PREFIX } from '@confab/zulip';
 import { updateAttachmentReferences } from './attachments.js';
 import { accessChannelById, canAccessHistory, checkCanPost } from './channel-access.js';
-import type { Actor } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { postEditNotices } from './edit-notices.js';
 import { accessMessage } from './fetch.js';
-import { commitEdit, type EditPlan } from './message-edit-commit.js';
+import { commitEdit } from './message-edit-commit.js';
+import type { EditPlan, PropagateMode } from './edit-plan.js';
 import { isAdmin } from './permissions.js';
 import { alertedUsers } from './personal-filters.js';
 import { checkGroupMentions, checkTopicsPolicy, checkWildcards, mentionedUsers } from './send-checks.js';
 import { firstUnprintable, MAX_TOPIC_LENGTH, normalizeContent, topicKey, truncate } from './text.js';
 import type { Channel, ChannelPermission, StoredMessage, Subscription } from './types.js';
-import type { EditNoticesDeps } from './edit-notices.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type MessageEditDeps = EditNoticesDeps;
 
 /**
  * Editing and moving messages: PATCH /messages/{message_id}, Zulip's check_update_message. This file decides
  * whether an edit is allowed and what it changes; message-edit-commit.ts writes it and its events.
  */
-
-export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
 
 export interface EditInput {
   content?: string;
@@ -52,21 +48,21 @@ export function checkCanEditContent(actor: Actor, message: StoredMessage): void 
     throw invalid('The time limit for editing this message has passed');
 }
 
-async function channelPermission(domain: MessageEditDeps, actor: Actor, channel: Channel, setting: ChannelPermission) {
+async function channelPermission(domain: Domain, actor: Actor, channel: Channel, setting: ChannelPermission) {
   return domain.permissions.has(actor.user, actor.realm, channel.permissions[setting]);
 }
 
-const administers = (domain: MessageEditDeps, actor: Actor, channel: Channel) =>
+const administers = (domain: Domain, actor: Actor, channel: Channel) =>
   channelPermission(domain, actor, channel, 'can_administer_channel_group');
 
 /** Zulip's can_move_messages_within_channel. */
-async function canMoveWithin(domain: MessageEditDeps, actor: Actor, channel: Channel): Promise<boolean> {
+async function canMoveWithin(domain: Domain, actor: Actor, channel: Channel): Promise<boolean> {
   if (isAdmin(actor.user) || (await administers(domain, actor, channel))) return true;
   return channelPermission(domain, actor, channel, 'can_move_messages_within_channel_group');
 }
 
 /** Zulip's can_edit_topic: the organization's permission, or the channel's in either channel. */
-async function canEditTopic(domain: MessageEditDeps, actor: Actor, from: Channel, to: Channel): Promise<boolean> {
+async function canEditTopic(domain: Domain, actor: Actor, from: Channel, to: Channel): Promise<boolean> {
   if (await domain.permissions.realmPermission(actor.user, actor.realm, 'can_move_messages_between_topics_group'))
     return true;
   if (await canMoveWithin(domain, actor, from)) return true;
@@ -74,14 +70,14 @@ async function canEditTopic(domain: MessageEditDeps, actor: Actor, from: Channel
 }
 
 /** Zulip's can_resolve_topics. */
-async function canResolveTopics(domain: MessageEditDeps, actor: Actor, from: Channel, to: Channel): Promise<boolean> {
+async function canResolveTopics(domain: Domain, actor: Actor, from: Channel, to: Channel): Promise<boolean> {
   if (await domain.permissions.realmPermission(actor.user, actor.realm, 'can_resolve_topics_group')) return true;
   if (await channelPermission(domain, actor, from, 'can_resolve_topics_group')) return true;
   return from.id !== to.id && channelPermission(domain, actor, to, 'can_resolve_topics_group');
 }
 
 /** Zulip's can_move_messages_out_of_channel. */
-async function canMoveOut(domain: MessageEditDeps, actor: Actor, channel: Channel): Promise<boolean> {
+async function canMoveOut(domain: Domain, actor: Actor, channel: Channel): Promise<boolean> {
   if (isAdmin(actor.user)) return true;
   if (await domain.permissions.realmPermission(actor.user, actor.realm, 'can_move_messages_between_channels_group'))
     return true;
@@ -142,7 +138,7 @@ function resolutionOf(orig: string, target: string, requested: string | undefine
 
 /** Zulip's check_time_limit_for_change_all_propagate_mode: everyone but moderators moves only recent messages. */
 async function checkChangeAllLimit(
-  domain: MessageEditDeps,
+  domain: Domain,
   actor: Actor,
   message: StoredMessage,
   channel: Channel,
@@ -174,7 +170,7 @@ async function checkChangeAllLimit(
 }
 
 async function renderEdit(
-  domain: MessageEditDeps,
+  domain: Domain,
   actor: Actor,
   message: StoredMessage,
   channel: Channel | null,
@@ -202,7 +198,7 @@ async function renderEdit(
 
 /** PATCH /messages/{message_id}. */
 export async function editMessage(
-  domain: MessageEditDeps,
+  domain: Domain,
   actor: Actor,
   messageId: number,
   input: EditInput,

@@ -2,15 +2,11 @@ import { invalid } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
 import { EDITABLE_FLAGS, FLAG, MENTION_BITS, type FlagName } from '@confab/zulip';
 import { accessChannelById } from './channel-access.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { accessMessage } from './fetch.js';
 import { topicKey } from './text.js';
 import type { StoredMessage } from './types.js';
-import type { ChannelAccessDeps } from './channel-access.js';
-import type { FetchDeps } from './fetch.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type MessageFlagsDeps = ChannelAccessDeps & FetchDeps & Pick<Domain, 'store'>;
 
 /** Changing users' message flags: POST /messages/flags, and marking channels, topics or everything as read. */
 
@@ -19,7 +15,7 @@ const KNOWN_FLAGS = new Set([...Object.keys(FLAG), 'force_expand', 'force_collap
 
 /** POST /messages/flags (Zulip's do_update_message_flags). */
 export async function updateFlags(
-  domain: MessageFlagsDeps,
+  domain: Domain,
   actor: Actor,
   input: { messages: number[]; op: string; flag: string },
 ): Promise<{ messages: number[]; ignored_because_not_subscribed_channels: number[] }> {
@@ -84,7 +80,7 @@ function unreadDetails(
 
 /** POST /mark_all_as_read, /mark_stream_as_read and /mark_topic_as_read. */
 export async function markAsRead(
-  domain: MessageFlagsDeps,
+  domain: Domain,
   actor: Actor,
   scope: { channelId?: number; topic?: string },
 ): Promise<void> {

@@ -1,10 +1,7 @@
 import { highlightHtmlDifferences } from '../rendering/html-diff.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { accessMessage } from './fetch.js';
-import type { FetchDeps } from './fetch.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type MessageHistoryDeps = FetchDeps & Pick<Domain, 'edits'>;
 
 /**
  * GET /messages/{message_id}/history (Zulip's fill_edit_history_entries): the stored entries say what each edit
@@ -12,7 +9,7 @@ export type MessageHistoryDeps = FetchDeps & Pick<Domain, 'edits'>;
  * reversed so the original message comes first.
  */
 export async function messageHistory(
-  domain: MessageHistoryDeps,
+  domain: Domain,
   actor: Actor,
   messageId: number,
   allowEmptyTopicName: boolean,

@@ -1,15 +1,13 @@
 import { invalid } from '@confab/errors';
 import { messageLinkSyntax, unusedFence } from '@confab/markdown';
 import { directMessageUrl } from '@confab/zulip';
-import type { Actor } from './context.js';
-import { accessMessage, type FetchDeps } from './fetch.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
+import { accessMessage } from './fetch.js';
 import { globalTime, mentionList, silentMention } from './notice-text.js';
-import { sendMessage, type SendDeps } from './send.js';
+import { sendMessage } from './send.js';
 import { MAX_MESSAGE_LENGTH, truncate } from './text.js';
 import type { StoredMessage, User } from './types.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type MessageReportDeps = SendDeps & FetchDeps;
 
 /** Zulip's Realm.REPORT_MESSAGE_REASONS. */
 export const REPORT_REASONS = {
@@ -26,13 +24,13 @@ export const MAX_REPORT_DESCRIPTION_LENGTH = 1000;
 /** Zulip's MAX_REPORT_MESSAGE_SNIPPET_LENGTH: room left for the notes and the template. */
 const MAX_SNIPPET_LENGTH = MAX_MESSAGE_LENGTH - MAX_REPORT_DESCRIPTION_LENGTH - 500;
 
-async function usersById(domain: MessageReportDeps, actor: Actor, ids: readonly number[]): Promise<Map<number, User>> {
+async function usersById(domain: Domain, actor: Actor, ids: readonly number[]): Promise<Map<number, User>> {
   return new Map((await domain.directory.usersByIds(actor.realm.id, ids)).map((u) => [u.id, u]));
 }
 
 /** Zulip's send_message_report: the report's text, from the reported message's conversation. */
 async function reportText(
-  domain: MessageReportDeps,
+  domain: Domain,
   actor: Actor,
   message: StoredMessage,
   reported: User,
@@ -75,7 +73,7 @@ async function reportText(
  * the organization's moderation request channel, in the topic "<reported user> moderation".
  */
 export async function reportMessage(
-  domain: MessageReportDeps,
+  domain: Domain,
   actor: Actor,
   messageId: number,
   reportType: ReportType,

@@ -1,4 +1,4 @@
-import type { OutboxRecord } from '@confab/events';
+import type { OutboxRecord, Written } from '@confab/events';
 import type { MessageQuery } from './narrow.js';
 import type { SqlExecutor, Transaction } from './storage.js';
 import type { Reaction, ReactionType, SendFacts, StoredMessage, TopicPolicyChange } from './types.js';
@@ -99,8 +99,17 @@ export interface MessageStore {
   addMissingRows(userId: number): Promise<boolean>;
   /** The recipient of a direct conversation, created on first use. */
   directRecipient(realmId: number, userIds: readonly number[]): Promise<number>;
-  /** Writes a message with its rows and events (its own transaction, or `executor`'s). */
-  send(write: SendWrite, executor?: SqlExecutor): Promise<SentRows>;
+  /**
+   * Commits a message with its rows and events and wakes the outbox relay: one statement, its own transaction
+   * (shared with concurrent sends); with `alongside`, one plain-SQL transaction of that statement and the further
+   * writes `alongside` makes, whose events it returns.
+   */
+  send(
+    write: SendWrite,
+    alongside?: (executor: SqlExecutor, messageId: number) => Promise<OutboxRecord[]>,
+  ): Promise<SentRows>;
+  /** The same statement inside the caller's transaction (`executor`), whose commit wakes the relay. */
+  sendIn(executor: SqlExecutor, write: SendWrite): Promise<SentRows>;
   /** Several messages in the caller's transaction. */
   sendMany(writes: readonly SendWrite[], executor: SqlExecutor): Promise<SentRows[]>;
   /** What the automatic topic policies depend on, read just before sending. */
@@ -184,4 +193,36 @@ export interface UserTopicStore {
   policy(userId: number, channelId: number, topicKey: string): Promise<number>;
   /** Users with a policy for the topic, with the topic's name as their row has it. */
   withPolicy(channelId: number, topicKey: string): Promise<{ userId: number; topicName: string }[]>;
+}
+
+/** A submessage as message dicts and events carry it (Zulip's SubMessage.get_raw_db_rows). */
+export interface Submessage {
+  id: number;
+  message_id: number;
+  sender_id: number;
+  msg_type: string;
+  content: string;
+}
+
+/** Submessages' storage (a port this domain owns; docs/architecture.md, "Data access"). */
+export interface SubmessageStore {
+  /** Each message's submessages, oldest first. */
+  forMessages(messageIds: readonly number[]): Promise<Map<number, Submessage[]>>;
+  add<T>(fn: (unit: SubmessageUnit) => Promise<Written<T>>): Promise<T>;
+}
+
+export interface SubmessageUnit {
+  /** Stores it and marks its message as having submessages; its id. */
+  insert(submessage: Omit<Submessage, 'id'>): Promise<number>;
+  /** Users who received the message. */
+  receivers(messageId: number): Promise<number[]>;
+}
+
+/** The storage read-receipt answers need (a port this domain owns; docs/architecture.md, "Data access"). */
+export interface ReadReceiptSource {
+  /**
+   * Active users who read the message and share that they did, other than its sender, leaving out users who muted
+   * the viewer and users the viewer muted; ascending.
+   */
+  readers(messageId: number, senderId: number, viewerId: number): Promise<number[]>;
 }

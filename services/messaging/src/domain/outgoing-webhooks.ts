@@ -1,8 +1,9 @@
 import { ConfabError } from '@confab/errors';
 import { messageForClient, type contracts } from '@confab/events';
 import { directMessageUrl, messageNarrowUrl, pyBytesRepr, pyStr, pyStrRepr } from '@confab/zulip';
-import type { Actor, Domain } from './context.js';
-import { sendMessage, type SendDeps } from './send.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
+import { sendMessage } from './send.js';
 import { OUTGOING_WEBHOOK_BOT, type Realm, type User } from './types.js';
 
 /**
@@ -10,9 +11,6 @@ import { OUTGOING_WEBHOOK_BOT, type Realm, type User } from './types.js';
  * triggered an outgoing webhook bot is posted to the bot's service, and the service's answer is posted back by the
  * bot into the same conversation. docs/architecture.md, "Outgoing webhooks".
  */
-
-/** What this file's functions use of the domain. */
-export type OutgoingWebhooksDeps = SendDeps & Pick<Domain, 'directory' | 'logger'>;
 
 /** Zulip's GENERIC_INTERFACE and SLACK_INTERFACE (Service.interface). */
 export const GENERIC_INTERFACE = 1;
@@ -69,7 +67,7 @@ const RESPONSE_CLIENT = 'OutgoingWebhookResponse';
  * "Bot is unavailable" and the bot's owner gets Zulip's notice. Other failures are not retried: they are told at once.
  */
 export async function deliverOutgoingWebhook(
-  domain: OutgoingWebhooksDeps,
+  domain: Domain,
   ports: OutgoingWebhookPorts,
   job: OutgoingWebhookJob,
   attempt: { last: boolean },
@@ -127,7 +125,7 @@ export async function deliverOutgoingWebhook(
 }
 
 interface Delivery {
-  domain: OutgoingWebhooksDeps;
+  domain: Domain;
   bot: User;
   realm: Realm;
   job: OutgoingWebhookJob;

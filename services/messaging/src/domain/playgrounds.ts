@@ -1,33 +1,10 @@
 import { invalid, organizationAdministratorRequired } from '@confab/errors';
-import { contracts, outboxRecord, type Written } from '@confab/events';
-import type { Actor, Domain } from './context.js';
+import { contracts, outboxRecord } from '@confab/events';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { validationFailure } from './linkifiers.js';
 import { isAdmin } from './permissions.js';
-
-/** A code playground as stored (Zulip's RealmPlayground). */
-export interface StoredPlayground {
-  id: number;
-  realmId: number;
-  name: string;
-  pygmentsLanguage: string;
-  urlTemplate: string;
-}
-
-/** Code playgrounds' storage (a port this domain owns; docs/architecture.md, "Data access"). */
-export interface PlaygroundStore {
-  list(realmId: number): Promise<StoredPlayground[]>;
-  change<T>(fn: (unit: PlaygroundUnit) => Promise<Written<T>>): Promise<T>;
-}
-
-export interface PlaygroundUnit {
-  /** Null when the organization has a playground of that language and name already. */
-  create(data: Omit<StoredPlayground, 'id'>): Promise<StoredPlayground | null>;
-  delete(realmId: number, id: number): Promise<boolean>;
-  list(realmId: number): Promise<StoredPlayground[]>;
-}
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type PlaygroundsDeps = Pick<Domain, 'playgrounds' | 'linkifierValidator'>;
+import type { StoredPlayground, PlaygroundUnit } from './realm-content-store.js';
 
 /** Zulip's RealmPlayground.MAX_PYGMENTS_LANGUAGE_LENGTH and PLAYGROUND_LANGUAGE_REGEX. */
 const MAX_LANGUAGE_LENGTH = 40;
@@ -41,7 +18,7 @@ export const playgroundDict = (p: StoredPlayground): contracts.PlaygroundRecord 
 });
 
 /** Zulip's full_clean of a RealmPlayground, first error first. */
-function check(domain: PlaygroundsDeps, input: { name: string; pygmentsLanguage: string; urlTemplate: string }): void {
+function check(domain: Domain, input: { name: string; pygmentsLanguage: string; urlTemplate: string }): void {
   const language = input.pygmentsLanguage;
   if (input.name === '') throw validationFailure('name', 'This field cannot be blank.');
   if (language === '') throw validationFailure('pygments_language', 'This field cannot be blank.');
@@ -59,7 +36,7 @@ function check(domain: PlaygroundsDeps, input: { name: string; pygmentsLanguage:
     throw validationFailure('__all__', '"code" should be the only variable present in the URL template');
 }
 
-async function changeAndNotify<T>(domain: PlaygroundsDeps, actor: Actor, fn: (unit: PlaygroundUnit) => Promise<T>) {
+async function changeAndNotify<T>(domain: Domain, actor: Actor, fn: (unit: PlaygroundUnit) => Promise<T>) {
   return domain.playgrounds.change(async (unit) => {
     const result = await fn(unit);
     const event = outboxRecord(
@@ -73,7 +50,7 @@ async function changeAndNotify<T>(domain: PlaygroundsDeps, actor: Actor, fn: (un
 
 /** POST /realm/playgrounds (Zulip's add_realm_playground). */
 export async function addPlayground(
-  domain: PlaygroundsDeps,
+  domain: Domain,
   actor: Actor,
   input: { name: string; pygmentsLanguage: string; urlTemplate: string },
 ): Promise<{ id: number }> {
@@ -91,7 +68,7 @@ export async function addPlayground(
 }
 
 /** DELETE /realm/playgrounds/{playground_id}. */
-export async function removePlayground(domain: PlaygroundsDeps, actor: Actor, id: number): Promise<void> {
+export async function removePlayground(domain: Domain, actor: Actor, id: number): Promise<void> {
   if (!isAdmin(actor.user)) throw organizationAdministratorRequired();
   await changeAndNotify(domain, actor, async (unit) => {
     if (!(await unit.delete(actor.realm.id, id))) throw invalid('Invalid playground');

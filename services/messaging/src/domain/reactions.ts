@@ -1,15 +1,12 @@
 import { ConfabError, invalid } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
 import { checkReactionEmoji, resolveReactionEmoji } from '@confab/markdown';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { accessMessage, messageAudience } from './fetch.js';
 import { topicKey } from './text.js';
 import type { CustomEmojiSet, ReactionType } from './types.js';
 import { VISIBILITY_FOLLOWED } from './types.js';
-import type { FetchDeps } from './fetch.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type ReactionsDeps = FetchDeps & Pick<Domain, 'store' | 'userTopics'>;
 
 const REACTION_TYPES: readonly ReactionType[] = ['unicode_emoji', 'realm_emoji', 'service_extra_emoji'];
 
@@ -27,7 +24,7 @@ function emojiFromName(emoji: CustomEmojiSet, name: string): { type: ReactionTyp
 
 /** POST /messages/{message_id}/reactions (Zulip's check_add_reaction, voting on an existing reaction by code). */
 export async function addReaction(
-  domain: ReactionsDeps,
+  domain: Domain,
   actor: Actor,
   messageId: number,
   input: { emojiName: string; emojiCode: string | undefined; reactionType: string | undefined },
@@ -112,7 +109,7 @@ export async function addReaction(
 
 /** DELETE /messages/{message_id}/reactions. */
 export async function removeReaction(
-  domain: ReactionsDeps,
+  domain: Domain,
   actor: Actor,
   messageId: number,
   input: { emojiName: string | undefined; emojiCode: string | undefined; reactionType: string },

@@ -1,26 +1,10 @@
 import { invalid } from '@confab/errors';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { accessMessage } from './fetch.js';
-import type { FetchDeps } from './fetch.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type ReadReceiptsDeps = FetchDeps & Pick<Domain, 'receipts'>;
-
-/** The storage read-receipt answers need (a port this domain owns; docs/architecture.md, "Data access"). */
-export interface ReadReceiptSource {
-  /**
-   * Active users who read the message and share that they did, other than its sender, leaving out users who muted
-   * the viewer and users the viewer muted; ascending.
-   */
-  readers(messageId: number, senderId: number, viewerId: number): Promise<number[]>;
-}
 
 /** GET /messages/{message_id}/read_receipts (Zulip's read_receipts view). */
-export async function readReceipts(
-  domain: ReadReceiptsDeps,
-  actor: Actor,
-  messageId: number,
-): Promise<{ user_ids: number[] }> {
+export async function readReceipts(domain: Domain, actor: Actor, messageId: number): Promise<{ user_ids: number[] }> {
   if (!actor.realm.enableReadReceipts) throw invalid('Read receipts are disabled in this organization.');
   const { message } = await accessMessage(domain, actor, messageId);
   return { user_ids: await domain.receipts.readers(message.id, message.senderId, actor.user.id) };

@@ -1,48 +1,9 @@
 import { invalid, organizationAdministratorRequired } from '@confab/errors';
-import { contracts, outboxRecord, type Written } from '@confab/events';
-import type { Actor, Domain } from './context.js';
+import { contracts, outboxRecord } from '@confab/events';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { isAdmin } from './permissions.js';
-
-/** A data export as stored (Zulip's RealmExport). */
-export interface StoredExport {
-  id: number;
-  realmId: number;
-  actingUserId: number;
-  exportType: number;
-  dateRequested: Date;
-  dateSucceeded: Date | null;
-  dateFailed: Date | null;
-  dateDeleted: Date | null;
-  /** The archive, relative to the exports directory. */
-  exportPath: string | null;
-}
-
-/** Exports' storage (a port this domain owns; docs/architecture.md, "Data access"). */
-export interface ExportStore {
-  list(realmId: number): Promise<StoredExport[]>;
-  byId(id: number): Promise<StoredExport | null>;
-  change<T>(fn: (unit: ExportUnit) => Promise<Written<T>>): Promise<T>;
-}
-
-export interface ExportUnit {
-  create(data: { realmId: number; actingUserId: number; exportType: number }): Promise<StoredExport>;
-  update(
-    id: number,
-    patch: Partial<Pick<StoredExport, 'dateSucceeded' | 'dateFailed' | 'dateDeleted' | 'exportPath'>>,
-  ): Promise<void>;
-  list(realmId: number): Promise<StoredExport[]>;
-}
-
-/** Where export archives are written and the job that writes them (adapters of the worker and the data directory). */
-export interface ExportRunner {
-  /** Queues the export's job. */
-  enqueue(exportId: number): Promise<void>;
-  /** Removes an archive; a missing one is no error. */
-  remove(path: string): Promise<void>;
-}
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type RealmExportsDeps = Pick<Domain, 'exports' | 'readModel'>;
+import type { StoredExport, ExportRunner } from './realm-content-store.js';
 
 /** Zulip's limit: five exports in seven days. */
 const EXPORT_LIMIT = 5;
@@ -81,14 +42,14 @@ function requireAdmin(actor: Actor): void {
 }
 
 /** GET /export/realm. */
-export async function listExports(domain: RealmExportsDeps, actor: Actor) {
+export async function listExports(domain: Domain, actor: Actor) {
   requireAdmin(actor);
   return { exports: (await domain.exports.list(actor.realm.id)).map((e) => exportDict(e, actor.realm.url)) };
 }
 
 /** POST /export/realm (Zulip's export_realm): queued for the worker; its progress is told by realm_export events. */
 export async function requestExport(
-  domain: RealmExportsDeps,
+  domain: Domain,
   runner: ExportRunner,
   actor: Actor,
   exportType: number,
@@ -108,12 +69,7 @@ export async function requestExport(
 }
 
 /** DELETE /export/realm/{export_id} (Zulip's delete_realm_export). */
-export async function deleteExport(
-  domain: RealmExportsDeps,
-  runner: ExportRunner,
-  actor: Actor,
-  id: number,
-): Promise<void> {
+export async function deleteExport(domain: Domain, runner: ExportRunner, actor: Actor, id: number): Promise<void> {
   requireAdmin(actor);
   const row = await domain.exports.byId(id);
   if (!row || row.realmId !== actor.realm.id) throw invalid('Invalid data export ID');
@@ -129,7 +85,7 @@ export async function deleteExport(
 }
 
 /** GET /export/realm/consents: whether each member lets administrators export their private data. */
-export async function exportConsents(domain: RealmExportsDeps, actor: Actor) {
+export async function exportConsents(domain: Domain, actor: Actor) {
   requireAdmin(actor);
   const users = (await domain.readModel.activeUsersInRealm(actor.realm.id)).filter((u) => !u.isBot);
   return { export_consents: users.map((u) => ({ user_id: u.id, consented: u.allowPrivateDataExport })) };

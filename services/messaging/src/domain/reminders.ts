@@ -2,19 +2,16 @@ import { ConfabError, invalid } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
 import { messageLinkSyntax, unusedFence } from '@confab/markdown';
 import { directMessageUrl, messageNarrowUrl } from '@confab/zulip';
-import type { Actor } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { accessMessage } from './fetch.js';
 import { validId } from './ids.js';
 import { mentionList, silentMention } from './notice-text.js';
-import { enqueue, type DeliveryQueue, type ScheduledMessagesDeps } from './scheduled-messages.js';
+import { enqueue, type DeliveryQueue } from './scheduled-messages.js';
 import { REMIND, type StoredScheduledMessage } from './scheduled-store.js';
 import { sendMessage } from './send.js';
 import { MAX_MESSAGE_LENGTH, truncate } from './text.js';
 import type { StoredMessage } from './types.js';
-import type { FetchDeps } from './fetch.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type RemindersDeps = ScheduledMessagesDeps & FetchDeps;
 
 /** Zulip's MAX_REMINDER_NOTE_LENGTH. */
 export const MAX_REMINDER_NOTE_LENGTH = 1000;
@@ -44,7 +41,7 @@ function normalizeNote(note: string): string {
 
 /** Zulip's get_reminder_formatted_content: what the reminder says, quoting the message as it is now. */
 export async function reminderContent(
-  domain: RemindersDeps,
+  domain: Domain,
   actor: Actor,
   message: StoredMessage,
   note: string | undefined,
@@ -83,7 +80,7 @@ export async function reminderContent(
 
 /** POST /reminders (Zulip's schedule_reminder_for_message). */
 export async function createReminder(
-  domain: RemindersDeps,
+  domain: Domain,
   queue: DeliveryQueue,
   actor: Actor,
   input: { messageId: number; deliverAt: Date; note: string | undefined; client: string },
@@ -120,12 +117,12 @@ export async function createReminder(
 }
 
 /** GET /reminders: the caller's reminders not sent yet. */
-export async function listReminders(domain: RemindersDeps, actor: Actor) {
+export async function listReminders(domain: Domain, actor: Actor) {
   return { reminders: (await domain.scheduledMessages.undelivered(actor.user.id, REMIND)).map(reminderDict) };
 }
 
 /** DELETE /reminders/{reminder_id}. */
-export async function deleteReminder(domain: RemindersDeps, actor: Actor, id: number): Promise<void> {
+export async function deleteReminder(domain: Domain, actor: Actor, id: number): Promise<void> {
   const notFound = () => new ConfabError('Reminder does not exist', { status: 404 });
   if (!validId(id)) throw notFound();
   await domain.store.transaction(async (tx) => {
@@ -141,7 +138,7 @@ export async function deleteReminder(domain: RemindersDeps, actor: Actor, id: nu
  * a late reminder is still sent, and a refused one (the account deactivated) is marked failed without telling.
  */
 export async function deliverReminder(
-  domain: RemindersDeps,
+  domain: Domain,
   row: StoredScheduledMessage,
 ): Promise<'delivered' | 'failed' | 'superseded'> {
   const requestId = `reminder-${row.id}`;

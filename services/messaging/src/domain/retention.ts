@@ -1,7 +1,13 @@
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
 import type { Domain } from './context.js';
 import type { Transaction } from './storage.js';
-import type { Attachment } from './types.js';
+import type {
+  RetentionRealm,
+  RetentionChannel,
+  ArchiveScope,
+  ArchivedMessage,
+  ArchivedBatch,
+} from './retention-store.js';
 
 /**
  * Message retention, as Zulip's archive_messages (zerver/lib/retention.py): expired messages move with their rows to
@@ -9,9 +15,6 @@ import type { Attachment } from './types.js';
  * until the archive is purged, `vacuumDays` after it was archived (Zulip's ARCHIVED_DATA_VACUUMING_DELAY_DAYS).
  * Every function takes the time it runs at, so tests run the job "at" a later date rather than wait.
  */
-
-/** What this file's functions use of the domain. */
-export type RetentionDeps = Pick<Domain, 'retention' | 'attachments' | 'channels' | 'files' | 'logger' | 'store'>;
 
 /** Zulip's ArchiveTransaction types. */
 export const RETENTION_POLICY_BASED = 1;
@@ -22,69 +25,6 @@ export const CHANNEL_MESSAGE_BATCH_SIZE = 100;
 export const PURGE_BATCH_SIZE = 100;
 
 const DAY_MS = 86_400_000;
-
-export interface RetentionRealm {
-  id: number;
-  /** Null: messages are kept forever (Zulip's -1). */
-  messageRetentionDays: number | null;
-}
-
-export interface RetentionChannel {
-  id: number;
-  realmId: number;
-  recipientId: number;
-  /** Null: the organization's; -1: forever; else days. */
-  messageRetentionDays: number | null;
-}
-
-/** Which messages one batch takes: one channel's, or an organization's direct messages. */
-export type ArchiveScope = { recipientId: number } | { directOf: number };
-
-/** A message a batch moved to the archive, with the users who had it. */
-export interface ArchivedMessage {
-  id: number;
-  channelId: number | null;
-  recipientId: number;
-  topic: string;
-  topicKey: string;
-  holders: number[];
-}
-
-export interface ArchivedBatch {
-  /** The archive transaction's id; null when nothing had expired (no batch is recorded). */
-  archiveId: number | null;
-  messages: ArchivedMessage[];
-  /** Uploads the batch's messages referred to that no live message refers to any more (their files stay). */
-  archivedUploads: Attachment[];
-  /** Uploads the batch's messages referred to that other messages still refer to. */
-  stillLinked: Attachment[];
-}
-
-/** The archive's storage (a port this domain owns; docs/architecture.md, "Data access"). */
-export interface RetentionStore {
-  /**
-   * Organizations with a retention of their own, and the channels that may have one in force: those with days of
-   * their own, and those following an organization that has one (a superset; `archivingPlan` decides).
-   */
-  candidates(): Promise<{ realms: RetentionRealm[]; channels: RetentionChannel[] }>;
-  /**
-   * Moves up to `limit` messages of the scope sent before `cutoff`, with their per-user rows, reactions,
-   * submessages and upload links, into a new archive transaction stamped `at`; uploads no live message refers to
-   * any more move too (their files stay until the purge).
-   */
-  archiveBatch(
-    tx: Transaction,
-    batch: { realmId: number; scope: ArchiveScope; cutoff: Date; limit: number; at: Date },
-  ): Promise<ArchivedBatch>;
-  /** The organization's retention batches not restored yet, oldest first; with `recipientId`, those holding its messages. */
-  archivedBatches(realmId: number, recipientId?: number): Promise<number[]>;
-  /** Moves a batch's messages and rows back; the ids restored. */
-  restoreBatch(tx: Transaction, archiveId: number): Promise<number[]>;
-  /** Batches archived before `before`, oldest first. */
-  batchesBefore(before: Date, limit: number): Promise<number[]>;
-  /** Deletes these batches and what they hold; the upload files nothing names any more, to delete after commit. */
-  purgeBatches(tx: Transaction, archiveIds: readonly number[]): Promise<string[]>;
-}
 
 /** One organization's work: its channels with the days each keeps, and the days of its direct messages. */
 export interface RealmPlan {
@@ -163,7 +103,7 @@ export function deletionEvents(
 
 /** The owners' upload lists change as Zulip's do when a message goes: removed uploads, and updated ones. */
 async function uploadEvents(
-  domain: RetentionDeps,
+  domain: Domain,
   tx: Transaction,
   batch: ArchivedBatch,
   meta: { realmId: number; requestId: null },
@@ -207,7 +147,7 @@ async function uploadEvents(
 
 /** Archives one scope's expired messages batch after batch, each batch one unit of work; how many were archived. */
 async function archiveScope(
-  domain: RetentionDeps,
+  domain: Domain,
   realmId: number,
   scope: ArchiveScope,
   cutoff: Date,
@@ -249,7 +189,7 @@ export interface ArchiveReport {
  * expired messages are archived, then batches archived more than `vacuumDays` before `now` are purged.
  */
 export async function archiveMessages(
-  domain: RetentionDeps,
+  domain: Domain,
   now: Date,
   options: { vacuumDays: number; realmId?: number },
 ): Promise<ArchiveReport> {
@@ -294,7 +234,7 @@ export async function archiveMessages(
 
 /** Zulip's clean_archived_data: batches archived `vacuumDays` or more before `now` go for good, with their files. */
 export async function purgeArchive(
-  domain: RetentionDeps,
+  domain: Domain,
   now: Date,
   vacuumDays: number,
 ): Promise<{ batches: number; files: number }> {
@@ -320,7 +260,7 @@ export async function purgeArchive(
  * Clients see the messages again when they next fetch them (Zulip sends no event for a restore either).
  */
 export async function restoreArchived(
-  domain: RetentionDeps,
+  domain: Domain,
   realmId: number,
   channel?: { recipientId: number },
 ): Promise<{ batches: number; messages: number }> {

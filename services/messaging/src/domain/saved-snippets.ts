@@ -1,34 +1,9 @@
 import { ConfabError, invalid } from '@confab/errors';
-import { contracts, outboxRecord, type Written } from '@confab/events';
-import type { Actor, Domain } from './context.js';
+import { contracts, outboxRecord } from '@confab/events';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { validId } from './ids.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type SavedSnippetsDeps = Pick<Domain, 'savedSnippets'>;
-
-export interface StoredSnippet {
-  id: number;
-  realmId: number;
-  userId: number;
-  title: string;
-  content: string;
-  dateCreated: Date;
-}
-
-/** Saved snippets' storage (a port this domain owns; docs/architecture.md, "Data access"). */
-export interface SavedSnippetStore {
-  list(userId: number): Promise<StoredSnippet[]>;
-  /** Runs `fn` as one unit of work: its writes and the events it returns commit together. */
-  change<T>(fn: (unit: SavedSnippetUnit) => Promise<Written<T>>): Promise<T>;
-}
-
-export interface SavedSnippetUnit {
-  create(data: { realmId: number; userId: number; title: string; content: string }): Promise<StoredSnippet>;
-  /** The updated snippet, or null when the user has no snippet with that id. */
-  update(userId: number, id: number, data: { title?: string; content?: string }): Promise<StoredSnippet | null>;
-  /** False when the user has no snippet with that id. */
-  delete(userId: number, id: number): Promise<boolean>;
-}
+import type { StoredSnippet } from './user-content-store.js';
 
 /** Zulip's SavedSnippet.MAX_TITLE_LENGTH. */
 export const MAX_SNIPPET_TITLE_LENGTH = 60;
@@ -51,17 +26,12 @@ export function snippetDict(snippet: StoredSnippet): contracts.SavedSnippetRecor
   };
 }
 
-export async function listSnippets(domain: SavedSnippetsDeps, actor: Actor) {
+export async function listSnippets(domain: Domain, actor: Actor) {
   return { saved_snippets: (await domain.savedSnippets.list(actor.user.id)).map(snippetDict) };
 }
 
 /** Title and content arrive stripped and non-empty (checked by the route's parameters). */
-export async function createSnippet(
-  domain: SavedSnippetsDeps,
-  actor: Actor,
-  title: string,
-  content: string,
-): Promise<number> {
+export async function createSnippet(domain: Domain, actor: Actor, title: string, content: string): Promise<number> {
   checkStorable({ title, content });
   return domain.savedSnippets.change(async (unit) => {
     const snippet = await unit.create({
@@ -88,7 +58,7 @@ export async function createSnippet(
  * error (API.md: BAD_REQUEST when the snippet does not exist; Zulip answers success before looking it up).
  */
 export async function editSnippet(
-  domain: SavedSnippetsDeps,
+  domain: Domain,
   actor: Actor,
   id: number,
   change: { title?: string | undefined; content?: string | undefined },
@@ -119,7 +89,7 @@ export async function editSnippet(
   });
 }
 
-export async function deleteSnippet(domain: SavedSnippetsDeps, actor: Actor, id: number): Promise<void> {
+export async function deleteSnippet(domain: Domain, actor: Actor, id: number): Promise<void> {
   if (!validId(id)) throw notFound();
   await domain.savedSnippets.change(async (unit) => {
     if (!(await unit.delete(actor.user.id, id))) throw notFound();

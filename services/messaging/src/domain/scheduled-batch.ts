@@ -1,12 +1,9 @@
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { LATE_CUTOFF_MS, sendInput } from './scheduled-messages.js';
 import { prepareSend } from './send.js';
 import { attachWidget } from './submessages.js';
-import type { SendDeps } from './send.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type ScheduledBatchDeps = SendDeps & Pick<Domain, 'scheduledMessages'>;
 
 /** Most scheduled messages one transaction delivers. */
 export const DELIVERY_BATCH = 50;
@@ -19,11 +16,7 @@ export const DELIVERY_BATCH = 50;
  * A row that cannot be sent as it is (a refusal, too late, uploads to claim) is left alone: its own job delivers it
  * or records why not (deliverScheduled). Returns the due times of the messages delivered.
  */
-export async function deliverDueBatch(
-  domain: ScheduledBatchDeps,
-  now = new Date(),
-  limit = DELIVERY_BATCH,
-): Promise<Date[]> {
+export async function deliverDueBatch(domain: Domain, now = new Date(), limit = DELIVERY_BATCH): Promise<Date[]> {
   let dueTimes: Date[] = [];
   const firstInChannel: number[] = [];
   // Widgets (/poll, /todo) are attached after the messages commit, as for a message sent directly.

@@ -1,8 +1,6 @@
-import { deliverDueBatch, DELIVERY_BATCH, type ScheduledBatchDeps } from './scheduled-batch.js';
-import { deliverScheduled, type DeliveryOutcome, type ScheduledSendDeps } from './scheduled-send.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type ScheduledDrainDeps = ScheduledBatchDeps & ScheduledSendDeps;
+import { deliverDueBatch, DELIVERY_BATCH } from './scheduled-batch.js';
+import { deliverScheduled, type DeliveryOutcome } from './scheduled-send.js';
+import type { Domain } from './context.js';
 
 /** Batches one drain runs side by side: the worker's rendering overlaps the database's writing of another batch. */
 export const PARALLEL_BATCHES = 2;
@@ -12,7 +10,7 @@ const LEFTOVER_PAGE = 200;
 /**
  * Delivers one scheduled message on its own, trying again while an edit that committed meanwhile supersedes it.
  */
-export async function deliverOne(domain: ScheduledDrainDeps, id: number, now?: Date): Promise<DeliveryOutcome> {
+export async function deliverOne(domain: Domain, id: number, now?: Date): Promise<DeliveryOutcome> {
   let result: DeliveryOutcome = { outcome: 'superseded' };
   for (let attempt = 0; attempt < 3 && result.outcome === 'superseded'; attempt += 1)
     result = await deliverScheduled(domain, id, now);
@@ -26,7 +24,7 @@ export async function deliverOne(domain: ScheduledDrainDeps, id: number, now?: D
  * Returns the due times of the messages delivered. Concurrent drains (other jobs, other workers) are safe: batches
  * skip the rows another holds, and the guarded update sends a row at most once.
  */
-export async function deliverAllDue(domain: ScheduledDrainDeps, now = new Date()): Promise<Date[]> {
+export async function deliverAllDue(domain: Domain, now = new Date()): Promise<Date[]> {
   const delivered: Date[] = [];
   const batches = async () => {
     for (;;) {

@@ -2,14 +2,12 @@ import { ConfabError, invalid } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
 import { validId } from './ids.js';
 import { SEND_LATER, type ScheduledMessageChange, type StoredScheduledMessage } from './scheduled-store.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { displayedRecipients } from './drafts.js';
-import { prepareSend, type SendInput } from './send.js';
+import { prepareSend } from './send.js';
+import type { SendInput } from './send-input.js';
 import { normalizeTopic } from './text.js';
-import type { SendDeps } from './send.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type ScheduledMessagesDeps = SendDeps & Pick<Domain, 'scheduledMessages'>;
 
 /**
  * Where scheduled messages wait for their time (BullMQ delayed jobs, one per delivery time). A delivery sends what
@@ -88,12 +86,12 @@ export function sendInput(
 }
 
 /** Every check of POST /messages, now, for what the message would be (Zulip's check_message at scheduling). */
-async function check(domain: ScheduledMessagesDeps, actor: Actor, input: SendInput) {
+async function check(domain: Domain, actor: Actor, input: SendInput) {
   const { checked } = await prepareSend(domain, actor, input);
   return checked;
 }
 
-export async function listScheduled(domain: ScheduledMessagesDeps, actor: Actor) {
+export async function listScheduled(domain: Domain, actor: Actor) {
   return { scheduled_messages: (await domain.scheduledMessages.undelivered(actor.user.id)).map(scheduledDict) };
 }
 
@@ -108,7 +106,7 @@ export interface ScheduleInput {
 }
 
 export async function createScheduled(
-  domain: ScheduledMessagesDeps,
+  domain: Domain,
   queue: DeliveryQueue,
   actor: Actor,
   input: ScheduleInput,
@@ -167,12 +165,7 @@ const ENQUEUE_WAIT_MS = 2000;
  * Redis trouble neither fails nor stalls the request: the row is committed, and the worker's sweep gives pending rows
  * missing from the queue their job.
  */
-export async function enqueue(
-  domain: ScheduledMessagesDeps,
-  queue: DeliveryQueue,
-  id: number,
-  at: Date,
-): Promise<void> {
+export async function enqueue(domain: Domain, queue: DeliveryQueue, id: number, at: Date): Promise<void> {
   try {
     await bounded(queue.schedule(at));
   } catch (err) {
@@ -205,7 +198,7 @@ export interface ScheduledEdit {
 
 /** PATCH /scheduled_messages/{id}, with Zulip's order of checks (update_scheduled_message_backend). */
 export async function editScheduled(
-  domain: ScheduledMessagesDeps,
+  domain: Domain,
   queue: DeliveryQueue,
   actor: Actor,
   id: number,
@@ -299,7 +292,7 @@ export async function editScheduled(
   if (edit.deliverAt !== undefined || existing.failed) await enqueue(domain, queue, id, updated.scheduledAt);
 }
 
-export async function deleteScheduled(domain: ScheduledMessagesDeps, actor: Actor, id: number): Promise<void> {
+export async function deleteScheduled(domain: Domain, actor: Actor, id: number): Promise<void> {
   if (!validId(id)) throw notFound();
   await domain.store.transaction(async (tx) => {
     if (!(await domain.scheduledMessages.delete(tx, id, actor.user.id))) throw notFound();

@@ -1,16 +1,13 @@
 import { ConfabError, invalid } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { LATE_CUTOFF_MS, scheduledDict, sendInput } from './scheduled-messages.js';
 import type { StoredScheduledMessage } from './scheduled-store.js';
 import { globalTime } from './notice-text.js';
-import { deliverReminder, type RemindersDeps } from './reminders.js';
+import { deliverReminder } from './reminders.js';
 import { REMIND } from './scheduled-store.js';
 import { sendMessage } from './send.js';
-import type { SendDeps } from './send.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type ScheduledSendDeps = SendDeps & RemindersDeps & Pick<Domain, 'scheduledMessages' | 'readModel'>;
 
 const meta = (realmId: number, requestId: string) => ({ realmId, requestId });
 
@@ -25,11 +22,7 @@ export type DeliveryOutcome =
  * same row (a redelivered job, a second worker) finds it delivered and rolls its own message back. All of POST
  * /messages' checks run again, as of now. A lasting failure marks the row failed and tells the sender by event.
  */
-export async function deliverScheduled(
-  domain: ScheduledSendDeps,
-  id: number,
-  now: Date = new Date(),
-): Promise<DeliveryOutcome> {
+export async function deliverScheduled(domain: Domain, id: number, now: Date = new Date()): Promise<DeliveryOutcome> {
   const row = await domain.scheduledMessages.get(id);
   if (!row || row.delivered || row.failed) return { outcome: 'gone' };
   if (row.deliveryType === REMIND) {
@@ -102,12 +95,7 @@ export async function deliverScheduled(
  * The Notification Bot's direct message to the sender of a scheduled message that could not be sent (Zulip's
  * send_failed_scheduled_message_notification). A notice that cannot be posted is logged; the row stays failed.
  */
-async function tellSenderOfFailure(
-  domain: ScheduledSendDeps,
-  sender: Actor,
-  row: StoredScheduledMessage,
-  failure: string,
-) {
+async function tellSenderOfFailure(domain: Domain, sender: Actor, row: StoredScheduledMessage, failure: string) {
   const bot = await domain.readModel.notificationBot(row.realmId);
   if (!bot) return;
   const content =

@@ -1,16 +1,13 @@
 import { ConfabError, invalid, missingArgument } from '@confab/errors';
 import { extractChannelIndicator, extractDirectRecipients } from './addressee.js';
 import { checkCanPost } from './channel-access.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { isGuest } from './permissions.js';
 import type { Rendered } from './render.js';
-import type { SendInput } from './send.js';
+import type { SendInput } from './send-input.js';
 import { checkChannelName, firstUnprintable, normalizeTopic, topicKey } from './text.js';
 import { OUTGOING_WEBHOOK_BOT, type Channel, type SendFacts, type Subscription, type User } from './types.js';
-import type { ChannelAccessDeps } from './channel-access.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type SendChecksDeps = ChannelAccessDeps & Pick<Domain, 'messages' | 'readModel' | 'renderer'>;
 
 /**
  * The checks of a send before anything is written (Zulip's check_message): the addressee (channel or direct
@@ -24,11 +21,7 @@ export const WILDCARD_MENTION_THRESHOLD = 15;
 export type Target =
   { kind: 'channel'; indicator: string | number; topic: string } | { kind: 'direct'; participants: User[] };
 
-export async function resolveChannel(
-  domain: SendChecksDeps,
-  actor: Actor,
-  indicator: string | number,
-): Promise<Channel> {
+export async function resolveChannel(domain: Domain, actor: Actor, indicator: string | number): Promise<Channel> {
   if (typeof indicator === 'number') {
     const channel = await domain.directory.channel(indicator);
     if (!channel || channel.realmId !== actor.realm.id) {
@@ -54,7 +47,7 @@ function escapeName(name: string): string {
   );
 }
 
-async function resolveParticipants(domain: SendChecksDeps, actor: Actor, to: string[] | number[]): Promise<User[]> {
+async function resolveParticipants(domain: Domain, actor: Actor, to: string[] | number[]): Promise<User[]> {
   if (to.length === 0) throw invalid('Message must have recipients');
   let users: User[];
   if (typeof to[0] === 'string') {
@@ -83,11 +76,7 @@ async function resolveParticipants(domain: SendChecksDeps, actor: Actor, to: str
 }
 
 /** Zulip's check_can_send_direct_message (the organization's direct-message policies). */
-export async function checkCanSendDirect(
-  domain: SendChecksDeps,
-  actor: Actor,
-  participants: readonly User[],
-): Promise<void> {
+export async function checkCanSendDirect(domain: Domain, actor: Actor, participants: readonly User[]): Promise<void> {
   if (actor.user.isBot) return;
   const others = participants.filter((u) => u.id !== actor.user.id);
   if (others.every((u) => u.isBot)) return;
@@ -121,7 +110,7 @@ export function checkTopicsPolicy(actor: Actor, channel: Channel, topic: string)
   }
 }
 
-export async function resolveTarget(domain: SendChecksDeps, actor: Actor, input: SendInput): Promise<Target> {
+export async function resolveTarget(domain: Domain, actor: Actor, input: SendInput): Promise<Target> {
   if (input.type === 'stream' || input.type === 'channel') {
     if (input.to === undefined) throw invalid('Missing channel');
     const indicator = extractChannelIndicator(input.to);
@@ -136,11 +125,7 @@ export async function resolveTarget(domain: SendChecksDeps, actor: Actor, input:
 }
 
 /** Group mentions are checked against each group's can_mention_group. */
-export async function checkGroupMentions(
-  domain: SendChecksDeps,
-  actor: Actor,
-  groupIds: readonly number[],
-): Promise<void> {
+export async function checkGroupMentions(domain: Domain, actor: Actor, groupIds: readonly number[]): Promise<void> {
   if (groupIds.length === 0) return;
   const groups = await domain.directory.groupsOf(actor.realm.id);
   for (const id of groupIds) {
@@ -153,7 +138,7 @@ export async function checkGroupMentions(
 }
 
 export async function checkWildcards(
-  domain: SendChecksDeps,
+  domain: Domain,
   actor: Actor,
   channel: Channel,
   topic: string,
@@ -183,7 +168,7 @@ export async function checkWildcards(
 }
 
 /** Users mentioned directly or through a mentioned group (they get the `mentioned` flag). */
-export async function mentionedUsers(domain: SendChecksDeps, rendered: Rendered): Promise<number[]> {
+export async function mentionedUsers(domain: Domain, rendered: Rendered): Promise<number[]> {
   const ids = new Set(rendered.mentionedUserIds);
   if (rendered.mentionedGroupIds.length > 0) {
     for (const members of (await domain.readModel.groupMembers(rendered.mentionedGroupIds)).values())
@@ -220,7 +205,7 @@ export interface Addressed {
 
 /** Phase 2: the addressee, whether the sender may post there, and the rendering (Zulip's check_message). */
 export async function checkAddressee(
-  domain: SendChecksDeps,
+  domain: Domain,
   actor: Actor,
   input: SendInput,
   content: string,

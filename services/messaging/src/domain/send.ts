@@ -1,7 +1,8 @@
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
 import { FLAG } from '@confab/zulip';
 import { claimAttachments } from './attachments.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { defaultReadBySender } from './client.js';
 import { RepeatedSend, type NewMessage, type SendWrite, type SentRows } from './message-store.js';
 import { topicLinks } from '@confab/markdown';
@@ -14,30 +15,7 @@ import { normalizeContent, topicKey } from './text.js';
 import { automaticPolicyOnSend, userTopicEvent } from './topic-policy.js';
 import type { Channel, StoredMessage, TopicPolicyChange, User, VisibilityPolicy } from './types.js';
 import { OUTGOING_WEBHOOK_BOT, VISIBILITY_FOLLOWED, VISIBILITY_MUTED } from './types.js';
-import type { AttachmentsDeps } from './attachments.js';
-import type { SendChecksDeps } from './send-checks.js';
-import type { SubmessagesDeps } from './submessages.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type SendDeps = AttachmentsDeps & SendChecksDeps & SubmessagesDeps;
-
-export interface SendInput {
-  type: 'direct' | 'private' | 'stream' | 'channel';
-  to: string | undefined;
-  topic: string | undefined;
-  content: string;
-  queueId: string | undefined;
-  localId: string | undefined;
-  readBySender: boolean | undefined;
-  client: string;
-  /** Notices the server posts (edit-notices.ts): users for whom the message arrives read. */
-  readBy?: readonly number[];
-  /**
-   * An outgoing webhook bot's reply to the conversation that triggered it (Zulip's skip_stream_access_check): it may
-   * post there without the channel permissions a send needs. Honoured only for outgoing webhook bots.
-   */
-  skipChannelAccessCheck?: boolean;
-}
+import type { SendInput } from './send-input.js';
 
 export type SendResult = { id: number; automatic_new_visibility_policy?: number } & Record<string, unknown>;
 
@@ -69,7 +47,7 @@ export interface SendOptions {
 
 /** POST /messages: every rule of Zulip's check_message, then one transaction for the message, its rows and events. */
 export async function sendMessage(
-  domain: SendDeps,
+  domain: Domain,
   actor: Actor,
   input: SendInput,
   options: SendOptions = {},
@@ -81,7 +59,7 @@ export async function sendMessage(
 }
 
 /** Every check of a send and its rendering, writing no message (scheduling one, or before committing). */
-export async function prepareSend(domain: SendDeps, actor: Actor, input: SendInput): Promise<PreparedSend> {
+export async function prepareSend(domain: Domain, actor: Actor, input: SendInput): Promise<PreparedSend> {
   checkClientIds(input);
   const content = normalizeContent(input.content);
   const addressed = await checkAddressee(domain, actor, input, content);
@@ -146,7 +124,7 @@ export async function prepareSend(domain: SendDeps, actor: Actor, input: SendInp
 
 /** Phase 3: who receives the message beyond the channel's subscribers, and the flags each receiver's row gets. */
 async function deliveryPlan(
-  domain: SendDeps,
+  domain: Domain,
   actor: Actor,
   addressed: Addressed,
   input: { participants: number[]; readBySender: boolean; content: string; readBy: readonly number[] | undefined },
@@ -345,7 +323,7 @@ function sendWrite(
  * `SENT_LOCAL_ID_MINUTES`) writes nothing and answers the first message's id: a client that retries a send whose
  * answer it lost (the server died after the commit) posts it once.
  */
-async function commitSend(domain: SendDeps, prepared: PreparedSend, options: SendOptions): Promise<SendResult> {
+async function commitSend(domain: Domain, prepared: PreparedSend, options: SendOptions): Promise<SendResult> {
   try {
     return await commitOnce(domain, prepared, options);
   } catch (err) {
@@ -357,30 +335,19 @@ async function commitSend(domain: SendDeps, prepared: PreparedSend, options: Sen
   }
 }
 
-async function commitOnce(domain: SendDeps, prepared: PreparedSend, options: SendOptions): Promise<SendResult> {
+async function commitOnce(domain: Domain, prepared: PreparedSend, options: SendOptions): Promise<SendResult> {
   const { write, claimable, placeholder, meta, channel } = prepared;
   let automatic = prepared.automatic;
   let sent: SentRows;
   const alongside = options.alongside;
-  if (claimable.length === 0 && alongside) {
-    // One plain SQL transaction (no Prisma round trips): the message, the further writes and their events.
-    sent = await domain.store.sqlTransaction(async (executor) => {
-      const rows = await domain.messages.send(write, executor);
-      return { result: rows, events: await alongside(executor, rows.messageId) };
-    });
-    // The send statement wrote the message's own events: the relay is woken even when `alongside` had none.
-    domain.store.committed();
-  } else if (claimable.length === 0) {
-    // The common case: one statement, which is its own transaction.
-    sent = await domain.messages.send(write);
-    domain.store.committed();
+  if (claimable.length === 0) {
+    // The common case: one statement, which is its own transaction (with `alongside`, one plain-SQL transaction).
+    sent = await domain.messages.send(write, alongside);
   } else {
+    // Claiming uploads takes the ORM's transaction; their events wake the relay after its commit.
     sent = await domain.store.transaction(async (tx) => {
-      const rows = await domain.messages.send(write, domain.store.sqlOf(tx));
-      const events =
-        claimable.length === 0
-          ? []
-          : await claimAttachments(domain, tx, claimable, { ...placeholder, id: rows.messageId }, meta);
+      const rows = await domain.messages.sendIn(domain.store.sqlOf(tx), write);
+      const events = await claimAttachments(domain, tx, claimable, { ...placeholder, id: rows.messageId }, meta);
       if (alongside) events.push(...(await alongside(domain.store.sqlOf(tx), rows.messageId)));
       return { result: rows, events };
     });

@@ -27,8 +27,6 @@ export interface UnitOfWorkPort {
   batchTransaction<T>(fn: (executor: SqlExecutor) => Promise<Written<T>>): Promise<T>;
   /** A transaction's statements as plain SQL, to join a plain-SQL write to it. */
   sqlOf(tx: Transaction): SqlExecutor;
-  /** Wakes the outbox relay after a single statement (its own transaction) wrote outbox rows. */
-  committed(): void;
   /** Events that go with no change of this service's own (typing). */
   publish(events: readonly OutboxRecord[]): Promise<void>;
 }

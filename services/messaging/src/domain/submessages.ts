@@ -1,34 +1,9 @@
 import { invalid } from '@confab/errors';
-import { contracts, outboxRecord, type OutboxRecord, type Written } from '@confab/events';
-import type { Actor } from './context.js';
+import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { accessMessage, messageAudience } from './fetch.js';
-import type { FetchDeps } from './fetch.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type SubmessagesDeps = FetchDeps;
-
-/** A submessage as message dicts and events carry it (Zulip's SubMessage.get_raw_db_rows). */
-export interface Submessage {
-  id: number;
-  message_id: number;
-  sender_id: number;
-  msg_type: string;
-  content: string;
-}
-
-/** Submessages' storage (a port this domain owns; docs/architecture.md, "Data access"). */
-export interface SubmessageStore {
-  /** Each message's submessages, oldest first. */
-  forMessages(messageIds: readonly number[]): Promise<Map<number, Submessage[]>>;
-  add<T>(fn: (unit: SubmessageUnit) => Promise<Written<T>>): Promise<T>;
-}
-
-export interface SubmessageUnit {
-  /** Stores it and marks its message as having submessages; its id. */
-  insert(submessage: Omit<Submessage, 'id'>): Promise<number>;
-  /** Users who received the message. */
-  receivers(messageId: number): Promise<number[]>;
-}
+import type { Submessage } from './message-store.js';
 
 /** Zulip's get_widget_data: `/poll question` with one option per following line, or `/todo`. */
 export function widgetFor(content: string): { widget_type: string; extra_data: unknown } | null {
@@ -119,7 +94,7 @@ function submessageEvent(actor: Actor, submessage: Submessage, audience: readonl
 
 /** POST /submessage (Zulip's process_submessage): a widget update from one of the message's readers. */
 export async function addSubmessage(
-  domain: SubmessagesDeps,
+  domain: Domain,
   actor: Actor,
   input: { messageId: number; msgType: string; content: string },
 ): Promise<void> {
@@ -150,7 +125,7 @@ export async function addSubmessage(
  * widget as the first submessage, which reaches the receivers as a `submessage` event right after the message.
  */
 export async function attachWidget(
-  domain: SubmessagesDeps,
+  domain: Domain,
   actor: Actor,
   message: { id: number; content: string },
 ): Promise<void> {

@@ -1,23 +1,9 @@
 import { invalid } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
 import { accessChannelById } from './channel-access.js';
-import type { Actor, Domain } from './context.js';
-import type { ChannelAccessDeps } from './channel-access.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type SubscriptionPropertiesDeps = ChannelAccessDeps & Pick<Domain, 'channelSettings'>;
-
-/** A subscription's personal settings by their API names (the stored fields they set). */
-export interface SubscriptionPatch {
-  color?: string;
-  isMuted?: boolean;
-  pinToTop?: boolean;
-  desktopNotifications?: boolean | null;
-  audibleNotifications?: boolean | null;
-  pushNotifications?: boolean | null;
-  emailNotifications?: boolean | null;
-  wildcardMentionsNotify?: boolean | null;
-}
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
+import type { SubscriptionPatch } from './channel-store.js';
 
 const bool = (name: string, value: unknown): boolean => {
   if (typeof value !== 'boolean') throw invalid(`${name} is not a boolean`);
@@ -48,7 +34,7 @@ const PROPERTIES: Record<string, (value: unknown) => SubscriptionPatch> = {
  * also as the deprecated `in_home_view`, as Zulip sends both).
  */
 export async function updateSubscriptionProperties(
-  domain: SubscriptionPropertiesDeps,
+  domain: Domain,
   actor: Actor,
   data: readonly { stream_id: number; property: string; value: unknown }[],
 ): Promise<void> {

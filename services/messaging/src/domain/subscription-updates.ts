@@ -2,12 +2,10 @@ import { invalid } from '@confab/errors';
 import { accessChannelById } from './channel-access.js';
 import type { ChannelSpec, NewChannelSettings } from './channel-rules.js';
 import { subscribeToChannels } from './channels.js';
-import type { Actor } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { isAdmin } from './permissions.js';
-import { unsubscribeFromChannels, type UnsubscribeDeps } from './unsubscribe.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type SubscriptionUpdatesDeps = UnsubscribeDeps;
+import { unsubscribeFromChannels } from './unsubscribe.js';
 
 /** The settings of channels PATCH /users/me/subscriptions creates: POST /users/me/subscriptions' defaults. */
 const DEFAULT_SETTINGS: NewChannelSettings = {
@@ -27,7 +25,7 @@ const DEFAULT_SETTINGS: NewChannelSettings = {
  * leave them subscribes to nothing either.
  */
 export async function updateSubscriptions(
-  domain: SubscriptionUpdatesDeps,
+  domain: Domain,
   actor: Actor,
   input: { add: readonly ChannelSpec[]; delete: readonly string[] },
 ): Promise<Record<string, unknown>> {
@@ -49,7 +47,7 @@ export async function updateSubscriptions(
 
 /** GET /users/{user_id}/subscriptions/{stream_id} (Zulip's get_subscription_backend). */
 export async function subscriptionStatus(
-  domain: SubscriptionUpdatesDeps,
+  domain: Domain,
   actor: Actor,
   userId: number,
   channelId: number,
@@ -68,7 +66,7 @@ export async function subscriptionStatus(
  * channel and the sender are checked all the same.
  */
 export async function channelEmailAddress(
-  domain: SubscriptionUpdatesDeps,
+  domain: Domain,
   actor: Actor,
   channelId: number,
   senderId: number | undefined,

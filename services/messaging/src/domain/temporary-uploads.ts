@@ -1,11 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ConfabError } from '@confab/errors';
 import { accessUpload, readUpload } from './attachments.js';
-import type { Actor, Domain } from './context.js';
-import type { AttachmentsDeps } from './attachments.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type TemporaryUploadsDeps = AttachmentsDeps & Pick<Domain, 'secrets'>;
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 
 /** How long a temporary upload URL works (Zulip's generate_unauthed_file_access_url: 60 seconds). */
 export const TEMPORARY_URL_SECONDS = 60;
@@ -43,7 +40,7 @@ export function verifyUploadToken(key: string, token: string, now: number): stri
  * minute, for clients that hand a file to something that cannot authenticate (a browser, a media player).
  */
 export async function temporaryUploadUrl(
-  domain: TemporaryUploadsDeps,
+  domain: Domain,
   actor: Actor,
   pathId: string,
   now = Date.now(),
@@ -56,7 +53,7 @@ export async function temporaryUploadUrl(
 }
 
 /** GET /user_uploads/temporary/{token}/{filename}: the file, while the token is valid. */
-export async function temporaryDownload(domain: TemporaryUploadsDeps, token: string, now = Date.now()) {
+export async function temporaryDownload(domain: Domain, token: string, now = Date.now()) {
   const pathId = verifyUploadToken(domain.secrets.uploadUrls, token, now);
   if (pathId === null) throw new ConfabError('Invalid or expired token', { status: 403 });
   const attachment = await domain.attachments.byPathId(pathId);

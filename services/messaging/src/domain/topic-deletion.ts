@@ -1,14 +1,12 @@
 import { organizationAdministratorRequired } from '@confab/errors';
 import { accessChannelById, canAccessHistory } from './channel-access.js';
-import type { Actor, Domain } from './context.js';
-import { removeMessages, type MessageActionsDeps } from './message-actions.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
+import { removeMessages } from './message-actions.js';
 import { isAdmin } from './permissions.js';
 import { topicKey } from './text.js';
 import { userTopicEvent } from './topic-policy.js';
 import { VISIBILITY_NONE, type TopicPolicyChange } from './types.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type TopicDeletionDeps = MessageActionsDeps & Pick<Domain, 'edits' | 'userTopics'>;
 
 /** Zulip's retention STREAM_MESSAGE_BATCH_SIZE: messages deleted per transaction. */
 export const TOPIC_DELETION_BATCH = 100;
@@ -22,7 +20,7 @@ const TIME_LIMIT_MS = 50_000;
  * whose history is protected, for users who still received some message of it.
  */
 export async function deleteTopic(
-  domain: TopicDeletionDeps,
+  domain: Domain,
   actor: Actor,
   channelId: number,
   topicName: string,

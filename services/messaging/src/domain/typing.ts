@@ -1,20 +1,16 @@
 import { invalid, missingArgument } from '@confab/errors';
 import { contracts, outboxRecord } from '@confab/events';
 import { accessChannelById, checkCanPost } from './channel-access.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { accessMessage } from './fetch.js';
 import { normalizeTopic } from './text.js';
-import type { ChannelsDeps } from './channels.js';
-import type { FetchDeps } from './fetch.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type TypingDeps = ChannelsDeps & FetchDeps & Pick<Domain, 'othersChanges'>;
 
 /** Zulip's MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS: larger channels get no typing notifications. */
 export const MAX_CHANNEL_SIZE_FOR_TYPING = 100;
 
 /** Subscribers to notify: the channel's, unless it is too large, who want typing notifications. */
-async function channelAudience(domain: TypingDeps, actor: Actor, channelId: number): Promise<number[]> {
+async function channelAudience(domain: Domain, actor: Actor, channelId: number): Promise<number[]> {
   const subscribers = (await domain.channels.subscribers([channelId])).get(channelId) ?? [];
   if (subscribers.length > MAX_CHANNEL_SIZE_FOR_TYPING) return [];
   await domain.othersChanges.settle(actor.realm.id, subscribers);
@@ -24,7 +20,7 @@ async function channelAudience(domain: TypingDeps, actor: Actor, channelId: numb
 
 /** POST /typing. */
 export async function setTypingStatus(
-  domain: TypingDeps,
+  domain: Domain,
   actor: Actor,
   input: {
     type: string;
@@ -76,7 +72,7 @@ export async function setTypingStatus(
 
 /** POST /messages/{message_id}/typing: the sender is editing their message. */
 export async function setEditTypingStatus(
-  domain: TypingDeps,
+  domain: Domain,
   actor: Actor,
   messageId: number,
   op: 'start' | 'stop',

@@ -4,20 +4,17 @@ import { basicAccess } from './channel-access.js';
 import { channelRecord, GroupValueFormatter } from './channel-records.js';
 import { insufficientPermission } from './channel-rules.js';
 import { principalsToUsers } from './channels.js';
-import type { Actor } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { isAdmin } from './permissions.js';
 import { checkChannelName } from './text.js';
-import type { ChannelsDeps } from './channels.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type UnsubscribeDeps = ChannelsDeps;
 
 /**
  * DELETE /users/me/subscriptions: unsubscribes the caller (or `principals`, with the channel's permission to remove
  * subscribers) from the named channels, as Zulip's remove_subscriptions_backend does.
  */
 export async function unsubscribeFromChannels(
-  domain: UnsubscribeDeps,
+  domain: Domain,
   actor: Actor,
   input: { names: readonly string[]; principals: readonly (number | string)[] | undefined },
 ): Promise<{ removed: string[]; not_removed: string[] }> {

@@ -1,20 +1,17 @@
 import { invalid } from '@confab/errors';
 import { accessChannelById } from './channel-access.js';
-import type { Actor, Domain } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { firstUnprintable, topicKey, truncate, MAX_TOPIC_LENGTH } from './text.js';
 import { userTopicEvent } from './topic-policy.js';
 import type { VisibilityPolicy } from './types.js';
-import type { ChannelAccessDeps } from './channel-access.js';
-
-/** What this file's functions use of the domain: its own ports and those of the areas it calls. */
-export type UserTopicsDeps = ChannelAccessDeps & Pick<Domain, 'store' | 'userTopics'>;
 
 /**
  * POST /user_topics: sets the caller's visibility policy for a topic, which need not have messages. Removing a
  * policy (0) only needs the channel to exist; setting one needs access to the channel, as in Zulip.
  */
 export async function setTopicVisibility(
-  domain: UserTopicsDeps,
+  domain: Domain,
   actor: Actor,
   input: { channelId: number; topic: string; policy: VisibilityPolicy },
 ): Promise<void> {
@@ -53,7 +50,7 @@ export async function setTopicVisibility(
  * unmuting 0, for a channel given by id or by name.
  */
 export async function setTopicMuted(
-  domain: UserTopicsDeps,
+  domain: Domain,
   actor: Actor,
   input: { channel: number | string; topic: string; muted: boolean },
 ): Promise<void> {

@@ -1,7 +1,8 @@
 import { ConfabError } from '@confab/errors';
 import { channelLinkSyntax } from '@confab/markdown';
-import type { Actor, Domain } from './context.js';
-import { sendMessage, type SendDeps } from './send.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
+import { sendMessage } from './send.js';
 import type { User } from './types.js';
 
 /**
@@ -11,9 +12,6 @@ import type { User } from './types.js';
  * goes to the bot's owner, a channel that does not exist is no failure, and the owner hears of that from the
  * Notification Bot (send_pm_if_empty_stream, send_rate_limited_pm_notification_to_bot_owner).
  */
-
-/** What this file's functions use of the domain. */
-export type WebhooksDeps = SendDeps & Pick<Domain, 'readModel' | 'logger'>;
 
 /** The bot owner's notices are rate-limited per bot (Zulip's UserProfile.last_reminder). */
 export interface OwnerReminders {
@@ -60,7 +58,7 @@ export interface WebhookMessage {
 
 /** Posts a webhook's messages in order; a channel that does not exist gives null instead of a message id. */
 export async function sendWebhookMessages(
-  domain: WebhooksDeps,
+  domain: Domain,
   reminders: OwnerReminders | undefined,
   actor: Actor,
   client: string,
@@ -72,7 +70,7 @@ export async function sendWebhookMessages(
 }
 
 async function sendOne(
-  domain: WebhooksDeps,
+  domain: Domain,
   reminders: OwnerReminders | undefined,
   actor: Actor,
   client: string,
@@ -116,7 +114,7 @@ async function sendOne(
 
 /** Zulip's send_pm_if_empty_stream for a channel that exists: its owner is told when nobody is subscribed. */
 async function noticeIfNoSubscribers(
-  domain: WebhooksDeps,
+  domain: Domain,
   reminders: OwnerReminders | undefined,
   actor: Actor,
   stream: string,
@@ -141,7 +139,7 @@ async function noticeIfNoSubscribers(
  * per bot at most. Users that are no bots, or have no owner, are told nothing. Answers whether a notice was sent.
  */
 export async function notifyBotOwner(
-  domain: WebhooksDeps,
+  domain: Domain,
   reminders: OwnerReminders | undefined,
   actor: Actor,
   content: string,

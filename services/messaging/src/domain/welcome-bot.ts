@@ -1,7 +1,8 @@
 import { ConfabError, invalid } from '@confab/errors';
-import type { Actor } from './context.js';
+import type { Domain } from './context.js';
+import type { Actor } from './actor.js';
 import { isAdmin } from './permissions.js';
-import { sendMessage, type SendDeps } from './send.js';
+import { sendMessage } from './send.js';
 
 /** Zulip's Realm.MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH. */
 export const MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH = 8000;
@@ -11,7 +12,7 @@ export const MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH = 8000;
  * text, sent to the administrator who asks, as new users would receive it. Confab has no Welcome Bot: the
  * organization's Notification Bot sends it.
  */
-export async function testWelcomeBotMessage(domain: SendDeps, actor: Actor, text: string): Promise<number> {
+export async function testWelcomeBotMessage(domain: Domain, actor: Actor, text: string): Promise<number> {
   if (!isAdmin(actor.user))
     throw new ConfabError('Must be an organization administrator', { code: 'UNAUTHORIZED_PRINCIPAL' });
   const customText = text.trim();

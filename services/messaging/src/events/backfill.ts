@@ -85,6 +85,14 @@ export class Backfill implements MissingFetcher {
   }
 
   /** Copies settings' pages (in id order, until an empty one), one transaction per page; the last id copied. */
+  /** A copy's transaction, through the store's one way to write (it has no events of its own). */
+  private write(copy: (tx: Tx) => Promise<unknown>): Promise<void> {
+    return this.store.transaction(async (tx) => {
+      await copy(tx);
+      return { result: undefined, events: [] };
+    });
+  }
+
   private async copyPages<T>(
     page: (afterId: number) => Promise<T[]>,
     idOf: (record: T) => number,
@@ -94,7 +102,7 @@ export class Backfill implements MissingFetcher {
     for (;;) {
       const records = await page(after);
       if (records.length === 0) return after;
-      await this.store.db.$transaction(async (tx) => {
+      await this.write(async (tx) => {
         for (const record of records) await copy(tx, record);
       });
       after = idOf(records[records.length - 1]!);
@@ -104,7 +112,7 @@ export class Backfill implements MissingFetcher {
   async user(id: number): Promise<void> {
     const users = await this.client.usersAfter(id - 1).catch(() => []);
     const user = users.find((u) => u.user_id === id);
-    if (user) await this.store.db.$transaction((tx) => this.readModel.upsertUser(tx, user));
+    if (user) await this.write((tx) => this.readModel.upsertUser(tx, user));
   }
 
   async users(ids: readonly number[]): Promise<void> {
@@ -113,7 +121,7 @@ export class Backfill implements MissingFetcher {
     const page = await this.client.usersAfter(Math.min(...ids) - 1).catch(() => []);
     const found = page.filter((u) => wanted.has(u.user_id));
     if (found.length > 0) {
-      await this.store.db.$transaction(async (tx) => {
+      await this.write(async (tx) => {
         for (const user of found) await this.readModel.upsertUser(tx, user);
       });
     }
@@ -122,6 +130,6 @@ export class Backfill implements MissingFetcher {
   async realm(id: number): Promise<void> {
     const realms = await this.client.realmsAfter(id - 1).catch(() => []);
     const realm = realms.find((r) => r.realm_id === id);
-    if (realm) await this.store.db.$transaction((tx) => this.readModel.upsertRealm(tx, realm));
+    if (realm) await this.write((tx) => this.readModel.upsertRealm(tx, realm));
   }
 }

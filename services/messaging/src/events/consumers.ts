@@ -1,8 +1,6 @@
 import {
-  claimEvent,
   contracts,
   outboxRecord,
-  writeOutbox,
   type EventBus,
   type EventEnvelope,
   type OutboxRecord,
@@ -28,29 +26,30 @@ interface ConsumerDeps {
   onNewMember?: (tx: Tx, realm: Realm, user: User, requestId: string) => Promise<OutboxRecord[]>;
 }
 
-/** How long one read-model event's transaction may take (and wait for a connection). */
-const READ_MODEL_TRANSACTION_MS = 60_000;
-
 /** Keeps this service's copies of organizations, users, their settings and groups up to date. */
 export function registerConsumers({ bus, store, readModel, directory, onNewMember }: ConsumerDeps): void {
   // Each event is applied at most once: the claim and the change commit together. The caches it touches are
   // forgotten (in every replica) before the change as well as after it: a replica that hears only the later notice
   // late could answer from its copy after this change is visible in the database.
-  const once =
-    <T>(apply: (tx: Tx, event: EventEnvelope<T>) => Promise<void>, after: (event: EventEnvelope<T>) => void) =>
+  // `withEvents`: the change returns the events of what follows from it, which commit with it (Store.applyOnce).
+  const withEvents =
+    <T>(
+      apply: (tx: Tx, event: EventEnvelope<T>) => Promise<OutboxRecord[]>,
+      after: (event: EventEnvelope<T>) => void,
+    ) =>
     async (event: EventEnvelope<T>) => {
       after(event);
-      // Prisma's default of 5 s is too short for the largest of these (a new organization's groups, thousands of
-      // members): a timed-out transaction fails the event on every retry and holds up the queue behind it.
-      await store.db.$transaction(
-        async (tx) => {
-          if (!(await claimEvent(tx, READ_MODEL_CONSUMER, event.event_id))) return;
-          await apply(tx, event);
-        },
-        { timeout: READ_MODEL_TRANSACTION_MS, maxWait: READ_MODEL_TRANSACTION_MS },
-      );
+      await store.applyOnce({ consumer: READ_MODEL_CONSUMER, eventId: event.event_id }, (tx) => apply(tx, event));
       after(event);
     };
+  const once = <T>(
+    apply: (tx: Tx, event: EventEnvelope<T>) => Promise<unknown>,
+    after: (event: EventEnvelope<T>) => void,
+  ) =>
+    withEvents<T>(async (tx, event) => {
+      await apply(tx, event);
+      return [];
+    }, after);
 
   const realm = once<{ realm: contracts.RealmRecord }>(
     (tx, e) => readModel.upsertRealm(tx, e.payload.realm),
@@ -63,19 +62,15 @@ export function registerConsumers({ bus, store, readModel, directory, onNewMembe
     (e) => directory.forgetUser(e.payload.user.user_id),
   );
 
-  const created = once<PayloadOf<typeof contracts.userCreated>>(
+  const created = withEvents<PayloadOf<typeof contracts.userCreated>>(
     async (tx, e) => {
       const recorded = await readModel.upsertUser(tx, e.payload.user);
-      if (e.payload.via_invitation || recorded.isBot || !onNewMember) return;
+      if (e.payload.via_invitation || recorded.isBot || !onNewMember) return [];
       const realm = await readModel.realmById(recorded.realmId);
-      if (!realm) return;
-      const events = await onNewMember(tx, realm, recorded, e.request_id ?? `user-created-${e.event_id}`);
-      if (events.length > 0) await writeOutbox(tx, events);
+      if (!realm) return [];
+      return onNewMember(tx, realm, recorded, e.request_id ?? `user-created-${e.event_id}`);
     },
-    (e) => {
-      directory.forgetUser(e.payload.user.user_id);
-      store.committed();
-    },
+    (e) => directory.forgetUser(e.payload.user.user_id),
   );
 
   const emoji = once<contracts.RealmEmojiChange>(
@@ -90,26 +85,19 @@ export function registerConsumers({ bus, store, readModel, directory, onNewMembe
     .consumer(READ_MODEL_CONSUMER)
     .on(
       contracts.mutedUserAdded,
-      once(
-        async (tx, e) => {
-          const { user_id: userId, muted_user_id: mutedUserId, realm_id: realmId } = e.payload;
-          await readModel.addMutedUser(tx, { userId, mutedUserId, realmId });
-          // Zulip's do_mark_muted_user_messages_as_read: what the muted user sent is read from now on.
-          const ids = await readModel.markSenderRead(tx, userId, mutedUserId);
-          if (ids.length > 0) {
-            const flags = outboxRecord(
-              contracts.messageFlagsChanged,
-              { user_id: userId, op: 'add', flag: 'read', messages: ids },
-              { realmId, requestId: e.request_id },
-            );
-            await writeOutbox(tx, [flags]);
-          }
-        },
-        (e) => {
-          filtersOf(e);
-          store.committed();
-        },
-      ),
+      withEvents(async (tx, e) => {
+        const { user_id: userId, muted_user_id: mutedUserId, realm_id: realmId } = e.payload;
+        await readModel.addMutedUser(tx, { userId, mutedUserId, realmId });
+        // Zulip's do_mark_muted_user_messages_as_read: what the muted user sent is read from now on.
+        const ids = await readModel.markSenderRead(tx, userId, mutedUserId);
+        if (ids.length === 0) return [];
+        const flags = outboxRecord(
+          contracts.messageFlagsChanged,
+          { user_id: userId, op: 'add', flag: 'read', messages: ids },
+          { realmId, requestId: e.request_id },
+        );
+        return [flags];
+      }, filtersOf),
     )
     .on(
       contracts.mutedUserRemoved,

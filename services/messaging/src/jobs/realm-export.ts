@@ -10,7 +10,8 @@ import type { Logger } from '@confab/logging';
 import type { Queue } from 'bullmq';
 import type { MessagingConfig } from '../config.js';
 import type { Domain } from '../domain/context.js';
-import { exportsEvent, type ExportRunner } from '../domain/realm-exports.js';
+import { exportsEvent } from '../domain/realm-exports.js';
+import type { ExportRunner } from '../domain/realm-content-store.js';
 import type { Store } from '../repositories/store.js';
 
 /** Where export archives live: `<uploads dir>/exports/<realm id>/<random>/<name>.tar.gz`. */
@@ -94,15 +95,19 @@ export async function writeRealmExport(
   options: { migrationStatus?: unknown } = {},
 ): Promise<{ messages: number }> {
   const { store, config } = ctx;
-  const client = (baseUrl: string) => new ServiceClient({ caller: 'messaging', baseUrl, secret: config.internalSecret });
+  const client = (baseUrl: string) =>
+    new ServiceClient({ caller: 'messaging', baseUrl, secret: config.internalSecret });
   const settings = (await client(config.settingsUrl).call('GET', `/realms/${realmId}/export`, settingsPart, {
     query: { export_type: exportType },
   })) as unknown as Pick<ExportData, 'realm' | 'users' | 'profileFields' | 'emoji'>;
   const groups = (
     await allPages(
       async (after) =>
-        (await client(config.groupsUrl).call('GET', '/groups', internal.groupsWithMembersPage, { query: { after_id: after } }))
-          .groups,
+        (
+          await client(config.groupsUrl).call('GET', '/groups', internal.groupsWithMembersPage, {
+            query: { after_id: after },
+          })
+        ).groups,
       (g) => g.group.group_id,
     )
   ).filter((g) => g.group.realm_id === realmId);
@@ -120,9 +125,10 @@ export async function writeRealmExport(
       dateCreated: new Date(group.date_created).getTime() / 1000,
       members: direct_members,
       subgroups: direct_subgroups,
-      settings: Object.fromEntries(
-        Object.entries(group).filter(([k]) => /^can_.*_group$/.test(k)),
-      ) as Record<string, ExportGroupValue>,
+      settings: Object.fromEntries(Object.entries(group).filter(([k]) => /^can_.*_group$/.test(k))) as Record<
+        string,
+        ExportGroupValue
+      >,
     })),
     ...part,
     attachments: part.attachments.map((a) => ({

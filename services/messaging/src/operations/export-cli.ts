@@ -10,7 +10,8 @@ import { Store } from '../repositories/store.js';
 //   node export-cli.js <realm id> <export type 1|2|3> <out.tar.gz> [<migration_status.json>]
 async function main(): Promise<void> {
   const [realm, type, out, migrationFile] = process.argv.slice(2);
-  if (!realm || !type || !out) throw new Error('usage: export-cli.js <realm id> <export type> <out> [<migration status>]');
+  if (!realm || !type || !out)
+    throw new Error('usage: export-cli.js <realm id> <export type> <out> [<migration status>]');
   const config = loadConfig();
   const prisma = createPrisma(config.db.url, 2);
   const sql = new SqlPool(config.db.url, 2);

@@ -7,6 +7,7 @@ import { MessagingImportLoader } from './import.js';
 const url = process.env.MESSAGING_DATABASE_URL;
 if (!url) throw new Error('MESSAGING_DATABASE_URL is required');
 const uploadsDir =
-  process.env.MESSAGING_UPLOADS_DIR || (process.env.CONFAB_DATA_DIR ? join(process.env.CONFAB_DATA_DIR, 'uploads') : '');
+  process.env.MESSAGING_UPLOADS_DIR ||
+  (process.env.CONFAB_DATA_DIR ? join(process.env.CONFAB_DATA_DIR, 'uploads') : '');
 if (!uploadsDir) throw new Error('MESSAGING_UPLOADS_DIR or CONFAB_DATA_DIR is required');
 serveLoader(new MessagingImportLoader({ url, uploadsDir }));

@@ -82,7 +82,11 @@ export class MessagingImportLoader implements ServiceLoader {
         case contracts.mutedUserAdded.type: {
           const { payload } = parseEnvelope(contracts.mutedUserAdded, raw);
           // No messages yet, so nothing to mark read as the consumer does.
-          await rm.addMutedUser(tx, { userId: payload.user_id, mutedUserId: payload.muted_user_id, realmId: payload.realm_id });
+          await rm.addMutedUser(tx, {
+            userId: payload.user_id,
+            mutedUserId: payload.muted_user_id,
+            realmId: payload.realm_id,
+          });
           break;
         }
         case contracts.alertWordsChanged.type: {

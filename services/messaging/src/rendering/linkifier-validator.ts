@@ -1,5 +1,5 @@
 import { compileLinkifier, isValidTemplate, LinkifierError, templateVariables } from '@confab/markdown';
-import type { LinkifierValidator } from '../domain/linkifiers.js';
+import type { LinkifierValidator } from '../domain/realm-content-store.js';
 
 /** The domain's LinkifierValidator over `@confab/markdown`, which also applies linkifiers when rendering. */
 export const markdownLinkifierValidator: LinkifierValidator = {

@@ -1,10 +1,6 @@
 import type { Written } from '@confab/events';
-import {
-  FolderNameTaken,
-  type ChannelFolder,
-  type ChannelFolderStore,
-  type ChannelFolderUnit,
-} from '../domain/channel-folders.js';
+import { FolderNameTaken } from '../domain/channel-folders.js';
+import type { ChannelFolder, ChannelFolderStore, ChannelFolderUnit } from '../domain/channel-store.js';
 import { isUniqueViolation, storable, validId } from './prisma.js';
 import type { Store } from './store.js';
 

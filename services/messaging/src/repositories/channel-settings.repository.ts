@@ -1,8 +1,13 @@
-import { UnitOfWork, type Written } from '@confab/events';
-import type { ChannelPatch, ChannelSettingsStore, ChannelSettingsUnit } from '../domain/channel-settings.js';
-import type { SubscriptionPatch } from '../domain/subscription-properties.js';
+import type { Written } from '@confab/events';
+import type {
+  ChannelPatch,
+  ChannelSettingsStore,
+  ChannelSettingsUnit,
+  SubscriptionPatch,
+} from '../domain/channel-store.js';
 import type { Channel, ChannelPermission, PermissionValue, TopicsPolicy } from '../domain/types.js';
-import type { SqlExecutor, SqlPool } from './sql.js';
+import type { SqlExecutor } from './sql.js';
+import type { Store } from './store.js';
 
 interface ChannelRow {
   id: number;
@@ -83,14 +88,10 @@ function assignments<P extends object>(patch: P, columns: Record<keyof P, string
 
 /** Channel and subscription settings in one plain-SQL unit of work per change (docs/architecture.md). */
 export class ChannelSettingsRepository implements ChannelSettingsStore {
-  private readonly unit: UnitOfWork<SqlExecutor>;
-
-  constructor(sql: SqlPool, afterCommit: () => void) {
-    this.unit = UnitOfWork.sql<SqlExecutor>((body) => sql.transaction(body), afterCommit);
-  }
+  constructor(private readonly store: Store) {}
 
   edit<T>(fn: (unit: ChannelSettingsUnit) => Promise<Written<T>>): Promise<T> {
-    return this.unit.run((executor) => fn(new SqlChannelSettingsUnit(executor)));
+    return this.store.sqlTransaction((executor) => fn(new SqlChannelSettingsUnit(executor)));
   }
 }
 

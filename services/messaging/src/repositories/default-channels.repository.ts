@@ -1,4 +1,4 @@
-import type { DefaultChannelStore } from '../domain/default-channels.js';
+import type { DefaultChannelStore } from '../domain/channel-store.js';
 import type { Tx } from './prisma.js';
 import type { Store } from './store.js';
 

@@ -1,6 +1,6 @@
 import type { DirectoryPort } from '../domain/people.js';
 import type { Channel, CustomEmojiSet, Group, Realm, User } from '../domain/types.js';
-import type { LinkifierStore } from '../domain/linkifiers.js';
+import type { LinkifierStore } from '../domain/realm-content-store.js';
 import type { PersonalFilters } from '../domain/personal-filters.js';
 import type { ChannelsRepository } from './channels.repository.js';
 import type { ReadModelRepository } from './readmodel.repository.js';

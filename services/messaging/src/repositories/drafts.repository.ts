@@ -1,5 +1,5 @@
 import type { Written } from '@confab/events';
-import type { DraftStore, DraftUnit, StoredDraft } from '../domain/drafts.js';
+import type { DraftStore, DraftUnit, StoredDraft } from '../domain/user-content-store.js';
 import type { Store } from './store.js';
 
 function toDraft(row: {

@@ -1,23 +1,21 @@
-import { UnitOfWork, type contracts, type Written } from '@confab/events';
+import type { contracts, Written } from '@confab/events';
 import type { EditHistoryEntry, EditUnit, EditWrite, LockedMessage, MessageEditStore } from '../domain/edit-store.js';
 import { VISIBILITY_FOLLOWED, type TopicPolicyChange, type VisibilityPolicy } from '../domain/types.js';
 import { notifyFactsSql } from './send-sql.js';
-import type { SqlExecutor, SqlPool } from './sql.js';
+import type { SqlExecutor } from './sql.js';
+import type { Store } from './store.js';
 import { writeTopicPolicies } from './user_topics.repository.js';
 
 /** One plain-SQL transaction per edit (docs/architecture.md, "Data access"): the rows, and the edit's events. */
 export class MessageEditRepository implements MessageEditStore {
-  private readonly unit: UnitOfWork<SqlExecutor>;
+  constructor(private readonly store: Store) {}
 
-  constructor(
-    private readonly sql: SqlPool,
-    afterCommit: () => void,
-  ) {
-    this.unit = UnitOfWork.sql<SqlExecutor>((body) => sql.transaction(body), afterCommit);
+  private get sql(): SqlExecutor {
+    return this.store.sql;
   }
 
   edit<T>(fn: (unit: EditUnit) => Promise<Written<T>>): Promise<T> {
-    return this.unit.run((executor) => fn(new SqlEditUnit(executor)));
+    return this.store.sqlTransaction((executor) => fn(new SqlEditUnit(executor)));
   }
 
   async topicMessageDates(

@@ -10,6 +10,7 @@ import type { Tx } from './prisma.js';
 import { validId } from './prisma.js';
 import type { Store } from './store.js';
 import type { MessageStore } from '../domain/message-store.js';
+import type { OutboxRecord } from '@confab/events';
 import { forgetSentLocalIds, repeatedSendsRefused, sentWith } from './sent-local-ids.js';
 import { MESSAGE_COLUMNS, toMessage, type MessageRow } from './message-row.js';
 import { UserStateReader } from './user-state-reader.js';
@@ -76,10 +77,26 @@ export class MessagesRepository implements MessageStore {
 
   /**
    * Writes a message with its rows and events in one statement (see send-sql.ts), sharing it with concurrent sends
-   * (group-commit.ts); `executor` joins a transaction instead.
+   * (group-commit.ts); with `alongside`, in one plain-SQL transaction with the writes it makes.
    */
-  send(write: SendWrite, executor?: SqlExecutor): Promise<SentRows> {
-    return repeatedSendsRefused(write, executor ? this.group.alone(write, executor) : this.group.send(write));
+  async send(
+    write: SendWrite,
+    alongside?: (executor: SqlExecutor, messageId: number) => Promise<OutboxRecord[]>,
+  ): Promise<SentRows> {
+    const sent = alongside
+      ? await this.store.sqlTransaction(async (executor) => {
+          const rows = await this.sendIn(executor, write);
+          return { result: rows, events: await alongside(executor, rows.messageId) };
+        })
+      : await repeatedSendsRefused(write, this.group.send(write));
+    // The statement wrote the message's own events: the relay is woken even when `alongside` had none.
+    this.store.committed();
+    return sent;
+  }
+
+  /** The send statement in the caller's transaction. */
+  sendIn(executor: SqlExecutor, write: SendWrite): Promise<SentRows> {
+    return repeatedSendsRefused(write, this.group.alone(write, executor));
   }
 
   sentWith(ids: { senderId: number; queueId: string; localId: string }): Promise<number | null> {

@@ -1,6 +1,12 @@
 import type { Written } from '@confab/events';
-import type { LinkifierStore, LinkifierUnit, StoredLinkifier } from '../domain/linkifiers.js';
-import type { PlaygroundStore, PlaygroundUnit, StoredPlayground } from '../domain/playgrounds.js';
+import type {
+  LinkifierStore,
+  LinkifierUnit,
+  PlaygroundStore,
+  PlaygroundUnit,
+  StoredLinkifier,
+  StoredPlayground,
+} from '../domain/realm-content-store.js';
 import { isUniqueViolation, validId, type Tx } from './prisma.js';
 import type { Store } from './store.js';
 

@@ -1,4 +1,4 @@
-import type { ReadReceiptSource } from '../domain/read-receipts.js';
+import type { ReadReceiptSource } from '../domain/message-store.js';
 import type { SqlPool } from './sql.js';
 
 /** One indexed read of the message's rows (user_messages by message_id), joined with the people it names. */

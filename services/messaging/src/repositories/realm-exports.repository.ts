@@ -1,5 +1,5 @@
 import type { Written } from '@confab/events';
-import type { ExportStore, ExportUnit, StoredExport } from '../domain/realm-exports.js';
+import type { ExportStore, ExportUnit, StoredExport } from '../domain/realm-content-store.js';
 import { validId } from './prisma.js';
 import type { Store } from './store.js';
 

@@ -6,7 +6,7 @@ import type {
   RetentionChannel,
   RetentionRealm,
   RetentionStore,
-} from '../domain/retention.js';
+} from '../domain/retention-store.js';
 import { RETENTION_POLICY_BASED } from '../domain/retention.js';
 import type { Tx } from './prisma.js';
 import type { Store } from './store.js';

@@ -1,5 +1,5 @@
 import type { Written } from '@confab/events';
-import type { SavedSnippetStore, SavedSnippetUnit, StoredSnippet } from '../domain/saved-snippets.js';
+import type { SavedSnippetStore, SavedSnippetUnit, StoredSnippet } from '../domain/user-content-store.js';
 import type { Store } from './store.js';
 
 /** The saved_snippets table: a user's reusable message texts. */

@@ -1,4 +1,5 @@
 import {
+  claimEvent,
   PRISMA_TRANSACTION_OPTIONS,
   UnitOfWork,
   writeOutboxSql,
@@ -9,6 +10,9 @@ import { pingDatabase } from '@confab/runtime';
 import type { UnitOfWorkPort } from '../domain/storage.js';
 import type { Db, Tx } from './prisma.js';
 import { inTransaction, type SqlExecutor, type SqlPool } from './sql.js';
+
+/** How long one consumer's transaction may take (and wait for a connection). */
+const CONSUMER_TRANSACTION_MS = 60_000;
 
 /** What `publish` needs of the event bus: publishing with the broker's confirms. */
 export interface DirectPublisher {
@@ -25,6 +29,7 @@ export class Store implements UnitOfWorkPort {
   private readonly prismaUnit: UnitOfWork<Tx>;
   private readonly sqlUnit: UnitOfWork<SqlExecutor>;
   private readonly batchUnit: UnitOfWork<SqlExecutor>;
+  private readonly consumerUnit: UnitOfWork<Tx>;
   private broker: DirectPublisher | undefined;
 
   constructor(
@@ -40,6 +45,10 @@ export class Store implements UnitOfWorkPort {
     this.prismaUnit = UnitOfWork.prisma<Tx>((body) => db.$transaction(body, PRISMA_TRANSACTION_OPTIONS), afterCommit);
     this.sqlUnit = UnitOfWork.sql<SqlExecutor>((body) => sql.transaction(body), afterCommit);
     this.batchUnit = UnitOfWork.sql<SqlExecutor>((body) => batchSql.transaction(body), afterCommit);
+    // Longer than a request's: the largest read-model events (a new organization's groups, thousands of members)
+    // outlast 30 s on a loaded machine, and a timed-out transaction fails the event on every retry.
+    const consumerLimits = { timeout: CONSUMER_TRANSACTION_MS, maxWait: CONSUMER_TRANSACTION_MS };
+    this.consumerUnit = UnitOfWork.prisma<Tx>((body) => db.$transaction(body, consumerLimits), afterCommit);
   }
 
   /** Wakes the outbox relay after a single statement wrote outbox rows. */
@@ -61,6 +70,17 @@ export class Store implements UnitOfWorkPort {
 
   batchTransaction<T>(fn: (executor: SqlExecutor) => Promise<Written<T>>): Promise<T> {
     return this.batchUnit.run(fn);
+  }
+
+  /**
+   * A consumer's change: applies event `eventId` for `consumer` at most once (the claim commits with the change), with
+   * the events `fn` returns; nothing when the event had been applied already.
+   */
+  applyOnce(claim: { consumer: string; eventId: string }, fn: (tx: Tx) => Promise<OutboxRecord[]>): Promise<void> {
+    return this.consumerUnit.run(async (tx) => {
+      if (!(await claimEvent(tx, claim.consumer, claim.eventId))) return { result: undefined, events: [] };
+      return { result: undefined, events: await fn(tx) };
+    });
   }
 
   sqlOf(tx: Tx): SqlExecutor {

@@ -1,16 +1,14 @@
-import { UnitOfWork, type Written } from '@confab/events';
-import type { Submessage, SubmessageStore, SubmessageUnit } from '../domain/submessages.js';
-import type { SqlExecutor, SqlPool } from './sql.js';
+import type { Written } from '@confab/events';
+import type { Submessage, SubmessageStore, SubmessageUnit } from '../domain/message-store.js';
+import type { SqlExecutor } from './sql.js';
+import type { Store } from './store.js';
 
 /** Submessages on the plain pool: one indexed read per page of messages that have any, one unit of work per add. */
 export class SubmessagesRepository implements SubmessageStore {
-  private readonly unit: UnitOfWork<SqlExecutor>;
+  constructor(private readonly store: Store) {}
 
-  constructor(
-    private readonly sql: SqlPool,
-    afterCommit: () => void,
-  ) {
-    this.unit = UnitOfWork.sql<SqlExecutor>((body) => sql.transaction(body), afterCommit);
+  private get sql(): SqlExecutor {
+    return this.store.sql;
   }
 
   async forMessages(messageIds: readonly number[]): Promise<Map<number, Submessage[]>> {
@@ -26,7 +24,7 @@ export class SubmessagesRepository implements SubmessageStore {
   }
 
   add<T>(fn: (unit: SubmessageUnit) => Promise<Written<T>>): Promise<T> {
-    return this.unit.run((db) =>
+    return this.store.sqlTransaction((db) =>
       fn({
         async insert(s) {
           const [row] = await db.query<{ id: number }>(

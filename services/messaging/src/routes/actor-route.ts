@@ -8,7 +8,8 @@ import {
   type RouteSpec,
 } from '@confab/http';
 import { actorFor } from '../domain/actor.js';
-import type { Actor, Domain } from '../domain/context.js';
+import type { Domain } from '../domain/context.js';
+import type { Actor } from '../domain/actor.js';
 
 type UserAuth = Extract<AuthMode, 'user' | 'human'>;
 
