@@ -1,4 +1,15 @@
-import { currentDisplay, dayKey, dayLabel, fullTime, localeOf, messageTime, zoneOf } from '../src/conversations/times';
+import {
+  currentDisplay,
+  dayKey,
+  dayLabel,
+  fromZonedInput,
+  fullTime,
+  localeOf,
+  messageTime,
+  shortDateTime,
+  zonedInput,
+  zoneOf,
+} from '../src/conversations/times';
 import { DEFAULT_SETTINGS, settings } from '../src/store/personal';
 
 // Noon on 2 December 2026, local time (the tests read local days, as the page does).
@@ -112,5 +123,30 @@ describe('message times in the reader’s time zone and language', () => {
     } finally {
       settings.value = { ...DEFAULT_SETTINGS };
     }
+  });
+});
+
+describe('times written in a zone ("Send at")', () => {
+  const moment = Date.UTC(2026, 11, 2, 13, 42, 7);
+  it('writes a moment as the wall clock of the zone, and reads it back', () => {
+    expect(zonedInput(moment, 'Asia/Tokyo')).toBe('2026-12-02T22:42:07');
+    expect(zonedInput(moment, 'America/New_York')).toBe('2026-12-02T08:42:07');
+    expect(fromZonedInput('2026-12-02T22:42:07', 'Asia/Tokyo')).toBe(moment);
+    expect(fromZonedInput('2026-12-02T08:42:07', 'America/New_York')).toBe(moment);
+    expect(fromZonedInput('2026-12-02T22:42', 'Asia/Tokyo')).toBe(moment - 7000);
+  });
+
+  it('follows summer time, and takes the browser zone without one', () => {
+    // 1 July: New York is 4 hours behind UTC, not 5.
+    expect(fromZonedInput('2026-07-01T09:00:00', 'America/New_York')).toBe(Date.UTC(2026, 6, 1, 13, 0, 0));
+    expect(fromZonedInput('2026-07-01T09:00:00')).toBe(new Date(2026, 6, 1, 9, 0, 0).getTime());
+    expect(Number.isNaN(fromZonedInput('', 'Asia/Tokyo'))).toBe(true);
+  });
+
+  it('says a scheduled moment short, naming the zone when it is not the browser’s', () => {
+    const text = shortDateTime(moment / 1000, true, moment, { timeZone: 'Asia/Tokyo', locale: 'en-US' });
+    expect(text).toContain('22:42');
+    expect(text).toContain('Dec 2');
+    expect(text).toContain('GMT+9');
   });
 });

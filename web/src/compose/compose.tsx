@@ -16,6 +16,7 @@ import { composeTakes, withQuote } from './quote-text';
 import { me } from '../store/store';
 import { enterAction } from '../keyboard/keys';
 import { settings } from '../store/personal';
+import { browserZone, currentDisplay, fromZonedInput, fullTime } from '../conversations/times';
 
 let uploadIds = 0;
 
@@ -228,10 +229,11 @@ export function Compose({
         : { type: 'direct', to: narrow.userIds, content };
     try {
       if (later) {
-        const at = new Date(sendAt).getTime();
+        // The time as written in the user's time zone (their setting, else the browser's), as Zulip's.
+        const at = fromZonedInput(sendAt, currentDisplay().timeZone);
         if (!sendAt || Number.isNaN(at)) throw new Error('Choose when to send it');
         await client.scheduledMessages.create({ ...message, scheduled_delivery_timestamp: Math.floor(at / 1000) });
-        setNotice(`Scheduled for ${new Date(at).toLocaleString()}`);
+        setNotice(`Scheduled for ${fullTime(Math.floor(at / 1000), !!settings.value.twenty_four_hour_time)}`);
       } else {
         await client.messages.send(message);
       }
@@ -357,7 +359,7 @@ export function Compose({
           Send
         </button>
         <label class="later">
-          <span>Send at</span>
+          <span>Send at</span> <span class="zone">{currentDisplay().timeZone ?? browserZone()}</span>
           <input
             id="compose-send-at"
             type="datetime-local"

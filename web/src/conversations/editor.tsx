@@ -2,6 +2,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../lib/api';
 import * as client from '../lib/client';
 import type { Message, Subscription } from '../store/model';
+import { enterAction } from '../keyboard/keys';
+import { settings } from '../store/personal';
 
 /**
  * Editing one's own message in place: its Markdown source (fetched raw), and for channel messages its topic; saving
@@ -98,6 +100,18 @@ export function MessageEditor({
           value={content ?? ''}
           disabled={content === null}
           onInput={(e) => setContent(e.currentTarget.value)}
+          // As in compose: Enter or Ctrl+Enter saves by the user's enter_sends setting, the other a new line.
+          onKeyDown={(e) => {
+            const action = enterAction(e, !!settings.value.enter_sends);
+            if (action === null) return;
+            e.preventDefault();
+            if (action === 'send') void save();
+            else {
+              const el = e.currentTarget;
+              el.setRangeText('\n', el.selectionStart, el.selectionEnd, 'end');
+              setContent(el.value);
+            }
+          }}
         />
       )}
       {error && (
@@ -105,7 +119,7 @@ export function MessageEditor({
           {error}
         </p>
       )}
-      <button type="submit" class="edit-save">
+      <button type="submit" class="edit-save" title={settings.value.enter_sends ? 'Save (Enter)' : 'Save (Ctrl+Enter)'}>
         Save
       </button>
       <button type="button" class="edit-cancel" onClick={onDone}>

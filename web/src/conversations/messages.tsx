@@ -16,6 +16,7 @@ import './previews.css';
 import { mutedUsers, settings } from '../store/personal';
 import { dayKey, dayLabel, fullTime, messageTime } from './times';
 import { RecipientBar } from './recipient-bar';
+import { useRenderWindow } from './use-render-window';
 import { pollOf } from '../widgets/poll-data';
 import { PollWidget } from '../widgets/poll';
 import { todoOf } from '../widgets/todo-data';
@@ -35,14 +36,6 @@ async function copyLink(m: Message, me: number): Promise<string> {
     // No clipboard permission (an insecure origin): the link is still shown to copy by hand.
   }
   return link;
-}
-
-/** How far below the list's top a message's text is (null if it is not shown). */
-function textOffset(list: HTMLElement, id: number | undefined): number | null {
-  if (id === undefined) return null;
-  const m = list.querySelector(`.message[data-id="${id}"]`);
-  const text = m?.querySelector('.content') ?? m;
-  return text ? text.getBoundingClientRect().top - list.getBoundingClientRect().top : null;
 }
 
 /** Where a message is, for grouping: its channel and topic, or its DM conversation. */
@@ -113,21 +106,10 @@ export function MessageList({
 }) {
   const list = useRef<HTMLOListElement>(null);
   const last = messages[messages.length - 1]?.id;
-  const first = messages[0]?.id;
-  // Older messages added at the top keep the reader's place: the text of the message that was first stays where it
-  // was on screen (its avatar, name and bar may go, as it now continues the block of the older ones).
-  const before = useRef<{ first: number | undefined; offset: number | null }>({ first: undefined, offset: null });
-  const remember = (el: HTMLElement) => (before.current = { first, offset: textOffset(el, first) });
-  useLayoutEffect(() => {
-    const el = list.current;
-    if (!el) return;
-    const { first: was, offset } = before.current;
-    if (was !== undefined && first !== was && offset !== null && messages.some((m) => m.id === was)) {
-      const now = textOffset(el, was);
-      if (now !== null) el.scrollTop += now - offset;
-    }
-    remember(el);
-  }, [first]);
+  const selected = selectedMessage.value;
+  // Only a window of the loaded messages is in the page (render-window.ts); older messages added at the top, and the
+  // window's moves, keep the reader's place.
+  const { shown, onScroll } = useRenderWindow(list, messages, { target, firstUnread, selected });
   const shownUnread = useRef<number | null>(null);
   useLayoutEffect(() => {
     const el = list.current;
@@ -143,7 +125,6 @@ export function MessageList({
       shownUnread.current = firstUnread;
       divider.scrollIntoView({ block: 'start' });
     } else if (target === null) el.scrollTop = el.scrollHeight;
-    remember(el);
   }, [last, target, target !== null && messages.some((m) => m.id === target), firstUnread]);
   const [copied, setCopied] = useState<{ id: number; link: string } | null>(null);
   const [lightbox, setLightbox] = useState<{ src: string; href: string; name: string } | null>(null);
@@ -161,8 +142,12 @@ export function MessageList({
       void quoteAndReply(m, `${location.origin}${location.pathname}${messageHash(m, me)}`);
     } else if (window.confirm('Delete this message?')) void client.messages.delete(m.id).catch(() => undefined);
   };
+  // The keyboard's selection in sight (the window may only now hold it).
+  useLayoutEffect(() => {
+    if (selected !== null)
+      list.current?.querySelector(`.message[data-id="${selected}"]`)?.scrollIntoView({ block: 'nearest' });
+  }, [selected]);
   const [revealed, setRevealed] = useState<ReadonlySet<number>>(new Set());
-  const selected = selectedMessage.value;
   const muted = mutedUsers.value;
   const pending = pendingUpdates.value;
   return (
@@ -186,13 +171,14 @@ export function MessageList({
             name: imageName(link),
           });
         }}
+        data-loaded={messages.length}
         onScroll={(e) => {
           const el = e.currentTarget;
-          remember(el);
-          if (el.scrollTop === 0) void onTop().catch(() => undefined);
+          if (onScroll(el) && el.scrollTop === 0) void onTop().catch(() => undefined);
         }}
       >
-        {messages.map((m, i) => {
+        {messages.slice(shown.start, shown.end).map((m, at) => {
+          const i = shown.start + at;
           const reactions = grouped(m.reactions ?? [], me);
           // A widget's state with this reader's votes and checks still on their way (widgets/pending.ts).
           const subs = withPending(m.submessages, pending.get(m.id));
@@ -201,10 +187,11 @@ export function MessageList({
           const thumbs = reactions.find((g) => g.reaction.emoji_code === THUMBS_UP.emoji_code);
           // Zulip's feed: a date separator where the day changes, a recipient bar where the conversation (or the day)
           // changes, and inside a block one sender's consecutive messages under one avatar and name.
-          const prev = messages[i - 1];
+          // The window's first message begins a block, as if the history began there.
+          const prev = at === 0 ? undefined : messages[i - 1];
           const newDay = !prev || dayKey(prev.timestamp * 1000) !== dayKey(m.timestamp * 1000);
           const newBlock = newDay || placeOf(prev, me) !== placeOf(m, me);
-          const continued = !newBlock && prev.sender_id === m.sender_id;
+          const continued = !newBlock && prev?.sender_id === m.sender_id;
           return (
             <Fragment key={m.id}>
               {newDay && (

@@ -126,3 +126,58 @@ export function dayLabel(seconds: number, now = Date.now(), where: TimeDisplay =
     where,
   ).format(ms);
 }
+
+/** A moment's wall-clock time in a zone (undefined: the browser's), as an `<input type="datetime-local">` holds it:
+ * "2026-12-02T10:42:07". */
+export function zonedInput(ms: number, zone?: string): string {
+  const parts: Record<string, string> = {};
+  const f = format(
+    {
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    },
+    { locale: 'en-US', timeZone: zone },
+  );
+  for (const p of f.formatToParts(ms)) parts[p.type] = p.value;
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
+}
+
+const INPUT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?/;
+
+/** The moment (ms) a datetime-local value names as a wall-clock time in a zone (undefined: the browser's); NaN if the
+ * value is not one. A time that a change of clocks skips is read with the offset before the change. */
+export function fromZonedInput(value: string, zone?: string): number {
+  const m = INPUT.exec(value);
+  if (!m) return NaN;
+  const [y, mo, d, h, mi, s] = m.slice(1).map((x) => Number(x ?? 0));
+  const wall = Date.UTC(y, mo - 1, d, h, mi, s);
+  // The zone's offset at a moment: its wall clock then, read as UTC, less the moment.
+  const offset = (ms: number) => Date.parse(`${zonedInput(ms, zone)}Z`) - Math.floor(ms / 1000) * 1000;
+  const first = wall - offset(wall);
+  return wall - offset(first);
+}
+
+/** A scheduled moment, short: "Dec 2, 10:42 PM" (the year if not this one, the zone's name if not the browser's). */
+export function shortDateTime(
+  seconds: number,
+  twentyFour: boolean,
+  now = Date.now(),
+  where: TimeDisplay = currentDisplay(),
+): string {
+  const ms = seconds * 1000;
+  return format(
+    {
+      month: 'short',
+      day: 'numeric',
+      ...(yearOf(dayKey(ms, where)) === yearOf(dayKey(now, where)) ? {} : { year: 'numeric' }),
+      ...clock(twentyFour),
+      ...(where.timeZone && where.timeZone !== browserZone() ? { timeZoneName: 'short' } : {}),
+    },
+    where,
+  ).format(ms);
+}

@@ -1,4 +1,6 @@
 import * as client from '../lib/client';
+import { shortDateTime } from '../conversations/times';
+import { settings } from '../store/personal';
 import { conversationOf } from '../lib/narrow';
 import { me, scheduled, shownCounts } from '../store/store';
 import { route } from '../lib/router';
@@ -67,7 +69,7 @@ export function Sidebar({ onFollow }: { onFollow?: () => void }) {
               .map((m) => (
                 <li key={m.scheduled_message_id} data-scheduled={m.scheduled_message_id}>
                   <time dateTime={new Date(m.scheduled_delivery_timestamp * 1000).toISOString()}>
-                    {new Date(m.scheduled_delivery_timestamp * 1000).toLocaleString()}
+                    {shortDateTime(m.scheduled_delivery_timestamp, !!settings.value.twenty_four_hour_time)}
                   </time>
                   <span class="text">{m.content}</span>
                   {m.failed && <span class="error">failed</span>}

@@ -3,6 +3,8 @@
  * ../inbox), Recent conversations, Drafts and Scheduled messages. Combined feed, Mentions and Starred are narrows (`#feed`,
  * `#narrow/is/mentioned`, `#narrow/is/starred`) shown by the conversation view.
  */
+import { shortDateTime } from '../conversations/times';
+import { settings } from '../store/personal';
 import { useEffect, useState } from 'preact/hooks';
 import * as client from '../lib/client';
 import type { ViewName } from '../lib/hash';
@@ -188,7 +190,7 @@ function Scheduled() {
             <li key={m.scheduled_message_id} class="scheduled-row" data-scheduled-row={m.scheduled_message_id}>
               <span>{label}</span>
               <time dateTime={new Date(m.scheduled_delivery_timestamp * 1000).toISOString()}>
-                {new Date(m.scheduled_delivery_timestamp * 1000).toLocaleString()}
+                {shortDateTime(m.scheduled_delivery_timestamp, !!settings.value.twenty_four_hour_time)}
               </time>
               <span class="text">{m.content}</span>
               <button
