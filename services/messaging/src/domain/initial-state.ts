@@ -1,4 +1,4 @@
-import { FLAG, MENTION_BITS } from '@confab/zulip';
+import { FLAG, jsonText, MENTION_BITS } from '@confab/zulip';
 import { reactivateIfIdle } from './actor.js';
 import { ConfabError } from '@confab/errors';
 import { basicAccess } from './channel-access.js';
@@ -66,15 +66,17 @@ export async function initialState(
       'unsubscribed',
       others.then((o) => o.unsubscribed),
     );
+    // Sent as JSON text: the events service passes the channel lists on as they are (nothing it rewrites is in
+    // them), instead of parsing and writing again hundreds of KiB in a large organization.
     part(
       'never_subscribed',
-      others.then((o) => (isGuest(actor.user) ? [] : o.neverSubscribed)),
+      others.then((o) => asJsonText(isGuest(actor.user) ? [] : o.neverSubscribed)),
     );
   }
   if (want('stream')) {
     part(
       'streams',
-      listStreams(domain, actor, {
+      listStreamsText(domain, actor, {
         includePublic: true,
         includeWebPublic: false,
         includeSubscribed: true,
@@ -150,6 +152,9 @@ export async function initialState(
   const values = await Promise.all(parts.map(([, value]) => value));
   return Object.fromEntries(parts.map(([key], i) => [key, values[i]]));
 }
+
+const asJsonText = (value: unknown) => jsonText(JSON.stringify(value));
+const listStreamsText = async (...args: Parameters<typeof listStreams>) => asJsonText(await listStreams(...args));
 
 /** The channels the user left (unsubscribed) and those they may join but never did (never_subscribed). */
 async function otherChannels(domain: Domain, actor: Actor, includeSubscribers: boolean, archived: boolean) {
