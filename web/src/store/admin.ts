@@ -9,6 +9,7 @@ import type {
   InvitesChangedEvent,
   PersonUpdate,
   RealmEvent,
+  RealmExportDict,
   RealmExportEvent,
   RealmLinkifiersEvent,
 } from '@confab/zulip';
@@ -32,16 +33,7 @@ export const linkifiers = signal<Linkifier[]>([]);
 /** Deactivated users and bots, by id. */
 export const nonActiveUsers = signal(new Map<number, User>());
 /** The organization's data exports (GET /export/realm when the page opens, then `realm_export` events); null until then. */
-export interface RealmExport {
-  id: number;
-  acting_user_id: number;
-  export_time: number;
-  deleted_timestamp: number | null;
-  failed_timestamp: number | null;
-  export_url: string | null;
-  pending: boolean;
-  export_type: number;
-}
+export type RealmExport = RealmExportDict;
 export const realmExports = signal<RealmExport[] | null>(null);
 /** Bumped by each `invites_changed` event: the invitations page then reads GET /invites again. */
 export const invitesChanged = signal(0);
