@@ -7,16 +7,14 @@ import { OFFLINE_THRESHOLD_SECONDS, PRESENCE_PING_INTERVAL_SECONDS } from './pre
 import { realmPermissions, realmUrl, renderRealmDescription } from './realms.js';
 import { TEXT_LIMITS } from './server-limits.js';
 import type { Database } from './store.js';
-import type { GroupRef, ProfileFieldValue, Realm, User } from './types.js';
-import { profileDataOf } from './profile-fields.js';
-import { crossRealmBotRecord } from './system-bots.js';
+import type { GroupRef, Realm, User } from './types.js';
 import { MAX_AVATAR_FILE_MIB } from './avatars.js';
 import { authenticationMethodsState } from './auth-methods.js';
 import type { SsoSettings } from './sso/settings.js';
 import { ssoMethodEnabled } from './sso/methods.js';
 import { SERVER_SUPPORTED_PERMISSION_SETTINGS } from './permission-settings.js';
 import { MAX_REALM_IMAGE_FILE_MIB, realmImageState } from './realm-images.js';
-import { apiUserRecord, avatarUrl } from './users.js';
+import { avatarUrl } from './users.js';
 
 /** Where this server serves its Unicode emoji data (GET, no authentication). */
 export const EMOJI_DATA_PATH = '/static/generated/emoji/emoji_api.json';
