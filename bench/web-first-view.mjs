@@ -4,25 +4,19 @@
 // no request goes to another host. Needs a build (`node scripts/confab.mjs build`):
 //   node bench/web-first-view.mjs [runs=10]
 import { createRequire } from 'node:module';
-import { chromium } from 'playwright-core';
+import { launchFor } from './browser.mjs';
 import { machine, record, startBenchStack } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const devkit = require('@confab/devkit');
 const runs = Number(process.argv[2] ?? 10);
-const CHROMIUM = process.env.CONFAB_CHROMIUM ?? '/usr/bin/chromium';
 
 const { stack, info } = await startBenchStack();
 let browser;
 try {
   const world = await devkit.createWorld(info);
-  const client = world.anonymous();
-  const origin = `http://${client.options.host ?? new URL(client.baseUrl).host}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--host-resolver-rules=MAP *.localhost 127.0.0.1'],
-  });
+  let origin;
+  ({ browser, origin } = await launchFor(world));
   const foreign = new Set();
   const times = [];
   // Where the time goes: the requests between the click and the view, summed over the runs.

@@ -8,13 +8,12 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchFor } from './browser.mjs';
 import { BENCH_DIR, startBenchStack } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const devkit = require('@confab/devkit');
 const out = resolve(process.argv[2] ?? join(BENCH_DIR, '..', 'web', 'screenshots'));
-const CHROMIUM = process.env.CONFAB_CHROMIUM ?? '/usr/bin/chromium';
 
 // Conversations as a team writes them: [sender, channel, topic, content]; the reader is Hamlet.
 const HISTORY = [
@@ -51,13 +50,8 @@ try {
     content: 'Do you have a minute for the release notes?',
   });
 
-  const client = world.anonymous();
-  const origin = `http://${client.options.host ?? new URL(client.baseUrl).host}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--host-resolver-rules=MAP *.localhost 127.0.0.1'],
-  });
+  let origin;
+  ({ browser, origin } = await launchFor(world));
   mkdirSync(out, { recursive: true });
   for (const colorScheme of ['light', 'dark']) {
     const shoot = async (page, name) => {

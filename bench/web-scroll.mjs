@@ -6,13 +6,12 @@
 //   node bench/web-scroll.mjs [messages=5000]
 // BENCH_RECORD=0: print only.
 import { createRequire } from 'node:module';
-import { chromium } from 'playwright-core';
+import { launchFor } from './browser.mjs';
 import { machine, record, startBenchStack } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const devkit = require('@confab/devkit');
 const total = Number(process.argv[2] ?? 5000);
-const CHROMIUM = process.env.CONFAB_CHROMIUM ?? '/usr/bin/chromium';
 const SENDERS = ['hamlet', 'othello', 'cordelia', 'iago', 'prospero'];
 const TOPICS = ['planning', 'release', 'lunch', 'questions'];
 const TEXTS = [
@@ -47,13 +46,8 @@ try {
   await Promise.all(Array.from({ length: 8 }, sendSome));
   console.log(`[scroll] ${total} messages sent in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
-  const client = world.anonymous();
-  const origin = `http://${client.options.host ?? new URL(client.baseUrl).host}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--host-resolver-rules=MAP *.localhost 127.0.0.1'],
-  });
+  let origin;
+  ({ browser, origin } = await launchFor(world));
   const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
   const page = await context.newPage();
   await page.goto(`${origin}/`);
