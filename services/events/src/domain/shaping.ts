@@ -62,16 +62,8 @@ export function streamDict(channel: contracts.ChannelRecord): StreamDict {
   };
 }
 
-interface SubscriptionRecord {
-  color: string;
-  is_muted: boolean;
-  pin_to_top: boolean;
-  desktop_notifications: boolean | null;
-  audible_notifications: boolean | null;
-  push_notifications: boolean | null;
-  email_notifications: boolean | null;
-  wildcard_mentions_notify: boolean | null;
-}
+/** The user's own settings of a subscription (the subscription dict without the channel's fields). */
+type SubscriptionRecord = Omit<SubscriptionDict, keyof StreamDict | 'in_home_view'>;
 
 /** Zulip's subscription dict: the stream dict plus the user's own settings for it. */
 export function subscriptionDict(channel: contracts.ChannelRecord, sub: SubscriptionRecord): SubscriptionDict {

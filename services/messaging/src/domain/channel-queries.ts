@@ -7,18 +7,28 @@ import { isAdmin, isGuest } from './permissions.js';
 import type { Channel } from './types.js';
 
 /**
- * Subscriber counts and recent activity of these channels, and their subscriber lists only when asked for: a
- * count is one row per channel, a list one per subscriber (thousands in a large organization).
+ * Subscriber counts of these channels, and their subscriber lists only when asked for: a count is one row per
+ * channel, a list one per subscriber (thousands in a large organization).
  */
-async function factsFor(domain: Domain, channels: readonly Channel[], withLists = false) {
-  const ids = channels.map((c) => c.id);
-  const [lists, counts, active] = await Promise.all([
+export async function subscriberFacts(domain: Domain, ids: readonly number[], withLists: boolean) {
+  const [lists, counts] = await Promise.all([
     withLists ? domain.channels.subscribers(ids) : undefined,
     withLists ? undefined : domain.channels.subscriberCounts(ids),
+  ]);
+  return {
+    subscribers: (id: number) => lists?.get(id) ?? [],
+    count: (id: number) => (lists ? (lists.get(id)?.length ?? 0) : (counts!.get(id) ?? 0)),
+  };
+}
+
+/** subscriberFacts, and the channels' recent activity. */
+async function factsFor(domain: Domain, channels: readonly Channel[], withLists = false) {
+  const ids = channels.map((c) => c.id);
+  const [facts, active] = await Promise.all([
+    subscriberFacts(domain, ids, withLists),
     domain.channels.recentlyActive(ids),
   ]);
-  const count = (id: number) => (lists ? (lists.get(id)?.length ?? 0) : (counts!.get(id) ?? 0));
-  return { subscribers: (id: number) => lists?.get(id) ?? [], count, active };
+  return { ...facts, active };
 }
 
 /** GET /users/me/subscriptions (and /register's, archived channels too for clients with archived_channels). */

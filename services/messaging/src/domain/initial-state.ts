@@ -3,7 +3,7 @@ import { reactivateIfIdle } from './actor.js';
 import { ConfabError } from '@confab/errors';
 import { basicAccess } from './channel-access.js';
 import { GroupValueFormatter, streamDict, subscriptionDict } from './channel-records.js';
-import { listStreams, listSubscriptions } from './channel-queries.js';
+import { listStreams, listSubscriptions, subscriberFacts } from './channel-queries.js';
 import type { Domain } from './context.js';
 import type { Actor } from './actor.js';
 import { isGuest } from './permissions.js';
@@ -164,22 +164,18 @@ async function otherChannels(domain: Domain, actor: Actor, includeSubscribers: b
   ]);
   const byChannel = new Map(subs.map((s) => [s.channelId, s]));
   const groups = new GroupValueFormatter(domain, actor.realm);
-  const ids = all.map((c) => c.id);
-  // The lists only when the client asked for them: otherwise a row per channel, not per subscriber.
-  const [lists, counts] = await Promise.all([
-    includeSubscribers ? domain.channels.subscribers(ids) : undefined,
-    includeSubscribers ? undefined : domain.channels.subscriberCounts(ids),
-  ]);
+  const { subscribers: subscribersOf, count } = await subscriberFacts(
+    domain,
+    all.map((c) => c.id),
+    includeSubscribers,
+  );
   const unsubscribed: Record<string, unknown>[] = [];
   const neverSubscribed: Record<string, unknown>[] = [];
   for (const channel of all) {
     if (channel.isArchived && !archived) continue;
     const sub = byChannel.get(channel.id);
-    const subscribers = lists?.get(channel.id) ?? [];
-    const facts = {
-      subscriberCount: lists ? subscribers.length : (counts!.get(channel.id) ?? 0),
-      recentlyActive: false,
-    };
+    const subscribers = subscribersOf(channel.id);
+    const facts = { subscriberCount: count(channel.id), recentlyActive: false };
     if (sub && !sub.active) {
       unsubscribed.push(
         await subscriptionDict(channel, sub, facts, groups, includeSubscribers ? subscribers : undefined),
