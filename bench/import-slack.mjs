@@ -149,17 +149,27 @@ async function generate(dir) {
   return { files: byFile.size, reactions, subscriptions: members.reduce((n, m) => n + m.length, 0) };
 }
 
-/** CPU seconds of the processes whose command line matches, from /proc (user + system). */
+/**
+ * CPU seconds of PostgreSQL from /proc, ended connections included: each postmaster's own time and its reaped
+ * children's (cutime, cstime: the backends that have exited), plus the live backends' time. A backend that exits
+ * between two readings moves from the second part to the first, so the difference of two readings is the CPU spent
+ * between them (by every PostgreSQL process of the machine, which others share).
+ */
 async function cpuOfPostgres() {
-  const { stdout } = await run('ps', ['-C', 'postgres', '-o', 'cputime=']).catch(() => ({ stdout: '' }));
-  return stdout
-    .split('\n')
-    .filter(Boolean)
-    .reduce((sum, t) => {
-      const parts = t.trim().split(/[-:]/).map(Number);
-      const [h, m, s] = parts.length === 4 ? [parts[0] * 24 + parts[1], parts[2], parts[3]] : parts;
-      return sum + h * 3600 + m * 60 + s;
-    }, 0);
+  const { stdout } = await run('ps', ['-C', 'postgres', '-o', 'pid=,ppid=']).catch(() => ({ stdout: '' }));
+  const rows = stdout.split('\n').filter(Boolean).map((line) => line.trim().split(/\s+/).map(Number));
+  const pids = new Set(rows.map(([pid]) => pid));
+  const ticks = Number(process.env.CLK_TCK ?? 100);
+  let total = 0;
+  for (const [pid, ppid] of rows) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    if (!stat) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+    // fields[11..14] are utime, stime, cutime, cstime (proc(5) fields 14-17).
+    const own = fields[11] + fields[12];
+    total += pids.has(ppid) ? own : own + fields[13] + fields[14];
+  }
+  return total / ticks;
 }
 
 const work = await mkdtemp(join(tmpdir(), 'confab-bench-import-'));
@@ -212,7 +222,7 @@ try {
 \`node bench/import-slack.mjs ${total}\` on ${machine()}: 2,000 users, 200 channels, one year of day files
 (the shape is in the script's header). \`npm run admin -- import\` took **${wall.toFixed(1)} s wall**
 (${rate.toLocaleString('en-US')} messages/s); CPU: ${cpu} s for the CLI and its loader processes, ${pg} s for PostgreSQL's
-processes meanwhile (every PostgreSQL process of the machine, which others share). Load average (1 min) ${loadBefore} before,
+processes meanwhile (ended connections included: every PostgreSQL process of the machine, which others share). Load average (1 min) ${loadBefore} before,
 ${loadAfter} after, on a machine shared with other engineers.
 Written: ${counts}.
 `);
