@@ -20,6 +20,7 @@
 //   --register-cost N  only build the organization and measure the CPU of N registers of its users, two at a time
 //                    (the cost of a register against the organization's size; with BENCH_PROFILE, where it goes)
 // BENCH_RECORD=0: do not append to RESULTS.md. BENCH_PROFILE=<dir>: every process writes a CPU profile there.
+// BENCH_STATEMENTS=1 (with --register-cost): PostgreSQL's statements per register, from pg_stat_statements.
 import { Agent, request } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -27,7 +28,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import devkit from '@confab/devkit';
 import { processRoots, snapshot } from './cpu.mjs';
-import { FLUTTER_REGISTER as REGISTER, machine, percentile, record, startPrivateBenchStack } from './lib.mjs';
+import { FLUTTER_REGISTER as REGISTER, machine, percentile, record, startPrivateBenchStack, topStatements } from './lib.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -556,6 +557,29 @@ function stepTable(s) {
 }
 
 /**
+ * Waits until the deployment's processes (its own PostgreSQL, Redis and RabbitMQ included) are idle — under 10 % of a
+ * core in all for two seconds in a row — so that
+ * what the set-up left queued (the consumers' backlog of thousands of user and subscription events) is not counted
+ * as the registers' cost. Gives up after two minutes and says so. Returns the seconds waited.
+ */
+async function untilIdle(roots) {
+  const started = performance.now();
+  let quietSeconds = 0;
+  while (quietSeconds < 2) {
+    if (performance.now() - started > 120_000) {
+      console.log('the deployment did not become idle within 120 s: the figures below include its backlog');
+      break;
+    }
+    const a = snapshot(roots);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const b = snapshot(roots);
+    const busy = Object.keys(b).reduce((sum, n) => sum + (b[n] - (a[n] ?? 0)), 0);
+    quietSeconds = busy < 0.1 ? quietSeconds + 1 : 0;
+  }
+  return (performance.now() - started) / 1000;
+}
+
+/**
  * The CPU of REGISTER_COST registers (the Flutter app's parameters) by users spread over the organization, two at a
  * time, per process; each queue is deleted after, as a client that leaves does.
  */
@@ -577,6 +601,8 @@ async function measureRegisterCost(roots) {
     .map(([k, v]) => [k, JSON.stringify(v).length / 1024])
     .sort((a, b) => b[1] - a[1])
     .slice(0, 8);
+  const settled = await untilIdle(roots);
+  if (STATEMENTS) await topStatements(postgresUrl, 1, 0);
   const before = snapshot(roots);
   const loaderBefore = process.cpuUsage();
   const latencies = [];
@@ -594,6 +620,10 @@ async function measureRegisterCost(roots) {
   const seconds = (performance.now() - started) / 1000;
   const after = snapshot(roots);
   const loader = process.cpuUsage(loaderBefore);
+  if (STATEMENTS) {
+    console.log(`PostgreSQL's statements per register (pg_stat_statements):`);
+    await topStatements(postgresUrl, users.length);
+  }
   latencies.sort((a, b) => a - b);
   const perOp = Object.fromEntries(
     Object.keys(after).map((n) => [n, ((after[n] - (before[n] ?? 0)) * 1000) / users.length]),
@@ -606,7 +636,7 @@ async function measureRegisterCost(roots) {
 ${machine()}; load average ${LOAD_AT_START.map((l) => l.toFixed(1)).join(' / ')} at the start${LOAD_AT_START[0] > 4 ? ' — **a loaded machine: an upper bound**' : ''}.
 \`node bench/capacity.mjs --max ${MAX} --register-cost ${REGISTER_COST}\`: an organization of ${org.shape.users} users (${setupNote}),
 ${org.shape.channels} channels of ${org.shape.sizes} members (median ${org.shape.median}), ${org.shape.perUser} channels per user; ${REGISTER_COST}
-registers with the Flutter app's parameters by users across it, two at a time (${f(REGISTER_COST / seconds)} per second); an answer of ${f(bytes / 1024, 0)} KiB
+registers with the Flutter app's parameters by users across it (after ${f(settled, 0)} s for the set-up's backlog to drain), two at a time (${f(REGISTER_COST / seconds)} per second); an answer of ${f(bytes / 1024, 0)} KiB
 (largest parts, KiB: ${parts.map(([k, v]) => `${k} ${f(v, 0)}`).join(', ')}).
 CPU in ms per register, from /proc.
 
@@ -616,10 +646,14 @@ CPU in ms per register, from /proc.
 }
 
 // ---- the run ----
-const { stack, info, servers, destroyServers } = await startPrivateBenchStack({
-  // The long polls and the requests of thousands of users through the gateway's forwarder at once.
-  CONFAB_PROXY_MAX_SOCKETS: String(Math.max(256, MAX * 2)),
-});
+const STATEMENTS = process.env.BENCH_STATEMENTS === '1';
+const { stack, info, servers, postgresUrl, destroyServers } = await startPrivateBenchStack(
+  {
+    // The long polls and the requests of thousands of users through the gateway's forwarder at once.
+    CONFAB_PROXY_MAX_SOCKETS: String(Math.max(256, MAX * 2)),
+  },
+  { statements: STATEMENTS },
+);
 const results = [];
 let setupNote = '';
 let registerCostSection;

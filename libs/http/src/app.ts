@@ -30,6 +30,7 @@ import {
   notFoundResponse,
   sendError,
   successAnswer,
+  answerBytes,
   writeJson,
   writeRaw,
 } from './responses.js';
@@ -261,13 +262,13 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
         writeRaw(res, result);
         return;
       }
-      const { text, layout } = successAnswer(result, route.json ? [] : ignoredParameters(source, used));
+      const answer = successAnswer(result, route.json ? [] : ignoredParameters(source, used));
       res.statusCode = 200;
       res.setHeader('Content-Type', 'application/json; charset=utf-8');
       // Only other Confab processes are told where the JSON-text fields are (ServiceClient passes them on).
-      if (layout && route.auth === 'service') res.setHeader(JSON_TEXT_HEADER, layout);
-      res.setHeader('Content-Length', Buffer.byteLength(text));
-      res.end(text);
+      if (answer.layout && route.auth === 'service') res.setHeader(JSON_TEXT_HEADER, answer.layout);
+      res.setHeader('Content-Length', answer.bytes);
+      res.end(answer.parts.length === 1 ? answer.parts[0] : answerBytes(answer));
     } catch (err) {
       const userId = identity?.kind === 'user' ? identity.userId : undefined;
       runWithLogContext({ requestId, userId }, () => sendError(res, err, log));

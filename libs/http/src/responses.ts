@@ -1,4 +1,4 @@
-import { jsonText, textOfJson } from '@confab/zulip';
+import { jsonText, jsonTextParts, type JsonTextPart } from '@confab/zulip';
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Response } from 'express';
@@ -76,66 +76,94 @@ export function notFoundResponse(res: Response): void {
  * value is already JSON text (`jsonText` of @confab/zulip) is written as it is.
  */
 export function successText(data: Record<string, unknown>, ignored: string[]): string {
-  return successAnswer(data, ignored).text;
+  return answerBytes(successAnswer(data, ignored)).toString('utf8');
 }
 
 /**
- * The header with which an internal answer says where its JSON-text fields are (`JSON_TEXT_LAYOUT` below), so that
+ * The header with which an internal answer says where its JSON-text fields are (`successAnswer`'s layout), so that
  * the calling service can pass them on without parsing them (ServiceClient).
  */
 export const JSON_TEXT_HEADER = 'x-confab-json-text';
 
-/**
- * successText's text, and where its JSON-text fields are in it: `<n>;<key>=<from>-<to>;…`, n being the length of the
- * text before them (the fields are written last), the ranges those of each value (offsets in the text's UTF-16
- * units, as JavaScript strings count).
- */
-export function successAnswer(data: Record<string, unknown>, ignored: string[]): { text: string; layout?: string } {
+/** An answer's body as the parts to write one after the other, and its length in bytes. */
+export interface AnswerText {
+  parts: JsonTextPart[];
+  bytes: number;
+  /**
+   * Where the JSON-text fields are: `<n>;<key>=<from>-<to>;…`, n being the length of the body before them (the
+   * fields are written last), the ranges those of each value; offsets in bytes of the UTF-8 body.
+   */
+  layout?: string;
+}
+
+const byteLength = (part: JsonTextPart) => (typeof part === 'string' ? Buffer.byteLength(part) : part.byteLength);
+
+/** successText's body as parts (a JSON-text field's own parts among them) and where its JSON-text fields are. */
+export function successAnswer(data: Record<string, unknown>, ignored: string[]): AnswerText {
   const body: Record<string, unknown> = { result: 'success', msg: '', ...data };
   if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
-  let written: [string, string][] | undefined;
+  let written: [string, readonly JsonTextPart[]][] | undefined;
   for (const key in data) {
-    const text = textOfJson(data[key]);
-    if (text === undefined) continue;
-    (written ??= []).push([key, text]);
+    const parts = jsonTextParts(data[key]);
+    if (parts === undefined) continue;
+    (written ??= []).push([key, parts]);
     delete body[key];
   }
   const rest = JSON.stringify(body);
-  if (!written) return { text: rest };
-  let text = rest.slice(0, -1);
-  const layout = [String(text.length)];
+  if (!written) return { parts: [rest], bytes: Buffer.byteLength(rest) };
+  const head = rest.slice(0, -1);
+  const parts: JsonTextPart[] = [head];
+  let bytes = Buffer.byteLength(head);
+  const layout = [String(bytes)];
   for (const [key, value] of written) {
-    text += `,${JSON.stringify(key)}:`;
-    layout.push(`${encodeURIComponent(key)}=${text.length}-${text.length + value.length}`);
-    text += value;
+    const name = `,${JSON.stringify(key)}:`;
+    parts.push(name);
+    bytes += Buffer.byteLength(name);
+    const from = bytes;
+    for (const part of value) {
+      parts.push(part);
+      bytes += byteLength(part);
+    }
+    layout.push(`${encodeURIComponent(key)}=${from}-${bytes}`);
   }
-  return { text: `${text}}`, layout: layout.join(';') };
+  parts.push('}');
+  return { parts, bytes: bytes + 1, layout: layout.join(';') };
+}
+
+/** An answer's body as one buffer (its bytes parts copied once, its strings encoded). */
+export function answerBytes(answer: AnswerText): Buffer {
+  if (answer.parts.length === 1 && typeof answer.parts[0] === 'string') return Buffer.from(answer.parts[0]);
+  return Buffer.concat(
+    answer.parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)),
+    answer.bytes,
+  );
 }
 
 /**
  * Reads an answer written by successAnswer with its layout: the fields before the JSON-text ones parsed, those kept
- * as JSON text. Null when the layout does not fit the text (the caller then parses the whole).
+ * as JSON text (slices of `body`, never decoded). Null when the layout does not fit the body (the caller then parses
+ * the whole).
  */
-export function readJsonTextAnswer(text: string, layout: string): Record<string, unknown> | null {
+export function readJsonTextAnswer(body: Buffer, layout: string): Record<string, unknown> | null {
   const [head, ...fields] = layout.split(';');
   const end = Number(head);
-  if (!Number.isInteger(end) || end <= 0 || end > text.length) return null;
+  if (!Number.isInteger(end) || end <= 0 || end > body.length) return null;
   const parts: [string, number, number][] = [];
   for (const field of fields) {
     const m = /^([^=]+)=(\d+)-(\d+)$/.exec(field);
     if (!m) return null;
     const [from, to] = [Number(m[2]), Number(m[3])];
-    if (from < end || to > text.length || from > to) return null;
+    if (from < end || to > body.length || from > to) return null;
     parts.push([decodeURIComponent(m[1]!), from, to]);
   }
-  let body: Record<string, unknown>;
+  let read: Record<string, unknown>;
   try {
-    body = JSON.parse(`${text.slice(0, end)}}`) as Record<string, unknown>;
+    read = JSON.parse(`${body.toString('utf8', 0, end)}}`) as Record<string, unknown>;
   } catch {
     return null;
   }
-  for (const [key, from, to] of parts) body[key] = jsonText(text.slice(from, to));
-  return body;
+  for (const [key, from, to] of parts) read[key] = jsonText(body.subarray(from, to));
+  return read;
 }
 
 /** `type` with `charset=utf-8` as its charset, as express's `res.send` gives a text body. */

@@ -92,7 +92,7 @@ export class ServiceClient {
       headers['content-type'] = 'application/json';
       headers['content-length'] = String(Buffer.byteLength(payload));
     }
-    let answer: { status: number; text: string; layout?: string };
+    let answer: { status: number; body: Buffer; layout?: string };
     try {
       answer = await exchange(
         this.url(path, options.query),
@@ -107,7 +107,7 @@ export class ServiceClient {
     let parsed: unknown = {};
     try {
       // Fields the service sent as JSON text stay JSON text (passed on as they are, never parsed here).
-      parsed = (answer.layout && readJsonTextAnswer(answer.text, answer.layout)) || JSON.parse(answer.text);
+      parsed = (answer.layout && readJsonTextAnswer(answer.body, answer.layout)) || JSON.parse(answer.body.toString('utf8'));
     } catch {
       // An unreadable body is an empty one.
     }
@@ -149,14 +149,14 @@ function errorOf(answer: InternalAnswer): ConfabError {
 const keepAlive = { keepAlive: true, timeout: 30_000 };
 const agents = { http: new HttpAgent(keepAlive), https: new HttpsAgent(keepAlive) };
 
-/** One HTTP exchange with a deadline for the whole of it: the status and the body as text. */
+/** One HTTP exchange with a deadline for the whole of it: the status and the body's bytes. */
 function exchange(
   url: string,
   method: string,
   headers: Record<string, string>,
   payload: string | undefined,
   timeoutMs: number,
-): Promise<{ status: number; text: string; layout?: string }> {
+): Promise<{ status: number; body: Buffer; layout?: string }> {
   return new Promise((resolve, reject) => {
     const secure = url.startsWith('https:');
     const req = (secure ? httpsRequest : httpRequest)(
@@ -168,8 +168,8 @@ function exchange(
         res.on('end', () => {
           clearTimeout(deadline);
           const layout = res.headers[JSON_TEXT_HEADER];
-          const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode ?? 0, text, ...(typeof layout === 'string' ? { layout } : {}) });
+          const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, body, ...(typeof layout === 'string' ? { layout } : {}) });
         });
         res.on('error', fail);
         res.on('aborted', () => fail(new Error('response aborted')));

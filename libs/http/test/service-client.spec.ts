@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { IdentityVerifier } from '@confab/identity';
 import { jsonText, textOfJson } from '@confab/zulip';
-import { JSON_TEXT_HEADER, successAnswer } from '../src/responses';
+import { answerBytes, JSON_TEXT_HEADER, successAnswer } from '../src/responses';
 import { ServiceClient } from '../src/service-client';
 
 /** The internal client against a service stand-in on 127.0.0.1. */
@@ -105,7 +105,9 @@ describe('ServiceClient: the one client of internal APIs', () => {
 describe('ServiceClient: fields an answer carries as JSON text', () => {
   it('keeps them as JSON text, and reads an answer whose layout does not fit as plain JSON', async () => {
     const client = new ServiceClient({ caller: 'events', baseUrl, secret: SECRET });
-    const { text, layout } = successAnswer({ realm_users: jsonText('[{"user_id":1}]'), n: 1 }, []);
+    const written = successAnswer({ realm_users: jsonText('[{"user_id":1}]'), n: 1 }, []);
+    const { layout } = written;
+    const text = answerBytes(written);
     answer = (_req, _body, res) =>
       res.writeHead(200, { 'content-type': 'application/json', [JSON_TEXT_HEADER]: layout! }).end(text);
     const kept = await client.request('GET', '/users/1/initial-state');

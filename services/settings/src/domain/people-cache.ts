@@ -1,4 +1,4 @@
-import { jsonText, type JsonText } from '@confab/zulip';
+import { jsonText } from '@confab/zulip';
 import type { Role } from '@confab/identity';
 import type { Store } from './store.js';
 import { crossRealmBotRecord } from './system-bots.js';
@@ -26,8 +26,8 @@ export interface PeopleSource {
 interface Entry {
   fingerprint: string;
   snapshot: Promise<PeopleSnapshot>;
-  /** Serialized person dicts by view (client_gravatar, the viewer's role): the active, the deactivated. */
-  texts: Map<string, { active: string[]; inactive: string[]; positions: Map<number, [boolean, number]> }>;
+  /** Serialized person dicts by view (client_gravatar, the viewer's role). */
+  texts: Map<string, Serialized>;
 }
 
 /**
@@ -63,18 +63,21 @@ export class PeopleCache {
       texts = serialize(people, clientGravatar, viewer.role);
       entry.texts.set(key, texts);
     }
+    let active = jsonText(texts.active);
+    let inactive = jsonText(texts.inactive);
     const own = texts.positions.get(viewer.id);
-    let active = texts.active;
-    let inactive = texts.inactive;
     if (own) {
-      const self = people.users.find((u) => u.id === viewer.id)!;
-      const text = JSON.stringify(recordOf(people, self, clientGravatar, { userId: viewer.id, role: viewer.role }));
-      const list = own[0] ? (active = [...active]) : (inactive = [...inactive]);
-      list[own[1]] = text;
+      // The list as everyone else sees it, with the viewer's own dict cut in where theirs stands.
+      const [isActive, from, to] = own;
+      const text = JSON.stringify(recordOf(people, own[3], clientGravatar, { userId: viewer.id, role: viewer.role }));
+      const list = isActive ? texts.active : texts.inactive;
+      const spliced = jsonText(list.subarray(0, from), text, list.subarray(to));
+      if (isActive) active = spliced;
+      else inactive = spliced;
     }
     return {
-      realm_users: listText(active),
-      realm_non_active_users: listText(inactive),
+      realm_users: active,
+      realm_non_active_users: inactive,
       cross_realm_bots: people.systemBots.map((bot) => crossRealmBotRecord(bot, clientGravatar)),
     };
   }
@@ -100,7 +103,16 @@ export class PeopleCache {
   }
 }
 
-const listText = (parts: readonly string[]): JsonText => jsonText(`[${parts.join(',')}]`);
+/**
+ * An organization's person dicts as one view sees them: the active and the deactivated lists as UTF-8 JSON (made once
+ * per fingerprint, written into each answer as they are), and where each user's dict is in its list (byte offsets),
+ * so the viewer's own can be cut in.
+ */
+interface Serialized {
+  active: Uint8Array;
+  inactive: Uint8Array;
+  positions: Map<number, [isActive: boolean, from: number, to: number, user: User]>;
+}
 
 /** The profile values by user, each as Zulip's profile_data. */
 function profileDataByUser(values: readonly ProfileFieldValue[]) {
@@ -122,18 +134,22 @@ function recordOf(people: PeopleSnapshot, user: User, clientGravatar: boolean, v
   return apiUserRecord(user, { clientGravatar, includeCustomProfileFields: true, viewer }, profiles.get(user.id) ?? {});
 }
 
-function serialize(people: PeopleSnapshot, clientGravatar: boolean, role: Role) {
+function serialize(people: PeopleSnapshot, clientGravatar: boolean, role: Role): Serialized {
   // Seen by someone of this role who is none of them (their own dict is made for them).
   const viewer = { userId: 0, role };
-  const active: string[] = [];
-  const inactive: string[] = [];
-  const positions = new Map<number, [boolean, number]>();
+  const lists = { active: { texts: [] as string[], bytes: 1 }, inactive: { texts: [] as string[], bytes: 1 } };
+  const positions: Serialized['positions'] = new Map();
   for (const user of people.users) {
-    const list = user.isActive ? active : inactive;
-    positions.set(user.id, [user.isActive, list.length]);
-    list.push(JSON.stringify(recordOf(people, user, clientGravatar, viewer)));
+    const list = user.isActive ? lists.active : lists.inactive;
+    if (list.texts.length > 0) list.bytes += 1; // the comma before it
+    const text = JSON.stringify(recordOf(people, user, clientGravatar, viewer));
+    const bytes = Buffer.byteLength(text);
+    positions.set(user.id, [user.isActive, list.bytes, list.bytes + bytes, user]);
+    list.texts.push(text);
+    list.bytes += bytes;
   }
-  return { active, inactive, positions };
+  const bytesOf = (texts: string[]) => Buffer.from(`[${texts.join(',')}]`);
+  return { active: bytesOf(lists.active.texts), inactive: bytesOf(lists.inactive.texts), positions };
 }
 
 /** The stores as the cache reads them; the fingerprint read once per source (one request). */
