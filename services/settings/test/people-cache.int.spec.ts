@@ -126,4 +126,32 @@ describe('the people cache against PostgreSQL', () => {
     expect(reads).toBe(2);
     expect(changed.find((u) => u.user_id === users.othello!.id)!.full_name).toBe('Othello, Moor of Venice');
   });
+
+  it("gives GET /users' members in id order, deactivated ones included, profile data only when asked", async () => {
+    const cache = new PeopleCache();
+    const field = await prisma.customProfileField.create({ data: { realmId, name: 'Desk', fieldType: 1, order: 1 } });
+    await prisma.customProfileFieldValue.create({ data: { fieldId: field.id, userId: users.iago!.id, value: '4B' } });
+    const viewer = (await db.store.users.byId(users.iago!.id))!;
+    const all = await db.store.users.inRealm(realmId);
+    const parse = (v: unknown) => JSON.parse(textOfJson(v)!) as Record<string, unknown>[];
+    const plain = parse(
+      await cache.members(source, realmId, { clientGravatar: true, includeCustomProfileFields: false }, viewer),
+    );
+    expect(plain.map((u) => u.user_id)).toEqual(all.map((u) => u.id));
+    expect(plain.some((u) => u.is_active === false)).toBe(true);
+    expect(plain.every((u) => !('profile_data' in u))).toBe(true);
+    const withFields = parse(
+      await cache.members(source, realmId, { clientGravatar: true, includeCustomProfileFields: true }, viewer),
+    );
+    const ownRecord = withFields.find((u) => u.user_id === viewer.id)!;
+    expect(ownRecord.profile_data).toEqual({ [String(field.id)]: { value: '4B' } });
+    // His own address, which his setting shows to administrators only, he sees himself; a member sees null.
+    expect(ownRecord.delivery_email).toBe(users.iago!.deliveryEmail);
+    const member = (await db.store.users.byId(users.cordelia!.id))!;
+    const asMember = parse(
+      await cache.members(source, realmId, { clientGravatar: true, includeCustomProfileFields: true }, member),
+    );
+    expect(asMember.find((u) => u.user_id === viewer.id)!.delivery_email).toBeNull();
+    expect(asMember.map((u) => u.user_id)).toEqual(all.map((u) => u.id));
+  });
 });

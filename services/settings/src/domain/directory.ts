@@ -5,6 +5,8 @@ import { subdomainFromHost } from './realms.js';
 import type { ReceivedMessages } from './ports.js';
 import type { Database } from './store.js';
 import type { Realm, User } from './types.js';
+import type { JsonText } from '@confab/zulip';
+import { peopleSource, profileDataByUser, type PeopleCache } from './people-cache.js';
 import { profileDataOf } from './profile-fields.js';
 import { apiUserRecord, ownUserRecord } from './users.js';
 
@@ -30,16 +32,26 @@ export async function ownUser(
   return ownUserRecord(own.user, maxMessageId, profileDataOf(own.profileValues, own.user.id));
 }
 
-/** GET /users: the organization's users, or those among `userIds`. */
+/**
+ * GET /users: the organization's users (from the people cache, as /register's realm_users: serialized once per
+ * view between their changes), or those among `userIds`.
+ */
 export async function listUsers(
-  db: Database,
+  ctx: { db: Database; people: PeopleCache },
   identity: UserIdentity,
   userIds: readonly number[] | undefined,
   view: UserView,
-): Promise<Record<string, unknown>[]> {
+): Promise<Record<string, unknown>[] | JsonText> {
+  const { db } = ctx;
+  if (userIds === undefined)
+    return ctx.people.members(peopleSource(db.store), identity.realmId, view, {
+      id: identity.userId,
+      role: identity.role,
+    });
   const users = await db.store.users.inRealm(identity.realmId, userIds);
   const values = view.includeCustomProfileFields ? await db.store.profileFields.valuesOf(users.map((u) => u.id)) : [];
-  return users.map((u) => apiUserRecord(u, { ...view, viewer: viewerOf(identity) }, profileDataOf(values, u.id)));
+  const profiles = profileDataByUser(values);
+  return users.map((u) => apiUserRecord(u, { ...view, viewer: viewerOf(identity) }, profiles.get(u.id) ?? {}));
 }
 
 /** GET /users/{user_id} and GET /users/{email}. */

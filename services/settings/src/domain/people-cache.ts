@@ -1,4 +1,4 @@
-import { jsonText } from '@confab/zulip';
+import { jsonText, type JsonText } from '@confab/zulip';
 import type { Role } from '@confab/identity';
 import type { Store } from './store.js';
 import { crossRealmBotRecord } from './system-bots.js';
@@ -26,15 +26,29 @@ export interface PeopleSource {
 interface Entry {
   fingerprint: string;
   snapshot: Promise<PeopleSnapshot>;
-  /** Serialized person dicts by view (client_gravatar, the viewer's role). */
+  /** Serialized person dicts by view (`viewKey`). */
   texts: Map<string, Serialized>;
 }
+
+/** How a list of people is asked for: as /register's realm_users always are, or as GET /users chooses. */
+export interface PeopleView {
+  clientGravatar: boolean;
+  includeCustomProfileFields: boolean;
+}
+
+/** Who asks: their own dict shows what only they (and administrators) see. */
+export interface Viewer {
+  id: number;
+  role: Role;
+}
+
+const REGISTER_VIEW = (clientGravatar: boolean): PeopleView => ({ clientGravatar, includeCustomProfileFields: true });
 
 /**
  * An organization's people between their changes (docs/architecture.md, "Initial state"): the users, their profile
  * values and their serialized person dicts, kept per organization while its fingerprint stays the same. Each
- * /register reads the fingerprint (one small statement) instead of every user; a change by any replica changes the
- * fingerprint, so the next register after a user's own change shows it, whichever replica serves it.
+ * /register or GET /users reads the fingerprint (one small statement) instead of every user; a change by any replica
+ * changes the fingerprint, so the next request after a user's own change shows it, whichever replica serves it.
  */
 export class PeopleCache {
   private readonly entries = new Map<number, Entry>();
@@ -53,33 +67,38 @@ export class PeopleCache {
     source: PeopleSource,
     realmId: number,
     clientGravatar: boolean,
-    viewer: User,
+    viewer: Viewer,
   ): Promise<Record<string, unknown>> {
-    const entry = await this.entry(source, realmId);
-    const people = await entry.snapshot;
-    const key = `${clientGravatar ? 1 : 0}:${viewer.role}`;
-    let texts = entry.texts.get(key);
-    if (!texts) {
-      texts = serialize(people, clientGravatar, viewer.role);
-      entry.texts.set(key, texts);
-    }
-    let active = jsonText(texts.active);
-    let inactive = jsonText(texts.inactive);
-    const own = texts.positions.get(viewer.id);
-    if (own) {
-      // The list as everyone else sees it, with the viewer's own dict cut in where theirs stands.
-      const [isActive, from, to] = own;
-      const text = JSON.stringify(recordOf(people, own[3], clientGravatar, { userId: viewer.id, role: viewer.role }));
-      const list = isActive ? texts.active : texts.inactive;
-      const spliced = jsonText(list.subarray(0, from), text, list.subarray(to));
-      if (isActive) active = spliced;
-      else inactive = spliced;
-    }
+    const { people, texts, own } = await this.view(source, realmId, REGISTER_VIEW(clientGravatar), viewer);
     return {
-      realm_users: active,
-      realm_non_active_users: inactive,
+      realm_users: listFor(texts.active, own?.active, own?.text),
+      realm_non_active_users: listFor(texts.inactive, own?.inactive, own?.text),
       cross_realm_bots: people.systemBots.map((bot) => crossRealmBotRecord(bot, clientGravatar)),
     };
+  }
+
+  /** GET /users' `members`: every user of the organization (system bots aside) in id order, as `viewer` sees them. */
+  async members(source: PeopleSource, realmId: number, view: PeopleView, viewer: Viewer): Promise<JsonText> {
+    const { texts, own } = await this.view(source, realmId, view, viewer);
+    return listFor(texts.all, own?.all, own?.text);
+  }
+
+  /** The serialized lists of one view, and the viewer's own dict with its places in them. */
+  private async view(source: PeopleSource, realmId: number, view: PeopleView, viewer: Viewer) {
+    const entry = await this.entry(source, realmId);
+    const people = await entry.snapshot;
+    const key = `${view.clientGravatar ? 1 : 0}${view.includeCustomProfileFields ? 1 : 0}:${viewer.role}`;
+    let texts = entry.texts.get(key);
+    if (!texts) {
+      texts = serialize(people, view, viewer.role);
+      entry.texts.set(key, texts);
+    }
+    const place = texts.positions.get(viewer.id);
+    const own = place && {
+      ...place,
+      text: JSON.stringify(recordOf(people, place.user, view, { userId: viewer.id, role: viewer.role })),
+    };
+    return { people, texts, own };
   }
 
   private async entry(source: PeopleSource, realmId: number): Promise<Entry> {
@@ -104,18 +123,33 @@ export class PeopleCache {
 }
 
 /**
- * An organization's person dicts as one view sees them: the active and the deactivated lists as UTF-8 JSON (made once
- * per fingerprint, written into each answer as they are), and where each user's dict is in its list (byte offsets),
- * so the viewer's own can be cut in.
+ * An organization's person dicts as one view sees them: the active, the deactivated and all of them (id order) as
+ * UTF-8 JSON lists (made once per fingerprint, written into each answer as they are), and where each user's dict is
+ * in each list (byte offsets), so the viewer's own can be cut in.
  */
 interface Serialized {
   active: Uint8Array;
   inactive: Uint8Array;
-  positions: Map<number, [isActive: boolean, from: number, to: number, user: User]>;
+  all: Uint8Array;
+  positions: Map<number, Place>;
+}
+
+/** A user's dict's place (byte offsets) in the lists that hold it. */
+interface Place {
+  user: User;
+  active?: [from: number, to: number];
+  inactive?: [from: number, to: number];
+  all: [from: number, to: number];
+}
+
+/** A list as the viewer sees it: as everyone else does, with their own dict cut in where theirs stands. */
+function listFor(list: Uint8Array, place: [number, number] | undefined, own: string | undefined): JsonText {
+  if (!place || own === undefined) return jsonText(list);
+  return jsonText(list.subarray(0, place[0]), own, list.subarray(place[1]));
 }
 
 /** The profile values by user, each as Zulip's profile_data. */
-function profileDataByUser(values: readonly ProfileFieldValue[]) {
+export function profileDataByUser(values: readonly ProfileFieldValue[]) {
   const out = new Map<number, Record<string, { value: string; rendered_value?: string }>>();
   for (const v of values) {
     let data = out.get(v.userId);
@@ -128,28 +162,44 @@ function profileDataByUser(values: readonly ProfileFieldValue[]) {
 
 const profileCache = new WeakMap<PeopleSnapshot, ReturnType<typeof profileDataByUser>>();
 
-function recordOf(people: PeopleSnapshot, user: User, clientGravatar: boolean, viewer: { userId: number; role: Role }) {
+function recordOf(people: PeopleSnapshot, user: User, view: PeopleView, viewer: { userId: number; role: Role }) {
   let profiles = profileCache.get(people);
   if (!profiles) profileCache.set(people, (profiles = profileDataByUser(people.profileValues)));
-  return apiUserRecord(user, { clientGravatar, includeCustomProfileFields: true, viewer }, profiles.get(user.id) ?? {});
+  return apiUserRecord(user, { ...view, viewer }, profiles.get(user.id) ?? {});
 }
 
-function serialize(people: PeopleSnapshot, clientGravatar: boolean, role: Role): Serialized {
+/** A JSON list being written: its elements' texts and its length in bytes so far. */
+class ListWriter {
+  readonly texts: string[] = [];
+  private bytes = 1; // the opening bracket
+
+  /** Adds an element; its place (byte offsets) in the list. */
+  add(text: string): [number, number] {
+    if (this.texts.length > 0) this.bytes += 1; // the comma before it
+    const from = this.bytes;
+    this.bytes += Buffer.byteLength(text);
+    this.texts.push(text);
+    return [from, this.bytes];
+  }
+
+  done(): Uint8Array {
+    return Buffer.from(`[${this.texts.join(',')}]`);
+  }
+}
+
+function serialize(people: PeopleSnapshot, view: PeopleView, role: Role): Serialized {
   // Seen by someone of this role who is none of them (their own dict is made for them).
   const viewer = { userId: 0, role };
-  const lists = { active: { texts: [] as string[], bytes: 1 }, inactive: { texts: [] as string[], bytes: 1 } };
-  const positions: Serialized['positions'] = new Map();
+  const [active, inactive, all] = [new ListWriter(), new ListWriter(), new ListWriter()];
+  const positions = new Map<number, Place>();
   for (const user of people.users) {
-    const list = user.isActive ? lists.active : lists.inactive;
-    if (list.texts.length > 0) list.bytes += 1; // the comma before it
-    const text = JSON.stringify(recordOf(people, user, clientGravatar, viewer));
-    const bytes = Buffer.byteLength(text);
-    positions.set(user.id, [user.isActive, list.bytes, list.bytes + bytes, user]);
-    list.texts.push(text);
-    list.bytes += bytes;
+    const text = JSON.stringify(recordOf(people, user, view, viewer));
+    const place: Place = { user, all: all.add(text) };
+    if (user.isActive) place.active = active.add(text);
+    else place.inactive = inactive.add(text);
+    positions.set(user.id, place);
   }
-  const bytesOf = (texts: string[]) => Buffer.from(`[${texts.join(',')}]`);
-  return { active: bytesOf(lists.active.texts), inactive: bytesOf(lists.inactive.texts), positions };
+  return { active: active.done(), inactive: inactive.done(), all: all.done(), positions };
 }
 
 /** The stores as the cache reads them; the fingerprint read once per source (one request). */

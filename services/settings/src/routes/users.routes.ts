@@ -31,7 +31,7 @@ export function userRoutes(deps: SettingsDeps) {
       auth: 'user',
       params: { ...userView, user_ids: p.intList().optional() },
       async handler({ identity, params }) {
-        return { members: await listUsers(db, identity, params.user_ids, view(params)) };
+        return { members: await listUsers(deps, identity, params.user_ids, view(params)) };
       },
     }),
     route({
