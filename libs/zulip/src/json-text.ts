@@ -19,9 +19,7 @@ export function jsonText(...parts: JsonTextPart[]): JsonText {
 
 /** The parts of a marked value; undefined for anything else. */
 export function jsonTextParts(value: unknown): readonly JsonTextPart[] | undefined {
-  return typeof value === 'object' && value !== null && JSON_TEXT in value
-    ? (value as JsonText)[JSON_TEXT]
-    : undefined;
+  return typeof value === 'object' && value !== null && JSON_TEXT in value ? (value as JsonText)[JSON_TEXT] : undefined;
 }
 
 // The platform's decoder (Node and browsers have it; this package is compiled without either's types).

@@ -182,10 +182,10 @@ export class ChannelsRepository implements ChannelStore {
     const out = new Map<number, number>(channelIds.map((id) => [id, 0]));
     const ids = [...new Set(channelIds.filter(validId))];
     if (ids.length === 0) return out;
-    // A row per channel, not per subscriber: what a register of a client without subscriber lists needs.
+    // A row per channel, kept by PostgreSQL's triggers as subscriptions and users change (the migration
+    // channel_subscriber_counts): what a register of a client without subscriber lists needs.
     const rows = await this.store.reader(undefined).query<{ channel_id: number; n: number }>(
-      `SELECT s.channel_id, count(*)::int AS n FROM subscriptions s JOIN users u ON u.id = s.user_id
-        WHERE s.channel_id = ANY($1::int[]) AND s.active AND u.is_active GROUP BY s.channel_id`,
+      'SELECT channel_id, n FROM channel_subscriber_counts WHERE channel_id = ANY($1::int[])',
       [ids],
     );
     for (const row of rows) out.set(row.channel_id, row.n);
@@ -193,12 +193,7 @@ export class ChannelsRepository implements ChannelStore {
   }
 
   async subscriberCount(channelId: number): Promise<number> {
-    const rows = await this.db.$queryRawUnsafe<{ n: number }[]>(
-      `SELECT count(*)::int AS n FROM subscriptions s JOIN users u ON u.id = s.user_id
-        WHERE s.channel_id = $1 AND s.active AND u.is_active`,
-      channelId,
-    );
-    return rows[0]?.n ?? 0;
+    return (await this.subscriberCounts([channelId])).get(channelId) ?? 0;
   }
 
   /** Colors already used by each user's subscriptions (to pick new ones). */

@@ -1,0 +1,29 @@
+-- (No semicolon in these comments: the migration engine splits the script at every one, and the trigger functions'
+-- bodies below write theirs as \073 inside E'' strings for the same reason.)
+-- Each channel's subscriber count (active subscriptions of active users), kept by PostgreSQL itself as subscriptions
+-- and users change, as Zulip's Stream.subscriber_count. Every /register of a client that asks for no subscriber
+-- lists (the Flutter app) needs every channel's count: counting them from subscriptions joined with users was most
+-- of a register's PostgreSQL time in a large organization (bench/RESULTS.md). Statement-level triggers with
+-- transition tables add one upsert per writing statement (a bulk subscribe or an import's COPY included), whatever
+-- code path writes. Lock order: the deltas are applied in channel order, and the subscription side takes a share
+-- lock on the users it counts, so a concurrent deactivation of the same user waits for it or is seen by it (read
+-- committed re-checks a locked row): neither misses the other.
+CREATE TABLE "channel_subscriber_counts" (
+    "channel_id" INTEGER NOT NULL PRIMARY KEY,
+    "n" INTEGER NOT NULL
+);
+INSERT INTO "channel_subscriber_counts" ("channel_id", "n")
+SELECT s."channel_id", count(*)::int FROM "subscriptions" s JOIN "users" u ON u."id" = s."user_id"
+ WHERE s."active" AND u."is_active" GROUP BY s."channel_id";
+CREATE FUNCTION "subscriber_counts_on_subscription_insert"() RETURNS trigger LANGUAGE plpgsql AS E'BEGIN INSERT INTO channel_subscriber_counts AS c (channel_id, n) SELECT channel_id, sum(d)::int FROM (SELECT * FROM (SELECT new_rows.channel_id, 1 AS d FROM new_rows JOIN users u ON u.id = new_rows.user_id WHERE new_rows.active AND u.is_active FOR SHARE OF u) new_rows_live) deltas GROUP BY channel_id HAVING sum(d) <> 0 ORDER BY channel_id ON CONFLICT (channel_id) DO UPDATE SET n = c.n + excluded.n\073 RETURN NULL\073 END';
+CREATE FUNCTION "subscriber_counts_on_subscription_update"() RETURNS trigger LANGUAGE plpgsql AS E'BEGIN INSERT INTO channel_subscriber_counts AS c (channel_id, n) SELECT channel_id, sum(d)::int FROM (SELECT * FROM (SELECT new_rows.channel_id, 1 AS d FROM new_rows JOIN users u ON u.id = new_rows.user_id WHERE new_rows.active AND u.is_active FOR SHARE OF u) new_rows_live UNION ALL SELECT * FROM (SELECT old_rows.channel_id, -1 AS d FROM old_rows JOIN users u ON u.id = old_rows.user_id WHERE old_rows.active AND u.is_active FOR SHARE OF u) old_rows_live) deltas GROUP BY channel_id HAVING sum(d) <> 0 ORDER BY channel_id ON CONFLICT (channel_id) DO UPDATE SET n = c.n + excluded.n\073 RETURN NULL\073 END';
+CREATE FUNCTION "subscriber_counts_on_subscription_delete"() RETURNS trigger LANGUAGE plpgsql AS E'BEGIN INSERT INTO channel_subscriber_counts AS c (channel_id, n) SELECT channel_id, sum(d)::int FROM (SELECT * FROM (SELECT old_rows.channel_id, -1 AS d FROM old_rows JOIN users u ON u.id = old_rows.user_id WHERE old_rows.active AND u.is_active FOR SHARE OF u) old_rows_live) deltas GROUP BY channel_id HAVING sum(d) <> 0 ORDER BY channel_id ON CONFLICT (channel_id) DO UPDATE SET n = c.n + excluded.n\073 RETURN NULL\073 END';
+CREATE FUNCTION "subscriber_counts_on_user_insert"() RETURNS trigger LANGUAGE plpgsql AS E'BEGIN INSERT INTO channel_subscriber_counts AS c (channel_id, n) SELECT channel_id, sum(d)::int FROM (SELECT s.channel_id, changed.d FROM (SELECT id, 1 AS d FROM new_rows WHERE is_active) changed JOIN subscriptions s ON s.user_id = changed.id AND s.active) deltas GROUP BY channel_id HAVING sum(d) <> 0 ORDER BY channel_id ON CONFLICT (channel_id) DO UPDATE SET n = c.n + excluded.n\073 RETURN NULL\073 END';
+CREATE FUNCTION "subscriber_counts_on_user_update"() RETURNS trigger LANGUAGE plpgsql AS E'BEGIN INSERT INTO channel_subscriber_counts AS c (channel_id, n) SELECT channel_id, sum(d)::int FROM (SELECT s.channel_id, changed.d FROM (SELECT n.id, CASE WHEN n.is_active THEN 1 ELSE -1 END AS d FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE n.is_active <> o.is_active) changed JOIN subscriptions s ON s.user_id = changed.id AND s.active) deltas GROUP BY channel_id HAVING sum(d) <> 0 ORDER BY channel_id ON CONFLICT (channel_id) DO UPDATE SET n = c.n + excluded.n\073 RETURN NULL\073 END';
+CREATE FUNCTION "subscriber_counts_on_user_delete"() RETURNS trigger LANGUAGE plpgsql AS E'BEGIN INSERT INTO channel_subscriber_counts AS c (channel_id, n) SELECT channel_id, sum(d)::int FROM (SELECT s.channel_id, changed.d FROM (SELECT id, -1 AS d FROM old_rows WHERE is_active) changed JOIN subscriptions s ON s.user_id = changed.id AND s.active) deltas GROUP BY channel_id HAVING sum(d) <> 0 ORDER BY channel_id ON CONFLICT (channel_id) DO UPDATE SET n = c.n + excluded.n\073 RETURN NULL\073 END';
+CREATE TRIGGER "subscriber_counts_subscription_insert" AFTER INSERT ON "subscriptions" REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "subscriber_counts_on_subscription_insert"();
+CREATE TRIGGER "subscriber_counts_subscription_update" AFTER UPDATE ON "subscriptions" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "subscriber_counts_on_subscription_update"();
+CREATE TRIGGER "subscriber_counts_subscription_delete" AFTER DELETE ON "subscriptions" REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "subscriber_counts_on_subscription_delete"();
+CREATE TRIGGER "subscriber_counts_user_insert" AFTER INSERT ON "users" REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "subscriber_counts_on_user_insert"();
+CREATE TRIGGER "subscriber_counts_user_update" AFTER UPDATE ON "users" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "subscriber_counts_on_user_update"();
+CREATE TRIGGER "subscriber_counts_user_delete" AFTER DELETE ON "users" REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "subscriber_counts_on_user_delete"();
