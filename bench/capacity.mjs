@@ -654,6 +654,16 @@ const { stack, info, servers, postgresUrl, destroyServers } = await startPrivate
   },
   { statements: STATEMENTS },
 );
+// Stopped by a signal (Ctrl+C, a timeout): the stack and its private servers go too, as at the end of a run.
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.once(signal, () => {
+    console.log(`[capacity] ${signal}: stopping the stack`);
+    running = false;
+    void stack
+      .stop({ cleanUp: true })
+      .then(destroyServers)
+      .finally(() => process.exit(130));
+  });
 const results = [];
 let setupNote = '';
 let registerCostSection;
