@@ -73,4 +73,39 @@ describe('the own-user read against PostgreSQL', () => {
       expect(await db.store.users.byId(id)).toBeNull();
     }
   });
+
+  it.each(['hamlet', 'iago', 'default-bot'])(
+    "reads %s's presence facts as the stores do: user, organization, settings, people fingerprint",
+    async (name) => {
+      const user = Object.values(users).find((u) => u.email.startsWith(`${name}@`))!;
+      if (name === 'iago')
+        await prisma.userSettings.upsert({
+          where: { userId: user.id },
+          create: { userId: user.id, values: { presence_enabled: false } },
+          update: { values: { presence_enabled: false } },
+        });
+      const realm = (await db.store.realms.byId(user.realmId))!;
+      const facts = await read.presenceFacts(user.id);
+      expect(facts).toEqual({
+        user: await db.store.users.byId(user.id),
+        realm: { id: realm.id, presenceDisabled: realm.presenceDisabled },
+        settingValues: (await db.store.settings.get(user.id)).values,
+        peopleFingerprint: await db.store.users.peopleFingerprint(realm.id),
+      });
+      if (name === 'iago') expect(facts!.settingValues.presence_enabled).toBe(false);
+      // The Prisma fallback of PrismaDatabase gives the same facts.
+      const fallback = await db.presenceFacts(user.id);
+      expect({
+        ...fallback,
+        realm: { id: fallback!.realm.id, presenceDisabled: fallback!.realm.presenceDisabled },
+      }).toEqual(facts);
+    },
+  );
+
+  it('reads no presence facts for ids no user has', async () => {
+    for (const id of [0, 987_654, 1.5]) {
+      expect(await read.presenceFacts(id)).toBeNull();
+      expect(await db.presenceFacts(id)).toBeNull();
+    }
+  });
 });

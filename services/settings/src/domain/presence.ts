@@ -81,17 +81,13 @@ async function loadUser(db: Database, actor: UserIdentity): Promise<{ user: User
   return { user, realm };
 }
 
-async function presenceEnabled(db: Database, userId: number): Promise<boolean> {
-  return resolveSettings((await db.store.settings.get(userId)).values).presence_enabled !== false;
-}
-
 /**
  * The organization's presence map (Zulip's get_presence_response): with `lastUpdateId` only what changed since,
  * otherwise everyone connected within the history window; deactivated users and bots are left out.
  */
 export async function presenceMap(
   ctx: PresenceReadContext,
-  realm: Realm,
+  realm: Pick<Realm, 'id' | 'presenceDisabled'>,
   query: PresenceQuery,
 ): Promise<{ presences: Record<string, unknown>; presence_last_update_id: number; server_timestamp: number }> {
   const serverTimestamp = Date.now() / 1000;
@@ -165,8 +161,11 @@ export async function updatePresence(
   requestId: string,
 ): Promise<Record<string, unknown>> {
   if (report.status !== 'active' && report.status !== 'idle') throw invalid(`Invalid status: ${report.status}`);
-  const { user, realm } = await loadUser(ctx.db, actor);
-  if (await presenceEnabled(ctx.db, user.id)) {
+  // The user, their organization, their settings and the people's fingerprint in one read.
+  const facts = await ctx.db.presenceFacts(actor.userId);
+  if (!facts) throw invalid('Account is deactivated');
+  const { user, realm } = facts;
+  if (resolveSettings(facts.settingValues).presence_enabled !== false) {
     const write = await ctx.presence.report(realm.id, user.id, nowSeconds(), report.status === 'active', {
       minUpdateSeconds: PRESENCE_UPDATE_MIN_FREQ_SECONDS,
       onlineGapSeconds: ONLINE_GAP_SECONDS,
@@ -177,7 +176,8 @@ export async function updatePresence(
   if (report.pingOnly) return {};
   // Passing last_update_id means the client speaks the modern protocol.
   const slim = report.slimPresence || report.lastUpdateId !== undefined;
-  return presenceMap(ctx, realm, {
+  const source = ctx.source ?? peopleSource(ctx.db.store, facts.peopleFingerprint);
+  return presenceMap({ ...ctx, source }, realm, {
     slim,
     lastUpdateId: report.lastUpdateId,
     historyLimitDays: report.historyLimitDays,

@@ -47,16 +47,31 @@ export interface Written<T> {
   events: OutboxRecord[];
 }
 
-/** The one unit of work: the changes and their outbox rows commit together, then the relay is woken. */
-/** GET /users/me's read: the user and their custom profile field values, in one round trip. */
+/** What a presence report reads before anything else, in one round trip (POST /users/me/presence, every minute). */
+export interface PresenceFacts {
+  user: User;
+  realm: Pick<Realm, 'id' | 'presenceDisabled'>;
+  /** The personal settings the user set (the catalog gives the rest). */
+  settingValues: Record<string, unknown>;
+  /** The organization's people fingerprint at that moment (`UserStore.peopleFingerprint`). */
+  peopleFingerprint: string;
+}
+
+/** The reads of the paths every client takes (GET /users/me, presence reports), each in one round trip. */
 export interface OwnUserRead {
+  /** GET /users/me's read: the user and their custom profile field values. */
   ownUser(userId: number): Promise<{ user: User; profileValues: ProfileFieldValue[] } | null>;
+  /** Null when the user or their organization is gone. */
+  presenceFacts(userId: number): Promise<PresenceFacts | null>;
 }
 
 export interface Database extends OwnUserRead {
   /** Reads outside any transaction. */
   readonly store: Store;
-  /** Throws `AlreadyExists` when a write collides with a unique row (a concurrent request got there first). */
+  /**
+   * The one unit of work: the changes and their outbox rows commit together, then the relay is woken. Throws
+   * `AlreadyExists` when a write collides with a unique row (a concurrent request got there first).
+   */
   write<T>(fn: (store: Store) => Promise<Written<T>>): Promise<T>;
   ping(): Promise<boolean>;
 }

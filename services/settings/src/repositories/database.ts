@@ -69,6 +69,18 @@ export class PrismaDatabase implements Database {
     return user ? { user, profileValues: await this.store.profileFields.valuesOf([user.id]) } : null;
   }
 
+  async presenceFacts(userId: number): ReturnType<OwnUserRead['presenceFacts']> {
+    if (this.ownUserRead) return this.ownUserRead.presenceFacts(userId);
+    const user = await this.store.users.byId(userId);
+    const realm = user && (await this.store.realms.byId(user.realmId));
+    if (!user || !realm) return null;
+    const [settings, peopleFingerprint] = await Promise.all([
+      this.store.settings.get(userId),
+      this.store.users.peopleFingerprint(realm.id),
+    ]);
+    return { user, realm, settingValues: settings.values, peopleFingerprint };
+  }
+
   ping(): Promise<boolean> {
     return pingDatabase(this.db);
   }
