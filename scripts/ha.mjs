@@ -445,6 +445,9 @@ defaults
 
 listen gateway
     bind 127.0.0.1:${HA.port}
+    # The same address in the switch's namespace, where the e2e suite runs: it reaches the hosts as a user does, and
+    # the organizations' URLs (http://<subdomain>.localhost:${HA.port}) name it there too.
+    bind 127.0.0.1:${HA.port} namespace ${HA.netns}
     balance roundrobin
     option httpchk GET /healthz
     retries 2
@@ -1020,7 +1023,7 @@ export function e2eState(file = join(HA.dir, 'e2e-state.json')) {
   const serviceUrls = {};
   for (const p of confabProcesses())
     if (p.spec.urlEnv) serviceUrls[p.spec.service] = `http://${h1.ip}:${frontPort(p.port)}`;
-  serviceUrls.gateway = `http://${h1.ip}:${frontPort(9991)}`;
+  serviceUrls.gateway = `http://127.0.0.1:${HA.port}`;
   // What a test's extra copy of a process (startExtraProcess) runs with: ha1's settings (so it joins the deployment:
   // its PostgreSQL, Redis, RabbitMQ and services through ha1's HAProxy), listening in the switch's namespace, where
   // the suite runs (a fourth machine on the hosts' network).
@@ -1046,7 +1049,8 @@ export function e2eState(file = join(HA.dir, 'e2e-state.json')) {
     // The address the tests' own servers (bot services, pages to preview, images) listen on: the hosts reach it.
     testHost: SWITCH_IP,
     runId: '',
-    gatewayUrl: `http://${h1.ip}:${frontPort(9991)}`,
+    // The front balancer (bound in the switch's namespace too): every host's gateway, as the users reach them.
+    gatewayUrl: `http://127.0.0.1:${HA.port}`,
     serviceUrls,
     metricsUrls,
     internalSecret: state.secrets.internal,
