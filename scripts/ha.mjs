@@ -7,7 +7,7 @@
 // to every host's replicas of every service), and one of every Confab process. In front, an HAProxy on 127.0.0.1
 // hands each request to a host's gateway, as a cloud balancer would. Root, Debian packages: patroni, etcd-server,
 // haproxy, pgbackrest, redis-sentinel, rabbitmq-server, postgresql (infra/ha/README.md).
-//   node scripts/ha.mjs up | down | status | kill <host> | revive <host> | partition <host> | heal <host> | e2e-state
+//   node scripts/ha.mjs up [--e2e] | down | status | kill <host> | revive <host> | partition <host> | heal <host> | e2e-state
 //   (npm run ha -- …; hosts are ha1, ha2, ha3)
 // `down` removes everything a run made, including what a run that crashed left behind; `up` starts with it.
 import { execFile, spawn, spawnSync } from 'node:child_process';
@@ -607,6 +607,10 @@ function confabEnv(h, state, spec) {
 /** What E2E_ENV of tests/e2e/support/global-setup.ts sets, with the suite's own servers on the switch's address. */
 function e2eSettings() {
   return {
+    // As the suite's own runs: no development mail capture, so that a test's process with a mail server of its own
+    // is the only one taking missed-message email (the hosts' push would otherwise take that queue's events).
+    NODE_ENV: 'test',
+    CONFAB_EVENTS_QUEUE_EXPIRES_MS: String(10 * 60_000),
     CONFAB_PASSWORD_HASH_COST: '10',
     CONFAB_OUTBOX_POLL_MS: '100',
     MESSAGING_UPLOAD_CLEANUP_INTERVAL_SECONDS: '2',
@@ -1013,8 +1017,8 @@ export async function status() {
 
 /**
  * The addresses the end-to-end suite needs (CONFAB_TEST_STATE, README): seen from the switch's namespace, where the
- * suite then runs (`ip netns exec cfha-net npx jest --selectProjects e2e`): the gateways behind ha1's HAProxy, every
- * service behind it too, the internal secret.
+ * suite then runs (`npm run test:ha -- e2e`): the front balancer, every service behind ha1's HAProxy, the internal
+ * secret, the databases, every host's metrics listeners and processes' settings.
  */
 export function e2eState(file = join(HA.dir, 'e2e-state.json')) {
   const state = readState();
@@ -1027,13 +1031,14 @@ export function e2eState(file = join(HA.dir, 'e2e-state.json')) {
   // What a test's extra copy of a process (startExtraProcess) runs with: ha1's settings (so it joins the deployment:
   // its PostgreSQL, Redis, RabbitMQ and services through ha1's HAProxy), listening in the switch's namespace, where
   // the suite runs (a fourth machine on the hosts' network).
+  // Every host's copy is listed, named as the stack names replicas (`messaging-worker`, `messaging-worker-2`, …).
   const processes = {};
   for (const p of confabProcesses())
-    processes[p.name] = {
-      name: p.name,
-      pid: 0,
-      env: { ...confabEnv(h1, state, p.spec), CONFAB_BIND_HOST: '0.0.0.0', CONFAB_METRICS_HOST: '127.0.0.1' },
-    };
+    HA.hosts.forEach((h, i) => {
+      const name = i === 0 ? p.name : `${p.name}-${i + 1}`;
+      const env = { ...confabEnv(h, state, p.spec), CONFAB_BIND_HOST: '0.0.0.0', CONFAB_METRICS_HOST: '127.0.0.1' };
+      processes[name] = { name, pid: 0, env };
+    });
   // Each host's metrics listeners (`up --e2e` puts them on the host's address), named as the stack names replicas.
   const metricsUrls = {};
   const databases = {};
@@ -1097,7 +1102,7 @@ async function main() {
       break;
     default:
       console.error(
-        'usage: npm run ha -- up | down | status | kill <host> | revive <host> | partition <host> | heal <host>',
+        'usage: npm run ha -- up [--e2e] | down | status | kill <host> | revive <host> | partition <host> | heal <host>',
       );
       process.exit(2);
   }
