@@ -41,15 +41,11 @@ export interface AdminResult {
 /** `npm run admin -- <args>` against the e2e deployment. */
 export async function admin(args: string[]): Promise<AdminResult> {
   try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      [join(REPO_ROOT, 'services/settings/dist/cli.js'), ...args],
-      {
-        env: adminEnv(),
-        timeout: 180_000,
-        maxBuffer: 64 * 1024 * 1024,
-      },
-    );
+    const { stdout, stderr } = await run(process.execPath, [join(REPO_ROOT, 'services/settings/dist/cli.js'), ...args], {
+      env: adminEnv(),
+      timeout: 180_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
@@ -90,8 +86,7 @@ async function filesOf(dir: string): Promise<string[]> {
 /** A zip of a directory (yazl). */
 export async function zipOf(target: string, dir: string, options: { compress?: boolean } = {}): Promise<string> {
   const zip = new yazl.ZipFile();
-  for (const file of await filesOf(dir))
-    zip.addBuffer(await readFile(file), relative(dir, file), { compress: options.compress ?? true });
+  for (const file of await filesOf(dir)) zip.addBuffer(await readFile(file), relative(dir, file), { compress: options.compress ?? true });
   zip.end();
   await finished(zip.outputStream.pipe(createWriteStream(target)));
   return target;
@@ -101,10 +96,7 @@ export async function zipOf(target: string, dir: string, options: { compress?: b
  * A zip of entries exactly as given, stored uncompressed: hostile names (`../`, absolute paths) and modes (a symbolic
  * link) that zip libraries refuse to write, as an attacker's tool would write them.
  */
-export async function rawZipOf(
-  target: string,
-  entries: { name: string; data: Buffer; mode?: number }[],
-): Promise<string> {
+export async function rawZipOf(target: string, entries: { name: string; data: Buffer; mode?: number }[]): Promise<string> {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
@@ -165,14 +157,8 @@ export async function tarGzOf(target: string, dir: string, top: string): Promise
 export async function leftoversOf(subdomain: string, afterRealmId: number): Promise<Record<string, number>> {
   const env = adminEnv();
   const rowsOf: [string, string][] = [
-    [
-      'MESSAGING_DATABASE_URL',
-      'SELECT id AS realm_id FROM realms WHERE id > $1 UNION ALL SELECT realm_id FROM messages WHERE realm_id > $1 UNION ALL SELECT realm_id FROM channels WHERE realm_id > $1',
-    ],
-    [
-      'GROUPS_DATABASE_URL',
-      'SELECT id AS realm_id FROM realms WHERE id > $1 UNION ALL SELECT realm_id FROM user_groups WHERE realm_id > $1',
-    ],
+    ['MESSAGING_DATABASE_URL', 'SELECT id AS realm_id FROM realms WHERE id > $1 UNION ALL SELECT realm_id FROM messages WHERE realm_id > $1 UNION ALL SELECT realm_id FROM channels WHERE realm_id > $1'],
+    ['GROUPS_DATABASE_URL', 'SELECT id AS realm_id FROM realms WHERE id > $1 UNION ALL SELECT realm_id FROM user_groups WHERE realm_id > $1'],
     ['PUSH_DATABASE_URL', 'SELECT realm_id FROM notification_settings WHERE realm_id > $1'],
   ];
   const query = async <T>(name: string, sql: string, values: unknown[]): Promise<T[]> => {
@@ -188,15 +174,13 @@ export async function leftoversOf(subdomain: string, afterRealmId: number): Prom
   for (const [name, sql] of rowsOf)
     rows[name] = (await query<{ realm_id: number }>(name, sql, [afterRealmId])).map((r) => Number(r.realm_id));
   const known = new Set(
-    (await query<{ id: number }>('SETTINGS_DATABASE_URL', 'SELECT id FROM realms WHERE id > $1', [afterRealmId])).map(
-      (r) => Number(r.id),
+    (await query<{ id: number }>('SETTINGS_DATABASE_URL', 'SELECT id FROM realms WHERE id > $1', [afterRealmId])).map((r) =>
+      Number(r.id),
     ),
   );
-  const named = await query<{ n: number }>(
-    'SETTINGS_DATABASE_URL',
-    'SELECT count(*)::int AS n FROM realms WHERE string_id = $1',
-    [subdomain],
-  );
+  const named = await query<{ n: number }>('SETTINGS_DATABASE_URL', 'SELECT count(*)::int AS n FROM realms WHERE string_id = $1', [
+    subdomain,
+  ]);
   const out: Record<string, number> = { settings: Number(named[0]!.n) };
   for (const [name] of rowsOf)
     out[name.replace('_DATABASE_URL', '').toLowerCase()] = rows[name]!.filter((id) => !known.has(id)).length;
@@ -208,7 +192,7 @@ export async function lastRealmId(): Promise<number> {
   const client = new pg.Client({ connectionString: adminEnv().SETTINGS_DATABASE_URL });
   await client.connect();
   try {
-    return Number((await client.query('SELECT last_value AS n FROM realms_id_seq')).rows[0].n);
+    return Number((await client.query("SELECT last_value AS n FROM realms_id_seq")).rows[0].n);
   } finally {
     await client.end();
   }
