@@ -9,6 +9,7 @@
 //   browser files out, --no-record prints without writing bench/RESULTS.md; further arguments go to jest (files).
 import { spawn } from 'node:child_process';
 import { appendFileSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,7 +42,8 @@ export async function runE2e(argv) {
       '2',
       '--json',
       `--outputFile=${results}`,
-      ...(flag('--no-browser') ? ['--testPathIgnorePatterns', '/node_modules/', '/dist/', 'browser'] : []),
+      // The e2e project's own patterns (jest.config.js leaves out its OWN_DEPLOYMENT files here) and the browser files.
+      ...(flag('--no-browser') ? ['--testPathIgnorePatterns', ...externalIgnore(), 'browser'] : []),
       ...jestArgs,
     ];
     log(`jest ${args.slice(5).join(' ')} (in ${ha.HA.netns}, CONFAB_TEST_STATE=${state})`);
@@ -67,6 +69,13 @@ export async function runE2e(argv) {
     rmSync(results, { force: true });
   }
   return code;
+}
+
+/** The e2e project's ignore patterns as jest.config.js gives them for a run against a deployment started elsewhere. */
+function externalIgnore() {
+  process.env.CONFAB_TEST_STATE ??= 'external';
+  const config = createRequire(import.meta.url)(join(ROOT, 'jest.config.js'));
+  return config.projects.find((p) => p.displayName === 'e2e').testPathIgnorePatterns;
 }
 
 function summary(json, elapsedMs, load) {
