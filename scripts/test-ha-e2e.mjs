@@ -7,8 +7,8 @@
 //   node scripts/test-ha.mjs e2e [--keep] [--reuse] [--no-browser] [--no-record] [jest arguments…]
 //   --keep leaves the topology up, --reuse runs on one `npm run ha -- up --e2e` made, --no-browser leaves the
 //   browser files out, --no-record prints without writing bench/RESULTS.md; further arguments go to jest (files).
-import { spawn } from 'node:child_process';
-import { appendFileSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -22,6 +22,7 @@ const OWN = new Set(['e2e', '--keep', '--reuse', '--no-browser', '--no-record'])
 export async function runE2e(argv) {
   const flag = (name) => argv.includes(name);
   const jestArgs = argv.filter((a) => !OWN.has(a));
+  ensureE2ePackages(!flag('--no-browser'));
   if (!flag('--reuse')) await ha.up({ e2e: true });
   const load = [];
   const sampler = setInterval(() => load.push(loadavg()[0]), 10_000);
@@ -69,6 +70,24 @@ export async function runE2e(argv) {
     rmSync(results, { force: true });
   }
   return code;
+}
+
+/** The Debian packages e2e files drive, as `npm test` installs them (scripts/confab.mjs, TEST_PACKAGES). */
+function ensureE2ePackages(browser) {
+  const wanted = [
+    { name: 'slapd', path: '/usr/sbin/slapd' },
+    ...(browser ? [{ name: 'chromium', path: '/usr/bin/chromium' }] : []),
+  ]
+    .filter((p) => !existsSync(p.path))
+    .map((p) => p.name);
+  if (wanted.length === 0) return;
+  log(`installing ${wanted.join(', ')} (apt-get) for the tests`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const apt = (args) => spawnSync('apt-get', args, { stdio: 'inherit', env }).status === 0;
+  if (!apt(['install', '-y', '--no-install-recommends', ...wanted])) {
+    apt(['update']);
+    apt(['install', '-y', '--no-install-recommends', ...wanted]);
+  }
 }
 
 /** The e2e project's ignore patterns as jest.config.js gives them for a run against a deployment started elsewhere. */
