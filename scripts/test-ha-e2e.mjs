@@ -37,6 +37,7 @@ export async function runE2e(argv) {
       ha.HA.netns,
       process.execPath,
       join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
+      ...jestArgs,
       '--selectProjects',
       'e2e',
       '-w',
@@ -44,8 +45,8 @@ export async function runE2e(argv) {
       '--json',
       `--outputFile=${results}`,
       // The e2e project's own patterns (jest.config.js leaves out its OWN_DEPLOYMENT files here) and the browser files.
-      ...(flag('--no-browser') ? ['--testPathIgnorePatterns', ...externalIgnore(), 'browser'] : []),
-      ...jestArgs,
+      // Files first, one option per pattern: a list option takes the arguments that follow it as its own.
+      ...(flag('--no-browser') ? [...externalIgnore(), 'browser'].map((p) => `--testPathIgnorePatterns=${p}`) : []),
     ];
     log(`jest ${args.slice(5).join(' ')} (in ${ha.HA.netns}, CONFAB_TEST_STATE=${state})`);
     code = await new Promise((resolve) => {
