@@ -14,6 +14,13 @@ const ignore = ['/node_modules/', '/dist/'];
 // Sources import './x.js' (Node16 ESM-style specifiers); the resolver finds the .ts file behind it.
 const resolver = '<rootDir>/jest.resolver.js';
 const common = { transform, moduleNameMapper, resolver, testPathIgnorePatterns: ignore, testEnvironment: 'node' };
+// Files about the one-machine deployment the e2e suite starts itself (where its processes listen): a run against a
+// deployment started elsewhere (CONFAB_TEST_STATE: the three hosts of `npm run test:ha -- e2e`, README) leaves them
+// out. Every other file runs there too; `npm test` runs them all.
+const OWN_DEPLOYMENT = ['deployment_listeners'];
+const e2eIgnore = process.env.CONFAB_TEST_STATE
+  ? [...ignore, ...OWN_DEPLOYMENT.map((name) => `/tests/e2e/${name}\\.e2e\\.spec\\.ts$`)]
+  : ignore;
 
 /** @type {import('jest').Config} */
 module.exports = {
@@ -37,6 +44,7 @@ module.exports = {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/tests/e2e/*.e2e.spec.ts'],
+      testPathIgnorePatterns: e2eIgnore,
       globalSetup: '<rootDir>/tests/e2e/support/global-setup.ts',
       globalTeardown: '<rootDir>/tests/e2e/support/global-teardown.ts',
     },

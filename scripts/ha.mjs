@@ -7,7 +7,7 @@
 // to every host's replicas of every service), and one of every Confab process. In front, an HAProxy on 127.0.0.1
 // hands each request to a host's gateway, as a cloud balancer would. Root, Debian packages: patroni, etcd-server,
 // haproxy, pgbackrest, redis-sentinel, rabbitmq-server, postgresql (infra/ha/README.md).
-//   node scripts/ha.mjs up | down | status | kill <host> | revive <host> | partition <host> | heal <host> | e2e-state
+//   node scripts/ha.mjs up [--e2e] | down | status | kill <host> | revive <host> | partition <host> | heal <host> | e2e-state
 //   (npm run ha -- …; hosts are ha1, ha2, ha3)
 // `down` removes everything a run made, including what a run that crashed left behind; `up` starts with it.
 import { execFile, spawn, spawnSync } from 'node:child_process';
@@ -370,6 +370,19 @@ function rabbitEnv(h, cookie) {
   };
 }
 
+/**
+ * HAProxy's health checks of every server (the hosts' and the front's). A server is marked down, and its sessions
+ * ended (`on-marked-down shutdown-sessions`, what ends a partitioned host's long polls within seconds), after three
+ * failed checks in a row; after the first failure the checks come every 500 ms (`fastinter`). A check fails at once
+ * when the connection is refused (a killed host: its kernel answers with a reset), after `timeout connect` (1 s) when
+ * nothing answers (a partitioned host), and only after `timeout check` (5 s) when the server accepted the connection
+ * but is slow to answer: a process alive on a machine loaded 50 (the e2e suite beside the hosts) is not marked down
+ * for a slow /healthz, which cut requests in flight with the earlier 1 s limit and two failures. Worst case to mark a
+ * dead host down: about 1 s + 2 × 0.5 s for a kill, 3 × 1 s + 2 × 0.5 s for a partition.
+ */
+const CHECK = 'inter 1s fastinter 500ms fall 3';
+const CHECK_TIMEOUT = '5s';
+
 /** The local HAProxy of a host: PostgreSQL's primary (Patroni's REST check), every service's replicas. */
 function haproxyConf(h, services) {
   const servers = (port, check) => HA.hosts.map((x) => `    server ${x.name} ${x.ip}:${port} ${check}`).join('\n');
@@ -384,7 +397,7 @@ function haproxyConf(h, services) {
     retries 2
     option redispatch
     timeout server 120s
-${servers(s.port, 'check inter 1s fall 2 rise 1')}`,
+${servers(s.port, `check ${CHECK} rise 1`)}`,
     )
     .join('\n\n');
   return `global
@@ -393,6 +406,7 @@ ${servers(s.port, 'check inter 1s fall 2 rise 1')}`,
 
 defaults
     timeout connect 1s
+    timeout check ${CHECK_TIMEOUT}
     timeout client 120s
     timeout server 120s
     timeout tunnel 1h
@@ -403,14 +417,14 @@ listen postgres
     mode tcp
     option httpchk OPTIONS /primary
     http-check expect status 200
-${servers(PORTS.pg, `check port ${PORTS.patroni} inter 1s fall 2 rise 2`)}
+${servers(PORTS.pg, `check port ${PORTS.patroni} ${CHECK} rise 2`)}
 
 listen events-channel
     bind ${h.ip}:${frontPort(9116)}
     mode tcp
     timeout server 1h
     timeout client 1h
-${servers(9116, 'check inter 1s fall 2 rise 1')}
+${servers(9116, `check ${CHECK} rise 1`)}
 
 ${http}
 `;
@@ -424,17 +438,21 @@ function frontConf() {
 defaults
     mode http
     timeout connect 1s
+    timeout check ${CHECK_TIMEOUT}
     timeout client 120s
     timeout server 120s
     default-server on-marked-down shutdown-sessions
 
 listen gateway
     bind 127.0.0.1:${HA.port}
+    # The same address in the switch's namespace, where the e2e suite runs: it reaches the hosts as a user does, and
+    # the organizations' URLs (http://<subdomain>.localhost:${HA.port}) name it there too.
+    bind 127.0.0.1:${HA.port} namespace ${HA.netns}
     balance roundrobin
     option httpchk GET /healthz
     retries 2
     option redispatch
-${HA.hosts.map((x) => `    server ${x.name} ${x.ip}:9991 namespace ${HA.netns} check inter 1s fall 2 rise 1`).join('\n')}
+${HA.hosts.map((x) => `    server ${x.name} ${x.ip}:9991 namespace ${HA.netns} check ${CHECK} rise 1`).join('\n')}
 `;
 }
 
@@ -546,7 +564,8 @@ function confabEnv(h, state, spec) {
     CONFAB_UPLOAD_URL_KEY: state.secrets.upload,
     CONFAB_MEETING_TOKEN_KEY: state.secrets.meeting,
     CONFAB_BIND_HOST: h.ip,
-    CONFAB_METRICS_HOST: '127.0.0.1',
+    // The suite reads the processes' metrics (`up --e2e`): on the host's address then, else the namespace's loopback.
+    CONFAB_METRICS_HOST: state.e2e ? h.ip : '127.0.0.1',
     CONFAB_METRICS_PORT: String(spec.devMetricsPort),
     CONFAB_DEV_ENDPOINTS: '1',
     CONFAB_TRUST_PROXY: '1',
@@ -570,6 +589,9 @@ function confabEnv(h, state, spec) {
     GROUPS_DB_POOL: '3',
     INVITATIONS_DB_POOL: '2',
     PUSH_DB_POOL: '3',
+    // `up --e2e` (npm run test:ha -- e2e): the settings the end-to-end suite's own deployment runs with
+    // (tests/e2e/support/global-setup.ts, E2E_ENV), the tests' servers on the switch's address (where the suite runs).
+    ...(state.e2e ? e2eSettings() : {}),
   };
   for (const s of services) {
     if (s.spec.portEnv && s.spec.urlEnv) env[s.spec.urlEnv] = `http://${h.ip}:${frontPort(s.port)}`;
@@ -580,6 +602,20 @@ function confabEnv(h, state, spec) {
   if (spec.portEnv) env[spec.portEnv] = String(spec.devPort);
   if (spec.channel) env[spec.channel.portEnv] = String(spec.channel.devPort);
   return env;
+}
+
+/** What E2E_ENV of tests/e2e/support/global-setup.ts sets, with the suite's own servers on the switch's address. */
+function e2eSettings() {
+  return {
+    // As the suite's own runs: no development mail capture, so that a test's process with a mail server of its own
+    // is the only one taking missed-message email (the hosts' push would otherwise take that queue's events).
+    NODE_ENV: 'test',
+    CONFAB_EVENTS_QUEUE_EXPIRES_MS: String(10 * 60_000),
+    CONFAB_PASSWORD_HASH_COST: '10',
+    CONFAB_OUTBOX_POLL_MS: '100',
+    MESSAGING_UPLOAD_CLEANUP_INTERVAL_SECONDS: '2',
+    CONFAB_OUTGOING_ALLOWED_CIDRS: `${SWITCH_IP}/32`,
+  };
 }
 
 function startConfabProcess(h, state, p) {
@@ -682,7 +718,7 @@ function ensurePackages() {
 // ---------------------------------------------------------------------------------------------------------------
 // Commands
 
-export async function up() {
+export async function up({ e2e = false } = {}) {
   if (process.getuid?.() !== 0) throw new Error('the three-host topology needs root (ip netns)');
   ensurePackages();
   log('removing what an earlier run left');
@@ -698,6 +734,7 @@ export async function up() {
     },
     pids: Object.fromEntries(HA.hosts.map((h) => [h.name, {}])),
     port: HA.port,
+    e2e,
   };
   writeState(state);
   try {
@@ -980,8 +1017,8 @@ export async function status() {
 
 /**
  * The addresses the end-to-end suite needs (CONFAB_TEST_STATE, README): seen from the switch's namespace, where the
- * suite then runs (`ip netns exec cfha-net npx jest --selectProjects e2e`): the gateways behind ha1's HAProxy, every
- * service behind it too, the internal secret.
+ * suite then runs (`npm run test:ha -- e2e`): the front balancer, every service behind ha1's HAProxy, the internal
+ * secret, the databases, every host's metrics listeners and processes' settings.
  */
 export function e2eState(file = join(HA.dir, 'e2e-state.json')) {
   const state = readState();
@@ -990,19 +1027,44 @@ export function e2eState(file = join(HA.dir, 'e2e-state.json')) {
   const serviceUrls = {};
   for (const p of confabProcesses())
     if (p.spec.urlEnv) serviceUrls[p.spec.service] = `http://${h1.ip}:${frontPort(p.port)}`;
-  serviceUrls.gateway = `http://${h1.ip}:${frontPort(9991)}`;
+  serviceUrls.gateway = `http://127.0.0.1:${HA.port}`;
+  // What a test's extra copy of a process (startExtraProcess) runs with: ha1's settings (so it joins the deployment:
+  // its PostgreSQL, Redis, RabbitMQ and services through ha1's HAProxy), listening in the switch's namespace, where
+  // the suite runs (a fourth machine on the hosts' network).
+  // Every host's copy is listed, named as the stack names replicas (`messaging-worker`, `messaging-worker-2`, …).
+  const processes = {};
+  for (const p of confabProcesses())
+    HA.hosts.forEach((h, i) => {
+      const name = i === 0 ? p.name : `${p.name}-${i + 1}`;
+      const env = { ...confabEnv(h, state, p.spec), CONFAB_BIND_HOST: '0.0.0.0', CONFAB_METRICS_HOST: '127.0.0.1' };
+      processes[name] = { name, pid: 0, env };
+    });
+  // Each host's metrics listeners (`up --e2e` puts them on the host's address), named as the stack names replicas.
+  const metricsUrls = {};
+  const databases = {};
+  for (const p of confabProcesses()) {
+    HA.hosts.forEach((h, i) => {
+      if (state.e2e) metricsUrls[i === 0 ? p.name : `${p.name}-${i + 1}`] = `http://${h.ip}:${p.spec.devMetricsPort}`;
+    });
+    if (p.spec.databaseEnv)
+      databases[p.spec.service] = `postgresql://postgres@${h1.ip}:${PORTS.pgFront}/confab_${p.spec.service}`;
+  }
   const info = {
+    processes,
+    // The address the tests' own servers (bot services, pages to preview, images) listen on: the hosts reach it.
+    testHost: SWITCH_IP,
     runId: '',
-    gatewayUrl: `http://${h1.ip}:${frontPort(9991)}`,
+    // The front balancer (bound in the switch's namespace too): every host's gateway, as the users reach them.
+    gatewayUrl: `http://127.0.0.1:${HA.port}`,
     serviceUrls,
-    metricsUrls: {},
+    metricsUrls,
     internalSecret: state.secrets.internal,
     redisUrl: `redis://${(redisMaster() ?? h1).ip}:${PORTS.redis}`,
     redisPrefix: 'confab',
     amqpUrl: `amqp://guest:guest@${h1.ip}:${PORTS.amqp}`,
     exchange: 'confab.events',
     postgresUrl: `postgresql://postgres@${h1.ip}:${PORTS.pgFront}`,
-    databases: {},
+    databases,
     logDir: join(HA.dir, 'e2e-logs'),
   };
   mkdirSync(info.logDir, { recursive: true });
@@ -1017,7 +1079,7 @@ async function main() {
       console.log(e2eState(arg));
       break;
     case 'up':
-      await up();
+      await up({ e2e: arg === '--e2e' });
       break;
     case 'down':
       down();
@@ -1040,7 +1102,7 @@ async function main() {
       break;
     default:
       console.error(
-        'usage: npm run ha -- up | down | status | kill <host> | revive <host> | partition <host> | heal <host>',
+        'usage: npm run ha -- up [--e2e] | down | status | kill <host> | revive <host> | partition <host> | heal <host>',
       );
       process.exit(2);
   }

@@ -15,11 +15,13 @@
 //   node scripts/test-ha.mjs [--keep] [--reuse]  (--keep leaves the topology up at the end; --reuse runs on one
 //   `npm run ha -- up` made)
 //   CONFAB_HA_FAULTS=kill-pg,kill-rabbit,kill-third,partition,rolling   (the default: all, in that order)
+//   node scripts/test-ha.mjs e2e [--no-browser] [--keep] [--reuse] [files…]   the end-to-end suite against the hosts
 import { appendFileSync, readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ha from './ha.mjs';
+import { runE2e } from './test-ha-e2e.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -535,7 +537,10 @@ function report(r, elapsedMs) {
   );
 }
 
-main().catch((err) => {
+// `npm run test:ha -- e2e`: the end-to-end suite against the three hosts instead of the faults (test-ha-e2e.mjs).
+const start = process.argv[2] === 'e2e' ? () => runE2e(process.argv.slice(3)).then((code) => process.exit(code)) : main;
+
+start().catch((err) => {
   console.error(`[test:ha] ${err.stack ?? err.message}`);
   try {
     if (!KEEP) ha.down();

@@ -151,6 +151,7 @@ describe('message retention (the daily job, run "at" a later time through the ad
 });
 
 describe('npm run admin -- export-search', () => {
+  // Five runs of the admin CLI (each loads every service's modules): a minute is short on a loaded machine.
   it("exports the matching messages as JSON or CSV (Zulip's export_search)", async () => {
     const world = await newWorld();
     const sub = world.realm.string_id;
@@ -228,7 +229,7 @@ describe('npm run admin -- export-search', () => {
     ]);
     expect(future.code).toBe(0);
     expect(JSON.parse(future.stdout)).toEqual([]);
-  });
+  }, 180_000);
 
   it('writes the uploads of the matching messages under their path ids with --write-attachments', async () => {
     const world = await newWorld();

@@ -7,9 +7,10 @@ import { replicasFromEnv, resolveInfrastructure, Stack, withLocalRedisCluster } 
 /**
  * The address the tests' own servers that the server reaches through the guarded client listen on (bot services,
  * pages to preview, images to proxy): the only one the e2e deployment's allow-list names. Not 127.0.0.1, so tests can
- * show that the commonest private address, and names resolving to it (`localhost`), are refused.
+ * show that the commonest private address, and names resolving to it (`localhost`), are refused. Against a deployment
+ * started elsewhere, the address of this machine its processes reach (the state file's `testHost`, CONFAB_TEST_HOST).
  */
-export const ALLOWED_TEST_HOST = '127.88.0.1';
+export const ALLOWED_TEST_HOST = process.env.CONFAB_TEST_HOST || '127.88.0.1';
 
 /** Environment of the e2e deployment: fast password hashing, dev endpoints, client addresses from X-Forwarded-For. */
 export const E2E_ENV = {
@@ -34,13 +35,16 @@ export default async function globalSetup(): Promise<void> {
   const log = (line: string) => process.stdout.write(`[e2e] ${line}\n`);
   // Against a deployment started elsewhere (the three hosts of `npm run ha`, README): CONFAB_TEST_STATE names a file
   // with its addresses (gatewayUrl, serviceUrls, internalSecret, …: `npm run ha -- e2e-state` writes one), and
-  // CONFAB_TEST_URL, when set, the gateway to use instead of the file's. Nothing is started or stopped; tests that
-  // start extra copies of a process need this machine's processes and fail there.
+  // CONFAB_TEST_URL, when set, the gateway to use instead of the file's. Nothing is started or stopped; a test's extra
+  // copy of a process (startExtraProcess) runs here with the settings the file gives (`processes`), joining it.
   if (process.env.CONFAB_TEST_STATE || process.env.CONFAB_TEST_URL) {
     if (!process.env.CONFAB_TEST_STATE)
       throw new Error('CONFAB_TEST_URL needs CONFAB_TEST_STATE (the services and the secret)');
     const external = JSON.parse(readFileSync(process.env.CONFAB_TEST_STATE, 'utf8')) as Record<string, unknown>;
     if (process.env.CONFAB_TEST_URL) external.gatewayUrl = process.env.CONFAB_TEST_URL.replace(/\/+$/, '');
+    // The workers (started after this) read it as ALLOWED_TEST_HOST; the deployment's allow-list names it.
+    if (typeof external.testHost === 'string' && !process.env.CONFAB_TEST_HOST)
+      process.env.CONFAB_TEST_HOST = external.testHost;
     const stateFile = join(tmpdir(), `confab-e2e-external-${Date.now().toString(36)}.json`);
     writeFileSync(stateFile, JSON.stringify({ processes: {}, ...external }));
     process.env.CONFAB_E2E_STATE = stateFile;

@@ -16,13 +16,16 @@ const run = promisify(execFile);
 
 /**
  * The deployment's environment as the admin CLI reads it (every database, the data volume as the services find it
- * in tests: their per-run temporary directories, Redis and the external URL).
+ * — their per-run temporary directories in the suite's own deployment —, Redis and the external URL).
  */
 export function adminEnv(): Record<string, string> {
   const processes = system().processes;
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
   for (const name of ['settings', 'messaging', 'groups', 'invitations', 'push', 'events'])
     Object.assign(env, processes[name]?.env ?? {});
+  // A deployment that names its data volume (the three hosts of `npm run ha`) keeps it: the services find uploads
+  // under it; the suite's own deployment names none, and its services use per-run temporary directories.
+  if (env.CONFAB_DATA_DIR) return env;
   const prefix = env.CONFAB_REDIS_PREFIX!;
   env.CONFAB_DATA_DIR = join(tmpdir(), 'confab-data', prefix);
   env.MESSAGING_UPLOADS_DIR = join(tmpdir(), 'confab-uploads', prefix);
