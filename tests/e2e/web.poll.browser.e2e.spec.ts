@@ -119,7 +119,7 @@ describe('the web client: polls', () => {
       await page.click('.todo-widget .poll-add button[type="submit"]');
       await page.locator('.todo-task[data-task="Sweep"]').waitFor();
       // The check shows at once (optimistically), before the server has stored it: wait for the server's answer.
-      const stored = page.waitForResponse((r) => r.url().endsWith('/api/v1/submessage') && r.request().method() === 'POST');
+      const stored = page.waitForResponse((r) => r.url().endsWith('/json/submessage') && r.request().method() === 'POST');
       await page.locator('.todo-task[data-task="Pack books"] input[type="checkbox"]').click();
       await page.locator('.todo-task.done[data-task="Pack books"]').waitFor();
       expect((await stored).status()).toBe(200);
