@@ -1,5 +1,5 @@
 import type { Logger } from '@confab/logging';
-import type { MessagingConfig } from './config.js';
+import { keptConnections, type MessagingConfig } from './config.js';
 import { noOthersChanges, type Domain } from './domain/context.js';
 import { Permissions } from './domain/permissions.js';
 import { ImageProxyUrls } from './rendering/camo.js';
@@ -16,12 +16,11 @@ import { RealmExportsRepository } from './repositories/realm-exports.repository.
 import { Directory, type DirectoryForgets } from './repositories/directory.js';
 import { MessageEditRepository } from './repositories/message-edit.repository.js';
 import { MessagesRepository } from './repositories/messages.repository.js';
-import { createPrisma } from './repositories/prisma.js';
+import { openDatabase } from './repositories/prisma.js';
 import { ReactionsRepository } from './repositories/reactions.repository.js';
 import { ReadReceiptsRepository } from './repositories/read-receipts.repository.js';
 import { ReadModelRepository } from './repositories/readmodel.repository.js';
 import { RetentionRepository } from './repositories/retention.repository.js';
-import { SqlPool } from './repositories/sql.js';
 import { SubmessagesRepository } from './repositories/submessages.repository.js';
 import { Store } from './repositories/store.js';
 import { UserTopicsRepository } from './repositories/user_topics.repository.js';
@@ -37,12 +36,11 @@ export function buildDomain(
   afterCommit: () => void,
   forgets?: DirectoryForgets,
 ) {
-  const prisma = createPrisma(config.db.url, config.db.poolSize);
-  const sql = new SqlPool(config.db.url, config.db.sqlPoolSize);
-  // Connections that plan each shared statement once (sql.ts, `genericPlans`): one per group-commit lane, and at
-  // least two for the scheduled worker's side-by-side batches (PARALLEL_BATCHES).
-  const batchSql = new SqlPool(config.db.url, Math.max(config.db.sendLanes, 2), { genericPlans: true });
-  const store = new Store(prisma, sql, afterCommit, batchSql);
+  // One pool (docs/architecture.md, "PostgreSQL connections"); of it, the connections that plan each shared statement
+  // once (sql.ts, `planOnce`): one per group-commit lane, and at least two for the scheduled worker's side-by-side
+  // batches (PARALLEL_BATCHES).
+  const { prisma, sql, close } = openDatabase(config.db.url, config.db.poolSize, keptConnections(config.db));
+  const store = new Store(prisma, sql, afterCommit);
   const imageProxy = new ImageProxyUrls(config.imageProxy.key);
   const readModel = new ReadModelRepository(store);
   const channels = new ChannelsRepository(store);
@@ -64,7 +62,7 @@ export function buildDomain(
     playgrounds: new PlaygroundsRepository(store),
     exports: new RealmExportsRepository(store),
     linkifierValidator: markdownLinkifierValidator,
-    messages: new MessagesRepository(store, { lanes: config.db.sendLanes, maxBatch: config.db.sendBatch }, batchSql),
+    messages: new MessagesRepository(store, { lanes: config.db.sendLanes, maxBatch: config.db.sendBatch }),
     edits: new MessageEditRepository(store),
     receipts: new ReadReceiptsRepository(store.sql),
     submessages: new SubmessagesRepository(store),
@@ -90,7 +88,5 @@ export function buildDomain(
     limits: { maxFileBytes: config.uploads.maxFileBytes },
     secrets: { uploadUrls: config.uploads.urlKey },
   } satisfies Domain;
-  /** Closes the database pools (the Prisma client, the plain-SQL pool and the group commit's). */
-  const close = () => Promise.all([prisma.$disconnect(), sql.end(), batchSql.end()]);
   return { domain, store, readModel, directory, prisma, sql, backfill, close };
 }
