@@ -14,6 +14,7 @@ import { LinkifiersRepository, PlaygroundsRepository } from './repositories/orga
 import { markdownLinkifierValidator } from './rendering/linkifier-validator.js';
 import { RealmExportsRepository } from './repositories/realm-exports.repository.js';
 import { Directory, type DirectoryForgets } from './repositories/directory.js';
+import { PrismaMessagingDatabase } from './repositories/messaging-database.js';
 import { MessageEditRepository } from './repositories/message-edit.repository.js';
 import { MessagesRepository } from './repositories/messages.repository.js';
 import { openDatabase } from './repositories/prisma.js';
@@ -46,6 +47,8 @@ export function buildDomain(
   const channels = new ChannelsRepository(store);
   const linkifiers = new LinkifiersRepository(store);
   const directory = new Directory(readModel, channels, config.cacheTtlMs, linkifiers, forgets);
+  const drafts = new DraftsRepository(store);
+  const savedSnippets = new SavedSnippetsRepository(store);
   const backfill = new Backfill(
     new SettingsClient(config.settingsUrl, config.internalSecret),
     store,
@@ -53,6 +56,7 @@ export function buildDomain(
     logger,
   );
   const domain = {
+    db: new PrismaMessagingDatabase(store, { drafts, savedSnippets }),
     store,
     readModel,
     channels,
@@ -71,9 +75,9 @@ export function buildDomain(
     attachments: new AttachmentsRepository(store),
     userTopics: new UserTopicsRepository(store),
     reactions: new ReactionsRepository(store),
-    drafts: new DraftsRepository(store),
+    drafts,
     scheduledMessages: new ScheduledMessagesRepository(store),
-    savedSnippets: new SavedSnippetsRepository(store),
+    savedSnippets,
     directory,
     permissions: new Permissions({
       groupsOf: (realmId) => directory.groupsOf(realmId),
