@@ -49,6 +49,9 @@ export function buildDomain(
   const directory = new Directory(readModel, channels, config.cacheTtlMs, linkifiers, forgets);
   const drafts = new DraftsRepository(store);
   const savedSnippets = new SavedSnippetsRepository(store);
+  const channelFolders = new ChannelFoldersRepository(store);
+  const playgrounds = new PlaygroundsRepository(store);
+  const exports = new RealmExportsRepository(store);
   const backfill = new Backfill(
     new SettingsClient(config.settingsUrl, config.internalSecret),
     store,
@@ -56,15 +59,15 @@ export function buildDomain(
     logger,
   );
   const domain = {
-    db: new PrismaMessagingDatabase(store, { drafts, savedSnippets }),
+    db: new PrismaMessagingDatabase(store, { drafts, savedSnippets, channelFolders, linkifiers, playgrounds, exports }),
     store,
     readModel,
     channels,
     defaultChannels: new DefaultChannelsRepository(store),
-    channelFolders: new ChannelFoldersRepository(store),
+    channelFolders,
     linkifiers,
-    playgrounds: new PlaygroundsRepository(store),
-    exports: new RealmExportsRepository(store),
+    playgrounds,
+    exports,
     linkifierValidator: markdownLinkifierValidator,
     messages: new MessagesRepository(store, { lanes: config.db.sendLanes, maxBatch: config.db.sendBatch }),
     edits: new MessageEditRepository(store),

@@ -1,4 +1,6 @@
 import type { Written } from '@confab/events';
+import type { ChannelFolderUnit } from './channel-store.js';
+import type { ExportUnit, LinkifierUnit, PlaygroundUnit } from './realm-content-store.js';
 import type { DraftUnit, SavedSnippetUnit } from './user-content-store.js';
 
 export type { Written } from '@confab/events';
@@ -11,6 +13,10 @@ export type { Written } from '@confab/events';
 export interface MessagingStore {
   drafts: DraftUnit;
   savedSnippets: SavedSnippetUnit;
+  channelFolders: ChannelFolderUnit;
+  linkifiers: LinkifierUnit;
+  playgrounds: PlaygroundUnit;
+  exports: ExportUnit;
 }
 
 /** Units of work over the store, as groups and settings have them (`services/*\/src/domain/store.ts`). */

@@ -1,7 +1,10 @@
 import type { Written } from '@confab/events';
 import type { MessagingDatabase, MessagingStore } from '../domain/store.js';
+import type { ChannelFoldersRepository } from './channel-folders.repository.js';
 import type { DraftsRepository } from './drafts.repository.js';
+import type { LinkifiersRepository, PlaygroundsRepository } from './organization-content.repository.js';
 import type { Tx } from './prisma.js';
+import type { RealmExportsRepository } from './realm-exports.repository.js';
 import type { SavedSnippetsRepository } from './saved_snippets.repository.js';
 import type { Store } from './store.js';
 
@@ -9,6 +12,10 @@ import type { Store } from './store.js';
 export interface StoreParts {
   drafts: DraftsRepository;
   savedSnippets: SavedSnippetsRepository;
+  channelFolders: ChannelFoldersRepository;
+  linkifiers: LinkifiersRepository;
+  playgrounds: PlaygroundsRepository;
+  exports: RealmExportsRepository;
 }
 
 /**
@@ -32,6 +39,14 @@ export class PrismaMessagingDatabase implements MessagingDatabase {
   }
 
   private storeIn(tx: Tx): MessagingStore {
-    return { drafts: this.parts.drafts.in(tx), savedSnippets: this.parts.savedSnippets.in(tx) };
+    const { drafts, savedSnippets, channelFolders, linkifiers, playgrounds, exports } = this.parts;
+    return {
+      drafts: drafts.in(tx),
+      savedSnippets: savedSnippets.in(tx),
+      channelFolders: channelFolders.in(tx),
+      linkifiers: linkifiers.in(tx),
+      playgrounds: playgrounds.in(tx),
+      exports: exports.in(tx),
+    };
   }
 }
