@@ -17,7 +17,7 @@ import { Directory, type DirectoryForgets } from './repositories/directory.js';
 import { PrismaMessagingDatabase } from './repositories/messaging-database.js';
 import { MessageEditRepository } from './repositories/message-edit.repository.js';
 import { MessagesRepository } from './repositories/messages.repository.js';
-import { openDatabase } from './repositories/prisma.js';
+import { openDatabase } from './repositories/database.js';
 import { ReactionsRepository } from './repositories/reactions.repository.js';
 import { ReadReceiptsRepository } from './repositories/read-receipts.repository.js';
 import { ReadModelRepository } from './repositories/readmodel.repository.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { loadConfig } from '../config.js';
 import { writeRealmExport } from '../jobs/realm-export.js';
-import { openDatabase } from '../repositories/prisma.js';
+import { openDatabase } from '../repositories/database.js';
 import { Store } from '../repositories/store.js';
 
 // `npm run admin -- export`: the admin CLI runs this with messaging's environment; it writes the organization's

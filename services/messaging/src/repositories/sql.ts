@@ -53,7 +53,7 @@ async function inTransactionOn<T>(
 
 /**
  * The process's one PostgreSQL pool (docs/architecture.md, "PostgreSQL connections"): Prisma's adapter runs on it
- * (`createPrisma(sql.pool)`), and so does this plain SQL for the hot paths (sending, reading), as Prisma's per-query
+ * (`openDatabase` in database.ts), and so does this plain SQL for the hot paths (sending, reading), as Prisma's per-query
  * overhead is about a millisecond of CPU, which a 2,000 sends/s target cannot afford. `planOnce` is the part of it
  * the group commit keeps. Statements here are still this service's own SQL, in repositories.
  */
