@@ -584,8 +584,7 @@ function confabEnv(h, state, spec) {
     CONFAB_EVENTS_CHANNEL_CONNECTIONS: '4',
     // Small pools: three hosts of every process share one PostgreSQL primary.
     SETTINGS_DB_POOL: '4',
-    MESSAGING_DB_POOL: '4',
-    MESSAGING_SQL_POOL: '6',
+    MESSAGING_DB_POOL: '12',
     GROUPS_DB_POOL: '3',
     INVITATIONS_DB_POOL: '2',
     PUSH_DB_POOL: '3',

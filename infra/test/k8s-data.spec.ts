@@ -41,6 +41,22 @@ function setting(objects: K8sObject[], process: string, dir: string, name: strin
   return require(join(REPO, dir, 'src', 'config')).Env.shape[name].parse(undefined) as number;
 }
 
+/**
+ * The connections a process's one pool may open (`<SERVICE>_DB_POOL`): messaging's worker enlarges its pool for its
+ * jobs (`workerPoolSize` in its config), and the group commit's kept connections are part of the pool.
+ */
+function poolOf(objects: K8sObject[], spec: { name: string; service: string; dir: string }): number {
+  const pool = setting(objects, spec.name, spec.dir, `${spec.service.toUpperCase()}_DB_POOL`);
+  if (spec.name !== 'messaging-worker') return pool;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const config = require(join(REPO, spec.dir, 'src', 'config')) as {
+    workerPoolSize(db: { poolSize: number; sendLanes: number }, concurrency: number): number;
+  };
+  const sendLanes = setting(objects, spec.name, spec.dir, 'MESSAGING_SEND_LANES');
+  const concurrency = setting(objects, spec.name, spec.dir, 'MESSAGING_SCHEDULED_CONCURRENCY');
+  return config.workerPoolSize({ poolSize: pool, sendLanes }, concurrency);
+}
+
 describe('infra/k8s/data/pgbouncer', () => {
   const objects = kustomizeBuild(PGBOUNCER);
 
@@ -68,11 +84,9 @@ describe('infra/k8s/data/pgbouncer', () => {
       let clients = 0;
       for (const spec of plannedProcesses().filter((p) => p.databaseEnv)) {
         const hpa = find(production, 'HorizontalPodAutoscaler', spec.name)!;
-        const pools = setting(production, spec.name, spec.dir, `${spec.service.toUpperCase()}_DB_POOL`);
-        const sql = spec.service === 'messaging' ? setting(production, spec.name, spec.dir, 'MESSAGING_SQL_POOL') : 0;
-        clients += hpa.spec.maxReplicas * (pools + sql + 1);
+        clients += hpa.spec.maxReplicas * (poolOf(production, spec) + 1);
       }
-      expect(clients).toBe(524);
+      expect(clients).toBe(588);
       const { settings, pools } = ini();
       expect(Number(settings.max_client_conn)).toBeGreaterThanOrEqual(clients);
       // Server connections of both replicas, their reserve and 20 direct sessions stay under max_connections 200.

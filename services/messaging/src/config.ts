@@ -19,10 +19,11 @@ export const Env = z.object({
   ...commonEnv,
   MESSAGING_PORT: port(9102),
   MESSAGING_DATABASE_URL: url(),
-  /** Connections in this process's Prisma pool (most reads and writes). Default 4. */
-  MESSAGING_DB_POOL: int(4, 1, 100),
-  /** Connections in this process's plain SQL pool (sending and reading messages). Default 10. */
-  MESSAGING_SQL_POOL: int(10, 1, 100),
+  /**
+   * Connections in this process's one pool: Prisma's and the plain SQL's (sending and reading messages), of which
+   * max(MESSAGING_SEND_LANES, 2) are kept by the group commit once used. Default 16; at least 3 more than those.
+   */
+  MESSAGING_DB_POOL: int(16, 3, 200),
   /** Group commit: send statements in flight at once, and the most sends one statement carries (1: no sharing). */
   MESSAGING_SEND_LANES: int(1, 1, 100),
   MESSAGING_SEND_BATCH: int(16, 1, 100),
@@ -100,7 +101,7 @@ export const Env = z.object({
 
 export interface MessagingConfig extends CommonConfig {
   port: number;
-  db: { url: string; poolSize: number; sqlPoolSize: number; sendLanes: number; sendBatch: number };
+  db: { url: string; poolSize: number; sendLanes: number; sendBatch: number };
   settingsUrl: string;
   groupsUrl: string;
   externalUrl: string;
@@ -123,6 +124,17 @@ export interface MessagingConfig extends CommonConfig {
   linkPreviews: { timeoutMs: number; maxBytes: number; cacheSeconds: number; concurrency: number };
 }
 
+/** The pool's connections the group commit keeps once used: one per send lane, at least two (see buildDomain). */
+export const keptConnections = (db: { sendLanes: number }) => Math.max(db.sendLanes, 2);
+
+/**
+ * The worker's pool: at least the job concurrency + 2 connections (18 by default, the size the scheduled-lateness
+ * bench ran with) beside the group commit's kept ones (a drain's batch transactions, PARALLEL_BATCHES, each holding
+ * one): room for the reads of the rows they check, which wait for a connection beyond that.
+ */
+export const workerPoolSize = (db: { poolSize: number; sendLanes: number }, scheduledConcurrency: number) =>
+  Math.max(db.poolSize, scheduledConcurrency + 2 + keptConnections(db));
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): MessagingConfig {
   const e = parseEnv(Env, env);
   const common = commonConfig(e);
@@ -139,7 +151,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     db: {
       url: e.MESSAGING_DATABASE_URL,
       poolSize: e.MESSAGING_DB_POOL,
-      sqlPoolSize: e.MESSAGING_SQL_POOL,
       sendLanes: e.MESSAGING_SEND_LANES,
       sendBatch: e.MESSAGING_SEND_BATCH,
     },

@@ -1,5 +1,5 @@
 import type { Logger } from '@confab/logging';
-import type { MessagingConfig } from './config.js';
+import { keptConnections, type MessagingConfig } from './config.js';
 import { noOthersChanges, type Domain } from './domain/context.js';
 import { Permissions } from './domain/permissions.js';
 import { ImageProxyUrls } from './rendering/camo.js';
@@ -14,14 +14,14 @@ import { LinkifiersRepository, PlaygroundsRepository } from './repositories/orga
 import { markdownLinkifierValidator } from './rendering/linkifier-validator.js';
 import { RealmExportsRepository } from './repositories/realm-exports.repository.js';
 import { Directory, type DirectoryForgets } from './repositories/directory.js';
+import { PrismaMessagingDatabase } from './repositories/messaging-database.js';
 import { MessageEditRepository } from './repositories/message-edit.repository.js';
 import { MessagesRepository } from './repositories/messages.repository.js';
-import { createPrisma } from './repositories/prisma.js';
+import { openDatabase } from './repositories/database.js';
 import { ReactionsRepository } from './repositories/reactions.repository.js';
 import { ReadReceiptsRepository } from './repositories/read-receipts.repository.js';
 import { ReadModelRepository } from './repositories/readmodel.repository.js';
 import { RetentionRepository } from './repositories/retention.repository.js';
-import { SqlPool } from './repositories/sql.js';
 import { SubmessagesRepository } from './repositories/submessages.repository.js';
 import { Store } from './repositories/store.js';
 import { UserTopicsRepository } from './repositories/user_topics.repository.js';
@@ -37,17 +37,21 @@ export function buildDomain(
   afterCommit: () => void,
   forgets?: DirectoryForgets,
 ) {
-  const prisma = createPrisma(config.db.url, config.db.poolSize);
-  const sql = new SqlPool(config.db.url, config.db.sqlPoolSize);
-  // Connections that plan each shared statement once (sql.ts, `genericPlans`): one per group-commit lane, and at
-  // least two for the scheduled worker's side-by-side batches (PARALLEL_BATCHES).
-  const batchSql = new SqlPool(config.db.url, Math.max(config.db.sendLanes, 2), { genericPlans: true });
-  const store = new Store(prisma, sql, afterCommit, batchSql);
+  // One pool (docs/architecture.md, "PostgreSQL connections"); of it, the connections that plan each shared statement
+  // once (sql.ts, `planOnce`): one per group-commit lane, and at least two for the scheduled worker's side-by-side
+  // batches (PARALLEL_BATCHES).
+  const { prisma, sql, close } = openDatabase(config.db.url, config.db.poolSize, keptConnections(config.db));
+  const store = new Store(prisma, sql, afterCommit);
   const imageProxy = new ImageProxyUrls(config.imageProxy.key);
   const readModel = new ReadModelRepository(store);
   const channels = new ChannelsRepository(store);
   const linkifiers = new LinkifiersRepository(store);
   const directory = new Directory(readModel, channels, config.cacheTtlMs, linkifiers, forgets);
+  const drafts = new DraftsRepository(store);
+  const savedSnippets = new SavedSnippetsRepository(store);
+  const channelFolders = new ChannelFoldersRepository(store);
+  const playgrounds = new PlaygroundsRepository(store);
+  const exports = new RealmExportsRepository(store);
   const backfill = new Backfill(
     new SettingsClient(config.settingsUrl, config.internalSecret),
     store,
@@ -55,16 +59,17 @@ export function buildDomain(
     logger,
   );
   const domain = {
+    db: new PrismaMessagingDatabase(store, { drafts, savedSnippets, channelFolders, linkifiers, playgrounds, exports }),
     store,
     readModel,
     channels,
     defaultChannels: new DefaultChannelsRepository(store),
-    channelFolders: new ChannelFoldersRepository(store),
+    channelFolders,
     linkifiers,
-    playgrounds: new PlaygroundsRepository(store),
-    exports: new RealmExportsRepository(store),
+    playgrounds,
+    exports,
     linkifierValidator: markdownLinkifierValidator,
-    messages: new MessagesRepository(store, { lanes: config.db.sendLanes, maxBatch: config.db.sendBatch }, batchSql),
+    messages: new MessagesRepository(store, { lanes: config.db.sendLanes, maxBatch: config.db.sendBatch }),
     edits: new MessageEditRepository(store),
     receipts: new ReadReceiptsRepository(store.sql),
     submessages: new SubmessagesRepository(store),
@@ -73,9 +78,9 @@ export function buildDomain(
     attachments: new AttachmentsRepository(store),
     userTopics: new UserTopicsRepository(store),
     reactions: new ReactionsRepository(store),
-    drafts: new DraftsRepository(store),
+    drafts,
     scheduledMessages: new ScheduledMessagesRepository(store),
-    savedSnippets: new SavedSnippetsRepository(store),
+    savedSnippets,
     directory,
     permissions: new Permissions({
       groupsOf: (realmId) => directory.groupsOf(realmId),
@@ -90,7 +95,5 @@ export function buildDomain(
     limits: { maxFileBytes: config.uploads.maxFileBytes },
     secrets: { uploadUrls: config.uploads.urlKey },
   } satisfies Domain;
-  /** Closes the database pools (the Prisma client, the plain-SQL pool and the group commit's). */
-  const close = () => Promise.all([prisma.$disconnect(), sql.end(), batchSql.end()]);
   return { domain, store, readModel, directory, prisma, sql, backfill, close };
 }

@@ -1,7 +1,7 @@
 import { Queue, Worker } from 'bullmq';
 import { registerJobQueueDepth, runProcess } from '@confab/http';
 import { bullOptions, ServiceRuntime } from '@confab/runtime';
-import { loadConfig } from './config.js';
+import { loadConfig, workerPoolSize } from './config.js';
 import { buildDomain } from './domain-factory.js';
 import { MAINTENANCE_QUEUE, maintenanceHandlers, type MaintenanceJobName } from './jobs/catalog.js';
 import { startLinkPreviews } from './jobs/link-previews.js';
@@ -9,22 +9,10 @@ import { startOutgoingWebhooks } from './jobs/outgoing-webhooks.js';
 import { startScheduledDelivery } from './jobs/scheduled-worker.js';
 import { COMPLETED_IN_SQL } from './repositories/send-sql.js';
 
-/**
- * The configuration, with pools of at least the job concurrency + 2 connections (18 by default, the size the
- * scheduled-lateness bench ran with): room for a drain's batch transactions (PARALLEL_BATCHES, each holding one) and
- * for the reads of the rows they check, which wait for a connection beyond that.
- */
+/** The configuration, with the worker's pool size (config.ts, `workerPoolSize`). */
 function loadWorkerConfig() {
   const loaded = loadConfig();
-  const pool = loaded.scheduled.concurrency + 2;
-  return {
-    ...loaded,
-    db: {
-      ...loaded.db,
-      poolSize: Math.max(loaded.db.poolSize, pool),
-      sqlPoolSize: Math.max(loaded.db.sqlPoolSize, pool),
-    },
-  };
+  return { ...loaded, db: { ...loaded.db, poolSize: workerPoolSize(loaded.db, loaded.scheduled.concurrency) } };
 }
 
 /**

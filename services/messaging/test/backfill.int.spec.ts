@@ -61,7 +61,7 @@ describe('backfilling an empty read model from the settings service', () => {
   const asked: string[] = [];
 
   beforeAll(async () => {
-    ({ domain, drop } = await migratedDomain('backfill', { prisma: 2, sql: 2 }));
+    ({ domain, drop } = await migratedDomain('backfill', 6));
     server = settingsStub(asked);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   });

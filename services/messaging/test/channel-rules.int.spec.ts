@@ -21,7 +21,7 @@ describe('channel management against PostgreSQL', () => {
   beforeAll(async () => {
     const world = await messagingWorld({
       name: 'channel_rules',
-      pools: { prisma: 2, sql: 4 },
+      pool: 8,
       users: [
         [1, 'iago', 200],
         [2, 'hamlet'],

@@ -38,7 +38,7 @@ describe('messaging rules against PostgreSQL', () => {
   beforeAll(async () => {
     const world = await messagingWorld({
       name: 'rules',
-      pools: { prisma: 2, sql: 4 },
+      pool: 8,
       users: [
         [1, 'hamlet'],
         [2, 'othello'],

@@ -56,20 +56,20 @@ export const userRecord = (id: number, name: string, role: 100 | 200 | 300 | 400
   date_joined: new Date().toISOString(),
 });
 
-/** A migrated database of the spec's own and the domain over it, with pools of the given sizes; `drop` ends both. */
-export async function migratedDomain(name: string, pools: { prisma: number; sql: number }) {
+/** A migrated database of the spec's own and the domain over it, with a pool of `pool` connections; `drop` ends both. */
+export async function migratedDomain(name: string, pool: number) {
   const database = await serviceDatabase('messaging', name);
   const config = loadConfig({
     NODE_ENV: 'test',
     MESSAGING_DATABASE_URL: database.url,
-    MESSAGING_DB_POOL: String(pools.prisma),
-    MESSAGING_SQL_POOL: String(pools.sql),
+    MESSAGING_DB_POOL: String(pool),
   });
   const built = buildDomain(config, createLogger({ name: 'test', level: 'silent' }), () => undefined);
   return {
     domain: built.domain,
     store: built.store,
     readModel: built.readModel,
+    url: database.url,
     drop: async () => {
       await built.close();
       await database.drop();
@@ -95,7 +95,8 @@ export const PUBLIC_CHANNEL: NewChannelSettings = {
 export interface WorldSpec {
   /** Names the spec's database. */
   name: string;
-  pools: { prisma: number; sql: number };
+  /** Connections of the domain's pool (of which the group commit keeps two once it has used them). */
+  pool: number;
   /** Users of the organization: id, name (the email's local part) and role (member by default). */
   users: readonly (readonly [number, string, Role?])[];
   /** Organization settings other than the fixtures' defaults. */
@@ -111,7 +112,7 @@ export interface WorldSpec {
  * organization, users as settings announces them, and a channel they are all subscribed to; the domain over it.
  */
 export async function messagingWorld(spec: WorldSpec) {
-  const built = await migratedDomain(spec.name, spec.pools);
+  const built = await migratedDomain(spec.name, spec.pool);
   const { domain, store, readModel } = built;
   await store.db.$transaction(async (tx) => {
     await readModel.upsertRealm(tx, { ...realmRecord, ...spec.realm });

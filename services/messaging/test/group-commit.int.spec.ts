@@ -15,7 +15,7 @@ describe('group commit of sends', () => {
   beforeAll(async () => {
     const world = await messagingWorld({
       name: 'groupcommit',
-      pools: { prisma: 2, sql: 4 },
+      pool: 8,
       users: [
         [1, 'hamlet'],
         [2, 'othello'],

@@ -23,7 +23,7 @@ describe('message history against PostgreSQL', () => {
   beforeAll(async () => {
     const world = await messagingWorld({
       name: 'history_rules',
-      pools: { prisma: 2, sql: 4 },
+      pool: 8,
       users: [
         [1, 'hamlet'],
         [2, 'othello'],

@@ -23,7 +23,7 @@ describe('editing messages against PostgreSQL', () => {
   beforeAll(async () => {
     const world = await messagingWorld({
       name: 'message_edit',
-      pools: { prisma: 2, sql: 6 },
+      pool: 10,
       realm: {
         allow_message_editing: true,
         message_content_edit_limit_seconds: 600,

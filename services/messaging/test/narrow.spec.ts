@@ -1,6 +1,8 @@
 import { parseValue } from '@confab/http';
 import { flagNames, FLAG } from '@confab/zulip';
-import { parseAnchor } from '../src/domain/fetch';
+import type { Actor } from '../src/domain/actor';
+import type { Domain } from '../src/domain/context';
+import { parseAnchor, resolveNarrow } from '../src/domain/fetch';
 import { narrowSchema } from '../src/routes/narrow.params';
 
 describe('narrow parameter', () => {
@@ -45,5 +47,47 @@ describe('flagNames', () => {
       'wildcard_mentioned',
     ]);
     expect(flagNames(0)).toEqual([]);
+  });
+});
+
+describe('resolveNarrow on the shared grammar (libs/zulip/src/narrow.ts)', () => {
+  // Terms that need no lookup: the domain is never consulted, nor the caller beyond the empty topic's name.
+  const resolve = (narrow: { operator: string; operand: string; negated?: boolean }[]) =>
+    resolveNarrow(
+      {} as Domain,
+      { realm: { emptyTopicDisplayName: 'general chat' } } as Actor,
+      narrow.map((t) => ({ negated: false, ...t })),
+    );
+
+  it('folds the synonyms GET /messages takes, and reads history only for terms that need no own rows', async () => {
+    expect(
+      await resolve([
+        { operator: 'subject', operand: 'lunch' },
+        { operator: 'is', operand: 'resolved' },
+      ]),
+    ).toEqual(
+      await resolve([
+        { operator: 'topic', operand: 'lunch' },
+        { operator: 'is', operand: 'resolved' },
+      ]),
+    );
+    const starred = await resolve([{ operator: 'is', operand: 'starred', negated: true }]);
+    expect(starred.terms).toEqual([{ kind: 'flags', bits: FLAG.starred, set: true, negated: true }]);
+    expect(starred.scope).toEqual({ kind: 'user' });
+    expect((await resolve([{ operator: 'has', operand: 'image' }])).terms).toEqual([
+      { kind: 'has', what: 'image', negated: false },
+    ]);
+  });
+
+  it('refuses `from` (a synonym of the search box only) and operands outside the grammar, as Zulip does', async () => {
+    await expect(resolve([{ operator: 'from', operand: 'iago@zulip.com' }])).rejects.toThrow(
+      'Invalid narrow operator: unknown operator from',
+    );
+    await expect(resolve([{ operator: 'is', operand: 'constructor' }])).rejects.toThrow(
+      "Invalid narrow operator: unknown 'is' operand constructor",
+    );
+    await expect(resolve([{ operator: 'has', operand: 'video' }])).rejects.toThrow(
+      "Invalid narrow operator: unknown 'has' operand video",
+    );
   });
 });

@@ -15,7 +15,7 @@ describe('message retention against PostgreSQL (batches, uploads, purge)', () =>
   beforeAll(async () => {
     const world = await messagingWorld({
       name: 'retention',
-      pools: { prisma: 2, sql: 4 },
+      pool: 8,
       users: [
         [1, 'hamlet'],
         [2, 'othello'],

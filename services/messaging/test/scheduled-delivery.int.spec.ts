@@ -23,7 +23,7 @@ describe('scheduled delivery against PostgreSQL', () => {
   beforeAll(async () => {
     const world = await messagingWorld({
       name: 'scheduled',
-      pools: { prisma: 4, sql: 6 },
+      pool: 12,
       users: [
         [1, 'hamlet'],
         [2, 'othello'],

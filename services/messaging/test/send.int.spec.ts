@@ -25,7 +25,7 @@ describe('sending against PostgreSQL', () => {
   beforeAll(async () => {
     const world = await messagingWorld({
       name: 'send',
-      pools: { prisma: 2, sql: 4 },
+      pool: 8,
       users: [
         [1, 'hamlet'],
         [2, 'othello'],

@@ -63,11 +63,12 @@ const updated = (actor: Actor, id: number, data: Record<string, unknown>): Outbo
 
 /** A change of folders; a name another request took meanwhile is Zulip's "already exists". */
 async function inOneUnit<T>(
-  domain: Pick<Domain, 'channelFolders'>,
-  fn: (unit: ChannelFolderUnit) => Promise<Written<T>>,
+  domain: Pick<Domain, 'db'>,
+  actor: Actor,
+  fn: (folders: ChannelFolderUnit) => Promise<Written<T>>,
 ): Promise<T> {
   try {
-    return await domain.channelFolders.change(fn);
+    return await domain.db.write(actor.realm.id, (store) => fn(store.channelFolders));
   } catch (err) {
     if (err instanceof FolderNameTaken) throw nameTaken(err.folderName);
     throw err;
@@ -89,8 +90,8 @@ export async function createFolder(
   requireAdmin(actor);
   await checkName(domain, actor, input.name);
   const renderedDescription = await renderDescription(domain, actor, input.description);
-  return inOneUnit(domain, async (unit) => {
-    const folder = await unit.create({
+  return inOneUnit(domain, actor, async (folders) => {
+    const folder = await folders.create({
       realmId: actor.realm.id,
       name: input.name,
       description: input.description,
@@ -134,8 +135,8 @@ export async function updateFolder(
     events.push(updated(actor, id, { is_archived: input.isArchived }));
   }
   if (events.length === 0) return;
-  await inOneUnit(domain, async (unit) => {
-    await unit.update(id, patch);
+  await inOneUnit(domain, actor, async (folders) => {
+    await folders.update(id, patch);
     return { result: undefined, events };
   });
 }
@@ -148,8 +149,8 @@ export async function reorderFolders(domain: Domain, actor: Actor, order: readon
   if (folders.some((f) => !listed.has(f.id))) throw invalid('Invalid order mapping.');
   const known = new Set(folders.map((f) => f.id));
   const ids = [...listed].filter((id) => known.has(id));
-  await domain.channelFolders.change(async (unit) => {
-    await unit.reorder(actor.realm.id, ids);
+  await domain.db.write(actor.realm.id, async ({ channelFolders }) => {
+    await channelFolders.reorder(actor.realm.id, ids);
     const event = outboxRecord(
       contracts.channelFoldersReordered,
       { realm_id: actor.realm.id, order: [...order] },

@@ -166,7 +166,6 @@ export interface ChannelFolderStore {
   nameTaken(realmId: number, name: string): Promise<boolean>;
   /** Whether channels that are not archived are in the folder. */
   inUse(folderId: number): Promise<boolean>;
-  change<T>(fn: (unit: ChannelFolderUnit) => Promise<Written<T>>): Promise<T>;
 }
 
 export interface ChannelFolderUnit {

@@ -20,6 +20,7 @@ import type { ExportStore, LinkifierStore, LinkifierValidator, PlaygroundStore }
 import type { Renderer } from './render.js';
 import type { RetentionStore } from './retention-store.js';
 import type { ScheduledMessageStore } from './scheduled-store.js';
+import type { MessagingDatabase } from './store.js';
 import type { FileStore, UnitOfWorkPort } from './storage.js';
 import type { DraftStore, SavedSnippetStore } from './user-content-store.js';
 
@@ -28,6 +29,9 @@ import type { DraftStore, SavedSnippetStore } from './user-content-store.js';
  * lookups, permission checks and the renderer.
  */
 export interface Domain {
+  /** Units of work over one store: `db.write(realmId, store => …)` (the way every change is to be written). */
+  db: MessagingDatabase;
+  /** The older ports' transactions, for the modules not yet on `db.write` (docs/architecture.md, "Data access"). */
   store: UnitOfWorkPort;
   readModel: PeopleReader;
   channels: ChannelStore;

@@ -79,8 +79,8 @@ export async function listDrafts(domain: Domain, actor: Actor) {
 export async function createDrafts(domain: Domain, actor: Actor, drafts: readonly DraftData[]): Promise<number[]> {
   const validated: Omit<StoredDraft, 'id' | 'userId'>[] = [];
   for (const data of drafts) validated.push(await validateDraft(domain, actor, data));
-  return domain.drafts.change(async (unit) => {
-    const created = await unit.createMany(validated.map((d) => ({ ...d, userId: actor.user.id })));
+  return domain.db.write(actor.realm.id, async (store) => {
+    const created = await store.drafts.createMany(validated.map((d) => ({ ...d, userId: actor.user.id })));
     const events: OutboxRecord[] =
       created.length === 0
         ? []
@@ -99,8 +99,8 @@ export async function editDraft(domain: Domain, actor: Actor, id: number, data: 
   const existing = validId(id) ? await domain.drafts.get(actor.user.id, id) : null;
   if (!existing) throw notFound();
   const draft: StoredDraft = { ...existing, ...(await validateDraft(domain, actor, data)) };
-  await domain.drafts.change(async (unit) => {
-    if (!(await unit.update(draft))) throw notFound();
+  await domain.db.write(actor.realm.id, async (store) => {
+    if (!(await store.drafts.update(draft))) throw notFound();
     return {
       result: undefined,
       events: [outboxRecord(contracts.draftUpdated, { user_id: actor.user.id, draft: draftDict(draft) }, meta(actor))],
@@ -111,8 +111,8 @@ export async function editDraft(domain: Domain, actor: Actor, id: number, data: 
 export async function deleteDraft(domain: Domain, actor: Actor, id: number): Promise<void> {
   checkDraftsEnabled(actor);
   if (!validId(id)) throw notFound();
-  await domain.drafts.change(async (unit) => {
-    if (!(await unit.delete(actor.user.id, id))) throw notFound();
+  await domain.db.write(actor.realm.id, async (store) => {
+    if (!(await store.drafts.delete(actor.user.id, id))) throw notFound();
     return {
       result: undefined,
       events: [outboxRecord(contracts.draftRemoved, { user_id: actor.user.id, draft_id: id }, meta(actor))],

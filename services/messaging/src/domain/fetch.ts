@@ -1,5 +1,13 @@
 import { invalid } from '@confab/errors';
-import { FLAG, MENTION_BITS, ROLE_GUEST } from '@confab/zulip';
+import {
+  canonicalOperator,
+  FLAG,
+  HAS_OPERANDS,
+  IS_OPERANDS,
+  MENTION_BITS,
+  NARROW_OPERATORS,
+  ROLE_GUEST,
+} from '@confab/zulip';
 import { basicAccess, canAccessHistory } from './channel-access.js';
 import type { Domain } from './context.js';
 import type { Actor } from './actor.js';
@@ -65,6 +73,30 @@ async function usersFor(domain: Domain, actor: Actor, operand: RawTerm['operand'
   return users;
 }
 
+/**
+ * GET /messages' operator for a term: the shared grammar's (libs/zulip/src/narrow.ts), synonyms folded, or null.
+ * `from` is a synonym of the search box only: Zulip's server answers "unknown operator from", and so does this one.
+ */
+function operatorOf(operator: string): (typeof NARROW_OPERATORS)[number] | null {
+  if (operator === 'from') return null;
+  const name = canonicalOperator(operator);
+  return NARROW_OPERATORS.find((known) => known === name) ?? null;
+}
+
+/** Each `is:` operand of the grammar as a storage term, and whether it reads the user's own rows (their flags). */
+const IS_TERMS: Record<(typeof IS_OPERANDS)[number], { term: (negated: boolean) => Term; ownRows: boolean }> = {
+  dm: { term: (negated) => ({ kind: 'direct', negated }), ownRows: true },
+  private: { term: (negated) => ({ kind: 'direct', negated }), ownRows: true },
+  starred: { term: (negated) => ({ kind: 'flags', bits: FLAG.starred, set: true, negated }), ownRows: true },
+  mentioned: { term: (negated) => ({ kind: 'flags', bits: MENTION_BITS, set: true, negated }), ownRows: true },
+  alerted: { term: (negated) => ({ kind: 'flags', bits: FLAG.has_alert_word, set: true, negated }), ownRows: true },
+  unread: { term: (negated) => ({ kind: 'flags', bits: FLAG.read, set: false, negated }), ownRows: true },
+  resolved: { term: (negated) => ({ kind: 'resolved', negated }), ownRows: false },
+};
+
+const isTermOf = (operand: string) =>
+  Object.hasOwn(IS_TERMS, operand) ? IS_TERMS[operand as keyof typeof IS_TERMS] : undefined;
+
 /** Resolves a narrow into storage terms and decides whether channel history (not only the user's rows) is searched. */
 export async function resolveNarrow(
   domain: Domain,
@@ -78,9 +110,8 @@ export async function resolveNarrow(
   for (const raw of narrow) {
     const { operator, operand, negated } = raw;
     const text = typeof operand === 'string' ? operand : String(operand);
-    switch (operator) {
-      case 'channel':
-      case 'stream': {
+    switch (operatorOf(operator)) {
+      case 'channel': {
         const channel = await channelFor(domain, actor, operand);
         terms.push({ kind: 'recipients', recipientIds: [channel.recipientId], negated });
         if (!negated) {
@@ -89,8 +120,7 @@ export async function resolveNarrow(
         }
         break;
       }
-      case 'channels':
-      case 'streams': {
+      case 'channels': {
         if (operand !== 'public' && operand !== 'web-public') throw badNarrow(`unknown channels operand ${text}`);
         const channels = (await domain.channels.channelsInRealm(actor.realm.id)).filter((c) =>
           operand === 'public' ? !c.inviteOnly && !c.isArchived : c.isWebPublic,
@@ -100,8 +130,7 @@ export async function resolveNarrow(
         if (!negated && operand === 'public' && actor.user.role !== ROLE_GUEST) historyRecipients = ids;
         break;
       }
-      case 'topic':
-      case 'subject': {
+      case 'topic': {
         const topic = text === actor.realm.emptyTopicDisplayName ? '' : text;
         terms.push({ kind: 'topic', topicKey: topicKey(topic), negated });
         break;
@@ -111,36 +140,29 @@ export async function resolveNarrow(
         terms.push({ kind: 'sender', userId: user!.id, negated });
         break;
       }
-      case 'dm':
-      case 'pm-with': {
+      case 'dm': {
         const users = await usersFor(domain, actor, operand, `unknown user in ${text}`);
         const ids = [...new Set([...users.map((u) => u.id), actor.user.id])].sort((a, b) => a - b);
         const recipientId = await domain.messages.directRecipient(actor.realm.id, ids);
         terms.push({ kind: 'recipients', recipientIds: [recipientId], negated });
         break;
       }
-      case 'dm-including':
-      case 'group-pm-with': {
+      case 'dm-including': {
         const [user] = await usersFor(domain, actor, operand, `unknown user ${text}`);
         terms.push({ kind: 'dmIncluding', userId: user!.id, negated });
         break;
       }
       case 'is': {
-        const flag = (bits: number, set = true) => terms.push({ kind: 'flags', bits, set, negated });
-        if (text === 'dm' || text === 'private') terms.push({ kind: 'direct', negated });
-        else if (text === 'starred') flag(FLAG.starred);
-        else if (text === 'mentioned') flag(MENTION_BITS);
-        else if (text === 'alerted') flag(FLAG.has_alert_word);
-        else if (text === 'unread') flag(FLAG.read, false);
-        else if (text === 'resolved') terms.push({ kind: 'resolved', negated });
-        else throw badNarrow(`unknown 'is' operand ${text}`);
-        if (text !== 'resolved') userSpecific = true;
+        const is = isTermOf(text);
+        if (!is) throw badNarrow(`unknown 'is' operand ${text}`);
+        terms.push(is.term(negated));
+        if (is.ownRows) userSpecific = true;
         break;
       }
       case 'has': {
-        if (!['link', 'image', 'attachment', 'reaction'].includes(text))
-          throw badNarrow(`unknown 'has' operand ${text}`);
-        terms.push({ kind: 'has', what: text as 'link' | 'image' | 'attachment' | 'reaction', negated });
+        const what = HAS_OPERANDS.find((known) => known === text);
+        if (!what) throw badNarrow(`unknown 'has' operand ${text}`);
+        terms.push({ kind: 'has', what, negated });
         break;
       }
       case 'id': {
@@ -165,7 +187,7 @@ export async function resolveNarrow(
       case 'in':
         // Navigation hints for clients; they do not filter.
         break;
-      default:
+      case null:
         throw badNarrow(`unknown operator ${operator}`);
     }
   }

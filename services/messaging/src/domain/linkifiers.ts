@@ -30,9 +30,9 @@ const notFound = () => invalid('Linkifier not found.');
 
 /** One change and the `linkifiers.changed` event with the whole list after it (Zulip's notify_linkifiers). */
 async function changeAndNotify<T>(domain: Domain, actor: Actor, fn: (unit: LinkifierUnit) => Promise<T>): Promise<T> {
-  const result = await domain.linkifiers.change(async (unit) => {
-    const value = await fn(unit);
-    const list = await unit.list(actor.realm.id);
+  const result = await domain.db.write(actor.realm.id, async ({ linkifiers }) => {
+    const value = await fn(linkifiers);
+    const list = await linkifiers.list(actor.realm.id);
     const event = outboxRecord(
       contracts.linkifiersChanged,
       { realm_id: actor.realm.id, realm_linkifiers: list.map(linkifierDict) },

@@ -37,11 +37,11 @@ function check(domain: Domain, input: { name: string; pygmentsLanguage: string; 
 }
 
 async function changeAndNotify<T>(domain: Domain, actor: Actor, fn: (unit: PlaygroundUnit) => Promise<T>) {
-  return domain.playgrounds.change(async (unit) => {
-    const result = await fn(unit);
+  return domain.db.write(actor.realm.id, async ({ playgrounds }) => {
+    const result = await fn(playgrounds);
     const event = outboxRecord(
       contracts.playgroundsChanged,
-      { realm_id: actor.realm.id, realm_playgrounds: (await unit.list(actor.realm.id)).map(playgroundDict) },
+      { realm_id: actor.realm.id, realm_playgrounds: (await playgrounds.list(actor.realm.id)).map(playgroundDict) },
       { realmId: actor.realm.id, requestId: actor.requestId },
     );
     return { result, events: [event] };

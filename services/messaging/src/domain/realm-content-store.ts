@@ -1,5 +1,3 @@
-import type { Written } from '@confab/events';
-
 /** A linkifier as stored (Zulip's RealmFilter). */
 export interface StoredLinkifier {
   id: number;
@@ -13,7 +11,6 @@ export interface StoredLinkifier {
 export interface LinkifierStore {
   /** The organization's linkifiers in the order they apply (`order`, then id). */
   list(realmId: number): Promise<StoredLinkifier[]>;
-  change<T>(fn: (unit: LinkifierUnit) => Promise<Written<T>>): Promise<T>;
 }
 
 export interface LinkifierUnit {
@@ -47,7 +44,6 @@ export interface StoredPlayground {
 /** Code playgrounds' storage (a port this domain owns; docs/architecture.md, "Data access"). */
 export interface PlaygroundStore {
   list(realmId: number): Promise<StoredPlayground[]>;
-  change<T>(fn: (unit: PlaygroundUnit) => Promise<Written<T>>): Promise<T>;
 }
 
 export interface PlaygroundUnit {
@@ -75,7 +71,6 @@ export interface StoredExport {
 export interface ExportStore {
   list(realmId: number): Promise<StoredExport[]>;
   byId(id: number): Promise<StoredExport | null>;
-  change<T>(fn: (unit: ExportUnit) => Promise<Written<T>>): Promise<T>;
 }
 
 export interface ExportUnit {

@@ -59,9 +59,9 @@ export async function requestExport(
     (e) => Date.now() - e.dateRequested.getTime() < WEEK_MS,
   );
   if (recent.length >= EXPORT_LIMIT) throw invalid('Exceeded rate limit.');
-  const created = await domain.exports.change(async (unit) => {
-    const row = await unit.create({ realmId: actor.realm.id, actingUserId: actor.user.id, exportType });
-    const event = exportsEvent(actor.realm.id, actor.realm.url, await unit.list(actor.realm.id), actor.requestId);
+  const created = await domain.db.write(actor.realm.id, async ({ exports }) => {
+    const row = await exports.create({ realmId: actor.realm.id, actingUserId: actor.user.id, exportType });
+    const event = exportsEvent(actor.realm.id, actor.realm.url, await exports.list(actor.realm.id), actor.requestId);
     return { result: row, events: [event] };
   });
   await runner.enqueue(created.id);
@@ -76,9 +76,9 @@ export async function deleteExport(domain: Domain, runner: ExportRunner, actor: 
   if (row.dateDeleted) throw invalid('Export already deleted');
   if (row.dateFailed) throw invalid('Export failed, nothing to delete');
   if (!row.dateSucceeded) throw invalid('Export still in progress');
-  await domain.exports.change(async (unit) => {
-    await unit.update(id, { dateDeleted: new Date() });
-    const event = exportsEvent(actor.realm.id, actor.realm.url, await unit.list(actor.realm.id), actor.requestId);
+  await domain.db.write(actor.realm.id, async ({ exports }) => {
+    await exports.update(id, { dateDeleted: new Date() });
+    const event = exportsEvent(actor.realm.id, actor.realm.url, await exports.list(actor.realm.id), actor.requestId);
     return { result: undefined, events: [event] };
   });
   if (row.exportPath) await runner.remove(row.exportPath);

@@ -33,8 +33,8 @@ export async function listSnippets(domain: Domain, actor: Actor) {
 /** Title and content arrive stripped and non-empty (checked by the route's parameters). */
 export async function createSnippet(domain: Domain, actor: Actor, title: string, content: string): Promise<number> {
   checkStorable({ title, content });
-  return domain.savedSnippets.change(async (unit) => {
-    const snippet = await unit.create({
+  return domain.db.write(actor.realm.id, async (store) => {
+    const snippet = await store.savedSnippets.create({
       realmId: actor.realm.id,
       userId: actor.user.id,
       title,
@@ -73,8 +73,8 @@ export async function editSnippet(
   const data: { title?: string; content?: string } = {};
   if (change.title !== undefined) data.title = change.title;
   if (change.content !== undefined) data.content = change.content;
-  await domain.savedSnippets.change(async (unit) => {
-    const snippet = await unit.update(actor.user.id, id, data);
+  await domain.db.write(actor.realm.id, async (store) => {
+    const snippet = await store.savedSnippets.update(actor.user.id, id, data);
     if (!snippet) throw notFound();
     return {
       result: undefined,
@@ -91,8 +91,8 @@ export async function editSnippet(
 
 export async function deleteSnippet(domain: Domain, actor: Actor, id: number): Promise<void> {
   if (!validId(id)) throw notFound();
-  await domain.savedSnippets.change(async (unit) => {
-    if (!(await unit.delete(actor.user.id, id))) throw notFound();
+  await domain.db.write(actor.realm.id, async (store) => {
+    if (!(await store.savedSnippets.delete(actor.user.id, id))) throw notFound();
     return {
       result: undefined,
       events: [

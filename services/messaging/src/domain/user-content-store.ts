@@ -1,5 +1,3 @@
-import type { Written } from '@confab/events';
-
 /** Zulip's DraftData, as the route parsed it (routes/drafts.routes.ts); `content` is not blank. */
 export interface DraftData {
   type: '' | 'stream' | 'private';
@@ -26,10 +24,9 @@ export interface DraftStore {
   /** A user's drafts, oldest edit first. */
   list(userId: number): Promise<StoredDraft[]>;
   get(userId: number, id: number): Promise<StoredDraft | null>;
-  /** Runs `fn` as one unit of work: its writes and the events it returns commit together. */
-  change<T>(fn: (unit: DraftUnit) => Promise<Written<T>>): Promise<T>;
 }
 
+/** Drafts' changes, inside a unit of work (MessagingStore's `drafts`). */
 export interface DraftUnit {
   /** The created drafts, by id. */
   createMany(drafts: readonly NewDraft[]): Promise<StoredDraft[]>;
@@ -50,10 +47,9 @@ export interface StoredSnippet {
 /** Saved snippets' storage (a port this domain owns; docs/architecture.md, "Data access"). */
 export interface SavedSnippetStore {
   list(userId: number): Promise<StoredSnippet[]>;
-  /** Runs `fn` as one unit of work: its writes and the events it returns commit together. */
-  change<T>(fn: (unit: SavedSnippetUnit) => Promise<Written<T>>): Promise<T>;
 }
 
+/** Saved snippets' changes, inside a unit of work (MessagingStore's `savedSnippets`). */
 export interface SavedSnippetUnit {
   create(data: { realmId: number; userId: number; title: string; content: string }): Promise<StoredSnippet>;
   /** The updated snippet, or null when the user has no snippet with that id. */

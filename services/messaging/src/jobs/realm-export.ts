@@ -66,11 +66,11 @@ export async function runRealmExport(ctx: ExportJobContext, exportId: number): P
   const realm = await domain.directory.realm(row.realmId);
   if (!realm) return;
   const finish = (patch: { dateSucceeded?: Date; dateFailed?: Date; exportPath?: string }) =>
-    domain.exports.change(async (unit) => {
-      await unit.update(exportId, patch);
+    domain.db.write(realm.id, async ({ exports }) => {
+      await exports.update(exportId, patch);
       return {
         result: undefined,
-        events: [exportsEvent(realm.id, realm.url, await unit.list(realm.id), `export-${exportId}`)],
+        events: [exportsEvent(realm.id, realm.url, await exports.list(realm.id), `export-${exportId}`)],
       };
     });
   try {

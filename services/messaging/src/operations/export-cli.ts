@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { loadConfig } from '../config.js';
 import { writeRealmExport } from '../jobs/realm-export.js';
-import { createPrisma } from '../repositories/prisma.js';
-import { SqlPool } from '../repositories/sql.js';
+import { openDatabase } from '../repositories/database.js';
 import { Store } from '../repositories/store.js';
 
 // `npm run admin -- export`: the admin CLI runs this with messaging's environment; it writes the organization's
@@ -13,8 +12,7 @@ async function main(): Promise<void> {
   if (!realm || !type || !out)
     throw new Error('usage: export-cli.js <realm id> <export type> <out> [<migration status>]');
   const config = loadConfig();
-  const prisma = createPrisma(config.db.url, 2);
-  const sql = new SqlPool(config.db.url, 2);
+  const { prisma, sql, close } = openDatabase(config.db.url, 2);
   try {
     const migrationStatus = migrationFile ? (JSON.parse(await readFile(migrationFile, 'utf8')) as unknown) : undefined;
     const stats = await writeRealmExport({ store: new Store(prisma, sql), config }, Number(realm), Number(type), out, {
@@ -22,8 +20,7 @@ async function main(): Promise<void> {
     });
     console.log(JSON.stringify({ messages: stats.messages, out }));
   } finally {
-    await prisma.$disconnect();
-    await sql.end();
+    await close();
   }
 }
 

@@ -1,7 +1,6 @@
-import type { Written } from '@confab/events';
 import { FolderNameTaken } from '../domain/channel-folders.js';
 import type { ChannelFolder, ChannelFolderStore, ChannelFolderUnit } from '../domain/channel-store.js';
-import { isUniqueViolation, storable, validId } from './prisma.js';
+import { isUniqueViolation, storable, validId, type Tx } from './prisma.js';
 import type { Store } from './store.js';
 
 const fields = {
@@ -42,33 +41,32 @@ export class ChannelFoldersRepository implements ChannelFolderStore {
     return (await this.store.db.channel.count({ where: { folderId, isArchived: false } })) > 0;
   }
 
-  change<T>(fn: (unit: ChannelFolderUnit) => Promise<Written<T>>): Promise<T> {
-    return this.store.transaction((tx) =>
-      fn({
-        async create(data) {
-          const created = await tx.channelFolder
-            .create({ data: { ...data, nameKey: data.name.toLowerCase(), order: 0 }, select: { id: true } })
-            .catch((err: unknown) => {
-              throw isUniqueViolation(err) ? new FolderNameTaken(data.name) : err;
-            });
-          return tx.channelFolder.update({ where: { id: created.id }, data: { order: created.id }, select: fields });
-        },
-        async update(id, patch) {
-          await tx.channelFolder
-            .update({
-              where: { id },
-              data: { ...patch, ...(patch.name === undefined ? {} : { nameKey: patch.name.toLowerCase() }) },
-            })
-            .catch((err: unknown) => {
-              throw isUniqueViolation(err) ? new FolderNameTaken(patch.name ?? '') : err;
-            });
-        },
-        async reorder(realmId, ids) {
-          await tx.$executeRaw`UPDATE channel_folders AS f SET "order" = v.position - 1
+  /** This part of a unit of work (a MessagingStore part, repositories/messaging-database.ts), joined to `tx`. */
+  in(tx: Tx): ChannelFolderUnit {
+    return {
+      async create(data) {
+        const created = await tx.channelFolder
+          .create({ data: { ...data, nameKey: data.name.toLowerCase(), order: 0 }, select: { id: true } })
+          .catch((err: unknown) => {
+            throw isUniqueViolation(err) ? new FolderNameTaken(data.name) : err;
+          });
+        return tx.channelFolder.update({ where: { id: created.id }, data: { order: created.id }, select: fields });
+      },
+      async update(id, patch) {
+        await tx.channelFolder
+          .update({
+            where: { id },
+            data: { ...patch, ...(patch.name === undefined ? {} : { nameKey: patch.name.toLowerCase() }) },
+          })
+          .catch((err: unknown) => {
+            throw isUniqueViolation(err) ? new FolderNameTaken(patch.name ?? '') : err;
+          });
+      },
+      async reorder(realmId, ids) {
+        await tx.$executeRaw`UPDATE channel_folders AS f SET "order" = v.position - 1
             FROM unnest(${[...ids]}::int[]) WITH ORDINALITY AS v(id, position)
             WHERE f.id = v.id AND f.realm_id = ${realmId}`;
-        },
-      }),
-    );
+      },
+    };
   }
 }

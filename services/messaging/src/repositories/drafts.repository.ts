@@ -1,5 +1,5 @@
-import type { Written } from '@confab/events';
 import type { DraftStore, DraftUnit, StoredDraft } from '../domain/user-content-store.js';
+import type { Tx } from './prisma.js';
 import type { Store } from './store.js';
 
 function toDraft(row: {
@@ -31,32 +31,31 @@ export class DraftsRepository implements DraftStore {
     return row ? toDraft(row) : null;
   }
 
-  change<T>(fn: (unit: DraftUnit) => Promise<Written<T>>): Promise<T> {
-    return this.store.transaction((tx) =>
-      fn({
-        async createMany(drafts) {
-          if (drafts.length === 0) return [];
-          const rows = await tx.draft.createManyAndReturn({ data: [...drafts] });
-          return rows.map(toDraft).sort((a, b) => a.id - b.id);
-        },
-        async update(draft) {
-          const { count } = await tx.draft.updateMany({
-            where: { id: draft.id, userId: draft.userId },
-            data: {
-              type: draft.type,
-              to: draft.to,
-              topic: draft.topic,
-              content: draft.content,
-              lastEditTime: draft.lastEditTime,
-            },
-          });
-          return count > 0;
-        },
-        async delete(userId, id) {
-          const { count } = await tx.draft.deleteMany({ where: { id, userId } });
-          return count > 0;
-        },
-      }),
-    );
+  /** The drafts' part of a unit of work (MessagingStore's `drafts`), joined to `tx`. */
+  in(tx: Tx): DraftUnit {
+    return {
+      async createMany(drafts) {
+        if (drafts.length === 0) return [];
+        const rows = await tx.draft.createManyAndReturn({ data: [...drafts] });
+        return rows.map(toDraft).sort((a, b) => a.id - b.id);
+      },
+      async update(draft) {
+        const { count } = await tx.draft.updateMany({
+          where: { id: draft.id, userId: draft.userId },
+          data: {
+            type: draft.type,
+            to: draft.to,
+            topic: draft.topic,
+            content: draft.content,
+            lastEditTime: draft.lastEditTime,
+          },
+        });
+        return count > 0;
+      },
+      async delete(userId, id) {
+        const { count } = await tx.draft.deleteMany({ where: { id, userId } });
+        return count > 0;
+      },
+    };
   }
 }

@@ -38,7 +38,7 @@ export class GroupCommit {
   readonly stats = { statements: 0, largestBatch: 0 };
 
   /**
-   * `batchSql` runs the shared statements: connections that plan a statement once (SqlPool's `genericPlans`), as a
+   * `batchSql` runs the shared statements: connections that plan a statement once (SqlPool's `planOnce`), as a
    * batch statement's text differs with the number of sends, and planning one afresh cost more than running it.
    */
   constructor(

@@ -27,10 +27,9 @@ export class MessagesRepository implements MessageStore {
   constructor(
     private readonly store: Store,
     groupCommit: { lanes: number; maxBatch: number },
-    /** Connections for the group commit's shared statements (GroupCommit's `batchSql`). */
-    batchSql?: SqlExecutor,
   ) {
-    this.group = new GroupCommit(store.sql, groupCommit, batchSql);
+    // The shared statements on the connections that plan them once (SqlPool's `planOnce`).
+    this.group = new GroupCommit(store.sql, groupCommit, store.sql.planOnce);
     this.narrows = new NarrowReader(store);
     this.userState = new UserStateReader(store);
   }

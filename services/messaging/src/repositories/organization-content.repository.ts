@@ -1,4 +1,3 @@
-import type { Written } from '@confab/events';
 import type {
   LinkifierStore,
   LinkifierUnit,
@@ -34,33 +33,32 @@ export class LinkifiersRepository implements LinkifierStore {
     return linkifiersOf(this.store.db, realmId);
   }
 
-  change<T>(fn: (unit: LinkifierUnit) => Promise<Written<T>>): Promise<T> {
-    return this.store.transaction((tx) =>
-      fn({
-        async create(realmId, pattern, urlTemplate) {
-          const last = await tx.linkifier.aggregate({ where: { realmId }, _max: { order: true } });
-          const order = (last._max.order ?? -1) + 1;
-          return unlessTaken(tx.linkifier.create({ data: { realmId, pattern, urlTemplate, order } }));
-        },
-        async update(realmId, id, pattern, urlTemplate) {
-          if (!validId(id)) return false;
-          const done = await unlessTaken(
-            tx.linkifier.updateMany({ where: { id, realmId }, data: { pattern, urlTemplate } }),
-          );
-          return done === null ? null : done.count > 0;
-        },
-        async delete(realmId, id) {
-          if (!validId(id)) return false;
-          return (await tx.linkifier.deleteMany({ where: { id, realmId } })).count > 0;
-        },
-        async reorder(realmId, ids) {
-          await tx.$executeRaw`UPDATE linkifiers AS l SET "order" = v.position - 1
+  /** This part of a unit of work (a MessagingStore part, repositories/messaging-database.ts), joined to `tx`. */
+  in(tx: Tx): LinkifierUnit {
+    return {
+      async create(realmId, pattern, urlTemplate) {
+        const last = await tx.linkifier.aggregate({ where: { realmId }, _max: { order: true } });
+        const order = (last._max.order ?? -1) + 1;
+        return unlessTaken(tx.linkifier.create({ data: { realmId, pattern, urlTemplate, order } }));
+      },
+      async update(realmId, id, pattern, urlTemplate) {
+        if (!validId(id)) return false;
+        const done = await unlessTaken(
+          tx.linkifier.updateMany({ where: { id, realmId }, data: { pattern, urlTemplate } }),
+        );
+        return done === null ? null : done.count > 0;
+      },
+      async delete(realmId, id) {
+        if (!validId(id)) return false;
+        return (await tx.linkifier.deleteMany({ where: { id, realmId } })).count > 0;
+      },
+      async reorder(realmId, ids) {
+        await tx.$executeRaw`UPDATE linkifiers AS l SET "order" = v.position - 1
             FROM unnest(${[...ids]}::int[]) WITH ORDINALITY AS v(id, position)
             WHERE l.id = v.id AND l.realm_id = ${realmId}`;
-        },
-        list: (realmId) => linkifiersOf(tx, realmId),
-      }),
-    );
+      },
+      list: (realmId) => linkifiersOf(tx, realmId),
+    };
   }
 }
 
@@ -72,16 +70,15 @@ export class PlaygroundsRepository implements PlaygroundStore {
     return playgroundsOf(this.store.db, realmId);
   }
 
-  change<T>(fn: (unit: PlaygroundUnit) => Promise<Written<T>>): Promise<T> {
-    return this.store.transaction((tx) =>
-      fn({
-        create: (data) => unlessTaken(tx.codePlayground.create({ data })),
-        async delete(realmId, id) {
-          if (!validId(id)) return false;
-          return (await tx.codePlayground.deleteMany({ where: { id, realmId } })).count > 0;
-        },
-        list: (realmId) => playgroundsOf(tx, realmId),
-      }),
-    );
+  /** This part of a unit of work (a MessagingStore part, repositories/messaging-database.ts), joined to `tx`. */
+  in(tx: Tx): PlaygroundUnit {
+    return {
+      create: (data) => unlessTaken(tx.codePlayground.create({ data })),
+      async delete(realmId, id) {
+        if (!validId(id)) return false;
+        return (await tx.codePlayground.deleteMany({ where: { id, realmId } })).count > 0;
+      },
+      list: (realmId) => playgroundsOf(tx, realmId),
+    };
   }
 }

@@ -1,6 +1,5 @@
-import type { Written } from '@confab/events';
 import type { ExportStore, ExportUnit, StoredExport } from '../domain/realm-content-store.js';
-import { validId } from './prisma.js';
+import { validId, type Tx } from './prisma.js';
 import type { Store } from './store.js';
 
 const fields = {
@@ -28,15 +27,14 @@ export class RealmExportsRepository implements ExportStore {
     return this.store.db.realmExport.findUnique({ where: { id }, select: fields });
   }
 
-  change<T>(fn: (unit: ExportUnit) => Promise<Written<T>>): Promise<T> {
-    return this.store.transaction((tx) =>
-      fn({
-        create: (data) => tx.realmExport.create({ data, select: fields }),
-        async update(id, patch) {
-          await tx.realmExport.update({ where: { id }, data: patch });
-        },
-        list: (realmId) => tx.realmExport.findMany({ where: { realmId }, select: fields, orderBy: { id: 'asc' } }),
-      }),
-    );
+  /** This part of a unit of work (a MessagingStore part, repositories/messaging-database.ts), joined to `tx`. */
+  in(tx: Tx): ExportUnit {
+    return {
+      create: (data) => tx.realmExport.create({ data, select: fields }),
+      async update(id, patch) {
+        await tx.realmExport.update({ where: { id }, data: patch });
+      },
+      list: (realmId) => tx.realmExport.findMany({ where: { realmId }, select: fields, orderBy: { id: 'asc' } }),
+    };
   }
 }

@@ -34,17 +34,15 @@ export class Store implements UnitOfWorkPort {
 
   constructor(
     readonly db: Db,
-    /** Plain SQL for the hot paths (a single statement is its own transaction). */
+    /** Plain SQL for the hot paths on the same pool (a single statement is its own transaction). */
     readonly sql: SqlPool,
     /** Called after a transaction that wrote outbox rows commits (wakes the outbox relay). */
     private readonly afterCommit: () => void = () => undefined,
-    /** Connections that plan a statement once (SqlPool's `genericPlans`), for `batchTransaction`. */
-    batchSql: SqlPool = sql,
   ) {
     // Bulk subscription changes can take a while; Prisma's default 5 s would cut them off.
     this.prismaUnit = UnitOfWork.prisma<Tx>((body) => db.$transaction(body, PRISMA_TRANSACTION_OPTIONS), afterCommit);
     this.sqlUnit = UnitOfWork.sql<SqlExecutor>((body) => sql.transaction(body), afterCommit);
-    this.batchUnit = UnitOfWork.sql<SqlExecutor>((body) => batchSql.transaction(body), afterCommit);
+    this.batchUnit = UnitOfWork.sql<SqlExecutor>((body) => sql.planOnce.transaction(body), afterCommit);
     // Longer than a request's: the largest read-model events (a new organization's groups, thousands of members)
     // outlast 30 s on a loaded machine, and a timed-out transaction fails the event on every retry.
     const consumerLimits = { timeout: CONSUMER_TRANSACTION_MS, maxWait: CONSUMER_TRANSACTION_MS };

@@ -1,0 +1,30 @@
+import type { Written } from '@confab/events';
+import type { ChannelFolderUnit } from './channel-store.js';
+import type { ExportUnit, LinkifierUnit, PlaygroundUnit } from './realm-content-store.js';
+import type { DraftUnit, SavedSnippetUnit } from './user-content-store.js';
+
+export type { Written } from '@confab/events';
+
+/**
+ * What messaging's domain changes inside one unit of work (docs/architecture.md, "Data access"): one port per
+ * resource, all joined to the same transaction. `repositories/` implements it; the domain never sees how. Reads
+ * outside a write stay on the `Domain`'s ports.
+ */
+export interface MessagingStore {
+  drafts: DraftUnit;
+  savedSnippets: SavedSnippetUnit;
+  channelFolders: ChannelFolderUnit;
+  linkifiers: LinkifierUnit;
+  playgrounds: PlaygroundUnit;
+  exports: ExportUnit;
+}
+
+/** Units of work over the store, as groups and settings have them (`services/*\/src/domain/store.ts`). */
+export interface MessagingDatabase {
+  /**
+   * Runs `fn` with the store in one transaction: its changes and the events it returns commit together, then the
+   * outbox relay is woken. A unit of work writes to one organization, `realmId`: an event for another is refused
+   * (the transaction rolls back).
+   */
+  write<T>(realmId: number, fn: (store: MessagingStore) => Promise<Written<T>>): Promise<T>;
+}
