@@ -116,7 +116,7 @@ function RowBody(p: RowProps) {
         </li>
       )}
       <li
-        class={`message ${p.continued ? 'continued' : ''} ${p.newBlock ? 'block-start' : ''} ${p.isTarget ? 'target' : ''} ${p.isSelected ? 'selected' : ''}`}
+        class={`message ${p.continued ? 'continued' : ''} ${p.newBlock ? 'block-start' : ''} ${p.isTarget ? 'target' : ''} ${p.isSelected ? 'selected' : ''} ${p.menuOpen ? 'menu-open' : ''}`}
         data-id={m.id}
         aria-current={p.isSelected ? 'true' : undefined}
       >

@@ -6,6 +6,7 @@ import { conversationKey, type Message, type Subscription } from '../store/model
 import { messageHash } from './message-link';
 import { selectedMessage } from './selection';
 import './previews.css';
+import './render-window.css';
 import { mutedUsers, settings } from '../store/personal';
 import { dayKey } from './times';
 import { useRenderWindow } from './use-render-window';
