@@ -156,8 +156,8 @@ describe('the web client: the compact compose box', () => {
       await page.click('#compose-send-later');
       await page.locator('.notice >> text=Scheduled for').waitFor();
       expect((await scheduled('At a time of my choosing.'))?.scheduled_delivery_timestamp).toBe(at / 1000);
-      // The panel closed, focus back on the menu's button.
-      expect(await page.locator('#compose-send-at').count()).toBe(0);
+      // The panel closes once the draft is gone too, focus back on the menu's button.
+      await page.locator('#compose-send-at').waitFor({ state: 'detached' });
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('compose-send-menu');
     } finally {
       await context.close();
