@@ -83,6 +83,8 @@ try {
     await shoot(page, 'message-view');
     await page.goto(`${origin}/#narrow/channel/Scotland/topic/design.20review`);
     await page.locator('#compose-content').waitFor();
+    const empty = await page.locator('form.compose').boundingBox();
+    console.log(`[screenshots] the compose box, empty: ${Math.round(empty?.height ?? 0)} px of the window's 800`);
     // A message being written, the people autocomplete open.
     await page.focus('#compose-content');
     await page.keyboard.type('The compact one, with Send beside the field. Asking @cor');

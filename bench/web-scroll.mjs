@@ -4,10 +4,12 @@
 // to the newest; no long task (Chromium's Long Tasks API: a task over 50 ms) may happen while scrolling. Debian's
 // Chromium against a deployment of its own. Needs a build (`node scripts/confab.mjs build`):
 //   node bench/web-scroll.mjs [messages=5000]
-// BENCH_RECORD=0: print only.
+// BENCH_RECORD=0: print only. BENCH_TRACE=<file.json>: a Chromium performance trace of the scroll, written there, and
+// what the long tasks in it spent their time on (bench/trace-summary.mjs).
 import { createRequire } from 'node:module';
 import { launchFor } from './browser.mjs';
 import { machine, record, startBenchStack } from './lib.mjs';
+import { summarize } from './trace-summary.mjs';
 
 const require = createRequire(import.meta.url);
 const devkit = require('@confab/devkit');
@@ -95,6 +97,12 @@ try {
   console.log(`[scroll] ${loaded} messages loaded in ${loadSeconds.toFixed(1)} s`);
 
   // Scrolling: from the oldest message to the newest, 120 px per frame, the frames' intervals measured in the page.
+  const trace = process.env.BENCH_TRACE;
+  if (trace)
+    await browser.startTracing(page, {
+      path: trace,
+      categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing'],
+    });
   const scroll = await page.evaluate(
     () =>
       new Promise((resolve) => {
@@ -128,6 +136,10 @@ try {
         requestAnimationFrame(step);
       }),
   );
+  if (trace) {
+    await browser.stopTracing();
+    console.log(summarize(trace));
+  }
   const newest = await page.evaluate(async () => {
     const answer = await fetch(
       `/json/messages?anchor=newest&num_before=1&num_after=0&narrow=${encodeURIComponent('[]')}`,

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { DEV_PASSWORD, type World } from '@confab/devkit';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { messageAction, SCREENSHOTS } from './support/browser';
+import { messageAction, openSendLater, SCREENSHOTS } from './support/browser';
 import { newWorld } from './support/system';
 
 jest.setTimeout(120_000);
@@ -278,6 +278,7 @@ describe('the web client in a real browser', () => {
       await page.fill('#compose-content', 'The gondolas are late.');
       const at = new Date(Date.now() + 3000);
       const local = new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 19);
+      await openSendLater(page);
       await page.fill('#compose-send-at', local);
       await page.click('#compose-send-later');
       await page.waitForSelector('.notice >> text=Scheduled for');
@@ -290,6 +291,7 @@ describe('the web client in a real browser', () => {
       // One scheduled for much later is listed, and cancelling it removes it on the server.
       await page.fill('#compose-content', 'Carnival starts tomorrow.');
       const later = new Date(Date.now() + 3_600_000);
+      await openSendLater(page);
       await page.fill(
         '#compose-send-at',
         new Date(later.getTime() - later.getTimezoneOffset() * 60_000).toISOString().slice(0, 19),

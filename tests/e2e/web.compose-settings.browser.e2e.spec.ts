@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { messageAction, registeredState, sendToChannel, useBrowserWorld, userPage } from './support/browser';
+import { messageAction, openSendLater, registeredState, sendToChannel, useBrowserWorld, userPage } from './support/browser';
 
 jest.setTimeout(240_000);
 
@@ -33,6 +33,8 @@ describe('the web client: Send at in the user’s time zone, Enter sends in the 
   };
   const schedule = async (page: Page, content: string, at: string) => {
     await page.fill('#compose-content', content);
+    // "Send at" is in the panel that the Send menu's "Send later at a chosen time…" opens.
+    if (!(await page.locator('#compose-send-at').isVisible())) await openSendLater(page);
     await page.fill('#compose-send-at', at);
     await page.click('#compose-send-later');
     await page.locator('.notice >> text=Scheduled for').waitFor();
@@ -48,10 +50,11 @@ describe('the web client: Send at in the user’s time zone, Enter sends in the 
     });
     try {
       await tokyo.page.goto(`${env.origin}/#narrow/channel/Verona/topic/later`);
-      await tokyo.page.locator('#compose-send-at').waitFor();
+      await tokyo.page.locator('#compose-content').waitFor();
+      await openSendLater(tokyo.page);
+      expect(await tokyo.page.textContent('label.later')).toContain('Asia/Tokyo');
       await schedule(tokyo.page, 'In Tokyo time.', wallClock(when, 'Asia/Tokyo'));
       expect((await scheduledOf('iago', 'In Tokyo time.'))?.scheduled_delivery_timestamp).toBe(when / 1000);
-      expect(await tokyo.page.textContent('label.later')).toContain('Asia/Tokyo');
       // The confirmation and the list of scheduled messages say Tokyo's time and name the zone.
       const tokyoClock = (second?: '2-digit') =>
         new Intl.DateTimeFormat('en-US', {
@@ -77,7 +80,8 @@ describe('the web client: Send at in the user’s time zone, Enter sends in the 
     });
     try {
       await browser.page.goto(`${env.origin}/#narrow/channel/Verona/topic/later`);
-      await browser.page.locator('#compose-send-at').waitFor();
+      await browser.page.locator('#compose-content').waitFor();
+      await openSendLater(browser.page);
       expect(await browser.page.textContent('label.later')).toContain('America/New_York');
       await schedule(browser.page, 'In New York time.', wallClock(when, 'America/New_York'));
       expect((await scheduledOf('othello', 'In New York time.'))?.scheduled_delivery_timestamp).toBe(when / 1000);

@@ -145,4 +145,34 @@ describe('the web client: the Inbox', () => {
       await context.close();
     }
   });
+
+  it('filters the conversations by topic, channel or people from a box above them', async () => {
+    const { world } = env;
+    expect((await world.as('hamlet').post('/mark_all_as_read')).status).toBe(200);
+    await sendToChannel(world, 'othello', 'Denmark', 'castle walls', 'cold');
+    await sendToChannel(world, 'othello', 'Verona', 'walls of Verona', 'high');
+    await sendToChannel(world, 'othello', 'Verona', 'the balcony', 'moonlight');
+    const { context, page } = await userPage(env.browser, env.origin, 'hamlet@zulip.com');
+    try {
+      await waitForTitle(page, 'Inbox');
+      const topics = () => page.locator('.inbox-row a').allTextContents();
+      await eventually('3 conversations shown', async () => (await topics()).length === 3);
+      await page.fill('#inbox-filter', 'WALL');
+      await eventually('2 conversations shown', async () => (await topics()).length === 2);
+      expect((await topics()).sort()).toEqual(['castle walls', 'walls of Verona']);
+      // A channel's name keeps all of its conversations.
+      await page.fill('#inbox-filter', 'veron');
+      await eventually('2 conversations shown', async () => (await topics()).length === 2);
+      expect((await topics()).sort()).toEqual(['the balcony', 'walls of Verona']);
+      await page.fill('#inbox-filter', 'nothing like it');
+      await page.locator('.inbox .empty >> text=No unread conversation matches').waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      // Escape empties it: everything again.
+      await page.press('#inbox-filter', 'Escape');
+      await eventually('3 conversations shown', async () => (await topics()).length === 3);
+      expect(await page.inputValue('#inbox-filter')).toBe('');
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import type { UnreadEntry } from '../src/store/model';
-import { groupOf, inboxGroups, loadCollapsed, saveCollapsed, stepRow, visibleRows } from '../src/inbox/groups';
+import { filterInbox, groupOf, inboxGroups, loadCollapsed, saveCollapsed, stepRow, visibleRows } from '../src/inbox/groups';
 
 const channels: Record<number, { name: string; color?: string; pinned?: boolean }> = {
   1: { name: 'verona', color: '#76ce90' },
@@ -104,5 +104,30 @@ describe("the Inbox's collapsed groups", () => {
     kept.set([...kept.keys()][0]!, '[1, "s:3", null]');
     expect([...loadCollapsed(storage)]).toEqual(['s:3']);
     expect(loadCollapsed(undefined).size).toBe(0);
+  });
+});
+
+describe('the Inbox’s filter', () => {
+  const entries = [
+    { key: 't:1:release notes', streamId: 1, topic: 'release notes', mentioned: false },
+    { key: 't:1:lunch', streamId: 1, topic: 'lunch', mentioned: true },
+    { key: 't:2:lunch', streamId: 2, topic: 'lunch', mentioned: false },
+    { key: 'd:7', mentioned: false },
+  ];
+  const names: Record<number, string> = { 1: 'Verona', 2: 'Denmark' };
+  const groups = inboxGroups(entries as never, (id) => ({ name: names[id] }), (ids) => (ids[0] === 7 ? 'Cordelia' : '?'));
+  const shown = (q: string) =>
+    filterInbox(groups, q, (ids) => (ids[0] === 7 ? 'Cordelia' : '?')).map((g) => [g.name, g.rows.map((r) => r.key), g.count]);
+
+  it('keeps the conversations whose topic, channel or people have a word starting with what is typed', () => {
+    expect(shown('')).toEqual(shown(' '));
+    expect(shown('LUN')).toEqual([
+      ['Denmark', ['t:2:lunch'], 1],
+      ['Verona', ['t:1:lunch'], 1],
+    ]);
+    expect(shown('notes')).toEqual([['Verona', ['t:1:release notes'], 1]]);
+    expect(shown('veron')).toEqual([['Verona', ['t:1:lunch', 't:1:release notes'], 2]]);
+    expect(shown('cord')).toEqual([['Direct messages', ['d:7'], 1]]);
+    expect(shown('otes')).toEqual([]);
   });
 });

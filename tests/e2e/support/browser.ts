@@ -137,3 +137,10 @@ export async function messageAction(
   await message.locator('button.more').click();
   await message.locator(`.menu [role="menuitem"].${action}`).click();
 }
+
+/** Opens "Send later at a chosen time…" from the compose box's Send menu: its "Send at" field is then shown. */
+export async function openSendLater(page: Page): Promise<void> {
+  await page.click('#compose-send-menu');
+  await page.click('#compose-send-options [role="menuitem"].later-custom');
+  await page.locator('#compose-send-at').waitFor();
+}

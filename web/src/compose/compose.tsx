@@ -16,7 +16,11 @@ import { composeTakes, withQuote } from './quote-text';
 import { me } from '../store/store';
 import { enterAction } from '../keyboard/keys';
 import { settings } from '../store/personal';
-import { browserZone, currentDisplay, fromZonedInput, fullTime } from '../conversations/times';
+import { fullTime } from '../conversations/times';
+import { channelName } from '../store/store';
+import { SendButton } from './send-button';
+import { useGrowingField } from './grow';
+import './compose.css';
 
 let uploadIds = 0;
 
@@ -64,11 +68,11 @@ export function Compose({
   const [content, setContent] = useState(saved?.content ?? '');
   const [preview, setPreview] = useState<string | null>(null);
   const [error, setError] = useState('');
-  const [sendAt, setSendAt] = useState('');
   const [notice, setNotice] = useState('');
   const typingSince = useRef(0);
   const draftId = useRef<number | null>(saved?.id ?? null);
   const textarea = useRef<HTMLTextAreaElement>(null);
+  useGrowingField(textarea, content);
   const completion = useAutocomplete(users, emoji);
   const { suggestions, completing } = completion;
   const [uploads, setUploads] = useState<Upload[]>([]);
@@ -217,23 +221,26 @@ export function Compose({
     }
   }
 
-  async function send(event: Event, later = false) {
-    event.preventDefault();
-    if (!content.trim()) return;
+  /** Sends the message, or schedules it for `later` (a moment in ms); true when the server took it. */
+  async function send(event: Event | null, later?: number): Promise<boolean> {
+    event?.preventDefault();
+    if (!content.trim()) return false;
     setError('');
     setNotice('');
-    if (!narrow) return setError(missing || 'Choose where to send it');
+    if (!narrow) {
+      setError(missing || 'Choose where to send it');
+      return false;
+    }
     const message =
       narrow.kind === 'stream'
         ? { type: 'stream', to: narrow.streamId, topic: topic || '(no topic)', content }
         : { type: 'direct', to: narrow.userIds, content };
     try {
-      if (later) {
-        // The time as written in the user's time zone (their setting, else the browser's), as Zulip's.
-        const at = fromZonedInput(sendAt, currentDisplay().timeZone);
-        if (!sendAt || Number.isNaN(at)) throw new Error('Choose when to send it');
-        await client.scheduledMessages.create({ ...message, scheduled_delivery_timestamp: Math.floor(at / 1000) });
-        setNotice(`Scheduled for ${fullTime(Math.floor(at / 1000), !!settings.value.twenty_four_hour_time)}`);
+      if (later !== undefined) {
+        if (Number.isNaN(later)) throw new Error('Choose when to send it');
+        const at = Math.floor(later / 1000);
+        await client.scheduledMessages.create({ ...message, scheduled_delivery_timestamp: at });
+        setNotice(`Scheduled for ${fullTime(at, !!settings.value.twenty_four_hour_time)}`);
       } else {
         await client.messages.send(message);
       }
@@ -243,9 +250,11 @@ export function Compose({
       setPreview(null);
       stopTyping();
       await discardDraft();
-      if (!later) onSent?.(narrow.kind === 'stream' ? { ...narrow, topic: topic || '(no topic)' } : narrow);
+      if (later === undefined) onSent?.(narrow.kind === 'stream' ? { ...narrow, topic: topic || '(no topic)' } : narrow);
+      return true;
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
+      return false;
     }
   }
 
@@ -267,18 +276,31 @@ export function Compose({
         void upload(files);
       }}
     >
-      {recipient}
-      {kind === 'stream' && (
-        <input
-          id="compose-topic"
-          aria-label="Topic"
-          placeholder="Topic"
-          value={topic}
-          onInput={(e) => {
-            setTopic(e.currentTarget.value);
-            if (content.trim()) scheduleDraft(content, e.currentTarget.value);
-          }}
-        />
+      {(recipient || kind === 'stream') && (
+        // Where it goes, on one line: the channel (picked, or the conversation's) and the topic beside it.
+        <div class="compose-head">
+          {recipient ??
+            (narrow?.kind === 'stream' && (
+              <span class="compose-channel">#{channelName(narrow.streamId) ?? narrow.streamId}</span>
+            ))}
+          {kind === 'stream' && (
+            <>
+              <span class="compose-sep" aria-hidden="true">
+                ›
+              </span>
+              <input
+                id="compose-topic"
+                aria-label="Topic"
+                placeholder="Topic"
+                value={topic}
+                onInput={(e) => {
+                  setTopic(e.currentTarget.value);
+                  if (content.trim()) scheduleDraft(content, e.currentTarget.value);
+                }}
+              />
+            </>
+          )}
+        </div>
       )}
       {preview !== null && (
         <div
@@ -294,6 +316,7 @@ export function Compose({
         placeholder="Message"
         value={content}
         ref={textarea}
+        rows={1}
         role="combobox"
         aria-expanded={suggestions.length > 0}
         aria-controls="compose-mentions"
@@ -342,35 +365,14 @@ export function Compose({
           onClose={() => setPicking(false)}
         />
       )}
-      <ComposeTools
-        picking={picking}
-        onTogglePicker={() => setPicking(!picking)}
-        onFiles={(files) => void upload(files)}
-      />
-      <div class="buttons">
-        <button id="compose-preview-button" type="button" onClick={() => void showPreview()}>
-          Preview
-        </button>
-        <button
-          id="compose-send"
-          type="submit"
-          title={settings.value.enter_sends ? 'Send (Enter)' : 'Send (Ctrl+Enter)'}
-        >
-          Send
-        </button>
-        <label class="later">
-          <span>Send at</span> <span class="zone">{currentDisplay().timeZone ?? browserZone()}</span>
-          <input
-            id="compose-send-at"
-            type="datetime-local"
-            step="1"
-            value={sendAt}
-            onInput={(e) => setSendAt(e.currentTarget.value)}
-          />
-        </label>
-        <button id="compose-send-later" type="button" onClick={(e) => void send(e, true)}>
-          Send later
-        </button>
+      <div class="compose-bar">
+        <ComposeTools
+          picking={picking}
+          onTogglePicker={() => setPicking(!picking)}
+          onFiles={(files) => void upload(files)}
+          onPreview={() => void showPreview()}
+        />
+        <SendButton onSchedule={(at) => send(null, at)} />
       </div>
       {notice && (
         <p role="status" class="notice">

@@ -1,14 +1,16 @@
 import { useRef } from 'preact/hooks';
 
-/** The compose box's tools: attach files (a hidden file input behind a button) and open the emoji picker. */
+/** The compose box's tools, small and inline: attach files (a hidden file input behind a button), emoji, preview. */
 export function ComposeTools({
   picking,
   onTogglePicker,
   onFiles,
+  onPreview,
 }: {
   picking: boolean;
   onTogglePicker: () => void;
   onFiles: (files: File[]) => void;
+  onPreview: () => void;
 }) {
   const fileInput = useRef<HTMLInputElement>(null);
   return (
@@ -31,6 +33,9 @@ export function ComposeTools({
       />
       <button id="compose-emoji" type="button" class="tool" aria-expanded={picking} onClick={onTogglePicker}>
         Emoji
+      </button>
+      <button id="compose-preview-button" type="button" class="tool" onClick={onPreview}>
+        Preview
       </button>
     </div>
   );

@@ -34,14 +34,24 @@ export function zoneOf(timezone: string | undefined): string | undefined {
   }
 }
 
-/** The reader's display, from their settings (reading them makes a component re-render when they change). */
+let display: { timezone?: string; language?: string; where: TimeDisplay } | null = null;
+/** The reader's display, from their settings (reading them makes a component re-render when they change). Kept
+ * while the settings stay: checking a zone and a language builds an Intl object each, and a message list asks for
+ * the display of every time it shows (issue 45's scroll budget). */
 export function currentDisplay(): TimeDisplay {
   const s = settings.value;
-  return { timeZone: zoneOf(s.timezone), locale: localeOf(s.default_language) };
+  if (display?.timezone !== s.timezone || display?.language !== s.default_language || !display)
+    display = {
+      timezone: s.timezone,
+      language: s.default_language,
+      where: { timeZone: zoneOf(s.timezone), locale: localeOf(s.default_language) },
+    };
+  return display.where;
 }
 
-/** The browser's own time zone. */
-export const browserZone = (): string => new Intl.DateTimeFormat().resolvedOptions().timeZone;
+let ownZone: string | undefined;
+/** The browser's own time zone (read once: every message's tooltip asks for it). */
+export const browserZone = (): string => (ownZone ??= new Intl.DateTimeFormat().resolvedOptions().timeZone);
 
 const cache = new Map<string, Intl.DateTimeFormat>();
 function format(options: Intl.DateTimeFormatOptions, where: TimeDisplay): Intl.DateTimeFormat {
@@ -57,15 +67,24 @@ const clock = (twentyFour: boolean): Intl.DateTimeFormatOptions => ({
   hourCycle: twentyFour ? 'h23' : 'h12',
 });
 
+/** Day keys already worked out, per zone and moment (a message list asks for two per message at each render). */
+const days = new Map<string, string>();
+
 /** The calendar day of a moment in the zone, as "2026-12-02". */
 export function dayKey(ms: number, where: TimeDisplay = currentDisplay()): string {
+  const key = `${where.timeZone ?? ''} ${ms}`;
+  const known = days.get(key);
+  if (known !== undefined) return known;
   const parts: Record<string, string> = {};
   for (const p of format(
     { year: 'numeric', month: '2-digit', day: '2-digit' },
     { locale: 'en-US', timeZone: where.timeZone },
   ).formatToParts(ms))
     parts[p.type] = p.value;
-  return `${parts.year}-${parts.month}-${parts.day}`;
+  const day = `${parts.year}-${parts.month}-${parts.day}`;
+  if (days.size >= 20_000) days.clear();
+  days.set(key, day);
+  return day;
 }
 
 /** The day before a day key ("2026-12-01" for "2026-12-02"), by the calendar. */

@@ -4,6 +4,7 @@
  * user. Pure: the view gives it the unread entries and what it knows of the channels.
  */
 import type { UnreadEntry } from '../store/model';
+import { channelMatches } from '../sidebar/filter';
 
 export interface InboxRow {
   /** `d:<ids>` for a direct-message conversation, `t:<stream>:<topic>` for a topic. */
@@ -91,6 +92,34 @@ export function inboxGroups(
   });
   channelGroups.sort((a, b) => Number(b.pinned) - Number(a.pinned) || byName(a.name, b.name));
   return [...groups, ...channelGroups];
+}
+
+/**
+ * The groups the Inbox's filter box keeps, as Zulip's inbox search: the conversations whose channel or topic (or, for
+ * direct messages, whose people) has a word starting with what is typed, whatever the case and accents; a group's
+ * counts are those of the rows it keeps. An empty filter keeps everything.
+ */
+export function filterInbox(
+  groups: InboxGroup[],
+  query: string,
+  dmName: (userIds: number[]) => string = (ids) => ids.join(','),
+): InboxGroup[] {
+  if (query.trim() === '') return groups;
+  const kept: InboxGroup[] = [];
+  for (const g of groups) {
+    const rows =
+      g.streamId !== undefined && channelMatches(g.name, query)
+        ? g.rows
+        : g.rows.filter((r) => channelMatches(r.topic ?? dmName(r.userIds ?? []), query));
+    if (rows.length > 0)
+      kept.push({
+        ...g,
+        rows,
+        count: rows.reduce((n, r) => n + r.count, 0),
+        mentioned: rows.some((r) => r.mentioned),
+      });
+  }
+  return kept;
 }
 
 /** The rows a person can move between: every group's header, and the rows of the groups not collapsed. */

@@ -12,6 +12,7 @@ import { hrefFor } from '../lib/router';
 import { shownUnread, subscriptions, userName } from '../store/store';
 import {
   groupOf,
+  filterInbox,
   inboxGroups,
   loadCollapsed,
   saveCollapsed,
@@ -81,7 +82,8 @@ const rowHref = (group: InboxGroup, row: InboxRow) =>
 /** What is unread, as the sidebar and the title count it: nothing from muted topics or muted channels. */
 export function Inbox() {
   const subs = subscriptions.value;
-  const groups = inboxGroups(
+  const [filter, setFilter] = useState('');
+  const all = inboxGroups(
     shownUnread.value.values(),
     (id) => {
       const s = subs.find((x) => x.stream_id === id) as
@@ -90,6 +92,7 @@ export function Inbox() {
     },
     dmLabel,
   );
+  const groups = filterInbox(all, filter, dmLabel);
   const [collapsed, setCollapsed] = useState(() => loadCollapsed(storage()));
   const [active, setActive] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -156,9 +159,32 @@ export function Inbox() {
           Mark all as read
         </button>
       </header>
+      {total > 0 && (
+        <input
+          id="inbox-filter"
+          class="inbox-filter"
+          type="search"
+          aria-label="Filter conversations"
+          placeholder="Filter conversations"
+          value={filter}
+          onInput={(e) => setFilter(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape' && filter) {
+              e.preventDefault();
+              e.stopPropagation();
+              setFilter('');
+            }
+          }}
+        />
+      )}
       {total === 0 && (
         <p class="empty" role="status">
           You have no unread messages.
+        </p>
+      )}
+      {total > 0 && groups.length === 0 && (
+        <p class="empty" role="status">
+          No unread conversation matches “{filter}”.
         </p>
       )}
       <div class="inbox-list" ref={list} onKeyDown={onKeyDown} onFocusCapture={onFocus}>
