@@ -123,6 +123,12 @@ export class SqlPool implements SqlExecutor {
 export class PlanOnceConnections implements SqlExecutor {
   private readonly idle: pg.PoolClient[] = [];
   private readonly waiting: { resolve: (c: pg.PoolClient) => void; reject: (e: unknown) => void }[] = [];
+  /**
+   * Kept connections that failed (PostgreSQL stopped or restarted: 57P01, a reset). Out of the pool, a kept
+   * connection has no pool listening for its errors: an error with no listener would end the process, so each has
+   * its own, which marks it here and drops it if it is idle; one in use is dropped when it is given back.
+   */
+  private readonly dead = new WeakSet<pg.PoolClient>();
   private opened = 0;
   private ending = false;
 
@@ -159,7 +165,9 @@ export class PlanOnceConnections implements SqlExecutor {
     if (this.opened < this.size) {
       this.opened += 1;
       try {
-        return await this.sql.openPlanOnce();
+        const client = await this.sql.openPlanOnce();
+        client.on('error', () => this.failed(client));
+        return client;
       } catch (err) {
         this.opened -= 1;
         throw err;
@@ -168,9 +176,19 @@ export class PlanOnceConnections implements SqlExecutor {
     return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
   }
 
+  private failed(client: pg.PoolClient): void {
+    if (this.dead.has(client)) return;
+    this.dead.add(client);
+    const at = this.idle.indexOf(client);
+    if (at === -1) return; // in use: dropped when given back
+    this.idle.splice(at, 1);
+    this.give(client, true);
+  }
+
   private give(client: pg.PoolClient, broken: boolean): void {
-    if (broken || this.ending) {
-      client.release(broken || this.ending);
+    if (broken || this.ending || this.dead.has(client)) {
+      // Closed, not returned to the pool: a kept connection's session setting must not reach the pool's others.
+      client.release(true);
       this.opened -= 1;
       const next = this.waiting.shift();
       if (next && this.ending) next.reject(new Error('the pool is closing'));
@@ -193,11 +211,14 @@ export class PlanOnceConnections implements SqlExecutor {
   }
 }
 
-/** An error PostgreSQL answered for a statement (SQLSTATE and severity): the connection itself is fine. */
+/**
+ * An error PostgreSQL answered for a statement (SQLSTATE and severity): the connection itself is fine — unless the
+ * severity is FATAL or PANIC (the server ended the session: a shutdown's 57P01).
+ */
 function isStatementError(err: unknown): boolean {
-  return (
-    typeof err === 'object' && err !== null && 'severity' in err && typeof (err as { code?: unknown }).code === 'string'
-  );
+  if (typeof err !== 'object' || err === null || !('severity' in err)) return false;
+  const { severity, code } = err as { severity?: unknown; code?: unknown };
+  return typeof code === 'string' && severity !== 'FATAL' && severity !== 'PANIC';
 }
 
 /** The same interface over a Prisma transaction, for statements that must join a larger transaction. */
