@@ -24,6 +24,7 @@ import type { ChannelAnswer } from './channel-server.js';
 import { ignoredParameters, parseParams } from './params.js';
 import { collectProcessMetrics, observeRequest, requestMetrics } from './metrics.js';
 import { RawResponse, route, Router, type Route } from './router.js';
+import { CAUSAL_HEADER, causalFromHeader, type CausalFor } from './causal-header.js';
 import {
   JSON_TEXT_HEADER,
   methodNotAllowed,
@@ -137,22 +138,35 @@ export interface CausalOptions {
   record?: (userId: number, events: readonly CausalEvent[]) => Promise<void>;
   /** Owners: record an organization's `realm.*` events, which the gateway adds to every member's identity token. */
   recordRealm?: (realmId: number, events: readonly CausalEvent[]) => Promise<void>;
-  /** Copy holders: whether this service has applied the user's own recent events (false after waiting too long). */
-  caughtUp?: (identity: UserIdentity & { causal: readonly CausalEvent[] }) => Promise<boolean>;
+  /**
+   * Copy holders: whether this service has applied the user's own recent events (false after waiting too long) —
+   * for the user's own request, or for another service's call made for it (`CAUSAL_HEADER`).
+   */
+  caughtUp?: (who: { userId: number; realmId: number; causal: readonly CausalEvent[] }) => Promise<boolean>;
 }
 
-/** Runs a user's request in read-your-writes order: after their earlier events, recording the ones it causes. */
-async function withCausality<T>(causal: CausalOptions | undefined, identity: Identity, run: () => Promise<T>) {
+/**
+ * Runs a user's request in read-your-writes order: after their earlier events, recording the ones it causes. A
+ * service's call made for a user's request (`CAUSAL_HEADER`, trusted from signed service identities only) waits for
+ * that user's events the same way.
+ */
+async function withCausality<T>(
+  causal: CausalOptions | undefined,
+  identity: Identity,
+  run: () => Promise<T>,
+  forUser: CausalFor | null = null,
+) {
   if (causal === undefined) return run();
   const actor = identity.kind === 'user' ? identity.userId : undefined;
-  if (
-    identity.kind === 'user' &&
-    causal.caughtUp &&
-    identity.causal?.length &&
-    !(await causal.caughtUp({ ...identity, causal: identity.causal }))
-  ) {
-    throw serviceUnavailable();
-  }
+  const waitFor =
+    identity.kind === 'user'
+      ? identity.causal?.length
+        ? { userId: identity.userId, realmId: identity.realmId, causal: identity.causal }
+        : null
+      : forUser && forUser.events.length > 0
+        ? { userId: forUser.userId, realmId: forUser.realmId, causal: forUser.events }
+        : null;
+  if (waitFor && causal.caughtUp && !(await causal.caughtUp(waitFor))) throw serviceUnavailable();
   const record = causal.record;
   if (!record) return run();
   const { result, events } = await collectCausalEvents(run);
@@ -256,7 +270,12 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       const ignored = () => ignoredParameters(source, used);
       const context = { params: values, path, identity: caller, body, req, res, log, requestId, ignored };
       const result = await runWithLogContext({ requestId, userId }, () =>
-        withCausality(causal, caller, async () => route.handler(context)),
+        withCausality(
+          causal,
+          caller,
+          async () => route.handler(context),
+          caller.kind === 'service' ? causalFromHeader(req.headers[CAUSAL_HEADER]) : null,
+        ),
       );
       if (result instanceof RawResponse) {
         writeRaw(res, result);

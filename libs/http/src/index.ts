@@ -10,3 +10,4 @@ export * from './service-client.js';
 export * from './channel-frames.js';
 export * from './channel-server.js';
 export * from './guarded-fetch.js';
+export * from './causal-header.js';

@@ -3,6 +3,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { ConfabError, invalid, serviceUnavailable } from '@confab/errors';
 import { IDENTITY_HEADER, IdentitySigner } from '@confab/identity';
 import { JSON_TEXT_HEADER, readJsonTextAnswer } from './responses.js';
+import { CAUSAL_HEADER, causalHeader, type CausalFor } from './causal-header.js';
 
 /** A parser of an answer's body (a zod schema's `parse` fits): throws when the body is not what the caller needs. */
 export interface AnswerShape<T> {
@@ -50,6 +51,11 @@ export interface InternalAnswer {
 export interface CallOptions {
   /** JSON request body (POST, PATCH). */
   body?: unknown;
+  /**
+   * A call made for a user's request: their own recent events, which the called service applies before answering
+   * (`CAUSAL_HEADER`), as it would for the user's own request.
+   */
+  causal?: CausalFor;
   /** Query-string parameters; values that are not strings are JSON-encoded, as Zulip's Json[...] parameters are. */
   query?: Record<string, unknown>;
 }
@@ -88,6 +94,7 @@ export class ServiceClient {
     const headers: Record<string, string> = {
       [IDENTITY_HEADER]: this.signer.sign({ kind: 'service', service: this.options.caller }),
     };
+    if (options.causal?.events.length) headers[CAUSAL_HEADER] = causalHeader(options.causal);
     if (payload !== undefined) {
       headers['content-type'] = 'application/json';
       headers['content-length'] = String(Buffer.byteLength(payload));
@@ -107,7 +114,8 @@ export class ServiceClient {
     let parsed: unknown = {};
     try {
       // Fields the service sent as JSON text stay JSON text (passed on as they are, never parsed here).
-      parsed = (answer.layout && readJsonTextAnswer(answer.body, answer.layout)) || JSON.parse(answer.body.toString('utf8'));
+      parsed =
+        (answer.layout && readJsonTextAnswer(answer.body, answer.layout)) || JSON.parse(answer.body.toString('utf8'));
     } catch {
       // An unreadable body is an empty one.
     }

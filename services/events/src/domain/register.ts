@@ -84,6 +84,8 @@ export async function register(deps: RegisterDeps, who: UserIdentity, input: Reg
   try {
     fragments = await deps.providers.gather({
       userId: who.userId,
+      realmId: who.realmId,
+      causal: who.causal,
       queueId,
       fetchEventTypes: typesToFetch(wanted, capabilities),
       applyMarkdown: input.applyMarkdown,

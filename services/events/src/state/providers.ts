@@ -1,3 +1,4 @@
+import type { CausalEvent } from '@confab/identity';
 import { serviceUnavailable } from '@confab/errors';
 import { ServiceClient, type InternalAnswer } from '@confab/http';
 import type { Logger } from '@confab/logging';
@@ -5,6 +6,12 @@ import type { Logger } from '@confab/logging';
 /** What /register passes on to the services that own the initial state (see ../../README.md). */
 export interface StateQuery {
   userId: number;
+  realmId: number;
+  /**
+   * The user's own recent events (their identity's causal log): each owning service answers only once it has applied
+   * them, so a register after the user's own change shows it (read-your-writes, docs/architecture.md).
+   */
+  causal?: readonly CausalEvent[] | undefined;
   queueId: string;
   /** null: everything. */
   fetchEventTypes: string[] | null;
@@ -47,6 +54,9 @@ export class HttpStateProviders implements StateProviders {
     let answer: InternalAnswer;
     try {
       answer = await client.request('GET', `/users/${query.userId}/initial-state`, {
+        ...(query.causal?.length
+          ? { causal: { userId: query.userId, realmId: query.realmId, events: query.causal } }
+          : {}),
         query: {
           queue_id: query.queueId,
           apply_markdown: query.applyMarkdown,
