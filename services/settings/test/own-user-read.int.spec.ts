@@ -75,7 +75,7 @@ describe('the own-user read against PostgreSQL', () => {
   });
 
   it.each(['hamlet', 'iago', 'default-bot'])(
-    "reads %s's presence facts as the stores do: user, organization, settings, people fingerprint",
+    "reads %s's presence facts as the stores do: user, organization, settings",
     async (name) => {
       const user = Object.values(users).find((u) => u.email.startsWith(`${name}@`))!;
       if (name === 'iago')
@@ -90,7 +90,6 @@ describe('the own-user read against PostgreSQL', () => {
         user: await db.store.users.byId(user.id),
         realm: { id: realm.id, presenceDisabled: realm.presenceDisabled },
         settingValues: (await db.store.settings.get(user.id)).values,
-        peopleFingerprint: await db.store.users.peopleFingerprint(realm.id),
       });
       if (name === 'iago') expect(facts!.settingValues.presence_enabled).toBe(false);
       // The Prisma fallback of PrismaDatabase gives the same facts.

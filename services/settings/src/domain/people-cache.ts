@@ -202,12 +202,9 @@ function serialize(people: PeopleSnapshot, view: PeopleView, role: Role): Serial
   return { active: active.done(), inactive: inactive.done(), all: all.done(), positions };
 }
 
-/**
- * The stores as the cache reads them; the fingerprint read once per source (one request), or given when the request
- * read it already with its other facts.
- */
-export function peopleSource(store: Pick<Store, 'users' | 'profileFields'>, known?: string): PeopleSource {
-  let fingerprint: Promise<string> | undefined = known === undefined ? undefined : Promise.resolve(known);
+/** The stores as the cache reads them; the fingerprint read once per source (one request). */
+export function peopleSource(store: Pick<Store, 'users' | 'profileFields'>): PeopleSource {
+  let fingerprint: Promise<string> | undefined;
   return {
     fingerprint: (realmId) => (fingerprint ??= store.users.peopleFingerprint(realmId)),
     async snapshot(realmId) {

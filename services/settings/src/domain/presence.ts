@@ -161,7 +161,8 @@ export async function updatePresence(
   requestId: string,
 ): Promise<Record<string, unknown>> {
   if (report.status !== 'active' && report.status !== 'idle') throw invalid(`Invalid status: ${report.status}`);
-  // The user, their organization, their settings and the people's fingerprint in one read.
+  // The user, their organization and their settings in one read (the people's fingerprint only when the answer
+  // names someone: presenceMap).
   const facts = await ctx.db.presenceFacts(actor.userId);
   if (!facts) throw invalid('Account is deactivated');
   const { user, realm } = facts;
@@ -176,8 +177,7 @@ export async function updatePresence(
   if (report.pingOnly) return {};
   // Passing last_update_id means the client speaks the modern protocol.
   const slim = report.slimPresence || report.lastUpdateId !== undefined;
-  const source = ctx.source ?? peopleSource(ctx.db.store, facts.peopleFingerprint);
-  return presenceMap({ ...ctx, source }, realm, {
+  return presenceMap(ctx, realm, {
     slim,
     lastUpdateId: report.lastUpdateId,
     historyLimitDays: report.historyLimitDays,

@@ -53,8 +53,6 @@ export interface PresenceFacts {
   realm: Pick<Realm, 'id' | 'presenceDisabled'>;
   /** The personal settings the user set (the catalog gives the rest). */
   settingValues: Record<string, unknown>;
-  /** The organization's people fingerprint at that moment (`UserStore.peopleFingerprint`). */
-  peopleFingerprint: string;
 }
 
 /** The reads of the paths every client takes (GET /users/me, presence reports), each in one round trip. */

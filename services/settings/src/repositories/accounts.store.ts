@@ -241,7 +241,12 @@ export class PrismaUserStore implements UserStore {
     // Every row a write replaces gets the writing transaction's id (xmin), so the count and the sum of the ids of
     // the organization's user rows and profile values change with every committed write, whoever made it
     // (docs/architecture.md, "Initial state"). A freeze by VACUUM may change it too: a needless reload, never a miss.
-    const rows = await this.db.$queryRawUnsafe<{ f: string }[]>(`SELECT ${peopleFingerprintSql('$1')} AS f`, realmId);
+    const rows = await this.db.$queryRawUnsafe<{ f: string }[]>(
+      `SELECT (SELECT count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) FROM users WHERE realm_id = $1)
+         || '/' || (SELECT count(*) || ':' || coalesce(sum(v.xmin::text::bigint), 0)
+                      FROM custom_profile_field_values v JOIN users u ON u.id = v.user_id WHERE u.realm_id = $1) AS f`,
+      realmId,
+    );
     return rows[0]?.f ?? '';
   }
 
@@ -287,14 +292,4 @@ export class PrismaUserStore implements UserStore {
     if (!row) return null;
     return { user: toUser(row.user), realm: toRealm(row.user.realm) };
   }
-}
-
-/**
- * The SQL expression of an organization's people fingerprint (`peopleFingerprint`), the organization's id given by
- * `realmId` (a parameter or a column): also read within other statements (SqlOwnUserRead's presence facts).
- */
-export function peopleFingerprintSql(realmId: string): string {
-  return `((SELECT count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) FROM users WHERE realm_id = ${realmId})
-    || '/' || (SELECT count(*) || ':' || coalesce(sum(v.xmin::text::bigint), 0)
-                 FROM custom_profile_field_values v JOIN users fu ON fu.id = v.user_id WHERE fu.realm_id = ${realmId}))`;
 }

@@ -74,11 +74,7 @@ export class PrismaDatabase implements Database {
     const user = await this.store.users.byId(userId);
     const realm = user && (await this.store.realms.byId(user.realmId));
     if (!user || !realm) return null;
-    const [settings, peopleFingerprint] = await Promise.all([
-      this.store.settings.get(userId),
-      this.store.users.peopleFingerprint(realm.id),
-    ]);
-    return { user, realm, settingValues: settings.values, peopleFingerprint };
+    return { user, realm, settingValues: (await this.store.settings.get(userId)).values };
   }
 
   ping(): Promise<boolean> {

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Role, User } from '../domain/types.js';
 import type { OwnUserRead, PresenceFacts } from '../domain/store.js';
-import { peopleFingerprintSql } from './accounts.store.js';
 import { validId } from './prisma.js';
 
 /** A user row's columns as the statements here read them. */
@@ -22,13 +21,12 @@ SELECT ${USER_COLUMNS},
   FROM users u WHERE u.id = $1`;
 
 /**
- * A presence report's facts in one statement: the user, their organization's presence switch, their personal
- * settings and the organization's people fingerprint, instead of four reads through Prisma (every client reports
+ * A presence report's facts in one statement: the user, their organization's presence switch and their personal
+ * settings, instead of three reads through Prisma (every client reports
  * every minute: with thousands of people, the most frequent request after the long poll).
  */
 const PRESENCE_FACTS = `
-SELECT ${USER_COLUMNS}, r.presence_disabled, COALESCE(s.values, '{}') AS setting_values,
-       ${peopleFingerprintSql('u.realm_id')} AS people_fingerprint
+SELECT ${USER_COLUMNS}, r.presence_disabled, COALESCE(s.values, '{}') AS setting_values
   FROM users u JOIN realms r ON r.id = u.realm_id LEFT JOIN user_settings s ON s.user_id = u.id
  WHERE u.id = $1`;
 
@@ -60,7 +58,6 @@ interface Row extends UserRow {
 interface PresenceRow extends UserRow {
   presence_disabled: boolean;
   setting_values: Record<string, unknown>;
-  people_fingerprint: string;
 }
 
 function userOf(row: UserRow): User {
@@ -131,7 +128,6 @@ export class SqlOwnUserRead implements OwnUserRead {
       user: userOf(row),
       realm: { id: row.realm_id, presenceDisabled: row.presence_disabled },
       settingValues: row.setting_values,
-      peopleFingerprint: row.people_fingerprint,
     };
   }
 
