@@ -61,6 +61,41 @@ describe('group-valued permissions in messaging', () => {
     expectError(await post('aaron'), 400, 'BAD_REQUEST', 'You do not have permission to post in this channel.');
   });
 
+  it('follows membership that changes below a group: a member added to its subgroup, then the subgroup taken out', async () => {
+    const iago = world.as('iago');
+    const scribes = await createGroup(iago, 'scribes', { members: [] });
+    const guild = await createGroup(iago, 'guild', { members: [], subgroups: [scribes] });
+    await eventually(async () => {
+      const created = await iago.post('/channels/create', {
+        name: 'scriptorium',
+        subscribers: [world.user('prospero').id],
+        can_send_message_group: { direct_members: [], direct_subgroups: [guild] },
+      });
+      expectSuccess(created, 'POST', '/channels/create');
+    });
+    const post = () =>
+      world.as('prospero').post('/messages', { type: 'stream', to: 'scriptorium', topic: 't', content: 'ink' });
+    const refused = (res: Awaited<ReturnType<typeof post>>) =>
+      expectError(res, 400, 'BAD_REQUEST', 'You do not have permission to post in this channel.');
+    refused(await post());
+
+    // Joining the subgroup makes Prospero a member of the group above it.
+    expectSuccess(
+      await iago.post(`/user_groups/${scribes}/members`, { add: JSON.stringify([world.user('prospero').id]) }),
+      'POST',
+      `/user_groups/${scribes}/members`,
+    );
+    await eventually(async () => expectSuccess(await post(), 'POST', '/messages'));
+
+    // Taking the subgroup out of the group takes its members out with it.
+    expectSuccess(
+      await iago.post(`/user_groups/${guild}/subgroups`, { delete: JSON.stringify([scribes]) }),
+      'POST',
+      `/user_groups/${guild}/subgroups`,
+    );
+    await eventually(async () => refused(await post()));
+  });
+
   it('checks who may mention a group and flags its members', async () => {
     const owls = await createGroup(world.as('iago'), 'owls', {
       members: [world.user('prospero').id, world.user('aaron').id],

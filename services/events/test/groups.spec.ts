@@ -53,7 +53,7 @@ describe('user_group events', () => {
       added_subgroups: [7],
       removed_subgroups: [],
     };
-    const [delivery] = groupMembersChanged({ realm_id: 1, changes: [change], flattened: [] });
+    const [delivery] = groupMembersChanged({ realm_id: 1, changes: [change], flattened: [], flattened_changes: [] });
     expect(delivery!.build(ctx(queue())).map((e) => ('op' in e ? e.op : undefined))).toEqual([
       'add_members',
       'remove_members',

@@ -35,8 +35,11 @@ type MembersChanged = PayloadOf<typeof contracts.groupMembersChanged>;
 type GroupCreated = PayloadOf<typeof contracts.groupCreated>;
 type GroupUpdated = PayloadOf<typeof contracts.groupUpdated>;
 
-const flattenedOf = (payload: MembersChanged, groupId: number): number[] | undefined =>
-  payload.flattened.find((f) => f.group_id === groupId)?.members;
+/** How the group's recursive membership changed in the event, or undefined when it did not. */
+const flattenedOf = (payload: MembersChanged, groupId: number) => {
+  const change = payload.flattened_changes.find((f) => f.group_id === groupId);
+  return change && { added: change.added_members, removed: change.removed_members };
+};
 
 describe('realm.created', () => {
   it("creates Zulip's eight system groups, nested, and publishes group.created for each", async () => {
@@ -84,7 +87,8 @@ describe('user.* events', () => {
         removed_subgroups: [],
       },
     ]);
-    const flattenedGroups = (event.payload.flattened as { group_id: number }[])
+    expect(event.payload.flattened).toEqual([]);
+    const flattenedGroups = event.payload.flattened_changes
       .map((f) => f.group_id)
       .sort((a, b) => a - b);
     expect(flattenedGroups).toEqual(
@@ -92,7 +96,7 @@ describe('user.* events', () => {
         .map((n) => sys[n])
         .sort((a, b) => a! - b!),
     );
-    for (const f of event.payload.flattened as { members: number[] }[]) expect(f.members).toEqual([admin]);
+    for (const f of event.payload.flattened_changes) expect(f).toMatchObject({ added_members: [admin], removed_members: [] });
     const member = await addUser(realmId);
     const guest = await addUser(realmId, { role: 600 });
     expect(await directMembers(sys['role:members']!)).toEqual([member]);
@@ -131,12 +135,14 @@ describe('user.* events', () => {
       },
     ]);
     // A moderator is still a (full) member through the nesting: only role:moderators gained someone.
-    expect(event.payload.flattened).toEqual([{ group_id: sys['role:moderators'], members: [userId] }]);
+    expect(event.payload.flattened_changes).toEqual([
+      { group_id: sys['role:moderators'], added_members: [userId], removed_members: [] },
+    ]);
 
     await h.publish(contracts.userRoleChanged, { user: user(realmId, userId, { role: 600 }) }, realmId);
     event = await h.find(contracts.groupMembersChanged, changedBy(sys['role:everyone']!, 'added_members'));
-    expect(flattenedOf(event.payload, sys['role:moderators']!)).toEqual([]);
-    expect(flattenedOf(event.payload, sys['role:members']!)).toEqual([]);
+    expect(flattenedOf(event.payload, sys['role:moderators']!)).toEqual({ added: [], removed: [userId] });
+    expect(flattenedOf(event.payload, sys['role:members']!)).toEqual({ added: [], removed: [userId] });
     expect(flattenedOf(event.payload, sys['role:everyone']!)).toBeUndefined();
     expect(await directMembers(sys['role:everyone']!)).toEqual([userId]);
   });
@@ -152,16 +158,17 @@ describe('user.* events', () => {
       members: [userId],
       settings: { can_mention_group: { direct_members: [userId, owner], direct_subgroups: [] } },
     });
-    const flattenedHas = (members: number[]) => (payload: MembersChanged) =>
-      flattenedOf(payload, groupId)?.length === members.length;
+    const flattenedHas = (key: 'added' | 'removed') => (payload: MembersChanged) =>
+      flattenedOf(payload, groupId)?.[key].includes(userId) === true;
     const updatedGroup = (p: GroupUpdated) => p.group.group_id === groupId;
     await h.publish(contracts.userDeactivated, { user: user(realmId, userId, { is_active: false }) }, realmId);
-    const changed = await h.find(contracts.groupMembersChanged, flattenedHas([]));
+    const changed = await h.find(contracts.groupMembersChanged, flattenedHas('removed'));
     expect(changed.payload.changes).toEqual([]);
-    expect(flattenedOf(changed.payload, groupId)).toEqual([]);
-    // The owner is still a member of role:members through the nesting.
-    expect(flattenedOf(changed.payload, sys['role:members']!)).toEqual([owner]);
-    expect(flattenedOf(changed.payload, sys['role:everyone']!)).toEqual([owner]);
+    expect(flattenedOf(changed.payload, groupId)).toEqual({ added: [], removed: [userId] });
+    // Only the deactivated user left: the owner stays a member of role:members through the nesting.
+    expect(flattenedOf(changed.payload, sys['role:members']!)).toEqual({ added: [], removed: [userId] });
+    expect(flattenedOf(changed.payload, sys['role:everyone']!)).toEqual({ added: [], removed: [userId] });
+    expect(flattenedOf(changed.payload, sys['role:owners']!)).toBeUndefined();
     const [updated] = await h.events(contracts.groupUpdated, updatedGroup);
     expect(updated!.payload.group).toMatchObject({
       group_id: groupId,
@@ -169,8 +176,8 @@ describe('user.* events', () => {
     });
 
     await h.publish(contracts.userReactivated, { user: user(realmId, userId) }, realmId);
-    const back = await h.find(contracts.groupMembersChanged, flattenedHas([userId]));
-    expect(flattenedOf(back.payload, groupId)).toEqual([userId]);
+    const back = await h.find(contracts.groupMembersChanged, flattenedHas('added'));
+    expect(flattenedOf(back.payload, groupId)).toEqual({ added: [userId], removed: [] });
     const [, shown] = await h.events(contracts.groupUpdated, updatedGroup, 2);
     expect(shown!.payload.group.can_mention_group).toEqual({
       direct_members: [owner, userId].sort((a, b) => a - b),
@@ -258,9 +265,10 @@ describe('changes made through the API', () => {
       changes: [
         { group_id: inner, added_members: [bob], removed_members: [], added_subgroups: [], removed_subgroups: [] },
       ],
-      flattened: [
-        { group_id: inner, members: [alice, bob] },
-        { group_id: outer, members: [alice, bob] },
+      flattened: [],
+      flattened_changes: [
+        { group_id: inner, added_members: [bob], removed_members: [] },
+        { group_id: outer, added_members: [bob], removed_members: [] },
       ],
     });
 
@@ -269,7 +277,9 @@ describe('changes made through the API', () => {
       contracts.groupMembersChanged,
       (p) => inRealm(p) && p.changes.some((c) => c.group_id === outer),
     );
-    expect(removed.payload.flattened).toEqual([{ group_id: outer, members: [] }]);
+    expect(removed.payload.flattened_changes).toEqual([
+      { group_id: outer, added_members: [], removed_members: [alice, bob] },
+    ]);
 
     await updateGroup(h.db, actor, outer, {
       name: 'outer renamed',

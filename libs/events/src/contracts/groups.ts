@@ -45,6 +45,13 @@ const ids = z.array(z.number().int());
 /** Recursive (flattened) membership of one group after a change: every user in it or in any of its subgroups. */
 export const flattenedMembership = z.object({ group_id: z.number().int(), members: ids });
 
+/**
+ * How one group's recursive (flattened) membership changed: the users who entered it and those who left it, through
+ * any of its subgroups. A change costs what it touches, not the group's size (Zulip's user_group events are deltas
+ * too), so making the organization's N-th member is no dearer than its first.
+ */
+export const flattenedChange = z.object({ group_id: z.number().int(), added_members: ids, removed_members: ids });
+
 export const groupCreated = defineEvent(
   'group.created',
   z.object({ group: groupRecord, direct_members: ids, direct_subgroups: ids, flattened: z.array(flattenedMembership) }),
@@ -55,8 +62,10 @@ export const groupUpdated = defineEvent('group.updated', z.object({ group: group
 
 /**
  * Direct membership changed. `changes` lists what changed directly (for clients' user_group events);
- * `flattened` gives the new recursive membership of every group whose recursive membership changed, so
- * consumers can answer "is this user in that group" from their own tables.
+ * `flattened_changes` gives how the recursive membership changed of every group whose recursive membership
+ * changed, so consumers can answer "is this user in that group" from their own tables. `flattened` (whole
+ * memberships) is what earlier versions published: still read, so events queued before an upgrade apply, and
+ * published empty.
  */
 export const groupMembersChanged = defineEvent(
   'group.members_changed',
@@ -71,6 +80,8 @@ export const groupMembersChanged = defineEvent(
         removed_subgroups: ids,
       }),
     ),
-    flattened: z.array(flattenedMembership),
+    flattened: z.array(flattenedMembership).default([]),
+    flattened_changes: z.array(flattenedChange).default([]),
   }),
 );
+export type GroupMembersChanged = z.infer<typeof groupMembersChanged.schema>;

@@ -38,7 +38,7 @@ export async function joinInvitedGroups(
     const groups = (await store.groups(realmId, groupIds)).filter((g) => !g.deactivated && !g.isSystemGroup);
     const current = await store.directMembers(groups.map((g) => g.id));
     const targets = groups.filter((g) => !(current.get(g.id) ?? []).includes(userId)).map((g) => g.id);
-    const finish = await trackRecursiveMembership(store, targets);
+    const finish = await trackRecursiveMembership(store, targets, [userId]);
     const changes = [];
     for (const groupId of targets) {
       await store.addMembers(groupId, [userId]);

@@ -98,11 +98,15 @@ async function applySteps(
   actor: Actor,
   groupId: number,
   steps: Step[],
+  named: { users: readonly number[]; subgroups: readonly number[] },
   requestId?: string,
 ): Promise<void> {
   await db.write(actor.realmId, async (store) => {
     const exists = (await store.group(actor.realmId, groupId)) !== null;
-    const finish = await trackRecursiveMembership(store, exists ? [groupId] : []);
+    // Whose membership can change: the users named, and everyone in the subgroups named.
+    const inSubgroups = await store.recursiveMembers(named.subgroups);
+    const candidates = [...new Set([...named.users, ...[...inSubgroups.values()].flat()])];
+    const finish = await trackRecursiveMembership(store, exists ? [groupId] : [], candidates);
     const change = emptyChange(groupId);
     for (const step of steps) await step(store, change);
     return {
@@ -130,7 +134,8 @@ export async function updateMembers(
   if (steps.length === 0) {
     throw invalid('Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".');
   }
-  await applySteps(db, actor, groupId, steps, requestId);
+  const named = { users: [...(add ?? []), ...(remove ?? [])], subgroups: [...(addGroups ?? []), ...(removeGroups ?? [])] };
+  await applySteps(db, actor, groupId, steps, named, requestId);
 }
 
 /** POST /user_groups/{user_group_id}/subgroups. */
@@ -147,5 +152,5 @@ export async function updateSubgroups(
   if (given(add)) steps.push((store, change) => addSubgroups(store, actor, groupId, add, change));
   if (given(remove)) steps.push((store, change) => removeSubgroups(store, actor, groupId, remove, change));
   if (steps.length === 0) throw invalid('Nothing to do. Specify at least one of "add" or "delete".');
-  await applySteps(db, actor, groupId, steps, requestId);
+  await applySteps(db, actor, groupId, steps, { users: [], subgroups: [...(add ?? []), ...(remove ?? [])] }, requestId);
 }

@@ -99,9 +99,11 @@ function isEmpty(change: MembershipChange): boolean {
   );
 }
 
+export type FlattenedChanges = MembersChanged['flattened_changes'];
+
 export function membersChangedEvents(
   changes: readonly MembershipChange[],
-  flattened: MembersChanged['flattened'],
+  flattened: FlattenedChanges,
   meta: EventMeta,
 ): OutboxRecord[] {
   const real = changes.filter((c) => !isEmpty(c));
@@ -109,30 +111,36 @@ export function membersChangedEvents(
   return [
     outboxRecord(
       contracts.groupMembersChanged,
-      { realm_id: meta.realmId, changes: real, flattened: [...flattened] },
+      { realm_id: meta.realmId, changes: real, flattened: [], flattened_changes: [...flattened] },
       meta,
     ),
   ];
 }
 
 /**
- * Snapshots the recursive membership of the touched groups and everything above them; the returned function gives
- * the new membership of each of those groups whose membership changed since.
+ * Snapshots, for the touched groups and everything above them, which of the `candidates` are recursive members; the
+ * returned function gives how that changed since, per group (only groups where it did). Only users who can change
+ * membership in this write are candidates (those added or removed, members of the subgroups added or removed, users
+ * (de)activated), so the cost follows the change, not the size of the groups above it (role:everyone holds
+ * the whole organization).
  */
 export async function trackRecursiveMembership(
   store: GroupStore,
   touched: readonly number[],
-): Promise<() => Promise<MembersChanged['flattened']>> {
-  const affected = touched.length > 0 ? await store.recursiveSupergroups(touched) : [];
-  const before = await store.recursiveMembers(affected);
+  candidates: readonly number[],
+): Promise<() => Promise<FlattenedChanges>> {
+  const affected = touched.length > 0 && candidates.length > 0 ? await store.recursiveSupergroups(touched) : [];
+  const before = await store.recursiveMembers(affected, candidates);
   return async () => {
-    const after = await store.recursiveMembers(affected);
-    const changed = [];
+    const after = await store.recursiveMembers(affected, candidates);
+    const changed: FlattenedChanges = [];
     for (const groupId of [...affected].sort((a, b) => a - b)) {
-      const was = before.get(groupId) ?? [];
-      const now = after.get(groupId) ?? [];
-      if (was.length !== now.length || was.some((id, i) => id !== now[i]))
-        changed.push({ group_id: groupId, members: now });
+      const was = new Set(before.get(groupId) ?? []);
+      const now = new Set(after.get(groupId) ?? []);
+      const added = [...now].filter((id) => !was.has(id));
+      const removed = [...was].filter((id) => !now.has(id));
+      if (added.length > 0 || removed.length > 0)
+        changed.push({ group_id: groupId, added_members: added, removed_members: removed });
     }
     return changed;
   };

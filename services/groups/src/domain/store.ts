@@ -35,8 +35,8 @@ export interface GroupStore {
   recursiveSubgroups(groupIds: readonly number[]): Promise<number[]>;
   /** The given groups and every group above them. */
   recursiveSupergroups(groupIds: readonly number[]): Promise<number[]>;
-  /** Active members of each group or of any group below it, sorted. */
-  recursiveMembers(groupIds: readonly number[]): Promise<Map<number, number[]>>;
+  /** Active members of each group or of any group below it, sorted; with `among`, only those of these users. */
+  recursiveMembers(groupIds: readonly number[], among?: readonly number[]): Promise<Map<number, number[]>>;
   isRecursiveMember(groupId: number, userId: number): Promise<boolean>;
   /** Every group the user is a direct member of (whether or not the user is active). */
   directGroupsOf(userId: number): Promise<number[]>;

@@ -91,7 +91,12 @@ async function reconcileSystemMemberships(
     }
   }
   const touched = [...new Set([...adds.keys(), ...removes.keys(), ...alsoTouched])];
-  const finish = await trackRecursiveMembership(store, touched);
+  // Only these users' memberships change: their roles, their activation.
+  const finish = await trackRecursiveMembership(
+    store,
+    touched,
+    users.map((u) => u.id),
+  );
   await apply();
   const changes: MembershipChange[] = [];
   for (const [id, userIds] of removes) {

@@ -263,9 +263,11 @@ export class PrismaGroupStore implements GroupStore {
     return rows.map((r) => r.id);
   }
 
-  async recursiveMembers(groupIds: readonly number[]): Promise<Map<number, number[]>> {
+  async recursiveMembers(groupIds: readonly number[], among?: readonly number[]): Promise<Map<number, number[]>> {
     const ids = validIds(groupIds);
     if (ids.length === 0) return new Map();
+    const users = among === undefined ? null : validIds(among);
+    if (users !== null && users.length === 0) return groupBy([], ids);
     const rows = await this.db.$queryRawUnsafe<{ key: number; value: number }[]>(
       `WITH RECURSIVE tree(root, id) AS (
          SELECT g, g FROM unnest($1::int[]) AS g
@@ -274,10 +276,11 @@ export class PrismaGroupStore implements GroupStore {
        )
        SELECT DISTINCT tree.root AS key, m.user_id AS value
          FROM tree
-         JOIN group_members m ON m.group_id = tree.id
+         JOIN group_members m ON m.group_id = tree.id AND ($2::int[] IS NULL OR m.user_id = ANY($2::int[]))
          JOIN users u ON u.id = m.user_id AND u.is_active
         ORDER BY 1, 2`,
       ids,
+      users,
     );
     return groupBy(rows, ids);
   }

@@ -168,7 +168,7 @@ export function registerConsumers({ bus, store, readModel, directory, onNewMembe
     .on(
       contracts.groupMembersChanged,
       once(
-        (tx, e) => readModel.replaceGroupMembers(tx, e.payload.flattened),
+        (tx, e) => readModel.applyGroupMembersChanged(tx, e.payload),
         (e) => directory.forgetGroups(e.payload.realm_id),
       ),
     );

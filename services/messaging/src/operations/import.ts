@@ -72,7 +72,7 @@ export class MessagingImportLoader implements ServiceLoader {
           await rm.upsertGroup(tx, parseEnvelope(contracts.groupUpdated, raw).payload.group);
           break;
         case contracts.groupMembersChanged.type:
-          await rm.replaceGroupMembers(tx, parseEnvelope(contracts.groupMembersChanged, raw).payload.flattened);
+          await rm.applyGroupMembersChanged(tx, parseEnvelope(contracts.groupMembersChanged, raw).payload);
           break;
         case contracts.realmEmojiAdded.type: {
           const { payload } = parseEnvelope(contracts.realmEmojiAdded, raw);

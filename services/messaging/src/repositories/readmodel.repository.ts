@@ -238,6 +238,38 @@ export class ReadModelRepository implements PeopleReader {
     }
   }
 
+  /**
+   * Applies `group.members_changed`: the whole memberships an earlier version published (events queued before an
+   * upgrade), then the differences this one publishes, all in one statement.
+   */
+  async applyGroupMembersChanged(tx: Tx, payload: contracts.GroupMembersChanged): Promise<void> {
+    await this.replaceGroupMembers(tx, payload.flattened);
+    const pairs = (key: 'added_members' | 'removed_members') => {
+      const groups: number[] = [];
+      const users: number[] = [];
+      for (const change of payload.flattened_changes)
+        for (const userId of change[key]) {
+          groups.push(change.group_id);
+          users.push(userId);
+        }
+      return [groups, users] as const;
+    };
+    const [addedGroups, addedUsers] = pairs('added_members');
+    const [removedGroups, removedUsers] = pairs('removed_members');
+    if (addedGroups.length + removedGroups.length === 0) return;
+    await tx.$executeRawUnsafe(
+      `WITH gone AS (
+         DELETE FROM group_members m USING unnest($1::int[], $2::int[]) AS r(group_id, user_id)
+          WHERE m.group_id = r.group_id AND m.user_id = r.user_id
+       )
+       INSERT INTO group_members (group_id, user_id) SELECT * FROM unnest($3::int[], $4::int[]) ON CONFLICT DO NOTHING`,
+      removedGroups,
+      removedUsers,
+      addedGroups,
+      addedUsers,
+    );
+  }
+
   /** Custom emoji as announced; a deactivated emoji stays deactivated whatever order the events arrive in. */
   async upsertRealmEmoji(tx: Tx, realmId: number, records: readonly contracts.RealmEmojiRecord[]): Promise<void> {
     if (records.length === 0) return;
