@@ -19,6 +19,12 @@
 //   --seed N         the organization's random shape (default 1)
 //   --register-cost N  only build the organization and measure the CPU of N registers of its users, two at a time
 //                    (the cost of a register against the organization's size; with BENCH_PROFILE, where it goes)
+//   --storm          after the last step, restart the gateway and the events service at once (an upgrade) and measure
+//                    the reconnect storm: how long until every connected client has a working event queue again
+//                    (its poll delivers a probe message sent right after the restart, or it registered anew after
+//                    Zulip's BAD_EVENT_QUEUE_ID), and what else failed or slowed meanwhile; no step ends the run early
+//   --polls-only     the simulated clients only register, long-poll and report presence (no posts, no conversations
+//                    opened): the storm of many connected clients without the traffic they would make
 // BENCH_RECORD=0: do not append to RESULTS.md. BENCH_PROFILE=<dir>: every process writes a CPU profile there.
 // BENCH_STATEMENTS=1 (with --register-cost): PostgreSQL's statements per register, from pg_stat_statements.
 import { Agent, request } from 'node:http';
@@ -39,6 +45,8 @@ const { values: opts } = parseArgs({
     label: { type: 'string', default: '' },
     seed: { type: 'string', default: '1' },
     'register-cost': { type: 'string', default: '0' },
+    storm: { type: 'boolean', default: false },
+    'polls-only': { type: 'boolean', default: false },
   },
 });
 /** --register-cost N: build the organization, then measure N registers of its users (CPU per process), no ramp. */
@@ -301,6 +309,7 @@ async function register(user) {
   user.queueId = body.queue_id;
   user.lastEventId = body.last_event_id;
   connected.add(user.index);
+  recoveredAfterStorm(user);
   return true;
 }
 
@@ -329,6 +338,7 @@ async function poll(user) {
     note('GET /events', now - started, true);
     for (const event of body.events ?? []) {
       user.lastEventId = Math.max(user.lastEventId, event.id);
+      if (event.type === 'message' && /\bprobe\d+\b/.test(event.message?.content ?? '')) recoveredAfterStorm(user);
       if (event.type === 'message') {
         const token = /\bsim(\d+)\b/.exec(event.message?.content ?? '')?.[1];
         const send = token && sends.get(Number(token));
@@ -453,6 +463,7 @@ async function start(user) {
   await registerWithBackoff(user);
   void poll(user);
   every(CADENCE.presence, () => presence(user));
+  if (opts['polls-only']) return;
   every(CADENCE.open, () => openConversation(user));
   every(CADENCE.post, () => post(user));
   every(CADENCE.reaction, () => react(user));
@@ -651,6 +662,115 @@ CPU in ms per register, from /proc.
 | ${org.shape.users} | ${names.map((n) => f(perOp[n], 2)).join(' | ')} | **${f(total, 1)}** | ${f(percentile(latencies, 50))} | ${f(percentile(latencies, 99))} |`;
 }
 
+// ---- the reconnect storm (--storm) ----
+/** While a storm is measured: when it began, the clients connected then, and when each had a working queue again. */
+let storm;
+function recoveredAfterStorm(user) {
+  if (storm && storm.expected.has(user.index) && !storm.recovered.has(user.index))
+    storm.recovered.set(user.index, performance.now() - storm.t0);
+}
+
+/** Channels whose members together are every one of `indexes` (greedy, largest share first), and who is left. */
+function coverOf(indexes) {
+  const left = new Set(indexes);
+  const chosen = [];
+  for (;;) {
+    let best;
+    let bestCount = 0;
+    for (const channel of org.channels) {
+      let n = 0;
+      for (const m of channel.members) if (left.has(m)) n++;
+      if (n > bestCount) [best, bestCount] = [channel, n];
+    }
+    if (!best) return { chosen, left };
+    chosen.push(best);
+    for (const m of best.members) left.delete(m);
+  }
+}
+
+const STORM_LIMIT_MS = 120_000;
+/**
+ * Restarts the gateway and the events service at once, as an upgrade does, with every simulated client connected;
+ * then posts one probe message to channels that together reach every connected client. A client has a working
+ * queue again when its long poll delivers the probe (its queue survived: Confab keeps queues in Redis) or when it
+ * registered anew after BAD_EVENT_QUEUE_ID. Reports the times from the restart, and every request of the window.
+ */
+async function measureStorm(roots) {
+  await sleep(10_000);
+  const expected = new Set(connected);
+  const { chosen, left } = coverOf([...expected]);
+  stats = newStats();
+  const cpuBefore = snapshot(roots);
+  const loaderBefore = process.cpuUsage();
+  const loadBefore = loadavg()[0];
+  storm = { t0: performance.now(), expected, recovered: new Map() };
+  console.log(`[capacity] storm: restarting the gateway and the events service with ${expected.size} clients connected`);
+  await Promise.all([stack.restart('gateway'), stack.restart('events')]);
+  const restartedMs = performance.now() - storm.t0;
+  // The restarted processes have new pids: their CPU in the window is all they have spent.
+  const rootsAfter = processRoots(stack, servers);
+  for (const [name, pid] of Object.entries(rootsAfter)) if (roots[name] !== pid) cpuBefore[name] = 0;
+  console.log(`[capacity] storm: both ready again after ${f(restartedMs / 1000)} s; probing ${chosen.length} channels`);
+  const probeSent = [];
+  await Promise.all(
+    chosen.map(async (channel, k) => {
+      const sender = org.users[channel.members.find((m) => expected.has(m)) ?? channel.members[0]];
+      for (let attempt = 0; ; attempt++) {
+        const r = await call(sender, 'POST', '/messages', {
+          type: 'stream',
+          to: channel.id,
+          topic: 'storm',
+          content: `probe${k} after the restart`,
+        });
+        if (r.status === 200) break;
+        if (performance.now() - storm.t0 > STORM_LIMIT_MS) return;
+        await sleep(Math.min(2000, 100 * 2 ** attempt));
+      }
+      probeSent.push(performance.now() - storm.t0);
+    }),
+  );
+  while (storm.recovered.size < expected.size && performance.now() - storm.t0 < STORM_LIMIT_MS) await sleep(200);
+  // What the clients' other requests met in the same window, until everyone had a queue again (and 5 s more).
+  await sleep(5000);
+  const windowSeconds = (performance.now() - storm.t0) / 1000;
+  const loader = process.cpuUsage(loaderBefore);
+  const s = summarize('storm', expected.size, windowSeconds, cpuBefore, snapshot(rootsAfter), (loader.user + loader.system) / 1e6, { p50: 0, p99: 0 }, {});
+  const times = [...storm.recovered.values()].sort((a, b) => a - b);
+  const missing = expected.size - storm.recovered.size;
+  const total = s.total;
+  const errors = s.errors;
+  const cores = Object.entries(s.cpu).filter(([, v]) => v >= 0.005);
+  const result = {
+    clients: expected.size,
+    restartedMs,
+    probes: chosen.length,
+    uncovered: left.size,
+    lastProbeMs: Math.max(0, ...probeSent),
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    max: times.at(-1) ?? 0,
+    missing,
+    badQueue: s.badQueue,
+  };
+  storm = undefined;
+  return `### Reconnect storm: the gateway and the events service restarted with ${result.clients} clients connected (bench/capacity.mjs --storm)
+
+Load average ${f(loadBefore)} before the restart. Both processes stopped and started at once (one replica of each, so
+nothing answered in between); both were ready again ${f(result.restartedMs / 1000)} s after the stop began. Then one
+probe message in each of ${result.probes} channels that together reach every connected client (${result.uncovered} reached by none), the last
+sent ${f(result.lastProbeMs / 1000)} s after the stop began.
+
+| clients | with a working queue again | p50 s | p99 s | last s | never (within ${STORM_LIMIT_MS / 1000} s) | re-registered after BAD_EVENT_QUEUE_ID | requests in the window | failed |
+|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+| ${result.clients} | ${times.length} | ${f(result.p50 / 1000)} | ${f(result.p99 / 1000)} | ${f(result.max / 1000)} | ${result.missing} | ${result.badQueue} | ${total} | ${errors} |
+
+CPU in the window, cores: ${cores.map(([n, v]) => `${n} ${f(v, 2)}`).join(', ')}; in all **${f(cores.reduce((a, [, v]) => a + v, 0), 2)}**.
+Every request of the ${f(windowSeconds, 0)} s from the stop (a client retries a failed poll a second later; a failed
+register with the apps' backoff):
+
+${stepTable(s)}${s.errorSamples.length ? `\n\nErrors: ${s.errorSamples.map(([k, n]) => `${n}× ${k}`).join('; ')}` : ''}`;
+}
+
 // ---- the run ----
 const STATEMENTS = process.env.BENCH_STATEMENTS === '1';
 const { stack, info, servers, postgresUrl, destroyServers } = await startPrivateBenchStack(
@@ -673,6 +793,7 @@ for (const signal of ['SIGINT', 'SIGTERM'])
 const results = [];
 let setupNote = '';
 let registerCostSection;
+let stormSection;
 try {
   gatewayUrl = info.gatewayUrl;
   const setupStarted = Date.now();
@@ -739,8 +860,9 @@ try {
     for (const [k, n] of summary.errorSamples) console.log(`[capacity]   error ×${n}: ${k}`);
     // Forget sends older than a step (their deliveries are in).
     for (const [token, s] of sends) if (performance.now() - s.started > 60_000) sends.delete(token);
-    if (summary.broken.length > 0) break;
+    if (summary.broken.length > 0 && !opts.storm) break;
   }
+  if (opts.storm && REGISTER_COST === 0) stormSection = await measureStorm(roots);
 } finally {
   running = false;
   await stack.stop({ cleanUp: true });
@@ -795,6 +917,7 @@ Resident memory (MiB):
 ${memoryTable.join('\n')}
 
 ${results.map((r) => `Step of ${r.users} users (${f(r.seconds, 0)} s, ${r.connected} queues connected, ${r.badQueue} BAD_EVENT_QUEUE_ID re-registrations):\n\n${stepTable(r)}${r.errorSamples.length ? `\n\nErrors: ${r.errorSamples.map(([k, n]) => `${n}× ${k}`).join('; ')}` : ''}`).join('\n\n')}`;
-console.log(`\n${section}`);
-record(section);
+const full = stormSection ? `${section}\n\n${stormSection}` : section;
+console.log(`\n${full}`);
+record(full);
 process.exit(0);

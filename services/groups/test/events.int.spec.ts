@@ -88,15 +88,14 @@ describe('user.* events', () => {
       },
     ]);
     expect(event.payload.flattened).toEqual([]);
-    const flattenedGroups = event.payload.flattened_changes
-      .map((f) => f.group_id)
-      .sort((a, b) => a - b);
+    const flattenedGroups = event.payload.flattened_changes.map((f) => f.group_id).sort((a, b) => a - b);
     expect(flattenedGroups).toEqual(
       ['role:administrators', 'role:moderators', 'role:fullmembers', 'role:members', 'role:everyone', 'role:internet']
         .map((n) => sys[n])
         .sort((a, b) => a! - b!),
     );
-    for (const f of event.payload.flattened_changes) expect(f).toMatchObject({ added_members: [admin], removed_members: [] });
+    for (const f of event.payload.flattened_changes)
+      expect(f).toMatchObject({ added_members: [admin], removed_members: [] });
     const member = await addUser(realmId);
     const guest = await addUser(realmId, { role: 600 });
     expect(await directMembers(sys['role:members']!)).toEqual([member]);

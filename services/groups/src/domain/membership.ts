@@ -134,7 +134,10 @@ export async function updateMembers(
   if (steps.length === 0) {
     throw invalid('Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".');
   }
-  const named = { users: [...(add ?? []), ...(remove ?? [])], subgroups: [...(addGroups ?? []), ...(removeGroups ?? [])] };
+  const named = {
+    users: [...(add ?? []), ...(remove ?? [])],
+    subgroups: [...(addGroups ?? []), ...(removeGroups ?? [])],
+  };
   await applySteps(db, actor, groupId, steps, named, requestId);
 }
 

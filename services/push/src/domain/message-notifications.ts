@@ -61,6 +61,11 @@ export interface NotificationStore {
     candidates: readonly PushCandidate[],
   ): Promise<boolean>;
   /**
+   * `recordCandidates` for several messages at once, in one statement: the ids of the messages recorded (those whose
+   * event was not handled before).
+   */
+  recordCandidatesOfMany(items: readonly SentCandidates[]): Promise<number[]>;
+  /**
    * A content edit, once per event: keeps the message as edited (for notifications not sent yet, unless a later edit
    * is kept already) and records the receivers the edit newly notifies, never again those who have a notification of
    * the message (one per message and device, ever) except those it was not sent to because they were present.
@@ -74,6 +79,14 @@ export interface NotificationStore {
   markRead(claim: EventClaim, userId: number, messageIds: readonly number[]): Promise<boolean>;
   /** The message was deleted: as markRead for everyone it notified (Zulip removes the notifications). */
   markDeleted(claim: EventClaim, messageIds: readonly number[]): Promise<number[]>;
+}
+
+/** One message.sent and the receivers it may notify. */
+export interface SentCandidates {
+  claim: EventClaim;
+  message: contracts.MessageRecord;
+  realmId: number;
+  candidates: readonly PushCandidate[];
 }
 
 /** A message as a content edit left it, and when the edit was made (the event's time). */
@@ -92,6 +105,8 @@ export interface EventClaim {
 export interface NotificationScheduler {
   /** `key` (an edit's event id) gives a job of its own, the message's first one having run already. */
   scheduleMessage(messageId: number, requestId: string | null, key?: string): Promise<void>;
+  /** `scheduleMessage` for several messages, in one round trip. */
+  scheduleMessages(messages: readonly { messageId: number; requestId: string | null }[]): Promise<void>;
   /** `key` (the event's id) tells removals of one user apart; the sweep gives none. */
   scheduleRemoval(userId: number, requestId: string | null, key?: string): Promise<void>;
 }
@@ -124,22 +139,38 @@ export async function applySettings(
   );
 }
 
-/** message.sent: records who the message may notify and queues its job. */
-export async function messageSent(
-  ctx: NotificationContext,
-  claim: EventClaim,
-  payload: PayloadOf<typeof contracts.messageSent>,
-  meta: { realmId: number; requestId: string | null },
-): Promise<PushCandidate[]> {
-  if (!ctx.relayConfigured) return [];
-  const others = payload.user_ids.filter((id) => id !== payload.message.sender_id);
-  if (others.length === 0) return [];
-  const candidates = pushCandidates(payload, await settingsLookup(ctx.store, others));
-  if (candidates.length === 0) return [];
-  const recorded = await ctx.store.recordCandidates(claim, payload.message, meta.realmId, candidates);
+/** One message.sent as the consumer takes it. */
+export interface SentEvent {
+  claim: EventClaim;
+  payload: PayloadOf<typeof contracts.messageSent>;
+  meta: { realmId: number; requestId: string | null };
+}
+
+/**
+ * Consecutive message.sent events taken together (the consumer's batch, in their order): one read of the receivers'
+ * settings, one statement recording every message's candidates, one round trip queueing their jobs — what a send
+ * rate of tens a second needs, where one transaction and one queue call per message fell behind
+ * (bench/notify-throughput.mjs). Decides as `messageSent` does, message by message.
+ */
+export async function messagesSent(ctx: NotificationContext, events: readonly SentEvent[]): Promise<number> {
+  if (!ctx.relayConfigured || events.length === 0) return 0;
+  const othersOf = (e: SentEvent) => e.payload.user_ids.filter((id) => id !== e.payload.message.sender_id);
+  const settings = await settingsLookup(ctx.store, [...new Set(events.flatMap(othersOf))]);
+  const items: SentCandidates[] = [];
+  for (const e of events) {
+    if (othersOf(e).length === 0) continue;
+    const candidates = pushCandidates(e.payload, settings);
+    if (candidates.length > 0)
+      items.push({ claim: e.claim, message: e.payload.message, realmId: e.meta.realmId, candidates });
+  }
+  if (items.length === 0) return 0;
+  const recorded = new Set(await ctx.store.recordCandidatesOfMany(items));
   // A lost schedule (Redis down) is repaired by the worker's sweep of pending notifications.
-  if (recorded) await ctx.scheduler.scheduleMessage(payload.message.id, meta.requestId);
-  return candidates;
+  const requestOf = new Map(events.map((e) => [e.payload.message.id, e.meta.requestId]));
+  await ctx.scheduler.scheduleMessages(
+    [...recorded].map((messageId) => ({ messageId, requestId: requestOf.get(messageId) ?? null })),
+  );
+  return recorded.size;
 }
 
 /** The receivers' notification settings: the copy's, else Zulip's defaults. */

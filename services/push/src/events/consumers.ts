@@ -11,10 +11,11 @@ import {
   applySettings,
   flagsChanged,
   messageEdited,
-  messageSent,
   messagesDeleted,
+  messagesSent,
   NOTIFICATIONS_CONSUMER,
   type NotificationContext,
+  type SentEvent,
 } from '../domain/message-notifications.js';
 
 type Claim = { consumer: string; eventId: string };
@@ -23,7 +24,8 @@ type Meta = { realmId: number; requestId: string | null };
 /** What a notification consumer does with each event it takes, besides keeping the settings copy. */
 interface NotificationHandlers {
   store: Parameters<typeof applySettings>[0];
-  sent(claim: Claim, payload: PayloadOf<typeof contracts.messageSent>, meta: Meta): Promise<unknown>;
+  /** Consecutive message.sent events, in their order (the bus hands them over together). */
+  sent(events: readonly SentEvent[]): Promise<unknown>;
   flags(claim: Claim, payload: PayloadOf<typeof contracts.messageFlagsChanged>, meta: Meta): Promise<unknown>;
   deleted(claim: Claim, payload: PayloadOf<typeof contracts.messageDeleted>, meta: Meta): Promise<unknown>;
   edited(claim: Claim, event: EventEnvelope<PayloadOf<typeof contracts.messageUpdated>>, meta: Meta): Promise<unknown>;
@@ -51,7 +53,9 @@ function registerNotificationConsumer(bus: EventBus, queue: string, name: string
   bus
     .consumer(queue, { ordered: true })
     .on(contracts.userSettingsChanged, (event) => applySettings(h.store, claim(event), event))
-    .on(contracts.messageSent, async (event) => void (await h.sent(claim(event), event.payload, meta(event))))
+    .onBatch(contracts.messageSent, async (events) => {
+      await h.sent(events.map((event) => ({ claim: claim(event), payload: event.payload, meta: meta(event) })));
+    })
     .on(contracts.messageFlagsChanged, async (event) => void (await h.flags(claim(event), event.payload, meta(event))))
     .on(contracts.messageDeleted, async (event) => void (await h.deleted(claim(event), event.payload, meta(event))))
     .on(contracts.messageUpdated, async (event) => void (await h.edited(claim(event), event, meta(event))));
@@ -61,7 +65,7 @@ function registerNotificationConsumer(bus: EventBus, queue: string, name: string
 export function registerConsumers(bus: EventBus, ctx: NotificationContext): void {
   registerNotificationConsumer(bus, NOTIFICATIONS_QUEUE, NOTIFICATIONS_CONSUMER, {
     store: ctx.store,
-    sent: (claim, payload, meta) => messageSent(ctx, claim, payload, meta),
+    sent: (events) => messagesSent(ctx, events),
     flags: (claim, payload, meta) => flagsChanged(ctx, claim, payload, meta.requestId),
     deleted: (claim, payload, meta) => messagesDeleted(ctx, claim, payload, meta.requestId),
     edited: (claim, event, meta) => messageEdited(ctx, claim, event, meta),
@@ -75,7 +79,9 @@ export function registerConsumers(bus: EventBus, ctx: NotificationContext): void
 export function registerEmailConsumer(bus: EventBus, ctx: EmailContext): void {
   registerNotificationConsumer(bus, EMAIL_QUEUE, EMAIL_CONSUMER, {
     store: ctx.store,
-    sent: (claim, payload, meta) => emailMessageSent(ctx, claim, payload, meta),
+    sent: async (events) => {
+      for (const { claim, payload, meta } of events) await emailMessageSent(ctx, claim, payload, meta);
+    },
     flags: (claim, payload) => emailFlagsChanged(ctx, claim, payload),
     deleted: (claim, payload) => emailMessagesDeleted(ctx, claim, payload),
     edited: (claim, event, meta) => emailMessageEdited(ctx, claim, event, meta),

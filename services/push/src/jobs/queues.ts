@@ -168,6 +168,17 @@ export class NotificationQueue implements NotificationScheduler {
     );
   }
 
+  async scheduleMessages(messages: readonly { messageId: number; requestId: string | null }[]): Promise<void> {
+    if (messages.length === 0) return;
+    await this.messageQueue.addBulk(
+      messages.map(({ messageId, requestId }) => ({
+        name: 'message',
+        data: { messageId, requestId: requestId ?? randomUUID() },
+        opts: { jobId: `message-${messageId}`, removeOnComplete: { age: 3600 }, ...this.retries() },
+      })),
+    );
+  }
+
   /** `key` tells removals apart (the event that caused one); a sweep's has none and shares the user's job. */
   async scheduleRemoval(userId: number, requestId: string | null, key?: string): Promise<void> {
     await this.removeQueue.add(

@@ -5,6 +5,7 @@ import type {
   NotificationRow,
   NotificationStatus,
   NotificationStore,
+  SentCandidates,
 } from '../domain/message-notifications.js';
 import {
   notificationSettingsFrom,
@@ -182,6 +183,42 @@ export class NotificationsRepository implements NotificationStore {
         candidates.map((c) => c.evenIfPresent),
       ),
     );
+  }
+
+  async recordCandidatesOfMany(items: readonly SentCandidates[]): Promise<number[]> {
+    if (items.length === 0) return [];
+    // One statement (atomic by itself): claim the events, and for those claimed now keep the message and its rows.
+    const rows = await this.db.$queryRawUnsafe<{ message_id: number }[]>(
+      `WITH batch AS (
+         SELECT DISTINCT ON (event_id) * FROM unnest($2::uuid[], $3::int[], $4::int[], $5::jsonb[])
+           AS b(event_id, message_id, realm_id, message)
+       ), claimed AS (
+         INSERT INTO processed_events (consumer, event_id) SELECT $1, event_id FROM batch
+         ON CONFLICT DO NOTHING RETURNING event_id
+       ), fresh AS (
+         SELECT b.* FROM batch b JOIN claimed c ON c.event_id = b.event_id
+       ), kept AS (
+         INSERT INTO notified_messages (message_id, realm_id, message)
+         SELECT message_id, realm_id, message FROM fresh ON CONFLICT (message_id) DO NOTHING
+       ), candidates AS (
+         INSERT INTO message_notifications (message_id, user_id, realm_id, trigger, even_if_present)
+         SELECT x.m, x.u, f.realm_id, x.t, x.e
+           FROM unnest($6::int[], $7::int[], $8::text[], $9::boolean[]) AS x(m, u, t, e)
+           JOIN fresh f ON f.message_id = x.m
+         ON CONFLICT (message_id, user_id) DO NOTHING
+       )
+       SELECT message_id FROM fresh`,
+      items[0]!.claim.consumer,
+      items.map((i) => i.claim.eventId),
+      items.map((i) => i.message.id),
+      items.map((i) => i.realmId),
+      items.map((i) => JSON.stringify(i.message)),
+      items.flatMap((i) => i.candidates.map(() => i.message.id)),
+      items.flatMap((i) => i.candidates.map((c) => c.userId)),
+      items.flatMap((i) => i.candidates.map((c) => c.trigger)),
+      items.flatMap((i) => i.candidates.map((c) => c.evenIfPresent)),
+    );
+    return rows.map((r) => r.message_id);
   }
 
   recordEdit(claim: EventClaim, edit: MessageEdit, candidates: readonly PushCandidate[]): Promise<boolean> {
