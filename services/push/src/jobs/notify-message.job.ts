@@ -75,25 +75,21 @@ const isLastAttempt = (job: { attemptsMade: number; opts: { attempts?: number } 
  */
 export async function runMessageNotification(deps: NotifyJobDeps, job: JobOf<'push-message'>): Promise<string> {
   const { messageId } = job.data;
-  let open = await deps.notifications.openNotifications(messageId);
-  if (open.length === 0) return 'done';
-  const stored = await deps.notifications.message(messageId);
-  if (!stored) return 'done';
-  const { message, realmId } = stored;
+  const state = await deps.notifications.jobState(messageId);
+  if (!state || state.open.length === 0) return 'done';
+  const { message, realmId } = state;
+  let open = state.open;
 
   const undecided = open.filter((n) => n.status === 'pending');
   if (undecided.length > 0) {
     const ask = undecided.filter((n) => !n.evenIfPresent).map((n) => n.userId);
     const away = new Set(ask.length > 0 ? await deps.presence.away(realmId, ask) : []);
     const present = ask.filter((id) => !away.has(id));
-    await deps.notifications.setStatus(messageId, present, ['pending'], 'present');
-    await deps.notifications.setStatus(
+    open = await deps.notifications.decidePush(
       messageId,
-      undecided.map((n) => n.userId).filter((id) => !present.includes(id)),
-      ['pending'],
-      'due',
+      undecided.map((n) => n.userId),
+      present,
     );
-    open = await deps.notifications.openNotifications(messageId);
   }
 
   const realmUrl = realmUrlOf(message.sender_realm_str, deps.externalUrl);
@@ -101,9 +97,12 @@ export async function runMessageNotification(deps: NotifyJobDeps, job: JobOf<'pu
   for (const notification of open.filter((n) => n.status === 'due')) {
     const who: NotificationIdentity = { realmUrl, realmName: null, userId: notification.userId };
     const payload = messagePayload(who, message);
-    const delivered = await deps.notifications.deliveredTo(messageId, notification.userId, 'message');
+    const [delivered, targets] = await Promise.all([
+      deps.notifications.deliveredTo(messageId, notification.userId, 'message'),
+      targetsOf(deps, notification.userId),
+    ]);
     let userFailed = false;
-    for (const target of await targetsOf(deps, notification.userId)) {
+    for (const target of targets) {
       if (delivered.has(target.key)) continue;
       const result = await deps.relay.notify(await target.request(payload), {
         idempotencyKey: `message:${messageId}:${notification.userId}:${target.key}`,

@@ -305,6 +305,60 @@ export class NotificationsRepository implements NotificationStore {
     return rows[0] ? { realmId: rows[0].realm_id, message: rows[0].message } : null;
   }
 
+  /**
+   * What a message's job starts from, in one statement: the message as kept and its open notifications (pending or
+   * due, by user); null when the message is not kept.
+   */
+  async jobState(
+    messageId: number,
+  ): Promise<{ realmId: number; message: contracts.MessageRecord; open: NotificationRow[] } | null> {
+    const rows = await this.db.$queryRawUnsafe<
+      {
+        realm_id: number;
+        message: contracts.MessageRecord;
+        open: (Omit<RowShape, 'message_id'> & { message_id: number })[];
+      }[]
+    >(
+      `SELECT m.realm_id, m.message,
+              (SELECT coalesce(json_agg(json_build_object('message_id', n.message_id, 'user_id', n.user_id,
+                        'realm_id', n.realm_id, 'trigger', n.trigger, 'even_if_present', n.even_if_present,
+                        'status', n.status) ORDER BY n.user_id), '[]'::json)
+                 FROM message_notifications n WHERE n.message_id = m.message_id AND n.status IN ('pending', 'due')) AS open
+         FROM notified_messages m WHERE m.message_id = $1`,
+      messageId,
+    );
+    const row = rows[0];
+    return row ? { realmId: row.realm_id, message: row.message, open: row.open.map(toRow) } : null;
+  }
+
+  /**
+   * Decides the pending notifications of `undecided`: those of `present` users become present, the others due, in
+   * one statement; returns the notifications still open after it (pending or due), by user.
+   */
+  async decidePush(
+    messageId: number,
+    undecided: readonly number[],
+    present: readonly number[],
+  ): Promise<NotificationRow[]> {
+    const rows = await this.db.$queryRawUnsafe<RowShape[]>(
+      `WITH moved AS (
+         UPDATE message_notifications n
+            SET status = CASE WHEN n.user_id = ANY($3::int[]) THEN 'present' ELSE 'due' END, updated_at = now()
+          WHERE n.message_id = $1 AND n.user_id = ANY($2::int[]) AND n.status = 'pending'
+         RETURNING n.message_id, n.user_id, n.realm_id, n.trigger, n.even_if_present, n.status
+       )
+       SELECT * FROM moved WHERE status = 'due'
+       UNION ALL
+       SELECT message_id, user_id, realm_id, trigger, even_if_present, status FROM message_notifications
+        WHERE message_id = $1 AND status IN ('pending', 'due') AND NOT (user_id = ANY($2::int[]))
+       ORDER BY user_id`,
+      messageId,
+      [...undecided],
+      [...present],
+    );
+    return rows.map(toRow);
+  }
+
   async openNotifications(messageId: number): Promise<NotificationRow[]> {
     const rows = await this.db.$queryRawUnsafe<RowShape[]>(
       `SELECT message_id, user_id, realm_id, trigger, even_if_present, status FROM message_notifications
