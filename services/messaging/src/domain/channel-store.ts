@@ -1,4 +1,3 @@
-import type { Written } from '@confab/events';
 import type { Transaction } from './storage.js';
 import type { Attachment, Channel, ChannelPermission, PermissionValue, Subscription, TopicsPolicy } from './types.js';
 
@@ -24,38 +23,47 @@ export interface NewSubscription {
   color: string;
 }
 
-/** Channels and who is subscribed to them. */
+/** Channels and who is subscribed to them (reads outside a unit of work; changes go through MessagingStore.channels). */
 export interface ChannelStore {
   channelByName(realmId: number, name: string): Promise<Channel | null>;
   channelsByIds(ids: readonly number[]): Promise<Channel[]>;
   /** Existing channels among `names`, keyed by lower-cased name. */
-  channelsByNames(realmId: number, names: readonly string[], tx?: Transaction): Promise<Map<string, Channel>>;
+  channelsByNames(realmId: number, names: readonly string[]): Promise<Map<string, Channel>>;
   channelsInRealm(realmId: number): Promise<Channel[]>;
-  /** Creates a channel and its recipient; a concurrent creation of the same name fails with ChannelNameTaken. */
-  createChannel(tx: Transaction, data: NewChannel): Promise<Channel>;
   subscription(userId: number, channelId: number): Promise<Subscription | null>;
   /** The user's subscriptions (active ones unless told otherwise). */
   subscriptionsOfUser(userId: number, options?: { includeInactive?: boolean }): Promise<Subscription[]>;
   /** The user's subscriptions to these channels (active or not), keyed by channel id. */
-  subscriptionsFor(userId: number, channelIds: readonly number[], tx?: Transaction): Promise<Map<number, Subscription>>;
+  subscriptionsFor(userId: number, channelIds: readonly number[]): Promise<Map<number, Subscription>>;
   /** Active subscribers who are active users, per channel. */
-  subscribers(channelIds: readonly number[], tx?: Transaction): Promise<Map<number, number[]>>;
+  subscribers(channelIds: readonly number[]): Promise<Map<number, number[]>>;
   subscriberCount(channelId: number): Promise<number>;
   /** How many active subscribers who are active users each channel has (0 for none): `subscribers`' counts. */
   subscriberCounts(channelIds: readonly number[]): Promise<Map<number, number>>;
-  /** Colors already used by each user's subscriptions (to pick new ones). */
-  colorsInUse(userIds: readonly number[], tx: Transaction): Promise<Map<number, string[]>>;
-  /** Every subscription (active or not) of these users to these channels. */
-  subscriptionsOf(tx: Transaction, userIds: readonly number[], channelIds: readonly number[]): Promise<Subscription[]>;
-  /** Activates or creates subscriptions in one statement; returns those that were not already active. */
-  subscribe(tx: Transaction, subs: readonly NewSubscription[]): Promise<Subscription[]>;
-  /** Deactivates subscriptions in one statement; returns the (user, channel) pairs that were active. */
-  unsubscribe(
-    tx: Transaction,
-    pairs: readonly { userId: number; channelId: number }[],
-  ): Promise<{ userId: number; channelId: number }[]>;
   /** Whether any message was sent to each channel in the last week (Zulip's is_recently_active, simplified). */
   recentlyActive(channelIds: readonly number[]): Promise<Set<number>>;
+}
+
+/** Channels and subscriptions inside a unit of work (MessagingStore.channels). */
+export interface ChannelUnit {
+  /** Existing channels among `names`, keyed by lower-cased name. */
+  channelsByNames(realmId: number, names: readonly string[]): Promise<Map<string, Channel>>;
+  /** Creates a channel and its recipient; a concurrent creation of the same name fails with ChannelNameTaken. */
+  createChannel(data: NewChannel): Promise<Channel>;
+  /** The user's subscriptions to these channels (active or not), keyed by channel id. */
+  subscriptionsFor(userId: number, channelIds: readonly number[]): Promise<Map<number, Subscription>>;
+  /** Active subscribers who are active users, per channel. */
+  subscribers(channelIds: readonly number[]): Promise<Map<number, number[]>>;
+  /** Colors already used by each user's subscriptions (to pick new ones). */
+  colorsInUse(userIds: readonly number[]): Promise<Map<number, string[]>>;
+  /** Every subscription (active or not) of these users to these channels. */
+  subscriptionsOf(userIds: readonly number[], channelIds: readonly number[]): Promise<Subscription[]>;
+  /** Activates or creates subscriptions in one statement; returns those that were not already active. */
+  subscribe(subs: readonly NewSubscription[]): Promise<Subscription[]>;
+  /** Deactivates subscriptions in one statement; returns the (user, channel) pairs that were active. */
+  unsubscribe(
+    pairs: readonly { userId: number; channelId: number }[],
+  ): Promise<{ userId: number; channelId: number }[]>;
 }
 
 export interface AttachmentWithMessages extends Attachment {
@@ -118,11 +126,7 @@ export interface ChannelPatch {
   permissions?: Record<ChannelPermission, PermissionValue>;
 }
 
-/** Channel settings' storage (a port this domain owns; docs/architecture.md, "Data access"). */
-export interface ChannelSettingsStore {
-  edit<T>(fn: (unit: ChannelSettingsUnit) => Promise<Written<T>>): Promise<T>;
-}
-
+/** Channel and subscription settings inside a unit of work (MessagingStore.channelSettings). */
 export interface ChannelSettingsUnit {
   /** The channel, locked against concurrent changes; null when it does not exist. */
   lock(channelId: number): Promise<Channel | null>;
@@ -134,14 +138,20 @@ export interface ChannelSettingsUnit {
   updateSubscription(userId: number, channelId: number, patch: SubscriptionPatch): Promise<void>;
 }
 
-/** Default channels' storage (a port this domain owns; docs/architecture.md, "Data access"). */
+/** Default channels' reads (a port this domain owns; changes go through MessagingStore.defaultChannels). */
 export interface DefaultChannelStore {
   /** The organization's default channels, by id, ascending. */
-  ids(realmId: number, tx?: Transaction): Promise<number[]>;
+  ids(realmId: number): Promise<number[]>;
+}
+
+/** Default channels inside a unit of work (MessagingStore.defaultChannels). */
+export interface DefaultChannelUnit {
+  /** The organization's default channels, by id, ascending. */
+  ids(realmId: number): Promise<number[]>;
   /** False when it was a default channel already. */
-  add(tx: Transaction, realmId: number, channelId: number): Promise<boolean>;
+  add(realmId: number, channelId: number): Promise<boolean>;
   /** False when it was not a default channel. */
-  remove(tx: Transaction, channelId: number): Promise<boolean>;
+  remove(channelId: number): Promise<boolean>;
 }
 
 /** A channel folder as stored (Zulip's ChannelFolder). */

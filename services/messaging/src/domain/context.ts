@@ -1,11 +1,5 @@
 import type { Logger } from '@confab/logging';
-import type {
-  AttachmentStore,
-  ChannelFolderStore,
-  ChannelSettingsStore,
-  ChannelStore,
-  DefaultChannelStore,
-} from './channel-store.js';
+import type { AttachmentStore, ChannelFolderStore, ChannelStore, DefaultChannelStore } from './channel-store.js';
 import type { MessageEditStore } from './edit-store.js';
 import type {
   MessageStore,
@@ -48,7 +42,6 @@ export interface Domain {
   submessages: SubmessageStore;
   /** The archive of expired messages (message retention). */
   retention: RetentionStore;
-  channelSettings: ChannelSettingsStore;
   attachments: AttachmentStore;
   userTopics: UserTopicStore;
   reactions: ReactionStore;

@@ -19,6 +19,12 @@ export interface PeopleReader {
   groupMembers(groupIds: readonly number[]): Promise<Map<number, number[]>>;
 }
 
+/** This service's copies of people, read inside a unit of work (MessagingStore.people). */
+export interface PeopleUnit {
+  /** Active users of the organization (its system bots left out), read on the unit's own connection. */
+  activeUsersInRealm(realmId: number): Promise<User[]>;
+}
+
 /**
  * Organization, user, group and channel facts read on every request, cached for a short time; the domain forgets
  * what it changes (other replicas see a change within the cache's lifetime).

@@ -1,5 +1,6 @@
 import type { Written } from '@confab/events';
-import type { ChannelFolderUnit } from './channel-store.js';
+import type { ChannelFolderUnit, ChannelSettingsUnit, ChannelUnit, DefaultChannelUnit } from './channel-store.js';
+import type { PeopleUnit } from './people.js';
 import type { ExportUnit, LinkifierUnit, PlaygroundUnit } from './realm-content-store.js';
 import type { DraftUnit, SavedSnippetUnit } from './user-content-store.js';
 
@@ -17,6 +18,11 @@ export interface MessagingStore {
   linkifiers: LinkifierUnit;
   playgrounds: PlaygroundUnit;
   exports: ExportUnit;
+  channels: ChannelUnit;
+  defaultChannels: DefaultChannelUnit;
+  channelSettings: ChannelSettingsUnit;
+  /** This service's copies of people, read on the unit's connection (a transaction never waits for a second one). */
+  people: PeopleUnit;
 }
 
 /** Units of work over the store, as groups and settings have them (`services/*\/src/domain/store.ts`). */

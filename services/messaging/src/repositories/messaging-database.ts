@@ -1,22 +1,15 @@
 import type { Written } from '@confab/events';
 import type { MessagingDatabase, MessagingStore } from '../domain/store.js';
-import type { ChannelFoldersRepository } from './channel-folders.repository.js';
-import type { DraftsRepository } from './drafts.repository.js';
-import type { LinkifiersRepository, PlaygroundsRepository } from './organization-content.repository.js';
 import type { Tx } from './prisma.js';
-import type { RealmExportsRepository } from './realm-exports.repository.js';
-import type { SavedSnippetsRepository } from './saved_snippets.repository.js';
 import type { Store } from './store.js';
 
-/** The repositories whose parts make up a unit of work's MessagingStore. */
-export interface StoreParts {
-  drafts: DraftsRepository;
-  savedSnippets: SavedSnippetsRepository;
-  channelFolders: ChannelFoldersRepository;
-  linkifiers: LinkifiersRepository;
-  playgrounds: PlaygroundsRepository;
-  exports: RealmExportsRepository;
+/** A part of the store: a repository's view of one transaction. */
+interface StorePart<U> {
+  in(tx: Tx): U;
 }
+
+/** The repositories whose parts make up a unit of work's MessagingStore, one per port. */
+export type StoreParts = { [K in keyof MessagingStore]: StorePart<MessagingStore[K]> };
 
 /**
  * Messaging's units of work (the domain's MessagingDatabase): one Prisma transaction through the Store's unit of work
@@ -38,15 +31,14 @@ export class PrismaMessagingDatabase implements MessagingDatabase {
     });
   }
 
-  private storeIn(tx: Tx): MessagingStore {
-    const { drafts, savedSnippets, channelFolders, linkifiers, playgrounds, exports } = this.parts;
-    return {
-      drafts: drafts.in(tx),
-      savedSnippets: savedSnippets.in(tx),
-      channelFolders: channelFolders.in(tx),
-      linkifiers: linkifiers.in(tx),
-      playgrounds: playgrounds.in(tx),
-      exports: exports.in(tx),
-    };
+  /**
+   * The store joined to a transaction the caller opened: for the read-model consumers, whose claim and change share
+   * the Store's consumer unit (`Store.applyOnce`) and whose follow-ups (a new member's default channels) are domain
+   * functions over the store.
+   */
+  storeIn(tx: Tx): MessagingStore {
+    const joined: Partial<Record<keyof MessagingStore, unknown>> = {};
+    for (const key of Object.keys(this.parts) as (keyof MessagingStore)[]) joined[key] = this.parts[key].in(tx);
+    return joined as MessagingStore;
   }
 }
