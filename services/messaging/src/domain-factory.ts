@@ -55,6 +55,7 @@ export function buildDomain(
   const exports = new RealmExportsRepository(store);
   const defaultChannels = new DefaultChannelsRepository(store);
   const channelSettings = new ChannelSettingsRepository(store);
+  const scheduledMessages = new ScheduledMessagesRepository(store);
   const people = {
     in: (tx: Tx) => ({ activeUsersInRealm: (realmId: number) => readModel.activeUsersInRealm(realmId, tx) }),
   };
@@ -69,6 +70,7 @@ export function buildDomain(
     defaultChannels,
     channelSettings,
     people,
+    scheduledMessages,
   });
   const backfill = new Backfill(
     new SettingsClient(config.settingsUrl, config.internalSecret),
@@ -96,7 +98,7 @@ export function buildDomain(
     userTopics: new UserTopicsRepository(store),
     reactions: new ReactionsRepository(store),
     drafts,
-    scheduledMessages: new ScheduledMessagesRepository(store),
+    scheduledMessages,
     savedSnippets,
     directory,
     permissions: new Permissions({

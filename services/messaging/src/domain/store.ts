@@ -1,6 +1,7 @@
 import type { Written } from '@confab/events';
 import type { ChannelFolderUnit, ChannelSettingsUnit, ChannelUnit, DefaultChannelUnit } from './channel-store.js';
 import type { PeopleUnit } from './people.js';
+import type { ScheduledMessageUnit } from './scheduled-store.js';
 import type { ExportUnit, LinkifierUnit, PlaygroundUnit } from './realm-content-store.js';
 import type { DraftUnit, SavedSnippetUnit } from './user-content-store.js';
 
@@ -23,6 +24,7 @@ export interface MessagingStore {
   channelSettings: ChannelSettingsUnit;
   /** This service's copies of people, read on the unit's connection (a transaction never waits for a second one). */
   people: PeopleUnit;
+  scheduledMessages: ScheduledMessageUnit;
 }
 
 /** Units of work over the store, as groups and settings have them (`services/*\/src/domain/store.ts`). */
