@@ -56,6 +56,11 @@ export function buildDomain(
   const defaultChannels = new DefaultChannelsRepository(store);
   const channelSettings = new ChannelSettingsRepository(store);
   const scheduledMessages = new ScheduledMessagesRepository(store);
+  const attachments = new AttachmentsRepository(store);
+  const messages = new MessagesRepository(store, { lanes: config.db.sendLanes, maxBatch: config.db.sendBatch });
+  const reactions = new ReactionsRepository(store);
+  const retention = new RetentionRepository(store);
+  const sqlPart = { in: (tx: Tx) => store.sqlOf(tx) };
   const people = {
     in: (tx: Tx) => ({ activeUsersInRealm: (realmId: number) => readModel.activeUsersInRealm(realmId, tx) }),
   };
@@ -71,6 +76,11 @@ export function buildDomain(
     channelSettings,
     people,
     scheduledMessages,
+    attachments,
+    messages,
+    reactions,
+    retention,
+    sql: sqlPart,
   });
   const backfill = new Backfill(
     new SettingsClient(config.settingsUrl, config.internalSecret),
@@ -89,14 +99,14 @@ export function buildDomain(
     playgrounds,
     exports,
     linkifierValidator: markdownLinkifierValidator,
-    messages: new MessagesRepository(store, { lanes: config.db.sendLanes, maxBatch: config.db.sendBatch }),
+    messages,
     edits: new MessageEditRepository(store),
     receipts: new ReadReceiptsRepository(store.sql),
     submessages: new SubmessagesRepository(store),
-    retention: new RetentionRepository(store),
-    attachments: new AttachmentsRepository(store),
+    retention,
+    attachments,
     userTopics: new UserTopicsRepository(store),
-    reactions: new ReactionsRepository(store),
+    reactions,
     drafts,
     scheduledMessages,
     savedSnippets,

@@ -1,4 +1,3 @@
-import type { Transaction } from './storage.js';
 import type { Attachment, Channel, ChannelPermission, PermissionValue, Subscription, TopicsPolicy } from './types.js';
 
 /** A channel about to be created: what its creation request decided (the rest is set by storage). */
@@ -70,33 +69,40 @@ export interface AttachmentWithMessages extends Attachment {
   messages: { id: number; dateSent: Date }[];
 }
 
-/** Uploaded files and which messages refer to them. */
+/** Uploaded files and which messages refer to them (reads outside a unit of work). */
 export interface AttachmentStore {
-  create(data: Omit<Attachment, 'id' | 'createTime'>, tx?: Transaction): Promise<Attachment>;
-  byId(id: number, tx?: Transaction): Promise<Attachment | null>;
+  byId(id: number): Promise<Attachment | null>;
   byPathId(pathId: string): Promise<Attachment | null>;
   /** Uploads a new message may claim: the sender's own, or ones of the organization a message already refers to. */
   claimable(realmId: number, userId: number, pathIds: readonly string[]): Promise<Attachment[]>;
-  link(tx: Transaction, attachmentIds: readonly number[], messageId: number): Promise<void>;
   /** The uploads a message refers to. */
-  ofMessage(messageId: number, tx?: Transaction): Promise<Attachment[]>;
-  /** Removes the links of one message to these uploads. */
-  unlink(tx: Transaction, attachmentIds: readonly number[], messageId: number): Promise<void>;
-  /** Sets the message's has_attachment from the links it has now. */
-  refreshHasAttachment(tx: Transaction, messageId: number): Promise<boolean>;
-  /** Removes the links of deleted messages; returns the attachments they referred to. */
-  unlinkMessages(tx: Transaction, messageIds: readonly number[]): Promise<number[]>;
-  /** Which of these attachments no message refers to any more. */
-  unreferenced(tx: Transaction, attachmentIds: readonly number[]): Promise<Attachment[]>;
+  ofMessage(messageId: number): Promise<Attachment[]>;
   /** Unreferenced uploads created before `before` (for the periodic cleanup). */
   unclaimedBefore(before: Date, limit: number): Promise<Attachment[]>;
-  delete(tx: Transaction, ids: readonly number[]): Promise<void>;
   /** The owner's uploads, newest first, with the messages that refer to them. */
-  ofOwner(ownerId: number, tx?: Transaction): Promise<AttachmentWithMessages[]>;
-  withMessages(attachments: readonly Attachment[], tx?: Transaction): Promise<AttachmentWithMessages[]>;
-  spaceUsed(ownerId: number, tx?: Transaction): Promise<number>;
+  ofOwner(ownerId: number): Promise<AttachmentWithMessages[]>;
+  withMessages(attachments: readonly Attachment[]): Promise<AttachmentWithMessages[]>;
+  spaceUsed(ownerId: number): Promise<number>;
   /** Test support: makes uploads look older than they are. */
   ageAll(ownerId: number, by: { days: number }): Promise<void>;
+}
+
+/** Uploads inside a unit of work (MessagingStore.attachments). */
+export interface AttachmentUnit {
+  create(data: Omit<Attachment, 'id' | 'createTime'>): Promise<Attachment>;
+  byId(id: number): Promise<Attachment | null>;
+  link(attachmentIds: readonly number[], messageId: number): Promise<void>;
+  /** Removes the links of one message to these uploads. */
+  unlink(attachmentIds: readonly number[], messageId: number): Promise<void>;
+  /** Sets the message's has_attachment from the links it has now. */
+  refreshHasAttachment(messageId: number): Promise<boolean>;
+  /** Removes the links of deleted messages; returns the attachments they referred to. */
+  unlinkMessages(messageIds: readonly number[]): Promise<number[]>;
+  /** Which of these attachments no message refers to any more. */
+  unreferenced(attachmentIds: readonly number[]): Promise<Attachment[]>;
+  delete(ids: readonly number[]): Promise<void>;
+  withMessages(attachments: readonly Attachment[]): Promise<AttachmentWithMessages[]>;
+  spaceUsed(ownerId: number): Promise<number>;
 }
 
 /** A subscription's personal settings by their API names (the stored fields they set). */

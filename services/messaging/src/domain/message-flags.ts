@@ -96,8 +96,8 @@ export async function markAsRead(
         throw invalid(`No such topic '${scope.topic}'`);
     }
   }
-  await domain.store.transaction(async (tx) => {
-    const ids = await domain.messages.markRead(tx, actor.user.id, { recipientId, topicKey: key });
+  await domain.db.write(actor.realm.id, async (store) => {
+    const ids = await store.messages.markRead(actor.user.id, { recipientId, topicKey: key });
     const events =
       ids.length === 0
         ? []

@@ -144,9 +144,6 @@ export interface MessageStore {
     bit: number,
     on: boolean,
   ): Promise<number>;
-  /** Locks the messages' rows for a change; returns the ids of those that still exist. */
-  lockMessages(tx: Transaction, messageIds: readonly number[]): Promise<number[]>;
-  deleteMessages(tx: Transaction, messageIds: readonly number[]): Promise<void>;
   /** The user's topic policies, as Zulip's register response lists them. */
   userTopicsOf(
     userId: number,
@@ -164,12 +161,24 @@ export interface MessageStore {
   >;
   /** The user's direct conversations, most recent first. */
   recentDirectConversations(userId: number, limit: number): Promise<{ maxMessageId: number; userIds: number[] }[]>;
-  /** Marks the user's unread messages read (all, a channel's, or a topic's); returns their ids. */
-  markRead(tx: Transaction, userId: number, scope: { recipientId?: number; topicKey?: string }): Promise<number[]>;
   /** Whether the user received any message in the topic. */
   receivedInTopic(userId: number, recipientId: number, topicKey: string): Promise<boolean>;
   /** Topics of a channel with their latest message id, newest first; only the user's received ones with `userId`. */
   topicsOf(recipientId: number, userId: number | null): Promise<{ name: string; maxId: number }[]>;
+}
+
+/** Messages inside a unit of work (MessagingStore.messages). */
+export interface MessageUnit {
+  /** Locks the messages' rows for a change; returns the ids of those that still exist. */
+  lockMessages(messageIds: readonly number[]): Promise<number[]>;
+  deleteMessages(messageIds: readonly number[]): Promise<void>;
+  /** Marks the user's unread messages read (all, a channel's, or a topic's); returns their ids. */
+  markRead(userId: number, scope: { recipientId?: number; topicKey?: string }): Promise<number[]>;
+}
+
+/** Reactions inside a unit of work (MessagingStore.reactions). */
+export interface ReactionUnit {
+  deleteForMessages(messageIds: readonly number[]): Promise<void>;
 }
 
 /** Emoji reactions on messages. */
@@ -183,7 +192,6 @@ export interface ReactionStore {
     executor: SqlExecutor,
     key: { messageId: number; userId: number; emojiCode: string; reactionType: ReactionType },
   ): Promise<Reaction | null>;
-  deleteForMessages(tx: Transaction, messageIds: readonly number[]): Promise<void>;
 }
 
 /** Users' visibility policies for topics (no row means "none"). */

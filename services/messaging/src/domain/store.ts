@@ -1,5 +1,14 @@
 import type { Written } from '@confab/events';
-import type { ChannelFolderUnit, ChannelSettingsUnit, ChannelUnit, DefaultChannelUnit } from './channel-store.js';
+import type {
+  AttachmentUnit,
+  ChannelFolderUnit,
+  ChannelSettingsUnit,
+  ChannelUnit,
+  DefaultChannelUnit,
+} from './channel-store.js';
+import type { MessageUnit, ReactionUnit } from './message-store.js';
+import type { RetentionUnit } from './retention-store.js';
+import type { SqlExecutor } from './storage.js';
 import type { PeopleUnit } from './people.js';
 import type { ScheduledMessageUnit } from './scheduled-store.js';
 import type { ExportUnit, LinkifierUnit, PlaygroundUnit } from './realm-content-store.js';
@@ -25,6 +34,15 @@ export interface MessagingStore {
   /** This service's copies of people, read on the unit's connection (a transaction never waits for a second one). */
   people: PeopleUnit;
   scheduledMessages: ScheduledMessageUnit;
+  attachments: AttachmentUnit;
+  messages: MessageUnit;
+  reactions: ReactionUnit;
+  retention: RetentionUnit;
+  /**
+   * The unit's statements as plain SQL, for the plain-SQL port methods that join a unit of work (the send statement,
+   * MessageStore.sendIn, and the writes a send makes `alongside` it).
+   */
+  sql: SqlExecutor;
 }
 
 /** Units of work over the store, as groups and settings have them (`services/*\/src/domain/store.ts`). */
@@ -35,4 +53,9 @@ export interface MessagingDatabase {
    * (the transaction rolls back).
    */
   write<T>(realmId: number, fn: (store: MessagingStore) => Promise<Written<T>>): Promise<T>;
+  /**
+   * The same unit of work for the housekeeping that spans organizations (the unclaimed uploads' cleanup, the
+   * archive's purge): its events may be of any organization.
+   */
+  writeAcross<T>(fn: (store: MessagingStore) => Promise<Written<T>>): Promise<T>;
 }

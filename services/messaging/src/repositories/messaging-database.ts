@@ -31,6 +31,10 @@ export class PrismaMessagingDatabase implements MessagingDatabase {
     });
   }
 
+  writeAcross<T>(fn: (store: MessagingStore) => Promise<Written<T>>): Promise<T> {
+    return this.store.transaction((tx) => fn(this.storeIn(tx)));
+  }
+
   /**
    * The store joined to a transaction the caller opened: for the read-model consumers, whose claim and change share
    * the Store's consumer unit (`Store.applyOnce`) and whose follow-ups (a new member's default channels) are domain

@@ -1,4 +1,4 @@
-import type { ReactionStore } from '../domain/message-store.js';
+import type { ReactionStore, ReactionUnit } from '../domain/message-store.js';
 import type { Reaction, ReactionType } from '../domain/types.js';
 import type { Tx } from './prisma.js';
 import type { SqlExecutor } from './sql.js';
@@ -7,6 +7,11 @@ import type { Store } from './store.js';
 /** Emoji reactions on messages. */
 export class ReactionsRepository implements ReactionStore {
   constructor(private readonly store: Store) {}
+
+  /** This part of a unit of work (a MessagingStore part, repositories/messaging-database.ts), joined to `tx`. */
+  in(tx: Tx): ReactionUnit {
+    return { deleteForMessages: (messageIds) => this.deleteForMessages(tx, messageIds) };
+  }
 
   /** Reactions of each message, oldest first. */
   async forMessages(messageIds: readonly number[]): Promise<Map<number, Reaction[]>> {
