@@ -60,28 +60,35 @@ export function buildDomain(
   const messages = new MessagesRepository(store, { lanes: config.db.sendLanes, maxBatch: config.db.sendBatch });
   const reactions = new ReactionsRepository(store);
   const retention = new RetentionRepository(store);
-  const sqlPart = { in: (tx: Tx) => store.sqlOf(tx) };
+  const userTopics = new UserTopicsRepository(store);
   const people = {
     in: (tx: Tx) => ({ activeUsersInRealm: (realmId: number) => readModel.activeUsersInRealm(realmId, tx) }),
   };
-  const db = new PrismaMessagingDatabase(store, {
-    drafts,
-    savedSnippets,
-    channelFolders,
-    linkifiers,
-    playgrounds,
-    exports,
-    channels,
-    defaultChannels,
-    channelSettings,
-    people,
-    scheduledMessages,
-    attachments,
-    messages,
-    reactions,
-    retention,
-    sql: sqlPart,
-  });
+  const db = new PrismaMessagingDatabase(
+    store,
+    {
+      drafts,
+      savedSnippets,
+      channelFolders,
+      linkifiers,
+      playgrounds,
+      exports,
+      channels,
+      defaultChannels,
+      channelSettings,
+      people,
+      scheduledMessages,
+      attachments,
+      messages,
+      retention,
+    },
+    {
+      flags: { on: (executor) => messages.flagsOn(executor) },
+      reactions,
+      userTopics,
+      sql: { on: (executor) => executor },
+    },
+  );
   const backfill = new Backfill(
     new SettingsClient(config.settingsUrl, config.internalSecret),
     store,
@@ -105,7 +112,7 @@ export function buildDomain(
     submessages: new SubmessagesRepository(store),
     retention,
     attachments,
-    userTopics: new UserTopicsRepository(store),
+    userTopics,
     reactions,
     drafts,
     scheduledMessages,

@@ -135,15 +135,6 @@ export interface MessageStore {
   flagsFor(userId: number, messageIds: readonly number[], tx?: Transaction): Promise<Map<number, number>>;
   /** Users with a row for any of the messages. */
   holders(messageIds: number | readonly number[], tx?: Transaction): Promise<number[]>;
-  /** Rows for messages the user never received but acts on (Zulip's historical UserMessage rows). */
-  createHistoricalRows(executor: SqlExecutor, userId: number, messageIds: readonly number[]): Promise<void>;
-  setFlag(
-    executor: SqlExecutor,
-    userId: number,
-    messageIds: readonly number[],
-    bit: number,
-    on: boolean,
-  ): Promise<number>;
   /** The user's topic policies, as Zulip's register response lists them. */
   userTopicsOf(
     userId: number,
@@ -176,28 +167,41 @@ export interface MessageUnit {
   markRead(userId: number, scope: { recipientId?: number; topicKey?: string }): Promise<number[]>;
 }
 
-/** Reactions inside a unit of work (MessagingStore.reactions). */
+/** Reactions inside a unit of work (PlainStore.reactions). */
 export interface ReactionUnit {
+  /** Adds a reaction; false when the same user already reacted with the same emoji. */
+  add(reaction: Reaction): Promise<boolean>;
+  /** Removes the user's reaction with this emoji; returns it (with its stored name) or null. */
+  remove(key: {
+    messageId: number;
+    userId: number;
+    emojiCode: string;
+    reactionType: ReactionType;
+  }): Promise<Reaction | null>;
   deleteForMessages(messageIds: readonly number[]): Promise<void>;
+}
+
+/** A user's message flags inside a unit of work (PlainStore.flags). */
+export interface FlagUnit {
+  /** Rows for messages the user never received but acts on (Zulip's historical UserMessage rows). */
+  createHistoricalRows(userId: number, messageIds: readonly number[]): Promise<void>;
+  setFlag(userId: number, messageIds: readonly number[], bit: number, on: boolean): Promise<number>;
+}
+
+/** Users' topic policies inside a unit of work (PlainStore.userTopics). */
+export interface UserTopicUnit {
+  /** Applies the changes (policy 0 deletes the row). */
+  setPolicies(changes: readonly TopicPolicyChange[], at: Date): Promise<void>;
 }
 
 /** Emoji reactions on messages. */
 export interface ReactionStore {
   /** Reactions of each message, oldest first. */
   forMessages(messageIds: readonly number[]): Promise<Map<number, Reaction[]>>;
-  /** Adds a reaction; false when the same user already reacted with the same emoji. */
-  add(executor: SqlExecutor, reaction: Reaction): Promise<boolean>;
-  /** Removes the user's reaction with this emoji; returns it (with its stored name) or null. */
-  remove(
-    executor: SqlExecutor,
-    key: { messageId: number; userId: number; emojiCode: string; reactionType: ReactionType },
-  ): Promise<Reaction | null>;
 }
 
 /** Users' visibility policies for topics (no row means "none"). */
 export interface UserTopicStore {
-  /** Applies the changes (policy 0 deletes the row). */
-  setPolicies(executor: SqlExecutor, changes: readonly TopicPolicyChange[], at: Date): Promise<void>;
   policy(userId: number, channelId: number, topicKey: string): Promise<number>;
   /** Users with a policy for the topic, with the topic's name as their row has it. */
   withPolicy(channelId: number, topicKey: string): Promise<{ userId: number; topicName: string }[]>;

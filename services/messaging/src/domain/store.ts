@@ -6,7 +6,7 @@ import type {
   ChannelUnit,
   DefaultChannelUnit,
 } from './channel-store.js';
-import type { MessageUnit, ReactionUnit } from './message-store.js';
+import type { FlagUnit, MessageUnit, ReactionUnit, UserTopicUnit } from './message-store.js';
 import type { RetentionUnit } from './retention-store.js';
 import type { SqlExecutor } from './storage.js';
 import type { PeopleUnit } from './people.js';
@@ -17,11 +17,26 @@ import type { DraftUnit, SavedSnippetUnit } from './user-content-store.js';
 export type { Written } from '@confab/events';
 
 /**
+ * The parts of the store written in plain SQL: what a unit of work on the plain pool offers (MessagingDatabase.
+ * writeSql), for the hot paths whose every statement is plain SQL (a flag change, a reaction, a topic's policy).
+ */
+export interface PlainStore {
+  flags: FlagUnit;
+  reactions: ReactionUnit;
+  userTopics: UserTopicUnit;
+  /**
+   * The unit's statements as plain SQL, for the plain-SQL port methods that join a unit of work (the send statement,
+   * MessageStore.sendIn, and the writes a send makes `alongside` it).
+   */
+  sql: SqlExecutor;
+}
+
+/**
  * What messaging's domain changes inside one unit of work (docs/architecture.md, "Data access"): one port per
  * resource, all joined to the same transaction. `repositories/` implements it; the domain never sees how. Reads
  * outside a write stay on the `Domain`'s ports.
  */
-export interface MessagingStore {
+export interface MessagingStore extends PlainStore {
   drafts: DraftUnit;
   savedSnippets: SavedSnippetUnit;
   channelFolders: ChannelFolderUnit;
@@ -36,13 +51,7 @@ export interface MessagingStore {
   scheduledMessages: ScheduledMessageUnit;
   attachments: AttachmentUnit;
   messages: MessageUnit;
-  reactions: ReactionUnit;
   retention: RetentionUnit;
-  /**
-   * The unit's statements as plain SQL, for the plain-SQL port methods that join a unit of work (the send statement,
-   * MessageStore.sendIn, and the writes a send makes `alongside` it).
-   */
-  sql: SqlExecutor;
 }
 
 /** Units of work over the store, as groups and settings have them (`services/*\/src/domain/store.ts`). */
@@ -58,4 +67,9 @@ export interface MessagingDatabase {
    * archive's purge): its events may be of any organization.
    */
   writeAcross<T>(fn: (store: MessagingStore) => Promise<Written<T>>): Promise<T>;
+  /**
+   * The same unit of work on the plain pool, with the store's plain-SQL parts only: a Prisma interactive
+   * transaction costs several round trips and its query engine's CPU, more than a flag change itself.
+   */
+  writeSql<T>(realmId: number, fn: (store: PlainStore) => Promise<Written<T>>): Promise<T>;
 }
