@@ -61,6 +61,8 @@ export function buildDomain(
   const reactions = new ReactionsRepository(store);
   const retention = new RetentionRepository(store);
   const userTopics = new UserTopicsRepository(store);
+  const edits = new MessageEditRepository(store);
+  const submessages = new SubmessagesRepository(store);
   const people = {
     in: (tx: Tx) => ({ activeUsersInRealm: (realmId: number) => readModel.activeUsersInRealm(realmId, tx) }),
   };
@@ -83,6 +85,8 @@ export function buildDomain(
       retention,
     },
     {
+      edits,
+      submessages,
       flags: { on: (executor) => messages.flagsOn(executor) },
       reactions,
       userTopics,
@@ -107,9 +111,9 @@ export function buildDomain(
     exports,
     linkifierValidator: markdownLinkifierValidator,
     messages,
-    edits: new MessageEditRepository(store),
+    edits,
     receipts: new ReadReceiptsRepository(store.sql),
-    submessages: new SubmessagesRepository(store),
+    submessages,
     retention,
     attachments,
     userTopics,

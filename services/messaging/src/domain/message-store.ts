@@ -1,4 +1,4 @@
-import type { OutboxRecord, Written } from '@confab/events';
+import type { OutboxRecord } from '@confab/events';
 import type { MessageQuery } from './narrow.js';
 import type { SqlExecutor, Transaction } from './storage.js';
 import type { Reaction, ReactionType, SendFacts, StoredMessage, TopicPolicyChange } from './types.js';
@@ -220,9 +220,9 @@ export interface Submessage {
 export interface SubmessageStore {
   /** Each message's submessages, oldest first. */
   forMessages(messageIds: readonly number[]): Promise<Map<number, Submessage[]>>;
-  add<T>(fn: (unit: SubmessageUnit) => Promise<Written<T>>): Promise<T>;
 }
 
+/** Submessages inside a unit of work (PlainStore.submessages). */
 export interface SubmessageUnit {
   /** Stores it and marks its message as having submessages; its id. */
   insert(submessage: Omit<Submessage, 'id'>): Promise<number>;

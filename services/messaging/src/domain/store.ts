@@ -6,7 +6,8 @@ import type {
   ChannelUnit,
   DefaultChannelUnit,
 } from './channel-store.js';
-import type { FlagUnit, MessageUnit, ReactionUnit, UserTopicUnit } from './message-store.js';
+import type { EditUnit } from './edit-store.js';
+import type { FlagUnit, MessageUnit, ReactionUnit, SubmessageUnit, UserTopicUnit } from './message-store.js';
 import type { RetentionUnit } from './retention-store.js';
 import type { SqlExecutor } from './storage.js';
 import type { PeopleUnit } from './people.js';
@@ -18,9 +19,13 @@ export type { Written } from '@confab/events';
 
 /**
  * The parts of the store written in plain SQL: what a unit of work on the plain pool offers (MessagingDatabase.
- * writeSql), for the hot paths whose every statement is plain SQL (a flag change, a reaction, a topic's policy).
+ * writeSql), for the hot paths whose every statement is plain SQL (an edit, a flag change, a reaction, a topic's
+ * policy, a submessage).
  */
 export interface PlainStore {
+  /** One edit's rows, history and topic policies (the message locked first). */
+  edits: EditUnit;
+  submessages: SubmessageUnit;
   flags: FlagUnit;
   reactions: ReactionUnit;
   userTopics: UserTopicUnit;

@@ -61,8 +61,10 @@ export class PrismaMessagingDatabase implements MessagingDatabase {
   }
 
   private plainOn(executor: SqlExecutor): PlainStore {
-    const { flags, reactions, userTopics, sql } = this.plainParts;
+    const { edits, submessages, flags, reactions, userTopics, sql } = this.plainParts;
     return {
+      edits: edits.on(executor),
+      submessages: submessages.on(executor),
       flags: flags.on(executor),
       reactions: reactions.on(executor),
       userTopics: userTopics.on(executor),
