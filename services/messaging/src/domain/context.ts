@@ -25,7 +25,7 @@ import type { DraftStore, SavedSnippetStore } from './user-content-store.js';
 export interface Domain {
   /** Units of work over one store: `db.write(realmId, store => …)` (the way every change is to be written). */
   db: MessagingDatabase;
-  /** The older ports' transactions, for the modules not yet on `db.write` (docs/architecture.md, "Data access"). */
+  /** The scheduled batches' unit of work and events of no change (typing); every other change goes through `db`. */
   store: UnitOfWorkPort;
   readModel: PeopleReader;
   channels: ChannelStore;

@@ -1,6 +1,6 @@
 import type { OutboxRecord } from '@confab/events';
 import type { MessageQuery } from './narrow.js';
-import type { SqlExecutor, Transaction } from './storage.js';
+import type { SqlExecutor } from './storage.js';
 import type { Reaction, ReactionType, SendFacts, StoredMessage, TopicPolicyChange } from './types.js';
 
 /** A message about to be written: a stored message before it has an id, with its topic's lookup key. */
@@ -118,9 +118,9 @@ export interface MessageStore {
   sentWith(clientIds: { senderId: number; queueId: string; localId: string }): Promise<number | null>;
   /** Forgets client ids older than `before`; returns how many. */
   forgetSentLocalIds(before: Date): Promise<number>;
-  messageById(id: number, tx?: Transaction): Promise<StoredMessage | null>;
+  messageById(id: number): Promise<StoredMessage | null>;
   /** The user's flags on a message, or null without a row. */
-  userMessageFlags(userId: number, messageId: number, tx?: Transaction): Promise<number | null>;
+  userMessageFlags(userId: number, messageId: number): Promise<number | null>;
   hasMessages(recipientId: number): Promise<boolean>;
   /** Senders of the topic's messages and users who reacted to them (Zulip's participants_for_topic). */
   topicParticipants(recipientId: number, topicKey: string): Promise<number[]>;
@@ -130,11 +130,11 @@ export interface MessageStore {
   fetchIds(query: MessageQuery, ids: readonly number[]): Promise<{ id: number; flags: number }[]>;
   /** The oldest unread message matching the narrow. */
   firstUnread(query: MessageQuery): Promise<number | null>;
-  messagesByIds(ids: readonly number[], tx?: Transaction): Promise<StoredMessage[]>;
+  messagesByIds(ids: readonly number[]): Promise<StoredMessage[]>;
   /** The user's flags on each of the messages they have a row for. */
-  flagsFor(userId: number, messageIds: readonly number[], tx?: Transaction): Promise<Map<number, number>>;
+  flagsFor(userId: number, messageIds: readonly number[]): Promise<Map<number, number>>;
   /** Users with a row for any of the messages. */
-  holders(messageIds: number | readonly number[], tx?: Transaction): Promise<number[]>;
+  holders(messageIds: number | readonly number[]): Promise<number[]>;
   /** The user's topic policies, as Zulip's register response lists them. */
   userTopicsOf(
     userId: number,
