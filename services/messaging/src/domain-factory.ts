@@ -18,6 +18,7 @@ import { PrismaMessagingDatabase } from './repositories/messaging-database.js';
 import { MessageEditRepository } from './repositories/message-edit.repository.js';
 import { MessagesRepository } from './repositories/messages.repository.js';
 import { openDatabase } from './repositories/database.js';
+import type { Tx } from './repositories/prisma.js';
 import { ReactionsRepository } from './repositories/reactions.repository.js';
 import { ReadReceiptsRepository } from './repositories/read-receipts.repository.js';
 import { ReadModelRepository } from './repositories/readmodel.repository.js';
@@ -52,6 +53,46 @@ export function buildDomain(
   const channelFolders = new ChannelFoldersRepository(store);
   const playgrounds = new PlaygroundsRepository(store);
   const exports = new RealmExportsRepository(store);
+  const defaultChannels = new DefaultChannelsRepository(store);
+  const channelSettings = new ChannelSettingsRepository(store);
+  const scheduledMessages = new ScheduledMessagesRepository(store);
+  const attachments = new AttachmentsRepository(store);
+  const messages = new MessagesRepository(store, { lanes: config.db.sendLanes, maxBatch: config.db.sendBatch });
+  const reactions = new ReactionsRepository(store);
+  const retention = new RetentionRepository(store);
+  const userTopics = new UserTopicsRepository(store);
+  const edits = new MessageEditRepository(store);
+  const submessages = new SubmessagesRepository(store);
+  const people = {
+    in: (tx: Tx) => ({ activeUsersInRealm: (realmId: number) => readModel.activeUsersInRealm(realmId, tx) }),
+  };
+  const db = new PrismaMessagingDatabase(
+    store,
+    {
+      drafts,
+      savedSnippets,
+      channelFolders,
+      linkifiers,
+      playgrounds,
+      exports,
+      channels,
+      defaultChannels,
+      channelSettings,
+      people,
+      scheduledMessages,
+      attachments,
+      messages,
+      retention,
+    },
+    {
+      edits,
+      submessages,
+      flags: { on: (executor) => messages.flagsOn(executor) },
+      reactions,
+      userTopics,
+      sql: { on: (executor) => executor },
+    },
+  );
   const backfill = new Backfill(
     new SettingsClient(config.settingsUrl, config.internalSecret),
     store,
@@ -59,27 +100,26 @@ export function buildDomain(
     logger,
   );
   const domain = {
-    db: new PrismaMessagingDatabase(store, { drafts, savedSnippets, channelFolders, linkifiers, playgrounds, exports }),
+    db,
     store,
     readModel,
     channels,
-    defaultChannels: new DefaultChannelsRepository(store),
+    defaultChannels,
     channelFolders,
     linkifiers,
     playgrounds,
     exports,
     linkifierValidator: markdownLinkifierValidator,
-    messages: new MessagesRepository(store, { lanes: config.db.sendLanes, maxBatch: config.db.sendBatch }),
-    edits: new MessageEditRepository(store),
+    messages,
+    edits,
     receipts: new ReadReceiptsRepository(store.sql),
-    submessages: new SubmessagesRepository(store),
-    retention: new RetentionRepository(store),
-    channelSettings: new ChannelSettingsRepository(store),
-    attachments: new AttachmentsRepository(store),
-    userTopics: new UserTopicsRepository(store),
-    reactions: new ReactionsRepository(store),
+    submessages,
+    retention,
+    attachments,
+    userTopics,
+    reactions,
     drafts,
-    scheduledMessages: new ScheduledMessagesRepository(store),
+    scheduledMessages,
     savedSnippets,
     directory,
     permissions: new Permissions({
@@ -95,5 +135,5 @@ export function buildDomain(
     limits: { maxFileBytes: config.uploads.maxFileBytes },
     secrets: { uploadUrls: config.uploads.urlKey },
   } satisfies Domain;
-  return { domain, store, readModel, directory, prisma, sql, backfill, close };
+  return { domain, db, store, readModel, directory, prisma, sql, backfill, close };
 }

@@ -21,7 +21,7 @@ runProcess('messaging', loadConfig, async (config, logger) => {
   const events = runtime.publisher(COMPLETED_IN_SQL);
   // What one replica forgets of its caches, every replica (and the worker) forgets (docs/architecture.md "Replicas").
   const forgets = runtime.replicaForgets('messaging');
-  const { domain, store, readModel, directory, prisma, backfill, close } = buildDomain(
+  const { domain, db, store, readModel, directory, prisma, backfill, close } = buildDomain(
     config,
     logger,
     events.kick,
@@ -34,7 +34,7 @@ runProcess('messaging', loadConfig, async (config, logger) => {
     store,
     readModel,
     directory,
-    onNewMember: (tx, realm, user, requestId) => subscribeNewMember(domain, tx, realm, user, requestId),
+    onNewMember: (tx, realm, user, requestId) => subscribeNewMember(domain, db.storeIn(tx), realm, user, requestId),
   });
   const deliveries = BullDeliveryQueue.open(config.redis, logger);
   const maintenance = new Queue(MAINTENANCE_QUEUE, bullOptions(config.redis));

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { ConfabError, invalid } from '@confab/errors';
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
-import type { AttachmentWithMessages } from './channel-store.js';
-import type { Transaction, UploadedFile } from './storage.js';
+import type { AttachmentUnit, AttachmentWithMessages } from './channel-store.js';
+import type { UploadedFile } from './storage.js';
+import type { MessagingStore } from './store.js';
 import { canAccessHistory } from './channel-access.js';
 import type { Domain } from './context.js';
 import type { Actor } from './actor.js';
@@ -24,19 +25,18 @@ function toRecord(a: AttachmentWithMessages) {
 }
 
 async function changeEvent(
-  domain: Domain,
-  tx: Transaction,
+  attachments: AttachmentUnit,
   contract: typeof contracts.attachmentAdded,
   attachment: Attachment,
   meta: Meta,
 ): Promise<OutboxRecord> {
-  const [full] = await domain.attachments.withMessages([attachment], tx);
+  const [full] = await attachments.withMessages([attachment]);
   return outboxRecord(
     contract,
     {
       user_id: attachment.ownerId,
       attachment: toRecord(full!),
-      upload_space_used: await domain.attachments.spaceUsed(attachment.ownerId, tx),
+      upload_space_used: await attachments.spaceUsed(attachment.ownerId),
     },
     meta,
   );
@@ -44,20 +44,18 @@ async function changeEvent(
 
 /** Links a new message to the uploads it refers to (Zulip's do_claim_attachments). */
 export async function claimAttachments(
-  domain: Domain,
-  tx: Transaction,
+  store: Pick<MessagingStore, 'attachments'>,
   attachments: readonly Attachment[],
   message: StoredMessage,
   meta: Meta,
 ): Promise<OutboxRecord[]> {
-  await domain.attachments.link(
-    tx,
+  await store.attachments.link(
     attachments.map((a) => a.id),
     message.id,
   );
   const events: OutboxRecord[] = [];
   for (const attachment of attachments)
-    events.push(await changeEvent(domain, tx, contracts.attachmentUpdated, attachment, meta));
+    events.push(await changeEvent(store.attachments, contracts.attachmentUpdated, attachment, meta));
   return events;
 }
 
@@ -84,51 +82,42 @@ export async function updateAttachmentReferences(
   );
   if (removed.length === 0 && added.length === 0) return [];
   const meta = { realmId: actor.realm.id, requestId: actor.requestId };
-  return domain.store.transaction(async (tx) => {
-    await domain.attachments.unlink(
-      tx,
+  return domain.db.write(actor.realm.id, async ({ attachments }) => {
+    await attachments.unlink(
       removed.map((a) => a.id),
       message.id,
     );
-    await domain.attachments.link(
-      tx,
+    await attachments.link(
       added.map((a) => a.id),
       message.id,
     );
-    await domain.attachments.refreshHasAttachment(tx, message.id);
+    await attachments.refreshHasAttachment(message.id);
     const events: OutboxRecord[] = [];
     for (const attachment of [...removed, ...added])
-      events.push(await changeEvent(domain, tx, contracts.attachmentUpdated, attachment, meta));
-    const orphans = await domain.attachments.unreferenced(
-      tx,
-      removed.map((a) => a.id),
-    );
+      events.push(await changeEvent(attachments, contracts.attachmentUpdated, attachment, meta));
+    const orphans = await attachments.unreferenced(removed.map((a) => a.id));
     const detached = orphans.filter((a) => a.ownerId === message.senderId);
-    const result = (await domain.attachments.withMessages(detached, tx)).map(toRecord);
+    const result = (await attachments.withMessages(detached)).map(toRecord);
     return { result, events };
   });
 }
 
 /** Unlinks deleted messages: uploads nothing refers to any more are deleted with their files after commit. */
 export async function releaseAttachments(
-  domain: Domain,
-  tx: Transaction,
+  { attachments }: Pick<MessagingStore, 'attachments'>,
   messageIds: readonly number[],
   meta: Meta,
 ): Promise<{ events: OutboxRecord[]; files: string[] }> {
-  const touched = await domain.attachments.unlinkMessages(tx, messageIds);
+  const touched = await attachments.unlinkMessages(messageIds);
   if (touched.length === 0) return { events: [], files: [] };
-  const orphans = await domain.attachments.unreferenced(tx, touched);
+  const orphans = await attachments.unreferenced(touched);
   const orphanIds = new Set(orphans.map((a) => a.id));
   const events: OutboxRecord[] = [];
   for (const id of touched.filter((t) => !orphanIds.has(t))) {
-    const attachment = await domain.attachments.byId(id, tx);
-    if (attachment) events.push(await changeEvent(domain, tx, contracts.attachmentUpdated, attachment, meta));
+    const attachment = await attachments.byId(id);
+    if (attachment) events.push(await changeEvent(attachments, contracts.attachmentUpdated, attachment, meta));
   }
-  await domain.attachments.delete(
-    tx,
-    orphans.map((a) => a.id),
-  );
+  await attachments.delete(orphans.map((a) => a.id));
   for (const attachment of orphans) {
     events.push(
       outboxRecord(
@@ -136,7 +125,7 @@ export async function releaseAttachments(
         {
           user_id: attachment.ownerId,
           attachment_id: attachment.id,
-          upload_space_used: await domain.attachments.spaceUsed(attachment.ownerId, tx),
+          upload_space_used: await attachments.spaceUsed(attachment.ownerId),
         },
         meta,
       ),
@@ -183,22 +172,19 @@ export async function uploadFile(
   const fileName = file.filename.replaceAll('\u0000', '').slice(0, 255) || 'uploaded-file';
   const pathId = `${actor.realm.id}/${randomBytes(12).toString('base64url')}/${sanitizeFileName(fileName)}`;
   await domain.files.put(pathId, file.data, file.mimeType);
-  await domain.store.transaction(async (tx) => {
-    const attachment = await domain.attachments.create(
-      {
-        realmId: actor.realm.id,
-        ownerId: actor.user.id,
-        fileName,
-        pathId,
-        size: file.data.length,
-        contentType: file.mimeType,
-      },
-      tx,
-    );
+  await domain.db.write(actor.realm.id, async ({ attachments }) => {
+    const attachment = await attachments.create({
+      realmId: actor.realm.id,
+      ownerId: actor.user.id,
+      fileName,
+      pathId,
+      size: file.data.length,
+      contentType: file.mimeType,
+    });
     return {
       result: attachment,
       events: [
-        await changeEvent(domain, tx, contracts.attachmentAdded, attachment, {
+        await changeEvent(attachments, contracts.attachmentAdded, attachment, {
           realmId: actor.realm.id,
           requestId: actor.requestId,
         }),
@@ -223,14 +209,14 @@ export async function deleteAttachment(domain: Domain, actor: Actor, attachmentI
   const attachment = await domain.attachments.byId(attachmentId);
   if (!attachment || attachment.ownerId !== actor.user.id || attachment.realmId !== actor.realm.id)
     throw invalid('Invalid attachment');
-  await domain.store.transaction(async (tx) => {
-    await domain.attachments.delete(tx, [attachment.id]);
+  await domain.db.write(actor.realm.id, async ({ attachments }) => {
+    await attachments.delete([attachment.id]);
     const event = outboxRecord(
       contracts.attachmentRemoved,
       {
         user_id: actor.user.id,
         attachment_id: attachment.id,
-        upload_space_used: await domain.attachments.spaceUsed(actor.user.id, tx),
+        upload_space_used: await attachments.spaceUsed(actor.user.id),
       },
       { realmId: actor.realm.id, requestId: actor.requestId },
     );
@@ -302,15 +288,10 @@ export async function deleteUnclaimedUploads(domain: Domain, olderThan: Date): P
   for (;;) {
     const batch = await domain.attachments.unclaimedBefore(olderThan, 100);
     if (batch.length === 0) return deleted;
-    const removed = await domain.store.transaction(async (tx) => {
-      const still = await domain.attachments.unreferenced(
-        tx,
-        batch.map((a) => a.id),
-      );
-      await domain.attachments.delete(
-        tx,
-        still.map((a) => a.id),
-      );
+    // A batch spans organizations: the cleanup's own unit of work (MessagingDatabase.writeAcross).
+    const removed = await domain.db.writeAcross(async ({ attachments }) => {
+      const still = await attachments.unreferenced(batch.map((a) => a.id));
+      await attachments.delete(still.map((a) => a.id));
       const events: OutboxRecord[] = [];
       for (const a of still) {
         events.push(
@@ -319,7 +300,7 @@ export async function deleteUnclaimedUploads(domain: Domain, olderThan: Date): P
             {
               user_id: a.ownerId,
               attachment_id: a.id,
-              upload_space_used: await domain.attachments.spaceUsed(a.ownerId, tx),
+              upload_space_used: await attachments.spaceUsed(a.ownerId),
             },
             { realmId: a.realmId, requestId: null },
           ),

@@ -1,7 +1,7 @@
 import type { contracts } from '@confab/events';
 import { STREAM_POST_POLICY_ADMINS, streamPostPolicy } from '@confab/zulip';
 import type { Domain } from './context.js';
-import type { Transaction } from './storage.js';
+import type { PeopleUnit } from './people.js';
 import { systemGroupMembers } from './permissions.js';
 import type { Channel, ChannelPermission, GroupSettingValue, PermissionValue, Realm, Subscription } from './types.js';
 import { CHANNEL_PERMISSION_SETTINGS } from './types.js';
@@ -17,11 +17,11 @@ export class GroupValueFormatter {
   private systemIds: Map<string, number> | undefined;
   private roleMembers = new Map<string, number[]>();
 
-  /** `tx`: the transaction it formats in, if any (PeopleReader.activeUsersInRealm). */
+  /** `people`: the unit of work's people when it formats inside one (PeopleReader.activeUsersInRealm). */
   constructor(
     private readonly domain: Domain,
     private readonly realm: Realm,
-    private readonly tx?: Transaction,
+    private readonly people?: PeopleUnit,
   ) {}
 
   async format(value: PermissionValue): Promise<GroupSettingValue> {
@@ -36,7 +36,7 @@ export class GroupValueFormatter {
     if (!members) {
       members = systemGroupMembers(
         value,
-        await this.domain.readModel.activeUsersInRealm(this.realm.id, this.tx),
+        await (this.people ?? this.domain.readModel).activeUsersInRealm(this.realm.id),
         this.realm,
       );
       this.roleMembers.set(value, members);

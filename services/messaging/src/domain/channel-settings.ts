@@ -173,7 +173,7 @@ async function commit(
   // Read before the transaction, which holds a connection and the channel's row: it must not wait for another
   // connection of its pool (PeopleReader.activeUsersInRealm).
   const users = await domain.readModel.activeUsersInRealm(actor.realm.id);
-  await domain.channelSettings.edit(async (unit) => {
+  await domain.db.write(actor.realm.id, async ({ channelSettings: unit }) => {
     const current = await unit.lock(channel.id);
     if (!current) throw invalid('Invalid channel ID');
     const { patch, changes } = await build(current, unit);
@@ -229,9 +229,9 @@ export async function updateChannel(
   await commit(domain, actor, channel, (current) => plan(domain, actor, current, input));
   const makeDefault = input.isDefaultStream;
   if (makeDefault !== undefined)
-    await domain.store.transaction(async (tx) => ({
+    await domain.db.write(actor.realm.id, async (store) => ({
       result: undefined,
-      events: await setDefaultChannel(domain, tx, actor, channel.id, makeDefault),
+      events: await setDefaultChannel(store, actor, channel.id, makeDefault),
     }));
 }
 
@@ -248,9 +248,9 @@ export async function archiveChannel(domain: Domain, actor: Actor, channelId: nu
       : { patch: { isArchived: true }, changes: [{ property: 'is_archived', value: true }] },
   );
   // An archived channel is no default channel any more (Zulip's do_deactivate_stream).
-  await domain.store.transaction(async (tx) => ({
+  await domain.db.write(actor.realm.id, async (store) => ({
     result: undefined,
-    events: await setDefaultChannel(domain, tx, actor, channel.id, false),
+    events: await setDefaultChannel(store, actor, channel.id, false),
   }));
 }
 

@@ -1,5 +1,3 @@
-import type { Written } from '@confab/events';
-import type { Transaction } from './storage.js';
 import type { Attachment, Channel, ChannelPermission, PermissionValue, Subscription, TopicsPolicy } from './types.js';
 
 /** A channel about to be created: what its creation request decided (the rest is set by storage). */
@@ -24,71 +22,87 @@ export interface NewSubscription {
   color: string;
 }
 
-/** Channels and who is subscribed to them. */
+/** Channels and who is subscribed to them (reads outside a unit of work; changes go through MessagingStore.channels). */
 export interface ChannelStore {
   channelByName(realmId: number, name: string): Promise<Channel | null>;
   channelsByIds(ids: readonly number[]): Promise<Channel[]>;
   /** Existing channels among `names`, keyed by lower-cased name. */
-  channelsByNames(realmId: number, names: readonly string[], tx?: Transaction): Promise<Map<string, Channel>>;
+  channelsByNames(realmId: number, names: readonly string[]): Promise<Map<string, Channel>>;
   channelsInRealm(realmId: number): Promise<Channel[]>;
-  /** Creates a channel and its recipient; a concurrent creation of the same name fails with ChannelNameTaken. */
-  createChannel(tx: Transaction, data: NewChannel): Promise<Channel>;
   subscription(userId: number, channelId: number): Promise<Subscription | null>;
   /** The user's subscriptions (active ones unless told otherwise). */
   subscriptionsOfUser(userId: number, options?: { includeInactive?: boolean }): Promise<Subscription[]>;
   /** The user's subscriptions to these channels (active or not), keyed by channel id. */
-  subscriptionsFor(userId: number, channelIds: readonly number[], tx?: Transaction): Promise<Map<number, Subscription>>;
+  subscriptionsFor(userId: number, channelIds: readonly number[]): Promise<Map<number, Subscription>>;
   /** Active subscribers who are active users, per channel. */
-  subscribers(channelIds: readonly number[], tx?: Transaction): Promise<Map<number, number[]>>;
+  subscribers(channelIds: readonly number[]): Promise<Map<number, number[]>>;
   subscriberCount(channelId: number): Promise<number>;
   /** How many active subscribers who are active users each channel has (0 for none): `subscribers`' counts. */
   subscriberCounts(channelIds: readonly number[]): Promise<Map<number, number>>;
-  /** Colors already used by each user's subscriptions (to pick new ones). */
-  colorsInUse(userIds: readonly number[], tx: Transaction): Promise<Map<number, string[]>>;
-  /** Every subscription (active or not) of these users to these channels. */
-  subscriptionsOf(tx: Transaction, userIds: readonly number[], channelIds: readonly number[]): Promise<Subscription[]>;
-  /** Activates or creates subscriptions in one statement; returns those that were not already active. */
-  subscribe(tx: Transaction, subs: readonly NewSubscription[]): Promise<Subscription[]>;
-  /** Deactivates subscriptions in one statement; returns the (user, channel) pairs that were active. */
-  unsubscribe(
-    tx: Transaction,
-    pairs: readonly { userId: number; channelId: number }[],
-  ): Promise<{ userId: number; channelId: number }[]>;
   /** Whether any message was sent to each channel in the last week (Zulip's is_recently_active, simplified). */
   recentlyActive(channelIds: readonly number[]): Promise<Set<number>>;
+}
+
+/** Channels and subscriptions inside a unit of work (MessagingStore.channels). */
+export interface ChannelUnit {
+  /** Existing channels among `names`, keyed by lower-cased name. */
+  channelsByNames(realmId: number, names: readonly string[]): Promise<Map<string, Channel>>;
+  /** Creates a channel and its recipient; a concurrent creation of the same name fails with ChannelNameTaken. */
+  createChannel(data: NewChannel): Promise<Channel>;
+  /** The user's subscriptions to these channels (active or not), keyed by channel id. */
+  subscriptionsFor(userId: number, channelIds: readonly number[]): Promise<Map<number, Subscription>>;
+  /** Active subscribers who are active users, per channel. */
+  subscribers(channelIds: readonly number[]): Promise<Map<number, number[]>>;
+  /** Colors already used by each user's subscriptions (to pick new ones). */
+  colorsInUse(userIds: readonly number[]): Promise<Map<number, string[]>>;
+  /** Every subscription (active or not) of these users to these channels. */
+  subscriptionsOf(userIds: readonly number[], channelIds: readonly number[]): Promise<Subscription[]>;
+  /** Activates or creates subscriptions in one statement; returns those that were not already active. */
+  subscribe(subs: readonly NewSubscription[]): Promise<Subscription[]>;
+  /** Deactivates subscriptions in one statement; returns the (user, channel) pairs that were active. */
+  unsubscribe(
+    pairs: readonly { userId: number; channelId: number }[],
+  ): Promise<{ userId: number; channelId: number }[]>;
 }
 
 export interface AttachmentWithMessages extends Attachment {
   messages: { id: number; dateSent: Date }[];
 }
 
-/** Uploaded files and which messages refer to them. */
+/** Uploaded files and which messages refer to them (reads outside a unit of work). */
 export interface AttachmentStore {
-  create(data: Omit<Attachment, 'id' | 'createTime'>, tx?: Transaction): Promise<Attachment>;
-  byId(id: number, tx?: Transaction): Promise<Attachment | null>;
+  byId(id: number): Promise<Attachment | null>;
   byPathId(pathId: string): Promise<Attachment | null>;
   /** Uploads a new message may claim: the sender's own, or ones of the organization a message already refers to. */
   claimable(realmId: number, userId: number, pathIds: readonly string[]): Promise<Attachment[]>;
-  link(tx: Transaction, attachmentIds: readonly number[], messageId: number): Promise<void>;
   /** The uploads a message refers to. */
-  ofMessage(messageId: number, tx?: Transaction): Promise<Attachment[]>;
-  /** Removes the links of one message to these uploads. */
-  unlink(tx: Transaction, attachmentIds: readonly number[], messageId: number): Promise<void>;
-  /** Sets the message's has_attachment from the links it has now. */
-  refreshHasAttachment(tx: Transaction, messageId: number): Promise<boolean>;
-  /** Removes the links of deleted messages; returns the attachments they referred to. */
-  unlinkMessages(tx: Transaction, messageIds: readonly number[]): Promise<number[]>;
-  /** Which of these attachments no message refers to any more. */
-  unreferenced(tx: Transaction, attachmentIds: readonly number[]): Promise<Attachment[]>;
+  ofMessage(messageId: number): Promise<Attachment[]>;
   /** Unreferenced uploads created before `before` (for the periodic cleanup). */
   unclaimedBefore(before: Date, limit: number): Promise<Attachment[]>;
-  delete(tx: Transaction, ids: readonly number[]): Promise<void>;
   /** The owner's uploads, newest first, with the messages that refer to them. */
-  ofOwner(ownerId: number, tx?: Transaction): Promise<AttachmentWithMessages[]>;
-  withMessages(attachments: readonly Attachment[], tx?: Transaction): Promise<AttachmentWithMessages[]>;
-  spaceUsed(ownerId: number, tx?: Transaction): Promise<number>;
+  ofOwner(ownerId: number): Promise<AttachmentWithMessages[]>;
+  withMessages(attachments: readonly Attachment[]): Promise<AttachmentWithMessages[]>;
+  spaceUsed(ownerId: number): Promise<number>;
   /** Test support: makes uploads look older than they are. */
   ageAll(ownerId: number, by: { days: number }): Promise<void>;
+}
+
+/** Uploads inside a unit of work (MessagingStore.attachments). */
+export interface AttachmentUnit {
+  create(data: Omit<Attachment, 'id' | 'createTime'>): Promise<Attachment>;
+  byId(id: number): Promise<Attachment | null>;
+  link(attachmentIds: readonly number[], messageId: number): Promise<void>;
+  /** Removes the links of one message to these uploads. */
+  unlink(attachmentIds: readonly number[], messageId: number): Promise<void>;
+  /** Sets the message's has_attachment from the links it has now. */
+  refreshHasAttachment(messageId: number): Promise<boolean>;
+  /** Removes the links of deleted messages; returns the attachments they referred to. */
+  unlinkMessages(messageIds: readonly number[]): Promise<number[]>;
+  /** Which of these attachments no message refers to any more. */
+  unreferenced(attachmentIds: readonly number[]): Promise<Attachment[]>;
+  delete(ids: readonly number[]): Promise<void>;
+  withMessages(attachments: readonly Attachment[]): Promise<AttachmentWithMessages[]>;
+  spaceUsed(ownerId: number): Promise<number>;
 }
 
 /** A subscription's personal settings by their API names (the stored fields they set). */
@@ -118,11 +132,7 @@ export interface ChannelPatch {
   permissions?: Record<ChannelPermission, PermissionValue>;
 }
 
-/** Channel settings' storage (a port this domain owns; docs/architecture.md, "Data access"). */
-export interface ChannelSettingsStore {
-  edit<T>(fn: (unit: ChannelSettingsUnit) => Promise<Written<T>>): Promise<T>;
-}
-
+/** Channel and subscription settings inside a unit of work (MessagingStore.channelSettings). */
 export interface ChannelSettingsUnit {
   /** The channel, locked against concurrent changes; null when it does not exist. */
   lock(channelId: number): Promise<Channel | null>;
@@ -134,14 +144,20 @@ export interface ChannelSettingsUnit {
   updateSubscription(userId: number, channelId: number, patch: SubscriptionPatch): Promise<void>;
 }
 
-/** Default channels' storage (a port this domain owns; docs/architecture.md, "Data access"). */
+/** Default channels' reads (a port this domain owns; changes go through MessagingStore.defaultChannels). */
 export interface DefaultChannelStore {
   /** The organization's default channels, by id, ascending. */
-  ids(realmId: number, tx?: Transaction): Promise<number[]>;
+  ids(realmId: number): Promise<number[]>;
+}
+
+/** Default channels inside a unit of work (MessagingStore.defaultChannels). */
+export interface DefaultChannelUnit {
+  /** The organization's default channels, by id, ascending. */
+  ids(realmId: number): Promise<number[]>;
   /** False when it was a default channel already. */
-  add(tx: Transaction, realmId: number, channelId: number): Promise<boolean>;
+  add(realmId: number, channelId: number): Promise<boolean>;
   /** False when it was not a default channel. */
-  remove(tx: Transaction, channelId: number): Promise<boolean>;
+  remove(channelId: number): Promise<boolean>;
 }
 
 /** A channel folder as stored (Zulip's ChannelFolder). */

@@ -1,6 +1,5 @@
 import { ConfabError, invalid } from '@confab/errors';
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
-import type { Transaction } from './storage.js';
 import { basicAccess } from './channel-access.js';
 import {
   ChannelNameTaken,
@@ -20,6 +19,8 @@ import { isAdmin, isGuest } from './permissions.js';
 import { checkChannelName } from './text.js';
 import type { Channel, Subscription, User } from './types.js';
 import { makeDefault } from './default-channels.js';
+import type { PeopleUnit } from './people.js';
+import type { MessagingStore } from './store.js';
 
 /** Zulip's STREAM_ASSIGNMENT_COLORS: each new subscription takes the first color the user does not use yet. */
 const COLORS = [
@@ -50,7 +51,7 @@ const COLORS = [
 ];
 
 async function createChannels(
-  tx: Transaction,
+  store: MessagingStore,
   domain: Domain,
   actor: Actor,
   specs: readonly ChannelSpec[],
@@ -58,7 +59,7 @@ async function createChannels(
 ): Promise<Channel[]> {
   const created: Channel[] = [];
   for (const spec of specs) {
-    const channel = await domain.channels.createChannel(tx, {
+    const channel = await store.channels.createChannel({
       realmId: actor.realm.id,
       name: spec.name,
       description: spec.description ?? '',
@@ -112,20 +113,16 @@ export async function principalsToUsers(
 
 /** Subscribes users (creating their subscription rows with colors) and builds the events. */
 async function addSubscriptions(
-  tx: Transaction,
+  store: MessagingStore,
   domain: Domain,
   actor: Actor,
   channels: readonly Channel[],
   users: readonly User[],
   colorFor: Map<string, string>,
 ): Promise<{ added: Subscription[]; events: OutboxRecord[]; already: { userId: number; channel: Channel }[] }> {
-  const inUse = await domain.channels.colorsInUse(
-    users.map((u) => u.id),
-    tx,
-  );
+  const inUse = await store.channels.colorsInUse(users.map((u) => u.id));
   const existing = new Map<number, Map<number, Subscription>>();
-  const current = await domain.channels.subscriptionsOf(
-    tx,
+  const current = await store.channels.subscriptionsOf(
     users.map((u) => u.id),
     channels.map((c) => c.id),
   );
@@ -153,14 +150,11 @@ async function addSubscriptions(
       wanted.push({ userId: user.id, channelId: channel.id, color });
     }
   }
-  const added = await domain.channels.subscribe(tx, wanted);
+  const added = await store.channels.subscribe(wanted);
   const events: OutboxRecord[] = [];
   if (added.length > 0) {
-    const counts = await domain.channels.subscribers(
-      channels.map((c) => c.id),
-      tx,
-    );
-    const groups = new GroupValueFormatter(domain, actor.realm, tx);
+    const counts = await store.channels.subscribers(channels.map((c) => c.id));
+    const groups = new GroupValueFormatter(domain, actor.realm, store.people);
     const touched = channels.filter((c) => added.some((s) => s.channelId === c.id));
     events.push(
       outboxRecord(
@@ -186,9 +180,9 @@ export async function channelAudience(
   actor: Actor,
   channel: Channel,
   subscriberIds: readonly number[],
-  tx?: Transaction,
+  people?: PeopleUnit,
 ): Promise<number[]> {
-  return audienceOf(await domain.readModel.activeUsersInRealm(actor.realm.id, tx), channel, subscriberIds);
+  return audienceOf(await (people ?? domain.readModel).activeUsersInRealm(actor.realm.id), channel, subscriberIds);
 }
 
 /** `channelAudience` among users already read. */
@@ -198,17 +192,17 @@ export function audienceOf(users: readonly User[], channel: Channel, subscriberI
 }
 
 async function createdEvents(
-  tx: Transaction,
+  store: MessagingStore,
   domain: Domain,
   actor: Actor,
   created: readonly Channel[],
   subscriberIds: readonly number[],
 ): Promise<OutboxRecord[]> {
   if (created.length === 0) return [];
-  const groups = new GroupValueFormatter(domain, actor.realm, tx);
+  const groups = new GroupValueFormatter(domain, actor.realm, store.people);
   const audience = new Set<number>();
   for (const channel of created)
-    for (const id of await channelAudience(domain, actor, channel, subscriberIds, tx)) audience.add(id);
+    for (const id of await channelAudience(domain, actor, channel, subscriberIds, store.people)) audience.add(id);
   return [
     outboxRecord(
       contracts.streamCreated,
@@ -260,15 +254,14 @@ export async function subscribeToChannels(
   const subscribers = subscribingOthers ? await principalsToUsers(domain, actor, principals) : [actor.user];
 
   try {
-    const outcome = await domain.store.transaction(async (tx) => {
-      const existing = await domain.channels.channelsByNames(actor.realm.id, [...specs.keys()], tx);
+    const outcome = await domain.db.write(actor.realm.id, async (store) => {
+      const existing = await store.channels.channelsByNames(actor.realm.id, [...specs.keys()]);
       const missing = [...specs.values()].filter((s) => !existing.has(s.name.toLowerCase()));
       if (missing.length > 0) await checkCanCreate(domain, actor, input.settings);
 
-      const subs = await domain.channels.subscriptionsFor(
+      const subs = await store.channels.subscriptionsFor(
         actor.user.id,
         [...existing.values()].map((c) => c.id),
-        tx,
       );
       const authorized: Channel[] = [];
       const unauthorized: Channel[] = [];
@@ -283,14 +276,14 @@ export async function subscribeToChannels(
       }
       if (subscribingOthers && !(await canSubscribeOthers(domain, actor, authorized))) throw insufficientPermission();
 
-      const created = await createChannels(tx, domain, actor, missing, input.settings);
+      const created = await createChannels(store, domain, actor, missing, input.settings);
       const targets = [...authorized, ...created];
-      const { added, events, already } = await addSubscriptions(tx, domain, actor, targets, subscribers, colorFor);
+      const { added, events, already } = await addSubscriptions(store, domain, actor, targets, subscribers, colorFor);
       const createdSubscribers = added.filter((s) => created.some((c) => c.id === s.channelId)).map((s) => s.userId);
       const allEvents = [
-        ...(await createdEvents(tx, domain, actor, created, createdSubscribers)),
+        ...(await createdEvents(store, domain, actor, created, createdSubscribers)),
         ...events,
-        ...(input.settings.isDefaultStream ? await makeDefault(domain, tx, actor, created) : []),
+        ...(input.settings.isDefaultStream ? await makeDefault(store, actor, created) : []),
       ];
 
       const byId = new Map(targets.map((c) => [c.id, c]));
@@ -354,25 +347,25 @@ export async function createChannel(
     throw insufficientPermission();
   }
   try {
-    const channel = await domain.store.transaction(async (tx) => {
+    const channel = await domain.db.write(actor.realm.id, async (store) => {
       const [created] = await createChannels(
-        tx,
+        store,
         domain,
         actor,
         [{ name, description: input.description.replace(/\n/g, ' ') }],
         input.settings,
       );
-      const { added, events } = await addSubscriptions(tx, domain, actor, [created!], subscribers, new Map());
+      const { added, events } = await addSubscriptions(store, domain, actor, [created!], subscribers, new Map());
       const allEvents = [
         ...(await createdEvents(
-          tx,
+          store,
           domain,
           actor,
           [created!],
           added.map((s) => s.userId),
         )),
         ...events,
-        ...(input.settings.isDefaultStream ? await makeDefault(domain, tx, actor, [created!]) : []),
+        ...(input.settings.isDefaultStream ? await makeDefault(store, actor, [created!]) : []),
       ];
       return { result: created!, events: allEvents };
     });

@@ -1,11 +1,5 @@
 import type { Logger } from '@confab/logging';
-import type {
-  AttachmentStore,
-  ChannelFolderStore,
-  ChannelSettingsStore,
-  ChannelStore,
-  DefaultChannelStore,
-} from './channel-store.js';
+import type { AttachmentStore, ChannelFolderStore, ChannelStore, DefaultChannelStore } from './channel-store.js';
 import type { MessageEditStore } from './edit-store.js';
 import type {
   MessageStore,
@@ -31,7 +25,7 @@ import type { DraftStore, SavedSnippetStore } from './user-content-store.js';
 export interface Domain {
   /** Units of work over one store: `db.write(realmId, store => …)` (the way every change is to be written). */
   db: MessagingDatabase;
-  /** The older ports' transactions, for the modules not yet on `db.write` (docs/architecture.md, "Data access"). */
+  /** The scheduled batches' unit of work and events of no change (typing); every other change goes through `db`. */
   store: UnitOfWorkPort;
   readModel: PeopleReader;
   channels: ChannelStore;
@@ -48,7 +42,6 @@ export interface Domain {
   submessages: SubmessageStore;
   /** The archive of expired messages (message retention). */
   retention: RetentionStore;
-  channelSettings: ChannelSettingsStore;
   attachments: AttachmentStore;
   userTopics: UserTopicStore;
   reactions: ReactionStore;

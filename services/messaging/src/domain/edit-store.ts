@@ -1,4 +1,4 @@
-import type { contracts, Written } from '@confab/events';
+import type { contracts } from '@confab/events';
 import type { TopicPolicyChange, VisibilityPolicy } from './types.js';
 
 /**
@@ -55,7 +55,7 @@ export interface LockedMessage {
   renderedContent: string;
 }
 
-/** What editing needs from storage inside its transaction. */
+/** What editing needs from storage inside its unit of work (PlainStore.edits). */
 export interface EditUnit {
   /** Locks the message against concurrent edits and deletion; null when it no longer exists. */
   lock(messageId: number): Promise<LockedMessage | null>;
@@ -95,9 +95,8 @@ export interface EditUnit {
   ): Promise<contracts.MessageNotifyFacts>;
 }
 
-/** Message editing's storage: one transaction per edit (its events written with it), and the stored history. */
+/** Message editing's reads outside an edit (an edit is a unit of work over PlainStore.edits), and the history. */
 export interface MessageEditStore {
-  edit<T>(fn: (unit: EditUnit) => Promise<Written<T>>): Promise<T>;
   /** A channel topic's messages (only those `receivedBy` received, when given), oldest first. */
   topicMessageDates(
     recipientId: number,

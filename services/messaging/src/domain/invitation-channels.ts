@@ -5,7 +5,7 @@ import { channelRecord, GroupValueFormatter, subscriptionRecord } from './channe
 import type { Domain } from './context.js';
 import type { Actor } from './actor.js';
 import { isAdmin, isGuest } from './permissions.js';
-import type { Transaction } from './storage.js';
+import type { MessagingStore } from './store.js';
 import type { Channel } from './types.js';
 
 /**
@@ -57,18 +57,17 @@ export async function checkInvitationChannels(
 }
 
 /**
- * Subscribes one user to channels in the caller's transaction, publishing the same `subscription.added` event as any
+ * Subscribes one user to channels in the caller's unit of work, publishing the same `subscription.added` event as any
  * subscription; channels they are subscribed to already are left alone.
  */
 export async function subscribeUserTo(
   domain: Domain,
-  tx: Transaction,
+  store: MessagingStore,
   actor: Actor,
   channels: readonly Channel[],
 ): Promise<{ ids: number[]; events: OutboxRecord[] }> {
   if (channels.length === 0) return { ids: [], events: [] };
-  const existing = await domain.channels.subscriptionsOf(
-    tx,
+  const existing = await store.channels.subscriptionsOf(
     [actor.user.id],
     channels.map((c) => c.id),
   );
@@ -80,12 +79,9 @@ export async function subscribeUserTo(
       channelId: c.id,
       color: byChannel.get(c.id)?.color ?? COLORS[index % COLORS.length]!,
     }));
-  const added = await domain.channels.subscribe(tx, wanted);
+  const added = await store.channels.subscribe(wanted);
   if (added.length === 0) return { ids: [], events: [] };
-  const counts = await domain.channels.subscribers(
-    added.map((s) => s.channelId),
-    tx,
-  );
+  const counts = await store.channels.subscribers(added.map((s) => s.channelId));
   const groups = new GroupValueFormatter(domain, actor.realm);
   const touched = channels.filter((c) => added.some((s) => s.channelId === c.id));
   const event = outboxRecord(
@@ -116,8 +112,8 @@ export async function subscribeInvitedUser(
     (c) => c.realmId === actor.realm.id && !c.isArchived,
   );
   if (channels.length === 0) return [];
-  return domain.store.transaction(async (tx) => {
-    const { ids: subscribed, events } = await subscribeUserTo(domain, tx, actor, channels);
+  return domain.db.write(actor.realm.id, async (store) => {
+    const { ids: subscribed, events } = await subscribeUserTo(domain, store, actor, channels);
     return { result: subscribed, events };
   });
 }

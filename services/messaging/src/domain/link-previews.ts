@@ -36,7 +36,7 @@ export async function applyLinkPreviews(
   for (const url of job.urls) urlEmbedData.set(url, await ports.embedData(url));
   const rendered = await domain.renderer.render(realm, job.content, sender, { urlEmbedData });
   const channel = message.channelId === null ? null : await domain.directory.channel(message.channelId);
-  return domain.edits.edit(async (unit) => {
+  return domain.db.writeSql(realm.id, async ({ edits: unit }) => {
     const locked = await unit.lock(job.message_id);
     if (!locked || locked.content !== job.content) return { result: 'stale' as const, events: [] };
     if (locked.renderedContent === rendered.html) return { result: 'unchanged' as const, events: [] };

@@ -55,15 +55,12 @@ export async function removeMessages(
   if (first.channelId !== null)
     for (const id of (await domain.channels.subscribers([first.channelId])).get(first.channelId) ?? [])
       audience.add(id);
-  const { ids, files } = await domain.store.transaction(async (tx) => {
-    const locked = await domain.messages.lockMessages(
-      tx,
-      messages.map((m) => m.id),
-    );
+  const { ids, files } = await domain.db.write(meta.realmId, async (store) => {
+    const locked = await store.messages.lockMessages(messages.map((m) => m.id));
     if (locked.length === 0) return { result: { ids: locked, files: [] as string[] }, events: [] };
-    const released = await releaseAttachments(domain, tx, locked, meta);
-    await domain.reactions.deleteForMessages(tx, locked);
-    await domain.messages.deleteMessages(tx, locked);
+    const released = await releaseAttachments(store, locked, meta);
+    await store.reactions.deleteForMessages(locked);
+    await store.messages.deleteMessages(locked);
     const deleted = outboxRecord(
       contracts.messageDeleted,
       {

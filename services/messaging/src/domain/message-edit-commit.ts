@@ -189,7 +189,7 @@ export async function commitEdit(domain: Domain, actor: Actor, plan: EditPlan): 
     const sub = await domain.channels.subscription(actor.user.id, origChannel.id);
     seesAll = canAccessHistory(actor, origChannel, sub?.active ? sub : null);
   }
-  return domain.edits.edit(async (unit) => {
+  return domain.db.writeSql(actor.realm.id, async ({ edits: unit }) => {
     const locked = await unit.lock(message.id);
     // Deleted or moved by someone else since it was checked: the caller tries again from the current state.
     if (!locked || locked.channelId !== message.channelId || locked.topicKey !== topicKey(message.topic))

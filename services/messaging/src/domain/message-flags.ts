@@ -42,9 +42,9 @@ export async function updateFlags(
   const historical = messageIds.filter((id) => !existing.has(id));
   // Flags may be set on messages without a row (e.g. starring channel history), after checking access.
   for (const id of historical) await accessMessage(domain, actor, id);
-  await domain.store.sqlTransaction(async (executor) => {
-    await domain.messages.createHistoricalRows(executor, actor.user.id, historical);
-    await domain.messages.setFlag(executor, actor.user.id, messageIds, bit, op === 'add');
+  await domain.db.writeSql(actor.realm.id, async ({ flags }) => {
+    await flags.createHistoricalRows(actor.user.id, historical);
+    await flags.setFlag(actor.user.id, messageIds, bit, op === 'add');
     const details =
       flag === 'read' && op === 'remove' ? unreadDetails(actor, unmarked, messageIds, existing) : undefined;
     const event = outboxRecord(
@@ -96,8 +96,8 @@ export async function markAsRead(
         throw invalid(`No such topic '${scope.topic}'`);
     }
   }
-  await domain.store.transaction(async (tx) => {
-    const ids = await domain.messages.markRead(tx, actor.user.id, { recipientId, topicKey: key });
+  await domain.db.write(actor.realm.id, async (store) => {
+    const ids = await store.messages.markRead(actor.user.id, { recipientId, topicKey: key });
     const events =
       ids.length === 0
         ? []

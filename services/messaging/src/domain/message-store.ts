@@ -1,6 +1,6 @@
-import type { OutboxRecord, Written } from '@confab/events';
+import type { OutboxRecord } from '@confab/events';
 import type { MessageQuery } from './narrow.js';
-import type { SqlExecutor, Transaction } from './storage.js';
+import type { SqlExecutor } from './storage.js';
 import type { Reaction, ReactionType, SendFacts, StoredMessage, TopicPolicyChange } from './types.js';
 
 /** A message about to be written: a stored message before it has an id, with its topic's lookup key. */
@@ -118,9 +118,9 @@ export interface MessageStore {
   sentWith(clientIds: { senderId: number; queueId: string; localId: string }): Promise<number | null>;
   /** Forgets client ids older than `before`; returns how many. */
   forgetSentLocalIds(before: Date): Promise<number>;
-  messageById(id: number, tx?: Transaction): Promise<StoredMessage | null>;
+  messageById(id: number): Promise<StoredMessage | null>;
   /** The user's flags on a message, or null without a row. */
-  userMessageFlags(userId: number, messageId: number, tx?: Transaction): Promise<number | null>;
+  userMessageFlags(userId: number, messageId: number): Promise<number | null>;
   hasMessages(recipientId: number): Promise<boolean>;
   /** Senders of the topic's messages and users who reacted to them (Zulip's participants_for_topic). */
   topicParticipants(recipientId: number, topicKey: string): Promise<number[]>;
@@ -130,23 +130,11 @@ export interface MessageStore {
   fetchIds(query: MessageQuery, ids: readonly number[]): Promise<{ id: number; flags: number }[]>;
   /** The oldest unread message matching the narrow. */
   firstUnread(query: MessageQuery): Promise<number | null>;
-  messagesByIds(ids: readonly number[], tx?: Transaction): Promise<StoredMessage[]>;
+  messagesByIds(ids: readonly number[]): Promise<StoredMessage[]>;
   /** The user's flags on each of the messages they have a row for. */
-  flagsFor(userId: number, messageIds: readonly number[], tx?: Transaction): Promise<Map<number, number>>;
+  flagsFor(userId: number, messageIds: readonly number[]): Promise<Map<number, number>>;
   /** Users with a row for any of the messages. */
-  holders(messageIds: number | readonly number[], tx?: Transaction): Promise<number[]>;
-  /** Rows for messages the user never received but acts on (Zulip's historical UserMessage rows). */
-  createHistoricalRows(executor: SqlExecutor, userId: number, messageIds: readonly number[]): Promise<void>;
-  setFlag(
-    executor: SqlExecutor,
-    userId: number,
-    messageIds: readonly number[],
-    bit: number,
-    on: boolean,
-  ): Promise<number>;
-  /** Locks the messages' rows for a change; returns the ids of those that still exist. */
-  lockMessages(tx: Transaction, messageIds: readonly number[]): Promise<number[]>;
-  deleteMessages(tx: Transaction, messageIds: readonly number[]): Promise<void>;
+  holders(messageIds: number | readonly number[]): Promise<number[]>;
   /** The user's topic policies, as Zulip's register response lists them. */
   userTopicsOf(
     userId: number,
@@ -164,32 +152,56 @@ export interface MessageStore {
   >;
   /** The user's direct conversations, most recent first. */
   recentDirectConversations(userId: number, limit: number): Promise<{ maxMessageId: number; userIds: number[] }[]>;
-  /** Marks the user's unread messages read (all, a channel's, or a topic's); returns their ids. */
-  markRead(tx: Transaction, userId: number, scope: { recipientId?: number; topicKey?: string }): Promise<number[]>;
   /** Whether the user received any message in the topic. */
   receivedInTopic(userId: number, recipientId: number, topicKey: string): Promise<boolean>;
   /** Topics of a channel with their latest message id, newest first; only the user's received ones with `userId`. */
   topicsOf(recipientId: number, userId: number | null): Promise<{ name: string; maxId: number }[]>;
 }
 
+/** Messages inside a unit of work (MessagingStore.messages). */
+export interface MessageUnit {
+  /** Locks the messages' rows for a change; returns the ids of those that still exist. */
+  lockMessages(messageIds: readonly number[]): Promise<number[]>;
+  deleteMessages(messageIds: readonly number[]): Promise<void>;
+  /** Marks the user's unread messages read (all, a channel's, or a topic's); returns their ids. */
+  markRead(userId: number, scope: { recipientId?: number; topicKey?: string }): Promise<number[]>;
+}
+
+/** Reactions inside a unit of work (PlainStore.reactions). */
+export interface ReactionUnit {
+  /** Adds a reaction; false when the same user already reacted with the same emoji. */
+  add(reaction: Reaction): Promise<boolean>;
+  /** Removes the user's reaction with this emoji; returns it (with its stored name) or null. */
+  remove(key: {
+    messageId: number;
+    userId: number;
+    emojiCode: string;
+    reactionType: ReactionType;
+  }): Promise<Reaction | null>;
+  deleteForMessages(messageIds: readonly number[]): Promise<void>;
+}
+
+/** A user's message flags inside a unit of work (PlainStore.flags). */
+export interface FlagUnit {
+  /** Rows for messages the user never received but acts on (Zulip's historical UserMessage rows). */
+  createHistoricalRows(userId: number, messageIds: readonly number[]): Promise<void>;
+  setFlag(userId: number, messageIds: readonly number[], bit: number, on: boolean): Promise<number>;
+}
+
+/** Users' topic policies inside a unit of work (PlainStore.userTopics). */
+export interface UserTopicUnit {
+  /** Applies the changes (policy 0 deletes the row). */
+  setPolicies(changes: readonly TopicPolicyChange[], at: Date): Promise<void>;
+}
+
 /** Emoji reactions on messages. */
 export interface ReactionStore {
   /** Reactions of each message, oldest first. */
   forMessages(messageIds: readonly number[]): Promise<Map<number, Reaction[]>>;
-  /** Adds a reaction; false when the same user already reacted with the same emoji. */
-  add(executor: SqlExecutor, reaction: Reaction): Promise<boolean>;
-  /** Removes the user's reaction with this emoji; returns it (with its stored name) or null. */
-  remove(
-    executor: SqlExecutor,
-    key: { messageId: number; userId: number; emojiCode: string; reactionType: ReactionType },
-  ): Promise<Reaction | null>;
-  deleteForMessages(tx: Transaction, messageIds: readonly number[]): Promise<void>;
 }
 
 /** Users' visibility policies for topics (no row means "none"). */
 export interface UserTopicStore {
-  /** Applies the changes (policy 0 deletes the row). */
-  setPolicies(executor: SqlExecutor, changes: readonly TopicPolicyChange[], at: Date): Promise<void>;
   policy(userId: number, channelId: number, topicKey: string): Promise<number>;
   /** Users with a policy for the topic, with the topic's name as their row has it. */
   withPolicy(channelId: number, topicKey: string): Promise<{ userId: number; topicName: string }[]>;
@@ -208,9 +220,9 @@ export interface Submessage {
 export interface SubmessageStore {
   /** Each message's submessages, oldest first. */
   forMessages(messageIds: readonly number[]): Promise<Map<number, Submessage[]>>;
-  add<T>(fn: (unit: SubmessageUnit) => Promise<Written<T>>): Promise<T>;
 }
 
+/** Submessages inside a unit of work (PlainStore.submessages). */
 export interface SubmessageUnit {
   /** Stores it and marks its message as having submessages; its id. */
   insert(submessage: Omit<Submessage, 'id'>): Promise<number>;

@@ -1,4 +1,3 @@
-import type { Transaction } from './storage.js';
 import type { PersonalFilters } from './personal-filters.js';
 import type { Channel, CustomEmojiSet, Group, Realm, User } from './types.js';
 
@@ -8,15 +7,21 @@ export interface PeopleReader {
   usersByIds(realmId: number, ids: readonly number[]): Promise<User[]>;
   usersByEmails(realmId: number, emails: readonly string[]): Promise<User[]>;
   /**
-   * Active users of the organization (its system bots left out). Inside a transaction, pass it: a transaction never
-   * waits for a second connection of its pool, which concurrent transactions may all be holding (a deadlock until
-   * the transaction's timeout).
+   * Active users of the organization (its system bots left out). Inside a unit of work, read them through its
+   * store (MessagingStore.people): a transaction never waits for a second connection of its pool, which concurrent
+   * transactions may all be holding (a deadlock until the transaction's timeout).
    */
-  activeUsersInRealm(realmId: number, tx?: Transaction): Promise<User[]>;
+  activeUsersInRealm(realmId: number): Promise<User[]>;
   /** The organization's Notification Bot; null until settings' event about it has arrived. */
   notificationBot(realmId: number): Promise<User | null>;
   /** Recursive members of the given groups. */
   groupMembers(groupIds: readonly number[]): Promise<Map<number, number[]>>;
+}
+
+/** This service's copies of people, read inside a unit of work (MessagingStore.people). */
+export interface PeopleUnit {
+  /** Active users of the organization (its system bots left out), read on the unit's own connection. */
+  activeUsersInRealm(realmId: number): Promise<User[]>;
 }
 
 /**

@@ -50,9 +50,9 @@ export async function addReaction(
   if (!REACTION_TYPES.includes(type)) throw invalid('Invalid emoji type.');
   const audience = await messageAudience(domain, message);
   const meta = { realmId: actor.realm.id, requestId: actor.requestId };
-  await domain.store.sqlTransaction(async (tx) => {
-    if (flags === null) await domain.messages.createHistoricalRows(tx, actor.user.id, [message.id]);
-    const added = await domain.reactions.add(tx, {
+  await domain.db.writeSql(actor.realm.id, async (store) => {
+    if (flags === null) await store.flags.createHistoricalRows(actor.user.id, [message.id]);
+    const added = await store.reactions.add({
       messageId: message.id,
       userId: actor.user.id,
       emojiName: name,
@@ -87,7 +87,7 @@ export async function addReaction(
           policy: VISIBILITY_FOLLOWED,
         } as const;
         const now = new Date();
-        await domain.userTopics.setPolicies(tx, [change], now);
+        await store.userTopics.setPolicies([change], now);
         events.push(
           outboxRecord(
             contracts.userTopicChanged,
@@ -127,8 +127,8 @@ export async function removeReaction(
   // No stored reaction has an unknown type or a code the database could not hold.
   if (!REACTION_TYPES.includes(type) || code.includes('\u0000')) throw missing();
   const audience = await messageAudience(domain, message);
-  await domain.store.sqlTransaction(async (tx) => {
-    const removed = await domain.reactions.remove(tx, {
+  await domain.db.writeSql(actor.realm.id, async ({ reactions }) => {
+    const removed = await reactions.remove({
       messageId: message.id,
       userId: actor.user.id,
       emojiCode: code,

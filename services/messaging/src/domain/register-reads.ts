@@ -13,7 +13,7 @@ function once<T>(read: () => Promise<T>): () => Promise<T> {
  * unsubscribed, never_subscribed, streams) is served from those reads instead of asking again for its own subset.
  * A register made three channel reads, two subscription reads, three subscriber reads and two activity reads; each
  * is one round trip to PostgreSQL and, on this machine, most of its CPU (docs/architecture.md, "Initial state").
- * Reads of another organization or user, and reads inside a transaction, go to the store itself.
+ * Reads of another organization or user go to the store itself.
  */
 export function registerReads(store: ChannelStore, realmId: number, userId: number): ChannelStore {
   const channels = once(() => store.channelsInRealm(realmId));
@@ -38,15 +38,15 @@ export function registerReads(store: ChannelStore, realmId: number, userId: numb
       const subs = await own();
       return options.includeInactive ? subs : subs.filter((s) => s.active);
     },
-    async subscriptionsFor(id, channelIds, tx) {
-      if (id !== userId || tx) return store.subscriptionsFor(id, channelIds, tx);
+    async subscriptionsFor(id, channelIds) {
+      if (id !== userId) return store.subscriptionsFor(id, channelIds);
       const wanted = new Set(channelIds);
       return new Map(
         (await own()).filter((s) => wanted.has(s.channelId)).map((s): [number, Subscription] => [s.channelId, s]),
       );
     },
-    async subscribers(channelIds, tx) {
-      if (tx || !(await known(channelIds))) return store.subscribers(channelIds, tx);
+    async subscribers(channelIds) {
+      if (!(await known(channelIds))) return store.subscribers(channelIds);
       const all = await subscribers();
       const out = new Map<number, number[]>();
       for (const id of channelIds) {

@@ -89,8 +89,8 @@ export async function createReminder(
   const { message } = await accessMessage(domain, actor, input.messageId);
   const content = await reminderContent(domain, actor, message, input.note);
   const rendered = await domain.renderer.render(actor.realm, content, actor.user);
-  const created = await domain.store.transaction(async (tx) => {
-    const row = await domain.scheduledMessages.create(tx, {
+  const created = await domain.db.write(actor.realm.id, async ({ scheduledMessages }) => {
+    const row = await scheduledMessages.create({
       realmId: actor.realm.id,
       senderId: actor.user.id,
       type: 'private',
@@ -125,8 +125,8 @@ export async function listReminders(domain: Domain, actor: Actor) {
 export async function deleteReminder(domain: Domain, actor: Actor, id: number): Promise<void> {
   const notFound = () => new ConfabError('Reminder does not exist', { status: 404 });
   if (!validId(id)) throw notFound();
-  await domain.store.transaction(async (tx) => {
-    if (!(await domain.scheduledMessages.delete(tx, id, actor.user.id, REMIND))) throw notFound();
+  await domain.db.write(actor.realm.id, async ({ scheduledMessages }) => {
+    if (!(await scheduledMessages.delete(id, actor.user.id, REMIND))) throw notFound();
     const removed = outboxRecord(contracts.reminderRemoved, { user_id: actor.user.id, reminder_id: id }, meta(actor));
     return { result: undefined, events: [removed] };
   });
@@ -179,13 +179,8 @@ export async function deliverReminder(
       failure = err.message;
     }
   }
-  await domain.store.transaction(async (tx) => ({
-    result: await domain.scheduledMessages.markFailed(
-      tx,
-      row.id,
-      row.version,
-      failure ?? 'Reminder could not be sent.',
-    ),
+  await domain.db.write(row.realmId, async ({ scheduledMessages }) => ({
+    result: await scheduledMessages.markFailed(row.id, row.version, failure ?? 'Reminder could not be sent.'),
     events: [],
   }));
   domain.logger.info({ reminderId: row.id, failure }, 'reminder could not be sent');

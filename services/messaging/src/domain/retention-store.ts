@@ -1,4 +1,3 @@
-import type { Transaction } from './storage.js';
 import type { Attachment } from './types.js';
 
 export interface RetentionRealm {
@@ -45,21 +44,28 @@ export interface RetentionStore {
    * their own, and those following an organization that has one (a superset; `archivingPlan` decides).
    */
   candidates(): Promise<{ realms: RetentionRealm[]; channels: RetentionChannel[] }>;
+  /** The organization's retention batches not restored yet, oldest first; with `recipientId`, those holding its messages. */
+  archivedBatches(realmId: number, recipientId?: number): Promise<number[]>;
+  /** Batches archived before `before`, oldest first. */
+  batchesBefore(before: Date, limit: number): Promise<number[]>;
+}
+
+/** The archive inside a unit of work (MessagingStore.retention). */
+export interface RetentionUnit {
   /**
    * Moves up to `limit` messages of the scope sent before `cutoff`, with their per-user rows, reactions,
    * submessages and upload links, into a new archive transaction stamped `at`; uploads no live message refers to
    * any more move too (their files stay until the purge).
    */
-  archiveBatch(
-    tx: Transaction,
-    batch: { realmId: number; scope: ArchiveScope; cutoff: Date; limit: number; at: Date },
-  ): Promise<ArchivedBatch>;
-  /** The organization's retention batches not restored yet, oldest first; with `recipientId`, those holding its messages. */
-  archivedBatches(realmId: number, recipientId?: number): Promise<number[]>;
+  archiveBatch(batch: {
+    realmId: number;
+    scope: ArchiveScope;
+    cutoff: Date;
+    limit: number;
+    at: Date;
+  }): Promise<ArchivedBatch>;
   /** Moves a batch's messages and rows back; the ids restored. */
-  restoreBatch(tx: Transaction, archiveId: number): Promise<number[]>;
-  /** Batches archived before `before`, oldest first. */
-  batchesBefore(before: Date, limit: number): Promise<number[]>;
+  restoreBatch(archiveId: number): Promise<number[]>;
   /** Deletes these batches and what they hold; the upload files nothing names any more, to delete after commit. */
-  purgeBatches(tx: Transaction, archiveIds: readonly number[]): Promise<string[]>;
+  purgeBatches(archiveIds: readonly number[]): Promise<string[]>;
 }

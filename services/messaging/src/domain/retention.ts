@@ -1,6 +1,6 @@
 import { contracts, outboxRecord, type OutboxRecord } from '@confab/events';
 import type { Domain } from './context.js';
-import type { Transaction } from './storage.js';
+import type { MessagingStore } from './store.js';
 import type {
   RetentionRealm,
   RetentionChannel,
@@ -103,13 +103,12 @@ export function deletionEvents(
 
 /** The owners' upload lists change as Zulip's do when a message goes: removed uploads, and updated ones. */
 async function uploadEvents(
-  domain: Domain,
-  tx: Transaction,
+  { attachments }: Pick<MessagingStore, 'attachments'>,
   batch: ArchivedBatch,
   meta: { realmId: number; requestId: null },
 ): Promise<OutboxRecord[]> {
   const events: OutboxRecord[] = [];
-  for (const full of await domain.attachments.withMessages(batch.stillLinked, tx)) {
+  for (const full of await attachments.withMessages(batch.stillLinked)) {
     events.push(
       outboxRecord(
         contracts.attachmentUpdated,
@@ -123,7 +122,7 @@ async function uploadEvents(
             create_time: full.createTime.getTime(),
             messages: full.messages.map((m) => ({ id: m.id, date_sent: m.dateSent.getTime() })),
           },
-          upload_space_used: await domain.attachments.spaceUsed(full.ownerId, tx),
+          upload_space_used: await attachments.spaceUsed(full.ownerId),
         },
         meta,
       ),
@@ -136,7 +135,7 @@ async function uploadEvents(
         {
           user_id: upload.ownerId,
           attachment_id: upload.id,
-          upload_space_used: await domain.attachments.spaceUsed(upload.ownerId, tx),
+          upload_space_used: await attachments.spaceUsed(upload.ownerId),
         },
         meta,
       ),
@@ -159,12 +158,12 @@ async function archiveScope(
   let messages = 0;
   let batches = 0;
   for (;;) {
-    const moved = await domain.store.transaction(async (tx) => {
-      const batch = await domain.retention.archiveBatch(tx, { realmId, scope, cutoff, limit, at: now });
+    const moved = await domain.db.write(realmId, async (store) => {
+      const batch = await store.retention.archiveBatch({ realmId, scope, cutoff, limit, at: now });
       if (batch.messages.length === 0) return { result: 0, events: [] };
       const events = [
         ...deletionEvents(batch.messages, subscribers, meta),
-        ...(await uploadEvents(domain, tx, batch, meta)),
+        ...(await uploadEvents(store, batch, meta)),
       ];
       return { result: batch.messages.length, events };
     });
@@ -244,8 +243,9 @@ export async function purgeArchive(
   for (;;) {
     const ids = await domain.retention.batchesBefore(before, PURGE_BATCH_SIZE);
     if (ids.length === 0) return { batches, files };
-    const paths = await domain.store.transaction(async (tx) => ({
-      result: await domain.retention.purgeBatches(tx, ids),
+    // Batches of every organization: the purge's own unit of work (MessagingDatabase.writeAcross).
+    const paths = await domain.db.writeAcross(async ({ retention }) => ({
+      result: await retention.purgeBatches(ids),
       events: [],
     }));
     for (const path of paths) await domain.files.delete(path);
@@ -268,8 +268,8 @@ export async function restoreArchived(
   let messages = 0;
   for (const id of ids) {
     messages += (
-      await domain.store.transaction(async (tx) => ({
-        result: await domain.retention.restoreBatch(tx, id),
+      await domain.db.write(realmId, async ({ retention }) => ({
+        result: await retention.restoreBatch(id),
         events: [],
       }))
     ).length;

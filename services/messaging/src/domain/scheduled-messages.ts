@@ -129,8 +129,8 @@ export async function createScheduled(
     }),
   );
   // A channel message without a topic was refused by the check above ("Missing topic").
-  const created = await domain.store.transaction(async (tx) => {
-    const row = await domain.scheduledMessages.create(tx, {
+  const created = await domain.db.write(actor.realm.id, async ({ scheduledMessages }) => {
+    const row = await scheduledMessages.create({
       realmId: actor.realm.id,
       senderId: actor.user.id,
       type,
@@ -270,11 +270,11 @@ export async function editScheduled(
   }
   if (edit.deliverAt !== undefined) change.scheduledAt = edit.deliverAt;
 
-  const updated = await domain.store.transaction(async (tx) => {
-    const row = await domain.scheduledMessages.edit(tx, id, actor.user.id, change);
+  const updated = await domain.db.write(actor.realm.id, async ({ scheduledMessages }) => {
+    const row = await scheduledMessages.edit(id, actor.user.id, change);
     if (!row) {
       // Delivered or deleted since it was read.
-      if (!(await domain.scheduledMessages.get(id))) throw notFound();
+      if (!(await scheduledMessages.get(id))) throw notFound();
       throw invalid('Scheduled message was already sent');
     }
     return {
@@ -294,8 +294,8 @@ export async function editScheduled(
 
 export async function deleteScheduled(domain: Domain, actor: Actor, id: number): Promise<void> {
   if (!validId(id)) throw notFound();
-  await domain.store.transaction(async (tx) => {
-    if (!(await domain.scheduledMessages.delete(tx, id, actor.user.id))) throw notFound();
+  await domain.db.write(actor.realm.id, async ({ scheduledMessages }) => {
+    if (!(await scheduledMessages.delete(id, actor.user.id))) throw notFound();
     return {
       result: undefined,
       events: [

@@ -71,8 +71,8 @@ export async function deliverScheduled(domain: Domain, id: number, now: Date = n
     if (!(err instanceof ConfabError) || err.status >= 500) throw err;
     failure = err.message;
   }
-  const failed = await domain.store.transaction(async (tx) => {
-    const marked = await domain.scheduledMessages.markFailed(tx, row.id, row.version, failure);
+  const failed = await domain.db.write(row.realmId, async ({ scheduledMessages }) => {
+    const marked = await scheduledMessages.markFailed(row.id, row.version, failure);
     return {
       result: marked,
       events: marked

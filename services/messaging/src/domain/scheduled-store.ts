@@ -1,4 +1,4 @@
-import type { SqlExecutor, Transaction } from './storage.js';
+import type { SqlExecutor } from './storage.js';
 
 /** A scheduled message as stored: pending until delivered (or failed); `version` guards concurrent changes. */
 export interface StoredScheduledMessage {
@@ -63,23 +63,23 @@ export interface ScheduledMessageStore {
   claimDue(executor: SqlExecutor, dueBy: Date, limit: number): Promise<StoredScheduledMessage[]>;
   /** Marks claimed rows delivered with their messages (rows locked by `claimDue` in the same transaction). */
   markManyDelivered(executor: SqlExecutor, delivered: readonly { id: number; messageId: number }[]): Promise<void>;
-  create(tx: Transaction, data: NewScheduledMessage): Promise<StoredScheduledMessage>;
-  /** Applies an edit to an undelivered message; null when it was delivered or deleted meanwhile. */
-  edit(
-    tx: Transaction,
-    id: number,
-    senderId: number,
-    change: ScheduledMessageChange,
-  ): Promise<StoredScheduledMessage | null>;
-  /** Deletes the sender's scheduled message (or, with REMIND, reminder) of that id. */
-  delete(tx: Transaction, id: number, senderId: number, deliveryType?: number): Promise<boolean>;
   /** The guarded claim, in the transaction that sends the message: false when another delivery or edit won. */
   markDelivered(executor: SqlExecutor, id: number, version: number, messageId: number): Promise<boolean>;
-  /** A lasting failure: the row stays for the sender to fix. Null when it changed meanwhile. */
-  markFailed(tx: Transaction, id: number, version: number, message: string): Promise<StoredScheduledMessage | null>;
   /**
    * Pending rows with their delivery times in id order, for re-enqueueing after a Redis loss; only those due by
    * `dueBy` when it is given.
    */
   pending(afterId: number, limit: number, dueBy?: Date): Promise<{ id: number; scheduledAt: Date }[]>;
+}
+
+/** Scheduled messages and reminders inside a unit of work (MessagingStore.scheduledMessages). */
+export interface ScheduledMessageUnit {
+  get(id: number): Promise<StoredScheduledMessage | null>;
+  create(data: NewScheduledMessage): Promise<StoredScheduledMessage>;
+  /** Applies an edit to an undelivered message; null when it was delivered or deleted meanwhile. */
+  edit(id: number, senderId: number, change: ScheduledMessageChange): Promise<StoredScheduledMessage | null>;
+  /** Deletes the sender's scheduled message (or, with REMIND, reminder) of that id. */
+  delete(id: number, senderId: number, deliveryType?: number): Promise<boolean>;
+  /** A lasting failure: the row stays for the sender to fix. Null when it changed meanwhile. */
+  markFailed(id: number, version: number, message: string): Promise<StoredScheduledMessage | null>;
 }

@@ -344,11 +344,11 @@ async function commitOnce(domain: Domain, prepared: PreparedSend, options: SendO
     // The common case: one statement, which is its own transaction (with `alongside`, one plain-SQL transaction).
     sent = await domain.messages.send(write, alongside);
   } else {
-    // Claiming uploads takes the ORM's transaction; their events wake the relay after its commit.
-    sent = await domain.store.transaction(async (tx) => {
-      const rows = await domain.messages.sendIn(domain.store.sqlOf(tx), write);
-      const events = await claimAttachments(domain, tx, claimable, { ...placeholder, id: rows.messageId }, meta);
-      if (alongside) events.push(...(await alongside(domain.store.sqlOf(tx), rows.messageId)));
+    // Claiming uploads takes a unit of work of its own; their events wake the relay after its commit.
+    sent = await domain.db.write(meta.realmId, async (store) => {
+      const rows = await domain.messages.sendIn(store.sql, write);
+      const events = await claimAttachments(store, claimable, { ...placeholder, id: rows.messageId }, meta);
+      if (alongside) events.push(...(await alongside(store.sql, rows.messageId)));
       return { result: rows, events };
     });
   }

@@ -3,30 +3,28 @@ import type { OutboxRecord, Written } from '@confab/events';
 
 /**
  * The storage this domain works on, as it declares it (docs/architecture.md, "Data access"): repositories implement
- * these ports. A transaction is opaque here: the domain receives one from `UnitOfWork` and hands it back to port
- * methods that must join it.
+ * these ports. The domain never holds a transaction: a unit of work hands it the store's parts joined to one
+ * (domain/store.ts).
  */
-export type Transaction = object;
 
-/** Runs one SQL statement with positional parameters: a plain-SQL transaction, or a Transaction seen as one. */
+/** Runs one SQL statement with positional parameters: a plain-SQL transaction, or a Prisma one seen as one. */
 export interface SqlExecutor {
   /** `prepare: false` for statements whose text varies without bound (each prepared text stays on its connection). */
   query<T>(text: string, values: readonly unknown[], options?: { prepare?: boolean }): Promise<T[]>;
 }
 
-/** Changes and their events in one transaction, the outbox relay woken after the commit (`@confab/events`). */
+/**
+ * What the domain still reaches of the Store beside `db.write` (domain/store.ts, the way changes are written): the
+ * scheduled batches' unit of work and events of no change.
+ */
 export interface UnitOfWorkPort {
-  transaction<T>(fn: (tx: Transaction) => Promise<Written<T>>): Promise<T>;
-  /** The same, for plain-SQL hot paths (no ORM round trips). */
-  sqlTransaction<T>(fn: (executor: SqlExecutor) => Promise<Written<T>>): Promise<T>;
   /**
-   * The same on the few connections kept for large shared statements (the scheduled batches' sends, a dozen CTEs per
-   * message), which plan each statement once and keep the plan: planned afresh on whichever connection came free,
-   * such a statement cost more to plan than to run.
+   * Changes and their events in one plain-SQL transaction on the few connections kept for large shared statements
+   * (the scheduled batches' sends, a dozen CTEs per message), which plan each statement once and keep the plan:
+   * planned afresh on whichever connection came free, such a statement cost more to plan than to run. The outbox
+   * relay is woken after the commit (`@confab/events`).
    */
   batchTransaction<T>(fn: (executor: SqlExecutor) => Promise<Written<T>>): Promise<T>;
-  /** A transaction's statements as plain SQL, to join a plain-SQL write to it. */
-  sqlOf(tx: Transaction): SqlExecutor;
   /** Events that go with no change of this service's own (typing). */
   publish(events: readonly OutboxRecord[]): Promise<void>;
 }

@@ -113,7 +113,7 @@ export async function addSubmessage(
   if (type === 'poll') validatePoll(data, message.senderId === actor.user.id);
   if (type === 'todo') validateTodo(data, message.senderId === actor.user.id);
   const audience = await messageAudience(domain, message);
-  await domain.submessages.add(async (unit) => {
+  await domain.db.writeSql(actor.realm.id, async ({ submessages: unit }) => {
     const row = { message_id: message.id, sender_id: actor.user.id, msg_type: input.msgType, content: input.content };
     const id = await unit.insert(row);
     return { result: undefined, events: [submessageEvent(actor, { id, ...row }, audience)] };
@@ -131,7 +131,7 @@ export async function attachWidget(
 ): Promise<void> {
   const widget = widgetFor(message.content);
   if (!widget) return;
-  await domain.submessages.add(async (unit) => {
+  await domain.db.writeSql(actor.realm.id, async ({ submessages: unit }) => {
     const row = {
       message_id: message.id,
       sender_id: actor.user.id,

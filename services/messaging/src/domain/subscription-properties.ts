@@ -56,8 +56,8 @@ export async function updateSubscriptionProperties(
     planned.push({ channelId: change.stream_id, patch, changes });
   }
   if (planned.length === 0) return;
-  await domain.channelSettings.edit(async (unit) => {
-    for (const p of planned) await unit.updateSubscription(actor.user.id, p.channelId, p.patch);
+  await domain.db.write(actor.realm.id, async ({ channelSettings }) => {
+    for (const p of planned) await channelSettings.updateSubscription(actor.user.id, p.channelId, p.patch);
     const meta = { realmId: actor.realm.id, requestId: actor.requestId };
     const events = planned.map((p) =>
       outboxRecord(

@@ -62,8 +62,8 @@ export async function deleteTopic(
       policy: VISIBILITY_NONE,
     }));
     const now = new Date();
-    await domain.store.sqlTransaction(async (executor) => {
-      await domain.userTopics.setPolicies(executor, changes, now);
+    await domain.db.writeSql(meta.realmId, async ({ userTopics }) => {
+      await userTopics.setPolicies(changes, now);
       return { result: undefined, events: changes.map((c) => userTopicEvent(c, now, meta)) };
     });
   }

@@ -42,9 +42,9 @@ export async function unsubscribeFromChannels(
       if (!accessible || !allowed) throw insufficientPermission();
     }
   }
-  return domain.store.transaction(async (tx) => {
+  return domain.db.write(actor.realm.id, async (store) => {
     const pairs = people.flatMap((u) => channels.map((c) => ({ userId: u.id, channelId: c.id })));
-    const removedPairs = await domain.channels.unsubscribe(tx, pairs);
+    const removedPairs = await store.channels.unsubscribe(pairs);
     const byId = new Map(channels.map((c) => [c.id, c]));
     const removedKeys = new Set(removedPairs.map((p) => `${p.userId}:${p.channelId}`));
     const removed = removedPairs.map((p) => byId.get(p.channelId)!.name);
@@ -54,11 +54,8 @@ export async function unsubscribeFromChannels(
     const events: OutboxRecord[] = [];
     if (removedPairs.length > 0) {
       const touched = channels.filter((c) => removedPairs.some((p) => p.channelId === c.id));
-      const counts = await domain.channels.subscribers(
-        touched.map((c) => c.id),
-        tx,
-      );
-      const groups = new GroupValueFormatter(domain, actor.realm, tx);
+      const counts = await store.channels.subscribers(touched.map((c) => c.id));
+      const groups = new GroupValueFormatter(domain, actor.realm, store.people);
       events.push(
         outboxRecord(
           contracts.subscriptionRemoved,

@@ -36,8 +36,8 @@ export async function setTopicVisibility(
     policy: input.policy,
   };
   const now = new Date();
-  await domain.store.sqlTransaction(async (executor) => {
-    await domain.userTopics.setPolicies(executor, [change], now);
+  await domain.db.writeSql(actor.realm.id, async ({ userTopics }) => {
+    await userTopics.setPolicies([change], now);
     return {
       result: undefined,
       events: [userTopicEvent(change, now, { realmId: actor.realm.id, requestId: actor.requestId })],

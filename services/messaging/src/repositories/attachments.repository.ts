@@ -1,7 +1,7 @@
 import type { Attachment } from '../domain/types.js';
 import { storable, validId, type Prisma, type Tx } from './prisma.js';
 import type { Store } from './store.js';
-import type { AttachmentStore, AttachmentWithMessages } from '../domain/channel-store.js';
+import type { AttachmentStore, AttachmentUnit, AttachmentWithMessages } from '../domain/channel-store.js';
 
 export type { AttachmentWithMessages } from '../domain/channel-store.js';
 
@@ -23,6 +23,22 @@ function toAttachment(row: AttachmentRow): Attachment {
 /** Uploaded files and which messages refer to them. */
 export class AttachmentsRepository implements AttachmentStore {
   constructor(private readonly store: Store) {}
+
+  /** This part of a unit of work (a MessagingStore part, repositories/messaging-database.ts), joined to `tx`. */
+  in(tx: Tx): AttachmentUnit {
+    return {
+      create: (data) => this.create(data, tx),
+      byId: (id) => this.byId(id, tx),
+      link: (attachmentIds, messageId) => this.link(tx, attachmentIds, messageId),
+      unlink: (attachmentIds, messageId) => this.unlink(tx, attachmentIds, messageId),
+      refreshHasAttachment: (messageId) => this.refreshHasAttachment(tx, messageId),
+      unlinkMessages: (messageIds) => this.unlinkMessages(tx, messageIds),
+      unreferenced: (attachmentIds) => this.unreferenced(tx, attachmentIds),
+      delete: (ids) => this.delete(tx, ids),
+      withMessages: (attachments) => this.withMessages(attachments, tx),
+      spaceUsed: (ownerId) => this.spaceUsed(ownerId, tx),
+    };
+  }
 
   private get db() {
     return this.store.db;

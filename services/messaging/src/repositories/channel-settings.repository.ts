@@ -1,11 +1,6 @@
-import type { Written } from '@confab/events';
-import type {
-  ChannelPatch,
-  ChannelSettingsStore,
-  ChannelSettingsUnit,
-  SubscriptionPatch,
-} from '../domain/channel-store.js';
+import type { ChannelPatch, ChannelSettingsUnit, SubscriptionPatch } from '../domain/channel-store.js';
 import type { Channel, ChannelPermission, PermissionValue, TopicsPolicy } from '../domain/types.js';
+import type { Tx } from './prisma.js';
 import type { SqlExecutor } from './sql.js';
 import type { Store } from './store.js';
 
@@ -86,12 +81,13 @@ function assignments<P extends object>(patch: P, columns: Record<keyof P, string
   return sets;
 }
 
-/** Channel and subscription settings in one plain-SQL unit of work per change (docs/architecture.md). */
-export class ChannelSettingsRepository implements ChannelSettingsStore {
+/** Channel and subscription settings, as a part of messaging's unit of work (plain SQL on its transaction). */
+export class ChannelSettingsRepository {
   constructor(private readonly store: Store) {}
 
-  edit<T>(fn: (unit: ChannelSettingsUnit) => Promise<Written<T>>): Promise<T> {
-    return this.store.sqlTransaction((executor) => fn(new SqlChannelSettingsUnit(executor)));
+  /** This part of a unit of work (a MessagingStore part, repositories/messaging-database.ts), joined to `tx`. */
+  in(tx: Tx): ChannelSettingsUnit {
+    return new SqlChannelSettingsUnit(this.store.sqlOf(tx));
   }
 }
 

@@ -3,7 +3,7 @@ import { RECIPIENT_CHANNEL } from '../domain/types.js';
 import { isUniqueViolation, storable, validId, type Prisma, type Tx } from './prisma.js';
 import { ChannelNameTaken } from '../domain/channel-rules.js';
 import type { Store } from './store.js';
-import type { ChannelStore, NewChannel, NewSubscription } from '../domain/channel-store.js';
+import type { ChannelStore, ChannelUnit, NewChannel, NewSubscription } from '../domain/channel-store.js';
 
 /** A `subscriptions` row as SQL returns it (the columns a subscription is built from). */
 export interface SubscriptionSqlRow {
@@ -75,6 +75,20 @@ export class ChannelsRepository implements ChannelStore {
 
   private get db() {
     return this.store.db;
+  }
+
+  /** This part of a unit of work (a MessagingStore part, repositories/messaging-database.ts), joined to `tx`. */
+  in(tx: Tx): ChannelUnit {
+    return {
+      channelsByNames: (realmId, names) => this.channelsByNames(realmId, names, tx),
+      createChannel: (data) => this.createChannel(tx, data),
+      subscriptionsFor: (userId, channelIds) => this.subscriptionsFor(userId, channelIds, tx),
+      subscribers: (channelIds) => this.subscribers(channelIds, tx),
+      colorsInUse: (userIds) => this.colorsInUse(userIds, tx),
+      subscriptionsOf: (userIds, channelIds) => this.subscriptionsOf(tx, userIds, channelIds),
+      subscribe: (subs) => this.subscribe(tx, subs),
+      unsubscribe: (pairs) => this.unsubscribe(tx, pairs),
+    };
   }
 
   async channelById(id: number, tx?: Tx): Promise<Channel | null> {
@@ -184,10 +198,12 @@ export class ChannelsRepository implements ChannelStore {
     if (ids.length === 0) return out;
     // A row per channel, kept by PostgreSQL's triggers as subscriptions and users change (the migration
     // channel_subscriber_counts): what a register of a client without subscriber lists needs.
-    const rows = await this.store.reader(undefined).query<{ channel_id: number; n: number }>(
-      'SELECT channel_id, n FROM channel_subscriber_counts WHERE channel_id = ANY($1::int[])',
-      [ids],
-    );
+    const rows = await this.store
+      .reader(undefined)
+      .query<{ channel_id: number; n: number }>(
+        'SELECT channel_id, n FROM channel_subscriber_counts WHERE channel_id = ANY($1::int[])',
+        [ids],
+      );
     for (const row of rows) out.set(row.channel_id, row.n);
     return out;
   }

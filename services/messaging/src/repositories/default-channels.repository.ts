@@ -1,10 +1,19 @@
-import type { DefaultChannelStore } from '../domain/channel-store.js';
+import type { DefaultChannelStore, DefaultChannelUnit } from '../domain/channel-store.js';
 import type { Tx } from './prisma.js';
 import type { Store } from './store.js';
 
 /** The default_channels table: the channels new members of an organization are subscribed to. */
 export class DefaultChannelsRepository implements DefaultChannelStore {
   constructor(private readonly store: Store) {}
+
+  /** This part of a unit of work (a MessagingStore part, repositories/messaging-database.ts), joined to `tx`. */
+  in(tx: Tx): DefaultChannelUnit {
+    return {
+      ids: (realmId) => this.ids(realmId, tx),
+      add: (realmId, channelId) => this.add(tx, realmId, channelId),
+      remove: (channelId) => this.remove(tx, channelId),
+    };
+  }
 
   async ids(realmId: number, tx?: Tx): Promise<number[]> {
     const rows = await (tx ?? this.store.db).defaultChannel.findMany({

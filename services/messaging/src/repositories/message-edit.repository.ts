@@ -1,4 +1,4 @@
-import type { contracts, Written } from '@confab/events';
+import type { contracts } from '@confab/events';
 import type { EditHistoryEntry, EditUnit, EditWrite, LockedMessage, MessageEditStore } from '../domain/edit-store.js';
 import { VISIBILITY_FOLLOWED, type TopicPolicyChange, type VisibilityPolicy } from '../domain/types.js';
 import { notifyFactsSql } from './send-sql.js';
@@ -6,7 +6,7 @@ import type { SqlExecutor } from './sql.js';
 import type { Store } from './store.js';
 import { writeTopicPolicies } from './user_topics.repository.js';
 
-/** One plain-SQL transaction per edit (docs/architecture.md, "Data access"): the rows, and the edit's events. */
+/** Message edits in plain SQL (docs/architecture.md, "Data access"): an edit's part of a unit of work, and the reads. */
 export class MessageEditRepository implements MessageEditStore {
   constructor(private readonly store: Store) {}
 
@@ -14,8 +14,9 @@ export class MessageEditRepository implements MessageEditStore {
     return this.store.sql;
   }
 
-  edit<T>(fn: (unit: EditUnit) => Promise<Written<T>>): Promise<T> {
-    return this.store.sqlTransaction((executor) => fn(new SqlEditUnit(executor)));
+  /** This part of a unit of work (a PlainStore part, repositories/messaging-database.ts), joined to `executor`. */
+  on(executor: SqlExecutor): EditUnit {
+    return new SqlEditUnit(executor);
   }
 
   async topicMessageDates(

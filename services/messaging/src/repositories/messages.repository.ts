@@ -9,7 +9,7 @@ import { RECIPIENT_DIRECT } from '../domain/types.js';
 import type { Tx } from './prisma.js';
 import { validId } from './prisma.js';
 import type { Store } from './store.js';
-import type { MessageStore } from '../domain/message-store.js';
+import type { FlagUnit, MessageStore, MessageUnit } from '../domain/message-store.js';
 import type { OutboxRecord } from '@confab/events';
 import { forgetSentLocalIds, repeatedSendsRefused, sentWith } from './sent-local-ids.js';
 import { MESSAGE_COLUMNS, toMessage, type MessageRow } from './message-row.js';
@@ -72,6 +72,23 @@ export class MessagesRepository implements MessageStore {
     if (this.dmRecipients.size > 100_000) this.dmRecipients.clear();
     this.dmRecipients.set(key, id);
     return id;
+  }
+
+  /** This part of a unit of work (a MessagingStore part, repositories/messaging-database.ts), joined to `tx`. */
+  in(tx: Tx): MessageUnit {
+    return {
+      lockMessages: (messageIds) => this.lockMessages(tx, messageIds),
+      deleteMessages: (messageIds) => this.deleteMessages(tx, messageIds),
+      markRead: (userId, scope) => this.markRead(tx, userId, scope),
+    };
+  }
+
+  /** The flags part of a unit of work (a PlainStore part, repositories/messaging-database.ts), joined to `executor`. */
+  flagsOn(executor: SqlExecutor): FlagUnit {
+    return {
+      createHistoricalRows: (userId, messageIds) => this.createHistoricalRows(executor, userId, messageIds),
+      setFlag: (userId, messageIds, bit, on) => this.setFlag(executor, userId, messageIds, bit, on),
+    };
   }
 
   /**

@@ -1,12 +1,20 @@
-import type { ReactionStore } from '../domain/message-store.js';
+import type { ReactionStore, ReactionUnit } from '../domain/message-store.js';
 import type { Reaction, ReactionType } from '../domain/types.js';
-import type { Tx } from './prisma.js';
 import type { SqlExecutor } from './sql.js';
 import type { Store } from './store.js';
 
 /** Emoji reactions on messages. */
 export class ReactionsRepository implements ReactionStore {
   constructor(private readonly store: Store) {}
+
+  /** This part of a unit of work (a PlainStore part, repositories/messaging-database.ts), joined to `executor`. */
+  on(executor: SqlExecutor): ReactionUnit {
+    return {
+      add: (reaction) => this.add(executor, reaction),
+      remove: (key) => this.remove(executor, key),
+      deleteForMessages: (messageIds) => this.deleteForMessages(executor, messageIds),
+    };
+  }
 
   /** Reactions of each message, oldest first. */
   async forMessages(messageIds: readonly number[]): Promise<Map<number, Reaction[]>> {
@@ -74,7 +82,8 @@ export class ReactionsRepository implements ReactionStore {
       : null;
   }
 
-  async deleteForMessages(tx: Tx, messageIds: readonly number[]): Promise<void> {
-    await tx.reaction.deleteMany({ where: { messageId: { in: [...messageIds] } } });
+  async deleteForMessages(executor: SqlExecutor, messageIds: readonly number[]): Promise<void> {
+    if (messageIds.length === 0) return;
+    await executor.query('DELETE FROM reactions WHERE message_id = ANY($1::int[])', [[...messageIds]]);
   }
 }

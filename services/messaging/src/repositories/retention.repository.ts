@@ -1,5 +1,6 @@
 import { RECIPIENT_DIRECT, type Attachment } from '../domain/types.js';
 import type {
+  RetentionUnit,
   ArchivedBatch,
   ArchivedMessage,
   ArchiveScope,
@@ -59,6 +60,15 @@ const toAttachment = (r: AttachmentRow): Attachment => ({
 /** The archive in SQL: every move is a DELETE … RETURNING feeding an INSERT, in the caller's transaction. */
 export class RetentionRepository implements RetentionStore {
   constructor(private readonly store: Store) {}
+
+  /** This part of a unit of work (a MessagingStore part, repositories/messaging-database.ts), joined to `tx`. */
+  in(tx: Tx): RetentionUnit {
+    return {
+      archiveBatch: (batch) => this.archiveBatch(tx, batch),
+      restoreBatch: (archiveId) => this.restoreBatch(tx, archiveId),
+      purgeBatches: (archiveIds) => this.purgeBatches(tx, archiveIds),
+    };
+  }
 
   async candidates(): Promise<{ realms: RetentionRealm[]; channels: RetentionChannel[] }> {
     const realms = await this.store.sql.query<{ id: number; days: number }>(

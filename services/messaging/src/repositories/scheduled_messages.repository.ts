@@ -1,4 +1,4 @@
-import type { ScheduledMessageStore } from '../domain/scheduled-store.js';
+import type { ScheduledMessageStore, ScheduledMessageUnit } from '../domain/scheduled-store.js';
 import {
   SEND_LATER,
   type NewScheduledMessage,
@@ -39,9 +39,24 @@ export class ScheduledMessagesRepository implements ScheduledMessageStore {
     return rows.map(toStored);
   }
 
+  /** This part of a unit of work (a MessagingStore part, repositories/messaging-database.ts), joined to `tx`. */
+  in(tx: Tx): ScheduledMessageUnit {
+    return {
+      get: (id) => this.getOn(this.store.sqlOf(tx), id),
+      create: (data) => this.create(tx, data),
+      edit: (id, senderId, change) => this.edit(tx, id, senderId, change),
+      delete: (id, senderId, deliveryType) => this.delete(tx, id, senderId, deliveryType),
+      markFailed: (id, version, message) => this.markFailed(tx, id, version, message),
+    };
+  }
+
   /** One row, read with plain SQL (the delivery path avoids Prisma's per-query cost). */
-  async get(id: number): Promise<StoredScheduledMessage | null> {
-    const [row] = await this.store.sql.query<Row>(`SELECT ${COLUMNS} FROM scheduled_messages WHERE id = $1`, [id]);
+  get(id: number): Promise<StoredScheduledMessage | null> {
+    return this.getOn(this.store.sql, id);
+  }
+
+  private async getOn(executor: SqlExecutor, id: number): Promise<StoredScheduledMessage | null> {
+    const [row] = await executor.query<Row>(`SELECT ${COLUMNS} FROM scheduled_messages WHERE id = $1`, [id]);
     return row ? toStored(row) : null;
   }
 

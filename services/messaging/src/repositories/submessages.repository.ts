@@ -1,9 +1,8 @@
-import type { Written } from '@confab/events';
 import type { Submessage, SubmessageStore, SubmessageUnit } from '../domain/message-store.js';
 import type { SqlExecutor } from './sql.js';
 import type { Store } from './store.js';
 
-/** Submessages on the plain pool: one indexed read per page of messages that have any, one unit of work per add. */
+/** Submessages on the plain pool: one indexed read per page of messages that have any, a part of each add's unit of work. */
 export class SubmessagesRepository implements SubmessageStore {
   constructor(private readonly store: Store) {}
 
@@ -23,25 +22,24 @@ export class SubmessagesRepository implements SubmessageStore {
     return out;
   }
 
-  add<T>(fn: (unit: SubmessageUnit) => Promise<Written<T>>): Promise<T> {
-    return this.store.sqlTransaction((db) =>
-      fn({
-        async insert(s) {
-          const [row] = await db.query<{ id: number }>(
-            `WITH mark AS (UPDATE messages SET has_submessages = true WHERE id = $1)
-             INSERT INTO submessages (message_id, sender_id, msg_type, content) VALUES ($1, $2, $3, $4) RETURNING id`,
-            [s.message_id, s.sender_id, s.msg_type, s.content],
-          );
-          return row!.id;
-        },
-        async receivers(messageId) {
-          const rows = await db.query<{ user_id: number }>(
-            'SELECT user_id FROM user_messages WHERE message_id = $1 ORDER BY user_id',
-            [messageId],
-          );
-          return rows.map((r) => r.user_id);
-        },
-      }),
-    );
+  /** This part of a unit of work (a PlainStore part, repositories/messaging-database.ts), joined to `db`. */
+  on(db: SqlExecutor): SubmessageUnit {
+    return {
+      async insert(s) {
+        const [row] = await db.query<{ id: number }>(
+          `WITH mark AS (UPDATE messages SET has_submessages = true WHERE id = $1)
+           INSERT INTO submessages (message_id, sender_id, msg_type, content) VALUES ($1, $2, $3, $4) RETURNING id`,
+          [s.message_id, s.sender_id, s.msg_type, s.content],
+        );
+        return row!.id;
+      },
+      async receivers(messageId) {
+        const rows = await db.query<{ user_id: number }>(
+          'SELECT user_id FROM user_messages WHERE message_id = $1 ORDER BY user_id',
+          [messageId],
+        );
+        return rows.map((r) => r.user_id);
+      },
+    };
   }
 }

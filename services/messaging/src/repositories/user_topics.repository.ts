@@ -1,4 +1,4 @@
-import type { UserTopicStore } from '../domain/message-store.js';
+import type { UserTopicStore, UserTopicUnit } from '../domain/message-store.js';
 import type { TopicPolicyChange } from '../domain/types.js';
 import type { SqlExecutor } from './sql.js';
 import type { Store } from './store.js';
@@ -10,6 +10,11 @@ export class UserTopicsRepository implements UserTopicStore {
   constructor(private readonly store: Store) {}
 
   /** Applies the changes (policy 0 deletes the row) in two statements, whatever their number. */
+  /** This part of a unit of work (a PlainStore part, repositories/messaging-database.ts), joined to `executor`. */
+  on(executor: SqlExecutor): UserTopicUnit {
+    return { setPolicies: (changes, at) => this.setPolicies(executor, changes, at) };
+  }
+
   setPolicies(executor: SqlExecutor, changes: readonly TopicPolicyChange[], at: Date): Promise<void> {
     return writeTopicPolicies(executor, changes, at);
   }
