@@ -1,4 +1,5 @@
 import type { PeopleReader } from '../domain/people.js';
+import { applyGroupMembersChanged, replaceGroupMembers } from './group-members.sql.js';
 import type { contracts } from '@confab/events';
 import type {
   CustomEmoji,
@@ -223,51 +224,13 @@ export class ReadModelRepository implements PeopleReader {
   }
 
   /** Replaces the recursive membership of each listed group. */
-  async replaceGroupMembers(
-    tx: Tx,
-    flattened: readonly { group_id: number; members: readonly number[] }[],
-  ): Promise<void> {
-    // Only the difference, in one statement per group whatever its size (a join rewrote every member's row).
-    for (const { group_id, members } of flattened) {
-      await tx.$executeRawUnsafe(
-        `WITH gone AS (DELETE FROM group_members WHERE group_id = $1 AND NOT (user_id = ANY($2::int[])))
-         INSERT INTO group_members (group_id, user_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING`,
-        group_id,
-        members,
-      );
-    }
+  replaceGroupMembers(tx: Tx, flattened: Parameters<typeof replaceGroupMembers>[1]): Promise<void> {
+    return replaceGroupMembers(tx, flattened);
   }
 
-  /**
-   * Applies `group.members_changed`: the whole memberships an earlier version published (events queued before an
-   * upgrade), then the differences this one publishes, all in one statement.
-   */
-  async applyGroupMembersChanged(tx: Tx, payload: contracts.GroupMembersChanged): Promise<void> {
-    await this.replaceGroupMembers(tx, payload.flattened);
-    const pairs = (key: 'added_members' | 'removed_members') => {
-      const groups: number[] = [];
-      const users: number[] = [];
-      for (const change of payload.flattened_changes)
-        for (const userId of change[key]) {
-          groups.push(change.group_id);
-          users.push(userId);
-        }
-      return [groups, users] as const;
-    };
-    const [addedGroups, addedUsers] = pairs('added_members');
-    const [removedGroups, removedUsers] = pairs('removed_members');
-    if (addedGroups.length + removedGroups.length === 0) return;
-    await tx.$executeRawUnsafe(
-      `WITH gone AS (
-         DELETE FROM group_members m USING unnest($1::int[], $2::int[]) AS r(group_id, user_id)
-          WHERE m.group_id = r.group_id AND m.user_id = r.user_id
-       )
-       INSERT INTO group_members (group_id, user_id) SELECT * FROM unnest($3::int[], $4::int[]) ON CONFLICT DO NOTHING`,
-      removedGroups,
-      removedUsers,
-      addedGroups,
-      addedUsers,
-    );
+  /** Applies `group.members_changed` (repositories/group-members.sql.ts). */
+  applyGroupMembersChanged(tx: Tx, payload: contracts.GroupMembersChanged): Promise<void> {
+    return applyGroupMembersChanged(tx, payload);
   }
 
   /** Custom emoji as announced; a deactivated emoji stays deactivated whatever order the events arrive in. */

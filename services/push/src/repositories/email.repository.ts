@@ -3,7 +3,8 @@ import type { EmailBatchRef, EmailNotificationStore, EmailStatus } from '../doma
 import type { EventClaim, MessageEdit } from '../domain/message-notifications.js';
 import type { MissedMessage } from '../domain/missed-message-email.js';
 import type { Candidate, NotificationTrigger } from '../domain/notification-rules.js';
-import { NotificationsRepository, recordEditIn } from './notifications.repository.js';
+import { NotificationsRepository } from './notifications.repository.js';
+import { recordEditIn } from './notified-messages.sql.js';
 
 interface BatchRow {
   id: number;
