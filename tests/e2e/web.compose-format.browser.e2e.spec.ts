@@ -91,7 +91,7 @@ describe('the web client: formatting a message, and choosing what sends', () => 
         ['read\nwrite', 'Bulleted list'],
         ['first\nsecond', 'Numbered list'],
         ['To be or not', 'Quote'],
-      ]) {
+      ] as const) {
         await select(page, text);
         await button(name).click();
       }

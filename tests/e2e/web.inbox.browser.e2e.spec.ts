@@ -200,7 +200,7 @@ describe('the web client: the Inbox', () => {
       ['Scotland', 'battle'],
       ['Rome', 'senate'],
       ['Rome', 'forum'],
-    ])
+    ] as const)
       await sendToChannel(env.world, 'othello', channel, topic, `About ${topic}`);
     ok(
       await env.world

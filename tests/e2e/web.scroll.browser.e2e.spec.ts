@@ -61,7 +61,8 @@ describe('the web client: scrolling a long channel', () => {
             let moves = 0;
             const observer = new MutationObserver((records) => {
               const added = records.reduce(
-                (n, r) => n + [...r.addedNodes].filter((x) => (x as Element).classList?.contains('message')).length,
+                (n, r) =>
+                  n + Array.from(r.addedNodes).filter((x) => (x as Element).classList?.contains('message')).length,
                 0,
               );
               if (added > 0) moves += 1;
@@ -71,7 +72,7 @@ describe('the web client: scrolling a long channel', () => {
             const seen: number[] = [];
             const look = () => {
               const top = list.getBoundingClientRect();
-              for (const m of list.querySelectorAll<HTMLElement>('.message')) {
+              for (const m of Array.from(list.querySelectorAll<HTMLElement>('.message'))) {
                 const r = m.getBoundingClientRect();
                 const id = Number(m.dataset.id);
                 if (r.bottom > top.top && r.top < top.bottom && !seen.includes(id)) seen.push(id);
