@@ -175,4 +175,111 @@ describe('the web client: the Inbox', () => {
       await context.close();
     }
   });
+
+  it('shows all topics, the unmuted ones or the followed ones, as chosen above it, and keeps the choice', async () => {
+    const cordelia = env.world.as('cordelia');
+    const ok = (r: { status: number; text: string }) => {
+      if (r.status !== 200) throw new Error(r.text);
+    };
+    ok(await cordelia.post('/mark_all_as_read'));
+    const id = async (name: string) =>
+      (await cordelia.get('/get_stream_id', { stream: name })).body.stream_id as number;
+    const [scotland, rome] = [await id('Scotland'), await id('Rome')];
+    // Scotland: "witches" muted, "battle" followed; Rome muted, its "forum" followed.
+    ok(await cordelia.post('/user_topics', { stream_id: scotland, topic: 'witches', visibility_policy: 1 }));
+    ok(await cordelia.post('/user_topics', { stream_id: scotland, topic: 'battle', visibility_policy: 3 }));
+    const muteRome = (value: boolean) =>
+      cordelia.post('/users/me/subscriptions/properties', {
+        subscription_data: JSON.stringify([{ stream_id: rome, property: 'is_muted', value }]),
+      });
+    ok(await muteRome(true));
+    ok(await cordelia.post('/user_topics', { stream_id: rome, topic: 'forum', visibility_policy: 3 }));
+    for (const [channel, topic] of [
+      ['Scotland', 'witches'],
+      ['Scotland', 'heath'],
+      ['Scotland', 'battle'],
+      ['Rome', 'senate'],
+      ['Rome', 'forum'],
+    ] as const)
+      await sendToChannel(env.world, 'othello', channel, topic, `About ${topic}`);
+    ok(
+      await env.world
+        .as('othello')
+        .post('/messages', { type: 'direct', to: JSON.stringify([env.world.user('cordelia').id]), content: 'A word' }),
+    );
+    const othello = env.world.user('othello').fullName;
+
+    const { context, page } = await userPage(env.browser, env.origin, 'cordelia@zulip.com');
+    /** The groups and their rows as shown. */
+    const listed = () =>
+      page
+        .locator('.inbox-group')
+        .evaluateAll((groups) =>
+          groups.map((g) => [
+            g.getAttribute('aria-label'),
+            ...Array.from(g.querySelectorAll('.inbox-row a')).map((a) => a.textContent),
+          ]),
+        );
+    const shows = (what: string, expected: unknown) =>
+      eventually(what, async () => JSON.stringify(await listed()) === JSON.stringify(expected));
+    const choose = (label: string) => page.selectOption('#inbox-topics', { label });
+    try {
+      await waitForTitle(page, 'Inbox');
+      // At first the unmuted topics, as the sidebar counts them: no muted topic, nothing of muted Rome but its
+      // followed topic.
+      expect(await page.locator('#inbox-topics option:checked').textContent()).toBe('Unmuted topics');
+      const unmuted = [
+        ['Direct messages', othello],
+        ['#Rome', 'forum'],
+        ['#Scotland', 'battle', 'heath'],
+      ];
+      await shows('the unmuted topics', unmuted);
+      expect(await seriousViolations(page)).toEqual([]);
+
+      await choose('All topics');
+      await shows('every topic', [
+        ['Direct messages', othello],
+        ['#Rome', 'forum', 'senate'],
+        ['#Scotland', 'battle', 'heath', 'witches'],
+      ]);
+      expect(await page.locator('[data-inbox-channel="Scotland"] .inbox-header .unread').textContent()).toBe('3');
+
+      await choose('Followed topics');
+      await shows('the followed topics', [
+        ['#Rome', 'forum'],
+        ['#Scotland', 'battle'],
+      ]);
+      // The filter box narrows the chosen topics.
+      await page.fill('#inbox-filter', 'bat');
+      await shows('the followed topics matching “bat”', [['#Scotland', 'battle']]);
+      await page.press('#inbox-filter', 'Escape');
+
+      // The choice stays across a reload; reading the followed topics empties the view, which says so.
+      await page.reload();
+      await waitForTitle(page, 'Inbox');
+      expect(await page.locator('#inbox-topics option:checked').textContent()).toBe('Followed topics');
+      await shows('the followed topics after a reload', [
+        ['#Rome', 'forum'],
+        ['#Scotland', 'battle'],
+      ]);
+      ok(await cordelia.post('/mark_topic_as_read', { stream_id: rome, topic_name: 'forum' }));
+      ok(await cordelia.post('/mark_topic_as_read', { stream_id: scotland, topic_name: 'battle' }));
+      await page.locator('.inbox .empty >> text=No unread messages in topics you follow.').waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      // Unmuting Rome (an event) brings its senate into the unmuted topics.
+      await choose('Unmuted topics');
+      await shows('the unmuted topics left', [
+        ['Direct messages', othello],
+        ['#Scotland', 'heath'],
+      ]);
+      ok(await muteRome(false));
+      await shows('Rome unmuted', [
+        ['Direct messages', othello],
+        ['#Rome', 'senate'],
+        ['#Scotland', 'heath'],
+      ]);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -1,5 +1,7 @@
 import type { UnreadEntry } from '../src/store/model';
 import { filterInbox, groupOf, inboxGroups, loadCollapsed, saveCollapsed, stepRow, visibleRows } from '../src/inbox/groups';
+import { inboxKeeps, type InboxFilter } from '../src/store/visibility';
+import { Policy } from '../src/store/personal';
 
 const channels: Record<number, { name: string; color?: string; pinned?: boolean }> = {
   1: { name: 'verona', color: '#76ce90' },
@@ -129,5 +131,28 @@ describe('the Inbox’s filter', () => {
     expect(shown('veron')).toEqual([['Verona', ['t:1:lunch', 't:1:release notes'], 2]]);
     expect(shown('cord')).toEqual([['Direct messages', ['d:7'], 1]]);
     expect(shown('otes')).toEqual([]);
+  });
+});
+
+describe('the Inbox’s choice of topics (all, unmuted, followed)', () => {
+  const sub = (is_muted = false) => ({ is_muted, desktop_notifications: null, audible_notifications: null });
+  const places = {
+    dm: null,
+    plain: { subscription: sub(), policy: Policy.inherit },
+    mutedTopic: { subscription: sub(), policy: Policy.muted },
+    followed: { subscription: sub(), policy: Policy.followed },
+    mutedChannel: { subscription: sub(true), policy: Policy.inherit },
+    followedInMutedChannel: { subscription: sub(true), policy: Policy.followed },
+    unsubscribed: { policy: Policy.followed },
+  };
+  const kept = (filter: InboxFilter) =>
+    Object.entries(places)
+      .filter(([, where]) => inboxKeeps(filter, where))
+      .map(([name]) => name);
+
+  it('keeps every subscribed topic and direct messages for all, what is counted for unmuted, followed topics only', () => {
+    expect(kept('all')).toEqual(['dm', 'plain', 'mutedTopic', 'followed', 'mutedChannel', 'followedInMutedChannel']);
+    expect(kept('unmuted')).toEqual(['dm', 'plain', 'followed', 'followedInMutedChannel']);
+    expect(kept('followed')).toEqual(['followed', 'followedInMutedChannel']);
   });
 });

@@ -20,13 +20,13 @@ import { fullTime } from '../conversations/times';
 import { channelName } from '../store/store';
 import { SendButton } from './send-button';
 import { useGrowingField } from './grow';
+import { useServerDraft } from './server-draft';
+import { applyFormat, formatKey, type Format } from './format';
 import './compose.css';
 
 let uploadIds = 0;
 
 const TYPING_REPEAT_MS = 10_000;
-/** How long after the last keystroke the draft is saved on the server. */
-const DRAFT_SAVE_MS = 700;
 
 function typingParams(narrow: Narrow, topic: string, op: 'start' | 'stop') {
   return narrow.kind === 'stream'
@@ -70,7 +70,7 @@ export function Compose({
   const [error, setError] = useState('');
   const [notice, setNotice] = useState('');
   const typingSince = useRef(0);
-  const draftId = useRef<number | null>(saved?.id ?? null);
+  const { scheduleDraft, discardDraft } = useServerDraft(narrow, saved?.id ?? null);
   const textarea = useRef<HTMLTextAreaElement>(null);
   useGrowingField(textarea, content);
   const completion = useAutocomplete(users, emoji);
@@ -124,7 +124,6 @@ export function Compose({
       el?.setSelectionRange(done.cursor, done.cursor);
     });
   }
-  const draftTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   // A quote for this box's conversation ("Quote and reply"): on a line of its own, the topic its message's, focused
   // at the end.
@@ -146,53 +145,6 @@ export function Compose({
     });
   }, [quote?.seq, narrow && narrowKey(narrow, 0)]);
 
-  const draftBody = (narrow: Narrow, text: string, topicName: string) => ({
-    type: narrow.kind === 'stream' ? 'stream' : 'private',
-    to: narrow.kind === 'stream' ? [narrow.streamId] : narrow.userIds,
-    topic: narrow.kind === 'stream' ? topicName : '',
-    content: text,
-    timestamp: Math.floor(Date.now() / 1000),
-  });
-  async function writeDraft(text: string, topicName: string) {
-    if (!narrow) return;
-    try {
-      if (!text.trim()) {
-        if (draftId.current !== null) await client.drafts.delete(draftId.current);
-        draftId.current = null;
-      } else if (draftId.current !== null) {
-        await client.drafts.edit(draftId.current, draftBody(narrow, text, topicName));
-      } else {
-        const answer = await client.drafts.create(draftBody(narrow, text, topicName));
-        draftId.current = answer.ids[0] ?? null;
-      }
-    } catch {
-      // Drafts are a convenience: a failed save is retried with the next keystroke.
-    }
-  }
-  /** The save on its way, if any: sending waits for it, so a draft created meanwhile is deleted too. */
-  const saving = useRef<Promise<void> | null>(null);
-  function saveDraft(text: string, topicName: string): Promise<void> {
-    const previous = saving.current ?? Promise.resolve();
-    const next = previous.then(() => writeDraft(text, topicName));
-    saving.current = next;
-    void next.finally(() => {
-      if (saving.current === next) saving.current = null;
-    });
-    return next;
-  }
-  function scheduleDraft(text: string, topicName: string) {
-    clearTimeout(draftTimer.current);
-    draftTimer.current = setTimeout(() => void saveDraft(text, topicName), DRAFT_SAVE_MS);
-  }
-  async function discardDraft() {
-    clearTimeout(draftTimer.current);
-    await saving.current?.catch(() => undefined);
-    if (draftId.current === null) return;
-    const id = draftId.current;
-    draftId.current = null;
-    await client.drafts.delete(id).catch(() => undefined);
-  }
-
   function stopTyping() {
     if (typingSince.current === 0 || !narrow) return;
     typingSince.current = 0;
@@ -209,6 +161,17 @@ export function Compose({
       typingSince.current = Date.now();
       void client.messages.typing(typingParams(narrow, topic, 'start')).catch(() => undefined);
     }
+  }
+
+  /** A formatting button or shortcut: its Markdown around the selection, the field focused with its new selection. */
+  function format(kind: Format) {
+    const el = textarea.current;
+    if (!el) return;
+    const edit = applyFormat(el.value, el.selectionStart, el.selectionEnd, kind);
+    el.value = edit.text;
+    el.focus();
+    el.setSelectionRange(edit.start, edit.end);
+    onInput(edit.text);
   }
 
   async function showPreview() {
@@ -250,7 +213,8 @@ export function Compose({
       setPreview(null);
       stopTyping();
       await discardDraft();
-      if (later === undefined) onSent?.(narrow.kind === 'stream' ? { ...narrow, topic: topic || '(no topic)' } : narrow);
+      if (later === undefined)
+        onSent?.(narrow.kind === 'stream' ? { ...narrow, topic: topic || '(no topic)' } : narrow);
       return true;
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
@@ -336,6 +300,11 @@ export function Compose({
         }}
         onKeyDown={(e) => {
           if (completion.onKeyDown(e, complete)) return;
+          const formatting = formatKey(e);
+          if (formatting) {
+            e.preventDefault();
+            return format(formatting);
+          }
           // Enter or Ctrl+Enter sends, by the user's enter_sends setting; the other one is a new line.
           const action = enterAction(e, !!settings.value.enter_sends);
           if (action === 'send') void send(e);
@@ -371,6 +340,7 @@ export function Compose({
           onTogglePicker={() => setPicking(!picking)}
           onFiles={(files) => void upload(files)}
           onPreview={() => void showPreview()}
+          onFormat={format}
         />
         <SendButton onSchedule={(at) => send(null, at)} />
       </div>

@@ -1,12 +1,14 @@
 /**
  * The compose box's Send: one inline button, and beside it a "▾" button opening its menu (a real menu: aria-haspopup,
  * arrow keys, Home/End, Escape gives focus back to its button) with send later — tomorrow morning, or a time of
- * one's choice in a small panel ("Send at", the zone it reads the time in, Schedule).
+ * one's choice in a small panel ("Send at", the zone it reads the time in, Schedule) — and, as Zulip's, the choice
+ * of what sends: Enter or Ctrl+Enter (the `enter_sends` setting, saved at once).
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { menuMove } from '../conversations/message-menu';
 import { browserZone, currentDisplay, fromZonedInput, shortDateTime } from '../conversations/times';
-import { settings } from '../store/personal';
+import * as client from '../lib/client';
+import { setSettingLocally, settings } from '../store/personal';
 import { suggestedTime, tomorrowAt } from './send-later';
 
 const MORNING = 9;
@@ -23,10 +25,23 @@ export function SendButton({ onSchedule }: { onSchedule: (at: number) => Promise
   const zone = currentDisplay().timeZone;
   const twentyFour = !!settings.value.twenty_four_hour_time;
   const morning = tomorrowAt(Date.now(), MORNING, zone);
-  const items = () => [...(menu.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]') ?? [])];
+  const items = () => [...(menu.current?.querySelectorAll<HTMLButtonElement>('[role^="menuitem"]') ?? [])];
+  /** Focuses the item at focusAt (from the end when negative). */
+  const focusItem = () => {
+    const all = items();
+    all[focusAt.current < 0 ? all.length + focusAt.current : focusAt.current]?.focus();
+  };
+  const enterSends = !!settings.value.enter_sends;
+  /** Enter or Ctrl+Enter sends: shown at once, saved (PATCH /settings), put back if the server refuses. */
+  const chooseEnter = (value: boolean) => {
+    close();
+    if (value === enterSends) return;
+    const change = setSettingLocally('enter_sends', value);
+    void client.me.settings({ enter_sends: value }).catch(() => change.undo());
+  };
 
   useLayoutEffect(() => {
-    if (open) items()[focusAt.current]?.focus();
+    if (open) focusItem();
   }, [open]);
   useLayoutEffect(() => {
     if (choosing) field.current?.focus();
@@ -89,8 +104,9 @@ export function SendButton({ onSchedule }: { onSchedule: (at: number) => Promise
         onKeyDown={(e) => {
           if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
           e.preventDefault();
-          focusAt.current = e.key === 'ArrowUp' ? 1 : 0;
-          if (open) items()[focusAt.current]?.focus();
+          // ArrowUp opens it on its last item, ArrowDown on its first (the menu button pattern).
+          focusAt.current = e.key === 'ArrowUp' ? -1 : 0;
+          if (open) focusItem();
           else setOpen(true);
         }}
       >
@@ -116,7 +132,13 @@ export function SendButton({ onSchedule }: { onSchedule: (at: number) => Promise
           }}
         >
           <li role="none">
-            <button role="menuitem" tabIndex={-1} type="button" class="later-morning" onClick={() => void schedule(morning)}>
+            <button
+              role="menuitem"
+              tabIndex={-1}
+              type="button"
+              class="later-morning"
+              onClick={() => void schedule(morning)}
+            >
               Send tomorrow, {shortDateTime(Math.floor(morning / 1000), twentyFour)}
             </button>
           </li>
@@ -135,6 +157,24 @@ export function SendButton({ onSchedule }: { onSchedule: (at: number) => Promise
               Send later at a chosen time…
             </button>
           </li>
+          <li role="separator" />
+          {[true, false].map((value) => (
+            <li role="none" key={String(value)}>
+              <button
+                role="menuitemradio"
+                aria-checked={enterSends === value}
+                tabIndex={-1}
+                type="button"
+                class={value ? 'enter-sends' : 'ctrl-enter-sends'}
+                onClick={() => chooseEnter(value)}
+              >
+                <span class="check" aria-hidden="true">
+                  {enterSends === value ? '✓' : ''}
+                </span>
+                {value ? 'Enter sends' : 'Ctrl+Enter sends'}
+              </button>
+            </li>
+          ))}
         </ul>
       )}
       {choosing && (

@@ -12,8 +12,13 @@
 
 /** At most this many messages are in the page. */
 export const WINDOW = 250;
-/** The window moves by this many messages when the reader comes near one of its ends. */
-export const STEP = 60;
+/**
+ * The window moves by this many messages when the reader comes near one of its ends. Each move mounts this many rows
+ * in one task (their HTML parsed, their components made): 60 at once made tasks of up to 63 ms (bench/RESULTS.md,
+ * 2026-12-04), over the 50 ms budget; 20 is a third of that work per move, and 20 rows of the shortest kind (one line,
+ * ~30 px) are still more than a fast scroll covers between two scroll events.
+ */
+export const STEP = 20;
 
 /** The window's first message and its last one, or null for "up to the newest" (it follows new messages). */
 export interface Span {

@@ -2,14 +2,16 @@
  * The Inbox, as Zulip's: what is unread, in a "Direct messages" group and one group per channel (a header row with
  * the channel's colour and count, collapsing its rows; kept in localStorage), one row per conversation with its
  * count, a mention marker and a "mark as read" action shown on hover or focus. Keyboard: ↑/↓ move between rows
- * (one tab stop, a roving tabindex), Enter opens, ←/→ collapse and expand the group.
+ * (one tab stop, a roving tabindex), Enter opens, ←/→ collapse and expand the group. Above them, Zulip's choice of
+ * topics (all, unmuted, followed; kept in localStorage) and a filter box.
  */
 import { useRef, useState } from 'preact/hooks';
 import type { JSX } from 'preact';
 import * as client from '../lib/client';
 import { conversationTerms, type Conversation } from '../lib/narrow';
 import { hrefFor } from '../lib/router';
-import { shownUnread, subscriptions, userName } from '../store/store';
+import { shownUnread, subscriptions, unreadWhere, userName } from '../store/store';
+import { inboxKeeps, type InboxFilter } from '../store/visibility';
 import {
   groupOf,
   filterInbox,
@@ -26,6 +28,29 @@ import './inbox.css';
 const link = (conversation: Conversation) => hrefFor({ view: 'narrow', terms: conversationTerms(conversation) });
 const dmLabel = (ids: number[]) => ids.map((id) => userName(id) ?? `#${id}`).join(', ');
 const storage = () => (typeof localStorage === 'undefined' ? undefined : localStorage);
+
+const CHOICES: { value: InboxFilter; label: string }[] = [
+  { value: 'all', label: 'All topics' },
+  { value: 'unmuted', label: 'Unmuted topics' },
+  { value: 'followed', label: 'Followed topics' },
+];
+const CHOICE_STORE = 'confab.inbox.topics';
+/** The choice of topics last made (unmuted, what is counted, until one is made). */
+function loadChoice(): InboxFilter {
+  try {
+    const stored = storage()?.getItem(CHOICE_STORE);
+    return CHOICES.find((c) => c.value === stored)?.value ?? 'unmuted';
+  } catch {
+    return 'unmuted';
+  }
+}
+function saveChoice(choice: InboxFilter): void {
+  try {
+    storage()?.setItem(CHOICE_STORE, choice);
+  } catch {
+    /* storage full or refused: the choice lasts for this page only */
+  }
+}
 
 /** Marks everything in a narrow read, on the server (POST /messages/flags/narrow, in batches until done). */
 async function markNarrowRead(narrow: unknown[]): Promise<void> {
@@ -79,12 +104,18 @@ const rowHref = (group: InboxGroup, row: InboxRow) =>
     ? link({ kind: 'dm', userIds: row.userIds! })
     : link({ kind: 'stream', streamId: group.streamId, topic: row.topic! });
 
-/** What is unread, as the sidebar and the title count it: nothing from muted topics or muted channels. */
+/**
+ * What is unread: by default as the sidebar and the title count it (nothing from muted topics or muted channels), or
+ * every topic, or only the followed ones.
+ */
 export function Inbox() {
   const subs = subscriptions.value;
   const [filter, setFilter] = useState('');
+  const [choice, setChoice] = useState(loadChoice);
+  // The unmuted choice is the store's own count; the others are read from every unread message.
+  const unread = choice === 'unmuted' ? shownUnread.value : unreadWhere((where) => inboxKeeps(choice, where));
   const all = inboxGroups(
-    shownUnread.value.values(),
+    unread.values(),
     (id) => {
       const s = subs.find((x) => x.stream_id === id) as
         { name: string; color?: string; pin_to_top?: boolean } | undefined;
@@ -145,7 +176,7 @@ export function Inbox() {
     const key = (event.target as Element).closest<HTMLElement>('[data-row-key]')?.dataset.rowKey;
     if (key) setActive(key);
   };
-  const total = shownUnread.value.size;
+  const total = unread.size;
 
   return (
     <section class="inbox" aria-labelledby="view-title">
@@ -159,27 +190,47 @@ export function Inbox() {
           Mark all as read
         </button>
       </header>
-      {total > 0 && (
-        <input
-          id="inbox-filter"
-          class="inbox-filter"
-          type="search"
-          aria-label="Filter conversations"
-          placeholder="Filter conversations"
-          value={filter}
-          onInput={(e) => setFilter(e.currentTarget.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Escape' && filter) {
-              e.preventDefault();
-              e.stopPropagation();
-              setFilter('');
-            }
-          }}
-        />
-      )}
+      <div class="inbox-tools">
+        <label class="inbox-choice">
+          <span class="visually-hidden">Show</span>
+          <select
+            id="inbox-topics"
+            value={choice}
+            onChange={(e) => {
+              const next = e.currentTarget.value as InboxFilter;
+              saveChoice(next);
+              setChoice(next);
+            }}
+          >
+            {CHOICES.map((c) => (
+              <option key={c.value} value={c.value}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        {total > 0 && (
+          <input
+            id="inbox-filter"
+            class="inbox-filter"
+            type="search"
+            aria-label="Filter conversations"
+            placeholder="Filter conversations"
+            value={filter}
+            onInput={(e) => setFilter(e.currentTarget.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape' && filter) {
+                e.preventDefault();
+                e.stopPropagation();
+                setFilter('');
+              }
+            }}
+          />
+        )}
+      </div>
       {total === 0 && (
         <p class="empty" role="status">
-          You have no unread messages.
+          {choice === 'followed' ? 'No unread messages in topics you follow.' : 'You have no unread messages.'}
         </p>
       )}
       {total > 0 && groups.length === 0 && (

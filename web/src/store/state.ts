@@ -35,29 +35,33 @@ export const whereOf = (streamId: number, topic: string): Where => ({
   policy: topicPolicy(streamId, topic),
 });
 
-/**
- * The unread messages the Inbox, the sidebar and the title count (Zulip's rule, is_topic_visible_in_home): direct
- * messages, and channel messages of subscribed channels except in a muted topic, or in a muted channel where the
- * topic is not unmuted or followed.
- */
-export const shownUnread = computed(() => {
-  const shown = new Map<number, UnreadEntry>();
+/** The unread messages `keep` keeps (null for a direct message, else where it is), read once per topic. */
+export function unreadWhere(keep: (where: Where | null) => boolean): Map<number, UnreadEntry> {
+  const kept = new Map<number, UnreadEntry>();
   const known = new Map<string, boolean>();
+  const dms = keep(null);
   for (const [id, entry] of unread.value) {
     if (entry.streamId === undefined) {
-      shown.set(id, entry);
+      if (dms) kept.set(id, entry);
       continue;
     }
     const at = `${entry.streamId}:${entry.topic ?? ''}`;
     let visible = known.get(at);
     if (visible === undefined) {
-      visible = isShownUnread(whereOf(entry.streamId, entry.topic ?? ''));
+      visible = keep(whereOf(entry.streamId, entry.topic ?? ''));
       known.set(at, visible);
     }
-    if (visible) shown.set(id, entry);
+    if (visible) kept.set(id, entry);
   }
-  return shown;
-});
+  return kept;
+}
+
+/**
+ * The unread messages the Inbox, the sidebar and the title count (Zulip's rule, is_topic_visible_in_home): direct
+ * messages, and channel messages of subscribed channels except in a muted topic, or in a muted channel where the
+ * topic is not unmuted or followed.
+ */
+export const shownUnread = computed(() => unreadWhere(isShownUnread));
 /** Their counts by conversation and topic, as `counts`. */
 export const shownCounts = computed(() => unreadCounts(shownUnread.value));
 export const drafts = signal<Draft[]>([]);

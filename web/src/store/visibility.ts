@@ -26,3 +26,18 @@ export function isMutedPlace(where: Where): boolean {
 export function isShownUnread(where: Where | null): boolean {
   return where === null || (where.subscription !== undefined && !isMutedPlace(where));
 }
+
+/** The Inbox's choice of topics, as Zulip's: all of them, the unmuted ones (what is counted), the followed ones. */
+export type InboxFilter = 'all' | 'unmuted' | 'followed';
+
+/**
+ * Whether the Inbox shows an unread message under `filter` (`null`: a direct message). All: every subscribed
+ * channel's topics, muted ones too, and direct messages; unmuted: what is counted (isShownUnread); followed: only the
+ * topics one follows.
+ */
+export function inboxKeeps(filter: InboxFilter, where: Where | null): boolean {
+  if (filter === 'unmuted') return isShownUnread(where);
+  if (where === null) return filter === 'all';
+  if (where.subscription === undefined) return false;
+  return filter === 'all' || where.policy === Policy.followed;
+}
