@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { freePort, portOpen } from '@confab/devkit';
 import { createLogger } from '@confab/logging';
 import { Redis } from 'ioredis';
-import { openRedis, type RedisClient } from '@confab/runtime';
+import { openRedis, type RedisClient, type RedisTarget } from '@confab/runtime';
 
 /**
  * A Redis that Sentinel watches (REDIS_URL `redis+sentinel://…`, as on the three hosts): a server and one sentinel
@@ -42,7 +42,11 @@ beforeAll(async () => {
 afterAll(async () => {
   sentinelAdmin?.disconnect();
   for (const child of children) child.kill('SIGTERM');
-  await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : undefined)));
+  await Promise.all(
+    children.map(
+      (c) => new Promise((r) => (c.exitCode !== null || c.signalCode !== null ? r(null) : c.once('exit', r))),
+    ),
+  );
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -52,20 +56,17 @@ async function sentinelClients(): Promise<number> {
   return list.split('\n').filter((line) => line.trim() !== '').length - 1;
 }
 
-const sentinelTarget = {
+/** Where the client finds the server: the sentinel, as REDIS_URL `redis+sentinel://127.0.0.1:<port>/probe` names it. */
+const sentinelTarget = (): RedisTarget => ({
   url: '',
   cluster: false,
-  sentinel: { name: 'probe', sentinels: [{ host: '127.0.0.1', port: 0 }], db: 0 },
-};
+  sentinel: { name: 'probe', sentinels: [{ host: '127.0.0.1', port: sentinelPort }], db: 0, tls: false },
+});
 
 describe('a Redis that Sentinel watches', () => {
   it("finds the master through the sentinel, and quit() closes the client's sentinel connections too", async () => {
-    const target = {
-      ...sentinelTarget,
-      sentinel: { ...sentinelTarget.sentinel, sentinels: [{ host: '127.0.0.1', port: sentinelPort }] },
-    };
     const before = await sentinelClients();
-    const redis = openRedis(target, logger);
+    const redis = openRedis(sentinelTarget(), logger);
     const subscribed = new Promise((resolve) => redis.once('failoverSubscribed', resolve));
     expect(await redis.set('sentinel-probe', 'found')).toBe('OK');
     expect(await redis.get('sentinel-probe')).toBe('found');
@@ -78,12 +79,8 @@ describe('a Redis that Sentinel watches', () => {
   });
 
   it("a duplicate's (BullMQ's blocking connections) sentinel connections close with it", async () => {
-    const target = {
-      ...sentinelTarget,
-      sentinel: { ...sentinelTarget.sentinel, sentinels: [{ host: '127.0.0.1', port: sentinelPort }] },
-    };
     const before = await sentinelClients();
-    const redis: RedisClient = openRedis(target, logger);
+    const redis: RedisClient = openRedis(sentinelTarget(), logger);
     const copy = (redis as Redis).duplicate();
     const subscribed = Promise.all(
       [redis, copy].map((r) => new Promise((resolve) => r.once('failoverSubscribed', resolve))),
