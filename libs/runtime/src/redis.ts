@@ -32,7 +32,7 @@ export function sentinelOptions(sentinel: NonNullable<RedisSettings['sentinel']>
  * Keys a command or script uses together carry one hash tag (docs/architecture.md, "Redis keys").
  */
 export function connectRedis(target: RedisTarget, options: RedisOptions = {}): RedisClient {
-  if (target.sentinel) return new Redis({ ...sentinelOptions(target.sentinel), ...options });
+  if (target.sentinel) return releasingSentinels(new Redis({ ...sentinelOptions(target.sentinel), ...options }));
   if (!target.cluster) return new Redis(target.url, options);
   const { host, port, db: _db, ...auth } = redisConnectionOptions(target.url);
   const { enableAutoPipelining, lazyConnect, enableOfflineQueue, ...nodeOptions } = options;
@@ -43,6 +43,20 @@ export function connectRedis(target: RedisTarget, options: RedisOptions = {}): R
     ...(enableOfflineQueue === undefined ? {} : { enableOfflineQueue }),
   };
   return new Cluster([{ host, port }], clusterOptions);
+}
+
+/**
+ * A client of a Sentinel-watched server closes its connections to the sentinels when it ends. ioredis's failover
+ * detector keeps one subscriber connection per sentinel, and `quit()` ends only the connection to the master: the
+ * sentinels' stayed open, so a process that quit its Redis never exited (`cli.js sync-ldap` on the three hosts).
+ * `disconnect()` after the end releases them (its connector's cleanup); the client's duplicates (BullMQ's blocking
+ * connections) get the same.
+ */
+function releasingSentinels(redis: Redis): Redis {
+  redis.on('end', () => redis.disconnect());
+  const duplicate = redis.duplicate.bind(redis);
+  redis.duplicate = (override?: Partial<RedisOptions>) => releasingSentinels(duplicate(override));
+  return redis;
 }
 
 /**
