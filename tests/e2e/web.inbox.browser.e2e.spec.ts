@@ -1,6 +1,14 @@
 import type { Page } from 'playwright-core';
 import { seriousViolations } from './support/axe';
-import { eventually, sendToChannel, useBrowserWorld, userPage, waitForTitle } from './support/browser';
+import {
+  channelIdsOf,
+  eventually,
+  sendToChannel,
+  setUpOk as ok,
+  useBrowserWorld,
+  userPage,
+  waitForTitle,
+} from './support/browser';
 
 jest.setTimeout(240_000);
 
@@ -178,13 +186,8 @@ describe('the web client: the Inbox', () => {
 
   it('shows all topics, the unmuted ones or the followed ones, as chosen above it, and keeps the choice', async () => {
     const cordelia = env.world.as('cordelia');
-    const ok = (r: { status: number; text: string }) => {
-      if (r.status !== 200) throw new Error(r.text);
-    };
     ok(await cordelia.post('/mark_all_as_read'));
-    const id = async (name: string) =>
-      (await cordelia.get('/get_stream_id', { stream: name })).body.stream_id as number;
-    const [scotland, rome] = [await id('Scotland'), await id('Rome')];
+    const [scotland, rome] = await channelIdsOf(cordelia, 'Scotland', 'Rome');
     // Scotland: "witches" muted, "battle" followed; Rome muted, its "forum" followed.
     ok(await cordelia.post('/user_topics', { stream_id: scotland, topic: 'witches', visibility_policy: 1 }));
     ok(await cordelia.post('/user_topics', { stream_id: scotland, topic: 'battle', visibility_policy: 3 }));

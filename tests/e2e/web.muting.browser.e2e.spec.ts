@@ -1,5 +1,14 @@
 import type { Page } from 'playwright-core';
-import { eventually, registeredState, sendToChannel, useBrowserWorld, userPage, waitForTitle } from './support/browser';
+import {
+  channelIdsOf,
+  eventually,
+  registeredState,
+  sendToChannel,
+  setUpOk as ok,
+  useBrowserWorld,
+  userPage,
+  waitForTitle,
+} from './support/browser';
 
 jest.setTimeout(240_000);
 
@@ -86,13 +95,8 @@ describe('the web client: mute, follow and star', () => {
 
   it('keeps muted topics and muted channels out of the Inbox; its counts agree with the sidebar and the title', async () => {
     const cordelia = env.world.as('cordelia');
-    const ok = (r: { status: number; text: string }) => {
-      if (r.status !== 200) throw new Error(r.text);
-    };
     ok(await cordelia.post('/mark_all_as_read'));
-    const id = async (name: string) =>
-      (await cordelia.get('/get_stream_id', { stream: name })).body.stream_id as number;
-    const [scotland, rome] = [await id('Scotland'), await id('Rome')];
+    const [scotland, rome] = await channelIdsOf(cordelia, 'Scotland', 'Rome');
     // A muted topic in Scotland; Rome muted, but its "forum" followed (so it shows).
     ok(await cordelia.post('/user_topics', { stream_id: scotland, topic: 'witches', visibility_policy: 1 }));
     ok(

@@ -25,6 +25,10 @@ export const Env = z.object({
   EVENTS_LONGPOLL_TIMEOUT_SECONDS: int(90, 1, 3600),
   /** How long /register waits for each owning service's initial-state fragment, in ms. Default 5000. */
   EVENTS_STATE_TIMEOUT_MS: int(5000, 100, 60_000),
+  /** Registers gathering initial state at once per replica; more wait their turn (domain/admission.ts). Default 6. */
+  EVENTS_REGISTER_CONCURRENCY: int(6, 1, 1000),
+  /** How long a register waits for its turn before a 503 with Retry-After, in ms. Default 10000. */
+  EVENTS_REGISTER_WAIT_MS: int(10_000, 0, 120_000),
   /** How long a handled broker event id is remembered against redelivery, in seconds. Default 86400. */
   EVENTS_DEDUPE_TTL_SECONDS: int(86_400, 60),
   /** Broker deliveries in flight per replica (each is fanned out in order). Default 50. */
@@ -46,6 +50,7 @@ export interface EventsConfig extends CommonConfig {
   heartbeat: { seconds: number; jitterSeconds: number };
   longpollTimeoutSeconds: number;
   stateTimeoutMs: number;
+  registers: { concurrency: number; waitMs: number };
   dedupeTtlSeconds: number;
   prefetch: number;
   /** Base URLs of the services that own parts of the initial state, by service name. */
@@ -72,6 +77,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     heartbeat: { seconds: e.EVENTS_HEARTBEAT_SECONDS, jitterSeconds: e.EVENTS_HEARTBEAT_JITTER_SECONDS },
     longpollTimeoutSeconds: e.EVENTS_LONGPOLL_TIMEOUT_SECONDS,
     stateTimeoutMs: e.EVENTS_STATE_TIMEOUT_MS,
+    registers: { concurrency: e.EVENTS_REGISTER_CONCURRENCY, waitMs: e.EVENTS_REGISTER_WAIT_MS },
     dedupeTtlSeconds: e.EVENTS_DEDUPE_TTL_SECONDS,
     prefetch: e.EVENTS_PREFETCH,
     stateProviders: providers,

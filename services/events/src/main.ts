@@ -6,6 +6,7 @@ import { loadConfig } from './config.js';
 import type { EventsDeps } from './deps.js';
 import { registerConsumers, RETIRED_CONSUMERS } from './events/consumers.js';
 import { Fanout } from './events/fanout.js';
+import { Admission } from './domain/admission.js';
 import { HttpStateProviders } from './state/providers.js';
 import { QueueStore } from './store/queues.js';
 import { ReadModel } from './store/readmodel.js';
@@ -36,6 +37,7 @@ runProcess('events', loadConfig, async (config, logger) => {
     readModel,
     wakeups,
     providers: new HttpStateProviders(config.stateProviders, config.internalSecret, config.stateTimeoutMs, logger),
+    registers: new Admission(config.registers.concurrency, config.registers.waitMs),
     heartbeat: config.heartbeat,
     longpollTimeoutSeconds: config.longpollTimeoutSeconds,
     maxQueuesPerUser: config.maxQueuesPerUser,

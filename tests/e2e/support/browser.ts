@@ -144,3 +144,15 @@ export async function openSendLater(page: Page): Promise<void> {
   await page.click('#compose-send-options [role="menuitem"].later-custom');
   await page.locator('#compose-send-at').waitFor();
 }
+
+/** A test's own set-up call, which must succeed before the page is looked at. */
+export function setUpOk(response: { status: number; text: string }): void {
+  if (response.status !== 200) throw new Error(response.text);
+}
+
+/** The ids of channels by name, as the user sees them. */
+export async function channelIdsOf(client: ReturnType<World['as']>, ...names: string[]): Promise<number[]> {
+  return Promise.all(
+    names.map(async (name) => (await client.get('/get_stream_id', { stream: name })).body.stream_id as number),
+  );
+}

@@ -22,7 +22,7 @@ export function eventRoutes(deps: EventsDeps) {
       path: '/register',
       auth: 'user',
       params: registerParams,
-      handler: ({ identity, params }) => register(deps, identity, registerInput(params)),
+      handler: ({ identity, params }) => deps.registers.run(() => register(deps, identity, registerInput(params))),
     }),
     route({
       method: 'GET',
