@@ -34,7 +34,14 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import devkit from '@confab/devkit';
 import { processRoots, snapshot } from './cpu.mjs';
-import { FLUTTER_REGISTER as REGISTER, machine, percentile, record, startPrivateBenchStack, topStatements } from './lib.mjs';
+import {
+  FLUTTER_REGISTER as REGISTER,
+  machine,
+  percentile,
+  record,
+  startPrivateBenchStack,
+  topStatements,
+} from './lib.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -582,7 +589,9 @@ async function untilIdle(roots) {
   let quietSeconds = 0;
   while (quietSeconds < 2) {
     if (performance.now() - started > IDLE_WAIT_MS) {
-      console.log(`the deployment did not become idle within ${IDLE_WAIT_MS / 1000} s: the figures below include its backlog`);
+      console.log(
+        `the deployment did not become idle within ${IDLE_WAIT_MS / 1000} s: the figures below include its backlog`,
+      );
       break;
     }
     const a = snapshot(roots);
@@ -704,7 +713,9 @@ async function measureStorm(roots) {
   const loaderBefore = process.cpuUsage();
   const loadBefore = loadavg()[0];
   storm = { t0: performance.now(), expected, recovered: new Map() };
-  console.log(`[capacity] storm: restarting the gateway and the events service with ${expected.size} clients connected`);
+  console.log(
+    `[capacity] storm: restarting the gateway and the events service with ${expected.size} clients connected`,
+  );
   await Promise.all([stack.restart('gateway'), stack.restart('events')]);
   const restartedMs = performance.now() - storm.t0;
   // The restarted processes have new pids: their CPU in the window is all they have spent.
@@ -734,7 +745,16 @@ async function measureStorm(roots) {
   await sleep(5000);
   const windowSeconds = (performance.now() - storm.t0) / 1000;
   const loader = process.cpuUsage(loaderBefore);
-  const s = summarize('storm', expected.size, windowSeconds, cpuBefore, snapshot(rootsAfter), (loader.user + loader.system) / 1e6, { p50: 0, p99: 0 }, {});
+  const s = summarize(
+    'storm',
+    expected.size,
+    windowSeconds,
+    cpuBefore,
+    snapshot(rootsAfter),
+    (loader.user + loader.system) / 1e6,
+    { p50: 0, p99: 0 },
+    {},
+  );
   const times = [...storm.recovered.values()].sort((a, b) => a - b);
   const missing = expected.size - storm.recovered.size;
   const total = s.total;
@@ -764,7 +784,10 @@ sent ${f(result.lastProbeMs / 1000)} s after the stop began.
 |---:|---:|---:|---:|---:|---:|---:|---:|---:|
 | ${result.clients} | ${times.length} | ${f(result.p50 / 1000)} | ${f(result.p99 / 1000)} | ${f(result.max / 1000)} | ${result.missing} | ${result.badQueue} | ${total} | ${errors} |
 
-CPU in the window, cores: ${cores.map(([n, v]) => `${n} ${f(v, 2)}`).join(', ')}; in all **${f(cores.reduce((a, [, v]) => a + v, 0), 2)}**.
+CPU in the window, cores: ${cores.map(([n, v]) => `${n} ${f(v, 2)}`).join(', ')}; in all **${f(
+    cores.reduce((a, [, v]) => a + v, 0),
+    2,
+  )}**.
 Every request of the ${f(windowSeconds, 0)} s from the stop (a client retries a failed poll a second later; a failed
 register with the apps' backoff):
 
