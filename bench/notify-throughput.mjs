@@ -8,12 +8,12 @@
 // notification of every process (from /proc, servers of this run's own).
 // Usage: node bench/notify-throughput.mjs [sends per second] [seconds]   (defaults 75, 60)
 // BENCH_RECORD=0: do not append to RESULTS.md.
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import devkit from '@confab/devkit';
 import { perOperation, processRoots, snapshot } from './cpu.mjs';
-import { machine, percentile, record, startPrivateBenchStack } from './lib.mjs';
+import { apiCall, machine, percentile, record, startPrivateBenchStack } from './lib.mjs';
 
 const RATE = Number(process.argv[2] ?? 75);
 const SECONDS = Number(process.argv[3] ?? 60);
@@ -39,46 +39,17 @@ const { stack, info, servers, destroyServers } = await startPrivateBenchStack({
   CONFAB_PUSH_RELAY_SERVER_KEY: SERVER_KEY,
 });
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-/** One send through the gateway, as its own HTTP request on the shared keep-alive agent. */
-function send(user, params) {
-  const body = Buffer.from(new URLSearchParams(params).toString());
-  return new Promise((resolve) => {
-    const req = request(
-      new URL('/api/v1/messages', info.gatewayUrl),
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          host: user.host,
-          authorization: user.basic,
-          'content-type': 'application/x-www-form-urlencoded',
-          'content-length': body.length,
-        },
-      },
-      (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          try {
-            resolve({ status: res.statusCode, body: JSON.parse(Buffer.concat(chunks).toString()) });
-          } catch {
-            resolve({ status: res.statusCode, body: {} });
-          }
-        });
-      },
-    );
-    req.on('error', (err) => resolve({ status: 0, body: { msg: err.message } }));
-    req.end(body);
-  });
-}
+/** One send through the gateway on the shared keep-alive agent: its status and body, a failure as status 0. */
+const send = (user, params) =>
+  apiCall(agent, info.gatewayUrl, user, 'POST', '/messages', params, user.host).then(
+    (body) => ({ status: 200, body }),
+    (err) => ({ status: 0, body: { msg: err.message } }),
+  );
 
 let section;
 try {
   const world = await devkit.createWorld(info);
-  const basic = (name) => {
-    const u = world.user(name);
-    return { host: world.host, basic: `Basic ${Buffer.from(`${u.email}:${u.apiKey}`).toString('base64')}` };
-  };
+  const sender = (name) => ({ ...world.user(name), host: world.host });
   // Receivers with a device each; nobody reports presence, so all of them are away.
   const receivers = ['othello', 'cordelia', 'prospero', 'aaron'];
   for (const [k, name] of receivers.entries()) {
@@ -96,7 +67,7 @@ try {
     if (registered.status !== 200) throw new Error(`registering ${name}'s device failed: ${registered.text}`);
   }
   while (relay.registrations.length < receivers.length) await sleep(100);
-  const senders = ['hamlet', 'iago', 'desdemona', 'shiva'].map(basic);
+  const senders = ['hamlet', 'iago', 'desdemona', 'shiva'].map(sender);
   const receiverIds = receivers.map((n) => world.user(n).id);
 
   // Warm-up: one notification per receiver, waited for.

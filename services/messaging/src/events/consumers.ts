@@ -9,6 +9,7 @@ import {
 import type { Realm, User } from '../domain/types.js';
 import type { Tx } from '../repositories/prisma.js';
 import type { Directory } from '../repositories/directory.js';
+import { applyGroupMembersChanged, replaceGroupMembers } from '../repositories/group-members.sql.js';
 import { pickUserSettings, type ReadModelRepository } from '../repositories/readmodel.repository.js';
 import type { Store } from '../repositories/store.js';
 
@@ -153,7 +154,7 @@ export function registerConsumers({ bus, store, readModel, directory, onNewMembe
       once(
         async (tx, e) => {
           await readModel.upsertGroup(tx, e.payload.group);
-          await readModel.replaceGroupMembers(tx, e.payload.flattened);
+          await replaceGroupMembers(tx, e.payload.flattened);
         },
         (e) => directory.forgetGroups(e.payload.group.realm_id),
       ),
@@ -168,7 +169,7 @@ export function registerConsumers({ bus, store, readModel, directory, onNewMembe
     .on(
       contracts.groupMembersChanged,
       once(
-        (tx, e) => readModel.applyGroupMembersChanged(tx, e.payload),
+        (tx, e) => applyGroupMembersChanged(tx, e.payload),
         (e) => directory.forgetGroups(e.payload.realm_id),
       ),
     );

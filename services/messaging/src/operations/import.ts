@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { contracts, parseEnvelope } from '@confab/events';
 import type { ImportEvent, LoaderProgress, ServiceLoader, StageInput, StageResult } from '@confab/porting';
 import pg from 'pg';
+import { applyGroupMembersChanged, replaceGroupMembers } from '../repositories/group-members.sql.js';
 import { pickUserSettings, ReadModelRepository } from '../repositories/readmodel.repository.js';
 import type { Store } from '../repositories/store.js';
 import { ImportDatabase } from './import-db.js';
@@ -65,14 +66,14 @@ export class MessagingImportLoader implements ServiceLoader {
         case contracts.groupCreated.type: {
           const { payload } = parseEnvelope(contracts.groupCreated, raw);
           await rm.upsertGroup(tx, payload.group);
-          await rm.replaceGroupMembers(tx, payload.flattened);
+          await replaceGroupMembers(tx, payload.flattened);
           break;
         }
         case contracts.groupUpdated.type:
           await rm.upsertGroup(tx, parseEnvelope(contracts.groupUpdated, raw).payload.group);
           break;
         case contracts.groupMembersChanged.type:
-          await rm.applyGroupMembersChanged(tx, parseEnvelope(contracts.groupMembersChanged, raw).payload);
+          await applyGroupMembersChanged(tx, parseEnvelope(contracts.groupMembersChanged, raw).payload);
           break;
         case contracts.realmEmojiAdded.type: {
           const { payload } = parseEnvelope(contracts.realmEmojiAdded, raw);

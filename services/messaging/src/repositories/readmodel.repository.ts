@@ -1,5 +1,4 @@
 import type { PeopleReader } from '../domain/people.js';
-import { applyGroupMembersChanged, replaceGroupMembers } from './group-members.sql.js';
 import type { contracts } from '@confab/events';
 import type {
   CustomEmoji,
@@ -221,16 +220,6 @@ export class ReadModelRepository implements PeopleReader {
       create: { id: record.group_id, ...data },
       update: data,
     });
-  }
-
-  /** Replaces the recursive membership of each listed group. */
-  replaceGroupMembers(tx: Tx, flattened: Parameters<typeof replaceGroupMembers>[1]): Promise<void> {
-    return replaceGroupMembers(tx, flattened);
-  }
-
-  /** Applies `group.members_changed` (repositories/group-members.sql.ts). */
-  applyGroupMembersChanged(tx: Tx, payload: contracts.GroupMembersChanged): Promise<void> {
-    return applyGroupMembersChanged(tx, payload);
   }
 
   /** Custom emoji as announced; a deactivated emoji stays deactivated whatever order the events arrive in. */

@@ -51,18 +51,8 @@ export interface NotificationStore {
   /** Whether the copy holds any user's settings. */
   hasSettings(): Promise<boolean>;
   /**
-   * Records the message and the receivers it may notify, once per event: false when the event was handled before
-   * (nothing is written then).
-   */
-  recordCandidates(
-    claim: EventClaim,
-    message: contracts.MessageRecord,
-    realmId: number,
-    candidates: readonly PushCandidate[],
-  ): Promise<boolean>;
-  /**
-   * `recordCandidates` for several messages at once, in one statement: the ids of the messages recorded (those whose
-   * event was not handled before).
+   * Records each message and the receivers it may notify, once per event, all in one statement: the ids of the
+   * messages recorded (those whose event was not handled before; nothing is written for the others).
    */
   recordCandidatesOfMany(items: readonly SentCandidates[]): Promise<number[]>;
   /**

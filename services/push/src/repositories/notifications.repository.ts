@@ -97,26 +97,6 @@ export class NotificationsRepository implements NotificationStore {
     return rows.length > 0;
   }
 
-  recordCandidates(
-    claim: EventClaim,
-    message: contracts.MessageRecord,
-    realmId: number,
-    candidates: readonly PushCandidate[],
-  ): Promise<boolean> {
-    return this.recordWithMessage(claim, message, realmId, (tx) =>
-      tx.$executeRawUnsafe(
-        `INSERT INTO message_notifications (message_id, user_id, realm_id, trigger, even_if_present)
-         SELECT $1, u, $2, t, e FROM unnest($3::int[], $4::text[], $5::boolean[]) AS x(u, t, e)
-         ON CONFLICT (message_id, user_id) DO NOTHING`,
-        message.id,
-        realmId,
-        candidates.map((c) => c.userId),
-        candidates.map((c) => c.trigger),
-        candidates.map((c) => c.evenIfPresent),
-      ),
-    );
-  }
-
   async recordCandidatesOfMany(items: readonly SentCandidates[]): Promise<number[]> {
     if (items.length === 0) return [];
     // One statement (atomic by itself): claim the events, and for those claimed now keep the message and its rows.
@@ -287,15 +267,6 @@ export class NotificationsRepository implements NotificationStore {
       messageId,
       [...undecided],
       [...present],
-    );
-    return rows.map(toRow);
-  }
-
-  async openNotifications(messageId: number): Promise<NotificationRow[]> {
-    const rows = await this.db.$queryRawUnsafe<RowShape[]>(
-      `SELECT message_id, user_id, realm_id, trigger, even_if_present, status FROM message_notifications
-       WHERE message_id = $1 AND status IN ('pending', 'due') ORDER BY user_id`,
-      messageId,
     );
     return rows.map(toRow);
   }
